@@ -1,0 +1,11 @@
+#!/bin/sh
+# Installs what ticklab needs to build and test on Debian 12 (uses sudo when not root).
+set -e
+S=""; [ "$(id -u)" = 0 ] || S=sudo
+export DEBIAN_FRONTEND=noninteractive
+$S apt-get update -qq
+$S apt-get install -y -qq --no-install-recommends \
+	build-essential autoconf automake libtool pkg-config \
+	libncurses-dev libpcre2-dev libgsl-dev libjansson-dev libpapi-dev papi-tools \
+	tmux clang gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user \
+	python3 python3-numpy jq >/dev/null

@@ -1,0 +1,1 @@
+# backends/ files (see Makefile.am)

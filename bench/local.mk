@@ -1,0 +1,1 @@
+# bench/ files (see Makefile.am)

@@ -1,0 +1,82 @@
+/* The sampling runner: pins, warms up, takes interleaved samples per cell. */
+#ifndef TL_BENCH_RUNNER_H
+#define TL_BENCH_RUNNER_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backends/backend.h"
+#include "bench/flush.h"
+#include "bench/kernel.h"
+
+#define TL_DEFAULT_N 10000
+
+struct tl_cell {
+	size_t timer;          /* index into run->timers */
+	size_t flush;          /* index into run->flush_bytes */
+	struct tl_kernel kernel;
+	bool hidden;           /* an empty baseline the user did not ask for */
+	size_t baseline;       /* index of the empty cell of the same timer and flush */
+	size_t n;              /* samples wanted */
+	_Atomic size_t done;   /* samples taken so far (grows while running) */
+	double *raw;           /* n samples in the backend's unit */
+	double *ns;            /* the same in ns */
+	uint64_t *adds;        /* planned ADD count of each sample */
+	double overhead_ns;    /* t_e,std: median of the baseline's ns (NAN until known) */
+	double resolution_ns;  /* the timer's measured resolution, in ns */
+};
+
+struct tl_run_config {
+	const char **backends; /* ids with parameters */
+	size_t nbackends;
+	const uint64_t *flush_bytes;
+	size_t nflush;
+	const struct tl_kernel *kernels;
+	size_t nkernels;
+	size_t n;              /* samples per cell (default TL_DEFAULT_N) */
+	int cpu;               /* -1: the last allowed CPU */
+	uint64_t seed;
+	size_t chunk;          /* samples per interleaved chunk (0: default) */
+};
+
+struct tl_run {
+	struct tl_run_config cfg;
+	struct tl_timer *timers;
+	size_t ntimers;
+	uint64_t *flush_bytes;
+	size_t nflush;
+	struct tl_cell *cells;
+	size_t ncells;
+	int cpu;                        /* where sampling ran */
+	_Atomic size_t samples_done;    /* over all cells */
+	size_t samples_total;
+	atomic_bool stop;               /* set from anywhere: the run ends after the current chunk */
+	atomic_bool paused;
+	atomic_bool in_timed_window;    /* true while a chunk is sampling (drawing waits) */
+};
+
+/* Opens every timer (failing with the probe's reason when one is
+ * unavailable), allocates every cell, adds hidden empty baselines. */
+int tl_run_prepare(struct tl_run *run, const struct tl_run_config *cfg, char *why, size_t whylen);
+
+/* Pins the calling thread to run->cpu, warms up, samples every cell in a
+ * seeded shuffled order of chunks. on_chunk (may be NULL) is called after
+ * each chunk, outside any timed window. Returns 0, 1 when stopped early
+ * (samples taken so far are kept: cell->done), -1 with why on error. */
+int tl_run_execute(struct tl_run *run, void (*on_chunk)(void *ctx, struct tl_run *run, size_t cell),
+		   void *ctx, char *why, size_t whylen);
+
+void tl_run_free(struct tl_run *run);
+
+/* One-off measurement for the searches: n samples of `adds` ADDs (empty when
+ * adds == NULL), flushing f before each, raw units into out. */
+void tl_measure(struct tl_timer *t, const struct tl_flush *f, const uint64_t *adds, size_t n,
+		double *out);
+
+/* The last CPU in the affinity mask; pinning helpers. */
+int tl_cpu_default(void);
+int tl_cpu_pin(int cpu, char *why, size_t whylen);
+
+#endif

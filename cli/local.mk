@@ -1,0 +1,1 @@
+# cli/ files (see Makefile.am)

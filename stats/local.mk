@@ -1,0 +1,1 @@
+# stats/ files (see Makefile.am)

@@ -1,0 +1,67 @@
+/* t_min and t_diff searches (paper Algorithms 1 and 2, and the model-based
+ * `fast` method). The logic is pure; measurements come through a callback
+ * so the same code runs on the engine, on `sim`, and in tests. */
+#ifndef TL_STATS_SEARCH_H
+#define TL_STATS_SEARCH_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "stats/stats.h"
+
+/* Takes n measurements of `adds` ADDs (adds == 0 with empty == true: the
+ * empty kernel), in ns, into out. Returns 0, or -1 when stopped. */
+typedef int (*tl_measure_fn)(void *ctx, uint64_t adds, bool empty, size_t n, double *out_ns);
+
+enum tl_search_method { TL_SEARCH_FAST, TL_SEARCH_PAPER };
+
+struct tl_search_params {
+	enum tl_search_method method;
+	double eps;            /* CV threshold, 0.01 */
+	double alpha;          /* overlap threshold, 0.05 */
+	size_t n;              /* measurements per candidate (paper: 10000) */
+	unsigned p;            /* t_min confirmations, 30 */
+	unsigned q;            /* t_diff pairs, 80 */
+	uint64_t tmin_step;    /* initial step, 10000 ADDs */
+	uint64_t tdiff_step;   /* initial step, 100 ADDs */
+	uint64_t max_adds;     /* upper bound: "did not converge below ..." */
+	enum tl_os_method os;
+	uint64_t seed;
+	double overhead_ns;    /* t_e,std under the same flush */
+	double ns_per_add;     /* to report answers in ns (from a linear fit) */
+	double resolution_ns;  /* the timer's step, for the floor and agreement */
+};
+
+void tl_search_params_default(struct tl_search_params *p);
+
+struct tl_search_result {
+	bool converged;
+	uint64_t adds;         /* the answer in ADDs */
+	double ns;             /* the answer in ns */
+	size_t measurements;   /* timed measurements used */
+	double seconds;        /* wall time */
+	double stat;           /* CV (t_min) or overlap alpha (t_diff) at the answer */
+	bool on_floor;         /* sits on the timer-resolution floor */
+	char note[200];        /* "did not converge below 1e8 ADDs: CV floor 2.8 %" etc. */
+};
+
+/* Live progress for the TUI: every evaluated point. kind 0: (adds, CV), 1: (delta, alpha). */
+typedef void (*tl_search_observer)(void *ctx, int kind, uint64_t x, double y);
+
+struct tl_search_io {
+	tl_measure_fn measure;
+	void *measure_ctx;
+	tl_search_observer observe; /* may be NULL */
+	void *observe_ctx;
+	atomic_bool *stop;          /* may be NULL; Ctrl-C keeps what was found */
+};
+
+int tl_search_tmin(const struct tl_search_params *p, const struct tl_search_io *io,
+		   struct tl_search_result *r);
+/* tmin_adds: the t_min found (A0 starts there). */
+int tl_search_tdiff(const struct tl_search_params *p, const struct tl_search_io *io,
+		    uint64_t tmin_adds, struct tl_search_result *r);
+
+#endif

@@ -1,0 +1,83 @@
+/* Statistics: pure functions over arrays. GSL inside; no I/O, no curses. */
+#ifndef TL_STATS_STATS_H
+#define TL_STATS_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tl_summary {
+	size_t n;          /* samples kept */
+	size_t os_removed; /* removed as OS noise */
+	double min, p1, p5, p50, p95, p99, max, mean, sd, cv; /* sd with n-1; cv = sd/mean */
+};
+
+/* Quantile of sorted data, linear interpolation at (n-1)p (numpy's default). */
+double stats_quantile_sorted(const double *sorted, size_t n, double p);
+/* Summary of x (not modified). n == 0 gives NaNs. */
+void stats_summary(const double *x, size_t n, struct tl_summary *s);
+/* filter_cost: x[i] -= te_std. */
+void stats_filter_cost(double *x, size_t n, double te_std);
+/* Median of x (not modified); NaN for n == 0. */
+double stats_median(const double *x, size_t n);
+
+/* --- OS-noise filter --- */
+enum tl_os_method { TL_OS_IFOREST, TL_OS_IQR, TL_OS_NONE };
+
+struct tl_os_result {
+	enum tl_os_method method;
+	bool active;          /* false: nothing could be removed; note says why */
+	double beta;          /* chosen threshold (iforest) */
+	double lowest_score;  /* lowest isolation-forest score seen */
+	size_t removed;
+	char note[160];       /* e.g. "OS-noise filter inactive: lowest score -0.53 > -0.60" */
+};
+
+/* c(n) = 2(ln(n-1) + gamma) - 2(n-1)/n, c(2) = 1, c(1) = c(0) = 0. */
+double stats_iforest_c(double n);
+/* Isolation-forest scores in (-1, 0) like scikit-learn's score_samples.
+ * features: nfeat arrays (1 or 2) of n values. Seeded, reproducible. */
+int stats_iforest_scores(const double *const *features, size_t nfeat, size_t n, uint64_t seed,
+			 double *scores);
+/* The paper's beta search over scores; returns the chosen beta or sets
+ * *active = false when the grid is empty or no jump exceeds the mean. */
+double stats_beta_search(const double *values, const double *scores, size_t n, bool *active);
+/* Marks keep[i] = 1 for points that survive the filter. */
+int stats_filter_os(enum tl_os_method method, const double *const *features, size_t nfeat,
+		    size_t n, uint64_t seed, unsigned char *keep, struct tl_os_result *res);
+/* "iforest" | "iqr" | "none" -> method; -1 when unknown. */
+int stats_os_method_parse(const char *text);
+const char *stats_os_method_name(enum tl_os_method m);
+
+/* filter_cost then filter_os then summary: what a cell shows.
+ * kept (may be NULL) receives the surviving values, *nkept their count. */
+struct tl_analysis {
+	struct tl_summary summary;
+	struct tl_os_result os;
+};
+int stats_analyse(const double *ns, size_t n, double overhead_ns, enum tl_os_method method,
+		  uint64_t seed, struct tl_analysis *a, double *kept, size_t *nkept);
+
+/* --- Distributions --- */
+struct tl_histogram {
+	size_t nbins;
+	double lo, width;   /* bin i covers [lo + i*width, lo + (i+1)*width) */
+	double *counts;     /* nbins */
+	size_t total, below, above;
+};
+/* Bins are whole multiples of resolution (>0) so quantized data shows no
+ * empty comb bins; at most max_bins; range [lo, hi] (lo==hi: from the data). */
+int stats_histogram(const double *x, size_t n, double resolution, size_t max_bins, double lo,
+		    double hi, struct tl_histogram *h);
+void stats_histogram_free(struct tl_histogram *h);
+/* Share of sorted[] <= v. */
+double stats_ecdf(const double *sorted, size_t n, double v);
+
+/* Algorithm 2's overlap: share of a1 strictly below max(a0). */
+double stats_overlap(const double *a0, size_t n0, const double *a1, size_t n1);
+
+/* Least-squares y = intercept + slope x with R^2. */
+int stats_fit_linear(const double *x, const double *y, size_t n, double *slope,
+		     double *intercept, double *r2);
+
+#endif

@@ -1,0 +1,1 @@
+# tests/ files (see Makefile.am)

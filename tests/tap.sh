@@ -1,0 +1,17 @@
+# TAP helpers for shell tests; source this file.
+tap_n=0
+tap_failed=0
+ok() { # ok STATUS DESCRIPTION
+	tap_n=$((tap_n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $tap_n - $2"; else echo "not ok $tap_n - $2"; tap_failed=$((tap_failed + 1)); fi
+}
+diag() { echo "# $*"; }
+skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+done_testing() { echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]; }
+# expect_status WANT DESCRIPTION CMD...: runs CMD, checks its exit status.
+expect_status() {
+	want=$1; desc=$2; shift 2
+	"$@" >/tmp/tl_tap_out.$$ 2>/tmp/tl_tap_err.$$; got=$?
+	[ "$got" -eq "$want" ]; ok $? "$desc (status $got, want $want)"
+	[ "$got" -eq "$want" ] || sed 's/^/#   /' /tmp/tl_tap_err.$$ | head -n 5
+}

@@ -1,0 +1,1 @@
+# themes/ files (see Makefile.am)

@@ -1,0 +1,1 @@
+# tui/ files (see Makefile.am)
