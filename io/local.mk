@@ -1,0 +1,1 @@
+# io/ files: JSON/CSV of runs and searches, shared cell analysis
