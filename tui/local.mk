@@ -1,1 +1,13 @@
-# tui/ files (see Makefile.am)
+# tui/: the terminal UI. Only reads results and calls stats/ and io/.
+libticklab_a_SOURCES += tui/tui.h tui/curses.h \
+	tui/keys.c tui/keys.h \
+	tui/layout.c tui/layout.h \
+	tui/theme.c tui/theme.h \
+	tui/canvas.c tui/canvas.h
+
+check_PROGRAMS += tests/test_layout tests/test_theme
+tests_test_layout_SOURCES = tests/test_layout.c
+tests_test_layout_LDADD = $(TL_LIBS)
+tests_test_theme_SOURCES = tests/test_theme.c
+tests_test_theme_LDADD = $(TL_LIBS)
+TESTS += tests/test_layout tests/test_theme

@@ -1,0 +1,54 @@
+/* Plots draw into an in-memory canvas, then the screen code blits it.
+ * Glyph tiers: braille and eighth blocks in UTF-8, plain characters in
+ * ASCII. Pure: no curses, testable as strings. */
+#ifndef TL_TUI_CANVAS_H
+#define TL_TUI_CANVAS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum tui_tier {
+	TUI_TIER_UTF8,  /* braille dots, eighth blocks, box lines */
+	TUI_TIER_ASCII, /* one glyph per cell */
+};
+
+/* UTF-8 when the locale's codeset is UTF-8 and the terminal is not the
+ * Linux console (its font lacks braille); ASCII otherwise. */
+enum tui_tier tui_tier_choose(const char *codeset, const char *term);
+
+struct tui_canvas {
+	int w, h;           /* in cells; sub-cell resolution is 2w x 4h */
+	uint8_t *dots;      /* braille bits per cell */
+	int8_t *owner;      /* last series that drew in the cell, -1 none */
+	int8_t *marker;     /* series whose marker sits in the cell, -1 none */
+};
+
+int tui_canvas_init(struct tui_canvas *c, int w, int h);
+void tui_canvas_free(struct tui_canvas *c);
+void tui_canvas_clear(struct tui_canvas *c);
+/* One dot at sub-cell (px, py), py = 0 at the bottom; outside is ignored. */
+void tui_canvas_dot(struct tui_canvas *c, int px, int py, int series);
+/* A line of dots between two sub-cell points. */
+void tui_canvas_line(struct tui_canvas *c, int x0, int y0, int x1, int y1, int series);
+/* The series' marker glyph in cell (cx, cy), cy = 0 at the top. */
+void tui_canvas_mark(struct tui_canvas *c, int cx, int cy, int series);
+/* Text for cell (cx, cy), cy = 0 at the top: buf gets a NUL-terminated
+ * UTF-8 or ASCII glyph (" " when empty); returns the series to colour it
+ * with, or -1. */
+int tui_canvas_cell(const struct tui_canvas *c, enum tui_tier tier, int cx, int cy, char buf[8]);
+
+/* The glyph that marks series s in legends and on curves (distinct per
+ * series so the chart reads without colour). */
+const char *tui_series_glyph(enum tui_tier tier, int s);
+
+/* One cell of a vertical bar: `eighths` is the bar's height in eighths of a
+ * cell, row counts from the bottom (0). */
+const char *tui_bar_glyph(enum tui_tier tier, long eighths, int row);
+
+/* A horizontal rule character. */
+const char *tui_hline(enum tui_tier tier);
+
+/* A duration in ns as short text: "0", "23.4 ns", "1.25 us", "3.2 ms", "1.5 s". */
+void tui_fmt_ns(double ns, char *buf, int len);
+
+#endif

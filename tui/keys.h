@@ -1,0 +1,67 @@
+/* The one key table: key -> action -> help text. The help overlay and the
+ * status bar are generated from it, so they cannot disagree with the code. */
+#ifndef TL_TUI_KEYS_H
+#define TL_TUI_KEYS_H
+
+#include <stddef.h>
+
+enum tui_screen {
+	TUI_SETUP,
+	TUI_LIVE,
+	TUI_SEARCH,
+	TUI_INFO,
+	TUI_NSCREENS,
+};
+
+#define TUI_ON(s) (1u << (s))
+#define TUI_ALL ((1u << TUI_NSCREENS) - 1u)
+
+enum tui_action {
+	TUI_ACT_NONE,
+	TUI_ACT_UP,
+	TUI_ACT_DOWN,
+	TUI_ACT_LEFT,
+	TUI_ACT_RIGHT,
+	TUI_ACT_PANE,
+	TUI_ACT_SELECT,
+	TUI_ACT_RUN,
+	TUI_ACT_FILTER,
+	TUI_ACT_ADD,
+	TUI_ACT_SETN,
+	TUI_ACT_PAUSE,
+	TUI_ACT_SEARCH,
+	TUI_ACT_INFO,
+	TUI_ACT_EXPORT,
+	TUI_ACT_EXPORT_CSV,
+	TUI_ACT_THEME,
+	TUI_ACT_HELP,
+	TUI_ACT_QUIT,
+	TUI_ACT_BACK,
+};
+
+struct tui_key {
+	int key;              /* curses key code or character */
+	const char *label;    /* how the key is written: "q", "F10", "Tab" */
+	enum tui_action action;
+	unsigned screens;     /* TUI_ON() mask where the binding applies */
+	const char *help;     /* the help line; NULL for an alias shown with the previous key */
+	int status;           /* shown in the status bar */
+};
+
+extern const struct tui_key tui_keys[];
+extern const size_t tui_nkeys;
+
+/* The action bound to key on screen s (TUI_ACT_NONE when unbound). */
+enum tui_action tui_keys_lookup(int key, enum tui_screen s);
+
+/* The status bar text for screen s: "key action  key action ...", cut
+ * at whole entries to fit width (buf gets at most len-1 bytes). */
+void tui_keys_status(enum tui_screen s, int width, char *buf, size_t len);
+
+/* Help lines for screen s: "  keys      help". Returns the number of lines;
+ * lines[i] points at static rows of at most 80 characters. */
+size_t tui_keys_help(enum tui_screen s, char lines[][96], size_t max);
+
+const char *tui_screen_name(enum tui_screen s);
+
+#endif
