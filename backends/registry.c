@@ -1,0 +1,166 @@
+/* The one list of timer backends, lookup, open/close and the measured
+ * resolution. Every backend is compiled on every architecture (each file
+ * guards its own instructions), so nothing here depends on the target. */
+#include "config.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_sort.h>
+
+#include "backends/backend.h"
+#include "backends/internal.h"
+
+const struct tl_backend *const tl_backends[] = {
+	&tl_backend_barrier_tsc,
+	&tl_backend_clock_gettime,
+	&tl_backend_clock_gettime_raw,
+	&tl_backend_clock_gettime_realtime,
+	&tl_backend_rdtsc,
+	&tl_backend_sim,
+	NULL,
+};
+
+int tl_why(char *why, size_t whylen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why && whylen) {
+		va_start(ap, fmt);
+		vsnprintf(why, whylen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+int tl_backend_no_params(const struct tl_backend *b, const char *params, char *why, size_t whylen)
+{
+	if (!params || !*params)
+		return 0;
+	return tl_why(why, whylen, "%s takes no parameters (got '%s:%s'); only sim has parameters",
+		      b->id, b->id, params);
+}
+
+const char *tl_backend_arch(void)
+{
+#if defined(__x86_64__)
+	return "x86_64";
+#elif defined(__i386__)
+	return "i386";
+#elif defined(__aarch64__)
+	return "aarch64";
+#elif defined(__arm__)
+	return "arm";
+#elif defined(__riscv)
+	return "riscv";
+#elif defined(__powerpc64__)
+	return "ppc64";
+#else
+	return "an unknown architecture";
+#endif
+}
+
+const struct tl_backend *tl_backend_find(const char *id_with_params)
+{
+	size_t len;
+
+	if (!id_with_params)
+		return NULL;
+	len = strcspn(id_with_params, ":");
+	for (size_t i = 0; tl_backends[i]; i++) {
+		const char *id = tl_backends[i]->id;
+		if (strlen(id) == len && strncmp(id, id_with_params, len) == 0)
+			return tl_backends[i];
+	}
+	return NULL;
+}
+
+static char ids_text[512];
+static pthread_once_t ids_once = PTHREAD_ONCE_INIT;
+
+static void ids_build(void)
+{
+	size_t used = 0;
+
+	for (size_t i = 0; tl_backends[i]; i++) {
+		int n = snprintf(ids_text + used, sizeof ids_text - used, "%s%s", i ? ", " : "",
+				 tl_backends[i]->id);
+		if (n < 0 || (size_t)n >= sizeof ids_text - used)
+			break;
+		used += (size_t)n;
+	}
+}
+
+const char *tl_backend_ids(void)
+{
+	pthread_once(&ids_once, ids_build);
+	return ids_text;
+}
+
+int tl_timer_open(struct tl_timer *t, const char *id_with_params, char *why, size_t whylen)
+{
+	const struct tl_backend *b = tl_backend_find(id_with_params);
+	const char *colon;
+
+	memset(t, 0, sizeof *t);
+	if (!b) {
+		size_t len = id_with_params ? strcspn(id_with_params, ":") : 0;
+		return tl_why(why, whylen, "unknown backend '%.*s': known backends are %s",
+			      (int)(len > 64 ? 64 : len), id_with_params ? id_with_params : "",
+			      tl_backend_ids());
+	}
+	if (strlen(id_with_params) >= sizeof t->id)
+		return tl_why(why, whylen, "backend id '%.40s...' is too long (at most %zu characters)",
+			      id_with_params, sizeof t->id - 1);
+	t->backend = b;
+	snprintf(t->id, sizeof t->id, "%s", id_with_params);
+	t->ns_per_unit = 1.0;
+	colon = strchr(id_with_params, ':');
+	if (b->open(t, colon ? colon + 1 : NULL, why, whylen) < 0) {
+		t->backend = NULL;
+		t->state = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+void tl_timer_close(struct tl_timer *t)
+{
+	if (t->backend && t->backend->close)
+		t->backend->close(t);
+	t->backend = NULL;
+	t->state = NULL;
+}
+
+/* The step of a clock is the smallest gap between two distinct durations it
+ * reports (or the smallest non-zero duration itself): a TSC that advances 26
+ * ticks at a time never shows a gap below 26 however the durations vary. To
+ * make durations vary, half the timings run a few ADDs (0..127). */
+double tl_timer_resolution(struct tl_timer *t, unsigned tries)
+{
+	const struct tl_backend *b = t->backend;
+	double *v, best = INFINITY;
+
+	if (!b || tries == 0)
+		return 0.0;
+	v = malloc(tries * sizeof *v);
+	if (!v)
+		return 0.0;
+	for (unsigned i = 0; i < tries; i++)
+		v[i] = (i & 1) ? b->time_adds(t, (uint64_t)((i * 37u) % 128u)) : b->time_empty(t);
+	for (unsigned i = 0; i < tries; i++)
+		v[i] = fabs(v[i]);
+	gsl_sort(v, 1, tries);
+	for (unsigned i = 0; i < tries; i++) {
+		if (v[i] > 0.0 && v[i] < best)
+			best = v[i];
+		if (i > 0 && v[i] > v[i - 1] && v[i] - v[i - 1] < best)
+			best = v[i] - v[i - 1];
+	}
+	free(v);
+	return isinf(best) ? 0.0 : best;
+}

@@ -1,0 +1,213 @@
+/* sim: a simulated timer with a stated τ_e distribution (SPEC §1-2). It
+ * times nothing; it returns what a timer with this model would read, so
+ * tests and teaching get known answers. Always labelled simulated.
+ *
+ * Id: sim[:key=value,...], every key optional:
+ *
+ *   sd=5           standard deviation of the normal τ_e, ns (>= 0)
+ *   quantum=10     clock step, ns (>= 0; 0 = continuous clock)
+ *   spike_rate=0.01 share of reads hit by an OS-noise spike (0..1)
+ *   spike_ns=2000  size of a spike, ns (>= 0)
+ *   ns_per_add=0.3 true cost of one ADD, ns (>= 0)
+ *   overhead=20    true timer cost t_e,std, ns (>= 0)
+ *   seed=1         generator seed (integer 0..2^32-1), gsl mt19937
+ *
+ * One reading for K ADDs: d = overhead + ns_per_add*K + N(0, sd), plus
+ * spike_ns with probability spike_rate. With quantum q > 0 the result is
+ * q*floor((phase + d)/q), phase ~ U[0, q) drawn per reading: a clock of
+ * step q read at a random phase, which is unbiased (its mean is d) and has
+ * the extra variance of a real coarse clock. Each reading draws, in this
+ * order, the normal, the spike uniform and the phase uniform, so the same
+ * id gives the same sequence after every open. */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "backends/backend.h"
+#include "backends/internal.h"
+#include "backends/sim.h"
+
+struct sim_state {
+	struct tl_sim_model m;
+	gsl_rng *rng;
+};
+
+static const char sim_keys[] = "sd, quantum, spike_rate, spike_ns, ns_per_add, overhead, seed";
+
+void tl_sim_defaults(struct tl_sim_model *m)
+{
+	m->sd = 5.0;
+	m->quantum = 10.0;
+	m->spike_rate = 0.01;
+	m->spike_ns = 2000.0;
+	m->ns_per_add = 0.3;
+	m->overhead = 20.0;
+	m->seed = 1;
+}
+
+const char *tl_sim_describe(void)
+{
+	return "simulated: overhead + ns_per_add*K + N(0,sd) [+ spike_ns w.p. spike_rate], "
+	       "quantized to quantum at a random phase; keys (defaults) sd (5), quantum (10), "
+	       "spike_rate (0.01), spike_ns (2000), ns_per_add (0.3), overhead (20), seed (1)";
+}
+
+static int sim_number(const char *key, const char *val, double lo, double hi, double *out,
+		      char *why, size_t whylen)
+{
+	char *end;
+	double x;
+
+	errno = 0;
+	x = strtod(val, &end);
+	if (end == val || *end || errno || !isfinite(x) || x < lo || x > hi) {
+		if (isinf(hi))
+			return tl_why(why, whylen, "sim: bad value '%s' for %s: want a number >= %g",
+				      val, key, lo);
+		return tl_why(why, whylen, "sim: bad value '%s' for %s: want a number in [%g, %g]",
+			      val, key, lo, hi);
+	}
+	*out = x;
+	return 0;
+}
+
+static int sim_seed(const char *val, unsigned long *out, char *why, size_t whylen)
+{
+	char *end;
+	unsigned long long x;
+
+	errno = 0;
+	x = strtoull(val, &end, 10);
+	if (end == val || *end || errno || val[0] == '-' || x > 0xffffffffULL)
+		return tl_why(why, whylen,
+			      "sim: bad value '%s' for seed: want an integer in [0, 4294967295]", val);
+	*out = (unsigned long)x;
+	return 0;
+}
+
+static int sim_set(struct tl_sim_model *m, const char *key, const char *val, char *why,
+		   size_t whylen)
+{
+	if (strcmp(key, "sd") == 0)
+		return sim_number(key, val, 0.0, INFINITY, &m->sd, why, whylen);
+	if (strcmp(key, "quantum") == 0)
+		return sim_number(key, val, 0.0, INFINITY, &m->quantum, why, whylen);
+	if (strcmp(key, "spike_rate") == 0)
+		return sim_number(key, val, 0.0, 1.0, &m->spike_rate, why, whylen);
+	if (strcmp(key, "spike_ns") == 0)
+		return sim_number(key, val, 0.0, INFINITY, &m->spike_ns, why, whylen);
+	if (strcmp(key, "ns_per_add") == 0)
+		return sim_number(key, val, 0.0, INFINITY, &m->ns_per_add, why, whylen);
+	if (strcmp(key, "overhead") == 0)
+		return sim_number(key, val, 0.0, INFINITY, &m->overhead, why, whylen);
+	if (strcmp(key, "seed") == 0)
+		return sim_seed(val, &m->seed, why, whylen);
+	return tl_why(why, whylen, "sim: unknown key '%s': accepted keys are %s", key, sim_keys);
+}
+
+int tl_sim_parse(const char *params, struct tl_sim_model *m, char *why, size_t whylen)
+{
+	char buf[TL_ID_MAX];
+	char *save = NULL;
+
+	tl_sim_defaults(m);
+	if (!params || !*params)
+		return 0;
+	if (strlen(params) >= sizeof buf)
+		return tl_why(why, whylen, "sim: parameters too long (at most %zu characters)",
+			      sizeof buf - 1);
+	strcpy(buf, params);
+	for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(item, '=');
+		if (!eq)
+			return tl_why(why, whylen,
+				      "sim: '%s' is not key=value: accepted keys are %s", item,
+				      sim_keys);
+		*eq = '\0';
+		if (sim_set(m, item, eq + 1, why, whylen) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+double tl_sim_draw(const struct tl_sim_model *m, gsl_rng *rng, uint64_t adds)
+{
+	double d = m->overhead + m->ns_per_add * (double)adds;
+	double spike_u, phase_u;
+
+	/* Always draw all three so the sequence does not depend on the model. */
+	d += gsl_ran_gaussian_ziggurat(rng, 1.0) * m->sd;
+	spike_u = gsl_rng_uniform(rng);
+	phase_u = gsl_rng_uniform(rng);
+	if (spike_u < m->spike_rate)
+		d += m->spike_ns;
+	if (m->quantum > 0.0)
+		d = m->quantum * floor((phase_u * m->quantum + d) / m->quantum);
+	return d;
+}
+
+static int sim_open(struct tl_timer *t, const char *params, char *why, size_t whylen)
+{
+	struct sim_state *s = calloc(1, sizeof *s);
+
+	if (!s)
+		return tl_why(why, whylen, "sim: out of memory");
+	if (tl_sim_parse(params, &s->m, why, whylen) < 0) {
+		free(s);
+		return -1;
+	}
+	s->rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!s->rng) {
+		free(s);
+		return tl_why(why, whylen, "sim: out of memory");
+	}
+	gsl_rng_set(s->rng, s->m.seed);
+	t->state = s;
+	t->ns_per_unit = 1.0;
+	return 0;
+}
+
+static void sim_close(struct tl_timer *t)
+{
+	struct sim_state *s = t->state;
+
+	if (s) {
+		gsl_rng_free(s->rng);
+		free(s);
+	}
+	t->state = NULL;
+}
+
+static double sim_time_empty(struct tl_timer *t)
+{
+	struct sim_state *s = t->state;
+	return tl_sim_draw(&s->m, s->rng, 0);
+}
+
+static double sim_time_adds(struct tl_timer *t, uint64_t adds)
+{
+	struct sim_state *s = t->state;
+	return tl_sim_draw(&s->m, s->rng, adds);
+}
+
+const struct tl_backend tl_backend_sim = {
+	.id = "sim",
+	.family = "sim",
+	.clock = TL_CLOCK_WALL,
+	.unit = "ns",
+	.how = "simulated: overhead + ns_per_add*K + N(0,sd) [+ spike_ns w.p. spike_rate], "
+	       "quantized at a random phase (defaults sd=5,quantum=10,spike_rate=0.01,"
+	       "spike_ns=2000,ns_per_add=0.3,overhead=20,seed=1)",
+	.simulated = true,
+	.open = sim_open,
+	.close = sim_close,
+	.time_empty = sim_time_empty,
+	.time_adds = sim_time_adds,
+};

@@ -1,0 +1,33 @@
+/* The sim backend's model, exposed so tests and teaching code can state
+ * what a sim id means (see backends/sim.c for the distribution). */
+#ifndef TL_BACKENDS_SIM_H
+#define TL_BACKENDS_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <gsl/gsl_rng.h>
+
+struct tl_sim_model {
+	double sd;          /* normal τ_e, ns */
+	double quantum;     /* clock step, ns (0: continuous) */
+	double spike_rate;  /* share of readings with a spike */
+	double spike_ns;    /* spike size, ns */
+	double ns_per_add;  /* true ADD cost, ns */
+	double overhead;    /* true t_e,std, ns */
+	unsigned long seed; /* mt19937 seed */
+};
+
+void tl_sim_defaults(struct tl_sim_model *m);
+
+/* Parses "key=value,..." (NULL or "" = defaults). Returns 0, or -1 with why
+ * naming the bad key or value and what is accepted. */
+int tl_sim_parse(const char *params, struct tl_sim_model *m, char *why, size_t whylen);
+
+/* One simulated reading for `adds` ADDs, in ns. */
+double tl_sim_draw(const struct tl_sim_model *m, gsl_rng *rng, uint64_t adds);
+
+/* One line: the model and its keys with defaults. */
+const char *tl_sim_describe(void);
+
+#endif

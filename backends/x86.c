@@ -1,0 +1,157 @@
+/* x86 machine facts the probes need and `info` shows: the calibrated TSC
+ * rate and whether LFENCE serializes dispatch (the barrier method's premise,
+ * paper §2.1). Compiled everywhere; elsewhere the answers are "none". */
+#include "config.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backends/backend.h"
+#include "backends/internal.h"
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+
+static inline uint64_t x86_tsc_fenced(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi) : : "memory");
+	return (uint64_t)hi << 32 | lo;
+}
+
+static int64_t x86_raw_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/* One (ns, tsc) pair: the TSC read bracketed by two clock reads, keeping
+ * the tightest bracket of a few tries so an interrupt cannot skew it. */
+static void x86_pair(int64_t *ns, uint64_t *tsc)
+{
+	int64_t best = INT64_MAX;
+
+	for (int i = 0; i < 7; i++) {
+		int64_t a = x86_raw_ns();
+		uint64_t c = x86_tsc_fenced();
+		int64_t b = x86_raw_ns();
+		if (b - a < best) {
+			best = b - a;
+			*ns = a + (b - a) / 2;
+			*tsc = c;
+		}
+	}
+}
+
+static double tsc_ghz_value;
+static pthread_once_t tsc_once = PTHREAD_ONCE_INIT;
+
+/* 30 ms against CLOCK_MONOTONIC_RAW (not slewed by NTP): with brackets of
+ * ~50 ns at both ends the rate is good to a few parts per million. */
+static void x86_calibrate(void)
+{
+	int64_t ns0, ns1;
+	uint64_t tsc0, tsc1;
+
+	x86_pair(&ns0, &tsc0);
+	while (x86_raw_ns() - ns0 < 30000000)
+		;
+	x86_pair(&ns1, &tsc1);
+	if (ns1 > ns0 && tsc1 > tsc0)
+		tsc_ghz_value = (double)(tsc1 - tsc0) / (double)(ns1 - ns0);
+}
+
+double tl_tsc_ghz(void)
+{
+	pthread_once(&tsc_once, x86_calibrate);
+	return tsc_ghz_value;
+}
+
+static void x86_vendor(char vendor[13])
+{
+	unsigned a, b, c, d;
+
+	memset(vendor, 0, 13);
+	if (!__get_cpuid(0, &a, &b, &c, &d))
+		return;
+	memcpy(vendor, &b, 4);
+	memcpy(vendor + 4, &d, 4);
+	memcpy(vendor + 8, &c, 4);
+}
+
+/* DE_CFG (MSR C001_1029) bit 1 is the switch the kernel sets on AMD
+ * families 10h-17h to make LFENCE dispatch-serializing. */
+static int x86_amd_de_cfg(char *how, size_t howlen)
+{
+	char path[64];
+	uint64_t val;
+	int cpu = sched_getcpu(), fd;
+
+	snprintf(path, sizeof path, "/dev/cpu/%d/msr", cpu < 0 ? 0 : cpu);
+	fd = open(path, O_RDONLY);
+	if (fd < 0) {
+		snprintf(how, howlen,
+			 "AMD: unknown (no CPUID 8000_0021h EAX[2] and %s unreadable: "
+			 "try as root with `modprobe msr`)",
+			 path);
+		return -1;
+	}
+	if (pread(fd, &val, sizeof val, 0xC0011029) != (ssize_t)sizeof val) {
+		close(fd);
+		snprintf(how, howlen, "AMD: unknown (reading DE_CFG MSR C001_1029 failed)");
+		return -1;
+	}
+	close(fd);
+	snprintf(how, howlen, "AMD: DE_CFG bit 1 = %d", (int)(val >> 1 & 1));
+	return (int)(val >> 1 & 1);
+}
+
+int tl_x86_lfence_serializing(char *how, size_t howlen)
+{
+	char vendor[13];
+	unsigned a, b, c, d;
+	char dummy[8];
+
+	if (!how || !howlen) {
+		how = dummy;
+		howlen = sizeof dummy;
+	}
+	x86_vendor(vendor);
+	if (strcmp(vendor, "GenuineIntel") == 0) {
+		snprintf(how, howlen, "Intel: always");
+		return 1;
+	}
+	if (strcmp(vendor, "AuthenticAMD") != 0 && strcmp(vendor, "HygonGenuine") != 0) {
+		snprintf(how, howlen, "unknown (vendor %s)", vendor[0] ? vendor : "unknown");
+		return -1;
+	}
+	if (__get_cpuid(0x80000000, &a, &b, &c, &d) && a >= 0x80000021 &&
+	    __get_cpuid(0x80000021, &a, &b, &c, &d) && (a & (1u << 2))) {
+		snprintf(how, howlen, "AMD: CPUID 8000_0021h EAX[2]");
+		return 1;
+	}
+	return x86_amd_de_cfg(how, howlen);
+}
+
+#else
+
+double tl_tsc_ghz(void)
+{
+	return 0.0;
+}
+
+int tl_x86_lfence_serializing(char *how, size_t howlen)
+{
+	if (how && howlen)
+		snprintf(how, howlen, "not x86 (this is %s)", tl_backend_arch());
+	return -1;
+}
+
+#endif
