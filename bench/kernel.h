@@ -19,6 +19,12 @@ struct tl_kernel {
 	char label[64]; /* canonical text: "empty", "add:500", "jitter:500,5,0.1" */
 };
 
+/* Bounds: one measurement stays well under a second, one range stays listable. */
+#define TL_KERNEL_MAX_K 1000000000ULL
+#define TL_KERNEL_MAX_K_TEXT "1000000000"
+#define TL_KERNEL_MAX_RANGE 10000
+#define TL_KERNEL_MAX_RANGE_TEXT "10000"
+
 /* Parses one comma-free spec or a range "add:0:20000:2000" into one or more
  * kernels appended to *out (realloc'd). Lists are split on ',' only outside
  * "jitter:..." (jitter's own commas bind to it). Returns 0, or -1 with why
@@ -27,7 +33,8 @@ int tl_kernel_parse_list(const char *text, struct tl_kernel **out, size_t *n, ch
 			 size_t whylen);
 
 /* Fills adds[0..n) with the ADD count of each measurement (K, or K+d for a
- * seeded share p), decided before any timed region runs. */
+ * seeded share p), decided before any timed region runs. Jitter puts K+d in
+ * exactly round(p*n) seeded positions, so the injected share is known. */
 void tl_kernel_plan(const struct tl_kernel *kern, uint64_t seed, uint64_t *adds, size_t n);
 
 #endif

@@ -1,1 +1,28 @@
 # bench/ files (see Makefile.am)
+libticklab_a_SOURCES += \
+	bench/kernel.c bench/kernel.h \
+	bench/flush.c bench/flush.h \
+	bench/size.c bench/size.h \
+	bench/topology.c bench/topology.h \
+	bench/runner.c bench/runner.h \
+	bench/host.c bench/host.h
+
+# Tests of bench/ (TAP).
+check_PROGRAMS += tests/test_kernel tests/test_size tests/test_topology tests/test_flush \
+	tests/test_runner
+tests_test_kernel_SOURCES = tests/test_kernel.c
+tests_test_kernel_LDADD = $(TL_LIBS)
+tests_test_size_SOURCES = tests/test_size.c
+tests_test_size_LDADD = $(TL_LIBS)
+tests_test_topology_SOURCES = tests/test_topology.c
+tests_test_topology_LDADD = $(TL_LIBS)
+tests_test_flush_SOURCES = tests/test_flush.c
+tests_test_flush_LDADD = $(TL_LIBS)
+tests_test_runner_SOURCES = tests/test_runner.c
+tests_test_runner_LDADD = $(TL_LIBS)
+TESTS += tests/test_kernel tests/test_size tests/test_topology tests/test_flush \
+	tests/test_runner
+EXTRA_DIST += tests/fixtures/sysfs-xeon6248 tests/fixtures/sysfs-epyc7742 \
+	tests/fixtures/sysfs-broken
+# search helper: the searches' measurement callback over a timer + flush
+libticklab_a_SOURCES += bench/search_engine.c bench/search_engine.h

@@ -12,6 +12,9 @@
 #include "bench/kernel.h"
 
 #define TL_DEFAULT_N 10000
+#define TL_DEFAULT_CHUNK 100
+/* Untimed measurements per timer before sampling starts. */
+#define TL_WARMUP 300
 
 struct tl_cell {
 	size_t timer;          /* index into run->timers */
@@ -46,6 +49,7 @@ struct tl_run {
 	struct tl_timer *timers;
 	size_t ntimers;
 	uint64_t *flush_bytes;
+	struct tl_flush *flushes;       /* one buffer per flush size, allocated once */
 	size_t nflush;
 	struct tl_cell *cells;
 	size_t ncells;
@@ -74,6 +78,13 @@ void tl_run_free(struct tl_run *run);
  * adds == NULL), flushing f before each, raw units into out. */
 void tl_measure(struct tl_timer *t, const struct tl_flush *f, const uint64_t *adds, size_t n,
 		double *out);
+
+/* A seed for stream `index` derived from the run's seed (splitmix64), so
+ * cells and searches get independent, reproducible generators. */
+uint64_t tl_seed_derive(uint64_t seed, uint64_t index);
+
+/* Median of the first n values (copied and sorted; NAN when n == 0). */
+double tl_median(const double *v, size_t n);
 
 /* The last CPU in the affinity mask; pinning helpers. */
 int tl_cpu_default(void);

@@ -1,0 +1,78 @@
+/* The node a run happens on: what `ticklab info` and the TUI's info screen
+ * show, and the "spoilers" that make cycles and nanoseconds drift.
+ *
+ * Files are read under a root directory ("/" normally) so tests can point
+ * at fixture trees. Live probes that cannot come from files (TSC frequency
+ * and resolution, CPUID, LFENCE, PAPI, sibling load) run only when root is
+ * "/"; otherwise they read as unknown. */
+#ifndef TL_BENCH_HOST_H
+#define TL_BENCH_HOST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench/topology.h"
+
+enum tl_spoiler_id {
+	TL_SPOILER_VM,          /* running under a hypervisor */
+	TL_SPOILER_PMU,         /* no usable CPU PMU */
+	TL_SPOILER_GOVERNOR,    /* frequency governor other than performance */
+	TL_SPOILER_TURBO,       /* turbo / boost enabled */
+	TL_SPOILER_SMT,         /* the sampling CPU shares its core */
+	TL_SPOILER_LFENCE,      /* LFENCE not (known to be) dispatch-serializing */
+	TL_SPOILER_CLOCKSOURCE, /* kernel clocksource is not the TSC */
+	TL_SPOILER_COUNT
+};
+
+/* One diagnosis line, the same in the CLI, the JSON and the TUI. */
+struct tl_spoiler {
+	bool bad;          /* this condition can spoil a measurement here */
+	const char *what;  /* short stable name: "vm", "pmu", "governor", ... */
+	char seen[96];     /* what was found: "KVM", "schedutil", "on", ... */
+	char why[224];     /* one line: why it matters (or why it is fine) */
+};
+
+struct tl_host {
+	int cpu;                  /* the sampling CPU these facts are about */
+	char model[128];          /* /proc/cpuinfo "model name" */
+	char vendor[32];          /* "GenuineIntel", "AuthenticAMD", ... */
+	char kernel[128];         /* proc/sys/kernel/osrelease */
+	uint64_t mem_bytes;       /* MemTotal, 0 when unknown */
+
+	bool have_topology;
+	struct tl_topology topo;
+	char topo_why[256];       /* why there is no topology */
+
+	double tsc_ghz;           /* 0: unknown or no TSC */
+	double tsc_resolution_ns; /* smallest TSC step seen by barrier-tsc; 0: unknown */
+	double tsc_resolution_ticks;
+
+	char clocksource[32];     /* "tsc", "hpet", ... or "unknown" */
+	char hypervisor[64];      /* "KVM", "xen", ... or "none" */
+	bool vm;
+	char governor[64];        /* "performance", ... or "none (no cpufreq)" */
+	char turbo[96];           /* "on (cpufreq/boost = 1)", "off (...)", "unknown ..." */
+	int turbo_on;             /* 1, 0, -1 unknown */
+	int paranoid;             /* perf_event_paranoid; -100 when unreadable */
+	char rdpmc[96];           /* "1 (...)" or "no cpu PMU device" */
+	bool pmu;                 /* a perf_event "cpu" PMU device exists */
+	char smt_siblings[64];    /* thread_siblings_list of cpu, "" when unknown */
+	int nsiblings;            /* other hardware threads on cpu's core */
+	double sibling_busy;      /* busy share of the siblings (0..1); -1 unknown */
+	int lfence;               /* 1 serializing, 0 not, -1 unknown */
+	char lfence_how[96];
+	char papi[1024];          /* tl_papi_describe */
+
+	struct tl_spoiler spoilers[TL_SPOILER_COUNT];
+};
+
+/* Fills h from files under root (NULL: "/") and, when root is "/", live
+ * probes. cpu < 0 means the default sampling CPU. Missing files are not
+ * errors: those facts read as unknown. Returns 0. */
+int tl_host_read(const char *root, int cpu, struct tl_host *h);
+
+/* Number of spoilers with bad set. */
+size_t tl_host_spoiled(const struct tl_host *h);
+
+#endif

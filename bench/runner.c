@@ -1,0 +1,369 @@
+#include "config.h"
+
+#include "bench/runner.h"
+
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#define RESOLUTION_TRIES 2000
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+	if (!p) {
+		fprintf(stderr, "ticklab: out of memory (%zu x %zu bytes)\n", n, size);
+		abort();
+	}
+	return p;
+}
+
+uint64_t tl_seed_derive(uint64_t seed, uint64_t index)
+{
+	uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (index + 1);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+double tl_median(const double *v, size_t n)
+{
+	double *c, m;
+	if (n == 0)
+		return NAN;
+	c = xcalloc(n, sizeof *c);
+	memcpy(c, v, n * sizeof *c);
+	gsl_sort(c, 1, n);
+	m = gsl_stats_median_from_sorted_data(c, 1, n);
+	free(c);
+	return m;
+}
+
+/* ---- CPUs ---------------------------------------------------------------- */
+
+static void cpu_list(const cpu_set_t *set, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int c = 0; c < CPU_SETSIZE && used + 1 < len; c++) {
+		int e = c;
+		if (!CPU_ISSET(c, set))
+			continue;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+			e++;
+		int w = e > c ? snprintf(buf + used, len - used, "%s%d-%d", used ? "," : "", c, e)
+			      : snprintf(buf + used, len - used, "%s%d", used ? "," : "", c);
+		if (w < 0 || (size_t)w >= len - used)
+			break;
+		used += (size_t)w;
+		c = e;
+	}
+}
+
+int tl_cpu_default(void)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		for (int c = CPU_SETSIZE - 1; c >= 0; c--)
+			if (CPU_ISSET(c, &set))
+				return c;
+	return 0;
+}
+
+/* Whether cpu may be used; why names the allowed set when not. */
+static int cpu_check(int cpu, char *why, size_t whylen)
+{
+	cpu_set_t set;
+	char list[256];
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof set, &set)) {
+		snprintf(why, whylen, "cannot read the CPU affinity mask: %s", strerror(errno));
+		return -1;
+	}
+	if (cpu >= 0 && cpu < CPU_SETSIZE && CPU_ISSET(cpu, &set))
+		return 0;
+	cpu_list(&set, list, sizeof list);
+	snprintf(why, whylen, "bad CPU %d: this process may run on CPUs %s", cpu, list);
+	return -1;
+}
+
+int tl_cpu_pin(int cpu, char *why, size_t whylen)
+{
+	cpu_set_t set;
+	if (cpu_check(cpu, why, whylen))
+		return -1;
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	/* pid 0 is the calling thread, not the whole process. */
+	if (sched_setaffinity(0, sizeof set, &set)) {
+		snprintf(why, whylen, "cannot pin to CPU %d: %s", cpu, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- preparing ----------------------------------------------------------- */
+
+static bool wants_empty(const struct tl_run_config *cfg, size_t *which)
+{
+	for (size_t k = 0; k < cfg->nkernels; k++)
+		if (cfg->kernels[k].kind == TL_KERNEL_EMPTY) {
+			*which = k;
+			return true;
+		}
+	return false;
+}
+
+static void cell_init(struct tl_run *run, struct tl_cell *c, size_t timer, size_t flush,
+		      const struct tl_kernel *k, bool hidden, size_t baseline)
+{
+	size_t index = (size_t)(c - run->cells);
+	c->timer = timer;
+	c->flush = flush;
+	c->kernel = *k;
+	c->hidden = hidden;
+	c->baseline = baseline;
+	c->n = run->cfg.n;
+	atomic_init(&c->done, 0);
+	c->raw = xcalloc(c->n, sizeof *c->raw);
+	c->ns = xcalloc(c->n, sizeof *c->ns);
+	c->adds = xcalloc(c->n, sizeof *c->adds);
+	c->overhead_ns = NAN;
+	c->resolution_ns = NAN;
+	tl_kernel_plan(k, tl_seed_derive(run->cfg.seed, index), c->adds, c->n);
+}
+
+/* Cells in a fixed order: timer, then flush, then [hidden baseline] and the
+ * user's kernels. The cell index seeds its plan, so the order is part of
+ * what makes a run reproducible. */
+static void cells_init(struct tl_run *run)
+{
+	const struct tl_run_config *cfg = &run->cfg;
+	size_t user_empty = 0;
+	bool have_empty = wants_empty(cfg, &user_empty);
+	size_t per = cfg->nkernels + (have_empty ? 0 : 1);
+	static const struct tl_kernel empty = { .kind = TL_KERNEL_EMPTY, .label = "empty" };
+
+	run->ncells = run->ntimers * run->nflush * per;
+	run->cells = xcalloc(run->ncells, sizeof *run->cells);
+	run->samples_total = run->ncells * cfg->n;
+	for (size_t t = 0; t < run->ntimers; t++)
+		for (size_t f = 0; f < run->nflush; f++) {
+			size_t first = (t * run->nflush + f) * per, i = first;
+			size_t base = have_empty ? first + user_empty : first;
+			if (!have_empty)
+				cell_init(run, &run->cells[i++], t, f, &empty, true, base);
+			for (size_t k = 0; k < cfg->nkernels; k++)
+				cell_init(run, &run->cells[i++], t, f, &cfg->kernels[k], false,
+					  base);
+		}
+}
+
+int tl_run_prepare(struct tl_run *run, const struct tl_run_config *cfg, char *why, size_t whylen)
+{
+	memset(run, 0, sizeof *run);
+	run->cfg = *cfg;
+	if (run->cfg.n == 0)
+		run->cfg.n = TL_DEFAULT_N;
+	if (run->cfg.chunk == 0)
+		run->cfg.chunk = TL_DEFAULT_CHUNK;
+	atomic_init(&run->samples_done, 0);
+	atomic_init(&run->stop, false);
+	atomic_init(&run->paused, false);
+	atomic_init(&run->in_timed_window, false);
+
+	if (cfg->nbackends == 0 || cfg->nflush == 0 || cfg->nkernels == 0) {
+		snprintf(why, whylen, "nothing to run: give at least one backend, flush size and "
+				      "kernel");
+		return -1;
+	}
+	run->cpu = cfg->cpu < 0 ? tl_cpu_default() : cfg->cpu;
+	if (cpu_check(run->cpu, why, whylen))
+		return -1;
+
+	run->timers = xcalloc(cfg->nbackends, sizeof *run->timers);
+	for (size_t i = 0; i < cfg->nbackends; i++) {
+		char reason[TL_WHY_MAX];
+		if (tl_timer_open(&run->timers[i], cfg->backends[i], reason, sizeof reason)) {
+			snprintf(why, whylen, "backend %s: %s", cfg->backends[i], reason);
+			tl_run_free(run);
+			return -1;
+		}
+		run->ntimers++;
+	}
+
+	run->flush_bytes = xcalloc(cfg->nflush, sizeof *run->flush_bytes);
+	run->flushes = xcalloc(cfg->nflush, sizeof *run->flushes);
+	for (size_t i = 0; i < cfg->nflush; i++) {
+		run->flush_bytes[i] = cfg->flush_bytes[i];
+		if (tl_flush_init(&run->flushes[i], cfg->flush_bytes[i], why, whylen)) {
+			tl_run_free(run);
+			return -1;
+		}
+		run->nflush++;
+	}
+	cells_init(run);
+	return 0;
+}
+
+/* ---- sampling ------------------------------------------------------------ */
+
+/* Untimed: brings code, the timer's state and each flush buffer into the
+ * steady state the measurements will see, and lets the clock ramp up. */
+static void warm_up(struct tl_run *run)
+{
+	for (size_t f = 0; f < run->nflush; f++) {
+		tl_flush_touch(&run->flushes[f]);
+		tl_flush_touch(&run->flushes[f]);
+	}
+	for (size_t t = 0; t < run->ntimers; t++) {
+		struct tl_timer *tm = &run->timers[t];
+		for (int i = 0; i < TL_WARMUP; i++) {
+			(void)tm->backend->time_empty(tm);
+			(void)tm->backend->time_adds(tm, 256);
+		}
+	}
+}
+
+/* One entry per chunk of every cell, shuffled (Fisher-Yates) so drift and
+ * interference spread over every backend, flush and kernel alike. */
+static size_t *schedule(const struct tl_run *run, size_t *count)
+{
+	size_t chunk = run->cfg.chunk, n = 0, *order;
+	gsl_rng *r;
+
+	for (size_t c = 0; c < run->ncells; c++)
+		n += (run->cells[c].n + chunk - 1) / chunk;
+	order = xcalloc(n, sizeof *order);
+	n = 0;
+	for (size_t c = 0; c < run->ncells; c++)
+		for (size_t j = 0; j < (run->cells[c].n + chunk - 1) / chunk; j++)
+			order[n++] = c;
+	r = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!r)
+		abort();
+	gsl_rng_set(r, (unsigned long)tl_seed_derive(run->cfg.seed, UINT64_MAX));
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)gsl_rng_uniform_int(r, (unsigned long)i);
+		size_t tmp = order[i - 1];
+		order[i - 1] = order[j];
+		order[j] = tmp;
+	}
+	gsl_rng_free(r);
+	*count = n;
+	return order;
+}
+
+/* The same loop for runs and searches: flush (untimed), then one timed
+ * region; the backend's time_* is the only thing that reads the clock. */
+static void sample_loop(struct tl_timer *t, const struct tl_flush *f, const uint64_t *adds,
+			size_t n, double *raw, double *ns)
+{
+	double (*time_empty)(struct tl_timer *) = t->backend->time_empty;
+	double (*time_adds)(struct tl_timer *, uint64_t) = t->backend->time_adds;
+	for (size_t i = 0; i < n; i++) {
+		tl_flush_touch(f);
+		raw[i] = adds ? time_adds(t, adds[i]) : time_empty(t);
+		if (ns)
+			ns[i] = raw[i] * t->ns_per_unit;
+	}
+}
+
+void tl_measure(struct tl_timer *t, const struct tl_flush *f, const uint64_t *adds, size_t n,
+		double *out)
+{
+	sample_loop(t, f, adds, n, out, NULL);
+}
+
+static void run_chunk(struct tl_run *run, struct tl_cell *c)
+{
+	size_t from = atomic_load_explicit(&c->done, memory_order_relaxed);
+	size_t len = c->n - from < run->cfg.chunk ? c->n - from : run->cfg.chunk;
+	struct tl_timer *t = &run->timers[c->timer];
+
+	atomic_store(&run->in_timed_window, true);
+	sample_loop(t, &run->flushes[c->flush],
+		    c->kernel.kind == TL_KERNEL_EMPTY ? NULL : c->adds + from, len, c->raw + from,
+		    c->ns + from);
+	atomic_store(&run->in_timed_window, false);
+	/* Release: a reader that sees the new count sees the samples too. */
+	atomic_fetch_add_explicit(&c->done, len, memory_order_release);
+	atomic_fetch_add_explicit(&run->samples_done, len, memory_order_release);
+}
+
+static void wait_while_paused(struct tl_run *run)
+{
+	const struct timespec tick = { 0, 20 * 1000 * 1000 };
+	while (atomic_load(&run->paused) && !atomic_load(&run->stop))
+		nanosleep(&tick, NULL);
+}
+
+/* t_e,std of each cell: the median of its baseline under the same timer
+ * and flush, over the samples the baseline has (all of them unless stopped). */
+static void finish(struct tl_run *run)
+{
+	for (size_t i = 0; i < run->ncells; i++) {
+		struct tl_cell *b = &run->cells[run->cells[i].baseline];
+		run->cells[i].overhead_ns = tl_median(b->ns, atomic_load(&b->done));
+	}
+}
+
+int tl_run_execute(struct tl_run *run, void (*on_chunk)(void *ctx, struct tl_run *run, size_t cell),
+		   void *ctx, char *why, size_t whylen)
+{
+	size_t nchunks, *order;
+	int stopped = 0;
+
+	if (tl_cpu_pin(run->cpu, why, whylen))
+		return -1;
+	warm_up(run);
+	for (size_t t = 0; t < run->ntimers; t++) {
+		struct tl_timer *tm = &run->timers[t];
+		double res = tl_timer_resolution(tm, RESOLUTION_TRIES) * tm->ns_per_unit;
+		for (size_t i = 0; i < run->ncells; i++)
+			if (run->cells[i].timer == t)
+				run->cells[i].resolution_ns = res;
+	}
+
+	order = schedule(run, &nchunks);
+	for (size_t i = 0; i < nchunks; i++) {
+		wait_while_paused(run);
+		if (atomic_load(&run->stop)) {
+			stopped = 1;
+			break;
+		}
+		run_chunk(run, &run->cells[order[i]]);
+		if (on_chunk)
+			on_chunk(ctx, run, order[i]);
+	}
+	free(order);
+	finish(run);
+	return stopped;
+}
+
+void tl_run_free(struct tl_run *run)
+{
+	for (size_t i = 0; i < run->ncells; i++) {
+		free(run->cells[i].raw);
+		free(run->cells[i].ns);
+		free(run->cells[i].adds);
+	}
+	free(run->cells);
+	for (size_t i = 0; i < run->ntimers; i++)
+		tl_timer_close(&run->timers[i]);
+	free(run->timers);
+	for (size_t i = 0; i < run->nflush; i++)
+		tl_flush_free(&run->flushes[i]);
+	free(run->flushes);
+	free(run->flush_bytes);
+	memset(run, 0, sizeof *run);
+}

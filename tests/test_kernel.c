@@ -1,0 +1,190 @@
+/* Kernel specs: parsing, ranges, rejections, and the jitter plan. */
+#include "config.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/kernel.h"
+#include "tests/tap.h"
+
+static size_t parse(const char *text, struct tl_kernel **k, char *why, size_t whylen)
+{
+	size_t n = 0;
+	*k = NULL;
+	why[0] = '\0';
+	if (tl_kernel_parse_list(text, k, &n, why, whylen))
+		return (size_t)-1;
+	return n;
+}
+
+static void test_single(void)
+{
+	struct tl_kernel *k;
+	char why[512];
+
+	is_int(parse("empty", &k, why, sizeof why), 1, "empty parses");
+	ok(k[0].kind == TL_KERNEL_EMPTY && k[0].k == 0 && !strcmp(k[0].label, "empty"),
+	   "empty: kind, k = 0, label");
+	free(k);
+
+	is_int(parse("add:500", &k, why, sizeof why), 1, "add:500 parses");
+	ok(k[0].kind == TL_KERNEL_ADD && k[0].k == 500 && !strcmp(k[0].label, "add:500"),
+	   "add:500: kind, k, label");
+	free(k);
+
+	is_int(parse("add:0", &k, why, sizeof why), 1, "add:0 parses (zero ADDs is not empty)");
+	ok(k[0].kind == TL_KERNEL_ADD && k[0].k == 0, "add:0 is an add kernel with K = 0");
+	free(k);
+
+	is_int(parse("add:1000000000", &k, why, sizeof why), 1, "add at the bound parses");
+	free(k);
+
+	is_int(parse("jitter:500,5,0.1", &k, why, sizeof why), 1, "jitter:500,5,0.1 is one kernel");
+	ok(k[0].kind == TL_KERNEL_JITTER && k[0].k == 500 && k[0].d == 5 && k[0].p == 0.1 &&
+		   !strcmp(k[0].label, "jitter:500,5,0.1"),
+	   "jitter fields and label");
+	free(k);
+
+	is_int(parse("jitter:0,0,0", &k, why, sizeof why), 1, "jitter:0,0,0 parses");
+	free(k);
+	is_int(parse("jitter:10,3,1", &k, why, sizeof why), 1, "jitter with P = 1 parses");
+	free(k);
+}
+
+static void test_lists(void)
+{
+	struct tl_kernel *k;
+	char why[512];
+
+	is_int(parse("empty,add:500,jitter:500,5,0.25,add:7", &k, why, sizeof why), 4,
+	       "list with jitter's commas bound to it: 4 kernels");
+	ok(!strcmp(k[0].label, "empty") && !strcmp(k[1].label, "add:500") &&
+		   !strcmp(k[2].label, "jitter:500,5,0.25") && !strcmp(k[3].label, "add:7"),
+	   "list labels in order");
+	free(k);
+
+	is_int(parse(" empty , add:3 ", &k, why, sizeof why), 2, "spaces around items are ignored");
+	free(k);
+
+	is_int(parse("add:0:20000:2000", &k, why, sizeof why), 11, "add:0:20000:2000 is 11 kernels");
+	ok(k[0].k == 0 && k[5].k == 10000 && k[10].k == 20000, "range is inclusive, in steps");
+	ok(!strcmp(k[10].label, "add:20000"), "range members are labelled add:K");
+	free(k);
+
+	is_int(parse("add:5:12:4", &k, why, sizeof why), 2, "range stops before passing END");
+	ok(k[0].k == 5 && k[1].k == 9, "add:5:12:4 is 5, 9");
+	free(k);
+
+	is_int(parse("add:7:7:1", &k, why, sizeof why), 1, "one-element range");
+	free(k);
+
+	is_int(parse("add:0:9999:1", &k, why, sizeof why), 10000, "10000 kernels is the limit");
+	free(k);
+
+	is_int(parse("empty,add:1:3:1,jitter:4,1,0.5", &k, why, sizeof why), 5,
+	       "range inside a list");
+	free(k);
+}
+
+static void reject(const char *text, const char *needle)
+{
+	struct tl_kernel *k = NULL;
+	char why[512];
+	size_t n = 0;
+	int rc = tl_kernel_parse_list(text, &k, &n, why, sizeof why);
+	ok(rc == -1 && n == 0, "\"%s\" is refused", text);
+	ok(strstr(why, needle) != NULL && strstr(why, "accepted:") != NULL,
+	   "message for \"%s\" names \"%s\" and the accepted forms", text, needle);
+	if (!strstr(why, needle))
+		tap_diag("why: %s", why);
+	free(k);
+}
+
+static void test_rejections(void)
+{
+	reject("", "no kernel");
+	reject("add:-5", "add:-5");
+	reject("add:", "add:");
+	reject("add", "\"add\"");
+	reject("add:5x", "add:5x");
+	reject("add:0x10", "add:0x10");
+	reject("add:+5", "add:+5");
+	reject("add:1000000001", "whole numbers 0..1000000000");
+	reject("add:99999999999999999999999", "add:9999");
+	reject("add:1:2", "START:END:STEP");
+	reject("add:1:2:3:4", "START:END:STEP");
+	reject("add:10:0:1", "END must be >= START");
+	reject("add:0:10:0", "STEP must be > 0");
+	reject("add:0:10000:1", "more than 10000");
+	reject("jitter:500,5", "K,D,P");
+	reject("jitter:500,5,1.5", "P must be");
+	reject("jitter:500,5,-0.1", "P must be");
+	reject("jitter:500,5,nan", "P must be");
+	reject("jitter:500,-5,0.1", "K and D");
+	reject("jitter:500,5,0.1x", "P must be");
+	reject("nop", "unknown kernel \"nop\"");
+	reject("empty,,add:5", "empty kernel name");
+	reject("empty,", "empty kernel name");
+	reject("EMPTY", "unknown kernel");
+}
+
+static void test_plan(void)
+{
+	struct tl_kernel k = { .kind = TL_KERNEL_JITTER, .k = 500, .d = 50, .p = 0.1 };
+	enum { N = 10000 };
+	uint64_t *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
+	size_t extra = 0, other = 0, diff = 0;
+
+	tl_kernel_plan(&k, 42, a, N);
+	for (size_t i = 0; i < N; i++) {
+		extra += a[i] == 550;
+		other += a[i] != 500 && a[i] != 550;
+	}
+	is_int(extra, 1000, "jitter plan: exactly round(p*n) = 1000 of 10000 get K+D");
+	is_int(other, 0, "jitter plan: every other measurement gets K");
+
+	tl_kernel_plan(&k, 42, b, N);
+	ok(!memcmp(a, b, N * sizeof *a), "same seed, same plan");
+	tl_kernel_plan(&k, 43, b, N);
+	for (size_t i = 0; i < N; i++)
+		diff += a[i] != b[i];
+	ok(diff > 0, "another seed, another plan (%zu positions differ)", diff);
+
+	/* The jittered positions are spread, not bunched at the start. */
+	size_t first_half = 0;
+	for (size_t i = 0; i < N / 2; i++)
+		first_half += a[i] == 550;
+	ok(first_half > 400 && first_half < 600, "jittered share is even over the run (%zu/1000 "
+						 "in the first half)", first_half);
+
+	k.p = 0.333;
+	tl_kernel_plan(&k, 7, a, 3);
+	extra = (a[0] == 550) + (a[1] == 550) + (a[2] == 550);
+	is_int(extra, 1, "p = 0.333 over 3 measurements: one jittered");
+
+	k.p = 1;
+	tl_kernel_plan(&k, 7, a, 100);
+	extra = 0;
+	for (size_t i = 0; i < 100; i++)
+		extra += a[i] == 550;
+	is_int(extra, 100, "p = 1: all jittered");
+
+	struct tl_kernel add = { .kind = TL_KERNEL_ADD, .k = 123 };
+	tl_kernel_plan(&add, 1, a, 100);
+	ok(a[0] == 123 && a[99] == 123, "add plan: K everywhere");
+	struct tl_kernel empty = { .kind = TL_KERNEL_EMPTY };
+	tl_kernel_plan(&empty, 1, a, 100);
+	ok(a[0] == 0 && a[99] == 0, "empty plan: zeros");
+	free(a);
+	free(b);
+}
+
+int main(void)
+{
+	test_single();
+	test_lists();
+	test_rejections();
+	test_plan();
+	return tap_done();
+}

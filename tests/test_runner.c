@@ -1,0 +1,241 @@
+/* The runner on `sim` (exact, deterministic) and on barrier-tsc (shape). */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_fit.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "bench/runner.h"
+#include "tests/tap.h"
+
+#define MAXCHUNKS 4096
+
+struct trace {
+	size_t n;
+	size_t cell[MAXCHUNKS];
+	size_t stop_after; /* 0: never */
+	int in_window;     /* a callback ran inside a timed window */
+};
+
+static void on_chunk(void *ctx, struct tl_run *run, size_t cell)
+{
+	struct trace *tr = ctx;
+	if (tr->n < MAXCHUNKS)
+		tr->cell[tr->n] = cell;
+	tr->n++;
+	if (atomic_load(&run->in_timed_window))
+		tr->in_window = 1;
+	if (tr->stop_after && tr->n == tr->stop_after)
+		atomic_store(&run->stop, true);
+}
+
+static double median_of(const double *v, size_t n)
+{
+	double *c = malloc(n * sizeof *c);
+	memcpy(c, v, n * sizeof *c);
+	gsl_sort(c, 1, n);
+	double m = gsl_stats_median_from_sorted_data(c, 1, n);
+	free(c);
+	return m;
+}
+
+static int run_sim(const char **ids, size_t nids, const char *kernels, uint64_t seed, size_t n,
+		   struct tl_run *run, struct trace *tr)
+{
+	static const uint64_t flush[] = { 0, 4096 };
+	struct tl_kernel *k = NULL;
+	size_t nk = 0;
+	char why[512];
+	int rc;
+
+	if (tl_kernel_parse_list(kernels, &k, &nk, why, sizeof why))
+		return -1;
+	struct tl_run_config cfg = { .backends = ids, .nbackends = nids, .flush_bytes = flush,
+				     .nflush = 2, .kernels = k, .nkernels = nk, .n = n,
+				     .cpu = -1, .seed = seed, .chunk = 25 };
+	rc = tl_run_prepare(run, &cfg, why, sizeof why);
+	free(k); /* the run keeps copies */
+	if (rc) {
+		tap_diag("prepare: %s", why);
+		return -1;
+	}
+	memset(tr, 0, sizeof *tr);
+	rc = tl_run_execute(run, on_chunk, tr, why, sizeof why);
+	if (rc < 0)
+		tap_diag("execute: %s", why);
+	return rc;
+}
+
+static void test_sim_exact(void)
+{
+	/* No noise, no quantum: every reading is overhead + ns_per_add*K exactly. */
+	const char *ids[] = { "sim:sd=0,quantum=0,spike_rate=0,overhead=20,ns_per_add=0.5" };
+	struct tl_run run;
+	struct trace tr;
+	int rc = run_sim(ids, 1, "add:500,jitter:100,10,0.2", 1, 100, &run, &tr);
+
+	ok(rc == 0, "sim run completes");
+	is_int(run.ncells, 2 * 3, "1 timer x 2 flush x (hidden empty + 2 kernels) = 6 cells");
+	ok(run.cells[0].hidden && run.cells[0].kernel.kind == TL_KERNEL_EMPTY,
+	   "a hidden empty baseline leads each timer x flush group");
+	ok(!run.cells[1].hidden && run.cells[1].baseline == 0 && run.cells[4].baseline == 3,
+	   "kernel cells point at their own flush's baseline");
+	ok(run.cells[4].flush == 1 && run.flush_bytes[1] == 4096, "flush index and bytes");
+	is_near(run.cells[1].overhead_ns, 20, 1e-9, "overhead = 20 ns exactly");
+	is_near(run.cells[1].ns[0], 20 + 250, 1e-9, "add:500 reads 270 ns");
+	is_int(run.samples_done, run.samples_total, "every sample taken");
+	is_int(run.samples_total, 6 * 100, "samples_total = cells x n");
+	size_t jit = 0;
+	for (size_t i = 0; i < 100; i++)
+		jit += run.cells[2].ns[i] > 20 + 50 + 1;
+	is_int(jit, 20, "jitter:100,10,0.2 shows exactly 20 slow samples of 100");
+	ok(run.cells[2].adds[0] == 100 || run.cells[2].adds[0] == 110, "jitter plan stored");
+	ok(!tr.in_window, "callbacks run outside timed windows");
+	ok(!atomic_load(&run.in_timed_window), "no timed window open after the run");
+	tl_run_free(&run);
+}
+
+static void test_sim_determinism(void)
+{
+	const char *ids[] = { "sim:seed=3", "sim:seed=4,sd=2" };
+	struct tl_run a, b, c;
+	static struct trace ta, tb, tc;
+	int same = 1, same_order = 1, diff_order = 0, counts_ok = 1, interleaved = 0;
+
+	ok(run_sim(ids, 2, "empty,add:100,add:1000", 7, 200, &a, &ta) == 0, "run A");
+	ok(run_sim(ids, 2, "empty,add:100,add:1000", 7, 200, &b, &tb) == 0, "run B, same seed");
+	ok(run_sim(ids, 2, "empty,add:100,add:1000", 8, 200, &c, &tc) == 0, "run C, other seed");
+
+	is_int(a.ncells, 2 * 2 * 3, "user's empty: no hidden cell (12 cells)");
+	ok(!a.cells[0].hidden && a.cells[1].baseline == 0, "the user's empty is the baseline");
+	for (size_t i = 0; i < a.ncells; i++)
+		if (memcmp(a.cells[i].raw, b.cells[i].raw, 200 * sizeof(double)))
+			same = 0;
+	ok(same, "same seed, same samples in every cell");
+	for (size_t i = 0; i < ta.n; i++) {
+		same_order &= ta.cell[i] == tb.cell[i];
+		diff_order |= ta.cell[i] != tc.cell[i];
+	}
+	ok(ta.n == 12 * 8 && same_order, "same seed, same chunk order (%zu chunks)", ta.n);
+	ok(diff_order, "other seed, other chunk order");
+	for (size_t c0 = 0; c0 < a.ncells; c0++) {
+		size_t cnt = 0;
+		for (size_t i = 0; i < ta.n; i++)
+			cnt += ta.cell[i] == c0;
+		counts_ok &= cnt == 8;
+	}
+	ok(counts_ok, "each cell gets n/chunk = 8 chunks");
+	for (size_t i = 0; i < 12; i++)
+		interleaved |= ta.cell[i] != ta.cell[0];
+	ok(interleaved, "chunks of different cells are interleaved");
+
+	/* t_e,std is the median of the same timer and flush's empty samples. */
+	int med_ok = 1;
+	for (size_t i = 0; i < a.ncells; i++) {
+		const struct tl_cell *base = &a.cells[a.cells[i].baseline];
+		med_ok &= base->kernel.kind == TL_KERNEL_EMPTY && base->timer == a.cells[i].timer &&
+			  base->flush == a.cells[i].flush &&
+			  a.cells[i].overhead_ns == median_of(base->ns, base->n);
+	}
+	ok(med_ok, "overhead_ns = median of the baseline's ns, same timer and flush");
+	ok(a.cells[0].resolution_ns > 0 && a.cells[0].resolution_ns <= 10 + 1e-9,
+	   "sim resolution found (%g ns, quantum 10)", a.cells[0].resolution_ns);
+	int ns_ok = 1;
+	for (size_t i = 0; i < 200; i++)
+		ns_ok &= a.cells[1].ns[i] == a.cells[1].raw[i] * a.timers[0].ns_per_unit;
+	ok(ns_ok, "ns = raw x ns_per_unit");
+	tl_run_free(&a);
+	tl_run_free(&b);
+	tl_run_free(&c);
+}
+
+static void test_stop_and_errors(void)
+{
+	const char *ids[] = { "sim" };
+	const char *bad[] = { "sim", "no-such-timer" };
+	static const uint64_t flush[] = { 0 };
+	struct tl_kernel k = { .kind = TL_KERNEL_ADD, .k = 10, .label = "add:10" };
+	struct tl_run run;
+	static struct trace tr;
+	char why[512];
+
+	memset(&tr, 0, sizeof tr);
+	tr.stop_after = 3;
+	struct tl_run_config cfg = { .backends = ids, .nbackends = 1, .flush_bytes = flush,
+				     .nflush = 1, .kernels = &k, .nkernels = 1, .n = 1000,
+				     .cpu = -1, .seed = 1, .chunk = 0 };
+	ok(tl_run_prepare(&run, &cfg, why, sizeof why) == 0, "prepare with defaults");
+	is_int(run.cfg.chunk, TL_DEFAULT_CHUNK, "default chunk");
+	is_int(tl_run_execute(&run, on_chunk, &tr, why, sizeof why), 1, "stop: returns 1");
+	is_int(run.samples_done, 3 * TL_DEFAULT_CHUNK, "stop: three chunks were kept");
+	ok(!isnan(run.cells[1].overhead_ns) || atomic_load(&run.cells[0].done) == 0,
+	   "stop: overhead from the baseline samples taken");
+	tl_run_free(&run);
+
+	cfg.backends = bad;
+	cfg.nbackends = 2;
+	ok(tl_run_prepare(&run, &cfg, why, sizeof why) == -1 && strstr(why, "no-such-timer"),
+	   "unknown backend refused: %s", why);
+	cfg.backends = ids;
+	cfg.nbackends = 1;
+	cfg.cpu = 100000;
+	ok(tl_run_prepare(&run, &cfg, why, sizeof why) == -1 && strstr(why, "100000") &&
+		   strstr(why, "may run on CPUs"),
+	   "bad CPU refused: %s", why);
+	ok(tl_cpu_default() >= 0, "default CPU %d", tl_cpu_default());
+}
+
+static void test_barrier(void)
+{
+	const char *ids[] = { "barrier-tsc" };
+	static const uint64_t flush[] = { 0 };
+	struct tl_kernel *k = NULL;
+	size_t nk = 0;
+	struct tl_run run;
+	struct tl_timer probe;
+	char why[512];
+
+	if (tl_timer_open(&probe, "barrier-tsc", why, sizeof why)) {
+		tap_diag("barrier-tsc unavailable here (%s): shape checks skipped", why);
+		return;
+	}
+	tl_timer_close(&probe);
+	tl_kernel_parse_list("add:0:20000:2000", &k, &nk, why, sizeof why);
+	struct tl_run_config cfg = { .backends = ids, .nbackends = 1, .flush_bytes = flush,
+				     .nflush = 1, .kernels = k, .nkernels = nk, .n = 300,
+				     .cpu = -1, .seed = 1 };
+	ok(tl_run_prepare(&run, &cfg, why, sizeof why) == 0, "barrier-tsc prepares");
+	free(k);
+	ok(tl_run_execute(&run, NULL, NULL, why, sizeof why) == 0, "barrier-tsc runs");
+	ok(run.cells[1].overhead_ns > 0, "barrier-tsc empty overhead %.2f ns > 0",
+	   run.cells[1].overhead_ns);
+	ok(run.cells[1].resolution_ns > 0, "barrier-tsc resolution %.3g ns found",
+	   run.cells[1].resolution_ns);
+
+	double x[11], y[11], c0, c1, cov00, cov01, cov11, sumsq, mean, sstot = 0;
+	for (size_t i = 0; i < 11; i++) {
+		x[i] = (double)run.cells[i + 1].kernel.k;
+		y[i] = median_of(run.cells[i + 1].ns, run.cells[i + 1].n);
+	}
+	gsl_fit_linear(x, 1, y, 1, 11, &c0, &c1, &cov00, &cov01, &cov11, &sumsq);
+	mean = gsl_stats_mean(y, 1, 11);
+	for (size_t i = 0; i < 11; i++)
+		sstot += (y[i] - mean) * (y[i] - mean);
+	double r2 = 1 - sumsq / sstot;
+	ok(r2 >= 0.999, "medians of add:0..20000 linear in K: R^2 = %.6f, %.4f ns/ADD", r2, c1);
+	ok(c1 > 0, "slope positive");
+	tl_run_free(&run);
+}
+
+int main(void)
+{
+	test_sim_exact();
+	test_sim_determinism();
+	test_stop_and_errors();
+	test_barrier();
+	return tap_done();
+}
