@@ -33,6 +33,16 @@ struct tl_os_result {
 	char note[160];       /* e.g. "OS-noise filter inactive: lowest score -0.53 > -0.60" */
 };
 
+/* Isolation-forest parameters (scikit-learn's defaults, SPEC section 4). */
+#define TL_IFOREST_TREES 100
+#define TL_IFOREST_MAX_SAMPLES 256
+/* beta grid: beta_k = TL_BETA_START - TL_BETA_STEP * k. */
+#define TL_BETA_START (-0.60)
+#define TL_BETA_STEP 0.01
+/* Tolerance for every score-vs-beta comparison: a score within 1e-9 of a
+ * grid value counts as reaching it (beta_k is not an exact decimal). */
+#define TL_BETA_TOL 1e-9
+
 /* c(n) = 2(ln(n-1) + gamma) - 2(n-1)/n, c(2) = 1, c(1) = c(0) = 0. */
 double stats_iforest_c(double n);
 /* Isolation-forest scores in (-1, 0) like scikit-learn's score_samples.
@@ -42,6 +52,17 @@ int stats_iforest_scores(const double *const *features, size_t nfeat, size_t n, 
 /* The paper's beta search over scores; returns the chosen beta or sets
  * *active = false when the grid is empty or no jump exceeds the mean. */
 double stats_beta_search(const double *values, const double *scores, size_t n, bool *active);
+/* The same, filling res (active, beta, lowest_score, removed, note). When
+ * inactive, res->beta is the lowest score, so "score >= beta" keeps all. */
+void stats_beta_search_ex(const double *values, const double *scores, size_t n,
+			  struct tl_os_result *res);
+
+/* A fitted forest, to score any point (point[f], f < nfeat). */
+struct tl_iforest;
+struct tl_iforest *stats_iforest_fit(const double *const *features, size_t nfeat, size_t n,
+				     uint64_t seed);
+double stats_iforest_score(const struct tl_iforest *forest, const double *point);
+void stats_iforest_free(struct tl_iforest *forest);
 /* Marks keep[i] = 1 for points that survive the filter. */
 int stats_filter_os(enum tl_os_method method, const double *const *features, size_t nfeat,
 		    size_t n, uint64_t seed, unsigned char *keep, struct tl_os_result *res);

@@ -1,0 +1,334 @@
+/* Isolation forest (Liu, Ting, Zhou 2008) built to match scikit-learn's
+ * IsolationForest.score_samples in distribution: the OS-noise scores of
+ * paper section 5.4.2. The rules that decide agreement are in SPEC section 4
+ * and are kept here one for one. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_rng.h>
+
+#include "stats/stats.h"
+
+#define MAX_FEAT 2
+#define MAX_NODES (2 * TL_IFOREST_MAX_SAMPLES - 1)
+
+/* Children of an inner node are adjacent (right = left + 1), so a node is
+ * 16 bytes. A leaf points to itself with threshold +inf, so every walk is
+ * exactly max_depth steps with no data-dependent branch: the CPU overlaps
+ * the walks of consecutive points instead of mispredicting leaf exits. */
+struct node {
+	double thr;
+	int feat;
+	int left;
+};
+
+struct tree {
+	struct node nodes[MAX_NODES];
+	double path[MAX_NODES]; /* at leaves: depth + c(rows in the leaf) */
+	int nnodes;
+	int depth; /* the depth limit: every walk takes this many steps */
+};
+
+struct tl_iforest {
+	size_t nfeat;
+	size_t psi;
+	double c_psi;
+	struct tree trees[TL_IFOREST_TREES];
+};
+
+/* Euler-Mascheroni constant (scikit-learn uses np.euler_gamma). */
+#define EULER_GAMMA 0.57721566490153286061
+
+double stats_iforest_c(double n)
+{
+	if (n <= 1.0)
+		return 0.0;
+	if (n <= 2.0)
+		return 1.0;
+	return 2.0 * (log(n - 1.0) + EULER_GAMMA) - 2.0 * (n - 1.0) / n;
+}
+
+struct builder {
+	struct tree *t;
+	double *x[MAX_FEAT]; /* the tree's psi rows, partitioned in place */
+	size_t nfeat;
+	int max_depth;
+	gsl_rng *rng;
+};
+
+static void make_leaf(struct tree *t, int at, int depth, size_t rows)
+{
+	t->nodes[at].feat = 0;
+	t->nodes[at].left = at;
+	t->nodes[at].thr = INFINITY;
+	t->path[at] = depth + stats_iforest_c((double)rows);
+}
+
+/* Rows x[.][lo, hi) with x[f] <= thr first; returns the split point. */
+static size_t partition(struct builder *b, size_t lo, size_t hi, size_t f, double thr)
+{
+	size_t i = lo, j = hi;
+	while (i < j) {
+		if (b->x[f][i] <= thr) {
+			i++;
+			continue;
+		}
+		j--;
+		for (size_t g = 0; g < b->nfeat; g++) {
+			double tmp = b->x[g][i];
+			b->x[g][i] = b->x[g][j];
+			b->x[g][j] = tmp;
+		}
+	}
+	return i;
+}
+
+/* Fills nodes[at], a slot the parent reserved; children go in adjacent slots. */
+static void grow(struct builder *b, int at, size_t lo, size_t hi, int depth)
+{
+	double mn[MAX_FEAT], mx[MAX_FEAT];
+	size_t live[MAX_FEAT], nlive = 0;
+	struct node *nd = &b->t->nodes[at];
+
+	if (depth >= b->max_depth || hi - lo < 2) {
+		make_leaf(b->t, at, depth, hi - lo);
+		return;
+	}
+	for (size_t f = 0; f < b->nfeat; f++) {
+		mn[f] = mx[f] = b->x[f][lo];
+		for (size_t i = lo + 1; i < hi; i++) {
+			double v = b->x[f][i];
+			if (v < mn[f])
+				mn[f] = v;
+			if (v > mx[f])
+				mx[f] = v;
+		}
+		/* Exact comparison: a feature is constant only when all its
+		 * values are equal (scikit-learn allows 1e-7 in float32, which
+		 * never matters for ns or cycle counts). */
+		if (mx[f] > mn[f])
+			live[nlive++] = f;
+	}
+	if (nlive == 0) {
+		/* All rows identical: a leaf holding duplicates (coarse timers). */
+		make_leaf(b->t, at, depth, hi - lo);
+		return;
+	}
+	size_t f = live[gsl_rng_uniform_int(b->rng, nlive)];
+	double thr = mn[f] + gsl_rng_uniform(b->rng) * (mx[f] - mn[f]);
+	if (thr >= mx[f]) /* rounding reached max: scikit-learn falls back to min */
+		thr = mn[f];
+	size_t mid = partition(b, lo, hi, f, thr);
+
+	int left = b->t->nnodes;
+	b->t->nnodes += 2;
+	nd->feat = (int)f;
+	nd->thr = thr;
+	nd->left = left;
+	grow(b, left, lo, mid, depth + 1);
+	grow(b, left + 1, mid, hi, depth + 1);
+}
+
+static int depth_limit(size_t psi)
+{
+	/* ceil(log2(max(psi, 2))) computed on integers: no rounding doubt. */
+	int d = 0;
+	size_t cap = 1;
+	if (psi < 2)
+		psi = 2;
+	while (cap < psi) {
+		cap <<= 1;
+		d++;
+	}
+	return d;
+}
+
+struct tl_iforest *stats_iforest_fit(const double *const *features, size_t nfeat, size_t n,
+				     uint64_t seed)
+{
+	if (nfeat < 1 || nfeat > MAX_FEAT || n == 0 || !features)
+		return NULL;
+	struct tl_iforest *fo = malloc(sizeof(*fo));
+	size_t *perm = malloc(n * sizeof(*perm));
+	double *buf = malloc(MAX_FEAT * TL_IFOREST_MAX_SAMPLES * sizeof(*buf));
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!fo || !perm || !buf || !rng) {
+		free(fo);
+		free(perm);
+		free(buf);
+		if (rng)
+			gsl_rng_free(rng);
+		return NULL;
+	}
+	gsl_rng_set(rng, (unsigned long)seed);
+	fo->nfeat = nfeat;
+	fo->psi = n < TL_IFOREST_MAX_SAMPLES ? n : TL_IFOREST_MAX_SAMPLES;
+	fo->c_psi = stats_iforest_c((double)fo->psi);
+	for (size_t i = 0; i < n; i++)
+		perm[i] = i;
+
+	struct builder b = { .nfeat = nfeat, .max_depth = depth_limit(fo->psi), .rng = rng };
+	for (size_t f = 0; f < nfeat; f++)
+		b.x[f] = buf + f * TL_IFOREST_MAX_SAMPLES;
+	for (int t = 0; t < TL_IFOREST_TREES; t++) {
+		/* psi rows without replacement: a partial Fisher-Yates shuffle.
+		 * Continuing from the previous tree's order is still uniform and
+		 * costs O(psi), not O(n), per tree. */
+		for (size_t i = 0; i < fo->psi; i++) {
+			size_t j = i + (size_t)gsl_rng_uniform_int(rng, (unsigned long)(n - i));
+			size_t tmp = perm[i];
+			perm[i] = perm[j];
+			perm[j] = tmp;
+			for (size_t f = 0; f < nfeat; f++)
+				b.x[f][i] = features[f][perm[i]];
+		}
+		b.t = &fo->trees[t];
+		b.t->nnodes = 1;
+		b.t->depth = b.max_depth;
+		grow(&b, 0, 0, fo->psi, 0);
+	}
+	free(perm);
+	free(buf);
+	gsl_rng_free(rng);
+	return fo;
+}
+
+static double path_length(const struct tree *t, const double *point)
+{
+	int at = 0;
+	for (int d = 0; d < t->depth; d++) {
+		const struct node *nd = &t->nodes[at];
+		at = nd->left + (point[nd->feat] > nd->thr);
+	}
+	return t->path[at];
+}
+
+/* sum: path lengths summed over the trees. */
+static double score_of(const struct tl_iforest *fo, double sum)
+{
+	/* psi == 1 gives c(psi) == 0: scikit-learn then takes mean h / c as 1, -2^-1. */
+	if (fo->c_psi == 0.0)
+		return -0.5;
+	return -exp2(-(sum / TL_IFOREST_TREES) / fo->c_psi);
+}
+
+struct keyed {
+	double v[MAX_FEAT];
+	size_t i;
+};
+
+/* path_length for many points at once: WALK_LANES independent walks in
+ * lock step give the CPU independent loads to overlap (a single walk is a
+ * chain of dependent loads). Same arithmetic, so the same sums. */
+#define WALK_LANES 8
+#define TILE 1024
+static void walk_block(const struct tree *t, const struct keyed *k, size_t nd, double *sum)
+{
+	size_t j = 0;
+	for (; j + WALK_LANES <= nd; j += WALK_LANES) {
+		int at[WALK_LANES] = { 0 };
+		for (int d = 0; d < t->depth; d++)
+			for (int u = 0; u < WALK_LANES; u++) {
+				const struct node *n = &t->nodes[at[u]];
+				at[u] = n->left + (k[j + u].v[n->feat] > n->thr);
+			}
+		for (int u = 0; u < WALK_LANES; u++)
+			sum[j + u] += t->path[at[u]];
+	}
+	for (; j < nd; j++)
+		sum[j] += path_length(t, k[j].v);
+}
+
+double stats_iforest_score(const struct tl_iforest *fo, const double *point)
+{
+	double sum = 0.0;
+	for (int t = 0; t < TL_IFOREST_TREES; t++)
+		sum += path_length(&fo->trees[t], point);
+	return score_of(fo, sum);
+}
+
+void stats_iforest_free(struct tl_iforest *fo)
+{
+	free(fo);
+}
+
+
+static int keyed_cmp(const void *pa, const void *pb)
+{
+	const struct keyed *a = pa, *b = pb;
+	for (int f = 0; f < MAX_FEAT; f++) {
+		if (a->v[f] < b->v[f])
+			return -1;
+		if (a->v[f] > b->v[f])
+			return 1;
+	}
+	return (a->i > b->i) - (a->i < b->i);
+}
+
+/* Distinct points are scored once: on a 10 ns timer a million samples hold
+ * a few hundred distinct values, and the score is a pure function of the
+ * point, so the result is identical to scoring every row. The per-point sum
+ * runs over the trees in the same order as stats_iforest_score, so scores
+ * are bitwise equal. */
+int stats_iforest_scores(const double *const *features, size_t nfeat, size_t n, uint64_t seed,
+			 double *scores)
+{
+	if (n == 0)
+		return 0;
+	if (!scores || nfeat < 1 || nfeat > MAX_FEAT)
+		return -1;
+	struct tl_iforest *fo = stats_iforest_fit(features, nfeat, n, seed);
+	struct keyed *k = malloc(n * sizeof(*k));
+	size_t *group = malloc(n * sizeof(*group));
+	if (!fo || !k || !group) {
+		stats_iforest_free(fo);
+		free(k);
+		free(group);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		for (size_t f = 0; f < MAX_FEAT; f++)
+			k[i].v[f] = f < nfeat ? features[f][i] : 0.0;
+		k[i].i = i;
+	}
+	qsort(k, n, sizeof(*k), keyed_cmp);
+	/* Compact: k[0..nd) become the distinct points (v only), group[i] says
+	 * which distinct point row i is. */
+	size_t nd = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (nd == 0 || memcmp(k[i].v, k[nd - 1].v, sizeof(k[i].v)) != 0) {
+			memcpy(k[nd].v, k[i].v, sizeof(k[i].v));
+			nd++;
+		}
+		group[k[i].i] = nd - 1;
+	}
+	/* scores[] holds the per-distinct-point sums until the last step. */
+	double *sum = malloc(nd * sizeof(*sum));
+	if (!sum) {
+		stats_iforest_free(fo);
+		free(k);
+		free(group);
+		return -1;
+	}
+	for (size_t j = 0; j < nd; j++)
+		sum[j] = 0.0;
+	/* Tiles of points small enough to stay in L1/L2 while all trees walk
+	 * them: streaming every point past each tree in turn is memory-bound. */
+	for (size_t j0 = 0; j0 < nd; j0 += TILE) {
+		size_t m = nd - j0 < TILE ? nd - j0 : TILE;
+		for (int t = 0; t < TL_IFOREST_TREES; t++)
+			walk_block(&fo->trees[t], k + j0, m, sum + j0);
+	}
+	for (size_t j = 0; j < nd; j++)
+		sum[j] = score_of(fo, sum[j]);
+	for (size_t i = 0; i < n; i++)
+		scores[i] = sum[group[i]];
+	free(sum);
+	free(k);
+	free(group);
+	stats_iforest_free(fo);
+	return 0;
+}

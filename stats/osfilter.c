@@ -1,0 +1,280 @@
+/* filter_os (paper section 5.4.2): the isolation-forest score threshold beta
+ * found by the paper's search, the alternative Tukey-fence filter, and
+ * stats_analyse, which turns raw ns samples into what a cell shows. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_sort.h>
+
+#include "stats/stats.h"
+
+/* Scores lie in (-1, 0), so the grid from -0.60 down has at most 41 steps. */
+#define MAX_GRID 64
+/* Fence multiplier of the iqr method: Tukey's "far out" fence. */
+#define IQR_FENCE 3.0
+
+static void os_reset(struct tl_os_result *res, enum tl_os_method m)
+{
+	res->method = m;
+	res->active = false;
+	res->beta = NAN;
+	res->lowest_score = NAN;
+	res->removed = 0;
+	res->note[0] = '\0';
+}
+
+static double grid_beta(int k)
+{
+	/* By multiplication, never by repeated subtraction, so beta_40 is as
+	 * close to -1.00 as beta_1 is to -0.61. */
+	return TL_BETA_START - TL_BETA_STEP * (double)k;
+}
+
+static void note_inactive_grid(struct tl_os_result *res)
+{
+	if (res->lowest_score > TL_BETA_START + TL_BETA_TOL)
+		/* Two decimals like the grid, unless that would print "-0.60 > -0.60". */
+		snprintf(res->note, sizeof(res->note),
+			 "OS-noise filter inactive: lowest score %.*f > %.2f",
+			 res->lowest_score > TL_BETA_START + 0.005 ? 2 : 4, res->lowest_score,
+			 TL_BETA_START);
+	else
+		snprintf(res->note, sizeof(res->note),
+			 "OS-noise filter inactive: lowest score %.4f leaves one threshold "
+			 "(%.2f); the search needs two",
+			 res->lowest_score, TL_BETA_START);
+}
+
+/* The paper's search, with the conventions SPEC section 4 fixes where the
+ * paper is silent:
+ *  - grid beta_k = -0.60 - 0.01 k for k = 0, 1, ... while beta_k >= lowest
+ *    score; a point is kept at beta when score >= beta (both comparisons
+ *    with TL_BETA_TOL of slack); a beta that keeps no point is left out;
+ *  - M_k = largest kept value (values[], the ns feature); d_k = M_{k+1} - M_k;
+ *  - the chosen beta is beta_k for the first k with d_k > mean(d): the last
+ *    threshold before the jump that lets the OS-noise points in (that jump
+ *    is exceeded by a relative 1e-9 so equal steps never count as a jump);
+ *  - fewer than two betas, or no d_k above the mean: keep every point and
+ *    say the filter was inactive. */
+void stats_beta_search_ex(const double *values, const double *scores, size_t n,
+			  struct tl_os_result *res)
+{
+	os_reset(res, TL_OS_IFOREST);
+	if (n == 0) {
+		snprintf(res->note, sizeof(res->note), "OS-noise filter inactive: no samples");
+		return;
+	}
+	size_t *order = malloc(n * sizeof(*order));
+	if (!order) {
+		snprintf(res->note, sizeof(res->note), "OS-noise filter inactive: out of memory");
+		return;
+	}
+	gsl_sort_index(order, scores, 1, n); /* ascending: walk from the end */
+	double lowest = scores[order[0]];
+	res->lowest_score = lowest;
+	res->beta = lowest;
+
+	double beta[MAX_GRID], top[MAX_GRID];
+	int nb = 0;
+	size_t pos = n, kept = 0;
+	double cur = -INFINITY;
+	for (int k = 0; k < MAX_GRID && grid_beta(k) >= lowest - TL_BETA_TOL; k++) {
+		double b = grid_beta(k);
+		while (pos > 0 && scores[order[pos - 1]] >= b - TL_BETA_TOL) {
+			double v = values[order[--pos]];
+			if (v > cur)
+				cur = v;
+			kept++;
+		}
+		if (kept == 0)
+			continue;
+		beta[nb] = b;
+		top[nb] = cur;
+		nb++;
+	}
+	free(order);
+	if (nb < 2) {
+		note_inactive_grid(res);
+		return;
+	}
+	double mean = (top[nb - 1] - top[0]) / (double)(nb - 1); /* mean of the d_k */
+	double vtol = 1e-9 * (1.0 + fabs(top[0]) + fabs(top[nb - 1]));
+	int pick = -1;
+	for (int j = 0; j + 1 < nb; j++) {
+		if (top[j + 1] - top[j] > mean + vtol) {
+			pick = j;
+			break;
+		}
+	}
+	if (pick < 0) {
+		snprintf(res->note, sizeof(res->note),
+			 "OS-noise filter inactive: no jump above the mean over %d thresholds "
+			 "(lowest score %.2f)",
+			 nb, lowest);
+		return;
+	}
+	res->active = true;
+	res->beta = beta[pick];
+	for (size_t i = 0; i < n; i++)
+		res->removed += scores[i] < res->beta - TL_BETA_TOL;
+	snprintf(res->note, sizeof(res->note),
+		 "iforest: beta %.2f removed %zu of %zu (lowest score %.2f)", res->beta,
+		 res->removed, n, lowest);
+}
+
+double stats_beta_search(const double *values, const double *scores, size_t n, bool *active)
+{
+	struct tl_os_result res;
+	stats_beta_search_ex(values, scores, n, &res);
+	if (active)
+		*active = res.active;
+	return res.beta;
+}
+
+static int filter_iforest(const double *const *features, size_t nfeat, size_t n, uint64_t seed,
+			  unsigned char *keep, struct tl_os_result *res)
+{
+	double *scores = malloc(n * sizeof(*scores));
+	if (!scores || stats_iforest_scores(features, nfeat, n, seed, scores) < 0) {
+		free(scores);
+		snprintf(res->note, sizeof(res->note), "OS-noise filter failed: out of memory");
+		return -1;
+	}
+	stats_beta_search_ex(features[0], scores, n, res);
+	for (size_t i = 0; i < n; i++)
+		keep[i] = !res->active || scores[i] >= res->beta - TL_BETA_TOL;
+	free(scores);
+	return 0;
+}
+
+/* Tukey's far-out fence [Q1 - 3 IQR, Q3 + 3 IQR] per feature, a point kept
+ * when inside on every feature. On a coarse timer most samples can share
+ * one value, so IQR can be 0 and the fence would cut every other step:
+ * the IQR used is never below the smallest gap between distinct values
+ * (the timer's visible step). */
+static int filter_iqr(const double *const *features, size_t nfeat, size_t n,
+		      unsigned char *keep, struct tl_os_result *res)
+{
+	double *v = malloc(n * sizeof(*v));
+	if (!v) {
+		snprintf(res->note, sizeof(res->note), "OS-noise filter failed: out of memory");
+		return -1;
+	}
+	double flo = NAN, fhi = NAN;
+	memset(keep, 1, n);
+	for (size_t f = 0; f < nfeat; f++) {
+		memcpy(v, features[f], n * sizeof(*v));
+		gsl_sort(v, 1, n);
+		double q1 = stats_quantile_sorted(v, n, 0.25), q3 = stats_quantile_sorted(v, n, 0.75);
+		double step = 0.0;
+		for (size_t i = 1; i < n; i++) {
+			double g = v[i] - v[i - 1];
+			if (g > 0.0 && (step == 0.0 || g < step))
+				step = g;
+		}
+		double iqr = q3 - q1 > step ? q3 - q1 : step;
+		double lo = q1 - IQR_FENCE * iqr, hi = q3 + IQR_FENCE * iqr;
+		if (f == 0) {
+			flo = lo;
+			fhi = hi;
+		}
+		for (size_t i = 0; i < n; i++)
+			if (features[f][i] < lo || features[f][i] > hi)
+				keep[i] = 0;
+	}
+	free(v);
+	for (size_t i = 0; i < n; i++)
+		res->removed += !keep[i];
+	res->active = true;
+	snprintf(res->note, sizeof(res->note),
+		 "iqr: kept [%.6g, %.6g] (Q1 - 3 IQR, Q3 + 3 IQR), removed %zu of %zu", flo, fhi,
+		 res->removed, n);
+	return 0;
+}
+
+int stats_filter_os(enum tl_os_method method, const double *const *features, size_t nfeat,
+		    size_t n, uint64_t seed, unsigned char *keep, struct tl_os_result *res)
+{
+	os_reset(res, method);
+	if (nfeat < 1 || nfeat > 2) {
+		snprintf(res->note, sizeof(res->note),
+			 "OS-noise filter: %zu features given, 1 or 2 accepted", nfeat);
+		return -1;
+	}
+	if (n == 0) {
+		snprintf(res->note, sizeof(res->note), "OS-noise filter inactive: no samples");
+		return 0;
+	}
+	switch (method) {
+	case TL_OS_IFOREST:
+		return filter_iforest(features, nfeat, n, seed, keep, res);
+	case TL_OS_IQR:
+		return filter_iqr(features, nfeat, n, keep, res);
+	case TL_OS_NONE:
+		memset(keep, 1, n);
+		snprintf(res->note, sizeof(res->note), "OS-noise filter off (none)");
+		return 0;
+	}
+	snprintf(res->note, sizeof(res->note), "OS-noise filter: unknown method %d", (int)method);
+	return -1;
+}
+
+static const char *const method_names[] = {
+	[TL_OS_IFOREST] = "iforest",
+	[TL_OS_IQR] = "iqr",
+	[TL_OS_NONE] = "none",
+};
+
+int stats_os_method_parse(const char *text)
+{
+	if (!text)
+		return -1;
+	for (size_t m = 0; m < sizeof(method_names) / sizeof(method_names[0]); m++)
+		if (strcmp(text, method_names[m]) == 0)
+			return (int)m;
+	return -1;
+}
+
+const char *stats_os_method_name(enum tl_os_method m)
+{
+	if ((unsigned)m < sizeof(method_names) / sizeof(method_names[0]))
+		return method_names[m];
+	return "unknown";
+}
+
+int stats_analyse(const double *ns, size_t n, double overhead_ns, enum tl_os_method method,
+		  uint64_t seed, struct tl_analysis *a, double *kept, size_t *nkept)
+{
+	double *v = malloc((n ? n : 1) * sizeof(*v));
+	unsigned char *keep = malloc(n ? n : 1);
+	if (nkept)
+		*nkept = 0;
+	if (!v || !keep) {
+		free(v);
+		free(keep);
+		os_reset(&a->os, method);
+		stats_summary(NULL, 0, &a->summary);
+		return -1;
+	}
+	memcpy(v, ns, n * sizeof(*v));
+	stats_filter_cost(v, n, overhead_ns);
+	const double *feat[1] = { v };
+	int rc = stats_filter_os(method, feat, 1, n, seed, keep, &a->os);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (rc < 0 || keep[i])
+			v[m++] = v[i];
+	stats_summary(v, m, &a->summary);
+	a->summary.os_removed = n - m;
+	if (kept)
+		memcpy(kept, v, m * sizeof(*v));
+	if (nkept)
+		*nkept = m;
+	free(v);
+	free(keep);
+	return rc;
+}

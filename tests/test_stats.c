@@ -1,0 +1,199 @@
+/* Tests of the summary, quantiles, histogram, ECDF, overlap and linear fit
+ * in stats/ against hand-derived values and numpy (tests/reference/stats_ref.py). */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "stats/stats.h"
+#include "tests/tap.h"
+
+/* sorted: 1 1 2 3 3 4 5 5 5 6 9; n = 11, quantile position 10p. */
+static const double X[] = { 3, 1, 4, 1, 5, 9, 2, 6, 5, 3, 5 };
+#define NX (sizeof(X) / sizeof(X[0]))
+
+static void test_summary(void)
+{
+	struct tl_summary s;
+	double copy[NX];
+	memcpy(copy, X, sizeof(X));
+	stats_summary(copy, NX, &s);
+	ok(memcmp(copy, X, sizeof(X)) == 0, "summary leaves its input alone");
+	is_int(s.n, 11, "summary n");
+	is_int(s.os_removed, 0, "summary os_removed is 0 (the caller's to fill)");
+	is_near(s.min, 1, 0, "min");
+	is_near(s.max, 9, 0, "max");
+	/* p1: position 0.1 between 1 and 1; p5: 0.5, same pair. */
+	is_near(s.p1, 1, 1e-12, "p1 = 1");
+	is_near(s.p5, 1, 1e-12, "p5 = 1");
+	is_near(s.p50, 4, 1e-12, "p50 = sorted[5] = 4");
+	/* p95: position 9.5 between 6 and 9 -> 7.5; p99: 9.9 -> 6 + 0.9*3 = 8.7. */
+	is_near(s.p95, 7.5, 1e-12, "p95 = 7.5 (numpy: 7.5)");
+	is_near(s.p99, 8.7, 1e-12, "p99 = 8.7 (numpy: 8.7000000000000011)");
+	is_near(s.mean, 4, 1e-12, "mean = 44/11 = 4");
+	/* squared deviations sum to 56, so var = 56/10 and sd = sqrt(5.6). */
+	is_near(s.sd, sqrt(5.6), 1e-12, "sd (n-1) = sqrt(5.6) (numpy ddof=1: 2.3664319132398464)");
+	is_near(s.cv, sqrt(5.6) / 4, 1e-12, "cv = sd/mean (numpy: 0.59160797830996159)");
+
+	stats_summary(X, 0, &s);
+	ok(s.n == 0 && isnan(s.mean) && isnan(s.p50) && isnan(s.cv), "n = 0 gives NaNs");
+	stats_summary(X + 5, 1, &s);
+	ok(s.n == 1 && s.min == 9 && s.p50 == 9 && s.max == 9 && s.mean == 9,
+	   "n = 1: every quantile is the value");
+	ok(isnan(s.sd) && isnan(s.cv), "n = 1: sd and cv (n-1) are NaN");
+}
+
+static void test_quantile(void)
+{
+	double s[] = { 1, 1, 2, 3, 3, 4, 5, 5, 5, 6, 9 };
+	is_near(stats_quantile_sorted(s, 11, 0.25), 2.5, 1e-12, "q(0.25): position 2.5 -> 2.5");
+	is_near(stats_quantile_sorted(s, 11, 0.75), 5, 1e-12, "q(0.75): position 7.5 -> 5");
+	is_near(stats_quantile_sorted(s, 11, 0), 1, 0, "q(0) = min");
+	is_near(stats_quantile_sorted(s, 11, 1), 9, 0, "q(1) = max");
+	is_near(stats_quantile_sorted(s, 11, -3), 1, 0, "p < 0 clamps to min");
+	is_near(stats_quantile_sorted(s, 11, 7), 9, 0, "p > 1 clamps to max");
+	ok(isnan(stats_quantile_sorted(s, 0, 0.5)), "q of nothing is NaN");
+
+	double even[] = { 4, 1, 3, 2 };
+	is_near(stats_median(even, 4), 2.5, 1e-12, "median of 4 1 3 2 = 2.5");
+	ok(even[0] == 4 && even[1] == 1, "median leaves its input alone");
+	is_near(stats_median(X, NX), 4, 1e-12, "median of X = 4");
+	ok(isnan(stats_median(X, 0)), "median of nothing is NaN");
+
+	double c[] = { 40, 41.5, 100 };
+	stats_filter_cost(c, 3, 33);
+	ok(c[0] == 7 && c[1] == 8.5 && c[2] == 67, "filter_cost subtracts t_e,std");
+}
+
+/* 1000, 1010, ..., 1200 ns (21 values), value index j appearing j+1 times:
+ * 1 + 2 + ... + 21 = 231 samples on a 10 ns grid. */
+static size_t comb_data(double *x)
+{
+	size_t n = 0;
+	for (int j = 0; j <= 20; j++)
+		for (int c = 0; c <= j; c++)
+			x[n++] = 1000 + 10 * j;
+	return n;
+}
+
+static int interior_empty(const struct tl_histogram *h)
+{
+	size_t first = h->nbins, last = 0, empty = 0;
+	for (size_t b = 0; b < h->nbins; b++)
+		if (h->counts[b] > 0) {
+			if (first == h->nbins)
+				first = b;
+			last = b;
+		}
+	for (size_t b = first; b < last; b++)
+		empty += h->counts[b] == 0;
+	return (int)empty;
+}
+
+static void test_histogram(void)
+{
+	double x[231];
+	size_t n = comb_data(x);
+	struct tl_histogram h;
+
+	/* 50 bins over 200 ns would be 4.2 ns wide: a comb. Ours: span = 200 + 10,
+	 * width = 10 * ceil(210 / 500) = 10, 21 bins, first edge 995. */
+	ok(stats_histogram(x, n, 10, 50, 0, 0, &h) == 0, "histogram of 10 ns data");
+	is_int(h.nbins, 21, "one bin per 10 ns step");
+	is_near(h.width, 10, 1e-12, "width = the resolution");
+	is_near(h.lo, 995, 1e-12, "first edge half a step below the minimum");
+	is_int(interior_empty(&h), 0, "no empty interior (comb) bins");
+	int right = 1;
+	for (size_t b = 0; b < h.nbins; b++)
+		right &= h.counts[b] == (double)(b + 1);
+	ok(right, "bin j counts j + 1 samples");
+	ok(h.total == 231 && h.below == 0 && h.above == 0, "all 231 samples in range");
+	stats_histogram_free(&h);
+
+	/* max 8 bins: width = 10 * ceil(210 / 80) = 30, 7 bins of three steps;
+	 * bin j holds indices 3j..3j+2: (3j+1)+(3j+2)+(3j+3) = 9j + 6. */
+	ok(stats_histogram(x, n, 10, 8, 0, 0, &h) == 0, "histogram with 8 bins at most");
+	is_int(h.nbins, 7, "7 bins");
+	is_near(h.width, 30, 1e-12, "width = 3 steps");
+	right = 1;
+	for (size_t b = 0; b < h.nbins; b++)
+		right &= h.counts[b] == 9.0 * (double)b + 6;
+	ok(right, "bin j counts 9j + 6");
+	is_int(interior_empty(&h), 0, "no empty interior bins at 3 steps per bin");
+	stats_histogram_free(&h);
+
+	/* Range [1050, 1100]: edges 1045 ... 1105, 6 bins. below: 1000..1040,
+	 * 1+2+3+4+5 = 15; above: 1110..1200, 12+...+21 = 165; in: 6+...+11 = 51. */
+	ok(stats_histogram(x, n, 10, 100, 1050, 1100, &h) == 0, "histogram over a fixed range");
+	is_int(h.nbins, 6, "6 bins for 1050..1100");
+	is_int(h.below, 15, "15 below");
+	is_int(h.above, 165, "165 above");
+	double in = 0;
+	for (size_t b = 0; b < h.nbins; b++)
+		in += h.counts[b];
+	is_near(in, 51, 0, "51 inside");
+	is_int(h.total, 231, "total counts every sample");
+	stats_histogram_free(&h);
+
+	ok(stats_histogram(x, n, 0, 10, 0, 0, &h) < 0, "resolution 0 is refused");
+	ok(stats_histogram(x, n, 10, 0, 0, 0, &h) < 0, "max_bins 0 is refused");
+	ok(stats_histogram(x, n, 10, 10, 5, 1, &h) < 0, "lo > hi is refused");
+	double one = 42;
+	ok(stats_histogram(&one, 1, 1, 10, 0, 0, &h) == 0 && h.nbins == 1 && h.counts[0] == 1,
+	   "a single value gets one bin");
+	stats_histogram_free(&h);
+}
+
+static void test_ecdf(void)
+{
+	double s[] = { 1, 1, 2, 3, 3, 4, 5, 5, 5, 6, 9 };
+	is_near(stats_ecdf(s, 11, 0), 0, 0, "ECDF below the minimum is 0");
+	is_near(stats_ecdf(s, 11, 1), 2.0 / 11, 1e-15, "ECDF(1) = 2/11 (ties counted)");
+	is_near(stats_ecdf(s, 11, 4.5), 6.0 / 11, 1e-15, "ECDF(4.5) = 6/11");
+	is_near(stats_ecdf(s, 11, 5), 9.0 / 11, 1e-15, "ECDF(5) = 9/11");
+	is_near(stats_ecdf(s, 11, 9), 1, 0, "ECDF(max) = 1");
+	ok(isnan(stats_ecdf(s, 0, 1)), "ECDF of nothing is NaN");
+}
+
+static void test_overlap(void)
+{
+	double a0[] = { 10, 20, 30 }, a1[] = { 25, 30, 35, 40 }, far[] = { 31, 50 };
+	is_near(stats_overlap(a0, 3, a1, 4), 0.25, 0, "only 25 is strictly below max(A0) = 30");
+	is_near(stats_overlap(a0, 3, far, 2), 0, 0, "A1 above A0: no overlap");
+	is_near(stats_overlap(a1, 4, a0, 3), 1, 0, "A0 entirely below max(A1): overlap 1");
+	ok(isnan(stats_overlap(a0, 0, a1, 4)), "empty A0 gives NaN");
+}
+
+static void test_fit(void)
+{
+	double x[] = { 0, 256, 512, 1024, 2048, 4096, 8192 };
+	double y[7], slope, icept, r2;
+	for (int i = 0; i < 7; i++)
+		y[i] = 31 + 0.34 * x[i];
+	ok(stats_fit_linear(x, y, 7, &slope, &icept, &r2) == 0, "fit exact data");
+	is_near(slope, 0.34, 1e-12, "exact slope");
+	is_near(icept, 31, 1e-9, "exact intercept");
+	is_near(r2, 1, 1e-12, "R^2 = 1 on exact data");
+
+	/* numpy.polyfit(x, y, 1) on the same data (tests/reference/stats_ref.py). */
+	double yn[] = { 31.0, 118.5, 205.2, 378.9, 733.1, 1420.4, 2801.7 };
+	ok(stats_fit_linear(x, yn, 7, &slope, &icept, &r2) == 0, "fit noisy data");
+	is_near(slope, 0.33820341870300757, 1e-12, "slope matches numpy.polyfit");
+	is_near(icept, 33.465037593985386, 1e-9, "intercept matches numpy.polyfit");
+	is_near(r2, 0.99998857369073024, 1e-12, "R^2 matches numpy");
+
+	ok(stats_fit_linear(x, yn, 1, &slope, &icept, &r2) < 0, "one point: no fit");
+	double same[] = { 5, 5, 5 };
+	ok(stats_fit_linear(same, yn, 3, &slope, &icept, &r2) < 0, "constant x: no fit");
+}
+
+int main(void)
+{
+	test_summary();
+	test_quantile();
+	test_histogram();
+	test_ecdf();
+	test_overlap();
+	test_fit();
+	return tap_done();
+}

@@ -1,0 +1,316 @@
+/* Tests of the isolation forest, the paper's beta search and the OS-noise
+ * filters in stats/: c(n), score range, planted outliers, seeding, agreement
+ * with scikit-learn (tests/reference/iforest_ref.py), hand-derived betas. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
+#include "stats/stats.h"
+#include "tests/tap.h"
+
+static void test_c(void)
+{
+	const double gamma = 0.5772156649015329;
+	is_near(stats_iforest_c(0), 0, 0, "c(0) = 0");
+	is_near(stats_iforest_c(1), 0, 0, "c(1) = 0");
+	is_near(stats_iforest_c(2), 1, 0, "c(2) = 1");
+	/* c(3) = 2(ln 2 + gamma) - 4/3 */
+	is_near(stats_iforest_c(3), 2 * (log(2) + gamma) - 4.0 / 3, 1e-12, "c(3) by the formula");
+	/* c(256) = 2(ln 255 + gamma) - 510/256 = 10.2448...; sklearn's
+	 * _average_path_length([256]) prints 10.244770920119917. */
+	is_near(stats_iforest_c(256), 10.244770920119917, 1e-12, "c(256) = 10.2448 (sklearn)");
+	is_near(stats_iforest_c(1000), 2 * (log(999) + gamma) - 2 * 999.0 / 1000, 1e-12,
+		"c(1000) by the formula");
+}
+
+/* Dataset A of tests/reference/iforest_ref.py: 37 points on a 10 ns grid,
+ * 1000 + 10 * ((7i) mod 5), and three spikes. */
+static size_t dataset_a(double *x)
+{
+	size_t n = 0;
+	for (int i = 0; i < 37; i++)
+		x[n++] = 1000 + 10 * ((i * 7) % 5);
+	x[n++] = 1400;
+	x[n++] = 2500;
+	x[n++] = 9000;
+	return n;
+}
+
+/* Dataset B: 1000 rows (ns, cycles), quantized, duplicates, spikes every 97. */
+static size_t dataset_b(double *ns, double *cy)
+{
+	for (int i = 0; i < 1000; i++) {
+		ns[i] = 500 + 10 * ((i * 37) % 11);
+		cy[i] = 1300 + 26 * ((i * 53) % 7);
+		if (i % 97 == 0) {
+			ns[i] += 3000;
+			cy[i] += 7800;
+		}
+	}
+	return 1000;
+}
+
+struct ref {
+	double p[2], mean, sd;
+};
+
+/* scikit-learn 1.2.1, IsolationForest(n_estimators=100, max_samples=min(256, n),
+ * random_state=0..199).score_samples: mean and sd across the 200 seeds
+ * (output of tests/reference/iforest_ref.py). */
+static const struct ref ref_a[] = {
+	{ { 1000 }, -0.435614, 0.004874 }, { { 1010 }, -0.410832, 0.004212 },
+	{ { 1020 }, -0.391358, 0.004269 }, { { 1030 }, -0.408185, 0.004347 },
+	{ { 1040 }, -0.441952, 0.004437 }, { { 1400 }, -0.730295, 0.003839 },
+	{ { 2500 }, -0.785832, 0.003322 }, { { 9000 }, -0.881129, 0.004045 },
+};
+static const struct ref ref_b[] = {
+	{ { 500, 1300 }, -0.592603, 0.007737 },	 { { 500, 1404 }, -0.541662, 0.006792 },
+	{ { 510, 1326 }, -0.517248, 0.006404 },	 { { 510, 1430 }, -0.521536, 0.006423 },
+	{ { 520, 1352 }, -0.491668, 0.006352 },	 { { 520, 1456 }, -0.535345, 0.006845 },
+	{ { 530, 1378 }, -0.482497, 0.006976 },	 { { 540, 1300 }, -0.523114, 0.007295 },
+	{ { 540, 1404 }, -0.478382, 0.006525 },	 { { 550, 1326 }, -0.489592, 0.005905 },
+	{ { 550, 1430 }, -0.488906, 0.006580 },	 { { 560, 1352 }, -0.478071, 0.005771 },
+	{ { 560, 1456 }, -0.525936, 0.006633 },	 { { 570, 1378 }, -0.481101, 0.006639 },
+	{ { 580, 1300 }, -0.535650, 0.006769 },	 { { 580, 1404 }, -0.490856, 0.006048 },
+	{ { 590, 1326 }, -0.518003, 0.005952 },	 { { 590, 1430 }, -0.517711, 0.006256 },
+	{ { 600, 1352 }, -0.541052, 0.006343 },	 { { 600, 1456 }, -0.587436, 0.007096 },
+	{ { 3530, 9178 }, -0.833229, 0.007317 }, { { 3570, 9204 }, -0.836638, 0.007330 },
+};
+
+#define OUR_SEEDS 20
+
+/* Our mean over OUR_SEEDS seeds estimates the same expectation as sklearn's
+ * mean over 200 random_states; the difference of the two means has sd
+ * sd * sqrt(1/20 + 1/200) if the forests agree in distribution, so 5 of
+ * those (about 1.2 sd, 0.005-0.01 here) is a tolerance a real mismatch
+ * (e.g. a wrong depth limit, c(n), or sampling with replacement, each of
+ * which moves scores by 0.02 or more) cannot pass, and chance almost never
+ * fails. */
+static void agree(const char *name, const double *const *feat, size_t nfeat, size_t n,
+		  const struct ref *ref, size_t nref)
+{
+	struct tl_iforest *fo[OUR_SEEDS];
+	for (int s = 0; s < OUR_SEEDS; s++)
+		fo[s] = stats_iforest_fit(feat, nfeat, n, 1000 + (uint64_t)s);
+	int good = 1;
+	for (size_t r = 0; r < nref; r++) {
+		double sum = 0;
+		for (int s = 0; s < OUR_SEEDS; s++)
+			sum += stats_iforest_score(fo[s], ref[r].p);
+		double mean = sum / OUR_SEEDS;
+		double tol = 5 * ref[r].sd * sqrt(1.0 / OUR_SEEDS + 1.0 / 200);
+		if (fabs(mean - ref[r].mean) > tol) {
+			good = 0;
+			tap_diag("%s point (%g, %g): ours %.6f, sklearn %.6f, tol %.4f", name,
+				 ref[r].p[0], ref[r].p[1], mean, ref[r].mean, tol);
+		}
+	}
+	ok(good, "%s: mean scores agree with scikit-learn's score_samples", name);
+	/* One seed alone is one draw from sklearn's distribution: within 5 sd. */
+	good = 1;
+	for (size_t r = 0; r < nref; r++)
+		good &= fabs(stats_iforest_score(fo[0], ref[r].p) - ref[r].mean) < 5 * ref[r].sd;
+	ok(good, "%s: a single seed lies within 5 sd of scikit-learn's mean", name);
+	for (int s = 0; s < OUR_SEEDS; s++)
+		stats_iforest_free(fo[s]);
+}
+
+static void test_sklearn(void)
+{
+	double a[40], ns[1000], cy[1000];
+	size_t na = dataset_a(a), nb = dataset_b(ns, cy);
+	const double *fa[1] = { a }, *fb[2] = { ns, cy };
+	agree("dataset A (1 feature, n = 40)", fa, 1, na, ref_a, sizeof(ref_a) / sizeof(ref_a[0]));
+	agree("dataset B (2 features, n = 1000, psi = 256)", fb, 2, nb, ref_b,
+	      sizeof(ref_b) / sizeof(ref_b[0]));
+}
+
+static size_t argmin(const double *v, size_t n)
+{
+	size_t m = 0;
+	for (size_t i = 1; i < n; i++)
+		if (v[i] < v[m])
+			m = i;
+	return m;
+}
+
+static void test_scores(void)
+{
+	enum { N = 2000 };
+	static double x[N], s1[N], s2[N], s3[N];
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 7);
+	for (size_t i = 0; i < N; i++)
+		x[i] = 1000 + gsl_ran_gaussian(r, 20);
+	gsl_rng_free(r);
+	x[1234] = 1600; /* planted outlier, 30 sd out */
+	const double *f[1] = { x };
+
+	ok(stats_iforest_scores(f, 1, N, 42, s1) == 0, "scores of 2000 points");
+	int inside = 1;
+	for (size_t i = 0; i < N; i++)
+		inside &= s1[i] > -1 && s1[i] < 0;
+	ok(inside, "every score in (-1, 0)");
+	is_int(argmin(s1, N), 1234, "the planted outlier gets the lowest score");
+	ok(s1[1234] < -0.7, "the outlier's score is clearly anomalous (%.3f)", s1[1234]);
+
+	stats_iforest_scores(f, 1, N, 42, s2);
+	ok(memcmp(s1, s2, sizeof(s1)) == 0, "same seed, identical scores");
+	stats_iforest_scores(f, 1, N, 43, s3);
+	ok(memcmp(s1, s3, sizeof(s1)) != 0, "different seed, different scores");
+
+	/* Distinct-value scoring must equal scoring every row. */
+	for (size_t i = 0; i < N; i++)
+		x[i] = 10 * round(x[i] / 10);
+	stats_iforest_scores(f, 1, N, 5, s1);
+	struct tl_iforest *fo = stats_iforest_fit(f, 1, N, 5);
+	int same = fo != NULL;
+	for (size_t i = 0; fo && i < N; i++)
+		same &= stats_iforest_score(fo, &x[i]) == s1[i];
+	stats_iforest_free(fo);
+	ok(same, "scoring distinct values once gives the per-row scores exactly");
+
+	double one = 5;
+	const double *f1[1] = { &one };
+	ok(stats_iforest_scores(f1, 1, 1, 1, s1) == 0 && s1[0] == -0.5,
+	   "n = 1: c(1) = 0, score -0.5 like scikit-learn");
+	ok(stats_iforest_scores(f, 3, N, 1, s1) < 0, "3 features refused");
+}
+
+static void test_beta(void)
+{
+	/* Hand-built (value, score) sample: 10 normal points (100, -0.45), then
+	 * (105, -0.61), (110, -0.62), (115, -0.63), (400, -0.64), (900, -0.66).
+	 * lowest = -0.66, grid -0.60 ... -0.66 (7 betas). Largest kept value:
+	 *   -0.60: 100, -0.61: 105, -0.62: 110, -0.63: 115, -0.64: 400,
+	 *   -0.65: 400, -0.66: 900;
+	 * differences 5, 5, 5, 285, 0, 500, mean 800/6 = 133.3. The first above
+	 * the mean is 285 (from -0.63 to -0.64), so beta = -0.63, the threshold
+	 * just before the jump: 400 and 900 (scores < -0.63) are removed.
+	 * -0.63 as a score equals beta_3 = -0.60 - 0.01*3 only within
+	 * TL_BETA_TOL, which is what keeps 115 in. */
+	double v[15], s[15];
+	for (int i = 0; i < 10; i++) {
+		v[i] = 100;
+		s[i] = -0.45;
+	}
+	const double tv[] = { 105, 110, 115, 400, 900 }, ts[] = { -0.61, -0.62, -0.63, -0.64, -0.66 };
+	memcpy(v + 10, tv, sizeof(tv));
+	memcpy(s + 10, ts, sizeof(ts));
+	bool active = false;
+	double beta = stats_beta_search(v, s, 15, &active);
+	ok(active, "beta search active on the constructed sample");
+	is_near(beta, -0.63, 1e-12, "beta = -0.63, just before the first above-mean jump");
+	struct tl_os_result res;
+	stats_beta_search_ex(v, s, 15, &res);
+	is_int(res.removed, 2, "400 and 900 removed");
+	is_near(res.lowest_score, -0.66, 0, "lowest score reported");
+
+	/* Real samples on a 10 ns timer: every score above -0.6, empty grid. */
+	double s2[] = { -0.53, -0.51, -0.52, -0.534 };
+	double v2[] = { 100, 110, 120, 100000 };
+	stats_beta_search_ex(v2, s2, 4, &res);
+	ok(!res.active && res.removed == 0, "lowest score -0.534 > -0.60: inactive, nothing removed");
+	ok(strcmp(res.note, "OS-noise filter inactive: lowest score -0.53 > -0.60") == 0,
+	   "note says why: %s", res.note);
+	ok(res.beta <= -0.534, "inactive beta keeps every point (%.3f)", res.beta);
+
+	/* Equal steps: M = 100, 110, 120, 130, differences all 10 = the mean,
+	 * none above it (equality must not count as a jump despite rounding). */
+	double s3[] = { -0.60, -0.61, -0.62, -0.63 }, v3[] = { 100, 110, 120, 130 };
+	stats_beta_search_ex(v3, s3, 4, &res);
+	ok(!res.active && strstr(res.note, "no jump above the mean") != NULL,
+	   "equal steps: inactive, %s", res.note);
+
+	/* One threshold only (lowest -0.605): the search needs two. */
+	double s4[] = { -0.5, -0.605 }, v4[] = { 1, 2 };
+	stats_beta_search_ex(v4, s4, 2, &res);
+	ok(!res.active && strstr(res.note, "inactive") != NULL, "one threshold: inactive, %s",
+	   res.note);
+}
+
+/* 2000 samples on a 10 ns grid around 1000 ns (sd 5 ns) and 20 spikes of
+ * 100 us: the case the filter exists for. */
+static size_t noisy(double *x)
+{
+	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(r, 11);
+	size_t n = 0;
+	for (int i = 0; i < 2000; i++)
+		x[n++] = 10 * round((1000 + gsl_ran_gaussian(r, 5)) / 10);
+	for (int i = 0; i < 20; i++)
+		x[n++] = 100000 + 10 * i;
+	gsl_rng_free(r);
+	return n;
+}
+
+static void test_filter(void)
+{
+	static double x[2020], kept[2020];
+	static unsigned char keep[2020];
+	size_t n = noisy(x);
+	const double *f[1] = { x };
+	struct tl_os_result res;
+
+	ok(stats_filter_os(TL_OS_IFOREST, f, 1, n, 1, keep, &res) == 0, "iforest filter");
+	int spikes = 1;
+	for (size_t i = 2000; i < n; i++)
+		spikes &= !keep[i];
+	ok(res.active && spikes, "iforest removes every spike (%s)", res.note);
+	ok(res.removed >= 20 && res.removed <= 60, "and little else: %zu removed", res.removed);
+
+	ok(stats_filter_os(TL_OS_IQR, f, 1, n, 1, keep, &res) == 0, "iqr filter");
+	is_int(res.removed, 20, "iqr removes exactly the 20 spikes (%s)", res.note);
+
+	/* IQR = 0 on a coarse timer: 95 x 1000, 3 x 1010, 2 x 990, one 5000.
+	 * The fence uses the 10 ns step instead: [970, 1030]. */
+	double c[101];
+	for (int i = 0; i < 95; i++)
+		c[i] = 1000;
+	c[95] = c[96] = c[97] = 1010;
+	c[98] = c[99] = 990;
+	c[100] = 5000;
+	const double *fc[1] = { c };
+	stats_filter_os(TL_OS_IQR, fc, 1, 101, 1, keep, &res);
+	ok(res.removed == 1 && !keep[100] && keep[98] && keep[95],
+	   "iqr with IQR = 0 keeps the neighbours and removes 5000");
+
+	ok(stats_filter_os(TL_OS_NONE, f, 1, n, 1, keep, &res) == 0 && res.removed == 0 &&
+		   !res.active,
+	   "none keeps everything");
+	ok(stats_filter_os(TL_OS_IFOREST, f, 0, n, 1, keep, &res) < 0, "0 features refused");
+
+	is_int(stats_os_method_parse("iforest"), TL_OS_IFOREST, "parse iforest");
+	is_int(stats_os_method_parse("iqr"), TL_OS_IQR, "parse iqr");
+	is_int(stats_os_method_parse("none"), TL_OS_NONE, "parse none");
+	is_int(stats_os_method_parse("IForest"), -1, "unknown names refused");
+	ok(strcmp(stats_os_method_name(TL_OS_IQR), "iqr") == 0, "name of iqr");
+
+	struct tl_analysis a;
+	size_t nk = 0;
+	ok(stats_analyse(x, n, 33, TL_OS_IFOREST, 1, &a, kept, &nk) == 0, "analyse");
+	is_int(a.summary.n + a.summary.os_removed, n, "kept + removed = n");
+	is_int(nk, a.summary.n, "kept count returned");
+	ok(a.summary.max < 1100 - 33, "no spike survives (max %.0f)", a.summary.max);
+	ok(fabs(a.summary.p50 - (1000 - 33)) <= 10, "median after filter_cost near 967 (%.0f)",
+	   a.summary.p50);
+	ok(a.summary.cv < 0.01, "CV is meaningful again (%.4f)", a.summary.cv);
+	struct tl_analysis b;
+	stats_analyse(x, n, 33, TL_OS_IFOREST, 1, &b, NULL, NULL);
+	ok(memcmp(&a.summary, &b.summary, sizeof(a.summary)) == 0, "analyse is reproducible");
+}
+
+int main(void)
+{
+	test_c();
+	test_scores();
+	test_sklearn();
+	test_beta();
+	test_filter();
+	return tap_done();
+}
