@@ -1,0 +1,257 @@
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/backend.h"
+#include "bench/host.h"
+#include "bench/runner.h"
+#include "bench/size.h"
+#include "cli/commands.h"
+#include "cli/opts.h"
+#include "io/host_json.h"
+#include "io/results.h"
+#include "stats/stats.h"
+
+#define WHY_LEN 1024
+/* Enough empty timings for a stable median, few enough that `info` on
+ * every backend stays well under a second. */
+#define OVERHEAD_SAMPLES 2000
+#define RESOLUTION_TRIES 2000
+
+static const char usage_text[] =
+	"usage: ticklab info [--json] [--cpu C]\n"
+	"\n"
+	"Describes the node: CPU, caches, TSC frequency and resolution, clocksource,\n"
+	"hypervisor, governor and turbo, perf_event_paranoid, rdpmc, PAPI components,\n"
+	"LFENCE serialization, what can spoil a measurement here, and every timer\n"
+	"backend: available (with its measured resolution and overhead) or why not.\n"
+	"\n"
+	"  --json      the same as one JSON object on stdout\n"
+	"  -c, --cpu C the CPU to describe and measure on (default: the last allowed)\n"
+	"  -h, --help  this help\n";
+
+static const struct option longopts[] = {
+	{"json", no_argument, NULL, 'J'},
+	{"cpu", required_argument, NULL, 'c'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+struct backend_info {
+	const struct tl_backend *b;
+	bool available;
+	char reason[TL_WHY_MAX];
+	double resolution_ns, overhead_ns;
+};
+
+/* Opens, measures and closes one backend; never fatal. */
+static void probe_backend(const struct tl_backend *b, struct backend_info *bi)
+{
+	struct tl_timer t;
+	double *x;
+
+	memset(bi, 0, sizeof *bi);
+	bi->b = b;
+	bi->resolution_ns = NAN;
+	bi->overhead_ns = NAN;
+	if (tl_timer_open(&t, b->id, bi->reason, sizeof bi->reason) < 0)
+		return;
+	bi->available = true;
+	bi->resolution_ns = tl_timer_resolution(&t, RESOLUTION_TRIES) * t.ns_per_unit;
+	x = malloc(OVERHEAD_SAMPLES * sizeof *x);
+	if (x) {
+		for (size_t i = 0; i < OVERHEAD_SAMPLES; i++)
+			x[i] = b->time_empty(&t) * t.ns_per_unit;
+		bi->overhead_ns = stats_median(x, OVERHEAD_SAMPLES);
+		free(x);
+	}
+	tl_timer_close(&t);
+}
+
+static void print_caches(const struct tl_host *h)
+{
+	char size[32];
+
+	if (!h->have_topology) {
+		printf("caches:       unknown (%s)\n", h->topo_why);
+		return;
+	}
+	printf("caches:      ");
+	for (size_t i = 0; i < h->topo.ncaches; i++) {
+		const struct tl_cache *c = &h->topo.caches[i];
+
+		tl_size_format(c->bytes, size, sizeof size);
+		printf(" L%d%s %s%s", c->level,
+		       strcmp(c->type, "Data") == 0	     ? "d"
+		       : strcmp(c->type, "Instruction") == 0 ? "i"
+							     : "",
+		       size, i + 1 < h->topo.ncaches ? "," : "");
+	}
+	printf("\n");
+}
+
+static void print_host(const struct tl_host *h)
+{
+	char mem[32];
+
+	tl_size_format(h->mem_bytes, mem, sizeof mem);
+	printf("cpu:          %s (%s), sampling CPU %d%s%s\n", h->model, h->vendor, h->cpu,
+	       h->smt_siblings[0] ? ", siblings " : "", h->smt_siblings);
+	printf("kernel:       %s, memory %s\n", h->kernel, h->mem_bytes ? mem : "unknown");
+	print_caches(h);
+	if (h->tsc_ghz > 0)
+		printf("tsc:          %.4f GHz, resolution %.3g ns (%.0f ticks)\n", h->tsc_ghz,
+		       h->tsc_resolution_ns, h->tsc_resolution_ticks);
+	else
+		printf("tsc:          none usable\n");
+	printf("clocksource:  %s\n", h->clocksource);
+	printf("hypervisor:   %s\n", h->hypervisor);
+	printf("governor:     %s, turbo %s\n", h->governor, h->turbo);
+	if (h->paranoid == -100)
+		printf("perf_event:   paranoid unreadable, PMU %s\n", h->pmu ? "present" : "absent");
+	else
+		printf("perf_event:   paranoid %d, PMU %s\n", h->paranoid,
+		       h->pmu ? "present" : "absent");
+	printf("rdpmc:        %s\n", h->rdpmc);
+	printf("lfence:       %s (%s)\n",
+	       h->lfence > 0 ? "dispatch-serializing" : h->lfence == 0 ? "NOT serializing" : "unknown",
+	       h->lfence_how);
+	printf("papi:         ");
+	for (const char *p = h->papi; *p;) {
+		size_t len = strcspn(p, "\n");
+
+		printf("%s%.*s\n", p == h->papi ? "" : "              ", (int)len, p);
+		p += len + (p[len] == '\n');
+	}
+	if (!h->papi[0])
+		printf("\n");
+	printf("\nwhat can spoil a measurement here (! = it does):\n");
+	for (size_t i = 0; i < TL_SPOILER_COUNT; i++) {
+		const struct tl_spoiler *s = &h->spoilers[i];
+
+		if (s->what)
+			printf("  %c %-11s %s: %s\n", s->bad ? '!' : ' ', s->what, s->seen, s->why);
+	}
+}
+
+static void print_backends(const struct backend_info *bi, size_t n)
+{
+	int wid = 2;
+
+	for (size_t i = 0; i < n; i++)
+		if ((int)strlen(bi[i].b->id) > wid)
+			wid = (int)strlen(bi[i].b->id);
+	printf("\nbackends (resolution and t_e,std measured now, in ns):\n");
+	printf("  %-*s  %-7s  %-6s  %10s  %10s  %s\n", wid, "id", "clock", "unit", "resolution",
+	       "overhead", "status");
+	for (size_t i = 0; i < n; i++) {
+		const struct backend_info *x = &bi[i];
+		char res[32] = "-", ovh[32] = "-";
+
+		if (x->available) {
+			snprintf(res, sizeof res, "%.2f", x->resolution_ns);
+			snprintf(ovh, sizeof ovh, "%.1f", x->overhead_ns);
+		}
+		printf("  %-*s  %-7s  %-6s  %10s  %10s  %s%s%s\n", wid, x->b->id,
+		       x->b->clock == TL_CLOCK_CYCLES ? "cycles" : "wall", x->b->unit, res, ovh,
+		       x->available ? "available" : "unavailable: ",
+		       x->available ? (x->b->simulated ? " (simulated)" : "") : x->reason, "");
+	}
+}
+
+static json_t *backends_to_json(const struct backend_info *bi, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < n; i++) {
+		const struct backend_info *x = &bi[i];
+
+		json_array_append_new(
+			a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:o, s:o, s:o, s:b}", "id",
+				     x->b->id, "family", x->b->family, "clock",
+				     x->b->clock == TL_CLOCK_CYCLES ? "cycles" : "wall", "unit",
+				     x->b->unit, "how", x->b->how, "available", x->available,
+				     "reason", x->available ? json_null() : json_string(x->reason),
+				     "resolution_ns", tl_json_real(x->resolution_ns), "overhead_ns",
+				     tl_json_real(x->overhead_ns), "simulated", x->b->simulated));
+	}
+	return a;
+}
+
+static int print_json(const struct tl_host *h, const struct backend_info *bi, size_t n)
+{
+	char why[WHY_LEN];
+	json_t *doc = json_pack("{s:o, s:o}", "host", tl_host_to_json(h), "backends",
+				backends_to_json(bi, n));
+	int rc = TL_EXIT_OK;
+
+	if (!doc || tl_json_write("-", doc, why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab info: %s\n", doc ? why : "out of memory");
+		rc = TL_EXIT_FAIL;
+	}
+	json_decref(doc);
+	return rc;
+}
+
+int cli_info_main(int argc, char **argv)
+{
+	struct backend_info *bi;
+	struct tl_host host;
+	char why[WHY_LEN];
+	bool json = false;
+	int cpu = -1, c, rc;
+	size_t n = 0;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":c:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'J':
+			json = true;
+			break;
+		case 'c':
+			if (opts_parse_cpu(optarg, &cpu, why, sizeof why) < 0)
+				return opts_fail("info", why);
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return TL_EXIT_OK;
+		default:
+			opts_usage_error(c, argv, longopts, why, sizeof why);
+			return opts_fail("info", why);
+		}
+	}
+	if (optind < argc) {
+		snprintf(why, sizeof why, "unexpected argument '%s' (accepted: --json, --cpu C)",
+			 argv[optind]);
+		return opts_fail("info", why);
+	}
+	if (cpu < 0)
+		cpu = tl_cpu_default();
+	/* Resolution and overhead are measured where a run would sample. */
+	if (tl_cpu_pin(cpu, why, sizeof why) < 0)
+		fprintf(stderr, "ticklab info: %s (measuring unpinned)\n", why);
+	tl_host_read("/", cpu, &host);
+	while (tl_backends[n])
+		n++;
+	bi = calloc(n ? n : 1, sizeof *bi);
+	if (!bi) {
+		fprintf(stderr, "ticklab info: out of memory\n");
+		return TL_EXIT_FAIL;
+	}
+	for (size_t i = 0; i < n; i++)
+		probe_backend(tl_backends[i], &bi[i]);
+	if (json) {
+		rc = print_json(&host, bi, n);
+	} else {
+		printf("ticklab %s\n", PACKAGE_VERSION);
+		print_host(&host);
+		print_backends(bi, n);
+		rc = TL_EXIT_OK;
+	}
+	free(bi);
+	return rc;
+}

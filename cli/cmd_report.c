@@ -1,0 +1,150 @@
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "cli/opts.h"
+#include "io/analysis.h"
+#include "io/results.h"
+#include "io/table.h"
+#include "stats/stats.h"
+
+#define WHY_LEN 1024
+
+static const char usage_text[] =
+	"usage: ticklab report FILE.json [--os-filter iforest|iqr|none] [--json FILE|-]\n"
+	"                      [--csv FILE|-]\n"
+	"\n"
+	"Re-analyses the raw samples a `ticklab run --json` saved (FILE - reads stdin)\n"
+	"with the run's seed and prints the same table the live run printed. With\n"
+	"--os-filter the samples are filtered another way; --json writes the\n"
+	"re-analysed run (raw samples included), --csv its samples.\n"
+	"\n"
+	"Exit status: 0 done, 1 write failure, 2 bad input or unreadable file.\n";
+
+static const struct option longopts[] = {
+	{"os-filter", required_argument, NULL, 'O'},
+	{"json", required_argument, NULL, 'J'},
+	{"csv", required_argument, NULL, 'C'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+struct report_opts {
+	const char *file;
+	const char *json, *csv;
+	int os; /* -1: the file's */
+};
+
+static int parse_args(int argc, char **argv, struct report_opts *o, char *why, size_t whylen)
+{
+	int c;
+
+	memset(o, 0, sizeof *o);
+	o->os = -1;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'O':
+			o->os = stats_os_method_parse(optarg);
+			if (o->os < 0) {
+				snprintf(why, whylen, "--os-filter '%s' is unknown (accepted: iforest, "
+						      "iqr, none)",
+					 optarg);
+				return -1;
+			}
+			break;
+		case 'J':
+			o->json = optarg;
+			break;
+		case 'C':
+			o->csv = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 1;
+		default:
+			opts_usage_error(c, argv, longopts, why, whylen);
+			return -1;
+		}
+	}
+	if (optind >= argc) {
+		snprintf(why, whylen, "which file? (usage: ticklab report FILE.json; FILE - reads "
+				      "standard input)");
+		return -1;
+	}
+	if (argc - optind > 1) {
+		snprintf(why, whylen, "unexpected argument '%s' (one FILE.json at a time)",
+			 argv[optind + 1]);
+		return -1;
+	}
+	o->file = argv[optind];
+	if (o->json && o->csv && strcmp(o->json, "-") == 0 && strcmp(o->csv, "-") == 0) {
+		snprintf(why, whylen, "--json - and --csv - cannot both use standard output");
+		return -1;
+	}
+	return 0;
+}
+
+static int write_outputs(const struct report_opts *o, const struct tl_run *run,
+			 const struct tl_analysis *an, enum tl_os_method m,
+			 struct tl_results_meta *meta)
+{
+	char why[WHY_LEN];
+	int rc = TL_EXIT_OK;
+
+	if (o->json) {
+		json_t *doc = tl_run_to_json(run, an, m, meta->seed, meta->interrupted,
+					     meta->host ? json_incref(meta->host) : NULL);
+
+		if (!doc || tl_json_write(o->json, doc, why, sizeof why) < 0) {
+			fprintf(stderr, "ticklab report: %s\n", doc ? why : "out of memory");
+			rc = TL_EXIT_FAIL;
+		}
+		json_decref(doc);
+	}
+	if (o->csv && tl_run_write_csv(o->csv, run, why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab report: %s\n", why);
+		rc = TL_EXIT_FAIL;
+	}
+	return rc;
+}
+
+int cli_report_main(int argc, char **argv)
+{
+	struct report_opts o;
+	struct tl_run run;
+	struct tl_results_meta meta;
+	struct tl_analysis *an;
+	enum tl_os_method m;
+	char why[WHY_LEN];
+	bool stdout_taken;
+	int rc = parse_args(argc, argv, &o, why, sizeof why);
+
+	if (rc > 0)
+		return TL_EXIT_OK;
+	if (rc < 0)
+		return opts_fail("report", why);
+	if (tl_run_load(o.file, &run, &meta, why, sizeof why) < 0)
+		return opts_fail("report", why);
+	m = o.os >= 0 ? (enum tl_os_method)o.os : meta.os;
+	an = tl_run_analyse(&run, m, meta.seed);
+	if (!an) {
+		fprintf(stderr, "ticklab report: out of memory analysing the samples\n");
+		tl_run_unload(&run, &meta);
+		return TL_EXIT_FAIL;
+	}
+	stdout_taken = (o.json && strcmp(o.json, "-") == 0) || (o.csv && strcmp(o.csv, "-") == 0);
+	tl_table_print(stdout_taken ? stderr : stdout, &run, an, m, meta.seed);
+	if (meta.interrupted)
+		fprintf(stderr, "ticklab report: this run was interrupted: cells hold the samples "
+				"taken before the stop\n");
+	fflush(stdout);
+	rc = write_outputs(&o, &run, an, m, &meta);
+	free(an);
+	tl_run_unload(&run, &meta);
+	return rc;
+}

@@ -1,0 +1,473 @@
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backends/backend.h"
+#include "bench/host.h"
+#include "bench/kernel.h"
+#include "bench/runner.h"
+#include "bench/size.h"
+#include "bench/topology.h"
+#include "cli/commands.h"
+#include "cli/opts.h"
+#include "io/analysis.h"
+#include "io/host_json.h"
+#include "io/results.h"
+#include "io/table.h"
+#include "stats/stats.h"
+
+#define WHY_LEN 1024
+
+static const char usage_text[] =
+	"usage: ticklab run --backend LIST [--flush LIST] [--kernel LIST] [-n N] [--cpu C]\n"
+	"                   [--seed S] [--os-filter iforest|iqr|none] [--json FILE|-]\n"
+	"                   [--csv FILE|-] [--quiet]\n"
+	"\n"
+	"Takes N samples of every backend x flush x kernel cell, interleaved in a seeded\n"
+	"order, and prints each cell's summary in ns after filter_cost and filter_os.\n"
+	"\n"
+	"  -b, --backend LIST   timer backends, comma-separated (see `ticklab info`);\n"
+	"                       sim takes parameters: sim:sd=5,quantum=10\n"
+	"  -f, --flush LIST     bytes written before every sample: 0, 32KiB, 27.5MiB, 4M,\n"
+	"                       4xL1, 4xL2, 4xL3 (default 0)\n"
+	"  -k, --kernel LIST    empty, add:K, add:FROM:TO:STEP, jitter:K,D,P\n"
+	"                       (default empty,add:500)\n"
+	"  -n, --samples N      samples per cell (default 10000)\n"
+	"  -c, --cpu C          CPU to sample on (default: the last allowed CPU)\n"
+	"  -s, --seed S         seed of the cell order, jitter plans and filters (default 1)\n"
+	"      --os-filter M    iforest (the paper's, default), iqr or none\n"
+	"      --json FILE      results with raw samples as JSON (- for stdout)\n"
+	"      --csv FILE       one row per sample as CSV (- for stdout)\n"
+	"  -q, --quiet          print nothing but errors (no table, progress, warnings)\n"
+	"  -h, --help           this help\n"
+	"\n"
+	"Exit status: 0 done, 1 measurement or write failure, 2 bad input,\n"
+	"130 interrupted (what was measured is still printed and written).\n";
+
+static const struct option longopts[] = {
+	{"backend", required_argument, NULL, 'b'},
+	{"flush", required_argument, NULL, 'f'},
+	{"kernel", required_argument, NULL, 'k'},
+	{"samples", required_argument, NULL, 'n'},
+	{"cpu", required_argument, NULL, 'c'},
+	{"seed", required_argument, NULL, 's'},
+	{"os-filter", required_argument, NULL, 'O'},
+	{"json", required_argument, NULL, 'J'},
+	{"csv", required_argument, NULL, 'C'},
+	{"quiet", no_argument, NULL, 'q'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+struct run_opts {
+	const char *backend_text, *flush_text, *kernel_text;
+	char **backends;
+	size_t nbackends;
+	uint64_t *flush;
+	size_t nflush;
+	struct tl_kernel *kernels;
+	size_t nkernels;
+	size_t n;
+	int cpu;
+	uint64_t seed;
+	enum tl_os_method os;
+	const char *json, *csv;
+	bool quiet;
+};
+
+/* ------------------------------------------------------------------ */
+/* Execution with Ctrl-C                                                */
+/* ------------------------------------------------------------------ */
+
+static struct tl_run *volatile stop_target;
+
+static void on_stop_signal(int sig)
+{
+	struct tl_run *run = stop_target;
+
+	(void)sig;
+	/* atomic_bool is lock-free here, so the store is async-signal-safe. */
+	if (run)
+		atomic_store(&run->stop, true);
+}
+
+struct progress {
+	bool show;
+	struct timespec last;
+};
+
+static double seconds_since(const struct timespec *t)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t->tv_sec) + 1e-9 * (double)(now.tv_nsec - t->tv_nsec);
+}
+
+static void on_chunk(void *ctx, struct tl_run *run, size_t cell)
+{
+	struct progress *p = ctx;
+	size_t done = atomic_load(&run->samples_done);
+
+	(void)cell;
+	/* Redraw a few times a second at most: stderr is slow over SSH. */
+	if (!p->show || seconds_since(&p->last) < 0.2)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &p->last);
+	fprintf(stderr, "\rsampling: %3.0f%% (%zu of %zu samples)",
+		run->samples_total ? 100.0 * (double)done / (double)run->samples_total : 100.0, done,
+		run->samples_total);
+}
+
+int cli_run_execute(struct tl_run *run, bool progress, char *why, size_t whylen)
+{
+	struct sigaction sa, old_int, old_term;
+	struct progress p = {.show = progress};
+	int rc;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	stop_target = run;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	clock_gettime(CLOCK_MONOTONIC, &p.last);
+	rc = tl_run_execute(run, on_chunk, &p, why, whylen);
+	/* From here a second Ctrl-C ends the process; atomic writes leave no
+	 * partial file behind. */
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	stop_target = NULL;
+	if (progress)
+		fprintf(stderr, "\r%*s\r", 60, "");
+	return rc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Argument checks                                                      */
+/* ------------------------------------------------------------------ */
+
+static int check_backends(struct run_opts *o, char *why, size_t whylen)
+{
+	if (!o->backend_text) {
+		snprintf(why, whylen, "--backend is required (accepted: %s; `ticklab info` shows "
+				      "which are available here)",
+			 tl_backend_ids());
+		return -1;
+	}
+	if (opts_split_list(o->backend_text, "--backend", &o->backends, &o->nbackends, why,
+			    whylen) < 0)
+		return -1;
+	for (size_t i = 0; i < o->nbackends; i++) {
+		struct tl_timer t;
+		char reason[TL_WHY_MAX];
+
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(o->backends[i], o->backends[j]) == 0) {
+				snprintf(why, whylen, "backend '%s' is given twice", o->backends[i]);
+				return -1;
+			}
+		if (!tl_backend_find(o->backends[i])) {
+			snprintf(why, whylen, "unknown backend '%s' (accepted: %s)", o->backends[i],
+				 tl_backend_ids());
+			return -1;
+		}
+		/* Probe now so an unavailable backend is a usage error with its
+		 * reason, before anything is allocated or measured. */
+		if (tl_timer_open(&t, o->backends[i], reason, sizeof reason) < 0) {
+			snprintf(why, whylen, "backend '%s' is unavailable: %s", o->backends[i], reason);
+			return -1;
+		}
+		tl_timer_close(&t);
+	}
+	return 0;
+}
+
+static int check_flush(struct run_opts *o, char *why, size_t whylen)
+{
+	struct tl_topology topo;
+	char topo_why[TL_WHY_MAX];
+	bool have_topo;
+	char **items;
+	size_t n;
+
+	have_topo = tl_topology_read("/", o->cpu < 0 ? tl_cpu_default() : o->cpu, &topo, topo_why,
+				     sizeof topo_why) == 0;
+	if (opts_split_list(o->flush_text, "--flush", &items, &n, why, whylen) < 0)
+		return -1;
+	o->flush = calloc(n, sizeof *o->flush);
+	if (!o->flush) {
+		opts_free_list(items, n);
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (tl_size_parse(items[i], have_topo ? &topo : NULL, &o->flush[i], why, whylen) < 0)
+			goto fail;
+		for (size_t j = 0; j < i; j++)
+			if (o->flush[j] == o->flush[i]) {
+				snprintf(why, whylen, "flush size '%s' is given twice (%llu bytes)",
+					 items[i], (unsigned long long)o->flush[i]);
+				goto fail;
+			}
+		o->nflush++;
+	}
+	opts_free_list(items, n);
+	return 0;
+fail:
+	opts_free_list(items, n);
+	return -1;
+}
+
+static int check_kernels(struct run_opts *o, char *why, size_t whylen)
+{
+	if (tl_kernel_parse_list(o->kernel_text, &o->kernels, &o->nkernels, why, whylen) < 0)
+		return -1;
+	for (size_t i = 0; i < o->nkernels; i++)
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(o->kernels[i].label, o->kernels[j].label) == 0) {
+				snprintf(why, whylen, "kernel '%s' is given twice", o->kernels[i].label);
+				return -1;
+			}
+	return 0;
+}
+
+/* Refuses an output path that cannot be written before minutes of sampling. */
+static int check_output(const char *opt, const char *path, char *why, size_t whylen)
+{
+	const char *slash;
+	char *dir;
+	struct stat st;
+	int rc = 0;
+
+	if (!path || strcmp(path, "-") == 0)
+		return 0;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(why, whylen, "%s '%s' is a directory (accepted: a file path or -)", opt, path);
+		return -1;
+	}
+	slash = strrchr(path, '/');
+	dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
+	if (!dir)
+		return -1;
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(why, whylen, "%s '%s': directory '%s' does not exist", opt, path, dir);
+		rc = -1;
+	}
+	free(dir);
+	return rc;
+}
+
+static void run_opts_free(struct run_opts *o)
+{
+	opts_free_list(o->backends, o->nbackends);
+	free(o->flush);
+	free(o->kernels);
+}
+
+/* Returns 0 to run, 1 when --help was printed, -1 with why on bad input. */
+static int parse_args(int argc, char **argv, struct run_opts *o, char *why, size_t whylen)
+{
+	int c, m;
+
+	memset(o, 0, sizeof *o);
+	o->flush_text = "0";
+	o->kernel_text = "empty,add:500";
+	o->n = TL_DEFAULT_N;
+	o->cpu = -1;
+	o->seed = 1;
+	o->os = TL_OS_IFOREST;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":b:f:k:n:c:s:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			o->backend_text = optarg;
+			break;
+		case 'f':
+			o->flush_text = optarg;
+			break;
+		case 'k':
+			o->kernel_text = optarg;
+			break;
+		case 'n':
+			if (opts_parse_count(optarg, "-n", &o->n, why, whylen) < 0)
+				return -1;
+			break;
+		case 'c':
+			if (opts_parse_cpu(optarg, &o->cpu, why, whylen) < 0)
+				return -1;
+			break;
+		case 's':
+			if (opts_parse_u64(optarg, "--seed", &o->seed, why, whylen) < 0)
+				return -1;
+			break;
+		case 'O':
+			m = stats_os_method_parse(optarg);
+			if (m < 0) {
+				snprintf(why, whylen, "--os-filter '%s' is unknown (accepted: iforest, "
+						      "iqr, none)",
+					 optarg);
+				return -1;
+			}
+			o->os = (enum tl_os_method)m;
+			break;
+		case 'J':
+			o->json = optarg;
+			break;
+		case 'C':
+			o->csv = optarg;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 1;
+		default:
+			opts_usage_error(c, argv, longopts, why, whylen);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		snprintf(why, whylen, "unexpected argument '%s' (lists are comma-separated: "
+				      "--backend a,b)",
+			 argv[optind]);
+		return -1;
+	}
+	if (o->json && o->csv && strcmp(o->json, "-") == 0 && strcmp(o->csv, "-") == 0) {
+		snprintf(why, whylen, "--json - and --csv - cannot both use standard output");
+		return -1;
+	}
+	if (check_output("--json", o->json, why, whylen) < 0 ||
+	    check_output("--csv", o->csv, why, whylen) < 0 || check_backends(o, why, whylen) < 0 ||
+	    check_flush(o, why, whylen) < 0 || check_kernels(o, why, whylen) < 0)
+		return -1;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The command                                                          */
+/* ------------------------------------------------------------------ */
+
+static void warn_spoilers(const struct tl_host *h)
+{
+	for (size_t i = 0; i < TL_SPOILER_COUNT; i++) {
+		const struct tl_spoiler *s = &h->spoilers[i];
+
+		if (s->bad && s->what)
+			fprintf(stderr, "warning: %s (%s): %s\n", s->what, s->seen, s->why);
+	}
+}
+
+static int write_outputs(const struct run_opts *o, const struct tl_run *run,
+			 const struct tl_analysis *an, const struct tl_host *host, bool stopped)
+{
+	char why[WHY_LEN];
+	int rc = TL_EXIT_OK;
+
+	if (o->json) {
+		json_t *doc = tl_run_to_json(run, an, o->os, o->seed, stopped, tl_host_to_json(host));
+
+		if (!doc) {
+			fprintf(stderr, "ticklab run: out of memory building the JSON\n");
+			rc = TL_EXIT_FAIL;
+		} else if (tl_json_write(o->json, doc, why, sizeof why) < 0) {
+			fprintf(stderr, "ticklab run: %s\n", why);
+			rc = TL_EXIT_FAIL;
+		}
+		json_decref(doc);
+	}
+	if (o->csv && tl_run_write_csv(o->csv, run, why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab run: %s\n", why);
+		rc = TL_EXIT_FAIL;
+	}
+	return rc;
+}
+
+static int measure_and_report(const struct run_opts *o)
+{
+	struct tl_run_config cfg = {
+		.backends = (const char **)o->backends,
+		.nbackends = o->nbackends,
+		.flush_bytes = o->flush,
+		.nflush = o->nflush,
+		.kernels = o->kernels,
+		.nkernels = o->nkernels,
+		.n = o->n,
+		.cpu = o->cpu,
+		.seed = o->seed,
+	};
+	bool stdout_taken = (o->json && strcmp(o->json, "-") == 0) ||
+			    (o->csv && strcmp(o->csv, "-") == 0);
+	struct tl_run run;
+	struct tl_host host;
+	struct tl_analysis *an;
+	char why[WHY_LEN];
+	int rc;
+
+	if (tl_run_prepare(&run, &cfg, why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab run: %s\n", why);
+		return TL_EXIT_FAIL;
+	}
+	tl_host_read("/", run.cpu, &host);
+	if (!o->quiet) {
+		fprintf(stderr, "sampling on CPU %d: %zu cells x %zu samples\n", run.cpu,
+			run.ncells, run.cfg.n);
+		warn_spoilers(&host);
+	}
+	rc = cli_run_execute(&run, !o->quiet && isatty(STDERR_FILENO), why, sizeof why);
+	if (rc < 0) {
+		fprintf(stderr, "ticklab run: %s\n", why);
+		tl_run_free(&run);
+		return TL_EXIT_FAIL;
+	}
+	an = tl_run_analyse(&run, o->os, o->seed);
+	if (!an) {
+		fprintf(stderr, "ticklab run: out of memory analysing the samples\n");
+		tl_run_free(&run);
+		return TL_EXIT_FAIL;
+	}
+	if (!o->quiet)
+		tl_table_print(stdout_taken ? stderr : stdout, &run, an, o->os, o->seed);
+	if (rc == 1)
+		fprintf(stderr, "ticklab run: interrupted: kept %zu of %zu samples\n",
+			atomic_load(&run.samples_done), run.samples_total);
+	fflush(stdout);
+	{
+		int wrc = write_outputs(o, &run, an, &host, rc == 1);
+
+		free(an);
+		tl_run_free(&run);
+		if (wrc != TL_EXIT_OK)
+			return wrc;
+	}
+	return rc == 1 ? TL_EXIT_INTERRUPTED : TL_EXIT_OK;
+}
+
+int cli_run_main(int argc, char **argv)
+{
+	struct run_opts o;
+	char why[WHY_LEN];
+	int rc = parse_args(argc, argv, &o, why, sizeof why);
+
+	if (rc > 0) {
+		run_opts_free(&o);
+		return TL_EXIT_OK;
+	}
+	if (rc < 0) {
+		run_opts_free(&o);
+		return opts_fail("run", why);
+	}
+	rc = measure_and_report(&o);
+	run_opts_free(&o);
+	return rc;
+}

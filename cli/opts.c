@@ -1,0 +1,234 @@
+#include "config.h"
+
+#include "cli/opts.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* "key=value" where key is an identifier: the start of another parameter
+ * of the same backend, not a new list item. */
+static int looks_like_param(const char *s)
+{
+	const char *p = s;
+
+	if (!(isalpha((unsigned char)*p) || *p == '_'))
+		return 0;
+	while (isalnum((unsigned char)*p) || *p == '_')
+		p++;
+	return *p == '=';
+}
+
+static int push_item(char ***items, size_t *n, const char *start, size_t len)
+{
+	char **grown = realloc(*items, (*n + 1) * sizeof **items);
+
+	if (!grown)
+		return -1;
+	*items = grown;
+	grown[*n] = strndup(start, len);
+	if (!grown[*n])
+		return -1;
+	(*n)++;
+	return 0;
+}
+
+int opts_split_list(const char *text, const char *what, char ***items, size_t *n, char *why,
+		    size_t whylen)
+{
+	const char *start = text;
+	const char *p;
+
+	*items = NULL;
+	*n = 0;
+	for (p = text;; p++) {
+		if (*p == ',' && memchr(start, ':', (size_t)(p - start)) && looks_like_param(p + 1))
+			continue;
+		if (*p != ',' && *p != '\0')
+			continue;
+		if (p == start) {
+			snprintf(why, whylen, "empty item in %s list '%s' (accepted: comma-separated values)",
+				 what, text);
+			goto fail;
+		}
+		if (push_item(items, n, start, (size_t)(p - start)) < 0) {
+			snprintf(why, whylen, "out of memory splitting %s list", what);
+			goto fail;
+		}
+		if (*p == '\0')
+			return 0;
+		start = p + 1;
+	}
+fail:
+	opts_free_list(*items, *n);
+	*items = NULL;
+	*n = 0;
+	return -1;
+}
+
+void opts_free_list(char **items, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(items[i]);
+	free(items);
+}
+
+int opts_parse_u64(const char *text, const char *what, uint64_t *out, char *why, size_t whylen)
+{
+	const char *digits = text;
+	int base = 10;
+	char *end;
+	unsigned long long v;
+
+	if (text[0] == '0' && (text[1] == 'x' || text[1] == 'X')) {
+		digits = text + 2;
+		base = 16;
+	}
+	if (!isxdigit((unsigned char)digits[0]) || (base == 10 && !isdigit((unsigned char)digits[0])))
+		goto bad;
+	errno = 0;
+	v = strtoull(digits, &end, base);
+	if (errno == ERANGE) {
+		snprintf(why, whylen, "%s '%s' is too large (accepted: 0 to %llu)", what, text,
+			 (unsigned long long)UINT64_MAX);
+		return -1;
+	}
+	if (*end != '\0')
+		goto bad;
+	*out = v;
+	return 0;
+bad:
+	snprintf(why, whylen, "%s '%s' is not a whole number (accepted: decimal or 0x hex, >= 0)",
+		 what, text);
+	return -1;
+}
+
+int opts_parse_count(const char *text, const char *what, size_t *out, char *why, size_t whylen)
+{
+	uint64_t v;
+
+	if (text[0] == '-') {
+		snprintf(why, whylen, "%s '%s' must be at least 1 (accepted: a whole number >= 1)",
+			 what, text);
+		return -1;
+	}
+	if (opts_parse_u64(text, what, &v, why, whylen) < 0)
+		return -1;
+	if (v < 1) {
+		snprintf(why, whylen, "%s '%s' must be at least 1 (accepted: a whole number >= 1)",
+			 what, text);
+		return -1;
+	}
+	/* Each sample costs two doubles and an ADD count: stay far from
+	 * allocations that cannot succeed. */
+	if (v > (uint64_t)1 << 32) {
+		snprintf(why, whylen, "%s '%s' is too large (accepted: 1 to %llu)", what, text,
+			 (unsigned long long)1 << 32);
+		return -1;
+	}
+	*out = (size_t)v;
+	return 0;
+}
+
+int opts_parse_double(const char *text, const char *what, double lo, double hi, double *out,
+		      char *why, size_t whylen)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (text[0] == '\0' || isspace((unsigned char)text[0]) || *end != '\0' || errno == ERANGE ||
+	    !isfinite(v) || v < lo || v > hi) {
+		snprintf(why, whylen, "%s '%s' is not accepted (accepted: a number from %g to %g)", what,
+			 text, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+/* "0-1,3" from an affinity mask, for messages. */
+static void format_cpus(const cpu_set_t *set, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < CPU_SETSIZE && used < len; c++) {
+		int last = c;
+
+		if (!CPU_ISSET(c, set))
+			continue;
+		while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, set))
+			last++;
+		used += (size_t)snprintf(buf + used, len - used,
+					 last > c ? "%s%d-%d" : "%s%d", used ? "," : "", c, last);
+		c = last;
+	}
+}
+
+int opts_parse_cpu(const char *text, int *cpu, char *why, size_t whylen)
+{
+	cpu_set_t set;
+	char allowed[128] = "?";
+	uint64_t v;
+	int known;
+
+	known = sched_getaffinity(0, sizeof set, &set) == 0;
+	if (known)
+		format_cpus(&set, allowed, sizeof allowed);
+	if (text[0] == '-' || opts_parse_u64(text, "--cpu", &v, why, whylen) < 0 ||
+	    v >= CPU_SETSIZE || (known && !CPU_ISSET((int)v, &set))) {
+		snprintf(why, whylen, "--cpu '%s' is not a CPU this process may run on (accepted: %s)",
+			 text, allowed);
+		return -1;
+	}
+	*cpu = (int)v;
+	return 0;
+}
+
+static void list_options(const struct option *longopts, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (const struct option *o = longopts; o->name && used < len; o++) {
+		char shortname[8] = "";
+
+		if (o->flag == NULL && o->val > 0 && o->val < 128 && isalnum(o->val))
+			snprintf(shortname, sizeof shortname, "-%c/", o->val);
+		used += (size_t)snprintf(buf + used, len - used, "%s%s--%s", used ? ", " : "",
+					 shortname, o->name);
+	}
+}
+
+void opts_usage_error(int code, char *const *argv, const struct option *longopts, char *why,
+		      size_t whylen)
+{
+	char accepted[512];
+	char name[64];
+	const char *word = argv[optind - 1];
+
+	list_options(longopts, accepted, sizeof accepted);
+	/* optopt is the short letter (or a long option's val); 0 for an unknown
+	 * long option, whose text is the word getopt just stepped over. */
+	if (optopt > 0 && optopt < 128 && isalnum(optopt) && !(word[0] == '-' && word[1] == '-'))
+		snprintf(name, sizeof name, "-%c", optopt);
+	else
+		snprintf(name, sizeof name, "%.*s", (int)strcspn(word, "="), word);
+	if (code == ':')
+		snprintf(why, whylen, "option '%s' needs a value (accepted options: %s)", name,
+			 accepted);
+	else
+		snprintf(why, whylen, "unknown option '%s' (accepted: %s)", name, accepted);
+}
+
+int opts_fail(const char *cmd, const char *why)
+{
+	fprintf(stderr, "ticklab %s: %s\n", cmd, why);
+	return TL_EXIT_USAGE;
+}

@@ -1,0 +1,65 @@
+#include "config.h"
+
+#include "io/analysis.h"
+
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t splitmix64(uint64_t x)
+{
+	x += 0x9E3779B97F4A7C15ull;
+	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+	return x ^ (x >> 31);
+}
+
+uint64_t tl_cell_seed(const struct tl_run *run, size_t cell, uint64_t seed)
+{
+	uint64_t key = 0;
+	bool hidden = run->cells[cell].hidden;
+
+	for (size_t i = 0; i < cell; i++)
+		key += run->cells[i].hidden == hidden;
+	if (hidden)
+		key += (uint64_t)1 << 32;
+	return splitmix64(seed + (key + 1) * 0x9E3779B97F4A7C15ull);
+}
+
+int tl_cell_analyse(const struct tl_run *run, size_t cell, enum tl_os_method m, uint64_t seed,
+		    struct tl_analysis *a)
+{
+	const struct tl_cell *c = &run->cells[cell];
+	size_t done = atomic_load(&c->done);
+	/* A baseline with no samples yet (a run stopped early) has no t_e,std:
+	 * nothing is subtracted rather than turning every value into NaN. */
+	double overhead = isnan(c->overhead_ns) ? 0.0 : c->overhead_ns;
+
+	memset(a, 0, sizeof *a);
+	if (done > c->n)
+		done = c->n;
+	if (done == 0) {
+		stats_summary(NULL, 0, &a->summary);
+		a->os.method = m;
+		a->os.beta = NAN;
+		a->os.lowest_score = NAN;
+		snprintf(a->os.note, sizeof a->os.note, "no samples");
+		return 0;
+	}
+	return stats_analyse(c->ns, done, overhead, m, tl_cell_seed(run, cell, seed), a, NULL, NULL);
+}
+
+struct tl_analysis *tl_run_analyse(const struct tl_run *run, enum tl_os_method m, uint64_t seed)
+{
+	struct tl_analysis *an = calloc(run->ncells ? run->ncells : 1, sizeof *an);
+
+	for (size_t i = 0; an && i < run->ncells; i++) {
+		if (tl_cell_analyse(run, i, m, seed, &an[i]) < 0) {
+			free(an);
+			return NULL;
+		}
+	}
+	return an;
+}

@@ -1,0 +1,31 @@
+/* The one place a cell's raw samples become the summary everyone shows:
+ * `ticklab run`, `ticklab report` and the TUI all call tl_cell_analyse, so a
+ * saved run re-analysed later prints exactly the numbers the live run did. */
+#ifndef TL_IO_ANALYSIS_H
+#define TL_IO_ANALYSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench/runner.h"
+#include "stats/stats.h"
+
+/* The seed of a cell's OS-noise filter. The key is the cell's ordinal
+ * among the cells of its kind (visible cells in run order 0, 1, 2, ...;
+ * hidden baselines likewise, offset by 2^32), not its raw index, so a saved
+ * file, which lists visible cells and baselines apart, replays with the
+ * same seeds. seed' = splitmix64(seed + (key + 1) * 0x9E3779B97F4A7C15). */
+uint64_t tl_cell_seed(const struct tl_run *run, size_t cell, uint64_t seed);
+
+/* filter_cost with the cell's overhead_ns, then filter_os (method m, seeded
+ * by tl_cell_seed), then the summary, over the cell's first `done` samples.
+ * A cell with no samples gets n = 0 and NaN statistics. Returns 0, or -1
+ * when the statistics could not run (out of memory). */
+int tl_cell_analyse(const struct tl_run *run, size_t cell, enum tl_os_method m, uint64_t seed,
+		    struct tl_analysis *a);
+
+/* tl_cell_analyse over every cell (hidden baselines too): a new array of
+ * run->ncells analyses (free()), or NULL when out of memory. */
+struct tl_analysis *tl_run_analyse(const struct tl_run *run, enum tl_os_method m, uint64_t seed);
+
+#endif

@@ -1,0 +1,72 @@
+/* Saved results: a run as JSON (jansson) and CSV, written atomically, and
+ * read back into a struct tl_run so `report` and the TUI replay can use it.
+ *
+ * Shape of a run file (SPEC section 5; extra keys are ours):
+ *   {"ticklab": {"version", "command": "run"}, "host": {...}, "seed", "n", "cpu",
+ *    "os_filter": "iforest"|"iqr"|"none", "interrupted": bool,
+ *    "cells": [cell...],      one per backend x flush x kernel the user asked for
+ *    "baselines": [cell...]}  the hidden empty baselines the runner added to
+ *                             measure t_e,std (each flagged "baseline": true)
+ * cell: {"backend", "family", "clock": "wall"|"cycles", "unit", "ns_per_unit",
+ *        "simulated", "kernel", "kind", "k", ("d", "p" for jitter), "flush_bytes",
+ *        "flush", "n" (samples kept, = done), "n_planned", "overhead" (t_e,std ns),
+ *        "resolution_ns", "samples" (raw, backend unit), "samples_ns",
+ *        "adds" (per-sample ADD counts, jitter cells only), "summary" {n, os_removed,
+ *        min, p1, p5, p50, p95, p99, max, mean, sd, cv} (ns after filter_cost and
+ *        filter_os), "os_filter" {method, active, beta, lowest_score, removed, note}}
+ * Doubles are printed with 17 significant digits (round-trip exact); a NaN
+ * (no data) is written as null. */
+#ifndef TL_IO_RESULTS_H
+#define TL_IO_RESULTS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bench/runner.h"
+#include "stats/stats.h"
+
+/* What a run file says besides the cells. */
+struct tl_results_meta {
+	uint64_t seed;
+	enum tl_os_method os;
+	bool interrupted;
+	json_t *host; /* the file's "host" object (owned; NULL when absent) */
+};
+
+/* Writes through emit() to a temporary file in path's directory, fsyncs and
+ * renames it over path, so readers never see a partial file and a failure
+ * leaves nothing behind. path "-" writes to stdout. Returns 0, or -1 with
+ * why naming the path and the system's reason. */
+int tl_write_atomic(const char *path, int (*emit)(FILE *f, void *ctx), void *ctx, char *why,
+		    size_t whylen);
+
+/* A JSON document to path ("-": stdout), indented, doubles round-trip exact. */
+int tl_json_write(const char *path, const json_t *doc, char *why, size_t whylen);
+
+/* A JSON number, or null for NaN/inf (jansson refuses non-finite reals). */
+json_t *tl_json_real(double v);
+
+/* The run document. an[i] is cell i's analysis (from tl_cell_analyse with
+ * method m and seed); host is the node description (reference stolen, may
+ * be NULL). Returns NULL only when out of memory. */
+json_t *tl_run_to_json(const struct tl_run *run, const struct tl_analysis *an,
+		       enum tl_os_method m, uint64_t seed, bool interrupted, json_t *host);
+
+/* One row per sample of every visible cell:
+ * backend,flush_bytes,kernel,k,i,raw,ns (k is the sample's ADD count). */
+int tl_run_write_csv(const char *path, const struct tl_run *run, char *why, size_t whylen);
+
+/* Reads a run file written by tl_run_to_json. Timers are not opened: each
+ * keeps its backend, id and ns_per_unit (state NULL). Every key is checked;
+ * a problem gives -1 with why = "FILE: where: what is wrong". Free with
+ * tl_run_unload (never tl_run_free, which closes timers). */
+int tl_run_load(const char *path, struct tl_run *run, struct tl_results_meta *meta, char *why,
+		size_t whylen);
+/* The same from a parsed document; name is used in messages. */
+int tl_run_from_json(const json_t *doc, const char *name, struct tl_run *run,
+		     struct tl_results_meta *meta, char *why, size_t whylen);
+void tl_run_unload(struct tl_run *run, struct tl_results_meta *meta);
+
+#endif

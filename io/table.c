@@ -1,0 +1,128 @@
+#include "config.h"
+
+#include "io/table.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/size.h"
+
+enum { COL_BACKEND, COL_FLUSH, COL_KERNEL, COL_N, COL_OSRM, COL_OVERHEAD, COL_RES, COL_MIN,
+       COL_P50, COL_P99, COL_MEAN, COL_SD, COL_CV, NCOLS };
+
+static const char *const headers[NCOLS] = {
+	"backend", "flush", "kernel", "n", "os_rm", "t_e,std", "res", "min", "p50", "p99",
+	"mean", "sd", "CV",
+};
+
+#define CELL_MAX (TL_ID_MAX + 4)
+
+static void fmt_ns(char *buf, double v)
+{
+	if (isnan(v))
+		snprintf(buf, CELL_MAX, "-");
+	else
+		snprintf(buf, CELL_MAX, "%.1f", v);
+}
+
+static void fill_row(const struct tl_run *run, size_t ci, const struct tl_analysis *a,
+		     char (*row)[CELL_MAX])
+{
+	const struct tl_cell *c = &run->cells[ci];
+	const struct tl_timer *t = &run->timers[c->timer];
+	const struct tl_summary *s = &a->summary;
+
+	snprintf(row[COL_BACKEND], CELL_MAX, "%s%s", t->id,
+		 t->backend && t->backend->simulated ? " *" : "");
+	tl_size_format(run->flush_bytes[c->flush], row[COL_FLUSH], CELL_MAX);
+	snprintf(row[COL_KERNEL], CELL_MAX, "%s", c->kernel.label);
+	snprintf(row[COL_N], CELL_MAX, "%zu", s->n);
+	snprintf(row[COL_OSRM], CELL_MAX, "%zu", s->os_removed);
+	fmt_ns(row[COL_OVERHEAD], c->overhead_ns);
+	if (isnan(c->resolution_ns))
+		snprintf(row[COL_RES], CELL_MAX, "-");
+	else
+		snprintf(row[COL_RES], CELL_MAX, "%.2f", c->resolution_ns);
+	fmt_ns(row[COL_MIN], s->min);
+	fmt_ns(row[COL_P50], s->p50);
+	fmt_ns(row[COL_P99], s->p99);
+	fmt_ns(row[COL_MEAN], s->mean);
+	fmt_ns(row[COL_SD], s->sd);
+	if (isfinite(s->cv))
+		snprintf(row[COL_CV], CELL_MAX, "%.2f%%", 100.0 * s->cv);
+	else
+		snprintf(row[COL_CV], CELL_MAX, "-");
+}
+
+static void print_row(FILE *f, char (*row)[CELL_MAX], const int *width)
+{
+	for (int k = 0; k < NCOLS; k++) {
+		/* Names read left-aligned, numbers right-aligned. */
+		if (k <= COL_KERNEL)
+			fprintf(f, "%-*s", width[k], row[k]);
+		else
+			fprintf(f, "%*s", width[k], row[k]);
+		fputs(k + 1 < NCOLS ? "  " : "\n", f);
+	}
+}
+
+static void print_notes(FILE *f, const struct tl_run *run, const struct tl_analysis *an,
+			char (*rows)[NCOLS][CELL_MAX])
+{
+	bool simulated = false;
+	size_t r = 0;
+
+	for (size_t i = 0; i < run->ncells; i++) {
+		const struct tl_cell *c = &run->cells[i];
+
+		if (c->hidden)
+			continue;
+		if (run->timers[c->timer].backend && run->timers[c->timer].backend->simulated)
+			simulated = true;
+		if (!an[i].os.active && an[i].os.method != TL_OS_NONE && an[i].os.note[0])
+			fprintf(f, "note: %s %s %s: %s\n", run->timers[c->timer].id, rows[r][COL_FLUSH],
+				c->kernel.label, an[i].os.note);
+		r++;
+	}
+	if (simulated)
+		fprintf(f, "* simulated timer: not a measurement of this machine\n");
+}
+
+void tl_table_print(FILE *f, const struct tl_run *run, const struct tl_analysis *an,
+		    enum tl_os_method m, uint64_t seed)
+{
+	int width[NCOLS];
+	char(*rows)[NCOLS][CELL_MAX] = calloc(run->ncells ? run->ncells : 1, sizeof *rows);
+	size_t nrows = 0;
+
+	if (!rows) {
+		fprintf(f, "(out of memory printing the table)\n");
+		return;
+	}
+	for (int k = 0; k < NCOLS; k++)
+		width[k] = (int)strlen(headers[k]);
+	for (size_t i = 0; i < run->ncells; i++) {
+		if (run->cells[i].hidden)
+			continue;
+		fill_row(run, i, &an[i], rows[nrows]);
+		for (int k = 0; k < NCOLS; k++)
+			if ((int)strlen(rows[nrows][k]) > width[k])
+				width[k] = (int)strlen(rows[nrows][k]);
+		nrows++;
+	}
+	fprintf(f, "ns after filter_cost (minus t_e,std) and filter_os (%s, seed %llu); "
+		   "CV = sd/mean\n",
+		stats_os_method_name(m), (unsigned long long)seed);
+	{
+		char hdr[NCOLS][CELL_MAX];
+
+		for (int k = 0; k < NCOLS; k++)
+			snprintf(hdr[k], CELL_MAX, "%s", headers[k]);
+		print_row(f, hdr, width);
+	}
+	for (size_t r = 0; r < nrows; r++)
+		print_row(f, rows[r], width);
+	print_notes(f, run, an, rows);
+	free(rows);
+}
