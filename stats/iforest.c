@@ -149,7 +149,8 @@ static int depth_limit(size_t psi)
 struct tl_iforest *stats_iforest_fit(const double *const *features, size_t nfeat, size_t n,
 				     uint64_t seed)
 {
-	if (nfeat < 1 || nfeat > MAX_FEAT || n == 0 || !features)
+	/* gsl_rng_uniform_int draws below mt19937's 2^32 range only. */
+	if (nfeat < 1 || nfeat > MAX_FEAT || n == 0 || !features || n > 0xffffffffUL)
 		return NULL;
 	struct tl_iforest *fo = malloc(sizeof(*fo));
 	size_t *perm = malloc(n * sizeof(*perm));
@@ -255,7 +256,6 @@ void stats_iforest_free(struct tl_iforest *fo)
 	free(fo);
 }
 
-
 static int keyed_cmp(const void *pa, const void *pb)
 {
 	const struct keyed *a = pa, *b = pb;
@@ -305,7 +305,7 @@ int stats_iforest_scores(const double *const *features, size_t nfeat, size_t n, 
 		}
 		group[k[i].i] = nd - 1;
 	}
-	/* scores[] holds the per-distinct-point sums until the last step. */
+	/* sum[j]: path lengths of distinct point j summed over the trees. */
 	double *sum = malloc(nd * sizeof(*sum));
 	if (!sum) {
 		stats_iforest_free(fo);

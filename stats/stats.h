@@ -27,8 +27,8 @@ enum tl_os_method { TL_OS_IFOREST, TL_OS_IQR, TL_OS_NONE };
 struct tl_os_result {
 	enum tl_os_method method;
 	bool active;          /* false: nothing could be removed; note says why */
-	double beta;          /* chosen threshold (iforest) */
-	double lowest_score;  /* lowest isolation-forest score seen */
+	double beta;          /* chosen threshold (iforest; NaN for iqr/none) */
+	double lowest_score;  /* lowest isolation-forest score seen (NaN for iqr/none) */
 	size_t removed;
 	char note[160];       /* e.g. "OS-noise filter inactive: lowest score -0.53 > -0.60" */
 };
@@ -46,7 +46,8 @@ struct tl_os_result {
 /* c(n) = 2(ln(n-1) + gamma) - 2(n-1)/n, c(2) = 1, c(1) = c(0) = 0. */
 double stats_iforest_c(double n);
 /* Isolation-forest scores in (-1, 0) like scikit-learn's score_samples.
- * features: nfeat arrays (1 or 2) of n values. Seeded, reproducible. */
+ * features: nfeat arrays (1 or 2) of n values, no NaNs. Seeded,
+ * reproducible. -1 on bad arguments or out of memory. */
 int stats_iforest_scores(const double *const *features, size_t nfeat, size_t n, uint64_t seed,
 			 double *scores);
 /* The paper's beta search over scores; returns the chosen beta or sets
