@@ -135,6 +135,24 @@ static void test_histogram(void)
 	is_int(h.total, 231, "total counts every sample");
 	stats_histogram_free(&h);
 
+	/* Like real samples: 26-tick TSC steps converted at 2.6 GHz (so not
+	 * exact multiples of 10 in binary) minus a 33.3 ns overhead, every
+	 * step from 0 to 59 present. 1-ulp noise must not push a value over
+	 * an edge: edges sit 5 ns from every value. 40 bins at most: width
+	 * 10 * ceil(600 / 400) = 20, 30 bins of exactly two steps each. */
+	double t[60 * 3];
+	size_t nt = 0;
+	for (int step = 0; step < 60; step++)
+		for (int c = 0; c < 3; c++)
+			t[nt++] = (double)(26 * (100 + step)) / 2.6 - 33.3;
+	ok(stats_histogram(t, nt, 10, 40, 0, 0, &h) == 0, "histogram of converted tick data");
+	is_int(h.nbins, 30, "30 bins of 20 ns");
+	right = 1;
+	for (size_t b = 0; b < h.nbins; b++)
+		right &= h.counts[b] == 6;
+	ok(right, "every bin holds two steps x 3 samples");
+	stats_histogram_free(&h);
+
 	ok(stats_histogram(x, n, 0, 10, 0, 0, &h) < 0, "resolution 0 is refused");
 	ok(stats_histogram(x, n, 10, 0, 0, 0, &h) < 0, "max_bins 0 is refused");
 	ok(stats_histogram(x, n, 10, 10, 5, 1, &h) < 0, "lo > hi is refused");
