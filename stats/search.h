@@ -32,6 +32,9 @@ struct tl_search_params {
 	double overhead_ns;    /* t_e,std under the same flush */
 	double ns_per_add;     /* to report answers in ns (from a linear fit) */
 	double resolution_ns;  /* the timer's step, for the floor and agreement */
+	/* fast only: measurements per evaluation (0: n). The CLI lowers it when a
+	 * flush is expensive; predictions are still made for the paper's n. */
+	size_t fast_n;
 };
 
 void tl_search_params_default(struct tl_search_params *p);
@@ -45,6 +48,12 @@ struct tl_search_result {
 	double stat;           /* CV (t_min) or overlap alpha (t_diff) at the answer */
 	bool on_floor;         /* sits on the timer-resolution floor */
 	char note[200];        /* "did not converge below 1e8 ADDs: CV floor 2.8 %" etc. */
+	/* extras */
+	enum tl_search_method method;
+	bool stopped;          /* the stop flag ended it; adds is the best found so far */
+	size_t evaluations;    /* candidate points evaluated (CV or pair checks) */
+	double predicted_adds; /* fast: the model's prediction before confirmation */
+	double floor_ns;       /* the resolution floor in ns (0 when unknown) */
 };
 
 /* Live progress for the TUI: every evaluated point. kind 0: (adds, CV), 1: (delta, alpha). */
@@ -58,10 +67,17 @@ struct tl_search_io {
 	atomic_bool *stop;          /* may be NULL; Ctrl-C keeps what was found */
 };
 
+/* Both return 0 when the search ended (see r->converged), 1 when the stop
+ * flag ended it (r keeps what was found so far), -1 on bad parameters or no
+ * memory (r->note says which). */
 int tl_search_tmin(const struct tl_search_params *p, const struct tl_search_io *io,
 		   struct tl_search_result *r);
 /* tmin_adds: the t_min found (A0 starts there). */
 int tl_search_tdiff(const struct tl_search_params *p, const struct tl_search_io *io,
 		    uint64_t tmin_adds, struct tl_search_result *r);
+
+const char *tl_search_method_name(enum tl_search_method m);
+/* "fast" | "paper" -> method; -1 when unknown. */
+int tl_search_method_parse(const char *text);
 
 #endif

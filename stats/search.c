@@ -1,0 +1,240 @@
+#include "config.h"
+
+#include "stats/search.h"
+
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "stats/search_impl.h"
+
+void tl_search_params_default(struct tl_search_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->method = TL_SEARCH_FAST;
+	p->eps = 0.01;
+	p->alpha = 0.05;
+	p->n = 10000;
+	p->p = 30;
+	p->q = 80;
+	p->tmin_step = 10000;
+	p->tdiff_step = 100;
+	p->max_adds = 100000000;
+	p->os = TL_OS_IFOREST;
+	p->seed = 1;
+	p->overhead_ns = 0;
+	p->ns_per_add = 0;
+	p->resolution_ns = 0;
+	p->fast_n = 0;
+}
+
+const char *tl_search_method_name(enum tl_search_method m)
+{
+	return m == TL_SEARCH_PAPER ? "paper" : "fast";
+}
+
+int tl_search_method_parse(const char *text)
+{
+	if (strcmp(text, "fast") == 0)
+		return TL_SEARCH_FAST;
+	if (strcmp(text, "paper") == 0)
+		return TL_SEARCH_PAPER;
+	return -1;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int params_check(const struct tl_search_params *p, char *why, size_t len)
+{
+	if (!(p->eps > 0 && p->eps < 1))
+		snprintf(why, len, "eps %g: need 0 < eps < 1", p->eps);
+	else if (!(p->alpha >= 0 && p->alpha < 1))
+		snprintf(why, len, "alpha %g: need 0 <= alpha < 1", p->alpha);
+	else if (p->n < 2)
+		snprintf(why, len, "n %zu: need at least 2 measurements per point", p->n);
+	else if (p->q < 1)
+		snprintf(why, len, "q %u: need at least 1 pair", p->q);
+	else if (p->tmin_step < 1 || p->tdiff_step < 1)
+		snprintf(why, len, "steps must be at least 1 ADD");
+	else if (p->max_adds < 1)
+		snprintf(why, len, "max_adds must be at least 1");
+	else
+		return 0;
+	return -1;
+}
+
+int srch_begin(struct tl_srch *s, const struct tl_search_params *p, const struct tl_search_io *io,
+	       struct tl_search_result *r, size_t n)
+{
+	memset(s, 0, sizeof(*s));
+	memset(r, 0, sizeof(*r));
+	s->p = p;
+	s->io = io;
+	s->r = r;
+	s->t0 = now_s();
+	s->cv_floor = INFINITY;
+	r->method = p->method;
+	r->ns = NAN;
+	r->stat = NAN;
+	r->predicted_adds = NAN;
+	if (params_check(p, r->note, sizeof(r->note)) != 0)
+		return -1;
+	s->cap = n;
+	s->raw = malloc(n * sizeof(double));
+	s->kept = malloc(n * sizeof(double));
+	s->kept2 = malloc(n * sizeof(double));
+	if (!s->raw || !s->kept || !s->kept2) {
+		srch_end(s);
+		snprintf(r->note, sizeof(r->note), "out of memory for %zu measurements", n);
+		return -1;
+	}
+	return 0;
+}
+
+void srch_end(struct tl_srch *s)
+{
+	free(s->raw);
+	free(s->kept);
+	free(s->kept2);
+	s->raw = s->kept = s->kept2 = NULL;
+	if (s->r)
+		s->r->seconds = now_s() - s->t0;
+}
+
+bool srch_stopped(const struct tl_srch *s)
+{
+	return s->io->stop && atomic_load(s->io->stop);
+}
+
+int srch_sample(struct tl_srch *s, uint64_t adds, size_t n, bool second, struct tl_point *pt)
+{
+	double *dst = second ? s->kept2 : s->kept;
+	struct tl_analysis a;
+	size_t nk = 0;
+
+	if (n > s->cap)
+		n = s->cap;
+	if (srch_stopped(s))
+		return 1;
+	if (s->io->measure(s->io->measure_ctx, adds, false, n, s->raw) != 0)
+		return 1;
+	s->r->measurements += n;
+	if (stats_analyse(s->raw, n, s->p->overhead_ns, s->p->os, s->p->seed, &a, dst, &nk) != 0)
+		nk = 0;
+	pt->adds = adds;
+	pt->n = nk;
+	pt->mean = a.summary.mean;
+	pt->sd = a.summary.sd;
+	/* A mean at or below zero (overhead over-estimated at tiny K) has no
+	 * meaningful CV: count it as failing, never as a pass. */
+	pt->cv = (nk >= 2 && pt->mean > 0) ? pt->sd / pt->mean : INFINITY;
+	pt->kurtosis = nk >= 4 ? 3.0 + gsl_stats_kurtosis(dst, 1, nk) : 3.0;
+	if (!isfinite(pt->kurtosis))
+		pt->kurtosis = 3.0;
+	if (pt->cv < s->cv_floor)
+		s->cv_floor = pt->cv;
+	return 0;
+}
+
+int srch_pair(struct tl_srch *s, uint64_t a0, uint64_t a1, size_t n, double *overlap, size_t *n0,
+	      size_t *n1)
+{
+	struct tl_point p0, p1;
+
+	if (srch_sample(s, a0, n, false, &p0) != 0 || srch_sample(s, a1, n, true, &p1) != 0)
+		return 1;
+	*n0 = p0.n;
+	*n1 = p1.n;
+	*overlap = (p0.n && p1.n) ? stats_overlap(s->kept, p0.n, s->kept2, p1.n) : 1.0;
+	return 0;
+}
+
+void srch_observe(struct tl_srch *s, int kind, uint64_t x, double y)
+{
+	s->r->evaluations++;
+	if (s->io->observe)
+		s->io->observe(s->io->observe_ctx, kind, x, y);
+}
+
+double srch_tmin_floor_ns(const struct tl_search_params *p)
+{
+	return p->resolution_ns > 0 ? p->resolution_ns / sqrt(6.0) / p->eps : 0;
+}
+
+double srch_tdiff_floor_ns(const struct tl_search_params *p)
+{
+	return p->resolution_ns > 0 ? (1.0 - p->alpha) * p->resolution_ns : 0;
+}
+
+void srch_answer(struct tl_srch *s, int kind, uint64_t adds, double stat)
+{
+	struct tl_search_result *r = s->r;
+	double fl = kind == 0 ? srch_tmin_floor_ns(s->p) : srch_tdiff_floor_ns(s->p);
+
+	r->adds = adds;
+	r->ns = s->p->ns_per_add > 0 ? (double)adds * s->p->ns_per_add : NAN;
+	r->stat = stat;
+	r->floor_ns = fl;
+	/* On the floor: the timer's quantization alone explains the answer.
+	 * For t_min the floor is a lower bound on sd, so within 25 % of it;
+	 * for t_diff a quantized reading spreads over about two steps, so an
+	 * answer below twice the rule-of-thumb floor is the timer's step. */
+	if (fl > 0 && isfinite(r->ns))
+		r->on_floor = kind == 0 ? r->ns <= 1.25 * fl : r->ns <= 2.0 * fl;
+}
+
+static void finish_note(struct tl_search_result *r, int kind)
+{
+	size_t len = strlen(r->note);
+
+	if (r->on_floor && len < sizeof(r->note) - 2)
+		snprintf(r->note + len, sizeof(r->note) - len, "%son the timer-resolution floor (%s %.3g ns)",
+			 len ? "; " : "", kind == 0 ? "(q/sqrt 6)/eps =" : "(1-alpha) q =", r->floor_ns);
+}
+
+int tl_search_tmin(const struct tl_search_params *p, const struct tl_search_io *io,
+		   struct tl_search_result *r)
+{
+	struct tl_srch s;
+	size_t n = p->n;
+	int rc;
+
+	if (p->method == TL_SEARCH_FAST && p->fast_n >= 2)
+		n = p->fast_n;
+	if (srch_begin(&s, p, io, r, n) != 0)
+		return -1;
+	rc = p->method == TL_SEARCH_PAPER ? search_paper_tmin(&s) : search_fast_tmin(&s);
+	srch_end(&s);
+	r->stopped = rc == 1;
+	if (rc >= 0)
+		finish_note(r, 0);
+	return rc;
+}
+
+int tl_search_tdiff(const struct tl_search_params *p, const struct tl_search_io *io,
+		    uint64_t tmin_adds, struct tl_search_result *r)
+{
+	struct tl_srch s;
+	size_t n = p->n;
+	int rc;
+
+	if (p->method == TL_SEARCH_FAST && p->fast_n >= 2)
+		n = p->fast_n;
+	if (srch_begin(&s, p, io, r, n) != 0)
+		return -1;
+	rc = p->method == TL_SEARCH_PAPER ? search_paper_tdiff(&s, tmin_adds)
+					  : search_fast_tdiff(&s, tmin_adds);
+	srch_end(&s);
+	r->stopped = rc == 1;
+	if (rc >= 0)
+		finish_note(r, 1);
+	return rc;
+}

@@ -1,0 +1,383 @@
+/* The `fast` searches: predict t_min and t_diff from a model of tau fitted
+ * to a few evaluated points, then confirm with real runs near the answer.
+ *
+ * t_min. After filter_cost and filter_os a point at K ADDs has mean
+ * t = c K + mean(tau) (c: ns per ADD) and sd(tau); CV < eps means
+ * t > sd/eps, so K = (sd/eps - mean(tau))/c. Two corrections make it land
+ * where Algorithm 1 lands:
+ * - Algorithm 1 accepts a point only when p+1 CVs in a row, each from n
+ *   measurements, are below eps. A sample sd has relative spread
+ *   sqrt((kurtosis - 1)/(4n)), and the median of the largest of p+1 such
+ *   draws sits z = Phi^-1(0.5^(1/(p+1))) spreads above the mean, so the
+ *   target is sd (1 + z sqrt((kurt-1)/(4n))) / t = eps, with the paper's n
+ *   even when fewer measurements are taken per evaluation here.
+ * - tau depends on t (on a VM its spread grows with the kernel's length,
+ *   sd^2 = s0^2 + (k t)^2), so the model is re-fitted at each evaluated
+ *   point and the search re-predicts until the prediction stops moving
+ *   (within 2 %): the last evaluation is the confirmation at the answer.
+ *   When the fitted k alone keeps CV above eps the search evaluates 10x
+ *   further up before believing it, and stops at max_adds ("CV floor").
+ *
+ * t_diff. Algorithm 2 accepts delta when, for q pairs of n-sample sets,
+ * each pair has at most alpha of A1 below max(A0): c delta must exceed
+ * max(A0) - Q_alpha(A1) for all q pairs. Where the smallest such delta lands
+ * is governed by the largest A0 maximum among q sets of n, i.e. the median
+ * of the maximum of q n draws: it depends on n and q, and the prediction
+ * uses the paper's n and q even when the sets measured here are smaller.
+ * Three filtered sets at t_min are centred on their means and pooled. The
+ * maximum of m normal draws has median sd Phi^-1(0.5^(1/m)); the sets'
+ * observed maxima against that (median ratio over sets) correct for the
+ * filter's trimming and the real tails, and the correction is carried to
+ * m = q n. Q_alpha comes from the pool (see tdiff_pool for coarse clocks).
+ * The prediction is then confirmed with real pairs of Algorithm 2
+ * (i = 1..3) at the predicted delta; a failing pair moves delta up (the
+ * re-fitted model, at least 5 % or one ADD) and adds its sets to the pool.
+ * Only upward moves are confirmed: a handful of passing
+ * pairs says nothing about whether all q would pass lower down. */
+#include "config.h"
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats/search_impl.h"
+
+#define FAST_MAX_EVALS 8
+#define FAST_CONFIRM_PAIRS 3
+#define FAST_TDIFF_CHUNKS 3
+#define FAST_MAX_CHUNKS 64
+
+/* Median of the largest of m standard normal draws. */
+static double normal_max_median(double m)
+{
+	return m <= 1 ? 0.0 : gsl_cdf_ugaussian_Pinv(pow(0.5, 1.0 / m));
+}
+
+struct tmin_fit {
+	double t[FAST_MAX_EVALS], var[FAST_MAX_EVALS];
+	double rel[FAST_MAX_EVALS]; /* relative sampling spread of each var */
+	size_t n;
+};
+
+/* Constant variance: the points pooled, weighted by their precision. */
+static double var_pooled(const struct tmin_fit *f)
+{
+	double w = 0, v = 0;
+
+	for (size_t i = 0; i < f->n; i++) {
+		double wi = 1.0 / (f->rel[i] * f->rel[i]);
+
+		w += wi;
+		v += wi * f->var[i];
+	}
+	return v / w;
+}
+
+/* sd^2 = a + b t^2 by least squares over the points, kept only when the
+ * growth is larger than three times the points' sampling noise (a few
+ * spikes more or less in a set must not read as "spread grows with t");
+ * otherwise b = 0 and a is the pooled variance. */
+static void var_model(const struct tmin_fit *f, double *a, double *b)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, k = (double)f->n;
+	size_t lo = 0, hi = 0;
+
+	*a = var_pooled(f);
+	*b = 0;
+	if (f->n < 2)
+		return;
+	for (size_t i = 0; i < f->n; i++) {
+		double x = f->t[i] * f->t[i];
+
+		sx += x;
+		sy += f->var[i];
+		sxx += x * x;
+		sxy += x * f->var[i];
+		if (f->t[i] < f->t[lo])
+			lo = i;
+		if (f->t[i] > f->t[hi])
+			hi = i;
+	}
+	double den = k * sxx - sx * sx;
+
+	if (fabs(den) <= 1e-12 * sxx * k)
+		return;
+	double bb = (k * sxy - sx * sy) / den, aa = (sy - bb * sx) / k;
+	double noise = hypot(f->rel[lo] * f->var[lo], f->rel[hi] * f->var[hi]);
+
+	if (bb > 0 && aa > 0 && f->var[hi] - f->var[lo] > 3.0 * noise) {
+		*a = aa;
+		*b = bb;
+	}
+}
+
+int search_fast_tmin(struct tl_srch *s)
+{
+	const struct tl_search_params *p = s->p;
+	double z = normal_max_median((double)p->p + 1.0);
+	double c = p->ns_per_add;
+	uint64_t k = p->tmin_step / 10 ? p->tmin_step / 10 : 1;
+	struct tmin_fit fit = { .n = 0 };
+	struct tl_point pt, first = { 0 };
+	uint64_t answer = 0;
+	int walked = 0;
+
+	if (k > p->max_adds)
+		k = p->max_adds;
+	for (int it = 0; it < FAST_MAX_EVALS + 4; it++) {
+		if (srch_sample(s, k, s->cap, false, &pt) != 0) {
+			if (answer) {
+				srch_answer(s, 0, answer, NAN);
+				snprintf(s->r->note, sizeof(s->r->note), "stopped: prediction not confirmed");
+			}
+			return 1;
+		}
+		srch_observe(s, 0, k, pt.cv);
+		if (!isfinite(pt.cv) || pt.n < 2) {
+			/* no usable spread yet (mean <= 0 at tiny K): go longer */
+			if (k >= p->max_adds)
+				break;
+			k = k * 10 > p->max_adds ? p->max_adds : k * 10;
+			continue;
+		}
+		if (!(c > 0)) {
+			/* no slope given: learn it from two points' means */
+			if (first.n == 0) {
+				first = pt;
+				k = k * 4 > p->max_adds ? p->max_adds : k * 4;
+				continue;
+			}
+			c = (pt.mean - first.mean) / ((double)pt.adds - (double)first.adds);
+			if (!(c > 0)) {
+				snprintf(s->r->note, sizeof(s->r->note),
+					 "time did not grow with K (%.3g ns at %llu, %.3g ns at %llu ADDs)",
+					 first.mean, (unsigned long long)first.adds, pt.mean,
+					 (unsigned long long)pt.adds);
+				return 0;
+			}
+		}
+		if (fit.n < FAST_MAX_EVALS) {
+			fit.t[fit.n] = pt.mean;
+			fit.var[fit.n] = pt.sd * pt.sd;
+			fit.rel[fit.n] = sqrt(fmax(pt.kurtosis - 1.0, 0.5) / (double)pt.n);
+			fit.n++;
+		}
+		double tau_mean = pt.mean - c * (double)k;
+		double m1 = 1.0 + z * sqrt(fmax(pt.kurtosis - 1.0, 0.5) / (4.0 * (double)p->n));
+		double a, b;
+
+		var_model(&fit, &a, &b);
+		if (!(a > 0)) {
+			/* no spread at all (a noiseless clock hitting one reading):
+			 * this K passes; nothing says how far below it t_min is */
+			srch_answer(s, 0, k, pt.cv);
+			s->r->converged = true;
+			snprintf(s->r->note, sizeof(s->r->note), "fast: no spread seen at %llu ADDs (t_min <= it)",
+				 (unsigned long long)k);
+			return 0;
+		}
+		if (p->eps * p->eps <= b * m1 * m1) {
+			/* the model says CV never gets below eps: look further up
+			 * for real before saying so */
+			if (k >= p->max_adds)
+				break;
+			k = k * 10 > p->max_adds ? p->max_adds : k * 10;
+			continue;
+		}
+		double t_star = m1 * sqrt(a) / sqrt(p->eps * p->eps - b * m1 * m1);
+		double kn = ceil((t_star - tau_mean) / c);
+		uint64_t knew = kn < 1 ? 1 : kn > (double)p->max_adds ? p->max_adds : (uint64_t)kn;
+
+		if (it == 0 || isnan(s->r->predicted_adds))
+			s->r->predicted_adds = kn;
+		double tol = fmax(1.0, 0.02 * (double)k);
+
+		if (fit.n >= 2 && fabs((double)knew - (double)k) <= tol) {
+			/* confirmation: the point at the answer really has CV < eps */
+			if (pt.cv <= p->eps) {
+				answer = knew > k ? knew : k;
+				srch_answer(s, 0, answer, pt.cv);
+				s->r->converged = true;
+				if (walked)
+					snprintf(s->r->note, sizeof(s->r->note),
+						 "fast: walked up %d step(s) past the model", walked);
+				return 0;
+			}
+			walked++;
+			knew = (uint64_t)ceil((double)k * 1.05) + 1;
+		}
+		if (k >= p->max_adds && knew >= p->max_adds)
+			break;
+		answer = knew;
+		k = knew > p->max_adds ? p->max_adds : knew;
+	}
+	snprintf(s->r->note, sizeof(s->r->note), "did not converge below %.3g ADDs: CV floor %.3g %%",
+		 (double)p->max_adds, 100.0 * s->cv_floor);
+	return 0;
+}
+
+/* Pool of filtered sets, each centred on its mean.
+ *
+ * A clock of step q reads on a grid, and Algorithm 2 counts A1 readings
+ * strictly below max(A0), itself a grid value M0: R1 < M0 exactly when
+ * R1 + q u < M0 for any u in [0, 1). So the pooled low quantile is taken
+ * over readings spread uniformly inside their grid cell (u from a
+ * golden-ratio sequence: deterministic, even), which gives a continuous
+ * alpha-quantile that answers the grid question, while the maxima stay the
+ * raw grid values M0 that the condition compares against. */
+struct tdiff_pool {
+	double max_c[FAST_MAX_CHUNKS]; /* max - mean */
+	double var[FAST_MAX_CHUNKS];
+	size_t size[FAST_MAX_CHUNKS];
+	size_t n;
+	double *all; /* every centred value */
+	size_t nall, capall;
+};
+
+static int pool_add(struct tdiff_pool *pl, const double *x, size_t n, double q)
+{
+	if (n < 2 || pl->n >= FAST_MAX_CHUNKS)
+		return 0;
+	if (pl->nall + n > pl->capall) {
+		size_t cap = 2 * (pl->nall + n);
+		double *a = realloc(pl->all, cap * sizeof(*a));
+
+		if (!a)
+			return -1;
+		pl->all = a;
+		pl->capall = cap;
+	}
+	double mean = gsl_stats_mean(x, 1, n), mx = x[0];
+
+	for (size_t i = 0; i < n; i++) {
+		double u = fmod(0.5 + 0.6180339887498949 * (double)(pl->nall + i), 1.0);
+
+		pl->all[pl->nall + i] = x[i] - mean + q * u;
+		if (x[i] > mx)
+			mx = x[i];
+	}
+	pl->nall += n;
+	pl->max_c[pl->n] = mx - mean;
+	pl->var[pl->n] = gsl_stats_variance_m(x, 1, n, mean);
+	pl->size[pl->n] = n;
+	pl->n++;
+	return 0;
+}
+
+/* Predicted delta in ns for q pairs of n-sample sets. */
+static double pool_predict(struct tdiff_pool *pl, double alpha, double n, double q)
+{
+	double var = 0, ratio;
+
+	for (size_t i = 0; i < pl->n; i++)
+		var += pl->var[i];
+	var /= (double)pl->n;
+	double sd = sqrt(var);
+
+	/* how far the observed maxima sit from the normal model at their size
+	 * (the median over sets: one lucky maximum must not move it) */
+	double ratios[FAST_MAX_CHUNKS];
+
+	for (size_t i = 0; i < pl->n; i++) {
+		double m = normal_max_median((double)pl->size[i]);
+
+		ratios[i] = m > 0 && sd > 0 ? pl->max_c[i] / (sd * m) : 1.0;
+	}
+	ratio = stats_median(ratios, pl->n);
+	if (!(ratio > 0))
+		ratio = 1.0;
+	gsl_sort(pl->all, 1, pl->nall);
+	double low = stats_quantile_sorted(pl->all, pl->nall, alpha);
+
+	return ratio * sd * normal_max_median(q * n) - low;
+}
+
+int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
+{
+	const struct tl_search_params *p = s->p;
+	struct tdiff_pool pool = { .n = 0, .all = NULL };
+	double q = p->resolution_ns > 0 ? p->resolution_ns : 0;
+	int rc;
+	struct tl_point pt;
+	double c = p->ns_per_add;
+	uint64_t d = 0, lo_fail = 0;
+
+	if (!(c > 0)) {
+		snprintf(s->r->note, sizeof(s->r->note),
+			 "fast t_diff needs ns_per_add (a linear fit of medians against K)");
+		return -1;
+	}
+	for (int i = 0; i < FAST_TDIFF_CHUNKS; i++) {
+		if (srch_sample(s, tmin, s->cap, false, &pt) != 0) {
+			free(pool.all);
+			return 1;
+		}
+		if (pool_add(&pool, s->kept, pt.n, q) != 0)
+			goto nomem;
+	}
+	for (int round = 0; round < FAST_MAX_EVALS; round++) {
+		double pred = pool_predict(&pool, p->alpha, (double)p->n, (double)p->q);
+		double dd = ceil(pred / c);
+		uint64_t next = dd < 1 ? 1 : (uint64_t)dd;
+		double worst = 0;
+		bool pass = true;
+
+		if (round == 0)
+			s->r->predicted_adds = dd;
+		if (next <= lo_fail) {
+			uint64_t up = (uint64_t)ceil(0.05 * (double)lo_fail);
+
+			next = lo_fail + (up ? up : 1);
+		}
+		d = next;
+		if (tmin + (uint64_t)p->q * d > p->max_adds) {
+			snprintf(s->r->note, sizeof(s->r->note),
+				 "did not converge below %.3g ADDs: %u pairs at delta %llu need longer kernels",
+				 (double)p->max_adds, p->q, (unsigned long long)d);
+			rc = 0;
+			goto out;
+		}
+		for (unsigned i = 1; i <= FAST_CONFIRM_PAIRS && i <= p->q; i++) {
+			double ov;
+			size_t n0, n1;
+
+			if (srch_pair(s, tmin + (uint64_t)(i - 1) * d, tmin + (uint64_t)i * d, s->cap,
+				      &ov, &n0, &n1) != 0) {
+				free(pool.all);
+				return 1;
+			}
+			if (pool_add(&pool, s->kept, n0, q) != 0 || pool_add(&pool, s->kept2, n1, q) != 0)
+				goto nomem;
+			if (ov > worst)
+				worst = ov;
+			if (ov > p->alpha)
+				pass = false;
+		}
+		srch_observe(s, 1, d, worst);
+		if (pass) {
+			srch_answer(s, 1, d, worst);
+			s->r->converged = true;
+			if (round > 0)
+				snprintf(s->r->note, sizeof(s->r->note),
+					 "fast: walked up %d time(s) past the model (%.0f ADDs)", round,
+					 s->r->predicted_adds);
+			rc = 0;
+			goto out;
+		}
+		lo_fail = d;
+	}
+	snprintf(s->r->note, sizeof(s->r->note), "fast: no delta confirmed after %d rounds (last %llu ADDs)",
+		 FAST_MAX_EVALS, (unsigned long long)d);
+	rc = 0;
+out:
+	free(pool.all);
+	return rc;
+nomem:
+	free(pool.all);
+	snprintf(s->r->note, sizeof(s->r->note), "out of memory");
+	return -1;
+}

@@ -1,0 +1,53 @@
+/* Internals shared by the paper and fast searches (not for other modules). */
+#ifndef TL_STATS_SEARCH_IMPL_H
+#define TL_STATS_SEARCH_IMPL_H
+
+#include "stats/search.h"
+
+/* One search in progress: buffers, counters and the clock. */
+struct tl_srch {
+	const struct tl_search_params *p;
+	const struct tl_search_io *io;
+	struct tl_search_result *r;
+	double *raw;   /* one evaluation's measurements */
+	double *kept;  /* what survives filter_cost + filter_os */
+	double *kept2; /* the second sample of a pair */
+	size_t cap;
+	double t0;
+	double cv_floor; /* lowest CV seen (t_min), for "did not converge" */
+};
+
+/* What one evaluated point looks like after filter_cost and filter_os. */
+struct tl_point {
+	uint64_t adds;
+	size_t n;          /* kept */
+	double mean, sd, cv;
+	double kurtosis;   /* non-excess (normal: 3) */
+};
+
+int srch_begin(struct tl_srch *s, const struct tl_search_params *p, const struct tl_search_io *io,
+	       struct tl_search_result *r, size_t n);
+void srch_end(struct tl_srch *s);
+bool srch_stopped(const struct tl_srch *s);
+/* n measurements of adds ADDs, filtered, into s->kept (or s->kept2 when
+ * second); pt summarises them. Returns 0, or 1 when stopped. */
+int srch_sample(struct tl_srch *s, uint64_t adds, size_t n, bool second, struct tl_point *pt);
+/* One of Algorithm 2's pairs: A0 = a0 ADDs, A1 = a1 ADDs, n each; *overlap
+ * gets the share of filtered A1 below max(filtered A0); the filtered sets
+ * stay in s->kept (n0) and s->kept2 (n1). 0, or 1 stopped. */
+int srch_pair(struct tl_srch *s, uint64_t a0, uint64_t a1, size_t n, double *overlap, size_t *n0,
+	      size_t *n1);
+void srch_observe(struct tl_srch *s, int kind, uint64_t x, double y);
+/* Writes adds, ns, stat, on_floor for a t_min (kind 0) or t_diff (kind 1). */
+void srch_answer(struct tl_srch *s, int kind, uint64_t adds, double stat);
+
+/* The resolution floors of SPEC section 4's pitfalls, in ns (0 unknown). */
+double srch_tmin_floor_ns(const struct tl_search_params *p);
+double srch_tdiff_floor_ns(const struct tl_search_params *p);
+
+int search_paper_tmin(struct tl_srch *s);
+int search_paper_tdiff(struct tl_srch *s, uint64_t tmin_adds);
+int search_fast_tmin(struct tl_srch *s);
+int search_fast_tdiff(struct tl_srch *s, uint64_t tmin_adds);
+
+#endif
