@@ -36,7 +36,13 @@ struct tl_backend {
 	int (*open)(struct tl_timer *t, const char *params, char *why, size_t whylen);
 	void (*close)(struct tl_timer *t);
 
-	/* The timed regions: end - start in raw units, nothing else inside. */
+	/* The timed regions: end - start in raw units, nothing else inside.
+	 * Call only on an opened timer (they are NULL on an architecture the
+	 * backend cannot run on, where open always fails). Backends that count
+	 * one thread (perf-*, papi-read, barrier-pmc/pmccntr) may be opened on
+	 * one thread and timed on another: the first timing on a new thread
+	 * moves the counter there before its first read. NaN means the reading
+	 * failed (e.g. that move failed); no counter was trusted. */
 	double (*time_empty)(struct tl_timer *t);
 	double (*time_adds)(struct tl_timer *t, uint64_t adds);
 };
@@ -54,15 +60,17 @@ extern const struct tl_backend *const tl_backends[];
 /* The backend whose id matches text up to an optional ':' (NULL if none). */
 const struct tl_backend *tl_backend_find(const char *id_with_params);
 
-/* Comma-free list of known ids for error messages ("barrier-tsc, rdtsc, ..."). */
+/* Every known id, ", "-separated, for error messages ("barrier-tsc, rdtsc, ..."). */
 const char *tl_backend_ids(void);
 
 /* Looks up and opens; on failure why says "unknown backend ..." or the probe's reason. */
 int tl_timer_open(struct tl_timer *t, const char *id_with_params, char *why, size_t whylen);
 void tl_timer_close(struct tl_timer *t);
 
-/* Smallest non-zero difference between consecutive readings seen over
- * `tries` empty timings, in raw units (measured, never assumed). */
+/* The clock's step in raw units, measured (never assumed): over `tries`
+ * timings (half empty, half with 0..127 ADDs so durations vary), the
+ * smallest non-zero duration or gap between two distinct durations seen.
+ * 0 when the readings never changed. */
 double tl_timer_resolution(struct tl_timer *t, unsigned tries);
 
 /* --- machine facts the probes need and `info` shows (backends/x86.c etc.) --- */

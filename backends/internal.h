@@ -33,4 +33,18 @@ int tl_backend_no_params(const struct tl_backend *b, const char *params, char *w
 /* Name of the architecture this build runs on ("x86_64", "aarch64", ...). */
 const char *tl_backend_arch(void);
 
+/* perf_event helpers (backends/perf.c), shared with barrier-pmc/pmccntr. */
+struct perf_event_attr;
+
+/* /proc/sys/kernel/perf_event_paranoid, or -99 when unreadable. */
+int tl_perf_paranoid(void);
+
+/* Whether the kernel exposes a CPU PMU under /sys/bus/event_source. */
+bool tl_perf_has_cpu_pmu(void);
+
+/* perf_event_open for the calling thread, user space only; returns the fd,
+ * or -1 with why saying what to do (no PMU, perf_event_paranoid=N, ...).
+ * what names the event in the message. Linux only. */
+int tl_perf_open(struct perf_event_attr *attr, const char *what, char *why, size_t whylen);
+
 #endif

@@ -32,7 +32,7 @@ static int posix_open_clock(struct tl_timer *t, clockid_t clk, const char *name,
 	if (tl_backend_no_params(t->backend, params, why, whylen) < 0)
 		return -1;
 	if (clock_getres(clk, &ts) != 0 || clock_gettime(clk, &ts) != 0)
-		return tl_why(why, whylen, "unavailable: clock_gettime(%s) failed: %s", name,
+		return tl_why(why, whylen, "clock_gettime(%s) failed: %s", name,
 			      strerror(errno));
 	t->ns_per_unit = 1.0;
 	return 0;

@@ -17,10 +17,18 @@
 
 const struct tl_backend *const tl_backends[] = {
 	&tl_backend_barrier_tsc,
+	&tl_backend_barrier_pmc,
+	&tl_backend_barrier_cntvct,
+	&tl_backend_barrier_pmccntr,
+	&tl_backend_papi_real_nsec,
+	&tl_backend_papi_real_cyc,
+	&tl_backend_papi_read,
 	&tl_backend_clock_gettime,
 	&tl_backend_clock_gettime_raw,
 	&tl_backend_clock_gettime_realtime,
 	&tl_backend_rdtsc,
+	&tl_backend_perf_read,
+	&tl_backend_perf_task_clock,
 	&tl_backend_sim,
 	NULL,
 };
