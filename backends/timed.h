@@ -20,7 +20,8 @@
  *   DIFF(t,e,s)  end - start as a double in raw units (after the second
  *                read, so its cost is never timed).
  *
- * Between the two reads there is only the ADD chain below: no allocation, no
+ * Between the two reads there is only the ADD chain below (its set-up runs
+ * before the first read): no allocation, no
  * logging, no branch on user options, no function pointer. Both reads and the
  * chain are volatile asm (or opaque calls) with a "memory" clobber, so the
  * compiler keeps them in program order and cannot fold the chain. */
@@ -49,27 +50,51 @@
 #endif
 
 /* A chain of `adds` data-dependent register ADDs on one accumulator (one
- * ADD latency each, 1 cycle on every core we know of). The adds % 256 ADDs
- * that do not fill a block are run by jumping into the unrolled block at the
- * right depth, then whole blocks loop: for a fixed count every branch is
- * predictable and there is one taken branch per 256 ADDs. */
-TL_TIMED_INLINE void tl_timed_add_chain(uint64_t adds)
+ * ADD latency each, 1 cycle on every core we know of), in two steps:
+ *
+ *   prepare (before the first read): split adds into whole 256-ADD blocks
+ *     and the byte offset, from the end of the unrolled block, at which the
+ *     remaining adds % 256 ADDs start; put the accumulator and increment in
+ *     registers. An empty volatile asm pins this work before the read.
+ *   run (between the reads): jump into the unrolled block at that depth,
+ *     then loop over whole blocks. For a fixed count every branch is
+ *     predictable and there is one taken branch per 256 ADDs.
+ *
+ * The ADDs are register-register: Golden Cove and later fold chains of
+ * `add $imm` in the renamer (measured on this project's VM: 20000
+ * dependent `add $1` in ~5800 core cycles), which register ADDs defeat. */
+struct tl_timed_chain {
+	uint64_t acc;    /* accumulator, 0 */
+	uint64_t inc;    /* increment, 1 (a register, never an immediate) */
+	uint64_t blocks; /* whole unrolled blocks */
+	uint64_t skip;   /* x86/Armv8: bytes of ADDs before the block end; else ADDs */
+};
+
+#if defined(__x86_64__)
+#define TL_TIMED_ADD_BYTES 3 /* add %reg64, %reg64: REX.W 01 /r */
+#elif defined(__aarch64__) && !defined(__ARM_FEATURE_BTI_DEFAULT)
+#define TL_TIMED_ADD_BYTES 4
+#else
+#define TL_TIMED_ADD_BYTES 1 /* skip counts ADDs, not bytes */
+#endif
+
+TL_TIMED_INLINE struct tl_timed_chain tl_timed_chain_prepare(uint64_t adds)
+{
+	struct tl_timed_chain c = { 0, 1, adds / TL_TIMED_UNROLL,
+				    (adds % TL_TIMED_UNROLL) * TL_TIMED_ADD_BYTES };
+	__asm__ volatile("" : "+r"(c.acc), "+r"(c.inc), "+r"(c.blocks), "+r"(c.skip));
+	return c;
+}
+
+/* Returns the accumulator (= adds) so tests can check the count. */
+TL_TIMED_INLINE uint64_t tl_timed_chain_run(struct tl_timed_chain c)
 {
 #if defined(__x86_64__)
-	uint64_t acc = 0, inc = 1, blocks, rem, target;
-	/* Register-register ADDs: Golden Cove and later fold `add $imm` chains
-	 * in the renamer (measured here: 20000 dependent `add $1` in ~5800
-	 * core cycles instead of 20000), register ADDs they cannot fold. Each
-	 * `add %reg64, %reg64` is 3 bytes (REX.W 01 /r); the .if after the
-	 * block stops the build if an assembler ever picks another encoding,
-	 * since the computed jump depends on it. */
-	__asm__ volatile("mov %[n], %[blk]\n\t"
-			 "shr $8, %[blk]\n\t"
-			 "mov %[n], %[rem]\n\t"
-			 "and $255, %[rem]\n\t"
-			 "lea (%[rem],%[rem],2), %[rem]\n\t"
-			 "lea 2f(%%rip), %[tgt]\n\t"
-			 "sub %[rem], %[tgt]\n\t"
+	uint64_t target;
+	/* The .if after the block (GNU as) stops the build if an assembler
+	 * ever picks another ADD encoding, since the jump depends on it. */
+	__asm__ volatile("lea 2f(%%rip), %[tgt]\n\t"
+			 "sub %[skip], %[tgt]\n\t"
 			 "jmp *%[tgt]\n\t"
 			 ".p2align 6\n"
 			 "1:\n\t"
@@ -80,16 +105,13 @@ TL_TIMED_INLINE void tl_timed_add_chain(uint64_t adds)
 			 TL_TIMED_CHECK_X86_BLOCK
 			 "sub $1, %[blk]\n\t"
 			 "jnc 1b\n"
-			 : [acc] "+r"(acc), [blk] "=&r"(blocks), [rem] "=&r"(rem),
-			   [tgt] "=&r"(target)
-			 : [n] "r"(adds), [inc] "r"(inc)
+			 : [acc] "+r"(c.acc), [blk] "+r"(c.blocks), [tgt] "=&r"(target)
+			 : [skip] "r"(c.skip), [inc] "r"(c.inc)
 			 : "cc", "memory");
 #elif defined(__aarch64__) && !defined(__ARM_FEATURE_BTI_DEFAULT)
-	uint64_t acc = 0, inc = 1, blocks, rem, target;
-	__asm__ volatile("lsr %[blk], %[n], #8\n\t"
-			 "and %[rem], %[n], #255\n\t"
-			 "adr %[tgt], 2f\n\t"
-			 "sub %[tgt], %[tgt], %[rem], lsl #2\n\t"
+	uint64_t target;
+	__asm__ volatile("adr %[tgt], 2f\n\t"
+			 "sub %[tgt], %[tgt], %[skip]\n\t"
 			 "br %[tgt]\n\t"
 			 ".p2align 6\n"
 			 "1:\n\t"
@@ -99,20 +121,16 @@ TL_TIMED_INLINE void tl_timed_add_chain(uint64_t adds)
 			 "2:\n\t"
 			 "subs %[blk], %[blk], #1\n\t"
 			 "b.hs 1b\n"
-			 : [acc] "+r"(acc), [blk] "=&r"(blocks), [rem] "=&r"(rem),
-			   [tgt] "=&r"(target)
-			 : [n] "r"(adds), [inc] "r"(inc)
+			 : [acc] "+r"(c.acc), [blk] "+r"(c.blocks), [tgt] "=&r"(target)
+			 : [skip] "r"(c.skip), [inc] "r"(c.inc)
 			 : "cc", "memory");
 #elif defined(__aarch64__)
 	/* With BTI every indirect branch must land on a BTI pad, so the
 	 * remainder runs as a short counted loop instead of a computed jump. */
-	uint64_t acc = 0, inc = 1, blocks, rem;
-	__asm__ volatile("lsr %[blk], %[n], #8\n\t"
-			 "and %[rem], %[n], #255\n\t"
-			 "cbz %[rem], 2f\n"
+	__asm__ volatile("cbz %[skip], 2f\n"
 			 "3:\n\t"
 			 "add %[acc], %[acc], %[inc]\n\t"
-			 "subs %[rem], %[rem], #1\n\t"
+			 "subs %[skip], %[skip], #1\n\t"
 			 "b.ne 3b\n\t"
 			 "b 2f\n\t"
 			 ".p2align 6\n"
@@ -123,18 +141,23 @@ TL_TIMED_INLINE void tl_timed_add_chain(uint64_t adds)
 			 "2:\n\t"
 			 "subs %[blk], %[blk], #1\n\t"
 			 "b.hs 1b\n"
-			 : [acc] "+r"(acc), [blk] "=&r"(blocks), [rem] "=&r"(rem)
-			 : [n] "r"(adds), [inc] "r"(inc)
+			 : [acc] "+r"(c.acc), [blk] "+r"(c.blocks), [skip] "+r"(c.skip)
+			 : [inc] "r"(c.inc)
 			 : "cc", "memory");
 #else
 	/* Other architectures: the empty asm makes each ADD opaque, so the
 	 * compiler can neither fold the chain nor vectorize it. */
-	uint64_t acc = 0;
-	for (uint64_t i = 0; i < adds; i++) {
-		acc += 1;
-		__asm__ volatile("" : "+r"(acc) : : "memory");
+	for (uint64_t i = 0; i < c.blocks * TL_TIMED_UNROLL + c.skip; i++) {
+		c.acc += c.inc;
+		__asm__ volatile("" : "+r"(c.acc) : : "memory");
 	}
 #endif
+	return c.acc;
+}
+
+TL_TIMED_INLINE uint64_t tl_timed_add_chain(uint64_t adds)
+{
+	return tl_timed_chain_run(tl_timed_chain_prepare(adds));
 }
 
 #define TL_TIMED_NO_PREP(t) (void)(t)
@@ -155,9 +178,10 @@ TL_TIMED_INLINE void tl_timed_add_chain(uint64_t adds)
 	static double X##_time_adds(struct tl_timer *t, uint64_t adds)      \
 	{                                                                   \
 		PREP(t);                                                    \
+		struct tl_timed_chain chain_ = tl_timed_chain_prepare(adds); \
 		T start_, end_;                                             \
 		READ(start_);                                               \
-		tl_timed_add_chain(adds);                                   \
+		(void)tl_timed_chain_run(chain_);                           \
 		READ(end_);                                                 \
 		return DIFF(t, end_, start_);                               \
 	}
