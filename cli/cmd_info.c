@@ -34,7 +34,7 @@ static const char usage_text[] =
 	"  -h, --help  this help\n";
 
 static const struct option longopts[] = {
-	{"json", no_argument, NULL, 'J'},
+	{"json", no_argument, NULL, OPT_JSON},
 	{"cpu", required_argument, NULL, 'c'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -209,7 +209,7 @@ int cli_info_main(int argc, char **argv)
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":c:h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'J':
+		case OPT_JSON:
 			json = true;
 			break;
 		case 'c':

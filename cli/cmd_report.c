@@ -25,9 +25,9 @@ static const char usage_text[] =
 	"Exit status: 0 done, 1 write failure, 2 bad input or unreadable file.\n";
 
 static const struct option longopts[] = {
-	{"os-filter", required_argument, NULL, 'O'},
-	{"json", required_argument, NULL, 'J'},
-	{"csv", required_argument, NULL, 'C'},
+	{"os-filter", required_argument, NULL, OPT_OS_FILTER},
+	{"json", required_argument, NULL, OPT_JSON},
+	{"csv", required_argument, NULL, OPT_CSV},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -48,7 +48,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, char *why, s
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'O':
+		case OPT_OS_FILTER:
 			o->os = stats_os_method_parse(optarg);
 			if (o->os < 0) {
 				snprintf(why, whylen, "--os-filter '%s' is unknown (accepted: iforest, "
@@ -57,10 +57,10 @@ static int parse_args(int argc, char **argv, struct report_opts *o, char *why, s
 				return -1;
 			}
 			break;
-		case 'J':
+		case OPT_JSON:
 			o->json = optarg;
 			break;
-		case 'C':
+		case OPT_CSV:
 			o->csv = optarg;
 			break;
 		case 'h':

@@ -59,9 +59,9 @@ static const struct option longopts[] = {
 	{"samples", required_argument, NULL, 'n'},
 	{"cpu", required_argument, NULL, 'c'},
 	{"seed", required_argument, NULL, 's'},
-	{"os-filter", required_argument, NULL, 'O'},
-	{"json", required_argument, NULL, 'J'},
-	{"csv", required_argument, NULL, 'C'},
+	{"os-filter", required_argument, NULL, OPT_OS_FILTER},
+	{"json", required_argument, NULL, OPT_JSON},
+	{"csv", required_argument, NULL, OPT_CSV},
 	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -310,7 +310,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char *why, size
 			if (opts_parse_u64(optarg, "--seed", &o->seed, why, whylen) < 0)
 				return -1;
 			break;
-		case 'O':
+		case OPT_OS_FILTER:
 			m = stats_os_method_parse(optarg);
 			if (m < 0) {
 				snprintf(why, whylen, "--os-filter '%s' is unknown (accepted: iforest, "
@@ -320,10 +320,10 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char *why, size
 			}
 			o->os = (enum tl_os_method)m;
 			break;
-		case 'J':
+		case OPT_JSON:
 			o->json = optarg;
 			break;
-		case 'C':
+		case OPT_CSV:
 			o->csv = optarg;
 			break;
 		case 'q':

@@ -2,3 +2,11 @@
 # program is only the dispatcher in cli/main.c.
 libticklab_a_SOURCES += cli/commands.h cli/opts.c cli/opts.h cli/cmd_info.c cli/cmd_run.c \
 	cli/cmd_report.c cli/default_table.c
+# search helper: `ticklab search`
+libticklab_a_SOURCES += cli/cmd_search.c
+
+check_PROGRAMS += tests/test_cli_opts
+tests_test_cli_opts_SOURCES = tests/test_cli_opts.c tests/tap.h
+tests_test_cli_opts_LDADD = $(TL_LIBS)
+TESTS += tests/test_cli_opts tests/test_cli.sh
+EXTRA_DIST += tests/test_cli.sh

@@ -13,6 +13,15 @@
 #define TL_EXIT_USAGE 2
 #define TL_EXIT_INTERRUPTED 130
 
+/* getopt_long values of options that have no one-letter form (above any
+ * character, so messages never offer a short form that does not exist). */
+enum {
+	OPT_OS_FILTER = 256,
+	OPT_JSON,
+	OPT_CSV,
+	OPT_FIRST_FREE, /* commands may number their own long-only options from here */
+};
+
 /* Splits a comma-separated list into freshly allocated items.
  * A comma starts a new item unless the text after it looks like "key=value"
  * and the current item already has parameters ("sim:sd=5,quantum=10" stays

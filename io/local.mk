@@ -1,3 +1,9 @@
 # io/ files: JSON/CSV of runs and searches, shared cell analysis
 libticklab_a_SOURCES += io/analysis.c io/analysis.h io/results.c io/results.h io/table.c \
 	io/table.h io/host_json.c io/host_json.h
+
+check_PROGRAMS += tests/test_json_io
+tests_test_json_io_SOURCES = tests/test_json_io.c tests/tap.h
+tests_test_json_io_LDADD = $(TL_LIBS)
+TESTS += tests/test_json_io tests/test_json_run.sh tests/test_report.sh
+EXTRA_DIST += tests/test_json_run.sh tests/test_report.sh

@@ -1,0 +1,159 @@
+#!/bin/sh
+# The command line: dispatch, help, the default table, `info` (text and
+# JSON, with the availability this node should show) and one-line exit-2
+# messages for every kind of bad input.
+: "${TL_TOP_SRCDIR:=.}" "${TL_TOP_BUILDDIR:=.}" "${TL_BIN:=./ticklab}"
+. "$TL_TOP_SRCDIR/tests/tap.sh"
+PY=$(command -v python3) || skip_all "python3 is needed to read JSON"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+# expect_usage DESC PATTERN ARGS...: status 2, exactly one line on stderr
+# that contains PATTERN (the bad value), nothing on stdout.
+expect_usage() {
+	desc=$1; pat=$2; shift 2
+	"$TL_BIN" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; st=$?
+	lines=$(wc -l <"$tmp/err")
+	if [ "$st" -eq 2 ] && [ "$lines" -eq 1 ] && grep -qF -- "$pat" "$tmp/err" && [ ! -s "$tmp/out" ]; then
+		ok 0 "$desc: exit 2, one line naming '$pat'"
+	else
+		ok 1 "$desc: exit 2, one line naming '$pat' (got status $st, $lines lines)"
+		sed 's/^/#   /' "$tmp/err" | head -n 5
+	fi
+}
+
+# --- dispatch and help ---------------------------------------------------
+"$TL_BIN" --version >"$tmp/out"; ok $? "--version exits 0"
+grep -q '^ticklab [0-9][0-9.]*' "$tmp/out"; ok $? "--version prints the version"
+"$TL_BIN" --help >"$tmp/out"; ok $? "--help exits 0"
+grep -q 'info' "$tmp/out" && grep -q 'run' "$tmp/out" && grep -q 'report' "$tmp/out"
+ok $? "--help lists the commands"
+for c in info run report; do
+	"$TL_BIN" $c --help >"$tmp/out" 2>&1; st=$?
+	[ $st -eq 0 ] && grep -q "usage: ticklab $c" "$tmp/out"; ok $? "$c --help prints its usage"
+done
+expect_usage "unknown command" "frobnicate" frobnicate
+expect_usage "unknown top-level option" "--frob" --frob
+grep -q 'accepted' "$tmp/err"; ok $? "the message says what is accepted"
+
+# --- the default table (no terminal: stdin and stdout are not ttys) ---------
+"$TL_BIN" </dev/null >"$tmp/table" 2>"$tmp/err"; st=$?
+ok $st "ticklab with no terminal exits 0"
+grep -q '^backend .*p50.*p99.*CV' "$tmp/table"; ok $? "it prints the summary table header"
+grep -q 'add:500' "$tmp/table" && grep -q '^sim' "$tmp/table"
+ok $? "the table has add:500 rows and the simulator"
+case $(uname -m) in
+x86_64 | i?86)
+	grep -q '^barrier-tsc ' "$tmp/table" && grep -q '^rdtsc ' "$tmp/table"
+	ok $? "barrier-tsc and rdtsc are in the default comparison on x86" ;;
+esac
+
+# --- info ------------------------------------------------------------------
+"$TL_BIN" info >"$tmp/info" 2>"$tmp/err"; ok $? "info exits 0"
+for w in clocksource hypervisor governor perf_event rdpmc lfence papi tsc caches; do
+	grep -q "^$w" "$tmp/info"; ok $? "info shows $w"
+done
+grep -q 'what can spoil' "$tmp/info"; ok $? "info lists the spoilers"
+"$TL_BIN" info --json >"$tmp/info.json" 2>"$tmp/err"; ok $? "info --json exits 0"
+"$PY" -m json.tool "$tmp/info.json" >/dev/null; ok $? "info --json is valid JSON"
+
+have_papi=0
+grep -q '^#define HAVE_PAPI 1' "$TL_TOP_BUILDDIR/config.h" 2>/dev/null && have_papi=1
+have_pmu=0
+[ -d /sys/bus/event_source/devices/cpu ] && have_pmu=1
+paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 3)
+
+# Every SPEC section 2 id (and perf-task-clock) with available + reason, and
+# the availability this node must show: expectations follow from the
+# architecture, whether PAPI was built, whether a CPU PMU device exists and
+# perf_event_paranoid -- never from what ticklab itself says.
+"$PY" - "$tmp/info.json" "$(uname -m)" "$have_papi" "$have_pmu" "$paranoid" >"$tmp/tap" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+arch, papi, pmu, paranoid = sys.argv[2], sys.argv[3] == "1", sys.argv[4] == "1", int(sys.argv[5])
+x86 = arch in ("x86_64", "i386", "i686")
+arm = arch == "aarch64"
+n = 0
+def ok(cond, desc):
+    global n
+    n += 1
+    print(("ok" if cond else "not ok") + " %d - %s" % (n, desc))
+ok(isinstance(doc.get("host"), dict), "info JSON has a host object")
+for k in ("model", "caches", "tsc_ghz", "clocksource", "hypervisor", "governor", "turbo",
+          "perf_event_paranoid", "rdpmc", "papi", "lfence_serializing", "spoilers"):
+    ok(k in doc["host"], "host has %s" % k)
+ok(all("what" in s and "why" in s and "bad" in s for s in doc["host"]["spoilers"]),
+   "every spoiler has what, bad and why")
+by = {b["id"]: b for b in doc.get("backends", [])}
+keys = ("id", "family", "clock", "unit", "how", "available", "reason", "resolution_ns",
+        "overhead_ns", "simulated")
+ok(all(all(k in b for k in keys) for b in by.values()), "every backend has every key")
+expect = {
+    "barrier-tsc": x86, "rdtsc": x86, "clock-gettime": True, "sim": True,
+    "papi-real-nsec": papi, "papi-real-cyc": papi,
+    "perf-task-clock": paranoid <= 2,
+    "barrier-cntvct": arm,
+}
+if not pmu:
+    expect.update({"barrier-pmc": False, "papi-read": False, "perf-read": False})
+if not arm:
+    expect["barrier-pmccntr"] = False
+for bid in ("barrier-tsc", "barrier-pmc", "barrier-cntvct", "barrier-pmccntr", "papi-real-nsec",
+            "papi-real-cyc", "papi-read", "clock-gettime", "rdtsc", "perf-read", "sim",
+            "perf-task-clock"):
+    b = by.get(bid)
+    ok(b is not None and isinstance(b["available"], bool), "%s is listed with available" % bid)
+    if b is None:
+        continue
+    if b["available"]:
+        ok(b["reason"] is None and b["resolution_ns"] > 0 and b["overhead_ns"] > 0,
+           "%s: available with resolution and overhead > 0" % bid)
+    else:
+        ok(isinstance(b["reason"], str) and len(b["reason"]) > 10,
+           "%s: unavailable with a reason (%s)" % (bid, b["reason"]))
+    if bid in expect:
+        ok(b["available"] == expect[bid], "%s is %savailable here" % (bid, "" if expect[bid] else "un"))
+    if bid in ("barrier-pmc", "papi-read", "perf-read") and not pmu:
+        ok("pmu" in (b["reason"] or "").lower(), "%s's reason names the missing PMU" % bid)
+ok(by.get("sim", {}).get("simulated") is True, "sim is labelled simulated")
+ok(not any(b["simulated"] for i, b in by.items() if not i.startswith("sim")), "nothing else is")
+print("# %d checks" % n)
+EOF
+# Renumber the embedded checks into this script's TAP stream.
+while read -r line; do
+	case $line in
+	"ok "*) ok 0 "${line#ok [0-9]* - }" ;;
+	"not ok "*) ok 1 "${line#not ok [0-9]* - }" ;;
+	esac
+done <"$tmp/tap"
+
+# --- bad input: exit 2 with one line naming the value ----------------------
+expect_usage "run: unknown backend" "nosuch" run --backend nosuch
+grep -q 'barrier-tsc' "$tmp/err"; ok $? "the unknown-backend message lists the known ids"
+case $(uname -m) in
+x86_64 | i?86) expect_usage "run: unavailable backend" "barrier-cntvct" run --backend barrier-cntvct
+	grep -q 'unavailable' "$tmp/err"; ok $? "the message says unavailable and why" ;;
+esac
+expect_usage "run: no --backend" "--backend" run
+expect_usage "run: bad size" "12parsecs" run --backend sim --flush 12parsecs
+expect_usage "run: negative K" "add:-5" run --backend sim --kernel add:-5
+expect_usage "run: unknown kernel" "mul:5" run --backend sim --kernel mul:5
+expect_usage "run: N = 0" "'0'" run --backend sim -n 0
+expect_usage "run: N < 0" "-3" run --backend sim -n -3
+expect_usage "run: N not a number" "12x" run --backend sim -n 12x
+expect_usage "run: unknown flag" "--bogus" run --backend sim --bogus
+expect_usage "run: missing value" "--backend" run --backend
+expect_usage "run: CPU out of range" "9999" run --backend sim --cpu 9999
+expect_usage "run: CPU not a number" "x1" run --backend sim --cpu x1
+expect_usage "run: unknown OS filter" "magic" run --backend sim --os-filter magic
+expect_usage "run: bad seed" "-1" run --backend sim --seed -1
+expect_usage "run: bad sim parameter" "sd=abc" run --backend sim:sd=abc
+expect_usage "run: stray argument" "extra" run --backend sim extra
+expect_usage "run: backend twice" "sim" run --backend sim,sim
+expect_usage "run: missing output directory" "$tmp/nodir/x.json" run --backend sim --json "$tmp/nodir/x.json"
+[ ! -e "$tmp/nodir" ]; ok $? "nothing is created for a missing directory"
+expect_usage "info: unknown flag" "--fast" info --fast
+expect_usage "report: no file" "FILE" report
+expect_usage "report: unknown flag" "--bogus" report x.json --bogus
+
+done_testing

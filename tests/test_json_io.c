@@ -1,0 +1,286 @@
+/* io/: a run survives JSON bit for bit and re-analyses to the same numbers,
+ * the reader rejects broken documents with a message, and atomic writes
+ * leave either the whole new file or nothing (and the old file intact). */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench/runner.h"
+#include "io/analysis.h"
+#include "io/results.h"
+#include "tests/tap.h"
+
+#define N 300
+#define SEED 99
+
+static int make_run(struct tl_run *run)
+{
+	static const char *ids[] = {"sim:sd=3,quantum=0.5,spike_rate=0.02,spike_ns=900", "sim"};
+	static const uint64_t flush[] = {0, 4096};
+	struct tl_kernel *k = NULL;
+	size_t nk = 0;
+	char why[512];
+	int rc;
+
+	if (tl_kernel_parse_list("add:100,jitter:100,7,0.3", &k, &nk, why, sizeof why) < 0)
+		return -1;
+	struct tl_run_config cfg = {.backends = ids, .nbackends = 2, .flush_bytes = flush,
+				    .nflush = 2, .kernels = k, .nkernels = nk, .n = N, .cpu = -1,
+				    .seed = SEED};
+	rc = tl_run_prepare(run, &cfg, why, sizeof why);
+	free(k); /* prepare keeps its own copy of each kernel in the cells */
+	if (rc == 0)
+		rc = tl_run_execute(run, NULL, NULL, why, sizeof why);
+	if (rc != 0)
+		printf("# %s\n", why);
+	return rc;
+}
+
+static int same_summary(const struct tl_summary *a, const struct tl_summary *b)
+{
+	/* memcmp: NaN fields must match too, and "equal" means bit-identical. */
+	return a->n == b->n && a->os_removed == b->os_removed &&
+	       memcmp(&a->min, &b->min, sizeof(double) * 10) == 0;
+}
+
+/* The i-th cell of the given kind (hidden or not), in run order. */
+static size_t nth_cell(const struct tl_run *run, bool hidden, size_t i)
+{
+	for (size_t c = 0; c < run->ncells; c++)
+		if (run->cells[c].hidden == hidden && i-- == 0)
+			return c;
+	return SIZE_MAX;
+}
+
+static void test_round_trip(void)
+{
+	struct tl_run run, back;
+	struct tl_results_meta meta;
+	struct tl_analysis *an, *an2;
+	char why[512];
+	char *text;
+	json_t *doc, *doc2;
+	json_error_t err;
+	size_t nvisible = 0, nhidden = 0, bad_samples = 0, bad_summary = 0, bad_seed = 0;
+
+	if (!ok(make_run(&run) == 0, "a sim run with hidden baselines and jitter"))
+		return;
+	an = tl_run_analyse(&run, TL_OS_IFOREST, SEED);
+	doc = tl_run_to_json(&run, an, TL_OS_IFOREST, SEED, false, NULL);
+	ok(doc != NULL, "the run becomes a JSON document");
+	text = json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	doc2 = json_loads(text, 0, &err);
+	ok(doc2 != NULL, "its text parses");
+	ok(json_array_size(json_object_get(doc2, "cells")) == 8 &&
+		   json_array_size(json_object_get(doc2, "baselines")) == 4,
+	   "8 visible cells and 4 hidden baselines");
+	if (!ok(tl_run_from_json(doc2, "round-trip", &back, &meta, why, sizeof why) == 0,
+		"it loads back into a run"))
+		printf("# %s\n", why);
+	else {
+		ok(back.ncells == run.ncells && back.ntimers == 2 && back.nflush == 2,
+		   "same number of cells, timers and flush sizes");
+		ok(meta.seed == SEED && meta.os == TL_OS_IFOREST, "seed and filter come back");
+		ok(back.timers[0].state == NULL && back.timers[0].backend == tl_backend_find("sim"),
+		   "timers keep their backend and are not opened");
+		an2 = tl_run_analyse(&back, meta.os, meta.seed);
+		for (int hidden = 0; hidden < 2; hidden++) {
+			for (size_t i = 0;; i++) {
+				size_t a = nth_cell(&run, hidden, i), b = nth_cell(&back, hidden, i);
+
+				if (a == SIZE_MAX || b == SIZE_MAX)
+					break;
+				hidden ? nhidden++ : nvisible++;
+				if (memcmp(run.cells[a].raw, back.cells[b].raw, N * sizeof(double)) ||
+				    memcmp(run.cells[a].ns, back.cells[b].ns, N * sizeof(double)) ||
+				    memcmp(run.cells[a].adds, back.cells[b].adds, N * sizeof(uint64_t)) ||
+				    run.cells[a].overhead_ns != back.cells[b].overhead_ns ||
+				    strcmp(run.cells[a].kernel.label, back.cells[b].kernel.label) != 0)
+					bad_samples++;
+				if (!same_summary(&an[a].summary, &an2[b].summary) ||
+				    an[a].os.active != an2[b].os.active || an[a].os.beta != an2[b].os.beta)
+					bad_summary++;
+				if (tl_cell_seed(&run, a, SEED) != tl_cell_seed(&back, b, SEED))
+					bad_seed++;
+			}
+		}
+		is_int(nvisible, 8, "every visible cell compared");
+		is_int(nhidden, 4, "every baseline compared");
+		is_int(bad_samples, 0, "samples, ADD plans, t_e,std and kernels are bit-identical");
+		is_int(bad_seed, 0, "each cell's filter seed is the same in the file as live");
+		is_int(bad_summary, 0, "re-analysis gives bit-identical summaries");
+		for (size_t c = 0; c < back.ncells; c++) {
+			const struct tl_cell *x = &back.cells[c];
+			const struct tl_cell *e = &back.cells[x->baseline];
+
+			if (e->kernel.kind != TL_KERNEL_EMPTY || e->timer != x->timer ||
+			    e->flush != x->flush) {
+				ok(0, "cell %zu links to the empty baseline of its timer and flush", c);
+				break;
+			}
+			if (c + 1 == back.ncells)
+				ok(1, "every loaded cell links to its empty baseline");
+		}
+		ok(tl_cell_seed(&run, 0, SEED) != tl_cell_seed(&run, 1, SEED),
+		   "different cells get different filter seeds");
+		free(an2);
+		tl_run_unload(&back, &meta);
+	}
+	free(text);
+	json_decref(doc);
+	json_decref(doc2);
+	free(an);
+	tl_run_free(&run);
+}
+
+static void expect_reject(const char *json, const char *want, const char *desc)
+{
+	json_error_t err;
+	json_t *doc = json_loads(json, 0, &err);
+	struct tl_run run;
+	struct tl_results_meta meta;
+	char why[512] = "";
+	int rc = tl_run_from_json(doc, "f.json", &run, &meta, why, sizeof why);
+
+	if (!ok(rc == -1 && strstr(why, want) && strncmp(why, "f.json: ", 8) == 0, "%s", desc))
+		printf("#   got %d, '%s', want '%s'\n", rc, why, want);
+	json_decref(doc);
+}
+
+static void test_reader_rejects(void)
+{
+	const char *cell = "{\"backend\": \"sim\", \"ns_per_unit\": 1, \"kernel\": \"empty\", "
+			   "\"flush_bytes\": 0, \"n\": 2, \"overhead\": 1, \"resolution_ns\": null, "
+			   "\"samples\": [1, 2], \"samples_ns\": [1, 2]}";
+	char buf[1024];
+
+	expect_reject("{}", "seed: missing", "an empty object: seed missing");
+	expect_reject("{\"seed\": 1, \"cells\": 3}", "cells: expected an array",
+		      "cells of the wrong type");
+	expect_reject("{\"seed\": -2, \"cells\": []}", "seed", "a negative seed");
+	expect_reject("{\"seed\": 1, \"cpu\": \"x\", \"cells\": []}", "cpu", "a cpu that is text");
+	expect_reject("{\"seed\": 1, \"host\": [], \"cells\": []}", "host: expected an object",
+		      "a host that is not an object");
+	snprintf(buf, sizeof buf, "{\"seed\": 1, \"cells\": [%s], \"interrupted\": 1}", cell);
+	expect_reject(buf, "interrupted", "interrupted that is not a boolean");
+	snprintf(buf, sizeof buf, "{\"seed\": 1, \"cells\": [%s], \"baselines\": [7]}", cell);
+	expect_reject(buf, "baselines[0]: expected an object", "a baseline that is a number");
+
+	{
+		json_error_t err;
+		json_t *doc;
+		struct tl_run run;
+		struct tl_results_meta meta;
+		char why[512] = "";
+
+		snprintf(buf, sizeof buf, "{\"seed\": 1, \"cells\": [%s]}", cell);
+		doc = json_loads(buf, 0, &err);
+		ok(tl_run_from_json(doc, "min.json", &run, &meta, why, sizeof why) == 0,
+		   "a minimal hand-written run loads (%s)", why);
+		ok(run.ncells == 1 && run.cells[0].baseline == 0 && isnan(run.cells[0].resolution_ns),
+		   "an empty cell is its own baseline; null reads as NaN");
+		tl_run_unload(&run, &meta);
+		json_decref(doc);
+	}
+}
+
+static int emit_text(FILE *f, void *ctx)
+{
+	return fputs(ctx, f) < 0 ? -1 : 0;
+}
+
+static int emit_fail(FILE *f, void *ctx)
+{
+	(void)ctx;
+	fputs("{\"partial\": ", f);
+	errno = ENOSPC;
+	return -1;
+}
+
+static size_t count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t n = 0;
+
+	while (d && (e = readdir(d)))
+		n += strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0;
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static void test_atomic(void)
+{
+	char dir[] = "/tmp/tl_atomic_XXXXXX";
+	char path[256], missing[300], why[512], buf[64] = "";
+	struct stat st;
+	mode_t mask;
+	FILE *f;
+
+	if (!ok(mkdtemp(dir) != NULL, "a scratch directory"))
+		return;
+	snprintf(path, sizeof path, "%s/out.json", dir);
+
+	ok(tl_write_atomic(path, emit_fail, NULL, why, sizeof why) == -1,
+	   "a failing writer reports failure");
+	ok(strstr(why, "out.json") && strstr(why, strerror(ENOSPC)), "naming the path and the reason (%s)",
+	   why);
+	is_int(count_entries(dir), 0, "and leaves nothing behind, not even its temporary file");
+
+	ok(tl_write_atomic(path, emit_text, "old\n", why, sizeof why) == 0, "a good write succeeds");
+	mask = umask(0);
+	umask(mask);
+	ok(stat(path, &st) == 0 && (st.st_mode & 0777) == (0666 & ~mask),
+	   "with the usual permissions, not mkstemp's 0600");
+	ok(tl_write_atomic(path, emit_fail, NULL, why, sizeof why) == -1, "a second, failing write");
+	f = fopen(path, "r");
+	if (f) {
+		if (!fgets(buf, sizeof buf, f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	ok(strcmp(buf, "old\n") == 0, "keeps the old file whole");
+	is_int(count_entries(dir), 1, "and no temporary file");
+
+	snprintf(missing, sizeof missing, "%s/no/such/dir.json", dir);
+	ok(tl_write_atomic(missing, emit_text, "x", why, sizeof why) == -1 &&
+		   strstr(why, "no/such/dir.json"),
+	   "a missing directory is an error naming the path");
+	ok(tl_write_atomic(dir, emit_text, "x", why, sizeof why) == -1,
+	   "writing over a directory fails");
+	is_int(count_entries(dir), 1, "still nothing left behind");
+
+	unlink(path);
+	rmdir(dir);
+}
+
+static void test_json_real(void)
+{
+	json_t *v = tl_json_real(NAN);
+
+	ok(json_is_null(v), "NaN is written as null");
+	json_decref(v);
+	v = tl_json_real(0.1);
+	{
+		char *s = json_dumps(v, JSON_ENCODE_ANY | JSON_REAL_PRECISION(17));
+
+		ok(s && strtod(s, NULL) == 0.1, "0.1 round-trips exactly through 17 digits (%s)", s);
+		free(s);
+	}
+	json_decref(v);
+}
+
+int main(void)
+{
+	test_round_trip();
+	test_reader_rejects();
+	test_atomic();
+	test_json_real();
+	return tap_done();
+}
