@@ -5,7 +5,6 @@
 
 #include <math.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,45 +31,6 @@ const struct tl_backend *const tl_backends[] = {
 	&tl_backend_sim,
 	NULL,
 };
-
-int tl_why(char *why, size_t whylen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (why && whylen) {
-		va_start(ap, fmt);
-		vsnprintf(why, whylen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
-int tl_backend_no_params(const struct tl_backend *b, const char *params, char *why, size_t whylen)
-{
-	if (!params || !*params)
-		return 0;
-	return tl_why(why, whylen, "%s takes no parameters (got '%s:%s'); only sim has parameters",
-		      b->id, b->id, params);
-}
-
-const char *tl_backend_arch(void)
-{
-#if defined(__x86_64__)
-	return "x86_64";
-#elif defined(__i386__)
-	return "i386";
-#elif defined(__aarch64__)
-	return "aarch64";
-#elif defined(__arm__)
-	return "arm";
-#elif defined(__riscv)
-	return "riscv";
-#elif defined(__powerpc64__)
-	return "ppc64";
-#else
-	return "an unknown architecture";
-#endif
-}
 
 const struct tl_backend *tl_backend_find(const char *id_with_params)
 {
