@@ -26,3 +26,13 @@ EXTRA_DIST += tests/fixtures/sysfs-xeon6248 tests/fixtures/sysfs-epyc7742 \
 	tests/fixtures/sysfs-broken
 # search helper: the searches' measurement callback over a timer + flush
 libticklab_a_SOURCES += bench/search_engine.c bench/search_engine.h
+
+# Benchmarks: built by `make`, run by `make bench`; they print numbers only.
+noinst_PROGRAMS += bench/bench_barrier bench/bench_flush bench/bench_rate
+bench_bench_barrier_SOURCES = bench/bench_barrier.c
+bench_bench_barrier_LDADD = $(TL_LIBS)
+bench_bench_flush_SOURCES = bench/bench_flush.c
+bench_bench_flush_LDADD = $(TL_LIBS)
+bench_bench_rate_SOURCES = bench/bench_rate.c
+bench_bench_rate_LDADD = $(TL_LIBS)
+BENCH_RUN += bench/bench_barrier bench/bench_flush bench/bench_rate

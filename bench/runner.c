@@ -137,6 +137,10 @@ static void cell_init(struct tl_run *run, struct tl_cell *c, size_t timer, size_
 	c->raw = xcalloc(c->n, sizeof *c->raw);
 	c->ns = xcalloc(c->n, sizeof *c->ns);
 	c->adds = xcalloc(c->n, sizeof *c->adds);
+	/* Fault the pages in now: a page fault while storing a sample would be
+	 * OS noise injected between measurements. */
+	memset(c->raw, 0, c->n * sizeof *c->raw);
+	memset(c->ns, 0, c->n * sizeof *c->ns);
 	c->overhead_ns = NAN;
 	c->resolution_ns = NAN;
 	tl_kernel_plan(k, tl_seed_derive(run->cfg.seed, index), c->adds, c->n);
@@ -313,8 +317,11 @@ static void finish(struct tl_run *run)
 {
 	for (size_t i = 0; i < run->ncells; i++) {
 		struct tl_cell *b = &run->cells[run->cells[i].baseline];
-		run->cells[i].overhead_ns = tl_median(b->ns, atomic_load(&b->done));
+		if (run->cells[i].baseline == i)
+			b->overhead_ns = tl_median(b->ns, atomic_load(&b->done));
 	}
+	for (size_t i = 0; i < run->ncells; i++)
+		run->cells[i].overhead_ns = run->cells[run->cells[i].baseline].overhead_ns;
 }
 
 int tl_run_execute(struct tl_run *run, void (*on_chunk)(void *ctx, struct tl_run *run, size_t cell),
@@ -322,7 +329,15 @@ int tl_run_execute(struct tl_run *run, void (*on_chunk)(void *ctx, struct tl_run
 {
 	size_t nchunks, *order;
 	int stopped = 0;
+	cpu_set_t before;
 
+	/* Pin for the run only: the caller's thread gets its affinity back, so
+	 * a later run (or tl_cpu_default) still sees every allowed CPU. */
+	CPU_ZERO(&before);
+	if (sched_getaffinity(0, sizeof before, &before)) {
+		snprintf(why, whylen, "cannot read the CPU affinity mask: %s", strerror(errno));
+		return -1;
+	}
 	if (tl_cpu_pin(run->cpu, why, whylen))
 		return -1;
 	warm_up(run);
@@ -347,6 +362,7 @@ int tl_run_execute(struct tl_run *run, void (*on_chunk)(void *ctx, struct tl_run
 	}
 	free(order);
 	finish(run);
+	(void)sched_setaffinity(0, sizeof before, &before);
 	return stopped;
 }
 

@@ -65,7 +65,8 @@ struct tl_run {
  * unavailable), allocates every cell, adds hidden empty baselines. */
 int tl_run_prepare(struct tl_run *run, const struct tl_run_config *cfg, char *why, size_t whylen);
 
-/* Pins the calling thread to run->cpu, warms up, samples every cell in a
+/* Pins the calling thread to run->cpu (restoring its affinity on return),
+ * warms up, measures each timer's resolution, samples every cell in a
  * seeded shuffled order of chunks. on_chunk (may be NULL) is called after
  * each chunk, outside any timed window. Returns 0, 1 when stopped early
  * (samples taken so far are kept: cell->done), -1 with why on error. */

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -163,6 +164,10 @@ static void test_stop_and_errors(void)
 	static struct trace tr;
 	char why[512];
 
+	cpu_set_t before, after;
+	CPU_ZERO(&before);
+	CPU_ZERO(&after);
+	sched_getaffinity(0, sizeof before, &before);
 	memset(&tr, 0, sizeof tr);
 	tr.stop_after = 3;
 	struct tl_run_config cfg = { .backends = ids, .nbackends = 1, .flush_bytes = flush,
@@ -172,6 +177,9 @@ static void test_stop_and_errors(void)
 	is_int(run.cfg.chunk, TL_DEFAULT_CHUNK, "default chunk");
 	is_int(tl_run_execute(&run, on_chunk, &tr, why, sizeof why), 1, "stop: returns 1");
 	is_int(run.samples_done, 3 * TL_DEFAULT_CHUNK, "stop: three chunks were kept");
+	sched_getaffinity(0, sizeof after, &after);
+	ok(CPU_EQUAL(&before, &after), "the thread's CPU affinity is restored after a run "
+				       "(%d CPUs)", CPU_COUNT(&after));
 	ok(!isnan(run.cells[1].overhead_ns) || atomic_load(&run.cells[0].done) == 0,
 	   "stop: overhead from the baseline samples taken");
 	tl_run_free(&run);
@@ -206,7 +214,7 @@ static void test_barrier(void)
 	tl_timer_close(&probe);
 	tl_kernel_parse_list("add:0:20000:2000", &k, &nk, why, sizeof why);
 	struct tl_run_config cfg = { .backends = ids, .nbackends = 1, .flush_bytes = flush,
-				     .nflush = 1, .kernels = k, .nkernels = nk, .n = 300,
+				     .nflush = 1, .kernels = k, .nkernels = nk, .n = 1000,
 				     .cpu = -1, .seed = 1 };
 	ok(tl_run_prepare(&run, &cfg, why, sizeof why) == 0, "barrier-tsc prepares");
 	free(k);
@@ -226,7 +234,10 @@ static void test_barrier(void)
 	for (size_t i = 0; i < 11; i++)
 		sstot += (y[i] - mean) * (y[i] - mean);
 	double r2 = 1 - sumsq / sstot;
-	ok(r2 >= 0.999, "medians of add:0..20000 linear in K: R^2 = %.6f, %.4f ns/ADD", r2, c1);
+	if (!ok(r2 >= 0.999, "medians of add:0..20000 linear in K: R^2 = %.6f, %.4f ns/ADD", r2,
+		c1))
+		for (size_t i = 0; i < 11; i++)
+			tap_diag("K %6.0f median %9.2f ns, fit %9.2f", x[i], y[i], c0 + c1 * x[i]);
 	ok(c1 > 0, "slope positive");
 	tl_run_free(&run);
 }

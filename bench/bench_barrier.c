@@ -1,0 +1,105 @@
+/* Benchmark (a): is ticklab's barrier-tsc `empty` the same as a bare
+ * `lfence; rdtscp; lfence` pair written on its own? Prints both medians in
+ * ticks and ns and whether they agree within one TSC resolution step. */
+#include "config.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "bench/runner.h"
+
+#define N 20000
+#define ROUNDS 5
+
+#if defined(__x86_64__)
+/* Deliberately independent of ticklab: the pair a reader of the paper would
+ * write by hand, one timing per iteration, nothing else in between. */
+static __attribute__((noinline)) void bare_pairs(double *out, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint32_t lo0, hi0, lo1, hi1, aux;
+		__asm__ volatile("lfence\n\trdtscp\n\tlfence"
+				 : "=a"(lo0), "=d"(hi0), "=c"(aux)
+				 :
+				 : "memory");
+		__asm__ volatile("lfence\n\trdtscp\n\tlfence"
+				 : "=a"(lo1), "=d"(hi1), "=c"(aux)
+				 :
+				 : "memory");
+		uint64_t t0 = ((uint64_t)hi0 << 32) | lo0, t1 = ((uint64_t)hi1 << 32) | lo1;
+		out[i] = (double)(int64_t)(t1 - t0);
+	}
+}
+
+static double median(double *v, size_t n)
+{
+	gsl_sort(v, 1, n);
+	return gsl_stats_median_from_sorted_data(v, 1, n);
+}
+
+static double ticklab_median(int cpu, uint64_t seed, double *res_ticks, double *ns_per_tick)
+{
+	const char *ids[] = { "barrier-tsc" };
+	static const uint64_t flush[] = { 0 };
+	struct tl_kernel empty = { .kind = TL_KERNEL_EMPTY, .label = "empty" };
+	struct tl_run_config cfg = { .backends = ids, .nbackends = 1, .flush_bytes = flush,
+				     .nflush = 1, .kernels = &empty, .nkernels = 1, .n = N,
+				     .cpu = cpu, .seed = seed };
+	struct tl_run run;
+	char why[512];
+	double m;
+
+	if (tl_run_prepare(&run, &cfg, why, sizeof why) ||
+	    tl_run_execute(&run, NULL, NULL, why, sizeof why)) {
+		fprintf(stderr, "bench_barrier: %s\n", why);
+		exit(1);
+	}
+	*ns_per_tick = run.timers[0].ns_per_unit;
+	*res_ticks = run.cells[0].resolution_ns / *ns_per_tick;
+	m = median(run.cells[0].raw, N);
+	tl_run_free(&run);
+	return m;
+}
+
+int main(void)
+{
+	static double bare[N];
+	double tl[ROUNDS], br[ROUNDS], res = 0, nspt = 0;
+	int cpu = tl_cpu_default();
+	char why[256];
+
+	if (tl_cpu_pin(cpu, why, sizeof why)) {
+		fprintf(stderr, "bench_barrier: %s\n", why);
+		return 1;
+	}
+	/* Alternate the two so drift over the run hits both alike. */
+	for (int r = 0; r < ROUNDS; r++) {
+		tl[r] = ticklab_median(cpu, (uint64_t)r + 1, &res, &nspt);
+		bare_pairs(bare, N); /* warm-up pass */
+		bare_pairs(bare, N);
+		br[r] = median(bare, N);
+	}
+	double mt = median(tl, ROUNDS), mb = median(br, ROUNDS);
+	printf("barrier-tsc empty, CPU %d, %d rounds of %d samples (median of round medians)\n",
+	       cpu, ROUNDS, N);
+	printf("  ticklab tl_run : %8.1f ticks  %7.2f ns\n", mt, mt * nspt);
+	printf("  bare asm loop  : %8.1f ticks  %7.2f ns\n", mb, mb * nspt);
+	printf("  resolution     : %8.1f ticks  %7.2f ns\n", res, res * nspt);
+	printf("  difference     : %8.1f ticks  -> %s one resolution step\n", mt - mb,
+	       fabs(mt - mb) <= res ? "within" : "NOT within");
+	for (int r = 0; r < ROUNDS; r++)
+		printf("  round %d: ticklab %.1f, bare %.1f ticks\n", r + 1, tl[r], br[r]);
+	return 0;
+}
+#else
+int main(void)
+{
+	printf("bench_barrier: barrier-tsc is x86 only; nothing to compare here\n");
+	return 0;
+}
+#endif
