@@ -45,7 +45,7 @@ struct tui_key {
 	enum tui_action action;
 	unsigned screens;     /* TUI_ON() mask where the binding applies */
 	const char *help;     /* the help line; NULL for an alias shown with the previous key */
-	int status;           /* shown in the status bar */
+	const char *verb;     /* the status bar's word for it; NULL: not in the status bar */
 };
 
 extern const struct tui_key tui_keys[];

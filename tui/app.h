@@ -1,0 +1,220 @@
+/* The TUI's shared state and the functions its files call in each other.
+ * Private to tui/. */
+#ifndef TL_TUI_APP_H
+#define TL_TUI_APP_H
+
+#include <jansson.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench/host.h"
+#include "bench/kernel.h"
+#include "bench/runner.h"
+#include "bench/topology.h"
+#include "io/results.h"
+#include "stats/search.h"
+#include "stats/stats.h"
+#include "tui/canvas.h"
+#include "tui/keys.h"
+#include "tui/layout.h"
+#include "tui/theme.h"
+
+#define TUI_MSG_MAX 512
+
+struct tui_opts {
+	const char *themes_dir;
+	const char *theme;
+	const char *replay;
+	bool mouse;
+	size_t n;
+	int cpu;
+	uint64_t seed;
+};
+
+/* One row of a setup list. */
+struct tui_item {
+	char label[TL_ID_MAX];
+	char detail[200];
+	bool selected;
+	bool available;
+	uint64_t bytes;            /* flush list */
+	struct tl_kernel kernel;   /* kernel list */
+};
+
+struct tui_list {
+	const char *title;
+	struct tui_item *items;
+	size_t n, cap;
+	size_t cursor;             /* index into items (always a visible one) */
+	size_t top;                /* first visible row shown */
+	void *re;                  /* pcre2_code of the filter, NULL: all */
+	void *md;                  /* its match data */
+	char pattern[128];
+};
+
+enum tui_input {
+	TUI_INPUT_NONE,
+	TUI_INPUT_FILTER,
+	TUI_INPUT_CUSTOM,
+	TUI_INPUT_N,
+	TUI_INPUT_CONFIRM_QUIT,
+};
+
+/* What the live screen shows of one cell: computed from a snapshot of the
+ * run by io/ and stats/ functions, kept until the cell gets new samples. */
+struct tui_view {
+	size_t done;               /* samples analysed (SIZE_MAX: never) */
+	double when;               /* tui_now() of that analysis */
+	struct tl_analysis an;
+	double overhead_ns;
+	double *sorted;            /* kept samples, sorted, for the CDF */
+	size_t nsorted;
+	struct tl_histogram hist;
+	bool have_hist;
+};
+
+/* One search of (backend, flush): its live curves and its results. */
+struct tui_search_row {
+	size_t timer, flush;
+	int state;                 /* 0 waiting, 1 t_min, 2 t_diff, 3 done, -1 failed */
+	struct tl_search_result tmin, tdiff;
+	char why[256];
+	double ratio_tmin, ratio_tdiff;
+	uint64_t *cv_x;            /* observed points (guarded by the search mutex) */
+	double *cv_y;
+	size_t ncv, capcv;
+	uint64_t *ov_x;
+	double *ov_y;
+	size_t nov, capov;
+};
+
+struct tui_app {
+	struct tui_opts opts;
+	enum tui_screen screen, back;
+	bool help;
+	bool quit;
+	int exit_status;
+	int cols, rows;
+	struct tui_layout lay;
+
+	/* look */
+	struct tui_theme theme;
+	char theme_names[32][64];
+	size_t ntheme_names, theme_idx;
+	int colours;               /* 0 none, 8, 256 */
+	enum tui_tier tier;
+	char msg[TUI_MSG_MAX];     /* prompt-line message */
+	bool msg_error;
+
+	/* setup */
+	struct tui_list lists[3];
+	int focus;
+	enum tui_input input;
+	char inbuf[160];
+	size_t inlen;
+	bool have_topo;
+	struct tl_topology topo;
+	struct tl_host host;
+	bool have_host;
+	json_t *host_json;         /* replay: the file's host object */
+	int info_top;
+
+	/* run */
+	struct tl_run run;
+	bool have_run;             /* run is prepared or loaded */
+	bool replay;               /* run came from a file (tl_run_unload) */
+	bool interrupted;          /* the loaded file was a Ctrl-C session */
+	struct tl_results_meta meta; /* replay: what the file said */
+	char replay_path[512];
+	enum tl_os_method os;
+	uint64_t run_seed;
+	pthread_t thread;
+	bool thread_live;          /* joined when done is seen */
+	atomic_bool thread_done;
+	int thread_rc;
+	char thread_why[512];
+	double t_start, t_end;
+	struct tui_view *views;    /* one per cell */
+	size_t cur_flush, cur_kernel, page;
+	char (*kernels)[64];       /* distinct visible kernel labels */
+	size_t nkernels;
+	int ui_cpu;
+
+	/* search */
+	struct tui_search_row *rows_s;
+	size_t nrows_s;
+	pthread_mutex_t search_mu;
+	atomic_bool search_stop;
+	atomic_bool search_done;
+	bool search_live;
+	pthread_t search_thread;
+	size_t search_ref;         /* reference backend (timer index) */
+	size_t search_cur;         /* row whose curves are shown */
+
+	/* wakeups from worker threads (one byte per event, never blocking) */
+	int wake[2];
+	bool dirty;
+	double last_frame;
+};
+
+/* term.c: the terminal, colours, signals and small drawing helpers. */
+int tui_term_open(struct tui_app *app, char *why, size_t whylen);
+void tui_done(void);
+int tui_term_signal_fd(void);
+void tui_term_suspend(void);
+void tui_term_resize(struct tui_app *app);
+void tui_term_apply_theme(struct tui_app *app);
+int tui_attr(const struct tui_app *app, enum tui_role role);
+int tui_attr_selected(const struct tui_app *app);
+int tui_attr_status(const struct tui_app *app);
+/* Draws UTF-8 text at (y, x), clipped to w columns, with attr. Returns columns used. */
+int tui_put(int y, int x, int w, int attr, const char *text);
+int tui_putf(int y, int x, int w, int attr, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+void tui_fill(int y, int x, int w, int attr);
+double tui_now(void);
+void tui_wake(struct tui_app *app);
+void tui_message(struct tui_app *app, bool error, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* setup.c */
+void tui_setup_init(struct tui_app *app);
+void tui_setup_free(struct tui_app *app);
+void tui_setup_draw(struct tui_app *app);
+void tui_setup_action(struct tui_app *app, enum tui_action a);
+void tui_setup_input_done(struct tui_app *app, bool accept);
+bool tui_list_visible(const struct tui_list *l, size_t i);
+
+/* live.c */
+int tui_live_start(struct tui_app *app, char *why, size_t whylen);
+int tui_live_load(struct tui_app *app, const char *path, char *why, size_t whylen);
+void tui_live_poll(struct tui_app *app);
+void tui_live_draw(struct tui_app *app);
+void tui_live_action(struct tui_app *app, enum tui_action a);
+bool tui_live_running(const struct tui_app *app);
+void tui_live_stop(struct tui_app *app);
+void tui_live_free(struct tui_app *app);
+int tui_live_export(struct tui_app *app, bool csv, bool interrupted, char *path, size_t pathlen,
+		    char *why, size_t whylen);
+const struct tui_view *tui_live_view(struct tui_app *app, size_t cell);
+/* The visible cell of (timer, flush, kernel label), or SIZE_MAX. */
+size_t tui_live_cell(const struct tui_app *app, size_t timer, size_t flush, const char *kernel);
+const char *tui_timer_name(const struct tui_app *app, size_t timer);
+
+/* search_ui.c */
+int tui_search_start(struct tui_app *app, char *why, size_t whylen);
+void tui_search_draw(struct tui_app *app);
+void tui_search_action(struct tui_app *app, enum tui_action a);
+bool tui_search_running(const struct tui_app *app);
+void tui_search_stop(struct tui_app *app);
+void tui_search_free(struct tui_app *app);
+
+/* info.c */
+void tui_info_draw(struct tui_app *app);
+void tui_info_action(struct tui_app *app, enum tui_action a);
+void tui_info_ensure(struct tui_app *app);
+
+#endif

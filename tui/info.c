@@ -1,0 +1,187 @@
+#include "config.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/size.h"
+#include "tui/app.h"
+#include "tui/curses.h"
+
+#define INFO_LINES 160
+
+struct info_line {
+	enum tui_role role;
+	int bold;
+	char text[300];
+};
+
+struct info_buf {
+	struct info_line l[INFO_LINES];
+	int n;
+};
+
+static void add(struct info_buf *b, enum tui_role role, int bold, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void add(struct info_buf *b, enum tui_role role, int bold, const char *fmt, ...)
+{
+	if (b->n >= INFO_LINES)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(b->l[b->n].text, sizeof b->l[b->n].text, fmt, ap);
+	va_end(ap);
+	b->l[b->n].role = role;
+	b->l[b->n].bold = bold;
+	b->n++;
+}
+
+void tui_info_ensure(struct tui_app *app)
+{
+	if (!app->have_host) {
+		tl_host_read(NULL, app->opts.cpu, &app->host);
+		app->have_host = true;
+	}
+}
+
+static void spoiler_line(struct tui_app *app, struct info_buf *b, bool bad, const char *what,
+			 const char *seen, const char *why)
+{
+	const char *mark = app->tier == TUI_TIER_UTF8 ? (bad ? "✗" : "✓") : (bad ? "!" : "-");
+	add(b, bad ? TUI_ROLE_WARN : TUI_ROLE_OK, bad, " %s %-11s %-18s %s", mark, what, seen, why);
+}
+
+static void host_lines(struct tui_app *app, struct info_buf *b)
+{
+	const struct tl_host *h = &app->host;
+	char s1[32], s2[32], s3[32];
+	add(b, TUI_ROLE_TITLE, 1, "Node");
+	add(b, TUI_ROLE_MAIN_FG, 0, "  CPU          %s (%s), sampling on CPU %d", h->model, h->vendor,
+	    h->cpu);
+	add(b, TUI_ROLE_MAIN_FG, 0, "  kernel       %s", h->kernel);
+	if (h->have_topology) {
+		tl_size_format(h->topo.l1d, s1, sizeof s1);
+		tl_size_format(h->topo.l2, s2, sizeof s2);
+		tl_size_format(h->topo.l3, s3, sizeof s3);
+		add(b, TUI_ROLE_MAIN_FG, 0, "  caches       L1d %s  L2 %s  L3 %s", s1, s2, s3);
+	} else
+		add(b, TUI_ROLE_MAIN_FG, 0, "  caches       unknown: %s", h->topo_why);
+	if (h->tsc_ghz > 0)
+		add(b, TUI_ROLE_MAIN_FG, 0, "  TSC          %.3f GHz, steps of %.0f ticks = %.2f ns",
+		    h->tsc_ghz, h->tsc_resolution_ticks, h->tsc_resolution_ns);
+	else
+		add(b, TUI_ROLE_MAIN_FG, 0, "  TSC          none or unknown");
+	add(b, TUI_ROLE_MAIN_FG, 0, "  clocksource  %s", h->clocksource);
+	add(b, TUI_ROLE_MAIN_FG, 0, "  hypervisor   %s", h->hypervisor);
+	add(b, TUI_ROLE_MAIN_FG, 0, "  governor     %s;  turbo %s", h->governor, h->turbo);
+	add(b, TUI_ROLE_MAIN_FG, 0, "  perf         paranoid %d, rdpmc %s, cpu PMU %s", h->paranoid,
+	    h->rdpmc, h->pmu ? "yes" : "no");
+	add(b, TUI_ROLE_MAIN_FG, 0, "  SMT          siblings %s (%d other)", h->smt_siblings[0] ? h->smt_siblings : "unknown",
+	    h->nsiblings);
+	add(b, TUI_ROLE_MAIN_FG, 0, "  LFENCE       %s (%s)",
+	    h->lfence == 1 ? "serializing" : h->lfence == 0 ? "NOT serializing" : "unknown",
+	    h->lfence_how);
+	const char *p = h->papi;
+	int first = 1;
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+		add(b, TUI_ROLE_MAIN_FG, 0, "  %-12s %.*s", first ? "PAPI" : "", (int)len, p);
+		first = 0;
+		p += len;
+		if (*p)
+			p++;
+	}
+	add(b, TUI_ROLE_MAIN_FG, 0, " ");
+	add(b, TUI_ROLE_TITLE, 1, "What can spoil timing here (%zu of %d)", tl_host_spoiled(h),
+	    TL_SPOILER_COUNT);
+	for (int i = 0; i < TL_SPOILER_COUNT; i++)
+		spoiler_line(app, b, h->spoilers[i].bad, h->spoilers[i].what, h->spoilers[i].seen,
+			     h->spoilers[i].why);
+}
+
+/* A saved file's host object, shown as it was recorded. */
+static void json_lines(struct tui_app *app, struct info_buf *b, json_t *host)
+{
+	const char *key;
+	json_t *v;
+	add(b, TUI_ROLE_TITLE, 1, "Node (recorded in %s)", app->replay_path);
+	json_object_foreach(host, key, v)
+	{
+		char text[256];
+		if (strcmp(key, "spoilers") == 0 || strcmp(key, "caches") == 0)
+			continue;
+		if (json_is_string(v))
+			snprintf(text, sizeof text, "%s", json_string_value(v));
+		else if (json_is_integer(v))
+			snprintf(text, sizeof text, "%lld", (long long)json_integer_value(v));
+		else if (json_is_real(v))
+			snprintf(text, sizeof text, "%g", json_real_value(v));
+		else if (json_is_boolean(v))
+			snprintf(text, sizeof text, "%s", json_is_true(v) ? "yes" : "no");
+		else if (json_is_array(v) && json_array_size(v) && json_is_string(json_array_get(v, 0)))
+			snprintf(text, sizeof text, "%s", json_string_value(json_array_get(v, 0)));
+		else if (json_is_null(v))
+			snprintf(text, sizeof text, "unknown");
+		else
+			continue;
+		add(b, TUI_ROLE_MAIN_FG, 0, "  %-20s %s", key, text);
+	}
+	json_t *sp = json_object_get(host, "spoilers");
+	size_t i;
+	add(b, TUI_ROLE_MAIN_FG, 0, " ");
+	add(b, TUI_ROLE_TITLE, 1, "What could spoil timing there");
+	json_array_foreach(sp, i, v)
+	{
+		spoiler_line(app, b, json_is_true(json_object_get(v, "bad")),
+			     json_string_value(json_object_get(v, "what")) ?: "?",
+			     json_string_value(json_object_get(v, "seen")) ?: "",
+			     json_string_value(json_object_get(v, "why")) ?: "");
+	}
+}
+
+static void backend_lines(struct tui_app *app, struct info_buf *b)
+{
+	const struct tui_list *l = &app->lists[0];
+	add(b, TUI_ROLE_MAIN_FG, 0, " ");
+	add(b, TUI_ROLE_TITLE, 1, "Backends on this node");
+	for (size_t i = 0; i < l->n; i++)
+		add(b, l->items[i].available ? TUI_ROLE_MAIN_FG : TUI_ROLE_INACTIVE, 0, "  %-18s %s",
+		    l->items[i].label, l->items[i].detail);
+}
+
+static void build(struct tui_app *app, struct info_buf *b)
+{
+	b->n = 0;
+	if (app->replay && app->host_json)
+		json_lines(app, b, app->host_json);
+	else {
+		tui_info_ensure(app);
+		host_lines(app, b);
+	}
+	if (!app->replay)
+		backend_lines(app, b);
+}
+
+void tui_info_action(struct tui_app *app, enum tui_action a)
+{
+	if (a == TUI_ACT_UP && app->info_top > 0)
+		app->info_top--;
+	if (a == TUI_ACT_DOWN)
+		app->info_top++;
+	app->dirty = true;
+}
+
+void tui_info_draw(struct tui_app *app)
+{
+	static struct info_buf b;
+	build(app, &b);
+	const struct tui_rect *r = &app->lay.body;
+	if (app->info_top > b.n - r->h)
+		app->info_top = b.n - r->h > 0 ? b.n - r->h : 0;
+	for (int i = 0; i < r->h && app->info_top + i < b.n; i++) {
+		const struct info_line *l = &b.l[app->info_top + i];
+		tui_put(r->y + i, r->x + 1, r->w - 1, tui_attr(app, l->role) | (l->bold ? (int)A_BOLD : 0),
+			l->text);
+	}
+}

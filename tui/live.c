@@ -1,0 +1,741 @@
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "bench/size.h"
+#include "io/analysis.h"
+#include "io/host_json.h"
+#include "io/results.h"
+#include "tui/app.h"
+#include "tui/curses.h"
+
+/* Analyses of a growing cell are redone at most this often: the OS-noise
+ * filter is the expensive part, and the eye does not need more. */
+#define REANALYSE_S 0.4
+/* How long a frame may wait for the sampling CPU's timed window to close. */
+#define WINDOW_WAIT_S 0.005
+
+static void on_chunk(void *ctx, struct tl_run *run, size_t cell)
+{
+	(void)run;
+	(void)cell;
+	tui_wake(ctx); /* one non-blocking byte: sampling never waits on us */
+}
+
+static void *run_main(void *arg)
+{
+	struct tui_app *app = arg;
+	app->thread_rc = tl_run_execute(&app->run, on_chunk, app, app->thread_why,
+					sizeof app->thread_why);
+	atomic_store(&app->thread_done, true);
+	tui_wake(app);
+	return NULL;
+}
+
+bool tui_live_running(const struct tui_app *app)
+{
+	return app->thread_live;
+}
+
+const char *tui_timer_name(const struct tui_app *app, size_t timer)
+{
+	return timer < app->run.ntimers ? app->run.timers[timer].id : "?";
+}
+
+/* Distinct kernels of the visible cells, in run order. */
+static int collect_kernels(struct tui_app *app)
+{
+	free(app->kernels);
+	app->kernels = calloc(app->run.ncells ? app->run.ncells : 1, sizeof *app->kernels);
+	app->nkernels = 0;
+	if (!app->kernels)
+		return -1;
+	for (size_t i = 0; i < app->run.ncells; i++) {
+		const struct tl_cell *c = &app->run.cells[i];
+		size_t k;
+		if (c->hidden)
+			continue;
+		for (k = 0; k < app->nkernels && strcmp(app->kernels[k], c->kernel.label); k++)
+			;
+		if (k == app->nkernels)
+			snprintf(app->kernels[app->nkernels++], 64, "%s", c->kernel.label);
+	}
+	return 0;
+}
+
+static int views_alloc(struct tui_app *app)
+{
+	app->views = calloc(app->run.ncells ? app->run.ncells : 1, sizeof *app->views);
+	if (!app->views)
+		return -1;
+	for (size_t i = 0; i < app->run.ncells; i++)
+		app->views[i].done = SIZE_MAX;
+	app->cur_flush = app->cur_kernel = app->page = 0;
+	return collect_kernels(app);
+}
+
+/* Another CPU than the sampling one for the UI thread, or -1. */
+static int other_cpu(int sampling)
+{
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) < 0)
+		return -1;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &set) && c != sampling)
+			return c;
+	return -1;
+}
+
+int tui_live_start(struct tui_app *app, char *why, size_t whylen)
+{
+	const struct tui_list *lb = &app->lists[0], *lf = &app->lists[1], *lk = &app->lists[2];
+	/* The run keeps pointing at its configuration: one run at a time. */
+	static const char *ids[64];
+	static char idbuf[64][TL_ID_MAX];
+	static uint64_t flush[64];
+	static struct tl_kernel kern[256];
+	size_t nb = 0, nf = 0, nk = 0;
+	for (size_t i = 0; i < lb->n && nb < 64; i++)
+		if (lb->items[i].selected) {
+			snprintf(idbuf[nb], TL_ID_MAX, "%s", lb->items[i].label);
+			ids[nb] = idbuf[nb];
+			nb++;
+		}
+	for (size_t i = 0; i < lf->n && nf < 64; i++)
+		if (lf->items[i].selected)
+			flush[nf++] = lf->items[i].bytes;
+	for (size_t i = 0; i < lk->n && nk < 256; i++)
+		if (lk->items[i].selected)
+			kern[nk++] = lk->items[i].kernel;
+	if (!nb || !nf || !nk) {
+		snprintf(why, whylen, "select at least one %s (Space), then Enter",
+			 !nb ? "backend" : !nf ? "flush size" : "kernel");
+		return -1;
+	}
+	tui_live_free(app);
+	struct tl_run_config cfg = {
+		.backends = ids, .nbackends = nb, .flush_bytes = flush, .nflush = nf,
+		.kernels = kern, .nkernels = nk, .n = app->opts.n, .cpu = app->opts.cpu,
+		.seed = app->opts.seed, .chunk = 0,
+	};
+	memset(&app->run, 0, sizeof app->run);
+	if (tl_run_prepare(&app->run, &cfg, why, whylen) < 0)
+		return -1;
+	app->have_run = true;
+	app->replay = false;
+	app->interrupted = false;
+	app->os = TL_OS_IFOREST;
+	app->run_seed = app->opts.seed;
+	if (views_alloc(app) < 0) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	atomic_store(&app->thread_done, false);
+	app->thread_rc = 0;
+	app->thread_why[0] = '\0';
+
+	/* The sampling thread takes no signals: they belong to the event loop. */
+	sigset_t all, old;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int rc = pthread_create(&app->thread, NULL, run_main, app);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc) {
+		snprintf(why, whylen, "cannot start the sampling thread: %s", strerror(rc));
+		return -1;
+	}
+	app->thread_live = true;
+	app->t_start = tui_now();
+	app->t_end = 0;
+	app->ui_cpu = other_cpu(app->run.cpu);
+	char pwhy[256];
+	if (app->ui_cpu < 0 || tl_cpu_pin(app->ui_cpu, pwhy, sizeof pwhy) < 0)
+		tui_message(app, true, "warning: the UI shares CPU %d with sampling (one CPU allowed)",
+			    app->run.cpu);
+	else
+		tui_message(app, false, "sampling on CPU %d, drawing on CPU %d", app->run.cpu,
+			    app->ui_cpu);
+	return 0;
+}
+
+int tui_live_load(struct tui_app *app, const char *path, char *why, size_t whylen)
+{
+	tui_live_free(app);
+	memset(&app->run, 0, sizeof app->run);
+	memset(&app->meta, 0, sizeof app->meta);
+	if (tl_run_load(path, &app->run, &app->meta, why, whylen) < 0)
+		return -1;
+	app->have_run = true;
+	app->replay = true;
+	app->os = app->meta.os;
+	app->run_seed = app->meta.seed;
+	app->interrupted = app->meta.interrupted;
+	app->host_json = app->meta.host;
+	snprintf(app->replay_path, sizeof app->replay_path, "%s", path);
+	if (views_alloc(app) < 0) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+void tui_live_stop(struct tui_app *app)
+{
+	if (!app->thread_live)
+		return;
+	atomic_store(&app->run.stop, true);
+	atomic_store(&app->run.paused, false);
+	pthread_join(app->thread, NULL);
+	app->thread_live = false;
+	app->t_end = tui_now();
+	for (size_t i = 0; i < app->run.ncells; i++)
+		app->views[i].done = SIZE_MAX;
+}
+
+static void view_free(struct tui_view *v)
+{
+	free(v->sorted);
+	v->sorted = NULL;
+	if (v->have_hist)
+		stats_histogram_free(&v->hist);
+	v->have_hist = false;
+}
+
+void tui_live_free(struct tui_app *app)
+{
+	tui_live_stop(app);
+	if (app->views)
+		for (size_t i = 0; i < app->run.ncells; i++)
+			view_free(&app->views[i]);
+	free(app->views);
+	app->views = NULL;
+	free(app->kernels);
+	app->kernels = NULL;
+	app->nkernels = 0;
+	if (app->have_run) {
+		if (app->replay)
+			tl_run_unload(&app->run, &app->meta);
+		else
+			tl_run_free(&app->run);
+		app->host_json = NULL;
+	}
+	app->have_run = false;
+}
+
+void tui_live_poll(struct tui_app *app)
+{
+	if (app->thread_live && atomic_load(&app->thread_done)) {
+		pthread_join(app->thread, NULL);
+		app->thread_live = false;
+		app->t_end = tui_now();
+		for (size_t i = 0; i < app->run.ncells; i++)
+			app->views[i].done = SIZE_MAX;
+		if (app->thread_rc < 0)
+			tui_message(app, true, "sampling failed: %s", app->thread_why);
+		else
+			tui_message(app, false, "run done: %zu samples in %.1f s; e exports, s searches",
+				    (size_t)atomic_load(&app->run.samples_done),
+				    app->t_end - app->t_start);
+	}
+}
+
+size_t tui_live_cell(const struct tui_app *app, size_t timer, size_t flush, const char *kernel)
+{
+	for (size_t i = 0; i < app->run.ncells; i++) {
+		const struct tl_cell *c = &app->run.cells[i];
+		if (!c->hidden && c->timer == timer && c->flush == flush &&
+		    strcmp(c->kernel.label, kernel) == 0)
+			return i;
+	}
+	return SIZE_MAX;
+}
+
+/* A consistent copy of the run's cells while sampling goes on: the counts
+ * are read once (acquire, so the samples below them are complete) and
+ * t_e,std is the baseline's median so far, as the runner will set it at
+ * the end from all of the baseline's samples. */
+static int snapshot(const struct tl_run *run, struct tl_run *snap, struct tl_cell **cells)
+{
+	*cells = calloc(run->ncells ? run->ncells : 1, sizeof **cells);
+	if (!*cells)
+		return -1;
+	memset(snap, 0, sizeof *snap);
+	snap->cfg = run->cfg;
+	snap->timers = run->timers;
+	snap->ntimers = run->ntimers;
+	snap->flush_bytes = run->flush_bytes;
+	snap->flushes = run->flushes;
+	snap->nflush = run->nflush;
+	snap->ncells = run->ncells;
+	snap->cpu = run->cpu;
+	snap->cells = *cells;
+	for (size_t i = 0; i < run->ncells; i++) {
+		const struct tl_cell *c = &run->cells[i];
+		struct tl_cell *d = &(*cells)[i];
+		d->timer = c->timer;
+		d->flush = c->flush;
+		d->kernel = c->kernel;
+		d->hidden = c->hidden;
+		d->baseline = c->baseline;
+		d->n = c->n;
+		d->raw = c->raw;
+		d->ns = c->ns;
+		d->adds = c->adds;
+		atomic_init(&d->done, atomic_load_explicit(&c->done, memory_order_acquire));
+		d->resolution_ns = c->resolution_ns;
+	}
+	for (size_t i = 0; i < run->ncells; i++) {
+		const struct tl_cell *b = &snap->cells[snap->cells[i].baseline];
+		snap->cells[i].overhead_ns = tl_median(b->ns, atomic_load(&b->done));
+	}
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* Brings view `cell` up to date from run (the live run or a snapshot):
+ * the summary from tl_cell_analyse, the kept samples for the CDF (those
+ * inside the filtered range, after filter_cost) and the histogram. */
+static void view_update(struct tui_app *app, const struct tl_run *run, size_t cell, size_t bins)
+{
+	struct tui_view *v = &app->views[cell];
+	const struct tl_cell *c = &run->cells[cell];
+	size_t done = atomic_load(&c->done);
+	view_free(v);
+	v->done = done;
+	v->when = tui_now();
+	v->overhead_ns = c->overhead_ns;
+	if (tl_cell_analyse(run, cell, app->os, app->run_seed, &v->an) < 0 || !done ||
+	    !v->an.summary.n)
+		return;
+	const struct tl_summary *s = &v->an.summary;
+	v->sorted = malloc(done * sizeof *v->sorted);
+	if (!v->sorted)
+		return;
+	for (size_t i = 0; i < done; i++) {
+		double x = c->ns[i] - c->overhead_ns;
+		if (x >= s->min && x <= s->max)
+			v->sorted[v->nsorted++] = x;
+	}
+	qsort(v->sorted, v->nsorted, sizeof *v->sorted, cmp_double);
+	double res = c->resolution_ns > 0 && isfinite(c->resolution_ns) ? c->resolution_ns : 0;
+	if (!(res > 0))
+		res = s->p99 > s->min ? (s->p99 - s->min) / (double)bins : 1.0;
+	v->have_hist = stats_histogram(v->sorted, v->nsorted, res, bins ? bins : 1, s->min,
+				       s->p99 >= s->min ? s->p99 : s->min, &v->hist) == 0;
+}
+
+const struct tui_view *tui_live_view(struct tui_app *app, size_t cell)
+{
+	return cell < app->run.ncells ? &app->views[cell] : NULL;
+}
+
+/* Refreshes the views the screen shows. */
+static void views_refresh(struct tui_app *app, const size_t *cells, size_t n, size_t bins)
+{
+	struct tl_run snap;
+	struct tl_cell *copy = NULL;
+	bool live = app->thread_live;
+	bool have_snap = false;
+	double now = tui_now();
+	for (size_t i = 0; i < n; i++) {
+		size_t ci = cells[i];
+		if (ci == SIZE_MAX)
+			continue;
+		struct tui_view *v = &app->views[ci];
+		size_t done = atomic_load(&app->run.cells[ci].done);
+		bool stale = v->done == SIZE_MAX || (done != v->done && now - v->when >= REANALYSE_S) ||
+			     (v->have_hist && v->hist.nbins > bins);
+		if (!stale)
+			continue;
+		if (!live) {
+			view_update(app, &app->run, ci, bins);
+			continue;
+		}
+		if (!have_snap) {
+			if (snapshot(&app->run, &snap, &copy) < 0)
+				return;
+			have_snap = true;
+		}
+		view_update(app, &snap, ci, bins);
+	}
+	free(copy);
+}
+
+void tui_live_action(struct tui_app *app, enum tui_action a)
+{
+	size_t ntimers = app->run.ntimers;
+	switch (a) {
+	case TUI_ACT_LEFT:
+		if (app->run.nflush)
+			app->cur_flush = (app->cur_flush + app->run.nflush - 1) % app->run.nflush;
+		break;
+	case TUI_ACT_RIGHT:
+		if (app->run.nflush)
+			app->cur_flush = (app->cur_flush + 1) % app->run.nflush;
+		break;
+	case TUI_ACT_UP:
+		if (app->nkernels)
+			app->cur_kernel = (app->cur_kernel + app->nkernels - 1) % app->nkernels;
+		break;
+	case TUI_ACT_DOWN:
+		if (app->nkernels)
+			app->cur_kernel = (app->cur_kernel + 1) % app->nkernels;
+		break;
+	case TUI_ACT_PANE:
+		app->page += app->lay.ncols;
+		if (app->page >= ntimers)
+			app->page = 0;
+		break;
+	case TUI_ACT_PAUSE:
+		if (!app->thread_live) {
+			tui_message(app, false, "nothing is sampling");
+		} else {
+			bool p = !atomic_load(&app->run.paused);
+			atomic_store(&app->run.paused, p);
+			tui_message(app, false, p ? "paused: p resumes" : "resumed");
+		}
+		break;
+	default:
+		break;
+	}
+	app->dirty = true;
+}
+
+/* ---- drawing ---- */
+
+static void draw_progress(struct tui_app *app)
+{
+	const struct tui_rect *r = &app->lay.progress;
+	size_t done = atomic_load(&app->run.samples_done), total = app->run.samples_total;
+	double frac = total ? (double)done / (double)total : 1.0;
+	char flush[32], left[96], tail[256];
+	tl_size_format(app->run.nflush ? app->run.flush_bytes[app->cur_flush] : 0, flush,
+		       sizeof flush);
+	int barw = r->w >= 120 ? 30 : 12;
+	int x = r->x;
+	int full = (int)(frac * barw * 8 + 0.5);
+	for (int i = 0; i < barw; i++) {
+		long e = full - 8L * i;
+		const char *g = app->tier == TUI_TIER_UTF8
+					? (e >= 8 ? "█" : e <= 0 ? "░" : tui_bar_glyph(app->tier, e, 0))
+					: (e >= 4 ? "#" : "-");
+		x += tui_put(r->y, x, r->x + r->w - x, tui_attr(app, TUI_ROLE_SERIES + 1), g);
+	}
+	if (app->replay)
+		snprintf(left, sizeof left, " replay%s", app->interrupted ? " (interrupted session)" : "");
+	else if (app->thread_live) {
+		double el = tui_now() - app->t_start;
+		double eta = done ? el * (double)(total - done) / (double)done : 0;
+		snprintf(left, sizeof left, " %3.0f%% %zu/%zu ETA %.0fs%s", 100 * frac, done, total,
+			 eta, atomic_load(&app->run.paused) ? " PAUSED" : "");
+	} else
+		snprintf(left, sizeof left, " %3.0f%% done in %.1fs", 100 * frac,
+			 app->t_end - app->t_start);
+	x += tui_put(r->y, x, r->x + r->w - x, tui_attr(app, TUI_ROLE_HI), left);
+	snprintf(tail, sizeof tail, "  flush %s %s %s  kernel %s %s %s  CPU %d",
+		 app->tier == TUI_TIER_UTF8 ? "◀" : "<", flush,
+		 app->tier == TUI_TIER_UTF8 ? "▶" : ">",
+		 app->tier == TUI_TIER_UTF8 ? "▲" : "^",
+		 app->nkernels ? app->kernels[app->cur_kernel] : "-",
+		 app->tier == TUI_TIER_UTF8 ? "▼" : "v", app->run.cpu);
+	tui_put(r->y, x, r->x + r->w - x, tui_attr(app, TUI_ROLE_MAIN_FG), tail);
+}
+
+static void draw_hist(struct tui_app *app, const struct tui_rect *r, size_t timer, int series,
+		      const struct tui_view *v)
+{
+	const struct tl_timer *t = &app->run.timers[timer];
+	int sa = tui_attr(app, (enum tui_role)(TUI_ROLE_SERIES + series));
+	int x = r->x;
+	x += tui_putf(r->y, x, r->w, sa | A_BOLD, "%s %s", tui_series_glyph(app->tier, series), t->id);
+	if (t->backend && t->backend->simulated)
+		tui_put(r->y, x, r->x + r->w - x, tui_attr(app, TUI_ROLE_WARN), " (simulated)");
+	int rows = r->h - 2;
+	if (!v || !v->have_hist || !v->hist.nbins || rows <= 0) {
+		tui_put(r->y + 1, r->x, r->w, tui_attr(app, TUI_ROLE_INACTIVE),
+			v && v->done != SIZE_MAX ? "waiting for samples" : "");
+		return;
+	}
+	const struct tl_histogram *h = &v->hist;
+	double peak = 0;
+	for (size_t b = 0; b < h->nbins; b++)
+		if (h->counts[b] > peak)
+			peak = h->counts[b];
+	for (int col = 0; col < r->w; col++) {
+		size_t b = (size_t)col * h->nbins / (size_t)r->w;
+		/* A bin wider than one column fills its columns; narrower ones never happen. */
+		long e = peak > 0 ? (long)(h->counts[b] / peak * rows * 8 + 0.5) : 0;
+		if (h->counts[b] > 0 && e == 0)
+			e = 1;
+		for (int row = 0; row < rows; row++)
+			tui_put(r->y + rows - row, r->x + col, 1, sa, tui_bar_glyph(app->tier, e, row));
+	}
+	char lo[24], hi[24];
+	tui_fmt_ns(h->lo, lo, sizeof lo);
+	tui_fmt_ns(h->lo + h->width * (double)h->nbins, hi, sizeof hi);
+	int y = r->y + r->h - 1;
+	tui_put(y, r->x, r->w, tui_attr(app, TUI_ROLE_INACTIVE), lo);
+	char tail[48];
+	if (h->above)
+		snprintf(tail, sizeof tail, "%s +%zu>", hi, h->above);
+	else
+		snprintf(tail, sizeof tail, "%s", hi);
+	int tl = (int)strlen(tail);
+	if (tl < r->w - (int)strlen(lo) - 1)
+		tui_put(y, r->x + r->w - tl, tl, tui_attr(app, TUI_ROLE_INACTIVE), tail);
+}
+
+static void fmt1(char *buf, size_t len, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%.1f", v);
+}
+
+static void draw_summary(struct tui_app *app, const struct tui_rect *r, const struct tl_cell *c,
+			 const struct tui_view *v)
+{
+	int a = tui_attr(app, TUI_ROLE_MAIN_FG), dim = tui_attr(app, TUI_ROLE_INACTIVE);
+	if (!v || v->done == SIZE_MAX || !v->an.summary.n) {
+		tui_put(r->y, r->x, r->w, dim, "no samples yet");
+		return;
+	}
+	const struct tl_summary *s = &v->an.summary;
+	struct {
+		const char *k;
+		double v;
+	} f[] = {{"min", s->min}, {"max", s->max}, {"p1", s->p1},     {"p5", s->p5},
+		 {"p50", s->p50}, {"p95", s->p95}, {"p99", s->p99},   {"mean", s->mean},
+		 {"sd", s->sd}};
+	char cv[24], te[24], res[24], val[24], val2[24];
+	if (isfinite(s->cv))
+		snprintf(cv, sizeof cv, "%.2f%%", 100 * s->cv);
+	else
+		snprintf(cv, sizeof cv, "-");
+	fmt1(te, sizeof te, v->overhead_ns);
+	if (isnan(c->resolution_ns))
+		snprintf(res, sizeof res, "-");
+	else
+		snprintf(res, sizeof res, "%.2f", c->resolution_ns);
+	int y = r->y;
+	bool longform = r->h >= TUI_SUMMARY_LONG;
+	tui_putf(y++, r->x, r->w, a, "n %zu  os_rm %zu", s->n, s->os_removed);
+	if (longform) {
+		for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+			fmt1(val, sizeof val, f[i].v);
+			int fa = strcmp(f[i].k, "p50") == 0 ? a | (int)A_BOLD : a;
+			tui_putf(y++, r->x, r->w, fa, "%-5s %12s ns", f[i].k, val);
+		}
+		tui_putf(y++, r->x, r->w, a | A_BOLD, "%-5s %12s", "CV", cv);
+	} else {
+		for (size_t i = 0; i + 1 < sizeof f / sizeof f[0]; i += 2) {
+			fmt1(val, sizeof val, f[i].v);
+			fmt1(val2, sizeof val2, f[i + 1].v);
+			tui_putf(y++, r->x, r->w, a, "%-4s %8s %-4s %8s", f[i].k, val, f[i + 1].k, val2);
+		}
+		fmt1(val, sizeof val, s->sd);
+		tui_putf(y++, r->x, r->w, a | A_BOLD, "%-4s %8s %-4s %8s", "sd", val, "CV", cv);
+	}
+	if (y < r->y + r->h)
+		tui_putf(y++, r->x, r->w, dim, "t_e,std %s res %s", te, res);
+	if (y < r->y + r->h && !v->an.os.active && v->an.os.note[0])
+		tui_put(y++, r->x, r->w, tui_attr(app, TUI_ROLE_WARN), v->an.os.note);
+}
+
+static void draw_cdf(struct tui_app *app, const size_t *cells, size_t n)
+{
+	const struct tui_rect *r = &app->lay.cdf;
+	int lab = 5;
+	int w = r->w - lab - 1, h = r->h - 2;
+	int x = r->x;
+	x += tui_put(r->y, x, r->w, tui_attr(app, TUI_ROLE_TITLE), "CDF (ns after filters, to p99)");
+	for (size_t i = 0; i < n; i++) {
+		if (cells[i] == SIZE_MAX)
+			continue;
+		int series = (int)((app->page + i) % TUI_NSERIES);
+		x += tui_putf(r->y, x, r->x + r->w - x,
+			      tui_attr(app, (enum tui_role)(TUI_ROLE_SERIES + series)), "  %s %s",
+			      tui_series_glyph(app->tier, series),
+			      app->run.timers[app->run.cells[cells[i]].timer].id);
+	}
+	if (w < 4 || h < 2)
+		return;
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < n; i++) {
+		const struct tui_view *v = cells[i] == SIZE_MAX ? NULL : &app->views[cells[i]];
+		if (!v || !v->nsorted)
+			continue;
+		if (v->an.summary.min < lo)
+			lo = v->an.summary.min;
+		if (v->an.summary.p99 > hi)
+			hi = v->an.summary.p99;
+	}
+	int dim = tui_attr(app, TUI_ROLE_INACTIVE);
+	tui_put(r->y + 1, r->x, lab, dim, "1.0");
+	tui_put(r->y + h / 2 + 1, r->x, lab, dim, "0.5");
+	tui_put(r->y + h, r->x, lab, dim, "0");
+	if (!isfinite(lo))
+		return;
+	if (!(hi > lo))
+		hi = lo + 1;
+	struct tui_canvas cv;
+	if (tui_canvas_init(&cv, w, h) < 0)
+		return;
+	for (size_t i = 0; i < n; i++) {
+		const struct tui_view *v = cells[i] == SIZE_MAX ? NULL : &app->views[cells[i]];
+		int series = (int)((app->page + i) % TUI_NSERIES);
+		if (!v || !v->nsorted)
+			continue;
+		int px0 = -1, py0 = 0;
+		for (int px = 0; px < 2 * w; px++) {
+			double val = lo + ((double)px + 0.5) / (2.0 * w) * (hi - lo);
+			double y = stats_ecdf(v->sorted, v->nsorted, val);
+			int py = (int)lround(y * (4 * h - 1));
+			if (px0 >= 0)
+				tui_canvas_line(&cv, px0, py0, px, py, series);
+			px0 = px;
+			py0 = py;
+		}
+		/* The series' glyph on its own curve, spaced apart per series. */
+		int cx = (int)((long)w * (long)(i + 1) / (long)(n + 1));
+		double val = lo + ((double)cx + 0.5) / w * (hi - lo);
+		int py = (int)lround(stats_ecdf(v->sorted, v->nsorted, val) * (4 * h - 1));
+		tui_canvas_mark(&cv, cx, h - 1 - py / 4, series);
+	}
+	char g[8];
+	for (int cy = 0; cy < h; cy++)
+		for (int cx = 0; cx < w; cx++) {
+			int s = tui_canvas_cell(&cv, app->tier, cx, cy, g);
+			if (s >= 0)
+				tui_put(r->y + 1 + cy, r->x + lab + 1 + cx, 1,
+					tui_attr(app, (enum tui_role)(TUI_ROLE_SERIES + s)), g);
+		}
+	tui_canvas_free(&cv);
+	char a[24], b[24], m[24];
+	tui_fmt_ns(lo, a, sizeof a);
+	tui_fmt_ns((lo + hi) / 2, m, sizeof m);
+	tui_fmt_ns(hi, b, sizeof b);
+	int y = r->y + r->h - 1;
+	tui_put(y, r->x + lab + 1, w, dim, a);
+	tui_put(y, r->x + lab + 1 + w / 2 - (int)strlen(m) / 2, (int)strlen(m), dim, m);
+	tui_put(y, r->x + r->w - (int)strlen(b), (int)strlen(b), dim, b);
+}
+
+void tui_live_draw(struct tui_app *app)
+{
+	if (!app->have_run) {
+		tui_put(app->lay.body.y + 1, 2, app->cols - 2, tui_attr(app, TUI_ROLE_INACTIVE),
+			"no run yet: pick backends, flush sizes and kernels on Setup, then Enter");
+		return;
+	}
+	size_t cells[TUI_MAX_COLS];
+	size_t n = app->lay.ncols;
+	if (app->page >= app->run.ntimers)
+		app->page = 0;
+	if (n > app->run.ntimers - app->page)
+		n = app->run.ntimers - app->page;
+	const char *kern = app->nkernels ? app->kernels[app->cur_kernel] : "";
+	size_t bins = (size_t)(app->lay.hist[0].w > 0 ? app->lay.hist[0].w : 1);
+	for (size_t i = 0; i < n; i++)
+		cells[i] = tui_live_cell(app, app->page + i, app->cur_flush, kern);
+	views_refresh(app, cells, n, bins);
+	draw_progress(app);
+	for (size_t i = 0; i < n; i++) {
+		const struct tui_view *v = cells[i] == SIZE_MAX ? NULL : &app->views[cells[i]];
+		draw_hist(app, &app->lay.hist[i], app->page + i, (int)((app->page + i) % TUI_NSERIES), v);
+		if (cells[i] != SIZE_MAX)
+			draw_summary(app, &app->lay.summary[i], &app->run.cells[cells[i]], v);
+	}
+	draw_cdf(app, cells, n);
+}
+
+/* The frame goes out only while no timed window is open on the sampling
+ * CPU; a frame that cannot find a gap soon is skipped, never forced. */
+bool tui_live_may_draw(struct tui_app *app);
+bool tui_live_may_draw(struct tui_app *app)
+{
+	if (!app->thread_live || atomic_load(&app->run.paused))
+		return true;
+	double until = tui_now() + WINDOW_WAIT_S;
+	do {
+		for (int i = 0; i < 256; i++)
+			if (!atomic_load_explicit(&app->run.in_timed_window, memory_order_acquire))
+				return true;
+	} while (tui_now() < until);
+	return false;
+}
+
+static void export_name(char *buf, size_t len, const char *kind, const char *ext)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	char stamp[32];
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+	char cwd[PATH_MAX];
+	const char *dir = getcwd(cwd, sizeof cwd) && access(cwd, W_OK) == 0 ? cwd : NULL;
+	if (!dir) {
+		dir = getenv("TMPDIR");
+		if (!dir || !*dir)
+			dir = "/tmp";
+	}
+	snprintf(buf, len, "%s/ticklab-%s-%s-%d.%s", dir, kind, stamp, (int)getpid(), ext);
+}
+
+int tui_live_export(struct tui_app *app, bool csv, bool interrupted, char *path, size_t pathlen,
+		    char *why, size_t whylen)
+{
+	if (!app->have_run) {
+		snprintf(why, whylen, "nothing to export: run something first (Enter on Setup)");
+		return -1;
+	}
+	if (app->thread_live) {
+		snprintf(why, whylen, "the run is still sampling: export when it ends (Ctrl-C saves a "
+				      "session now)");
+		return -1;
+	}
+	export_name(path, pathlen, interrupted ? "session" : "run", csv ? "csv" : "json");
+	if (csv)
+		return tl_run_write_csv(path, &app->run, why, whylen);
+
+	struct tl_analysis *an = calloc(app->run.ncells ? app->run.ncells : 1, sizeof *an);
+	if (!an) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < app->run.ncells; i++)
+		tl_cell_analyse(&app->run, i, app->os, app->run_seed, &an[i]);
+	json_t *host = NULL;
+	if (app->replay && app->host_json)
+		host = json_deep_copy(app->host_json);
+	else {
+		tui_info_ensure(app);
+		host = tl_host_to_json(&app->host);
+	}
+	json_t *doc = tl_run_to_json(&app->run, an, app->os, app->run_seed,
+				     interrupted || app->interrupted, host);
+	free(an);
+	if (!doc) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	int rc = tl_json_write(path, doc, why, whylen);
+	json_decref(doc);
+	return rc;
+}

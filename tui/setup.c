@@ -1,0 +1,407 @@
+#include "config.h"
+
+#include <math.h>
+#include <pcre2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/backend.h"
+#include "bench/size.h"
+#include "tui/app.h"
+#include "tui/curses.h"
+
+#define LIST_BACKENDS 0
+#define LIST_FLUSH 1
+#define LIST_KERNELS 2
+#define PROBE_SAMPLES 201
+
+static struct tui_item *list_add(struct tui_list *l)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		struct tui_item *it = realloc(l->items, cap * sizeof *it);
+		if (!it) {
+			tui_done();
+			fprintf(stderr, "ticklab: out of memory\n");
+			abort();
+		}
+		l->items = it;
+		l->cap = cap;
+	}
+	struct tui_item *it = &l->items[l->n++];
+	memset(it, 0, sizeof *it);
+	return it;
+}
+
+/* Opens the backend once to say whether it works here and, when it does,
+ * what it costs and how fine it is; the numbers come from bench/backends. */
+static void probe_backend(struct tui_item *it, const char *id)
+{
+	struct tl_timer t;
+	char why[TL_WHY_MAX];
+	snprintf(it->label, sizeof it->label, "%s", id);
+	if (tl_timer_open(&t, id, why, sizeof why) < 0) {
+		it->available = false;
+		snprintf(it->detail, sizeof it->detail, "unavailable: %.185s", why);
+		return;
+	}
+	double v[PROBE_SAMPLES];
+	for (size_t i = 0; i < PROBE_SAMPLES; i++)
+		v[i] = t.backend->time_empty(&t);
+	double te = tl_median(v, PROBE_SAMPLES) * t.ns_per_unit;
+	double res = tl_timer_resolution(&t, 400) * t.ns_per_unit;
+	char a[32], b[32];
+	tui_fmt_ns(te, a, sizeof a);
+	tui_fmt_ns(res, b, sizeof b);
+	it->available = true;
+	snprintf(it->detail, sizeof it->detail, "t_e %s  res %s  %s%s", a, b, t.backend->how,
+		 t.backend->simulated ? "  (simulated)" : "");
+	tl_timer_close(&t);
+}
+
+static void add_flush(struct tui_app *app, const char *text, bool selected)
+{
+	uint64_t bytes;
+	char why[256], human[32];
+	if (tl_size_parse(text, app->have_topo ? &app->topo : NULL, &bytes, why, sizeof why) < 0)
+		return; /* a preset this node cannot have (no L3, say) is left out */
+	struct tui_list *l = &app->lists[LIST_FLUSH];
+	for (size_t i = 0; i < l->n; i++)
+		if (l->items[i].bytes == bytes)
+			return;
+	struct tui_item *it = list_add(l);
+	tl_size_format(bytes, human, sizeof human);
+	snprintf(it->label, sizeof it->label, "%s", text);
+	if (strcmp(human, text) != 0)
+		snprintf(it->detail, sizeof it->detail, "= %s", human);
+	it->bytes = bytes;
+	it->available = true;
+	it->selected = selected;
+}
+
+static int add_kernels(struct tui_app *app, const char *text, bool selected, char *why,
+		       size_t whylen)
+{
+	struct tl_kernel *k = NULL;
+	size_t n = 0;
+	if (tl_kernel_parse_list(text, &k, &n, why, whylen) < 0)
+		return -1;
+	struct tui_list *l = &app->lists[LIST_KERNELS];
+	for (size_t j = 0; j < n; j++) {
+		struct tui_item *it = list_add(l);
+		snprintf(it->label, sizeof it->label, "%s", k[j].label);
+		it->kernel = k[j];
+		it->available = true;
+		it->selected = selected;
+		if (k[j].kind == TL_KERNEL_EMPTY)
+			snprintf(it->detail, sizeof it->detail, "the timer's own cost");
+		else if (k[j].kind == TL_KERNEL_JITTER)
+			snprintf(it->detail, sizeof it->detail, "injected variation");
+		else
+			snprintf(it->detail, sizeof it->detail, "%llu dependent ADDs",
+				 (unsigned long long)k[j].k);
+	}
+	free(k);
+	return 0;
+}
+
+void tui_setup_init(struct tui_app *app)
+{
+	static const char *const titles[3] = {"Backends", "Flush sizes", "Kernels"};
+	char why[256];
+	for (int i = 0; i < 3; i++)
+		app->lists[i].title = titles[i];
+	app->have_topo = tl_topology_read("/", app->opts.cpu >= 0 ? app->opts.cpu : tl_cpu_default(),
+					  &app->topo, why, sizeof why) == 0;
+
+	/* Preselected: the paper's pair where this node has it. */
+	for (size_t i = 0; tl_backends[i]; i++) {
+		struct tui_item *it = list_add(&app->lists[LIST_BACKENDS]);
+		probe_backend(it, tl_backends[i]->id);
+		it->selected = it->available && (strcmp(it->label, "barrier-tsc") == 0 ||
+						 strcmp(it->label, "barrier-cntvct") == 0 ||
+						 strcmp(it->label, "papi-real-nsec") == 0);
+	}
+	static const char *const flush[] = {"0",     "32KiB", "128KiB", "1MiB", "4MiB",
+					    "4xL1",  "4xL2",  "4xL3",   "16MiB", "27.5MiB",
+					    "64MiB", "110MiB"};
+	for (size_t i = 0; i < sizeof flush / sizeof flush[0]; i++)
+		add_flush(app, flush[i], i == 0);
+	static const char *const kern[] = {"empty", "add:100", "add:500", "add:1000", "add:5000",
+					   "add:20000", "jitter:500,5,0.1"};
+	for (size_t i = 0; i < sizeof kern / sizeof kern[0]; i++)
+		add_kernels(app, kern[i], i <= 2, why, sizeof why);
+}
+
+static void filter_clear(struct tui_list *l)
+{
+	if (l->md)
+		pcre2_match_data_free(l->md);
+	if (l->re)
+		pcre2_code_free(l->re);
+	l->md = l->re = NULL;
+	l->pattern[0] = '\0';
+}
+
+void tui_setup_free(struct tui_app *app)
+{
+	for (int i = 0; i < 3; i++) {
+		filter_clear(&app->lists[i]);
+		free(app->lists[i].items);
+		app->lists[i].items = NULL;
+		app->lists[i].n = app->lists[i].cap = 0;
+	}
+}
+
+bool tui_list_visible(const struct tui_list *l, size_t i)
+{
+	if (!l->re)
+		return true;
+	char text[TL_ID_MAX + 210];
+	snprintf(text, sizeof text, "%s  %s", l->items[i].label, l->items[i].detail);
+	return pcre2_match(l->re, (PCRE2_SPTR)text, strlen(text), 0, 0, l->md, NULL) >= 0;
+}
+
+/* Moves the cursor to a visible row, searching in direction dir first. */
+static void cursor_fix(struct tui_list *l, int dir)
+{
+	if (!l->n)
+		return;
+	if (l->cursor >= l->n)
+		l->cursor = l->n - 1;
+	for (size_t step = 0; step < l->n; step++) {
+		size_t i = dir >= 0 ? (l->cursor + step) % l->n : (l->cursor + l->n - step) % l->n;
+		if (tui_list_visible(l, i)) {
+			l->cursor = i;
+			return;
+		}
+	}
+}
+
+static void cursor_move(struct tui_list *l, int dir)
+{
+	for (size_t i = l->cursor;;) {
+		if (dir > 0 ? i + 1 >= l->n : i == 0)
+			return;
+		i = dir > 0 ? i + 1 : i - 1;
+		if (tui_list_visible(l, i)) {
+			l->cursor = i;
+			return;
+		}
+	}
+}
+
+/* Compiles the pattern once; the list keeps it until the next one. */
+static void filter_set(struct tui_app *app, struct tui_list *l, const char *pattern)
+{
+	if (!*pattern) {
+		filter_clear(l);
+		tui_message(app, false, "%s: filter cleared", l->title);
+		return;
+	}
+	int err;
+	PCRE2_SIZE off;
+	pcre2_code *re = pcre2_compile((PCRE2_SPTR)pattern, PCRE2_ZERO_TERMINATED, PCRE2_CASELESS,
+				       &err, &off, NULL);
+	if (!re) {
+		PCRE2_UCHAR msg[256];
+		pcre2_get_error_message(err, msg, sizeof msg);
+		tui_message(app, true, "regex error at offset %zu: %s", (size_t)off, (char *)msg);
+		return;
+	}
+	filter_clear(l);
+	l->re = re;
+	l->md = pcre2_match_data_create_from_pattern(re, NULL);
+	snprintf(l->pattern, sizeof l->pattern, "%s", pattern);
+	size_t shown = 0;
+	for (size_t i = 0; i < l->n; i++)
+		shown += tui_list_visible(l, i);
+	cursor_fix(l, 1);
+	tui_message(app, false, "%s: /%s/ shows %zu of %zu", l->title, pattern, shown, l->n);
+}
+
+static void custom_add(struct tui_app *app, const char *text)
+{
+	char why[512];
+	struct tui_list *l = &app->lists[app->focus];
+	if (app->focus == LIST_FLUSH) {
+		uint64_t bytes;
+		if (tl_size_parse(text, app->have_topo ? &app->topo : NULL, &bytes, why,
+				  sizeof why) < 0) {
+			tui_message(app, true, "refused: %s", why);
+			return;
+		}
+		size_t before = l->n;
+		add_flush(app, text, true);
+		if (l->n == before) {
+			for (size_t i = 0; i < l->n; i++)
+				if (l->items[i].bytes == bytes)
+					l->items[i].selected = true;
+			tui_message(app, false, "%s is already listed: selected", text);
+			return;
+		}
+		l->cursor = l->n - 1;
+		tui_message(app, false, "added flush size %s", text);
+	} else if (app->focus == LIST_KERNELS) {
+		size_t before = l->n;
+		if (add_kernels(app, text, true, why, sizeof why) < 0) {
+			tui_message(app, true, "refused: %s", why);
+			return;
+		}
+		l->cursor = l->n - 1;
+		tui_message(app, false, "added %zu kernel%s", l->n - before, l->n - before == 1 ? "" : "s");
+	} else {
+		struct tui_item probe;
+		memset(&probe, 0, sizeof probe);
+		probe_backend(&probe, text);
+		if (!probe.available) {
+			tui_message(app, true, "refused: %s", probe.detail);
+			return;
+		}
+		struct tui_item *it = list_add(l);
+		*it = probe;
+		it->selected = true;
+		l->cursor = l->n - 1;
+		tui_message(app, false, "added backend %s", text);
+	}
+	filter_clear(l);
+}
+
+void tui_setup_input_done(struct tui_app *app, bool accept)
+{
+	enum tui_input what = app->input;
+	app->input = TUI_INPUT_NONE;
+	app->inbuf[app->inlen] = '\0';
+	if (!accept) {
+		tui_message(app, false, " ");
+		return;
+	}
+	if (what == TUI_INPUT_FILTER) {
+		filter_set(app, &app->lists[app->focus], app->inbuf);
+	} else if (what == TUI_INPUT_CUSTOM) {
+		if (app->inlen)
+			custom_add(app, app->inbuf);
+	} else if (what == TUI_INPUT_N) {
+		char *end;
+		unsigned long long v = strtoull(app->inbuf, &end, 10);
+		if (!app->inlen || *end || v < 2 || v > 100000000ULL)
+			tui_message(app, true, "refused: N '%s' must be a whole number from 2 to 100000000",
+				    app->inbuf);
+		else {
+			app->opts.n = (size_t)v;
+			tui_message(app, false, "N = %zu samples per cell", app->opts.n);
+		}
+	}
+}
+
+static void start_input(struct tui_app *app, enum tui_input what, const char *initial)
+{
+	app->input = what;
+	snprintf(app->inbuf, sizeof app->inbuf, "%s", initial);
+	app->inlen = strlen(app->inbuf);
+	app->msg[0] = '\0';
+}
+
+void tui_setup_action(struct tui_app *app, enum tui_action a)
+{
+	struct tui_list *l = &app->lists[app->focus];
+	switch (a) {
+	case TUI_ACT_UP:
+		cursor_move(l, -1);
+		break;
+	case TUI_ACT_DOWN:
+		cursor_move(l, 1);
+		break;
+	case TUI_ACT_LEFT:
+		app->focus = (app->focus + 2) % 3;
+		break;
+	case TUI_ACT_RIGHT:
+	case TUI_ACT_PANE:
+		app->focus = (app->focus + 1) % 3;
+		break;
+	case TUI_ACT_SELECT:
+		if (l->n && tui_list_visible(l, l->cursor)) {
+			struct tui_item *it = &l->items[l->cursor];
+			if (!it->available)
+				tui_message(app, true, "%s is %s", it->label, it->detail);
+			else
+				it->selected = !it->selected;
+		}
+		break;
+	case TUI_ACT_FILTER:
+		start_input(app, TUI_INPUT_FILTER, l->pattern);
+		break;
+	case TUI_ACT_ADD:
+		start_input(app, TUI_INPUT_CUSTOM, "");
+		break;
+	case TUI_ACT_SETN: {
+		char n[32];
+		snprintf(n, sizeof n, "%zu", app->opts.n);
+		start_input(app, TUI_INPUT_N, n);
+		break;
+	}
+	default:
+		break;
+	}
+	app->dirty = true;
+}
+
+static void draw_list(struct tui_app *app, int which)
+{
+	struct tui_list *l = &app->lists[which];
+	const struct tui_rect *r = &app->lay.list[which];
+	bool focused = app->focus == which;
+	size_t nsel = 0, nvis = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		nsel += l->items[i].selected;
+		nvis += tui_list_visible(l, i);
+	}
+	int head = focused ? tui_attr_selected(app) : tui_attr(app, TUI_ROLE_TITLE);
+	tui_fill(r->y, r->x, r->w, head);
+	int used = tui_putf(r->y, r->x, r->w, head, " %s  %zu selected", l->title, nsel);
+	if (l->re)
+		tui_putf(r->y, r->x + used, r->w - used, head, "  /%s/ %zu of %zu", l->pattern, nvis,
+			 l->n);
+
+	int rows = r->h - 1;
+	if (rows <= 0)
+		return;
+	/* Keep the cursor on screen: count visible rows before it. */
+	size_t vis_before = 0;
+	for (size_t i = 0; i < l->cursor && i < l->n; i++)
+		vis_before += tui_list_visible(l, i);
+	if (vis_before < l->top)
+		l->top = vis_before;
+	if (vis_before >= l->top + (size_t)rows)
+		l->top = vis_before - (size_t)rows + 1;
+
+	int y = r->y + 1;
+	size_t vis = 0;
+	for (size_t i = 0; i < l->n && y < r->y + r->h; i++) {
+		if (!tui_list_visible(l, i))
+			continue;
+		if (vis++ < l->top)
+			continue;
+		const struct tui_item *it = &l->items[i];
+		bool cur = focused && i == l->cursor;
+		int attr = cur ? tui_attr_selected(app)
+			       : !it->available ? tui_attr(app, TUI_ROLE_INACTIVE)
+						: tui_attr(app, TUI_ROLE_MAIN_FG);
+		const char *box = it->selected ? "[x]" : "[ ]";
+		tui_fill(y, r->x, r->w, attr);
+		int w = tui_putf(y, r->x, r->w, attr | (it->selected ? (int)A_BOLD : 0), "%s %-*s ", box,
+				 which == LIST_BACKENDS ? 22 : 8, it->label);
+		tui_put(y, r->x + w, r->w - w, attr, it->detail);
+		y++;
+	}
+	if (!nvis)
+		tui_put(r->y + 1, r->x + 1, r->w - 1, tui_attr(app, TUI_ROLE_INACTIVE),
+			"(nothing matches; / then Enter on an empty line clears)");
+}
+
+void tui_setup_draw(struct tui_app *app)
+{
+	for (int i = 0; i < 3; i++)
+		draw_list(app, i);
+}

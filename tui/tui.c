@@ -1,0 +1,583 @@
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "cli/opts.h"
+#include "tui/app.h"
+#include "tui/curses.h"
+#include "tui/tui.h"
+
+#define FRAME_S (1.0 / 30) /* redraws are capped at about 30 a second */
+#define WHY_LEN 1024
+
+bool tui_live_may_draw(struct tui_app *app);
+
+static const char usage_text[] =
+	"usage: ticklab tui [--replay FILE.json] [--theme NAME] [--themes-dir DIR] [--mouse]\n"
+	"                   [-n N] [--cpu C] [--seed S]\n"
+	"\n"
+	"The terminal lab: pick backends, flush sizes and kernels, watch them run side by\n"
+	"side, search t_min and t_diff, read the node's diagnosis. ? shows the keys.\n"
+	"\n"
+	"  -r, --replay FILE    open a saved run or session (ticklab run --json, e, Ctrl-C)\n"
+	"                       and show its screens without measuring\n"
+	"  -t, --theme NAME     colour theme (default, light, high-contrast, mono, ...)\n"
+	"      --themes-dir DIR look for NAME.theme here first, then\n"
+	"                       $XDG_CONFIG_HOME/ticklab/themes, then " TL_DATADIR "/themes\n"
+	"      --mouse          enable the mouse (off by default)\n"
+	"  -n, --samples N      samples per cell (default 10000)\n"
+	"  -c, --cpu C          CPU to sample on (default: the last allowed CPU)\n"
+	"  -s, --seed S         seed of cell order, jitter plans and filters (default 1)\n"
+	"  -h, --help           this help\n"
+	"\n"
+	"Without a usable terminal (TERM=dumb, unknown TERM, not a tty) it prints the\n"
+	"plain-text comparison instead. NO_COLOR=1 turns colours off.\n";
+
+static const struct option longopts[] = {
+	{"replay", required_argument, NULL, 'r'},
+	{"theme", required_argument, NULL, 't'},
+	{"themes-dir", required_argument, NULL, 'T'},
+	{"mouse", no_argument, NULL, 'm'},
+	{"samples", required_argument, NULL, 'n'},
+	{"cpu", required_argument, NULL, 'c'},
+	{"seed", required_argument, NULL, 's'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+static int parse_opts(int argc, char **argv, struct tui_opts *o)
+{
+	char why[WHY_LEN];
+	int ch;
+	memset(o, 0, sizeof *o);
+	o->n = TL_DEFAULT_N;
+	o->cpu = -1;
+	o->seed = 1;
+	opterr = 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, ":r:t:n:c:s:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'r':
+			o->replay = optarg;
+			break;
+		case 't':
+			o->theme = optarg;
+			break;
+		case 'T':
+			o->themes_dir = optarg;
+			break;
+		case 'm':
+			o->mouse = true;
+			break;
+		case 'n':
+			if (opts_parse_count(optarg, "-n", &o->n, why, sizeof why) < 0)
+				return opts_fail("tui", why);
+			break;
+		case 'c':
+			if (opts_parse_cpu(optarg, &o->cpu, why, sizeof why) < 0)
+				return opts_fail("tui", why);
+			break;
+		case 's':
+			if (opts_parse_u64(optarg, "--seed", &o->seed, why, sizeof why) < 0)
+				return opts_fail("tui", why);
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return -1;
+		default:
+			opts_usage_error(ch, argv, longopts, why, sizeof why);
+			return opts_fail("tui", why);
+		}
+	}
+	if (optind < argc) {
+		snprintf(why, sizeof why, "unexpected argument '%s' (see ticklab tui --help)",
+			 argv[optind]);
+		return opts_fail("tui", why);
+	}
+	return 0;
+}
+
+/* The theme the user asked for; a bad file leaves the built-in one and a
+ * message naming file, line and problem. */
+static void theme_init(struct tui_app *app)
+{
+	char path[1024], why[WHY_LEN];
+	const char *name = app->opts.theme ? app->opts.theme : "default";
+	tui_theme_builtin(&app->theme);
+	app->ntheme_names = tui_theme_list(app->opts.themes_dir, app->theme_names, 32);
+	if (tui_theme_find(app->opts.themes_dir, name, path, sizeof path) < 0) {
+		if (app->opts.theme)
+			tui_message(app, true, "theme '%s' not found (no %s.theme in --themes-dir, "
+					       "$XDG_CONFIG_HOME/ticklab/themes or %s/themes); using the built-in theme",
+				    name, name, TL_DATADIR);
+		return;
+	}
+	if (tui_theme_load(path, &app->theme, why, sizeof why) < 0)
+		tui_message(app, true, "theme: %s; using the built-in theme", why);
+	for (size_t i = 0; i < app->ntheme_names; i++)
+		if (strcmp(app->theme_names[i], app->theme.name) == 0)
+			app->theme_idx = i;
+}
+
+static void theme_next(struct tui_app *app)
+{
+	char path[1024], why[WHY_LEN];
+	if (!app->ntheme_names) {
+		tui_message(app, true, "no theme files found; the built-in theme stays");
+		return;
+	}
+	app->theme_idx = (app->theme_idx + 1) % app->ntheme_names;
+	const char *name = app->theme_names[app->theme_idx];
+	if (tui_theme_find(app->opts.themes_dir, name, path, sizeof path) < 0 ||
+	    tui_theme_load(path, &app->theme, why, sizeof why) < 0)
+		tui_message(app, true, "theme: %s; using the built-in theme", why);
+	else
+		tui_message(app, false, "theme %s (%s)", app->theme.name, path);
+	tui_term_apply_theme(app);
+}
+
+static size_t nseries(const struct tui_app *app)
+{
+	if (app->screen == TUI_SEARCH) {
+		size_t n = 0;
+		for (size_t i = 0; i < app->lists[0].n; i++)
+			n += app->lists[0].items[i].selected;
+		return n;
+	}
+	return app->have_run ? app->run.ntimers : 0;
+}
+
+static void draw_title(struct tui_app *app)
+{
+	const struct tui_rect *r = &app->lay.title;
+	int a = tui_attr_status(app);
+	tui_fill(r->y, r->x, r->w, a);
+	int x = tui_put(r->y, r->x, r->w, a | A_BOLD, " ticklab ");
+	for (int s = 0; s < TUI_NSCREENS; s++) {
+		int sa = s == (int)app->screen ? tui_attr_selected(app) | (int)A_BOLD : a;
+		x += tui_putf(r->y, x, r->x + r->w - x, sa, " %s ", tui_screen_name((enum tui_screen)s));
+	}
+	char right[700];
+	if (app->replay)
+		snprintf(right, sizeof right, "replay %s  theme %s ", app->replay_path, app->theme.name);
+	else
+		snprintf(right, sizeof right, "N=%zu  theme %s ", app->opts.n, app->theme.name);
+	int rw = (int)strlen(right);
+	if (x + rw + 1 < r->x + r->w)
+		tui_put(r->y, r->x + r->w - rw, rw, a, right);
+}
+
+static void draw_prompt(struct tui_app *app)
+{
+	const struct tui_rect *r = &app->lay.prompt;
+	if (app->input != TUI_INPUT_NONE) {
+		static const char *const what[] = {"", "filter /", "add: ", "N = ",
+						   "a run is going: stop it and quit? (y/n) "};
+		const char *hint = "";
+		if (app->input == TUI_INPUT_CUSTOM)
+			hint = app->focus == 1 ? "(0, 48KiB, 27.5MiB, 4xL2) "
+			       : app->focus == 2 ? "(empty, add:K, add:0:20000:2000, jitter:K,D,P) "
+						 : "(backend id, sim:sd=5) ";
+		int x = tui_putf(r->y, r->x, r->w, tui_attr(app, TUI_ROLE_HI), "%s%s", what[app->input],
+				 hint);
+		x += tui_put(r->y, x, r->w - x, tui_attr(app, TUI_ROLE_MAIN_FG), app->inbuf);
+		if (app->input != TUI_INPUT_CONFIRM_QUIT)
+			tui_put(r->y, x, 1, A_REVERSE, " ");
+		return;
+	}
+	tui_put(r->y, r->x, r->w, tui_attr(app, app->msg_error ? TUI_ROLE_ERROR : TUI_ROLE_MAIN_FG),
+		app->msg);
+}
+
+static void draw_status(struct tui_app *app)
+{
+	const struct tui_rect *r = &app->lay.status;
+	char buf[512];
+	tui_keys_status(app->screen, r->w - 1, buf, sizeof buf);
+	tui_fill(r->y, r->x, r->w, tui_attr_status(app));
+	tui_putf(r->y, r->x, r->w, tui_attr_status(app), " %s", buf);
+}
+
+static void draw_help(struct tui_app *app)
+{
+	char lines[64][96];
+	size_t n = tui_keys_help(app->screen, lines, 64);
+	int w = 62, h = (int)n + 4;
+	if (w > app->cols - 2)
+		w = app->cols - 2;
+	if (h > app->rows - 2)
+		h = app->rows - 2;
+	int y0 = (app->rows - h) / 2, x0 = (app->cols - w) / 2;
+	int a = tui_attr(app, TUI_ROLE_MAIN_FG);
+	for (int y = 0; y < h; y++)
+		tui_fill(y0 + y, x0, w, A_NORMAL);
+	attrset(tui_attr(app, TUI_ROLE_DIV));
+	if (app->tier == TUI_TIER_UTF8)
+		box_set(stdscr, WACS_VLINE, WACS_HLINE); /* keeps ncursesw's own glyphs */
+	for (int x = 0; x < w; x++) {
+		mvaddstr(y0, x0 + x, app->tier == TUI_TIER_UTF8 ? "─" : "-");
+		mvaddstr(y0 + h - 1, x0 + x, app->tier == TUI_TIER_UTF8 ? "─" : "-");
+	}
+	attrset(A_NORMAL);
+	tui_putf(y0, x0 + 2, w - 4, tui_attr(app, TUI_ROLE_TITLE) | A_BOLD,
+		 " Help: %s screen keys ", tui_screen_name(app->screen));
+	for (size_t i = 0; i < n && (int)i + 2 < h - 1; i++)
+		tui_put(y0 + 1 + (int)i, x0 + 1, w - 2, a, lines[i]);
+	tui_put(y0 + h - 2, x0 + 1, w - 2, tui_attr(app, TUI_ROLE_INACTIVE),
+		"  any key closes this help");
+}
+
+static void draw_too_small(struct tui_app *app)
+{
+	const struct tui_rect *m = &app->lay.msg;
+	char l2[32];
+	snprintf(l2, sizeof l2, "%dx%d, need %dx%d", app->cols, app->rows, TUI_MIN_COLS,
+		 TUI_MIN_ROWS);
+	const char *lines[] = {"Terminal too small", l2, "enlarge it, or", "q to quit"};
+	for (int i = 0; i < 4 && i < m->h; i++)
+		tui_put(m->y + i, m->x, m->w, i == 0 ? (int)A_BOLD : (int)A_NORMAL, lines[i]);
+}
+
+static void draw(struct tui_app *app)
+{
+	erase();
+	tui_layout_compute(app->cols, app->rows, nseries(app), &app->lay);
+	if (app->lay.too_small) {
+		draw_too_small(app);
+	} else {
+		draw_title(app);
+		switch (app->screen) {
+		case TUI_SETUP:
+			tui_setup_draw(app);
+			break;
+		case TUI_LIVE:
+			tui_live_draw(app);
+			break;
+		case TUI_SEARCH:
+			tui_search_draw(app);
+			break;
+		default:
+			tui_info_draw(app);
+			break;
+		}
+		draw_prompt(app);
+		draw_status(app);
+		if (app->help)
+			draw_help(app);
+	}
+	wnoutrefresh(stdscr);
+	if (!tui_live_may_draw(app))
+		return; /* dirty stays set: the next tick tries again */
+	doupdate();
+	app->dirty = false;
+	app->last_frame = tui_now();
+}
+
+static void go(struct tui_app *app, enum tui_screen s)
+{
+	if (s != app->screen)
+		app->back = app->screen;
+	app->screen = s;
+	app->info_top = 0;
+}
+
+static void action(struct tui_app *app, enum tui_action a)
+{
+	char why[WHY_LEN], path[1024];
+	switch (a) {
+	case TUI_ACT_QUIT:
+		if (tui_live_running(app) || tui_search_running(app)) {
+			app->input = TUI_INPUT_CONFIRM_QUIT;
+			app->inbuf[0] = '\0';
+			app->inlen = 0;
+		} else
+			app->quit = true;
+		break;
+	case TUI_ACT_HELP:
+		app->help = !app->help;
+		break;
+	case TUI_ACT_THEME:
+		theme_next(app);
+		break;
+	case TUI_ACT_INFO:
+		go(app, TUI_INFO);
+		break;
+	case TUI_ACT_BACK:
+		go(app, app->screen == TUI_INFO && app->back != TUI_INFO ? app->back : TUI_SETUP);
+		break;
+	case TUI_ACT_RUN:
+		if (app->replay)
+			tui_message(app, true, "replay: nothing is measured here; ticklab tui measures");
+		else if (tui_live_running(app) || tui_search_running(app))
+			tui_message(app, true, "busy: wait for the current run or search, or press q");
+		else if (tui_live_start(app, why, sizeof why) < 0)
+			tui_message(app, true, "cannot run: %s", why);
+		else
+			go(app, TUI_LIVE);
+		break;
+	case TUI_ACT_SEARCH:
+		if (app->replay)
+			tui_message(app, true, "replay: a search measures; run ticklab tui to search");
+		else if (tui_search_running(app))
+			go(app, TUI_SEARCH);
+		else if (tui_search_start(app, why, sizeof why) < 0)
+			tui_message(app, true, "cannot search: %s", why);
+		else {
+			tui_message(app, false, "searching t_min then t_diff (fast method)...");
+			go(app, TUI_SEARCH);
+		}
+		break;
+	case TUI_ACT_EXPORT:
+	case TUI_ACT_EXPORT_CSV:
+		if (app->screen == TUI_SEARCH) {
+			tui_search_action(app, a);
+			break;
+		}
+		if (tui_live_export(app, a == TUI_ACT_EXPORT_CSV, false, path, sizeof path, why,
+				    sizeof why) < 0)
+			tui_message(app, true, "export failed: %s", why);
+		else
+			tui_message(app, false, "exported to %s", path);
+		break;
+	default:
+		if (app->screen == TUI_SETUP)
+			tui_setup_action(app, a);
+		else if (app->screen == TUI_LIVE)
+			tui_live_action(app, a);
+		else if (app->screen == TUI_SEARCH)
+			tui_search_action(app, a);
+		else
+			tui_info_action(app, a);
+		break;
+	}
+	app->dirty = true;
+}
+
+static void input_key(struct tui_app *app, wint_t ch, bool fkey)
+{
+	if (app->input == TUI_INPUT_CONFIRM_QUIT) {
+		app->input = TUI_INPUT_NONE;
+		if (!fkey && (ch == 'y' || ch == 'Y'))
+			app->quit = true;
+		else
+			tui_message(app, false, "still running");
+		return;
+	}
+	if (!fkey && (ch == '\n' || ch == '\r'))
+		tui_setup_input_done(app, true);
+	else if ((fkey && ch == KEY_ENTER))
+		tui_setup_input_done(app, true);
+	else if (!fkey && ch == 27)
+		tui_setup_input_done(app, false);
+	else if ((fkey && ch == KEY_BACKSPACE) || (!fkey && (ch == 127 || ch == 8))) {
+		while (app->inlen && (app->inbuf[app->inlen - 1] & 0xc0) == 0x80)
+			app->inlen--;
+		if (app->inlen)
+			app->inlen--;
+		app->inbuf[app->inlen] = '\0';
+	} else if (!fkey && ch >= 32) {
+		char mb[8];
+		mbstate_t st;
+		memset(&st, 0, sizeof st);
+		size_t n = wcrtomb(mb, (wchar_t)ch, &st);
+		if (n != (size_t)-1 && app->inlen + n < sizeof app->inbuf - 1) {
+			memcpy(app->inbuf + app->inlen, mb, n);
+			app->inlen += n;
+			app->inbuf[app->inlen] = '\0';
+		}
+	}
+	app->dirty = true;
+}
+
+static void keys(struct tui_app *app)
+{
+	wint_t ch;
+	int rc;
+	while ((rc = get_wch(&ch)) != ERR) {
+		bool fkey = rc == KEY_CODE_YES;
+		if (fkey && ch == KEY_RESIZE) {
+			tui_term_resize(app);
+			app->dirty = true;
+			continue;
+		}
+		if (fkey && ch == KEY_MOUSE) {
+			MEVENT ev;
+			getmouse(&ev);
+			continue;
+		}
+		if (app->input != TUI_INPUT_NONE) {
+			input_key(app, ch, fkey);
+			continue;
+		}
+		if (app->help) {
+			app->help = false;
+			app->dirty = true;
+			continue;
+		}
+		if (app->lay.too_small && !fkey && ch != 'q')
+			continue;
+		if (!fkey && ch >= KEY_MIN)
+			continue; /* a character whose code a function key also uses */
+		int key = (int)ch;
+		enum tui_action a = tui_keys_lookup(key, app->screen);
+		if (a != TUI_ACT_NONE)
+			action(app, a);
+	}
+}
+
+/* Ctrl-C, SIGTERM, SIGHUP: keep what was measured, then leave. */
+static void interrupted(struct tui_app *app, int sig, char *saved, size_t len)
+{
+	char why[160];
+	bool was_running = tui_live_running(app);
+	tui_search_stop(app);
+	tui_live_stop(app);
+	saved[0] = '\0';
+	if (was_running && tui_live_export(app, false, true, saved, len, why, sizeof why) < 0)
+		snprintf(saved, len, "(not saved: %s)", why);
+	app->quit = true;
+	app->exit_status = 128 + sig;
+}
+
+static void signals(struct tui_app *app, char *saved, size_t len)
+{
+	unsigned char b[64];
+	ssize_t n;
+	while ((n = read(tui_term_signal_fd(), b, sizeof b)) > 0)
+		for (ssize_t i = 0; i < n; i++) {
+			int sig = b[i];
+			if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
+				interrupted(app, sig, saved, len);
+			else if (sig == SIGWINCH)
+				tui_term_resize(app);
+			else if (sig == SIGTSTP)
+				tui_term_suspend();
+			else if (sig == SIGCONT)
+				clearok(curscr, TRUE);
+			app->dirty = true;
+		}
+}
+
+static int loop(struct tui_app *app, char *saved, size_t len)
+{
+	while (!app->quit) {
+		tui_live_poll(app);
+		if (tui_search_running(app))
+			app->dirty = true; /* the search screen polls its worker when drawn */
+		double now = tui_now();
+		if (app->dirty && now - app->last_frame >= FRAME_S)
+			draw(app);
+		int timeout = 250;
+		if (app->dirty)
+			timeout = (int)((app->last_frame + FRAME_S - tui_now()) * 1000) + 1;
+		else if (tui_live_running(app))
+			timeout = 100; /* progress and ETA move on their own */
+		if (timeout < 1)
+			timeout = 1;
+		struct pollfd fds[3] = {{STDIN_FILENO, POLLIN, 0},
+					{app->wake[0], POLLIN, 0},
+					{tui_term_signal_fd(), POLLIN, 0}};
+		int rc = poll(fds, 3, timeout);
+		if (rc < 0 && errno != EINTR)
+			return -1;
+		if (rc <= 0) {
+			if (tui_live_running(app))
+				app->dirty = true;
+			continue;
+		}
+		if (fds[2].revents & POLLIN)
+			signals(app, saved, len);
+		if (fds[1].revents & POLLIN) {
+			unsigned char b[256];
+			while (read(app->wake[0], b, sizeof b) > 0)
+				;
+			app->dirty = true;
+		}
+		if (fds[0].revents & (POLLHUP | POLLERR)) {
+			interrupted(app, SIGHUP, saved, len);
+			break;
+		}
+		if (fds[0].revents & POLLIN)
+			keys(app);
+	}
+	return 0;
+}
+
+static void app_free(struct tui_app *app)
+{
+	tui_search_free(app);
+	tui_live_free(app);
+	tui_setup_free(app);
+	for (int i = 0; i < 2; i++)
+		if (app->wake[i] >= 0)
+			close(app->wake[i]);
+	pthread_mutex_destroy(&app->search_mu);
+}
+
+int tui_main(int argc, char **argv)
+{
+	static struct tui_app app_storage;
+	struct tui_app *app = &app_storage;
+	char why[WHY_LEN], saved[1200] = "";
+	int rc = parse_opts(argc, argv, &app->opts);
+	if (rc)
+		return rc < 0 ? TL_EXIT_OK : rc;
+	setlocale(LC_ALL, "");
+	setlocale(LC_NUMERIC, "C"); /* numbers in files and on screen use '.' */
+	app->tier = tui_tier_choose(nl_langinfo(CODESET), getenv("TERM"));
+	app->wake[0] = app->wake[1] = -1;
+	pthread_mutex_init(&app->search_mu, NULL);
+
+	if (app->opts.replay && tui_live_load(app, app->opts.replay, why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab tui: %s\n", why);
+		app_free(app);
+		return TL_EXIT_FAIL;
+	}
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || !getenv("TERM") ||
+	    tui_term_open(app, why, sizeof why) < 0) {
+		if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+			snprintf(why, sizeof why, "not a terminal");
+		bool replay = app->opts.replay != NULL;
+		app_free(app);
+		if (replay) {
+			fprintf(stderr, "ticklab tui: %s: printing the report instead\n", why);
+			char *args[] = {(char *)"report", (char *)app->opts.replay, NULL};
+			return cli_report_main(2, args);
+		}
+		fprintf(stderr, "ticklab: %s: showing the plain-text comparison instead\n", why);
+		return cli_default_table();
+	}
+	if (pipe(app->wake) == 0)
+		for (int i = 0; i < 2; i++) {
+			fcntl(app->wake[i], F_SETFL, fcntl(app->wake[i], F_GETFL) | O_NONBLOCK);
+			fcntl(app->wake[i], F_SETFD, FD_CLOEXEC);
+		}
+	theme_init(app);
+	tui_term_apply_theme(app);
+	tui_setup_init(app);
+	app->screen = app->replay ? TUI_LIVE : TUI_SETUP;
+	app->back = TUI_SETUP;
+	if (!app->msg[0])
+		tui_message(app, false, app->replay ? "replay: %s (nothing is measured)"
+						    : "Space selects, Enter runs, ? shows every key%s",
+			    app->replay ? app->replay_path : "");
+	app->dirty = true;
+	rc = loop(app, saved, sizeof saved);
+	tui_done();
+	if (saved[0])
+		printf("ticklab: interrupted; session saved to %s\n", saved);
+	int status = rc < 0 ? TL_EXIT_FAIL : app->exit_status;
+	app_free(app);
+	return status;
+}
