@@ -13,8 +13,8 @@
 
 #include "bench/runner.h"
 
-#define N 20000
-#define ROUNDS 5
+#define N 40000
+#define BLOCK 1000
 
 #if defined(__x86_64__)
 /* Deliberately independent of ticklab: the pair a reader of the paper would
@@ -42,14 +42,15 @@ static double median(double *v, size_t n)
 	return gsl_stats_median_from_sorted_data(v, 1, n);
 }
 
-static double ticklab_median(int cpu, uint64_t seed, double *res_ticks, double *ns_per_tick)
+/* One tl_run of `empty` on barrier-tsc: the path `ticklab run` takes. */
+static double run_median(int cpu, double *res_ticks, double *ns_per_tick)
 {
 	const char *ids[] = { "barrier-tsc" };
 	static const uint64_t flush[] = { 0 };
 	struct tl_kernel empty = { .kind = TL_KERNEL_EMPTY, .label = "empty" };
 	struct tl_run_config cfg = { .backends = ids, .nbackends = 1, .flush_bytes = flush,
 				     .nflush = 1, .kernels = &empty, .nkernels = 1, .n = N,
-				     .cpu = cpu, .seed = seed };
+				     .cpu = cpu, .seed = 1 };
 	struct tl_run run;
 	char why[512];
 	double m;
@@ -68,32 +69,44 @@ static double ticklab_median(int cpu, uint64_t seed, double *res_ticks, double *
 
 int main(void)
 {
-	static double bare[N];
-	double tl[ROUNDS], br[ROUNDS], res = 0, nspt = 0;
+	static double tl[N], bare[N];
+	struct tl_timer t;
+	double res = 0, nspt = 0, mr, mt, mb;
 	int cpu = tl_cpu_default();
 	char why[256];
 
-	if (tl_cpu_pin(cpu, why, sizeof why)) {
+	if (tl_cpu_pin(cpu, why, sizeof why) ||
+	    tl_timer_open(&t, "barrier-tsc", why, sizeof why)) {
 		fprintf(stderr, "bench_barrier: %s\n", why);
 		return 1;
 	}
-	/* Alternate the two so drift over the run hits both alike. */
-	for (int r = 0; r < ROUNDS; r++) {
-		tl[r] = ticklab_median(cpu, (uint64_t)r + 1, &res, &nspt);
-		bare_pairs(bare, N); /* warm-up pass */
-		bare_pairs(bare, N);
-		br[r] = median(bare, N);
+	mr = run_median(cpu, &res, &nspt);
+	/* Small blocks in ABBA order so clock drift and load changes on this
+	 * node (a shared VM) hit both loops alike. */
+	bare_pairs(bare, BLOCK);
+	tl_measure(&t, NULL, NULL, BLOCK, tl);
+	for (size_t b = 0; b < N / BLOCK; b++) {
+		if (b % 2 == 0) {
+			tl_measure(&t, NULL, NULL, BLOCK, tl + b * BLOCK);
+			bare_pairs(bare + b * BLOCK, BLOCK);
+		} else {
+			bare_pairs(bare + b * BLOCK, BLOCK);
+			tl_measure(&t, NULL, NULL, BLOCK, tl + b * BLOCK);
+		}
 	}
-	double mt = median(tl, ROUNDS), mb = median(br, ROUNDS);
-	printf("barrier-tsc empty, CPU %d, %d rounds of %d samples (median of round medians)\n",
-	       cpu, ROUNDS, N);
-	printf("  ticklab tl_run : %8.1f ticks  %7.2f ns\n", mt, mt * nspt);
-	printf("  bare asm loop  : %8.1f ticks  %7.2f ns\n", mb, mb * nspt);
-	printf("  resolution     : %8.1f ticks  %7.2f ns\n", res, res * nspt);
-	printf("  difference     : %8.1f ticks  -> %s one resolution step\n", mt - mb,
+	tl_timer_close(&t);
+	mt = median(tl, N);
+	mb = median(bare, N);
+	printf("barrier-tsc empty, CPU %d, %d samples each, interleaved in blocks of %d (ABBA)\n",
+	       cpu, N, BLOCK);
+	printf("  ticklab tl_measure : %7.1f ticks  %7.2f ns\n", mt, mt * nspt);
+	printf("  bare asm loop      : %7.1f ticks  %7.2f ns\n", mb, mb * nspt);
+	printf("  resolution         : %7.1f ticks  %7.2f ns\n", res, res * nspt);
+	printf("  difference         : %7.1f ticks  -> %s one resolution step\n", mt - mb,
 	       fabs(mt - mb) <= res ? "within" : "NOT within");
-	for (int r = 0; r < ROUNDS; r++)
-		printf("  round %d: ticklab %.1f, bare %.1f ticks\n", r + 1, tl[r], br[r]);
+	printf("  ticklab tl_run     : %7.1f ticks  %7.2f ns (one run before the blocks, for "
+	       "reference)\n",
+	       mr, mr * nspt);
 	return 0;
 }
 #else
