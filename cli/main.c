@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,18 +8,22 @@
 
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "tui/tui.h"
 
 static const char usage_text[] =
 	"usage: ticklab [COMMAND] [OPTIONS]\n"
 	"\n"
 	"A terminal lab for comparing CPU timing methods (serialized barrier, PAPI,\n"
 	"clock_gettime, perf, plain rdtsc, a simulator). With no command: on a\n"
-	"terminal, a short default comparison; without one, the same as a table.\n"
+	"terminal, the interactive lab; without one, a short default comparison\n"
+	"printed as a table.\n"
 	"\n"
 	"commands:\n"
 	"  info      the node and every timer backend's availability and reason\n"
 	"  run       take samples and print filtered summaries (--json, --csv)\n"
+	"  search    t_min and t_diff (precision, sensitivity) per backend and flush\n"
 	"  report    re-analyse a saved run and print the same numbers\n"
+	"  tui       the interactive lab (--replay FILE.json shows a saved run)\n"
 	"\n"
 	"  ticklab COMMAND --help   options of one command\n"
 	"  ticklab --version        the version\n"
@@ -33,22 +38,36 @@ struct command {
 static const struct command commands[] = {
 	{"info", cli_info_main},
 	{"run", cli_run_main},
+	{"search", cli_search_main},
 	{"report", cli_report_main},
+	{"tui", tui_main},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
 static int unknown(const char *what)
 {
 	fprintf(stderr,
-		"ticklab: unknown %s '%s' (accepted: info, run, report, --help, --version)\n",
+		"ticklab: unknown %s '%s' (accepted: info, run, search, report, tui, --help, "
+		"--version)\n",
 		what[0] == '-' ? "option" : "command", what);
 	return TL_EXIT_USAGE;
+}
+
+/* The TUI needs a terminal both ways and a TERM curses can use; anything
+ * else (a pipe, CI, TERM=dumb) gets the plain table, so the README's run
+ * command works everywhere. */
+static bool interactive(void)
+{
+	const char *term = getenv("TERM");
+
+	return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && term && *term &&
+	       strcmp(term, "dumb") != 0;
 }
 
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		return cli_default_table();
+		return interactive() ? tui_main(argc, argv) : cli_default_table();
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].main(argc - 1, argv + 1);
