@@ -80,8 +80,7 @@ TL_TIMED_DEFINE(barrier_rdtsc, struct barrier_tsc, TL_TIMED_NO_PREP, BARRIER_RDT
 
 /* rdtsc/rdtscp fault when CR4.TSD is set for this process (prctl
  * PR_SET_TSC): check that before trusting the CPUID bits. */
-static int barrier_tsc_usable(const struct tl_backend *b, bool need_rdtscp, char *why,
-			      size_t whylen)
+static int barrier_tsc_usable(bool need_rdtscp, char *why, size_t whylen)
 {
 	unsigned a, bx, c, d;
 	int mode = 0;
@@ -101,14 +100,13 @@ static int barrier_tsc_usable(const struct tl_backend *b, bool need_rdtscp, char
 	if (!(ghz > 0.0))
 		return tl_why(why, whylen,
 			      "TSC calibration against CLOCK_MONOTONIC_RAW failed");
-	(void)b;
 	return 0;
 }
 
 static int barrier_tsc_open(struct tl_timer *t, const char *params, char *why, size_t whylen)
 {
 	if (tl_backend_no_params(t->backend, params, why, whylen) < 0 ||
-	    barrier_tsc_usable(t->backend, true, why, whylen) < 0)
+	    barrier_tsc_usable(true, why, whylen) < 0)
 		return -1;
 	t->ns_per_unit = 1.0 / tl_tsc_ghz();
 	return 0;
@@ -117,7 +115,7 @@ static int barrier_tsc_open(struct tl_timer *t, const char *params, char *why, s
 static int barrier_rdtsc_open(struct tl_timer *t, const char *params, char *why, size_t whylen)
 {
 	if (tl_backend_no_params(t->backend, params, why, whylen) < 0 ||
-	    barrier_tsc_usable(t->backend, false, why, whylen) < 0)
+	    barrier_tsc_usable(false, why, whylen) < 0)
 		return -1;
 	t->ns_per_unit = 1.0 / tl_tsc_ghz();
 	return 0;
@@ -127,7 +125,6 @@ static int barrier_rdtsc_open(struct tl_timer *t, const char *params, char *why,
 
 #define BARRIER_TSC_FN(f) NULL
 #define BARRIER_RDTSC_FN(f) NULL
-
 
 static int barrier_tsc_open(struct tl_timer *t, const char *params, char *why, size_t whylen)
 {

@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
+#include <sys/prctl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -59,7 +60,14 @@ static void x86_calibrate(void)
 {
 	int64_t ns0, ns1;
 	uint64_t tsc0, tsc1;
+	unsigned a, b, c, d;
+	int mode = PR_TSC_ENABLE;
 
+	/* rdtsc faults without a TSC or under prctl PR_SET_TSC: then 0. */
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(d & (1u << 4)))
+		return;
+	if (prctl(PR_GET_TSC, &mode, 0, 0, 0) == 0 && mode != PR_TSC_ENABLE)
+		return;
 	x86_pair(&ns0, &tsc0);
 	while (x86_raw_ns() - ns0 < 30000000)
 		;
