@@ -157,8 +157,15 @@ static int papi_cyc_open(struct tl_timer *t, const char *params, char *why, size
 
 	if (tl_backend_no_params(t->backend, params, why, whylen) < 0 || papi_ready(why, whylen) < 0)
 		return -1;
-	/* On x86 PAPI_get_real_cyc reads the TSC; elsewhere it scales its
-	 * clock by the CPU MHz it detected. */
+	/* On x86 PAPI_get_real_cyc reads the TSC, so it may only run when we
+	 * could (tl_tsc_ghz checks CPUID and PR_GET_TSC); elsewhere PAPI
+	 * scales its clock by the CPU MHz it detected. */
+#if defined(__x86_64__) || defined(__i386__)
+	if (ghz <= 0.0)
+		return tl_why(why, whylen,
+			      "PAPI_get_real_cyc reads the TSC, which this process cannot read "
+			      "(no TSC, or disabled by prctl PR_SET_TSC)");
+#endif
 	if (ghz <= 0.0) {
 		hw = PAPI_get_hardware_info();
 		if (!hw || hw->cpu_max_mhz <= 0)
