@@ -2,9 +2,11 @@
 #include "config.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_sort.h>
@@ -197,6 +199,57 @@ static void test_stop_and_errors(void)
 	ok(tl_cpu_default() >= 0, "default CPU %d", tl_cpu_default());
 }
 
+struct pauser {
+	struct tl_run *run;
+	size_t at_pause, after_wait;
+};
+
+/* Another thread (the TUI's role): lets the run sit paused, then stops it. */
+static void *unpause_later(void *arg)
+{
+	struct pauser *p = arg;
+	const struct timespec wait = { 0, 80 * 1000 * 1000 };
+	while (!atomic_load(&p->run->paused))
+		nanosleep(&(struct timespec){ 0, 1000 * 1000 }, NULL);
+	p->at_pause = atomic_load(&p->run->samples_done);
+	nanosleep(&wait, NULL);
+	p->after_wait = atomic_load(&p->run->samples_done);
+	atomic_store(&p->run->stop, true);
+	return NULL;
+}
+
+static void pause_after_two(void *ctx, struct tl_run *run, size_t cell)
+{
+	size_t *chunks = ctx;
+	(void)cell;
+	if (++*chunks == 2)
+		atomic_store(&run->paused, true);
+}
+
+static void test_pause(void)
+{
+	const char *ids[] = { "sim" };
+	static const uint64_t flush[] = { 0 };
+	struct tl_kernel k = { .kind = TL_KERNEL_EMPTY, .label = "empty" };
+	struct tl_run_config cfg = { .backends = ids, .nbackends = 1, .flush_bytes = flush,
+				     .nflush = 1, .kernels = &k, .nkernels = 1, .n = 1000,
+				     .cpu = -1, .seed = 1, .chunk = 10 };
+	struct tl_run run;
+	struct pauser p = { .run = &run };
+	pthread_t th;
+	size_t chunks = 0;
+	char why[512];
+
+	ok(tl_run_prepare(&run, &cfg, why, sizeof why) == 0, "pause: prepare");
+	pthread_create(&th, NULL, unpause_later, &p);
+	int rc = tl_run_execute(&run, pause_after_two, &chunks, why, sizeof why);
+	pthread_join(th, NULL);
+	is_int(rc, 1, "pause then stop: returns 1 (stopped)");
+	ok(p.at_pause == 20 && p.after_wait == 20 && run.samples_done == 20,
+	   "no samples while paused (%zu before, %zu after 80 ms)", p.at_pause, p.after_wait);
+	tl_run_free(&run);
+}
+
 static void test_barrier(void)
 {
 	const char *ids[] = { "barrier-tsc" };
@@ -247,6 +300,7 @@ int main(void)
 	test_sim_exact();
 	test_sim_determinism();
 	test_stop_and_errors();
+	test_pause();
 	test_barrier();
 	return tap_done();
 }
