@@ -9,5 +9,4 @@ tests_test_backend_LDADD = $(TL_LIBS)
 tests_test_sim_SOURCES = tests/test_sim.c
 tests_test_sim_LDADD = $(TL_LIBS)
 TESTS += tests/test_backend tests/test_sim tests/test_timed_asm.sh
-# tests/tap.sh is what the shell test sources (nothing else ships it yet).
-EXTRA_DIST += tests/test_timed_asm.sh tests/tap.sh
+EXTRA_DIST += tests/test_timed_asm.sh

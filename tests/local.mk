@@ -1,1 +1,2 @@
-# tests/ files (see Makefile.am)
+# Shared test helpers (every module's tests use them).
+EXTRA_DIST += tests/tap.h tests/tap.sh tests/summary.sh
