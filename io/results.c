@@ -594,6 +594,20 @@ static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run
 	if (rd_number(r, o, "overhead", true, &c->overhead_ns) < 0 ||
 	    rd_number(r, o, "resolution_ns", true, &c->resolution_ns) < 0)
 		return -1;
+	/* Lengths are checked before anything of size n is allocated, so a
+	 * file claiming billions of samples costs nothing. */
+	for (size_t i = 0; i < 2; i++) {
+		const char *key = i ? "samples_ns" : "samples";
+		json_t *a = json_object_get(o, key);
+
+		if (!a)
+			return rd_fail(r, key, "missing");
+		if (!json_is_array(a))
+			return rd_fail(r, key, "expected an array of numbers, got %s", type_name(a));
+		if (json_array_size(a) != n)
+			return rd_fail(r, key, "has %zu values but n is %llu", json_array_size(a),
+				       (unsigned long long)n);
+	}
 	ti = find_or_add_timer(run, b, id, ns_per_unit);
 	fi = find_or_add_flush(run, flush);
 	/* A saved file has exactly the samples that were taken: n = done. */
@@ -787,6 +801,11 @@ int tl_run_from_json(const json_t *doc, const char *name, struct tl_run *run,
 	meta->os = TL_OS_IFOREST;
 	if (!json_is_object(doc)) {
 		rd_fail(&r, NULL, "expected a ticklab run (a JSON object), got %s", type_name(doc));
+		return -1;
+	}
+	if (!json_object_get(doc, "cells") && json_object_get(doc, "results")) {
+		rd_fail(&r, NULL, "this is a `ticklab search` result, not a run: report reads the "
+				  "files `ticklab run --json` writes");
 		return -1;
 	}
 	if (rd_header(&r, doc, meta, &n, &cpu) < 0 || rd_cells(&r, doc, "cells", false, run) < 0 ||

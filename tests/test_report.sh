@@ -122,5 +122,9 @@ mutate npu 'c["ns_per_unit"] = -1'
 expect_bad "negative ns_per_unit" "ns_per_unit" "$tmp/npu.json"
 mutate cellnum 'd["cells"][0] = 5'
 expect_bad "a cell that is a number" "cells[0]: expected an object" "$tmp/cellnum.json"
+mutate huge 'c["n"] = 4000000000; c["n_planned"] = 4000000000'
+expect_bad "a cell claiming 4e9 samples" "has 5 values but n is 4000000000" "$tmp/huge.json"
+echo '{"host": {}, "results": []}' >"$tmp/search.json"
+expect_bad "a search result" "ticklab search" "$tmp/search.json"
 
 done_testing
