@@ -14,6 +14,8 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "bench/size.h"
+
 #define RESOLUTION_TRIES 2000
 
 static void *xcalloc(size_t n, size_t size)
@@ -172,6 +174,30 @@ static void cells_init(struct tl_run *run)
 		}
 }
 
+/* Samples and flush buffers are faulted in up front, so a run that does not
+ * fit would be killed by the OOM killer half-way: refuse it here instead. */
+static int check_memory(const struct tl_run_config *cfg, char *why, size_t whylen)
+{
+	size_t unused;
+	double cells = (double)cfg->nbackends * (double)cfg->nflush *
+		       (double)(cfg->nkernels + (wants_empty(cfg, &unused) ? 0 : 1));
+	double per_sample = 2 * sizeof(double) + sizeof(uint64_t);
+	double need = cells * (double)cfg->n * per_sample, limit = (double)tl_flush_max_bytes();
+	char a[32], b[32];
+
+	for (size_t i = 0; i < cfg->nflush; i++)
+		need += (double)cfg->flush_bytes[i];
+	if (need <= limit)
+		return 0;
+	tl_size_format(need >= 1.8e19 ? UINT64_MAX : (uint64_t)need, a, sizeof a);
+	tl_size_format((uint64_t)limit, b, sizeof b);
+	snprintf(why, whylen,
+		 "%.0f cells x %zu samples (plus flush buffers) need %s, more than half of "
+		 "physical memory (%s); use a smaller -n or fewer cells",
+		 cells, cfg->n, a, b);
+	return -1;
+}
+
 int tl_run_prepare(struct tl_run *run, const struct tl_run_config *cfg, char *why, size_t whylen)
 {
 	memset(run, 0, sizeof *run);
@@ -190,6 +216,8 @@ int tl_run_prepare(struct tl_run *run, const struct tl_run_config *cfg, char *wh
 				      "kernel");
 		return -1;
 	}
+	if (check_memory(&run->cfg, why, whylen))
+		return -1;
 	run->cpu = cfg->cpu < 0 ? tl_cpu_default() : cfg->cpu;
 	if (cpu_check(run->cpu, why, whylen))
 		return -1;

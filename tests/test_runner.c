@@ -197,6 +197,11 @@ static void test_stop_and_errors(void)
 		   strstr(why, "may run on CPUs"),
 	   "bad CPU refused: %s", why);
 	ok(tl_cpu_default() >= 0, "default CPU %d", tl_cpu_default());
+	cfg.cpu = -1;
+	cfg.n = (size_t)1 << 40;
+	ok(tl_run_prepare(&run, &cfg, why, sizeof why) == -1 &&
+		   strstr(why, "more than half of physical memory") && strstr(why, "-n"),
+	   "a run that cannot fit in memory is refused before allocating: %s", why);
 }
 
 struct pauser {
