@@ -1,2 +1,5 @@
 # Shared test helpers (every module's tests use them).
 EXTRA_DIST += tests/tap.h tests/tap.sh tests/summary.sh
+# Independent numpy/scikit-learn re-analysis of a run's JSON.
+TESTS += tests/test_reference_run.sh
+EXTRA_DIST += tests/test_reference_run.sh tests/reference/check_run.py
