@@ -155,10 +155,10 @@ static void print_backends(const struct backend_info *bi, size_t n)
 			snprintf(res, sizeof res, "%.2f", x->resolution_ns);
 			snprintf(ovh, sizeof ovh, "%.1f", x->overhead_ns);
 		}
-		printf("  %-*s  %-7s  %-6s  %10s  %10s  %s%s%s\n", wid, x->b->id,
+		printf("  %-*s  %-7s  %-6s  %10s  %10s  %s%s\n", wid, x->b->id,
 		       x->b->clock == TL_CLOCK_CYCLES ? "cycles" : "wall", x->b->unit, res, ovh,
 		       x->available ? "available" : "unavailable: ",
-		       x->available ? (x->b->simulated ? " (simulated)" : "") : x->reason, "");
+		       x->available ? (x->b->simulated ? " (simulated)" : "") : x->reason);
 	}
 }
 

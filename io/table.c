@@ -49,7 +49,9 @@ static void fill_row(const struct tl_run *run, size_t ci, const struct tl_analys
 	fmt_ns(row[COL_P99], s->p99);
 	fmt_ns(row[COL_MEAN], s->mean);
 	fmt_ns(row[COL_SD], s->sd);
-	if (isfinite(s->cv))
+	/* After filter_cost an empty cell is centred on 0, so sd/mean says
+	 * nothing: its spread is the sd column. */
+	if (isfinite(s->cv) && c->kernel.kind != TL_KERNEL_EMPTY)
 		snprintf(row[COL_CV], CELL_MAX, "%.2f%%", 100.0 * s->cv);
 	else
 		snprintf(row[COL_CV], CELL_MAX, "-");
@@ -70,7 +72,7 @@ static void print_row(FILE *f, char (*row)[CELL_MAX], const int *width)
 static void print_notes(FILE *f, const struct tl_run *run, const struct tl_analysis *an,
 			char (*rows)[NCOLS][CELL_MAX])
 {
-	bool simulated = false;
+	bool simulated = false, empty = false;
 	size_t r = 0;
 
 	for (size_t i = 0; i < run->ncells; i++) {
@@ -80,11 +82,16 @@ static void print_notes(FILE *f, const struct tl_run *run, const struct tl_analy
 			continue;
 		if (run->timers[c->timer].backend && run->timers[c->timer].backend->simulated)
 			simulated = true;
+		if (c->kernel.kind == TL_KERNEL_EMPTY)
+			empty = true;
 		if (!an[i].os.active && an[i].os.method != TL_OS_NONE && an[i].os.note[0])
 			fprintf(f, "note: %s %s %s: %s\n", run->timers[c->timer].id, rows[r][COL_FLUSH],
 				c->kernel.label, an[i].os.note);
 		r++;
 	}
+	if (empty)
+		fprintf(f, "empty rows: the timer's own cost is t_e,std; what is left is centred on 0, "
+			   "so no CV\n");
 	if (simulated)
 		fprintf(f, "* simulated timer: not a measurement of this machine\n");
 }
