@@ -66,7 +66,7 @@ int cli_default_table(void)
 		.seed = DEFAULT_SEED,
 	};
 
-	printf("ticklab %s: no terminal, so a short default comparison (flush 0, n = %d).\n"
+	printf("ticklab %s: no usable terminal, so a short default comparison (flush 0, n = %d).\n"
 	       "`ticklab run --help` runs your own; `ticklab info` describes this node.\n\n",
 	       PACKAGE_VERSION, DEFAULT_N);
 	cfg.nbackends = pick_backends(ids);

@@ -58,6 +58,34 @@ x86_64 | i?86)
 	ok $? "barrier-tsc and rdtsc are in the default comparison on x86" ;;
 esac
 
+# On a terminal: the TUI when TERM is usable, the table when TERM=dumb.
+# (tmux gives the program a real pty; the screens themselves are tui/'s tests.)
+if command -v tmux >/dev/null 2>&1; then
+	sock=tlcli$$
+	# wait_for TEXT: polls the pane for up to 10 s (never a fixed sleep).
+	wait_for() {
+		i=0
+		while [ $i -lt 100 ]; do
+			tmux -L $sock capture-pane -p 2>/dev/null | grep -q -- "$1" && return 0
+			sleep 0.1; i=$((i + 1))
+		done
+		return 1
+	}
+	tmux -L $sock -f /dev/null new -d -x 100 -y 30 \
+		"env LANG=C.UTF-8 TERM=xterm-256color NO_COLOR=1 '$TL_BIN'; echo tl-exit-\$?; sleep 30"
+	wait_for 'Setup'; ok $? "ticklab on a terminal opens the TUI"
+	tmux -L $sock send-keys q
+	wait_for 'tl-exit-0'; ok $? "q leaves it with status 0"
+	tmux -L $sock kill-server 2>/dev/null
+	sock=tlcli$$b
+	tmux -L $sock -f /dev/null new -d -x 120 -y 30 \
+		"env TERM=dumb '$TL_BIN'; echo tl-exit-\$?; sleep 30"
+	wait_for 'tl-exit-0'
+	tmux -L $sock capture-pane -p | grep -q 'no usable terminal'
+	ok $? "TERM=dumb on a terminal prints the default comparison instead"
+	tmux -L $sock kill-server 2>/dev/null
+fi
+
 # --- info ------------------------------------------------------------------
 "$TL_BIN" info >"$tmp/info" 2>"$tmp/err"; ok $? "info exits 0"
 for w in clocksource hypervisor governor perf_event rdpmc lfence papi tsc caches; do
