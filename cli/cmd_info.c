@@ -44,7 +44,7 @@ struct backend_info {
 	const struct tl_backend *b;
 	bool available;
 	char reason[TL_WHY_MAX];
-	double resolution_ns, overhead_ns;
+	double resolution_ns, overhead_ns, overhead_sd_ns;
 };
 
 /* Opens, measures and closes one backend; never fatal. */
@@ -57,6 +57,7 @@ static void probe_backend(const struct tl_backend *b, struct backend_info *bi)
 	bi->b = b;
 	bi->resolution_ns = NAN;
 	bi->overhead_ns = NAN;
+	bi->overhead_sd_ns = NAN;
 	if (tl_timer_open(&t, b->id, bi->reason, sizeof bi->reason) < 0)
 		return;
 	bi->available = true;
@@ -65,7 +66,13 @@ static void probe_backend(const struct tl_backend *b, struct backend_info *bi)
 	if (x) {
 		for (size_t i = 0; i < OVERHEAD_SAMPLES; i++)
 			x[i] = b->time_empty(&t) * t.ns_per_unit;
+		struct tl_analysis a;
+
+		/* t_e,std is the median; its spread is the sd once Tukey's fences
+		 * have dropped the odd interrupt (no seed needed for iqr). */
 		bi->overhead_ns = stats_median(x, OVERHEAD_SAMPLES);
+		if (stats_analyse(x, OVERHEAD_SAMPLES, 0.0, TL_OS_IQR, 1, &a, NULL, NULL) == 0)
+			bi->overhead_sd_ns = a.summary.sd;
 		free(x);
 	}
 	tl_timer_close(&t);
@@ -145,7 +152,7 @@ static void print_backends(const struct backend_info *bi, size_t n)
 		if ((int)strlen(bi[i].b->id) > wid)
 			wid = (int)strlen(bi[i].b->id);
 	printf("\nbackends (resolution and t_e,std measured now, in ns):\n");
-	printf("  %-*s  %-7s  %-6s  %10s  %10s  %s\n", wid, "id", "clock", "unit", "resolution",
+	printf("  %-*s  %-7s  %-6s  %10s  %14s  %s\n", wid, "id", "clock", "unit", "resolution",
 	       "overhead", "status");
 	for (size_t i = 0; i < n; i++) {
 		const struct backend_info *x = &bi[i];
@@ -153,9 +160,9 @@ static void print_backends(const struct backend_info *bi, size_t n)
 
 		if (x->available) {
 			snprintf(res, sizeof res, "%.2f", x->resolution_ns);
-			snprintf(ovh, sizeof ovh, "%.1f", x->overhead_ns);
+			snprintf(ovh, sizeof ovh, "%.1f +- %.1f", x->overhead_ns, x->overhead_sd_ns);
 		}
-		printf("  %-*s  %-7s  %-6s  %10s  %10s  %s%s\n", wid, x->b->id,
+		printf("  %-*s  %-7s  %-6s  %10s  %14s  %s%s\n", wid, x->b->id,
 		       x->b->clock == TL_CLOCK_CYCLES ? "cycles" : "wall", x->b->unit, res, ovh,
 		       x->available ? "available" : "unavailable: ",
 		       x->available ? (x->b->simulated ? " (simulated)" : "") : x->reason);
@@ -170,13 +177,14 @@ static json_t *backends_to_json(const struct backend_info *bi, size_t n)
 		const struct backend_info *x = &bi[i];
 
 		json_array_append_new(
-			a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:o, s:o, s:o, s:b}", "id",
+			a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:o, s:o, s:o, s:o, s:b}", "id",
 				     x->b->id, "family", x->b->family, "clock",
 				     x->b->clock == TL_CLOCK_CYCLES ? "cycles" : "wall", "unit",
 				     x->b->unit, "how", x->b->how, "available", x->available,
 				     "reason", x->available ? json_null() : json_string(x->reason),
 				     "resolution_ns", tl_json_real(x->resolution_ns), "overhead_ns",
-				     tl_json_real(x->overhead_ns), "simulated", x->b->simulated));
+				     tl_json_real(x->overhead_ns), "overhead_sd_ns",
+				     tl_json_real(x->overhead_sd_ns), "simulated", x->b->simulated));
 	}
 	return a;
 }

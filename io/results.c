@@ -198,8 +198,9 @@ static void put(json_t *o, const char *key, json_t *v, bool *failed)
 		*failed = true;
 }
 
-static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_analysis *an)
+static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_analysis *an_all)
 {
+	const struct tl_analysis *an = &an_all[i];
 	const struct tl_cell *c = &run->cells[i];
 	const struct tl_timer *t = &run->timers[c->timer];
 	const struct tl_backend *b = t->backend;
@@ -233,6 +234,8 @@ static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_
 	put(o, "n", json_integer((json_int_t)done), &failed);
 	put(o, "n_planned", json_integer((json_int_t)c->n), &failed);
 	put(o, "overhead", tl_json_real(c->overhead_ns), &failed);
+	/* t_e,std's spread: the filtered sd of the baseline it came from. */
+	put(o, "overhead_sd_ns", tl_json_real(an_all[c->baseline].summary.sd), &failed);
 	put(o, "resolution_ns", tl_json_real(c->resolution_ns), &failed);
 	if (c->hidden)
 		put(o, "baseline", json_true(), &failed);
@@ -279,7 +282,7 @@ json_t *tl_run_to_json(const struct tl_run *run, const struct tl_analysis *an,
 	if (!cells || !baselines)
 		goto fail;
 	for (size_t i = 0; i < run->ncells; i++) {
-		json_t *c = cell_to_json(run, i, &an[i]);
+		json_t *c = cell_to_json(run, i, an);
 
 		if (!c || json_array_append_new(run->cells[i].hidden ? baselines : cells, c) != 0)
 			goto fail;

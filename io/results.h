@@ -10,6 +10,7 @@
  * cell: {"backend", "family", "clock": "wall"|"cycles", "unit", "ns_per_unit",
  *        "simulated", "kernel", "kind", "k", ("d", "p" for jitter), "flush_bytes",
  *        "flush", "n" (samples kept, = done), "n_planned", "overhead" (t_e,std ns),
+ *        "overhead_sd_ns" (its spread: the filtered sd of the baseline cell),
  *        "resolution_ns", "samples" (raw, backend unit), "samples_ns",
  *        "adds" (per-sample ADD counts, jitter cells only), "summary" {n, os_removed,
  *        min, p1, p5, p50, p95, p99, max, mean, sd, cv} (ns after filter_cost and
