@@ -49,6 +49,8 @@ skeys = ("n", "os_removed", "min", "p1", "p5", "p50", "p95", "p99", "max", "mean
 okeys = ("method", "active", "beta", "lowest_score", "note")
 ok(all(all(k in c for k in keys) for c in cells), "every cell has every SPEC key")
 ok(all(all(k in c["summary"] for k in skeys) for c in cells), "every summary has every key")
+ok(all(c["overhead_sd_ns"] >= 0 and c["n_planned"] == n for c in cells),
+   "every cell has t_e,std's spread and n_planned")
 ok(all(all(k in c["os_filter"] for k in okeys) for c in cells), "every os_filter has every key")
 ok(all(c["n"] == n and len(c["samples"]) == n and len(c["samples_ns"]) == n for c in cells),
    "samples and samples_ns hold n = %d values in every cell" % n)
