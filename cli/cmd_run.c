@@ -256,8 +256,10 @@ static int check_output(const char *opt, const char *path, char *why, size_t why
 	}
 	slash = strrchr(path, '/');
 	dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
-	if (!dir)
+	if (!dir) {
+		snprintf(why, whylen, "out of memory");
 		return -1;
+	}
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
 		snprintf(why, whylen, "%s '%s': directory '%s' does not exist", opt, path, dir);
 		rc = -1;
