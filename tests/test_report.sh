@@ -28,6 +28,12 @@ for m in iqr none; do
 	"$TL_BIN" report "$tmp/$m.json" >"$tmp/rep_$m.txt" 2>/dev/null
 	cmp -s "$tmp/live_$m.txt" "$tmp/rep_$m.txt"; ok $? "report reproduces a run filtered with $m"
 done
+# A seed above 2^63 goes to JSON as decimal text (jansson integers are signed).
+"$TL_BIN" run --backend sim --kernel add:100 -n 300 --seed 18446744073709551615 \
+	--json "$tmp/bigseed.json" >"$tmp/live_big.txt" 2>/dev/null
+"$TL_BIN" report "$tmp/bigseed.json" >"$tmp/rep_big.txt" 2>/dev/null
+cmp -s "$tmp/live_big.txt" "$tmp/rep_big.txt" && grep -q 'seed 18446744073709551615' "$tmp/rep_big.txt"
+ok $? "a 64-bit seed survives the file and reproduces the run"
 "$TL_BIN" report "$tmp/run.json" --os-filter none >"$tmp/none.txt" 2>/dev/null
 grep -q 'filter_os (none' "$tmp/none.txt"; ok $? "--os-filter overrides the file's filter"
 
