@@ -91,7 +91,8 @@ size_t tui_keys_help(enum tui_screen s, char lines[][96], size_t max)
 		char keys[40];
 		size_t kl = (size_t)snprintf(keys, sizeof keys, "%s", k->label);
 		for (size_t j = i + 1; j < tui_nkeys && !tui_keys[j].help; j++)
-			if (kl < sizeof keys)
+			if (kl < sizeof keys && strcmp(tui_keys[j].label, tui_keys[j - 1].label) != 0 &&
+			    strcmp(tui_keys[j].label, k->label) != 0)
 				kl += (size_t)snprintf(keys + kl, sizeof keys - kl, " %s",
 						       tui_keys[j].label);
 		snprintf(lines[n++], 96, "  %-12s %s", keys, k->help);

@@ -75,7 +75,7 @@ static void layout_live(struct tui_layout *l, size_t nseries)
 static void layout_search(struct tui_layout *l, size_t nseries)
 {
 	const struct tui_rect *b = &l->body;
-	int th = (int)nseries + 3;
+	int th = 2 * (int)nseries + 2; /* header, rows, ratio sentences, note */
 	if (th > b->h / 2)
 		th = b->h / 2;
 	if (th < 4)

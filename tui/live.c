@@ -206,6 +206,7 @@ static void view_free(struct tui_view *v)
 {
 	free(v->sorted);
 	v->sorted = NULL;
+	v->nsorted = 0;
 	if (v->have_hist)
 		stats_histogram_free(&v->hist);
 	v->have_hist = false;

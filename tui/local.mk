@@ -11,4 +11,5 @@ tests_test_layout_SOURCES = tests/test_layout.c
 tests_test_layout_LDADD = $(TL_LIBS)
 tests_test_theme_SOURCES = tests/test_theme.c
 tests_test_theme_LDADD = $(TL_LIBS)
-TESTS += tests/test_layout tests/test_theme
+TESTS += tests/test_layout tests/test_theme tests/test_tui.sh
+EXTRA_DIST += tests/test_tui.sh tests/golden/help-setup-80x24.txt tests/golden/too-small-40x12.txt

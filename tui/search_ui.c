@@ -453,9 +453,10 @@ static void draw_table(struct tui_app *app)
 {
 	const struct tui_rect *r = &app->lay.table;
 	int a = tui_attr(app, TUI_ROLE_MAIN_FG);
+	int idw = r->w >= 120 ? 28 : 14;
 	tui_putf(r->y, r->x, r->w, tui_attr(app, TUI_ROLE_TITLE) | A_BOLD,
-		 "%-16s %-8s %8s %9s  %8s %9s  %s", "backend", "flush", "t_min", "ns", "t_diff",
-		 "ns", "ratio to reference");
+		 "  %-*s %-8s %8s %9s  %8s %9s  %s", idw, "backend", "flush", "t_min", "ns",
+		 "t_diff", "ns", "ratio t_min/t_diff");
 	int y = r->y + 1;
 	const char *ref = app->lists[0].items[app->search_ref].label;
 	for (size_t i = 0; i < app->nrows_s && y < r->y + r->h; i++) {
@@ -468,10 +469,9 @@ static void draw_table(struct tui_app *app)
 		if (row->state < 0)
 			snprintf(tail, sizeof tail, "failed: %s", row->why);
 		else if (row->timer == app->search_ref)
-			snprintf(tail, sizeof tail, "(reference)");
+			snprintf(tail, sizeof tail, "reference");
 		else if (isfinite(row->ratio_tmin) || isfinite(row->ratio_tdiff))
-			snprintf(tail, sizeof tail, "%.1fx more precise, %.1fx more sensitive than %s",
-				 row->ratio_tmin, row->ratio_tdiff, ref);
+			snprintf(tail, sizeof tail, "%.1fx / %.1fx", row->ratio_tmin, row->ratio_tdiff);
 		else if (row->state == 3 && row->tmin.note[0])
 			snprintf(tail, sizeof tail, "%s", row->tmin.note);
 		else
@@ -481,8 +481,22 @@ static void draw_table(struct tui_app *app)
 		x += tui_putf(y, x, r->w, tui_attr(app, (enum tui_role)(TUI_ROLE_SERIES + s)), "%s ",
 			      tui_series_glyph(app->tier, s));
 		tui_putf(y, x, r->x + r->w - x, row->state < 0 ? tui_attr(app, TUI_ROLE_ERROR) : a,
-			 "%-14.14s %-8s %s %s  %s", id, fl, t1, t2, tail);
+			 "%-*.*s %-8s %s %s  %s", idw, idw, id, fl, t1, t2, tail);
 		y++;
+	}
+	/* The paper's sentence, one per compared row, in full. */
+	for (size_t i = 0; i < app->nrows_s && y < r->y + r->h; i++) {
+		const struct tui_search_row *row = &app->rows_s[i];
+		if (row->timer == app->search_ref ||
+		    !(isfinite(row->ratio_tmin) || isfinite(row->ratio_tdiff)))
+			continue;
+		char fl[32];
+		tl_size_format(app->lists[1].items[row->flush].bytes, fl, sizeof fl);
+		tui_putf(y++, r->x, r->w, tui_attr(app, TUI_ROLE_HI),
+			 "%s: %.1f%s more precise, %.1f%s more sensitive than %s (flush %s)",
+			 app->lists[0].items[row->timer].label, row->ratio_tmin,
+			 app->tier == TUI_TIER_UTF8 ? "×" : "x", row->ratio_tdiff,
+			 app->tier == TUI_TIER_UTF8 ? "×" : "x", ref, fl);
 	}
 	if (y < r->y + r->h)
 		tui_put(y, r->x, r->w, tui_attr(app, TUI_ROLE_INACTIVE),

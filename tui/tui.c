@@ -222,14 +222,22 @@ static void draw_help(struct tui_app *app)
 	int a = tui_attr(app, TUI_ROLE_MAIN_FG);
 	for (int y = 0; y < h; y++)
 		tui_fill(y0 + y, x0, w, A_NORMAL);
-	attrset(tui_attr(app, TUI_ROLE_DIV));
-	if (app->tier == TUI_TIER_UTF8)
-		box_set(stdscr, WACS_VLINE, WACS_HLINE); /* keeps ncursesw's own glyphs */
-	for (int x = 0; x < w; x++) {
-		mvaddstr(y0, x0 + x, app->tier == TUI_TIER_UTF8 ? "─" : "-");
-		mvaddstr(y0 + h - 1, x0 + x, app->tier == TUI_TIER_UTF8 ? "─" : "-");
+	/* Box lines as text, not the alternate character set: over SSH some
+	 * terminals show ACS as letters (qxlmj). */
+	bool u = app->tier == TUI_TIER_UTF8;
+	int d = tui_attr(app, TUI_ROLE_DIV);
+	for (int x = 1; x < w - 1; x++) {
+		tui_put(y0, x0 + x, 1, d, u ? "─" : "-");
+		tui_put(y0 + h - 1, x0 + x, 1, d, u ? "─" : "-");
 	}
-	attrset(A_NORMAL);
+	for (int y = 1; y < h - 1; y++) {
+		tui_put(y0 + y, x0, 1, d, u ? "│" : "|");
+		tui_put(y0 + y, x0 + w - 1, 1, d, u ? "│" : "|");
+	}
+	tui_put(y0, x0, 1, d, u ? "┌" : "+");
+	tui_put(y0, x0 + w - 1, 1, d, u ? "┐" : "+");
+	tui_put(y0 + h - 1, x0, 1, d, u ? "└" : "+");
+	tui_put(y0 + h - 1, x0 + w - 1, 1, d, u ? "┘" : "+");
 	tui_putf(y0, x0 + 2, w - 4, tui_attr(app, TUI_ROLE_TITLE) | A_BOLD,
 		 " Help: %s screen keys ", tui_screen_name(app->screen));
 	for (size_t i = 0; i < n && (int)i + 2 < h - 1; i++)
@@ -380,6 +388,10 @@ static void input_key(struct tui_app *app, wint_t ch, bool fkey)
 		tui_setup_input_done(app, true);
 	else if (!fkey && ch == 27)
 		tui_setup_input_done(app, false);
+	else if (!fkey && ch == 21) { /* Ctrl-U clears the line, as in a shell */
+		app->inlen = 0;
+		app->inbuf[0] = '\0';
+	}
 	else if ((fkey && ch == KEY_BACKSPACE) || (!fkey && (ch == 127 || ch == 8))) {
 		while (app->inlen && (app->inbuf[app->inlen - 1] & 0xc0) == 0x80)
 			app->inlen--;

@@ -1,0 +1,219 @@
+#!/bin/sh
+# The TUI, driven for real: the ticklab binary runs in a private tmux server
+# and the test types keys and polls the pane's text (never a fixed sleep).
+# GENERATE=1 rewrites the golden screens under tests/golden/.
+. "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
+
+command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed"
+SRC=${TL_TOP_SRCDIR:-.}
+BIN=${TL_BIN:-./ticklab}
+GOLDEN=$SRC/tests/golden
+W=$(mktemp -d "${TMPDIR:-/tmp}/tl_tui.XXXXXX")
+# A fresh server (socket) per pane: restarting one under the same name races.
+nserv=0
+S=tl$$-0
+X() { tmux -L "$S" -f /dev/null "$@"; }
+cleanup() {
+	i=0
+	while [ $i -le $nserv ]; do tmux -L "tl$$-$i" kill-server >/dev/null 2>&1; i=$((i + 1)); done
+	rm -rf "$W"
+}
+trap cleanup EXIT INT TERM
+unset TMUX
+UTF8=C.UTF-8
+locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || UTF8=en_US.UTF-8
+
+# start COLS ROWS "ENV..." ARGS...: a fresh pane running `ticklab tui ARGS`;
+# after it exits the pane shows its status and the terminal's modes.
+start() {
+	cols=$1 rows=$2 envs=$3
+	shift 3
+	X kill-server >/dev/null 2>&1
+	nserv=$((nserv + 1))
+	S=tl$$-$nserv
+	X new-session -d -s t -x "$cols" -y "$rows" \
+		"cd '$W' && env -i PATH='$PATH' HOME='$W' TZ=UTC XDG_CONFIG_HOME='$W/xdg' \
+		ASAN_OPTIONS=detect_leaks=0 $envs '$BIN' $* 2>'$W/stderr'; \
+		echo TL_EXIT=\$?; stty -a; exec sleep 600"
+}
+screen() { X capture-pane -p -t t; }
+# wait_for REGEX [SECONDS]: polls the pane until a line matches.
+wait_for() {
+	limit=$(( $(date +%s) + ${2:-10} ))
+	while :; do
+		screen >"$W/screen" 2>/dev/null
+		grep -Eq -- "$1" "$W/screen" && return 0
+		[ "$(date +%s)" -ge "$limit" ] && { sed 's/^/#   | /' "$W/screen"; return 1; }
+		sleep 0.05
+	done
+}
+# wait_gone REGEX [SECONDS]: polls until no line matches.
+wait_gone() {
+	limit=$(( $(date +%s) + ${2:-10} ))
+	while :; do
+		screen >"$W/screen" 2>/dev/null
+		grep -Eq -- "$1" "$W/screen" || return 0
+		[ "$(date +%s)" -ge "$limit" ] && return 1
+		sleep 0.05
+	done
+}
+keys() { X send-keys -t t "$@"; }
+# golden NAME FILE: compares with tests/golden/NAME (or writes it with GENERATE=1).
+golden() {
+	if [ -n "$GENERATE" ]; then cp "$2" "$GOLDEN/$1"; ok 0 "golden $1 written"; return; fi
+	diff -u "$GOLDEN/$1" "$2" >"$W/diff" 2>&1
+	st=$?
+	ok $st "screen matches tests/golden/$1"
+	[ $st -eq 0 ] || sed 's/^/#   /' "$W/diff" | head -n 30
+}
+save() { [ -n "$TL_SCREENS" ] && cp "$W/screen" "$TL_SCREENS/$1"; return 0; }
+help_box() { sed -n 's/^[^|]*|\(.*\)|.*$/\1/p; s/^[^│]*│\(.*\)│.*$/\1/p' "$W/screen"; }
+
+# ---- the main flow at 80x24: setup, run, export, search, info, help, resize, quit
+start 80 24 "LANG=$UTF8 TERM=xterm-256color" tui -n 3000 --themes-dir "'$SRC/themes'"
+wait_for 'Backends +[0-9]+ selected' 20; ok $? "setup screen shows the backend list"
+wait_for 'Flush sizes' 1 && wait_for 'Kernels' 1; ok $? "setup shows the flush and kernel lists"
+save setup-80x24.txt
+keys / 'a(b' Enter
+wait_for 'regex error at offset 3: missing closing parenthesis' 5
+ok $? "a bad regex shows PCRE2's message and offset"
+keys / C-u '^sim ' Enter
+wait_for 'shows 1 of' 5; ok $? "the regex filter narrows the backends to sim"
+keys Space
+wait_for '\[x\] sim ' 5; ok $? "Space selects sim"
+keys / C-u Enter
+wait_for 'filter cleared' 5; ok $? "an empty pattern clears the filter"
+keys Tab a '12XB' Enter
+wait_for 'refused: .*12XB' 5; ok $? "a bad custom flush size is refused in place"
+keys Tab a 'add:0:200:100' Enter
+wait_for 'added 3 kernels' 5; ok $? "a custom K sweep adds three kernels"
+keys Tab Enter
+wait_for 'done in' 60; ok $? "the run finishes on the live screen"
+grep -q 'sim (simulated)' "$W/screen"; ok $? "live shows the sim column, labelled simulated"
+grep -Eq 'barrier-tsc|clock-gettime|papi' "$W/screen"; ok $? "live shows a real backend beside it"
+grep -Eq '^p50 +-?[0-9]' "$W/screen" && grep -q 'CDF' "$W/screen"
+ok $? "live shows the summary and the CDF"
+save live-80x24.txt
+keys e
+wait_for 'exported to .*\.json' 10; ok $? "e exports JSON"
+f=$(ls "$W"/ticklab-run-*.json 2>/dev/null | head -n 1)
+[ -n "$f" ] && grep -q '"samples_ns"' "$f"; ok $? "the export has raw samples"
+keys E
+wait_for 'exported to .*\.csv' 10; ok $? "E exports CSV"
+# Search only the simulated timers so the test is quick on any machine.
+keys Escape
+wait_for 'Backends' 5
+for id in barrier-tsc papi-real-nsec barrier-cntvct; do
+	keys / C-u "^$id " Enter
+	wait_for "/\\^$id / shows [01] of" 5 && grep -q "\[x\] $id " "$W/screen" && keys Space
+done
+keys / C-u Enter a 'sim:sd=1,spike_rate=0' Enter
+wait_for 'added backend sim:sd=1' 5; ok $? "a custom backend id is probed and added"
+keys s
+wait_for 'search done' 60; ok $? "the search runs to the end"
+grep -Eq 'sim +0 +[0-9]+ ' "$W/screen"; ok $? "search shows t_min for sim"
+grep -Eq '^sim: [0-9.]+× more precise, [0-9.]+× more sensitive than sim:sd=1' "$W/screen"
+ok $? "search states the ratios to the reference"
+save search-80x24.txt
+keys e
+wait_for 'exported to .*search.*\.json' 10; ok $? "e exports the search results"
+keys i
+wait_for 'What can spoil timing here' 10; ok $? "the info screen shows the spoilers"
+grep -Eq '(✗|✓) (vm|pmu) ' "$W/screen"; ok $? "spoilers are marked one per line"
+save info-80x24.txt
+keys Escape
+wait_for 'CV against t' 5
+keys Escape
+wait_for 'Backends' 5
+keys '?'
+wait_for 'Help: Setup screen keys' 5; ok $? "? opens the help overlay"
+help_box >"$W/help"
+golden help-setup-80x24.txt "$W/help"
+keys x
+wait_gone 'Help:' 5; ok $? "any key closes the help"
+
+X resize-window -t t -x 200 -y 50
+wait_for 'Backends .*Flush sizes .*Kernels' 10; ok $? "200x50: the three lists sit side by side"
+save setup-200x50.txt
+X resize-window -t t -x 40 -y 12
+wait_for 'Terminal too small' 10; ok $? "40x12: a too-small message"
+cp "$W/screen" "$W/small"
+golden too-small-40x12.txt "$W/small"
+X resize-window -t t -x 80 -y 24
+wait_for 'Backends +[0-9]+ selected' 10; ok $? "back at 80x24 the setup returns"
+keys q
+wait_for 'TL_EXIT=0' 10; ok $? "q quits with status 0"
+
+# ---- ASCII tier: TERM=vt100 in the C locale
+start 80 24 "LANG=C TERM=vt100" tui -n 2000
+wait_for 'Backends' 20; ok $? "vt100/C: the setup screen appears"
+keys Enter
+wait_for 'done in' 60; ok $? "vt100/C: a run finishes"
+! LC_ALL=C grep -q '[^ -~]' "$W/screen"; ok $? "vt100/C: every glyph is ASCII"
+grep -q '#' "$W/screen"; ok $? "vt100/C: histograms use # bars"
+save live-vt100-80x24.txt
+keys q
+wait_for 'TL_EXIT=0' 10; ok $? "vt100/C: q quits"
+
+# ---- colours: 256 colours on xterm-256color, none with NO_COLOR
+sgr_colours() { X capture-pane -e -p -t t | grep -oE "$(printf '\033')\\[[0-9;]*m" |
+	tr -d '\033[m' | tr ';' '\n' | grep -cE '^(3[0-8]|4[0-8]|9[0-7]|10[0-7])$'; }
+start 80 24 "LANG=$UTF8 TERM=xterm-256color" tui --themes-dir "'$SRC/themes'"
+wait_for 'Backends' 20
+[ "$(sgr_colours)" -gt 0 ]; ok $? "xterm-256color: the screen has colours"
+keys t
+wait_for 'theme high-contrast' 5; ok $? "t switches to the next theme"
+keys q; wait_for 'TL_EXIT=0' 10
+start 80 24 "LANG=$UTF8 TERM=xterm-256color NO_COLOR=1" tui --themes-dir "'$SRC/themes'"
+wait_for 'Backends' 20
+[ "$(sgr_colours)" -eq 0 ]; ok $? "NO_COLOR=1: no colour at all"
+keys q; wait_for 'TL_EXIT=0' 10
+
+# ---- a bad theme file is named with file:line, and the default is used
+mkdir -p "$W/themes"
+printf '# test\ntheme[main_fg]="#12345"\n' >"$W/themes/bad.theme"
+start 160 24 "LANG=$UTF8 TERM=xterm-256color" tui --themes-dir "'$W/themes'" --theme bad
+wait_for 'bad\.theme:2: bad colour "#12345"' 20; ok $? "a bad theme names file:line and the problem"
+grep -q 'using the built-in theme' "$W/screen"; ok $? "and the built-in theme is used"
+keys q; wait_for 'TL_EXIT=0' 10
+
+# ---- Ctrl-C mid-run: the terminal is restored and the session saved
+start 80 24 "LANG=$UTF8 TERM=xterm-256color" tui -n 400000
+wait_for 'Backends' 20
+keys Tab / C-u '^1MiB' Enter Space
+keys Enter
+wait_for 'ETA' 20; ok $? "a long run is going"
+keys C-c
+wait_for 'TL_EXIT=130' 20; ok $? "Ctrl-C ends the TUI with status 130"
+grep -q 'session saved to' "$W/screen"; ok $? "the session path is printed after the terminal is restored"
+grep -Eq '(^| )icanon ' "$W/screen" && grep -Eq '(^| )echo ' "$W/screen"
+ok $? "stty shows canonical mode and echo again"
+f=$(ls "$W"/ticklab-session-*.json 2>/dev/null | head -n 1)
+[ -n "$f" ] && grep -Eq '"interrupted": *true' "$f"; ok $? "the session file is marked interrupted"
+
+# ---- replay shows the numbers `ticklab report` prints
+"$BIN" run --backend 'sim:sd=3.7' --kernel empty,add:400 -n 2000 --json "$W/r.json" -q
+"$BIN" report "$W/r.json" >"$W/report"
+row=$(grep 'add:400' "$W/report")
+set -f
+set -- $row
+set +f
+[ "$2" = "*" ] && shift
+n=$4 rm=$5 mean=${11} sd=${12} cv=${13}
+start 80 24 "LANG=$UTF8 TERM=xterm-256color" tui --replay "'$W/r.json'"
+wait_for 'replay' 20; ok $? "--replay opens the live screen"
+keys j
+wait_for "kernel . add:400" 5
+wait_for "^n $n +os_rm $rm" 5; ok $? "replay shows n $n and os_rm $rm as report does"
+grep -Eq "mean +$mean( |$)" "$W/screen" && grep -Eq "sd +$sd " "$W/screen" &&
+	grep -Eq "CV +$cv" "$W/screen"
+ok $? "replay shows mean $mean, sd $sd, CV $cv as report does"
+keys q; wait_for 'TL_EXIT=0' 10
+
+# ---- no usable terminal: the plain-text comparison with a one-line note
+start 80 24 "LANG=$UTF8 TERM=dumb" tui
+wait_for 'TL_EXIT=' 60
+grep -q 'TL_EXIT=0' "$W/screen" && grep -q 'plain-text comparison' "$W/stderr"
+ok $? "TERM=dumb falls back to the plain-text comparison with a note"
+
+done_testing
