@@ -220,11 +220,20 @@ void opts_usage_error(int code, char *const *argv, const struct option *longopts
 		snprintf(name, sizeof name, "-%c", optopt);
 	else
 		snprintf(name, sizeof name, "%.*s", (int)strcspn(word, "="), word);
-	if (code == ':')
+	if (code == ':') {
 		snprintf(why, whylen, "option '%s' needs a value (accepted options: %s)", name,
 			 accepted);
-	else
-		snprintf(why, whylen, "unknown option '%s' (accepted: %s)", name, accepted);
+		return;
+	}
+	/* "--quiet=yes": a known flag given a value getopt refused. */
+	if (name[0] == '-' && name[1] == '-' && strchr(word, '='))
+		for (const struct option *o = longopts; o->name; o++)
+			if (strcmp(name + 2, o->name) == 0) {
+				snprintf(why, whylen, "option '%s' takes no value (got '%s')", name,
+					 word);
+				return;
+			}
+	snprintf(why, whylen, "unknown option '%s' (accepted: %s)", name, accepted);
 }
 
 int opts_fail(const char *cmd, const char *why)

@@ -181,6 +181,7 @@ expect_usage "run: N < 0" "-3" run --backend sim -n -3
 expect_usage "run: N not a number" "12x" run --backend sim -n 12x
 expect_usage "run: unknown flag" "--bogus" run --backend sim --bogus
 expect_usage "run: missing value" "--backend" run --backend
+expect_usage "run: a value for a flag" "--quiet=yes" run --backend sim --quiet=yes
 expect_usage "run: CPU out of range" "9999" run --backend sim --cpu 9999
 expect_usage "run: CPU not a number" "x1" run --backend sim --cpu x1
 expect_usage "run: unknown OS filter" "magic" run --backend sim --os-filter magic
