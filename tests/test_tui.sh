@@ -33,8 +33,8 @@ start() {
 	S=tl$$-$nserv
 	X new-session -d -s t -x "$cols" -y "$rows" \
 		"cd '$W' && env -i PATH='$PATH' HOME='$W' TZ=UTC XDG_CONFIG_HOME='$W/xdg' \
-		ASAN_OPTIONS=detect_leaks=0 $envs '$BIN' $* 2>'$W/stderr'; \
-		echo TL_EXIT=\$?; stty -a; exec sleep 600"
+		ASAN_OPTIONS=detect_leaks=0 $envs '$BIN' $* 2>>'$W/stderr'; \
+		echo TL_EXIT=\$?; stty -a; echo TL_END; exec sleep 600"
 }
 screen() { X capture-pane -p -t t; }
 # wait_for REGEX [SECONDS]: polls the pane until a line matches.
@@ -183,13 +183,52 @@ wait_for 'Backends' 20
 keys Tab / C-u '^1MiB' Enter Space
 keys Enter
 wait_for 'ETA' 20; ok $? "a long run is going"
+keys p
+wait_for 'PAUSED' 5; ok $? "p pauses sampling"
+keys p
+wait_for 'resumed' 5; ok $? "p resumes it"
+keys q
+wait_for 'stop it and quit\? \(y/n\)' 5; ok $? "q asks first while a run is going"
+keys n
+wait_for 'still running' 5; ok $? "n keeps the run going"
 keys C-c
-wait_for 'TL_EXIT=130' 20; ok $? "Ctrl-C ends the TUI with status 130"
+wait_for 'TL_END' 20
+grep -q 'TL_EXIT=130' "$W/screen"; ok $? "Ctrl-C ends the TUI with status 130"
 grep -q 'session saved to' "$W/screen"; ok $? "the session path is printed after the terminal is restored"
 grep -Eq '(^| )icanon ' "$W/screen" && grep -Eq '(^| )echo ' "$W/screen"
 ok $? "stty shows canonical mode and echo again"
 f=$(ls "$W"/ticklab-session-*.json 2>/dev/null | head -n 1)
 [ -n "$f" ] && grep -Eq '"interrupted": *true' "$f"; ok $? "the session file is marked interrupted"
+
+# ---- signals: stop/continue redraws; SIGTERM, SIGHUP and a crash restore the terminal
+tl_pid() { pgrep -P "$(X display -p -t t '#{pane_pid}')" | head -n 1; }
+# Ctrl-Z and fg from an interactive shell, as a user would.
+X kill-server >/dev/null 2>&1
+nserv=$((nserv + 1))
+S=tl$$-$nserv
+X new-session -d -s t -x 80 -y 24 "cd '$W' && env -i PATH='$PATH' HOME='$W' TZ=UTC LANG=$UTF8 \
+	TERM=xterm-256color ASAN_OPTIONS=detect_leaks=0 PS1='sh$ ' bash --norc --noprofile -i"
+wait_for 'sh\$' 10
+keys "'$BIN' tui" Enter
+wait_for 'Backends' 20
+keys C-z
+wait_for 'Stopped' 5; ok $? "Ctrl-Z stops the lab and gives the shell back"
+keys 'stty -a; echo TL_''END' Enter
+wait_for '^TL_END' 5 && grep -Eq '(^| )icanon ' "$W/screen" && grep -Eq '(^| )echo ' "$W/screen"; ok $? "the stopped lab left the terminal sane"
+keys fg Enter
+wait_for 'Backends +[0-9]+ selected' 10; ok $? "fg draws the lab again"
+keys q
+wait_for 'sh\$ *$' 10; ok $? "and q returns to the shell"
+for sig in TERM HUP SEGV; do
+	case $sig in TERM) want=143 ;; HUP) want=129 ;; SEGV) want=139 ;; esac
+	start 80 24 "LANG=$UTF8 TERM=xterm-256color" tui
+	wait_for 'Backends' 20
+	kill -$sig "$(tl_pid)"
+	wait_for 'TL_END' 10
+	grep -q "TL_EXIT=$want" "$W/screen" && grep -Eq '(^| )icanon ' "$W/screen" &&
+		grep -Eq '(^| )echo ' "$W/screen"
+	ok $? "SIG$sig: status $want and the terminal restored"
+done
 
 # ---- replay shows the numbers `ticklab report` prints
 "$BIN" run --backend 'sim:sd=3.7' --kernel empty,add:400 -n 2000 --json "$W/r.json" -q
@@ -212,8 +251,12 @@ keys q; wait_for 'TL_EXIT=0' 10
 
 # ---- no usable terminal: the plain-text comparison with a one-line note
 start 80 24 "LANG=$UTF8 TERM=dumb" tui
-wait_for 'TL_EXIT=' 60
+wait_for 'TL_END' 60
 grep -q 'TL_EXIT=0' "$W/screen" && grep -q 'plain-text comparison' "$W/stderr"
 ok $? "TERM=dumb falls back to the plain-text comparison with a note"
+
+# Sanitizer builds report into the panes' stderr; nothing may be there.
+! grep -Eq 'ERROR: AddressSanitizer|runtime error:' "$W/stderr"
+ok $? "no sanitizer report from any pane"
 
 done_testing
