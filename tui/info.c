@@ -14,7 +14,8 @@
 struct info_line {
 	enum tui_role role;
 	int bold;
-	char text[300];
+	int indent; /* where a wrapped line continues */
+	char text[400];
 };
 
 struct info_buf {
@@ -34,13 +35,14 @@ static void add(struct info_buf *b, enum tui_role role, int bold, const char *fm
 	va_end(ap);
 	b->l[b->n].role = role;
 	b->l[b->n].bold = bold;
+	b->l[b->n].indent = 16;
 	b->n++;
 }
 
 void tui_info_ensure(struct tui_app *app)
 {
 	if (!app->have_host) {
-		tl_host_read(NULL, app->opts.cpu, &app->host);
+		tl_host_read(NULL, app->opts.cpu >= 0 ? app->opts.cpu : tl_cpu_default(), &app->host);
 		app->have_host = true;
 	}
 }
@@ -50,12 +52,21 @@ static void spoiler_line(struct tui_app *app, struct info_buf *b, bool bad, cons
 {
 	const char *mark = app->tier == TUI_TIER_UTF8 ? (bad ? "✗" : "✓") : (bad ? "!" : "-");
 	add(b, bad ? TUI_ROLE_WARN : TUI_ROLE_OK, bad, " %s %-11s %-18s %s", mark, what, seen, why);
+	if (b->n)
+		b->l[b->n - 1].indent = 34;
 }
 
 static void host_lines(struct tui_app *app, struct info_buf *b)
 {
 	const struct tl_host *h = &app->host;
 	char s1[32], s2[32], s3[32];
+	/* What spoils timing comes first: it is why one opens this screen. */
+	add(b, TUI_ROLE_TITLE, 1, "What can spoil timing here (%zu of %d)", tl_host_spoiled(h),
+	    TL_SPOILER_COUNT);
+	for (int i = 0; i < TL_SPOILER_COUNT; i++)
+		spoiler_line(app, b, h->spoilers[i].bad, h->spoilers[i].what, h->spoilers[i].seen,
+			     h->spoilers[i].why);
+	add(b, TUI_ROLE_MAIN_FG, 0, " ");
 	add(b, TUI_ROLE_TITLE, 1, "Node");
 	add(b, TUI_ROLE_MAIN_FG, 0, "  CPU          %s (%s), sampling on CPU %d", h->model, h->vendor,
 	    h->cpu);
@@ -92,12 +103,6 @@ static void host_lines(struct tui_app *app, struct info_buf *b)
 		if (*p)
 			p++;
 	}
-	add(b, TUI_ROLE_MAIN_FG, 0, " ");
-	add(b, TUI_ROLE_TITLE, 1, "What can spoil timing here (%zu of %d)", tl_host_spoiled(h),
-	    TL_SPOILER_COUNT);
-	for (int i = 0; i < TL_SPOILER_COUNT; i++)
-		spoiler_line(app, b, h->spoilers[i].bad, h->spoilers[i].what, h->spoilers[i].seen,
-			     h->spoilers[i].why);
 }
 
 /* A saved file's host object, shown as it was recorded. */
@@ -105,7 +110,18 @@ static void json_lines(struct tui_app *app, struct info_buf *b, json_t *host)
 {
 	const char *key;
 	json_t *v;
-	add(b, TUI_ROLE_TITLE, 1, "Node (recorded in %s)", app->replay_path);
+	json_t *sp = json_object_get(host, "spoilers");
+	size_t i;
+	add(b, TUI_ROLE_TITLE, 1, "What could spoil timing where %s was recorded", app->replay_path);
+	json_array_foreach(sp, i, v)
+	{
+		spoiler_line(app, b, json_is_true(json_object_get(v, "bad")),
+			     json_string_value(json_object_get(v, "what")) ?: "?",
+			     json_string_value(json_object_get(v, "seen")) ?: "",
+			     json_string_value(json_object_get(v, "why")) ?: "");
+	}
+	add(b, TUI_ROLE_MAIN_FG, 0, " ");
+	add(b, TUI_ROLE_TITLE, 1, "Node");
 	json_object_foreach(host, key, v)
 	{
 		char text[256];
@@ -126,17 +142,6 @@ static void json_lines(struct tui_app *app, struct info_buf *b, json_t *host)
 		else
 			continue;
 		add(b, TUI_ROLE_MAIN_FG, 0, "  %-20s %s", key, text);
-	}
-	json_t *sp = json_object_get(host, "spoilers");
-	size_t i;
-	add(b, TUI_ROLE_MAIN_FG, 0, " ");
-	add(b, TUI_ROLE_TITLE, 1, "What could spoil timing there");
-	json_array_foreach(sp, i, v)
-	{
-		spoiler_line(app, b, json_is_true(json_object_get(v, "bad")),
-			     json_string_value(json_object_get(v, "what")) ?: "?",
-			     json_string_value(json_object_get(v, "seen")) ?: "",
-			     json_string_value(json_object_get(v, "why")) ?: "");
 	}
 }
 
@@ -172,16 +177,54 @@ void tui_info_action(struct tui_app *app, enum tui_action a)
 	app->dirty = true;
 }
 
+/* Rows a line takes at width w when wrapped at spaces. */
+static int wrap(const struct info_line *l, int w, const char **starts, int max)
+{
+	const char *p = l->text;
+	int n = 0, avail = w;
+	while (*p && n < max) {
+		starts[n++] = p;
+		int len = (int)strlen(p);
+		if (len <= avail)
+			break;
+		const char *cut = p + avail;
+		while (cut > p && *cut != ' ')
+			cut--;
+		if (cut == p)
+			cut = p + avail;
+		p = cut;
+		while (*p == ' ')
+			p++;
+		avail = w - l->indent;
+	}
+	return n ? n : 1;
+}
+
 void tui_info_draw(struct tui_app *app)
 {
 	static struct info_buf b;
 	build(app, &b);
 	const struct tui_rect *r = &app->lay.body;
-	if (app->info_top > b.n - r->h)
-		app->info_top = b.n - r->h > 0 ? b.n - r->h : 0;
-	for (int i = 0; i < r->h && app->info_top + i < b.n; i++) {
-		const struct info_line *l = &b.l[app->info_top + i];
-		tui_put(r->y + i, r->x + 1, r->w - 1, tui_attr(app, l->role) | (l->bold ? (int)A_BOLD : 0),
-			l->text);
+	int w = r->w - 1, y = r->y, skip = app->info_top, total = 0;
+	const char *starts[16];
+	for (int i = 0; i < b.n; i++)
+		total += wrap(&b.l[i], w, starts, 16);
+	if (app->info_top > total - r->h)
+		app->info_top = skip = total - r->h > 0 ? total - r->h : 0;
+	for (int i = 0; i < b.n && y < r->y + r->h; i++) {
+		const struct info_line *l = &b.l[i];
+		int attr = tui_attr(app, l->role) | (l->bold ? (int)A_BOLD : 0);
+		int n = wrap(l, w, starts, 16);
+		for (int k = 0; k < n && y < r->y + r->h; k++) {
+			if (skip > 0) {
+				skip--;
+				continue;
+			}
+			int x = r->x + 1 + (k ? l->indent : 0);
+			int len = k + 1 < n ? (int)(starts[k + 1] - starts[k]) : (int)strlen(starts[k]);
+			char chunk[400];
+			snprintf(chunk, sizeof chunk, "%.*s", len, starts[k]);
+			tui_put(y++, x, r->x + r->w - x, attr, chunk);
+		}
 	}
 }

@@ -548,10 +548,10 @@ static void draw_summary(struct tui_app *app, const struct tui_rect *r, const st
 		for (size_t i = 0; i + 1 < sizeof f / sizeof f[0]; i += 2) {
 			fmt1(val, sizeof val, f[i].v);
 			fmt1(val2, sizeof val2, f[i + 1].v);
-			tui_putf(y++, r->x, r->w, a, "%-4s %8s %-4s %8s", f[i].k, val, f[i + 1].k, val2);
+			tui_putf(y++, r->x, r->w, a, "%-4s%8s %-4s%8s", f[i].k, val, f[i + 1].k, val2);
 		}
 		fmt1(val, sizeof val, s->sd);
-		tui_putf(y++, r->x, r->w, a | A_BOLD, "%-4s %8s %-4s %8s", "sd", val, "CV", cv);
+		tui_putf(y++, r->x, r->w, a | A_BOLD, "%-4s%8s %-4s%8s", "sd", val, "CV", cv);
 	}
 	if (y < r->y + r->h)
 		tui_putf(y++, r->x, r->w, dim, "t_e,std %s res %s", te, res);

@@ -456,7 +456,7 @@ static void draw_table(struct tui_app *app)
 	int idw = r->w >= 120 ? 28 : 14;
 	tui_putf(r->y, r->x, r->w, tui_attr(app, TUI_ROLE_TITLE) | A_BOLD,
 		 "  %-*s %-8s %8s %9s  %8s %9s  %s", idw, "backend", "flush", "t_min", "ns",
-		 "t_diff", "ns", "ratio t_min/t_diff");
+		 "t_diff", "ns", "ratio");
 	int y = r->y + 1;
 	const char *ref = app->lists[0].items[app->search_ref].label;
 	for (size_t i = 0; i < app->nrows_s && y < r->y + r->h; i++) {

@@ -548,6 +548,9 @@ int tui_main(int argc, char **argv)
 	setlocale(LC_ALL, "");
 	setlocale(LC_NUMERIC, "C"); /* numbers in files and on screen use '.' */
 	app->tier = tui_tier_choose(nl_langinfo(CODESET), getenv("TERM"));
+	/* Fixed before anything pins this thread: the default follows the mask. */
+	if (app->opts.cpu < 0)
+		app->opts.cpu = tl_cpu_default();
 	app->wake[0] = app->wake[1] = -1;
 	pthread_mutex_init(&app->search_mu, NULL);
 
