@@ -66,6 +66,8 @@ golden() {
 	ok $st "screen matches tests/golden/$1"
 	[ $st -eq 0 ] || sed 's/^/#   /' "$W/diff" | head -n 30
 }
+# show: the last screen, for a failed check.
+show() { sed 's/^/#   | /' "$W/screen"; }
 save() { [ -n "$TL_SCREENS" ] && cp "$W/screen" "$TL_SCREENS/$1"; return 0; }
 help_box() { sed -n 's/^[^|]*|\(.*\)|.*$/\1/p; s/^[^│]*│\(.*\)│.*$/\1/p' "$W/screen"; }
 
@@ -111,7 +113,8 @@ keys / C-u Enter a 'sim:sd=1,spike_rate=0' Enter
 wait_for 'added backend sim:sd=1' 5; ok $? "a custom backend id is probed and added"
 keys s
 wait_for 'search done' 60; ok $? "the search runs to the end"
-grep -Eq 'sim +0 +[0-9]+ ' "$W/screen"; ok $? "search shows t_min for sim"
+grep -Eq 'sim +0 +[0-9]+ ' "$W/screen"; st=$?; ok $st "search shows t_min for sim"
+[ $st -eq 0 ] || show
 grep -Eq '^sim: [0-9.]+× more precise, [0-9.]+× more sensitive than sim:sd=1' "$W/screen"
 ok $? "search states the ratios to the reference"
 save search-80x24.txt

@@ -204,6 +204,12 @@ const struct tui_view *tui_live_view(struct tui_app *app, size_t cell);
 size_t tui_live_cell(const struct tui_app *app, size_t timer, size_t flush, const char *kernel);
 const char *tui_timer_name(const struct tui_app *app, size_t timer);
 
+/* The UI thread's CPU while a worker samples: the process's original mask
+ * is kept so workers (and the UI afterwards) get it back. */
+void tui_affinity_save(void);
+void tui_affinity_restore(void);
+void tui_affinity_ui(struct tui_app *app, int sampling_cpu);
+
 /* search_ui.c */
 int tui_search_start(struct tui_app *app, char *why, size_t whylen);
 void tui_search_draw(struct tui_app *app);

@@ -96,6 +96,34 @@ static int other_cpu(int sampling)
 	return -1;
 }
 
+static cpu_set_t orig_mask;
+static bool have_orig;
+
+void tui_affinity_save(void)
+{
+	have_orig = sched_getaffinity(0, sizeof orig_mask, &orig_mask) == 0;
+}
+
+void tui_affinity_restore(void)
+{
+	if (have_orig)
+		sched_setaffinity(0, sizeof orig_mask, &orig_mask);
+}
+
+/* Moves the UI thread off the sampling CPU (workers are created before
+ * this, with the whole mask, so they can pin themselves). */
+void tui_affinity_ui(struct tui_app *app, int sampling_cpu)
+{
+	char why[256];
+	app->ui_cpu = other_cpu(sampling_cpu);
+	if (app->ui_cpu < 0 || tl_cpu_pin(app->ui_cpu, why, sizeof why) < 0)
+		tui_message(app, true, "warning: the UI shares CPU %d with sampling (one CPU allowed)",
+			    sampling_cpu);
+	else
+		tui_message(app, false, "sampling on CPU %d, drawing on CPU %d", sampling_cpu,
+			    app->ui_cpu);
+}
+
 int tui_live_start(struct tui_app *app, char *why, size_t whylen)
 {
 	const struct tui_list *lb = &app->lists[0], *lf = &app->lists[1], *lk = &app->lists[2];
@@ -147,6 +175,7 @@ int tui_live_start(struct tui_app *app, char *why, size_t whylen)
 	/* The sampling thread takes no signals: they belong to the event loop. */
 	sigset_t all, old;
 	sigfillset(&all);
+	tui_affinity_restore();
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	int rc = pthread_create(&app->thread, NULL, run_main, app);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -157,14 +186,7 @@ int tui_live_start(struct tui_app *app, char *why, size_t whylen)
 	app->thread_live = true;
 	app->t_start = tui_now();
 	app->t_end = 0;
-	app->ui_cpu = other_cpu(app->run.cpu);
-	char pwhy[256];
-	if (app->ui_cpu < 0 || tl_cpu_pin(app->ui_cpu, pwhy, sizeof pwhy) < 0)
-		tui_message(app, true, "warning: the UI shares CPU %d with sampling (one CPU allowed)",
-			    app->run.cpu);
-	else
-		tui_message(app, false, "sampling on CPU %d, drawing on CPU %d", app->run.cpu,
-			    app->ui_cpu);
+	tui_affinity_ui(app, app->run.cpu);
 	return 0;
 }
 
@@ -198,6 +220,7 @@ void tui_live_stop(struct tui_app *app)
 	pthread_join(app->thread, NULL);
 	app->thread_live = false;
 	app->t_end = tui_now();
+	tui_affinity_restore();
 	for (size_t i = 0; i < app->run.ncells; i++)
 		app->views[i].done = SIZE_MAX;
 }
@@ -239,6 +262,7 @@ void tui_live_poll(struct tui_app *app)
 		pthread_join(app->thread, NULL);
 		app->thread_live = false;
 		app->t_end = tui_now();
+		tui_affinity_restore();
 		for (size_t i = 0; i < app->run.ncells; i++)
 			app->views[i].done = SIZE_MAX;
 		if (app->thread_rc < 0)

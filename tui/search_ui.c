@@ -195,6 +195,7 @@ void tui_search_stop(struct tui_app *app)
 	atomic_store(&app->search_stop, true);
 	pthread_join(app->search_thread, NULL);
 	app->search_live = false;
+	tui_affinity_restore();
 }
 
 void tui_search_free(struct tui_app *app)
@@ -275,7 +276,8 @@ int tui_search_start(struct tui_app *app, char *why, size_t whylen)
 	app->search_cur = app->rows_s[0].flush;
 
 	job->app = app;
-	job->cpu = app->opts.cpu >= 0 ? app->opts.cpu : tl_cpu_default();
+	int cpu = app->opts.cpu >= 0 ? app->opts.cpu : tl_cpu_default();
+	job->cpu = cpu;
 	job->n = app->opts.n;
 	job->seed = app->opts.seed;
 	job->obs = obs;
@@ -283,6 +285,7 @@ int tui_search_start(struct tui_app *app, char *why, size_t whylen)
 	atomic_store(&app->search_done, false);
 	sigset_t all, old;
 	sigfillset(&all);
+	tui_affinity_restore();
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	int rc = pthread_create(&app->search_thread, NULL, search_main, job);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -294,6 +297,7 @@ int tui_search_start(struct tui_app *app, char *why, size_t whylen)
 	}
 	app->search_live = true;
 	app->t_start = tui_now();
+	tui_affinity_ui(app, cpu); /* job is the worker's now */
 	return 0;
 }
 
@@ -302,6 +306,7 @@ static void search_poll(struct tui_app *app)
 	if (app->search_live && atomic_load(&app->search_done)) {
 		pthread_join(app->search_thread, NULL);
 		app->search_live = false;
+		tui_affinity_restore();
 		tui_message(app, false, "search done in %.1f s; e exports the results",
 			    tui_now() - app->t_start);
 	}

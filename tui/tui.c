@@ -549,6 +549,7 @@ int tui_main(int argc, char **argv)
 	setlocale(LC_NUMERIC, "C"); /* numbers in files and on screen use '.' */
 	app->tier = tui_tier_choose(nl_langinfo(CODESET), getenv("TERM"));
 	/* Fixed before anything pins this thread: the default follows the mask. */
+	tui_affinity_save();
 	if (app->opts.cpu < 0)
 		app->opts.cpu = tl_cpu_default();
 	app->wake[0] = app->wake[1] = -1;
