@@ -68,6 +68,7 @@ enum tui_input {
 struct tui_view {
 	size_t done;               /* samples analysed (SIZE_MAX: never) */
 	double when;               /* tui_now() of that analysis */
+	double cost;               /* seconds it took */
 	struct tl_analysis an;
 	double overhead_ns;
 	double *sorted;            /* kept samples, sorted, for the CDF */
@@ -186,6 +187,8 @@ void tui_setup_free(struct tui_app *app);
 void tui_setup_draw(struct tui_app *app);
 void tui_setup_action(struct tui_app *app, enum tui_action a);
 void tui_setup_input_done(struct tui_app *app, bool accept);
+/* A mouse click at (y, x): focus the list and the row there; toggle selects it. */
+void tui_setup_click(struct tui_app *app, int y, int x, bool toggle);
 bool tui_list_visible(const struct tui_list *l, size_t i);
 
 /* live.c */

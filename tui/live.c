@@ -343,6 +343,7 @@ static void view_update(struct tui_app *app, const struct tl_run *run, size_t ce
 	view_free(v);
 	v->done = done;
 	v->when = tui_now();
+	v->cost = 0;
 	v->overhead_ns = c->overhead_ns;
 	if (tl_cell_analyse(run, cell, app->os, app->run_seed, &v->an) < 0 || !done ||
 	    !v->an.summary.n)
@@ -362,6 +363,7 @@ static void view_update(struct tui_app *app, const struct tl_run *run, size_t ce
 		res = s->p99 > s->min ? (s->p99 - s->min) / (double)bins : 1.0;
 	v->have_hist = stats_histogram(v->sorted, v->nsorted, res, bins ? bins : 1, s->min,
 				       s->p99 >= s->min ? s->p99 : s->min, &v->hist) == 0;
+	v->cost = tui_now() - v->when;
 }
 
 const struct tui_view *tui_live_view(struct tui_app *app, size_t cell)
@@ -383,7 +385,10 @@ static void views_refresh(struct tui_app *app, const size_t *cells, size_t n, si
 			continue;
 		struct tui_view *v = &app->views[ci];
 		size_t done = atomic_load(&app->run.cells[ci].done);
-		bool stale = v->done == SIZE_MAX || (done != v->done && now - v->when >= REANALYSE_S) ||
+		/* A big cell's analysis takes long: the UI spends at most a fifth
+		 * of its time on it, so keys stay answered. */
+		double every = v->cost * 5 > REANALYSE_S ? v->cost * 5 : REANALYSE_S;
+		bool stale = v->done == SIZE_MAX || (done != v->done && now - v->when >= every) ||
 			     (v->have_hist && v->hist.nbins > bins);
 		if (!stale)
 			continue;

@@ -347,6 +347,32 @@ void tui_setup_action(struct tui_app *app, enum tui_action a)
 	app->dirty = true;
 }
 
+void tui_setup_click(struct tui_app *app, int y, int x, bool toggle)
+{
+	for (int which = 0; which < 3; which++) {
+		const struct tui_rect *r = &app->lay.list[which];
+		struct tui_list *l = &app->lists[which];
+		if (y < r->y || y >= r->y + r->h || x < r->x || x >= r->x + r->w)
+			continue;
+		app->focus = which;
+		if (y == r->y)
+			break; /* the title: focus only */
+		size_t want = l->top + (size_t)(y - r->y - 1), vis = 0;
+		for (size_t i = 0; i < l->n; i++) {
+			if (!tui_list_visible(l, i))
+				continue;
+			if (vis++ == want) {
+				l->cursor = i;
+				if (toggle)
+					tui_setup_action(app, TUI_ACT_SELECT);
+				break;
+			}
+		}
+		break;
+	}
+	app->dirty = true;
+}
+
 static void draw_list(struct tui_app *app, int which)
 {
 	struct tui_list *l = &app->lists[which];

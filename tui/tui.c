@@ -412,6 +412,19 @@ static void input_key(struct tui_app *app, wint_t ch, bool fkey)
 	app->dirty = true;
 }
 
+/* Only with --mouse: clicks pick rows on Setup, the wheel moves. */
+static void mouse(struct tui_app *app, const MEVENT *ev)
+{
+	if (app->help || app->input != TUI_INPUT_NONE || app->lay.too_small)
+		return;
+	if (ev->bstate & BUTTON4_PRESSED)
+		action(app, TUI_ACT_UP);
+	else if (ev->bstate & BUTTON5_PRESSED)
+		action(app, TUI_ACT_DOWN);
+	else if (app->screen == TUI_SETUP && (ev->bstate & BUTTON1_CLICKED))
+		tui_setup_click(app, ev->y, ev->x, true);
+}
+
 static void keys(struct tui_app *app)
 {
 	wint_t ch;
@@ -425,7 +438,8 @@ static void keys(struct tui_app *app)
 		}
 		if (fkey && ch == KEY_MOUSE) {
 			MEVENT ev;
-			getmouse(&ev);
+			if (getmouse(&ev) == OK)
+				mouse(app, &ev);
 			continue;
 		}
 		if (app->input != TUI_INPUT_NONE) {
