@@ -172,6 +172,12 @@ wait_for 'Backends' 20
 [ "$(sgr_colours)" -eq 0 ]; ok $? "NO_COLOR=1: no colour at all"
 keys q; wait_for 'TL_EXIT=0' 10
 
+sgr_256() { X capture-pane -e -p -t t | grep -cE "$(printf '\033')\\[[0-9;]*38;5;"; }
+start 80 24 "LANG=$UTF8 TERM=xterm" tui --themes-dir "'$SRC/themes'"
+wait_for 'Backends' 20
+[ "$(sgr_colours)" -gt 0 ] && [ "$(sgr_256)" -eq 0 ]; ok $? "TERM=xterm: eight colours, no 256-colour codes"
+keys q; wait_for 'TL_EXIT=0' 10
+
 # ---- a bad theme file is named with file:line, and the default is used
 mkdir -p "$W/themes"
 printf '# test\ntheme[main_fg]="#12345"\n' >"$W/themes/bad.theme"
@@ -261,5 +267,10 @@ ok $? "TERM=dumb falls back to the plain-text comparison with a note"
 # Sanitizer builds report into the panes' stderr; nothing may be there.
 ! grep -Eq 'ERROR: AddressSanitizer|runtime error:' "$W/stderr"
 ok $? "no sanitizer report from any pane"
+
+start 80 24 "LANG=$UTF8 TERM=no-such-terminal" tui
+wait_for 'TL_END' 60
+grep -q 'TL_EXIT=0' "$W/screen" && grep -q 'no-such-terminal' "$W/stderr"
+ok $? "an unknown TERM falls back to the plain-text comparison and names the TERM"
 
 done_testing
