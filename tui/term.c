@@ -122,6 +122,11 @@ int tui_term_open(struct tui_app *app, char *why, size_t whylen)
 
 	screen = newterm(NULL, stdout, stdin);
 	if (!screen) {
+		/* The plain-text fallback runs next: signals act as usual again. */
+		for (size_t i = 0; i < sizeof quit_signals / sizeof quit_signals[0]; i++)
+			handle(quit_signals[i], SIG_DFL);
+		for (size_t i = 0; i < sizeof crash_signals / sizeof crash_signals[0]; i++)
+			handle(crash_signals[i], SIG_DFL);
 		snprintf(why, whylen, "TERM=%s: the terminal could not be set up", term);
 		return -1;
 	}

@@ -285,8 +285,11 @@ static void draw(struct tui_app *app)
 			draw_help(app);
 	}
 	wnoutrefresh(stdscr);
-	if (!tui_live_may_draw(app))
-		return; /* dirty stays set: the next tick tries again */
+	if (!tui_live_may_draw(app)) {
+		/* dirty stays set; try again half a frame later, not at once */
+		app->last_frame = tui_now() - FRAME_S / 2;
+		return;
+	}
 	doupdate();
 	app->dirty = false;
 	app->last_frame = tui_now();
