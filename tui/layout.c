@@ -52,7 +52,7 @@ static void layout_live(struct tui_layout *l, size_t nseries)
 	if (cdf_h < 5)
 		cdf_h = 5;
 	int col_h = h - cdf_h;
-	int sum_h = col_h >= 26 ? TUI_SUMMARY_LONG : TUI_SUMMARY_SHORT;
+	int sum_h = col_h >= 27 ? TUI_SUMMARY_LONG : TUI_SUMMARY_SHORT;
 
 	size_t fit = (size_t)((b->w + 1) / (TUI_COL_MIN_WIDTH + 1));
 	if (fit < 1)

@@ -7,11 +7,11 @@
 #include <stddef.h>
 
 #define TUI_MIN_COLS 60
-#define TUI_MIN_ROWS 20
+#define TUI_MIN_ROWS 21
 #define TUI_MAX_COLS 8       /* backend columns side by side on the live screen */
 #define TUI_COL_MIN_WIDTH 26 /* a summary line "p50 12345.6 p95 12345.6" fits */
-#define TUI_SUMMARY_SHORT 7  /* summary lines with two values per line */
-#define TUI_SUMMARY_LONG 14  /* one value per line */
+#define TUI_SUMMARY_SHORT 8  /* summary lines with two values per line, and a note */
+#define TUI_SUMMARY_LONG 15  /* one value per line, and a note over two lines */
 
 struct tui_rect {
 	int y, x, h, w;

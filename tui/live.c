@@ -584,8 +584,26 @@ static void draw_summary(struct tui_app *app, const struct tui_rect *r, const st
 	}
 	if (y < r->y + r->h)
 		tui_putf(y++, r->x, r->w, dim, "t_e,std %s res %s", te, res);
-	if (y < r->y + r->h && !v->an.os.active && v->an.os.note[0])
-		tui_put(y++, r->x, r->w, tui_attr(app, TUI_ROLE_WARN), v->an.os.note);
+	/* The pitfall is said, not hidden: an inactive filter's note, wrapped. */
+	if (!v->an.os.active && v->an.os.note[0] && v->an.os.method != TL_OS_NONE) {
+		const char *p = v->an.os.note;
+		while (*p && y < r->y + r->h) {
+			int len = (int)strlen(p);
+			if (len > r->w) {
+				len = r->w;
+				while (len > 0 && p[len] != ' ')
+					len--;
+				if (len == 0)
+					len = r->w;
+			}
+			char chunk[200];
+			snprintf(chunk, sizeof chunk, "%.*s", len, p);
+			tui_put(y++, r->x, r->w, tui_attr(app, TUI_ROLE_WARN), chunk);
+			p += len;
+			while (*p == ' ')
+				p++;
+		}
+	}
 }
 
 static void draw_cdf(struct tui_app *app, const size_t *cells, size_t n)

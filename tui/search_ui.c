@@ -503,6 +503,15 @@ static void draw_table(struct tui_app *app)
 			 app->tier == TUI_TIER_UTF8 ? "×" : "x", row->ratio_tdiff,
 			 app->tier == TUI_TIER_UTF8 ? "×" : "x", ref, fl);
 	}
+	/* And why a search found nothing: the CV floor or the bound it hit. */
+	for (size_t i = 0; i < app->nrows_s && y < r->y + r->h; i++) {
+		const struct tui_search_row *row = &app->rows_s[i];
+		const struct tl_search_result *res = !row->tmin.converged ? &row->tmin : &row->tdiff;
+		if (row->state != 3 || res->converged || !res->note[0])
+			continue;
+		tui_putf(y++, r->x, r->w, tui_attr(app, TUI_ROLE_WARN), "%s: %s",
+			 app->lists[0].items[row->timer].label, res->note);
+	}
 	if (y < r->y + r->h)
 		tui_put(y, r->x, r->w, tui_attr(app, TUI_ROLE_INACTIVE),
 			"t in ADDs and ns; * on the timer-resolution floor; ratio = reference / this");
