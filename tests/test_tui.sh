@@ -16,7 +16,7 @@ X() { tmux -L "$S" -f /dev/null "$@"; }
 cleanup() {
 	i=0
 	while [ $i -le $nserv ]; do tmux -L "tl$$-$i" kill-server >/dev/null 2>&1; i=$((i + 1)); done
-	rm -rf "$W"
+	rm -rf "$W" "/tmp/tl_tap_out.$$" "/tmp/tl_tap_err.$$"
 }
 trap cleanup EXIT INT TERM
 unset TMUX
@@ -248,6 +248,9 @@ set -- $row
 set +f
 [ "$2" = "*" ] && shift
 n=$4 rm=$5 mean=${11} sd=${12} cv=${13}
+expect_status 1 "--replay of a missing file fails with a message" "$BIN" tui --replay "$W/none.json"
+grep -q 'none.json' /tmp/tl_tap_err.$$; ok $? "the message names the file"
+expect_status 2 "an unknown option is refused" "$BIN" tui --no-such-option
 start 80 24 "LANG=$UTF8 TERM=xterm-256color" tui --replay "'$W/r.json'"
 wait_for 'replay' 20; ok $? "--replay opens the live screen"
 keys j
