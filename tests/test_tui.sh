@@ -96,6 +96,12 @@ grep -Eq 'barrier-tsc|clock-gettime|papi' "$W/screen"; ok $? "live shows a real 
 grep -Eq '^p50 +-?[0-9]' "$W/screen" && grep -q 'CDF' "$W/screen"
 ok $? "live shows the summary and the CDF"
 save live-80x24.txt
+keys '?'
+wait_for 'Help: Live screen keys' 5; ok $? "? on the live screen shows its own keys"
+help_box >"$W/help"
+golden help-live-80x24.txt "$W/help"
+keys x
+wait_gone 'Help:' 5
 keys e
 wait_for 'exported to .*\.json' 10; ok $? "e exports JSON"
 f=$(ls "$W"/ticklab-run-*.json 2>/dev/null | head -n 1)

@@ -12,7 +12,8 @@ tests_test_layout_LDADD = $(TL_LIBS)
 tests_test_theme_SOURCES = tests/test_theme.c
 tests_test_theme_LDADD = $(TL_LIBS)
 TESTS += tests/test_layout tests/test_theme tests/test_tui.sh
-EXTRA_DIST += tests/test_tui.sh tests/golden/help-setup-80x24.txt tests/golden/too-small-40x12.txt
+EXTRA_DIST += tests/test_tui.sh tests/golden/help-setup-80x24.txt \
+	tests/golden/help-live-80x24.txt tests/golden/too-small-40x12.txt
 
 # Measurement isolation benchmark: barrier-tsc with the TUI live against batch runs.
 noinst_PROGRAMS += tui/bench_isolation
