@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #include "cli/commands.h"
 #include "cli/opts.h"
@@ -554,6 +555,19 @@ static void app_free(struct tui_app *app)
 	pthread_mutex_destroy(&app->search_mu);
 }
 
+/* The UTF-8 tier needs every glyph it draws to be one column wide here
+ * (East Asian locales make some of them two); otherwise ASCII is safer. */
+static enum tui_tier tier_check(enum tui_tier t)
+{
+	static const wchar_t glyphs[] = L"●○◆■▲✚◇□█▁░◀▶▼─│┌┐└┘✗✓×\x2801\x28ff";
+	if (t != TUI_TIER_UTF8)
+		return t;
+	for (size_t i = 0; glyphs[i]; i++)
+		if (wcwidth(glyphs[i]) != 1)
+			return TUI_TIER_ASCII;
+	return t;
+}
+
 int tui_main(int argc, char **argv)
 {
 	static struct tui_app app_storage;
@@ -564,7 +578,7 @@ int tui_main(int argc, char **argv)
 		return rc < 0 ? TL_EXIT_OK : rc;
 	setlocale(LC_ALL, "");
 	setlocale(LC_NUMERIC, "C"); /* numbers in files and on screen use '.' */
-	app->tier = tui_tier_choose(nl_langinfo(CODESET), getenv("TERM"));
+	app->tier = tier_check(tui_tier_choose(nl_langinfo(CODESET), getenv("TERM")));
 	/* Fixed before anything pins this thread: the default follows the mask. */
 	tui_affinity_save();
 	if (app->opts.cpu < 0)
