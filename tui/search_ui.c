@@ -353,6 +353,17 @@ void tui_search_action(struct tui_app *app, enum tui_action a)
 	app->dirty = true;
 }
 
+struct pt {
+	double x, y;
+	bool last;
+};
+
+static int pt_cmp(const void *a, const void *b)
+{
+	double x = ((const struct pt *)a)->x, y = ((const struct pt *)b)->x;
+	return (x > y) - (x < y);
+}
+
 /* One plot of the rows under the current flush: kind 0 CV against t
  * (log x), kind 1 overlap against delta; the threshold as a dotted line. */
 static void draw_plot(struct tui_app *app, const struct tui_rect *r, int kind)
@@ -403,21 +414,36 @@ static void draw_plot(struct tui_app *app, const struct tui_rect *r, int kind)
 			continue;
 		int s = (int)(row->timer % TUI_NSERIES);
 		size_t n = kind == 0 ? row->ncv : row->nov;
+		struct pt *pts = malloc((n ? n : 1) * sizeof *pts);
+		if (!pts)
+			continue;
 		for (size_t j = 0; j < n; j++) {
 			double x = (double)(kind == 0 ? row->cv_x[j] : row->ov_x[j]);
-			double y = kind == 0 ? row->cv_y[j] : row->ov_y[j];
-			if (kind == 0)
-				x = log10(x > 1 ? x : 1);
+			pts[j].x = kind == 0 ? log10(x > 1 ? x : 1) : x;
+			pts[j].y = kind == 0 ? row->cv_y[j] : row->ov_y[j];
+			pts[j].last = j + 1 == n;
+		}
+		/* The search visits t out of order; the curve is drawn along t. */
+		qsort(pts, n, sizeof *pts, pt_cmp);
+		int px0 = -1, py0 = 0;
+		for (size_t j = 0; j < n; j++) {
+			double y = pts[j].y;
 			if (!isfinite(y))
 				continue;
 			if (y > yhi)
 				y = yhi;
-			int px = (int)lround((x - xlo) / (xhi - xlo) * (2 * w - 1));
+			int px = (int)lround((pts[j].x - xlo) / (xhi - xlo) * (2 * w - 1));
 			int py = (int)lround(y / yhi * (4 * h - 1));
-			tui_canvas_dot(&cv, px, py, s);
-			if (j + 1 == n)
+			if (px0 >= 0)
+				tui_canvas_line(&cv, px0, py0, px, py, s);
+			else
+				tui_canvas_dot(&cv, px, py, s);
+			px0 = px;
+			py0 = py;
+			if (pts[j].last) /* where the search stands now */
 				tui_canvas_mark(&cv, px / 2, h - 1 - py / 4, s);
 		}
+		free(pts);
 	}
 	char g[8];
 	for (int cy = 0; cy < h; cy++)
