@@ -124,6 +124,9 @@ grep -Eq 'sim +0 +[0-9]+ ' "$W/screen"; st=$?; ok $st "search shows t_min for si
 grep -Eq '^sim: [0-9.]+× more precise, [0-9.]+× more sensitive than sim:sd=1' "$W/screen"
 ok $? "search states the ratios to the reference"
 save search-80x24.txt
+keys r
+wait_for 'reference: sim$' 5 && wait_for '^sim:sd=1,spike_rate=0: [0-9.]+× more precise, [0-9.]+× more sensitive than sim ' 5
+ok $? "r makes another backend the reference and the ratios follow"
 keys e
 wait_for 'exported to .*search.*\.json' 10; ok $? "e exports the search results"
 keys i

@@ -79,7 +79,9 @@ struct tui_view {
 
 /* One search of (backend, flush): its live curves and its results. */
 struct tui_search_row {
-	size_t timer, flush;
+	size_t timer, flush;       /* indexes into the setup lists (for grouping) */
+	char id[TL_ID_MAX];        /* copies: the lists may grow while a search runs */
+	uint64_t bytes;
 	int state;                 /* 0 waiting, 1 t_min, 2 t_diff, 3 done, -1 failed */
 	struct tl_search_result tmin, tdiff;
 	char why[256];

@@ -43,6 +43,7 @@ const struct tui_key tui_keys[] = {
 	{'n', "n", TUI_ACT_SETN, S_SETUP, "set N, samples per cell", "N"},
 	{'p', "p", TUI_ACT_PAUSE, S_LIVE, "pause / resume sampling", "pause"},
 	{' ', "Space", TUI_ACT_PAUSE, S_LIVE, NULL, NULL},
+	{'r', "r", TUI_ACT_REF, S_SEARCH, "next reference backend for the ratios", "ref"},
 	{'s', "s", TUI_ACT_SEARCH, S_SETUP | S_LIVE, "search t_min and t_diff", "search"},
 	{'i', "i", TUI_ACT_INFO, S_SETUP | S_LIVE | S_SEARCH, "node info", "info"},
 	{'e', "e", TUI_ACT_EXPORT, S_LIVE | S_SEARCH, "export JSON (raw samples)", "export"},

@@ -81,8 +81,8 @@ static void search_one(struct search_job *job, size_t i)
 {
 	struct tui_app *app = job->app;
 	struct tui_search_row *row = &app->rows_s[i];
-	const char *id = app->lists[0].items[row->timer].label;
-	uint64_t bytes = app->lists[1].items[row->flush].bytes;
+	const char *id = row->id;
+	uint64_t bytes = row->bytes;
 	struct tl_timer t;
 	struct tl_flush f;
 	struct tl_search_engine e;
@@ -256,6 +256,8 @@ int tui_search_start(struct tui_app *app, char *why, size_t whylen)
 				continue;
 			app->rows_s[k].timer = b;
 			app->rows_s[k].flush = f;
+			snprintf(app->rows_s[k].id, TL_ID_MAX, "%s", lb->items[b].label);
+			app->rows_s[k].bytes = lf->items[f].bytes;
 			app->rows_s[k].ratio_tmin = app->rows_s[k].ratio_tdiff = NAN;
 			obs[k].app = app;
 			obs[k].row = k;
@@ -339,6 +341,25 @@ void tui_search_action(struct tui_app *app, enum tui_action a)
 		app->search_cur = fl[(at + n - 1) % n];
 	if (a == TUI_ACT_RIGHT && n)
 		app->search_cur = fl[(at + 1) % n];
+	if (a == TUI_ACT_REF && app->nrows_s) {
+		/* The next backend that has rows becomes the one others are compared to. */
+		size_t nb = app->lists[0].n, ref = app->search_ref;
+		for (size_t step = 1; step <= nb; step++) {
+			size_t cand = (ref + step) % nb;
+			bool has = false;
+			for (size_t i = 0; i < app->nrows_s && !has; i++)
+				has = app->rows_s[i].timer == cand;
+			if (has) {
+				ref = cand;
+				break;
+			}
+		}
+		pthread_mutex_lock(&app->search_mu);
+		app->search_ref = ref; /* the worker reads it under the mutex */
+		ratios(app);
+		pthread_mutex_unlock(&app->search_mu);
+		tui_message(app, false, "reference: %s", app->lists[0].items[app->search_ref].label);
+	}
 	if (a == TUI_ACT_EXPORT) {
 		char path[1024], why[512];
 		if (app->search_live)
@@ -493,10 +514,10 @@ static void draw_table(struct tui_app *app)
 	for (size_t i = 0; i < app->nrows_s && y < r->y + r->h; i++) {
 		const struct tui_search_row *row = &app->rows_s[i];
 		char fl[32], t1[48], t2[48], tail[300];
-		tl_size_format(app->lists[1].items[row->flush].bytes, fl, sizeof fl);
+		tl_size_format(row->bytes, fl, sizeof fl);
 		fmt_result(t1, sizeof t1, &row->tmin, row->state, 1);
 		fmt_result(t2, sizeof t2, &row->tdiff, row->state, 2);
-		const char *id = app->lists[0].items[row->timer].label;
+		const char *id = row->id;
 		if (row->state < 0)
 			snprintf(tail, sizeof tail, "failed: %s", row->why);
 		else if (row->timer == app->search_ref)
@@ -522,10 +543,10 @@ static void draw_table(struct tui_app *app)
 		    !(isfinite(row->ratio_tmin) || isfinite(row->ratio_tdiff)))
 			continue;
 		char fl[32];
-		tl_size_format(app->lists[1].items[row->flush].bytes, fl, sizeof fl);
+		tl_size_format(row->bytes, fl, sizeof fl);
 		tui_putf(y++, r->x, r->w, tui_attr(app, TUI_ROLE_HI),
 			 "%s: %.1f%s more precise, %.1f%s more sensitive than %s (flush %s)",
-			 app->lists[0].items[row->timer].label, row->ratio_tmin,
+			 row->id, row->ratio_tmin,
 			 app->tier == TUI_TIER_UTF8 ? "×" : "x", row->ratio_tdiff,
 			 app->tier == TUI_TIER_UTF8 ? "×" : "x", ref, fl);
 	}
@@ -536,7 +557,7 @@ static void draw_table(struct tui_app *app)
 		if (row->state != 3 || res->converged || !res->note[0])
 			continue;
 		tui_putf(y++, r->x, r->w, tui_attr(app, TUI_ROLE_WARN), "%s: %s",
-			 app->lists[0].items[row->timer].label, res->note);
+			 row->id, res->note);
 	}
 	if (y < r->y + r->h)
 		tui_put(y, r->x, r->w, tui_attr(app, TUI_ROLE_INACTIVE),
@@ -583,8 +604,8 @@ static int export_search(struct tui_app *app, char *path, size_t len, char *why,
 		json_array_append_new(
 			results,
 			json_pack("{s:s, s:I, s:o, s:o, s:o, s:o, s:b}", "backend",
-				  app->lists[0].items[r->timer].label, "flush_bytes",
-				  (json_int_t)app->lists[1].items[r->flush].bytes, "tmin",
+				  r->id, "flush_bytes",
+				  (json_int_t)r->bytes, "tmin",
 				  result_json(&r->tmin), "tdiff", result_json(&r->tdiff), "ratio_tmin",
 				  tl_json_real(r->ratio_tmin), "ratio_tdiff", tl_json_real(r->ratio_tdiff),
 				  "reference", r->timer == app->search_ref));
