@@ -201,6 +201,8 @@ wait_for 'Backends' 20
 keys Tab / C-u '^1MiB' Enter Space
 keys Enter
 wait_for 'ETA' 20; ok $? "a long run is going"
+keys Right
+wait_for 'flush . 1MiB .' 5; ok $? "Right flips the live columns to the next flush size"
 keys p
 wait_for 'PAUSED' 5; ok $? "p pauses sampling"
 keys p
