@@ -158,7 +158,8 @@ static void row(const char *what, int i, const struct stat2 *s)
 /* How far v lies outside [lo, hi] (0 inside). */
 static double outside(double v, double lo, double hi)
 {
-	return v < lo ? v - lo : v > hi ? v - hi : 0;
+	double d = v < lo ? v - lo : v > hi ? v - hi : 0;
+	return fabs(d) < 1e-9 ? 0 : d; /* no "-0.00" from rounding */
 }
 
 int main(int argc, char **argv)
