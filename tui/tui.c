@@ -493,8 +493,11 @@ static void signals(struct tui_app *app, char *saved, size_t len)
 				tui_term_resize(app);
 			else if (sig == SIGTSTP)
 				tui_term_suspend();
-			else if (sig == SIGCONT)
+			else if (sig == SIGCONT) {
+				/* stopped from outside (SIGSTOP): a shell may have reset the modes */
+				reset_prog_mode();
 				clearok(curscr, TRUE);
+			}
 			app->dirty = true;
 		}
 }
