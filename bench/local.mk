@@ -36,3 +36,8 @@ bench_bench_flush_LDADD = $(TL_LIBS)
 bench_bench_rate_SOURCES = bench/bench_rate.c
 bench_bench_rate_LDADD = $(TL_LIBS)
 BENCH_RUN += bench/bench_barrier bench/bench_flush bench/bench_rate
+# search helper: fast against paper (prints numbers)
+noinst_PROGRAMS += bench/bench_search
+bench_bench_search_SOURCES = bench/bench_search.c
+bench_bench_search_LDADD = $(TL_LIBS)
+BENCH_RUN += bench/bench_search

@@ -20,3 +20,5 @@ check_PROGRAMS += tests/test_search
 tests_test_search_SOURCES = tests/test_search.c tests/tap.h
 tests_test_search_LDADD = $(TL_LIBS)
 TESTS += tests/test_search
+TESTS += tests/test_search_cli.sh
+EXTRA_DIST += tests/test_search_cli.sh

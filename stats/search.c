@@ -139,8 +139,11 @@ int srch_sample(struct tl_srch *s, uint64_t adds, size_t n, bool second, struct 
 	pt->kurtosis = nk >= 4 ? 3.0 + gsl_stats_kurtosis(dst, 1, nk) : 3.0;
 	if (!isfinite(pt->kurtosis))
 		pt->kurtosis = 3.0;
-	if (pt->cv < s->cv_floor)
+	if (pt->cv < s->cv_floor) {
 		s->cv_floor = pt->cv;
+		s->cv_floor_adds = adds;
+		s->r->best_adds = adds;
+	}
 	return 0;
 }
 

@@ -54,6 +54,8 @@ struct tl_search_result {
 	size_t evaluations;    /* candidate points evaluated (CV or pair checks) */
 	double predicted_adds; /* fast: the model's prediction before confirmation */
 	double floor_ns;       /* the resolution floor in ns (0 when unknown) */
+	uint64_t best_adds;    /* t_min: the point with the lowest CV seen (a start
+				* for t_diff when t_min did not converge) */
 };
 
 /* Live progress for the TUI: every evaluated point. kind 0: (adds, CV), 1: (delta, alpha). */

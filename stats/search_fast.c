@@ -46,7 +46,9 @@
 
 #include "stats/search_impl.h"
 
-#define FAST_MAX_EVALS 8
+#define FAST_MAX_EVALS 12
+/* fast never runs more kernel time than this in one evaluation */
+#define FAST_MAX_KERNEL_S 5.0
 #define FAST_CONFIRM_PAIRS 3
 #define FAST_TDIFF_CHUNKS 3
 #define FAST_MAX_CHUNKS 64
@@ -115,108 +117,127 @@ static void var_model(const struct tmin_fit *f, double *a, double *b)
 	}
 }
 
+/* The model's K for CV = eps/m1 from the points so far (0: no answer:
+ * the fitted growth alone keeps CV above eps). */
+static double tmin_predict(const struct tmin_fit *fit, double m1, double eps, double tau_mean,
+			   double c)
+{
+	double a, b;
+
+	var_model(fit, &a, &b);
+	if (eps * eps <= b * m1 * m1)
+		return 0;
+	if (!(a > 0))
+		return 1;
+	return (m1 * sqrt(a) / sqrt(eps * eps - b * m1 * m1) - tau_mean) / c;
+}
+
+/* The next K inside the bracket (lo failing, hi passing, 0 = unknown):
+ * the model's choice when it falls inside, else a geometric step. */
+static uint64_t tmin_next(double pred, uint64_t lo, uint64_t hi, uint64_t max_adds)
+{
+	double l = lo ? (double)lo * 1.01 + 1 : 1, h = hi ? (double)hi * 0.99 : 10.0 * (double)lo;
+	double k = pred;
+
+	if (!hi && !lo)
+		h = (double)max_adds;
+	if (!(k >= l && k <= h))
+		k = hi && lo ? sqrt((double)lo * (double)hi) : hi ? (double)hi / 3 : (double)lo * 4;
+	if (k > (double)max_adds)
+		k = (double)max_adds;
+	return k < 1 ? 1 : (uint64_t)ceil(k);
+}
+
 int search_fast_tmin(struct tl_srch *s)
 {
 	const struct tl_search_params *p = s->p;
 	double z = normal_max_median((double)p->p + 1.0);
-	double c = p->ns_per_add;
-	uint64_t k = p->tmin_step / 10 ? p->tmin_step / 10 : 1;
+	double c = p->ns_per_add, cv_hi = NAN;
+	uint64_t k = p->tmin_step / 10 ? p->tmin_step / 10 : 1, lo = 0, hi = 0;
 	struct tmin_fit fit = { .n = 0 };
-	struct tl_point pt, first = { 0 };
-	uint64_t answer = 0;
-	int walked = 0;
+	int rises = 0;
+	struct tl_point pt;
 
+	if (!(c > 0)) {
+		snprintf(s->r->note, sizeof(s->r->note),
+			 "fast t_min needs ns_per_add (a linear fit of medians against K)");
+		return -1;
+	}
 	if (k > p->max_adds)
 		k = p->max_adds;
-	for (int it = 0; it < FAST_MAX_EVALS + 4; it++) {
+	for (int it = 0; it < FAST_MAX_EVALS; it++) {
+		double kernel_s = (double)k * c * 1e-9 * (double)s->cap;
+
+		if (kernel_s > FAST_MAX_KERNEL_S) {
+			snprintf(s->r->note, sizeof(s->r->note),
+				 "did not converge below %llu ADDs (CV floor %.3g %%): the next point would "
+				 "run %.0f s of kernel",
+				 (unsigned long long)k, 100.0 * s->cv_floor, kernel_s);
+			goto answer;
+		}
 		if (srch_sample(s, k, s->cap, false, &pt) != 0) {
-			if (answer) {
-				srch_answer(s, 0, answer, NAN);
-				snprintf(s->r->note, sizeof(s->r->note), "stopped: prediction not confirmed");
+			if (hi) {
+				srch_answer(s, 0, hi, cv_hi);
+				snprintf(s->r->note, sizeof(s->r->note), "stopped: t_min <= %llu ADDs",
+					 (unsigned long long)hi);
 			}
 			return 1;
 		}
 		srch_observe(s, 0, k, pt.cv);
-		if (!isfinite(pt.cv) || pt.n < 2) {
-			/* no usable spread yet (mean <= 0 at tiny K): go longer */
-			if (k >= p->max_adds)
-				break;
-			k = k * 10 > p->max_adds ? p->max_adds : k * 10;
-			continue;
+		/* Algorithm 1 accepts a point after p+1 passes in a row: a pass
+		 * here needs CV below eps by the spread of the worst of p+1 */
+		double m1 = 1.0 + z * sqrt(fmax(pt.kurtosis - 1.0, 0.5) / (4.0 * (double)p->n));
+		bool pass = isfinite(pt.cv) && pt.cv * m1 <= p->eps;
+
+		if (pass && (!hi || k < hi)) {
+			hi = k;
+			cv_hi = pt.cv;
+		} else if (!pass && k > lo && (!hi || k < hi)) {
+			lo = k;
 		}
-		if (!(c > 0)) {
-			/* no slope given: learn it from two points' means */
-			if (first.n == 0) {
-				first = pt;
-				k = k * 4 > p->max_adds ? p->max_adds : k * 4;
-				continue;
-			}
-			c = (pt.mean - first.mean) / ((double)pt.adds - (double)first.adds);
-			if (!(c > 0)) {
-				snprintf(s->r->note, sizeof(s->r->note),
-					 "time did not grow with K (%.3g ns at %llu, %.3g ns at %llu ADDs)",
-					 first.mean, (unsigned long long)first.adds, pt.mean,
-					 (unsigned long long)pt.adds);
-				return 0;
-			}
-		}
-		if (fit.n < FAST_MAX_EVALS) {
+		if (hi && (hi <= lo + 1 || (double)hi <= 1.02 * (double)lo))
+			goto answer;
+		double pred = 0;
+
+		if (isfinite(pt.cv) && pt.n >= 2 && fit.n < FAST_MAX_EVALS) {
 			fit.t[fit.n] = pt.mean;
 			fit.var[fit.n] = pt.sd * pt.sd;
 			fit.rel[fit.n] = sqrt(fmax(pt.kurtosis - 1.0, 0.5) / (double)pt.n);
 			fit.n++;
+			pred = tmin_predict(&fit, m1, p->eps, pt.mean - c * (double)k, c);
+			if (isnan(s->r->predicted_adds))
+				s->r->predicted_adds = pred;
+			/* the model agrees with a pass it just saw (its answer is at
+			 * most 5 % below): done */
+			if (pass && hi == k && pred >= 0.95 * (double)k && pred <= 1.02 * (double)k)
+				goto answer;
 		}
-		double tau_mean = pt.mean - c * (double)k;
-		double m1 = 1.0 + z * sqrt(fmax(pt.kurtosis - 1.0, 0.5) / (4.0 * (double)p->n));
-		double a, b;
-
-		var_model(&fit, &a, &b);
-		if (!(a > 0)) {
-			/* no spread at all (a noiseless clock hitting one reading):
-			 * this K passes; nothing says how far below it t_min is */
-			srch_answer(s, 0, k, pt.cv);
-			s->r->converged = true;
-			snprintf(s->r->note, sizeof(s->r->note), "fast: no spread seen at %llu ADDs (t_min <= it)",
-				 (unsigned long long)k);
+		if (!hi && lo >= p->max_adds)
+			break;
+		/* CV is not monotone in t (interrupts and drift grow with the
+		 * kernel): two failing points above the steadiest one, both
+		 * clearly worse, end the climb instead of walking to max_adds */
+		if (!hi && !pass && k > s->cv_floor_adds && pt.cv > 1.2 * s->cv_floor)
+			rises++;
+		if (!hi && rises >= 2) {
+			snprintf(s->r->note, sizeof(s->r->note),
+				 "no t_min: CV falls to %.3g %% at %llu ADDs, then rises (%.3g %% at %llu)",
+				 100.0 * s->cv_floor, (unsigned long long)s->cv_floor_adds,
+				 100.0 * pt.cv, (unsigned long long)k);
 			return 0;
 		}
-		if (p->eps * p->eps <= b * m1 * m1) {
-			/* the model says CV never gets below eps: look further up
-			 * for real before saying so */
-			if (k >= p->max_adds)
-				break;
-			k = k * 10 > p->max_adds ? p->max_adds : k * 10;
-			continue;
-		}
-		double t_star = m1 * sqrt(a) / sqrt(p->eps * p->eps - b * m1 * m1);
-		double kn = ceil((t_star - tau_mean) / c);
-		uint64_t knew = kn < 1 ? 1 : kn > (double)p->max_adds ? p->max_adds : (uint64_t)kn;
-
-		if (it == 0 || isnan(s->r->predicted_adds))
-			s->r->predicted_adds = kn;
-		double tol = fmax(1.0, 0.02 * (double)k);
-
-		if (fit.n >= 2 && fabs((double)knew - (double)k) <= tol) {
-			/* confirmation: the point at the answer really has CV < eps */
-			if (pt.cv <= p->eps) {
-				answer = knew > k ? knew : k;
-				srch_answer(s, 0, answer, pt.cv);
-				s->r->converged = true;
-				if (walked)
-					snprintf(s->r->note, sizeof(s->r->note),
-						 "fast: walked up %d step(s) past the model", walked);
-				return 0;
-			}
-			walked++;
-			knew = (uint64_t)ceil((double)k * 1.05) + 1;
-		}
-		if (k >= p->max_adds && knew >= p->max_adds)
-			break;
-		answer = knew;
-		k = knew > p->max_adds ? p->max_adds : knew;
+		/* aim 1 % past the model's boundary so the check there passes */
+		k = tmin_next(1.01 * pred, lo, hi, p->max_adds);
 	}
-	snprintf(s->r->note, sizeof(s->r->note), "did not converge below %.3g ADDs: CV floor %.3g %%",
-		 (double)p->max_adds, 100.0 * s->cv_floor);
+	if (!hi)
+		snprintf(s->r->note, sizeof(s->r->note),
+			 "did not converge below %.3g ADDs: CV floor %.3g %% (highest point tried %llu)",
+			 (double)p->max_adds, 100.0 * s->cv_floor, (unsigned long long)lo);
+answer:
+	if (hi) {
+		srch_answer(s, 0, hi, cv_hi);
+		s->r->converged = true;
+	}
 	return 0;
 }
 

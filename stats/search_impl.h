@@ -15,6 +15,7 @@ struct tl_srch {
 	size_t cap;
 	double t0;
 	double cv_floor; /* lowest CV seen (t_min), for "did not converge" */
+	uint64_t cv_floor_adds;
 };
 
 /* What one evaluated point looks like after filter_cost and filter_os. */
