@@ -107,6 +107,7 @@ int main(void)
 	uint64_t l2x4 = 0;
 	int cpu = tl_cpu_default();
 
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_alarm;
 	sigemptyset(&sa.sa_mask);

@@ -12,11 +12,18 @@
  *   target is sd (1 + z sqrt((kurt-1)/(4n))) / t = eps, with the paper's n
  *   even when fewer measurements are taken per evaluation here.
  * - tau depends on t (on a VM its spread grows with the kernel's length,
- *   sd^2 = s0^2 + (k t)^2), so the model is re-fitted at each evaluated
- *   point and the search re-predicts until the prediction stops moving
- *   (within 2 %): the last evaluation is the confirmation at the answer.
- *   When the fitted k alone keeps CV above eps the search evaluates 10x
- *   further up before believing it, and stops at max_adds ("CV floor").
+ *   sd^2 = s0^2 + (k t)^2), so the model is re-fitted at every evaluated
+ *   point (the growth term only when it exceeds the points' sampling
+ *   noise) and each point is checked for real: a point passes when
+ *   CV (1 + z ...) <= eps. The search keeps a bracket (largest failing K,
+ *   smallest passing K), asks the model for the next K (1 % past its
+ *   boundary), falls back to a geometric step when the model points
+ *   outside the bracket, and ends when a pass agrees with the model
+ *   (its answer at most 5 % below) or the bracket is within 2 %.
+ * - CV is not monotone in t on real machines: two failing points above
+ *   the steadiest one, both clearly worse than it, end the climb ("no
+ *   t_min: CV falls to X % at K, then rises"); no evaluation may run more
+ *   than FAST_MAX_KERNEL_S of kernel; max_adds bounds the rest.
  *
  * t_diff. Algorithm 2 accepts delta when, for q pairs of n-sample sets,
  * each pair has at most alpha of A1 below max(A0): c delta must exceed

@@ -51,4 +51,16 @@ ok $? "ratio line: sd 10 is about 2x less precise than sd 5"
 grep '@ 0:' table.$$ | sed 's/^/# /'
 rm -f "$out" table.$$
 
+# Ctrl-C: the search stops, prints and writes what it found, exits 130
+"$bin" search --backend "$sim" --method paper -n 100000 --json "$out" >/dev/null 2>err.$$ &
+pid=$!
+sleep 2
+kill -INT $pid
+wait $pid
+st=$?
+[ "$st" -eq 130 ]; ok $? "SIGINT: exit status 130 (got $st)"
+grep -Eq '"interrupted": *true' "$out"; ok $? "SIGINT: the JSON is written and says interrupted"
+grep -q "interrupted" err.$$; ok $? "SIGINT: says so on stderr"
+rm -f "$out" err.$$
+
 done_testing
