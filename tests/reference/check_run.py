@@ -83,7 +83,9 @@ def main(path):
             removed.append(len(x) - keep.sum())
             sums.append(summary(x[keep]))
         lo, hi = min(removed), max(removed)
-        slack = max(3, 0.5 * (hi - lo) + 0.002 * len(x))
+        # A different forest can pick the neighbouring beta; on quantized data that
+        # moves a whole group of equal values, so allow 1 % of n beyond the spread.
+        slack = max(3, 0.5 * (hi - lo) + 0.01 * len(x))
         ok(lo - slack <= s["os_removed"] <= hi + slack,
            f"{name}: os_removed {s['os_removed']} within sklearn's [{lo}, {hi}] +- {slack:.0f}")
         step = c["resolution_ns"]
