@@ -272,7 +272,7 @@ static void test_barrier(void)
 	tl_timer_close(&probe);
 	tl_kernel_parse_list("add:0:20000:2000", &k, &nk, why, sizeof why);
 	struct tl_run_config cfg = { .backends = ids, .nbackends = 1, .flush_bytes = flush,
-				     .nflush = 1, .kernels = k, .nkernels = nk, .n = 1000,
+				     .nflush = 1, .kernels = k, .nkernels = nk, .n = 3000,
 				     .cpu = -1, .seed = 1 };
 	ok(tl_run_prepare(&run, &cfg, why, sizeof why) == 0, "barrier-tsc prepares");
 	free(k);
