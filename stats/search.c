@@ -29,6 +29,7 @@ void tl_search_params_default(struct tl_search_params *p)
 	p->ns_per_add = 0;
 	p->resolution_ns = 0;
 	p->fast_n = 0;
+	p->time_limit_s = 0;
 }
 
 const char *tl_search_method_name(enum tl_search_method m)
@@ -112,6 +113,11 @@ void srch_end(struct tl_srch *s)
 bool srch_stopped(const struct tl_srch *s)
 {
 	return s->io->stop && atomic_load(s->io->stop);
+}
+
+bool srch_out_of_time(const struct tl_srch *s)
+{
+	return s->p->time_limit_s > 0 && now_s() - s->t0 > s->p->time_limit_s;
 }
 
 int srch_sample(struct tl_srch *s, uint64_t adds, size_t n, bool second, struct tl_point *pt)

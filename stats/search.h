@@ -35,6 +35,9 @@ struct tl_search_params {
 	/* fast only: measurements per evaluation (0: n). The CLI lowers it when a
 	 * flush is expensive; predictions are still made for the paper's n. */
 	size_t fast_n;
+	/* fast only: wall seconds one search may take (0: no limit). When it is
+	 * spent the search ends with what it has and says so in the note. */
+	double time_limit_s;
 };
 
 void tl_search_params_default(struct tl_search_params *p);

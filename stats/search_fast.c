@@ -175,6 +175,18 @@ int search_fast_tmin(struct tl_srch *s)
 	for (int it = 0; it < FAST_MAX_EVALS; it++) {
 		double kernel_s = (double)k * c * 1e-9 * (double)s->cap;
 
+		if (srch_out_of_time(s)) {
+			if (hi)
+				snprintf(s->r->note, sizeof(s->r->note),
+					 "time limit %.0f s: t_min in (%llu, %llu] ADDs, not refined",
+					 p->time_limit_s, (unsigned long long)lo, (unsigned long long)hi);
+			else
+				snprintf(s->r->note, sizeof(s->r->note),
+					 "time limit %.0f s reached below %llu ADDs: CV floor %.3g %% at %llu",
+					 p->time_limit_s, (unsigned long long)k, 100.0 * s->cv_floor,
+					 (unsigned long long)s->cv_floor_adds);
+			goto answer;
+		}
 		if (kernel_s > FAST_MAX_KERNEL_S) {
 			snprintf(s->r->note, sizeof(s->r->note),
 				 "did not converge below %llu ADDs (CV floor %.3g %%): the next point would "
@@ -362,6 +374,13 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 			next = lo_fail + (up ? up : 1);
 		}
 		d = next;
+		if (round > 0 && srch_out_of_time(s)) {
+			snprintf(s->r->note, sizeof(s->r->note),
+				 "time limit %.0f s reached: t_diff > %llu ADDs (model %.0f)", p->time_limit_s,
+				 (unsigned long long)lo_fail, s->r->predicted_adds);
+			rc = 0;
+			goto out;
+		}
 		if (tmin + (uint64_t)p->q * d > p->max_adds) {
 			snprintf(s->r->note, sizeof(s->r->note),
 				 "did not converge below %.3g ADDs: %u pairs at delta %llu need longer kernels",

@@ -30,6 +30,8 @@ int srch_begin(struct tl_srch *s, const struct tl_search_params *p, const struct
 	       struct tl_search_result *r, size_t n);
 void srch_end(struct tl_srch *s);
 bool srch_stopped(const struct tl_srch *s);
+/* The fast method's time limit is spent. */
+bool srch_out_of_time(const struct tl_srch *s);
 /* n measurements of adds ADDs, filtered, into s->kept (or s->kept2 when
  * second); pt summarises them. Returns 0, or 1 when stopped. */
 int srch_sample(struct tl_srch *s, uint64_t adds, size_t n, bool second, struct tl_point *pt);
