@@ -232,11 +232,8 @@ int cli_info_main(int argc, char **argv)
 			return opts_fail("info", why);
 		}
 	}
-	if (optind < argc) {
-		snprintf(why, sizeof why, "unexpected argument '%s' (accepted: --json, --cpu C)",
-			 argv[optind]);
+	if (opts_no_operand(argc, argv, "accepted: --json, --cpu C", why, sizeof why) < 0)
 		return opts_fail("info", why);
-	}
 	if (cpu < 0)
 		cpu = tl_cpu_default();
 	/* Resolution and overhead are measured where a run would sample. */

@@ -49,13 +49,9 @@ static int parse_args(int argc, char **argv, struct report_opts *o, char *why, s
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_OS_FILTER:
-			o->os = stats_os_method_parse(optarg);
-			if (o->os < 0) {
-				snprintf(why, whylen, "--os-filter '%s' is unknown (accepted: iforest, "
-						      "iqr, none)",
-					 optarg);
+			o->os = opts_parse_os_filter(optarg, why, whylen);
+			if (o->os < 0)
 				return -1;
-			}
 			break;
 		case OPT_JSON:
 			o->json = optarg;
@@ -76,41 +72,10 @@ static int parse_args(int argc, char **argv, struct report_opts *o, char *why, s
 				      "standard input)");
 		return -1;
 	}
-	if (argc - optind > 1) {
-		snprintf(why, whylen, "unexpected argument '%s' (one FILE.json at a time)",
-			 argv[optind + 1]);
+	o->file = argv[optind++];
+	if (opts_no_operand(argc, argv, "one FILE.json at a time", why, whylen) < 0)
 		return -1;
-	}
-	o->file = argv[optind];
-	if (o->json && o->csv && strcmp(o->json, "-") == 0 && strcmp(o->csv, "-") == 0) {
-		snprintf(why, whylen, "--json - and --csv - cannot both use standard output");
-		return -1;
-	}
-	return 0;
-}
-
-static int write_outputs(const struct report_opts *o, const struct tl_run *run,
-			 const struct tl_analysis *an, enum tl_os_method m,
-			 struct tl_results_meta *meta)
-{
-	char why[WHY_LEN];
-	int rc = TL_EXIT_OK;
-
-	if (o->json) {
-		json_t *doc = tl_run_to_json(run, an, m, meta->seed, meta->interrupted,
-					     meta->host ? json_incref(meta->host) : NULL);
-
-		if (!doc || tl_json_write(o->json, doc, why, sizeof why) < 0) {
-			fprintf(stderr, "ticklab report: %s\n", doc ? why : "out of memory");
-			rc = TL_EXIT_FAIL;
-		}
-		json_decref(doc);
-	}
-	if (o->csv && tl_run_write_csv(o->csv, run, why, sizeof why) < 0) {
-		fprintf(stderr, "ticklab report: %s\n", why);
-		rc = TL_EXIT_FAIL;
-	}
-	return rc;
+	return cli_outputs_check(o->json, o->csv, why, whylen);
 }
 
 int cli_report_main(int argc, char **argv)
@@ -121,7 +86,6 @@ int cli_report_main(int argc, char **argv)
 	struct tl_analysis *an;
 	enum tl_os_method m;
 	char why[WHY_LEN];
-	bool stdout_taken;
 	int rc = parse_args(argc, argv, &o, why, sizeof why);
 
 	if (rc > 0)
@@ -137,13 +101,13 @@ int cli_report_main(int argc, char **argv)
 		tl_run_unload(&run, &meta);
 		return TL_EXIT_FAIL;
 	}
-	stdout_taken = (o.json && strcmp(o.json, "-") == 0) || (o.csv && strcmp(o.csv, "-") == 0);
-	tl_table_print(stdout_taken ? stderr : stdout, &run, an, m, meta.seed);
+	tl_table_print(cli_table_stream(o.json, o.csv), &run, an, m, meta.seed);
 	if (meta.interrupted)
 		fprintf(stderr, "ticklab report: this run was interrupted: cells hold the samples "
 				"taken before the stop\n");
 	fflush(stdout);
-	rc = write_outputs(&o, &run, an, m, &meta);
+	rc = cli_outputs_write("report", o.json, o.csv, &run, an, m, meta.seed, meta.interrupted,
+			       meta.host ? json_incref(meta.host) : NULL);
 	free(an);
 	tl_run_unload(&run, &meta);
 	return rc;

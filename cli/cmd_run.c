@@ -313,13 +313,9 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char *why, size
 				return -1;
 			break;
 		case OPT_OS_FILTER:
-			m = stats_os_method_parse(optarg);
-			if (m < 0) {
-				snprintf(why, whylen, "--os-filter '%s' is unknown (accepted: iforest, "
-						      "iqr, none)",
-					 optarg);
+			m = opts_parse_os_filter(optarg, why, whylen);
+			if (m < 0)
 				return -1;
-			}
 			o->os = (enum tl_os_method)m;
 			break;
 		case OPT_JSON:
@@ -339,16 +335,9 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char *why, size
 			return -1;
 		}
 	}
-	if (optind < argc) {
-		snprintf(why, whylen, "unexpected argument '%s' (lists are comma-separated: "
-				      "--backend a,b)",
-			 argv[optind]);
+	if (opts_no_operand(argc, argv, "lists are comma-separated: --backend a,b", why, whylen) < 0 ||
+	    cli_outputs_check(o->json, o->csv, why, whylen) < 0)
 		return -1;
-	}
-	if (o->json && o->csv && strcmp(o->json, "-") == 0 && strcmp(o->csv, "-") == 0) {
-		snprintf(why, whylen, "--json - and --csv - cannot both use standard output");
-		return -1;
-	}
 	if (check_output("--json", o->json, why, whylen) < 0 ||
 	    check_output("--csv", o->csv, why, whylen) < 0 || check_backends(o, why, whylen) < 0 ||
 	    check_flush(o, why, whylen) < 0 || check_kernels(o, why, whylen) < 0)
@@ -370,26 +359,45 @@ static void warn_spoilers(const struct tl_host *h)
 	}
 }
 
-static int write_outputs(const struct run_opts *o, const struct tl_run *run,
-			 const struct tl_analysis *an, const struct tl_host *host, bool stopped)
+int cli_outputs_check(const char *json, const char *csv, char *why, size_t whylen)
+{
+	if (json && csv && strcmp(json, "-") == 0 && strcmp(csv, "-") == 0) {
+		snprintf(why, whylen, "--json - and --csv - cannot both use standard output");
+		return -1;
+	}
+	return 0;
+}
+
+FILE *cli_table_stream(const char *json, const char *csv)
+{
+	bool taken = (json && strcmp(json, "-") == 0) || (csv && strcmp(csv, "-") == 0);
+
+	return taken ? stderr : stdout;
+}
+
+int cli_outputs_write(const char *cmd, const char *json, const char *csv, const struct tl_run *run,
+		      const struct tl_analysis *an, enum tl_os_method m, uint64_t seed, bool stopped,
+		      json_t *host)
 {
 	char why[WHY_LEN];
 	int rc = TL_EXIT_OK;
 
-	if (o->json) {
-		json_t *doc = tl_run_to_json(run, an, o->os, o->seed, stopped, tl_host_to_json(host));
+	if (!json) {
+		json_decref(host);
+	} else {
+		json_t *doc = tl_run_to_json(run, an, m, seed, stopped, host);
 
 		if (!doc) {
-			fprintf(stderr, "ticklab run: out of memory building the JSON\n");
+			fprintf(stderr, "ticklab %s: out of memory building the JSON\n", cmd);
 			rc = TL_EXIT_FAIL;
-		} else if (tl_json_write(o->json, doc, why, sizeof why) < 0) {
-			fprintf(stderr, "ticklab run: %s\n", why);
+		} else if (tl_json_write(json, doc, why, sizeof why) < 0) {
+			fprintf(stderr, "ticklab %s: %s\n", cmd, why);
 			rc = TL_EXIT_FAIL;
 		}
 		json_decref(doc);
 	}
-	if (o->csv && tl_run_write_csv(o->csv, run, why, sizeof why) < 0) {
-		fprintf(stderr, "ticklab run: %s\n", why);
+	if (csv && tl_run_write_csv(csv, run, why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab %s: %s\n", cmd, why);
 		rc = TL_EXIT_FAIL;
 	}
 	return rc;
@@ -408,8 +416,6 @@ static int measure_and_report(const struct run_opts *o)
 		.cpu = o->cpu,
 		.seed = o->seed,
 	};
-	bool stdout_taken = (o->json && strcmp(o->json, "-") == 0) ||
-			    (o->csv && strcmp(o->csv, "-") == 0);
 	struct tl_run run;
 	struct tl_host host;
 	struct tl_analysis *an;
@@ -439,13 +445,14 @@ static int measure_and_report(const struct run_opts *o)
 		return TL_EXIT_FAIL;
 	}
 	if (!o->quiet)
-		tl_table_print(stdout_taken ? stderr : stdout, &run, an, o->os, o->seed);
+		tl_table_print(cli_table_stream(o->json, o->csv), &run, an, o->os, o->seed);
 	if (rc == 1)
 		fprintf(stderr, "ticklab run: interrupted: kept %zu of %zu samples\n",
 			atomic_load(&run.samples_done), run.samples_total);
 	fflush(stdout);
 	{
-		int wrc = write_outputs(o, &run, an, &host, rc == 1);
+		int wrc = cli_outputs_write("run", o->json, o->csv, &run, an, o->os, o->seed,
+					    rc == 1, tl_host_to_json(&host));
 
 		free(an);
 		tl_run_free(&run);

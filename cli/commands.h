@@ -5,6 +5,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "io/results.h"
 
 int cli_info_main(int argc, char **argv);
 int cli_run_main(int argc, char **argv);
@@ -13,10 +17,22 @@ int cli_report_main(int argc, char **argv);
 /* The plain-text default comparison shown when there is no terminal. */
 int cli_default_table(void);
 
-struct tl_run;
 /* tl_run_execute with SIGINT/SIGTERM setting run->stop (the samples taken
  * so far are kept) and, when progress is set, a progress line on stderr.
  * Returns tl_run_execute's status: 0 done, 1 stopped early, -1 error. */
 int cli_run_execute(struct tl_run *run, bool progress, char *why, size_t whylen);
+
+/* What run and report share: the table of an analysed run and its --json
+ * and --csv files (json and csv are paths, "-" for stdout, or NULL).
+ * cli_outputs_check gives -1 with why when both would go to stdout. */
+int cli_outputs_check(const char *json, const char *csv, char *why, size_t whylen);
+/* Where the table goes: stderr when a file takes stdout, so the file stays clean. */
+FILE *cli_table_stream(const char *json, const char *csv);
+/* Writes the JSON (raw samples, and host, which it takes) and the CSV;
+ * failures are said as "ticklab CMD: ..." on stderr. Returns TL_EXIT_OK or
+ * TL_EXIT_FAIL. */
+int cli_outputs_write(const char *cmd, const char *json, const char *csv, const struct tl_run *run,
+		      const struct tl_analysis *an, enum tl_os_method m, uint64_t seed, bool stopped,
+		      json_t *host);
 
 #endif

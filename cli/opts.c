@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stats/stats.h"
+
 /* "key=value" where key is an identifier: the start of another parameter
  * of the same backend, not a new list item. */
 static int looks_like_param(const char *s)
@@ -234,6 +236,24 @@ void opts_usage_error(int code, char *const *argv, const struct option *longopts
 				return;
 			}
 	snprintf(why, whylen, "unknown option '%s' (accepted: %s)", name, accepted);
+}
+
+int opts_parse_os_filter(const char *text, char *why, size_t whylen)
+{
+	int m = stats_os_method_parse(text);
+
+	if (m < 0)
+		snprintf(why, whylen, "--os-filter '%s' is unknown (accepted: iforest, iqr, none)",
+			 text);
+	return m;
+}
+
+int opts_no_operand(int argc, char *const *argv, const char *hint, char *why, size_t whylen)
+{
+	if (optind >= argc)
+		return 0;
+	snprintf(why, whylen, "unexpected argument '%s' (%s)", argv[optind], hint);
+	return -1;
 }
 
 int opts_fail(const char *cmd, const char *why)

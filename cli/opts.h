@@ -43,6 +43,14 @@ int opts_parse_double(const char *text, const char *what, double lo, double hi, 
 /* A CPU number the process may run on (checked against sched_getaffinity). */
 int opts_parse_cpu(const char *text, int *cpu, char *why, size_t whylen);
 
+/* --os-filter's value: the method (an enum tl_os_method), or -1 with why
+ * naming the text and the accepted ones. */
+int opts_parse_os_filter(const char *text, char *why, size_t whylen);
+
+/* -1 with why "unexpected argument 'X' (hint)" when argv has an operand
+ * left at optind; 0 when getopt consumed everything. */
+int opts_no_operand(int argc, char *const *argv, const char *hint, char *why, size_t whylen);
+
 /* Message for an unknown option or a missing value after getopt_long
  * returned code '?' or ':' (use opterr = 0 and an optstring starting with
  * ':'). Names the option and lists the accepted ones. */

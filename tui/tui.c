@@ -101,11 +101,8 @@ static int parse_opts(int argc, char **argv, struct tui_opts *o)
 			return opts_fail("tui", why);
 		}
 	}
-	if (optind < argc) {
-		snprintf(why, sizeof why, "unexpected argument '%s' (see ticklab tui --help)",
-			 argv[optind]);
+	if (opts_no_operand(argc, argv, "see ticklab tui --help", why, sizeof why) < 0)
 		return opts_fail("tui", why);
-	}
 	return 0;
 }
 
