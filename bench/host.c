@@ -19,6 +19,7 @@
 
 #include "backends/backend.h"
 #include "bench/runner.h"
+#include "bench/topology.h"
 
 #define TSC_RESOLUTION_TRIES 2000
 
@@ -37,23 +38,9 @@ static void path_of(const struct ctx *c, const char *rel, char *buf, size_t len)
 static int read_line(const struct ctx *c, const char *rel, char *buf, size_t len)
 {
 	char path[4096];
-	FILE *f;
-	size_t n;
 
 	path_of(c, rel, path, sizeof path);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (!fgets(buf, (int)len, f)) {
-		fclose(f);
-		return -1;
-	}
-	fclose(f);
-	n = strcspn(buf, "\n");
-	while (n && isspace((unsigned char)buf[n - 1]))
-		n--;
-	buf[n] = '\0';
-	return buf[0] ? 0 : -1;
+	return tl_sysfs_read_line(path, buf, len);
 }
 
 static bool exists(const struct ctx *c, const char *rel)

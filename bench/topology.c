@@ -9,10 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Reads one line of a small sysfs file into buf, without the newline. */
-static int read_line(const char *path, char *buf, size_t len)
+int tl_sysfs_read_line(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "r");
+	size_t n;
+
 	if (!f)
 		return -1;
 	if (!fgets(buf, (int)len, f)) {
@@ -20,8 +21,11 @@ static int read_line(const char *path, char *buf, size_t len)
 		return -1;
 	}
 	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
+	n = strcspn(buf, "\n");
+	while (n && isspace((unsigned char)buf[n - 1]))
+		n--;
+	buf[n] = '\0';
+	return buf[0] ? 0 : -1;
 }
 
 /* sysfs writes cache sizes as "32K", "28160K", rarely "1M" or plain bytes. */
@@ -88,7 +92,7 @@ static int read_field(const char *dir, int index, const char *name, char *buf, s
 {
 	char path[4096];
 	snprintf(path, sizeof path, "%s/index%d/%s", dir, index, name);
-	if (read_line(path, buf, len) == 0 && buf[0])
+	if (tl_sysfs_read_line(path, buf, len) == 0)
 		return 0;
 	snprintf(why, whylen, "cannot read cache %s from %s", name, path);
 	return -1;

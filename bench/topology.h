@@ -21,6 +21,11 @@ struct tl_topology {
 	uint64_t l1d, l2, l3; /* 0 when the level is absent */
 };
 
+/* The first line of a small sysfs or procfs file into buf, trailing white
+ * space and newline removed; -1 when it cannot be read or the line is empty.
+ * Shared with host.c, which reads its facts the same way. */
+int tl_sysfs_read_line(const char *path, char *buf, size_t len);
+
 /* root: "/" normally; reads <root>/sys/devices/system/cpu/cpu<cpu>/cache/index*. */
 int tl_topology_read(const char *root, int cpu, struct tl_topology *topo, char *why,
 		     size_t whylen);
