@@ -173,11 +173,18 @@ void tui_term_apply_theme(struct tui_app *app);
 int tui_attr(const struct tui_app *app, enum tui_role role);
 int tui_attr_selected(const struct tui_app *app);
 int tui_attr_status(const struct tui_app *app);
+/* The colour and attributes of plot series s (its glyph tells it apart in mono). */
+int tui_attr_series(const struct tui_app *app, int s);
 /* Draws UTF-8 text at (y, x), clipped to w columns, with attr. Returns columns used. */
 int tui_put(int y, int x, int w, int attr, const char *text);
 int tui_putf(int y, int x, int w, int attr, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 void tui_fill(int y, int x, int w, int attr);
+/* Blits a canvas with its top-left cell at (y, x): each series in its
+ * colour, dots of no series (thresholds, grids) dim, empty cells untouched. */
+void tui_put_canvas(const struct tui_app *app, int y, int x, const struct tui_canvas *cv);
+/* The one dim line a screen shows in its body before it has anything to draw. */
+void tui_put_empty(const struct tui_app *app, const char *text);
 double tui_now(void);
 void tui_wake(struct tui_app *app);
 void tui_message(struct tui_app *app, bool error, const char *fmt, ...)
@@ -214,6 +221,13 @@ const char *tui_timer_name(const struct tui_app *app, size_t timer);
 void tui_affinity_save(void);
 void tui_affinity_restore(void);
 void tui_affinity_ui(struct tui_app *app, int sampling_cpu);
+/* Worker threads (sampling, search) start with every signal blocked (they
+ * belong to the event loop) and the original CPU mask, so they can pin
+ * themselves; returns pthread_create's status. tui_worker_join waits for
+ * one that ended or was told to stop, clears *live and gives the UI its
+ * CPUs back. */
+int tui_worker_start(pthread_t *thread, void *(*fn)(void *), void *arg);
+void tui_worker_join(pthread_t thread, bool *live);
 
 /* search_ui.c */
 int tui_search_start(struct tui_app *app, char *why, size_t whylen);

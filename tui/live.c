@@ -110,6 +110,24 @@ void tui_affinity_restore(void)
 		sched_setaffinity(0, sizeof orig_mask, &orig_mask);
 }
 
+int tui_worker_start(pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+	sigset_t all, old;
+	sigfillset(&all);
+	tui_affinity_restore();
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int rc = pthread_create(thread, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+void tui_worker_join(pthread_t thread, bool *live)
+{
+	pthread_join(thread, NULL);
+	*live = false;
+	tui_affinity_restore();
+}
+
 /* Moves the UI thread off the sampling CPU (workers are created before
  * this, with the whole mask, so they can pin themselves). */
 void tui_affinity_ui(struct tui_app *app, int sampling_cpu)
@@ -172,13 +190,7 @@ int tui_live_start(struct tui_app *app, char *why, size_t whylen)
 	app->thread_rc = 0;
 	app->thread_why[0] = '\0';
 
-	/* The sampling thread takes no signals: they belong to the event loop. */
-	sigset_t all, old;
-	sigfillset(&all);
-	tui_affinity_restore();
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	int rc = pthread_create(&app->thread, NULL, run_main, app);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	int rc = tui_worker_start(&app->thread, run_main, app);
 	if (rc) {
 		snprintf(why, whylen, "cannot start the sampling thread: %s", strerror(rc));
 		return -1;
@@ -211,18 +223,22 @@ int tui_live_load(struct tui_app *app, const char *path, char *why, size_t whyle
 	return 0;
 }
 
+/* After the sampling thread: every view is analysed again from all its samples. */
+static void live_join(struct tui_app *app)
+{
+	tui_worker_join(app->thread, &app->thread_live);
+	app->t_end = tui_now();
+	for (size_t i = 0; i < app->run.ncells; i++)
+		app->views[i].done = SIZE_MAX;
+}
+
 void tui_live_stop(struct tui_app *app)
 {
 	if (!app->thread_live)
 		return;
 	atomic_store(&app->run.stop, true);
 	atomic_store(&app->run.paused, false);
-	pthread_join(app->thread, NULL);
-	app->thread_live = false;
-	app->t_end = tui_now();
-	tui_affinity_restore();
-	for (size_t i = 0; i < app->run.ncells; i++)
-		app->views[i].done = SIZE_MAX;
+	live_join(app);
 }
 
 static void view_free(struct tui_view *v)
@@ -259,12 +275,7 @@ void tui_live_free(struct tui_app *app)
 void tui_live_poll(struct tui_app *app)
 {
 	if (app->thread_live && atomic_load(&app->thread_done)) {
-		pthread_join(app->thread, NULL);
-		app->thread_live = false;
-		app->t_end = tui_now();
-		tui_affinity_restore();
-		for (size_t i = 0; i < app->run.ncells; i++)
-			app->views[i].done = SIZE_MAX;
+		live_join(app);
 		if (app->thread_rc < 0)
 			tui_message(app, true, "sampling failed: %s", app->thread_why);
 		else
@@ -464,7 +475,7 @@ static void draw_progress(struct tui_app *app)
 		const char *g = app->tier == TUI_TIER_UTF8
 					? (e >= 8 ? "█" : e <= 0 ? "░" : tui_bar_glyph(app->tier, e, 0))
 					: (e >= 4 ? "#" : "-");
-		x += tui_put(r->y, x, r->x + r->w - x, tui_attr(app, TUI_ROLE_SERIES + 1), g);
+		x += tui_put(r->y, x, r->x + r->w - x, tui_attr_series(app, 1), g);
 	}
 	if (app->replay)
 		snprintf(left, sizeof left, " replay%s", app->interrupted ? " (interrupted session)" : "");
@@ -490,7 +501,7 @@ static void draw_hist(struct tui_app *app, const struct tui_rect *r, size_t time
 		      const struct tui_view *v)
 {
 	const struct tl_timer *t = &app->run.timers[timer];
-	int sa = tui_attr(app, (enum tui_role)(TUI_ROLE_SERIES + series));
+	int sa = tui_attr_series(app, series);
 	int x = r->x;
 	x += tui_putf(r->y, x, r->w, sa | A_BOLD, "%s %s", tui_series_glyph(app->tier, series), t->id);
 	if (t->backend && t->backend->simulated)
@@ -618,7 +629,7 @@ static void draw_cdf(struct tui_app *app, const size_t *cells, size_t n)
 			continue;
 		int series = (int)((app->page + i) % TUI_NSERIES);
 		x += tui_putf(r->y, x, r->x + r->w - x,
-			      tui_attr(app, (enum tui_role)(TUI_ROLE_SERIES + series)), "  %s %s",
+			      tui_attr_series(app, series), "  %s %s",
 			      tui_series_glyph(app->tier, series),
 			      app->run.timers[app->run.cells[cells[i]].timer].id);
 	}
@@ -666,14 +677,7 @@ static void draw_cdf(struct tui_app *app, const size_t *cells, size_t n)
 		int py = (int)lround(stats_ecdf(v->sorted, v->nsorted, val) * (4 * h - 1));
 		tui_canvas_mark(&cv, cx, h - 1 - py / 4, series);
 	}
-	char g[8];
-	for (int cy = 0; cy < h; cy++)
-		for (int cx = 0; cx < w; cx++) {
-			int s = tui_canvas_cell(&cv, app->tier, cx, cy, g);
-			if (s >= 0)
-				tui_put(r->y + 1 + cy, r->x + lab + 1 + cx, 1,
-					tui_attr(app, (enum tui_role)(TUI_ROLE_SERIES + s)), g);
-		}
+	tui_put_canvas(app, r->y + 1, r->x + lab + 1, &cv);
 	tui_canvas_free(&cv);
 	char a[24], b[24], m[24];
 	tui_fmt_ns(lo, a, sizeof a);
@@ -688,8 +692,7 @@ static void draw_cdf(struct tui_app *app, const size_t *cells, size_t n)
 void tui_live_draw(struct tui_app *app)
 {
 	if (!app->have_run) {
-		tui_put(app->lay.body.y + 1, 2, app->cols - 2, tui_attr(app, TUI_ROLE_INACTIVE),
-			"no run yet: pick backends, flush sizes and kernels on Setup, then Enter");
+		tui_put_empty(app, "no run yet: pick backends, flush sizes and kernels on Setup, then Enter");
 		return;
 	}
 	size_t cells[TUI_MAX_COLS];

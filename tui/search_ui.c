@@ -2,7 +2,6 @@
 
 #include <math.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -193,9 +192,7 @@ void tui_search_stop(struct tui_app *app)
 	if (!app->search_live)
 		return;
 	atomic_store(&app->search_stop, true);
-	pthread_join(app->search_thread, NULL);
-	app->search_live = false;
-	tui_affinity_restore();
+	tui_worker_join(app->search_thread, &app->search_live);
 }
 
 void tui_search_free(struct tui_app *app)
@@ -285,12 +282,7 @@ int tui_search_start(struct tui_app *app, char *why, size_t whylen)
 	job->obs = obs;
 	atomic_store(&app->search_stop, false);
 	atomic_store(&app->search_done, false);
-	sigset_t all, old;
-	sigfillset(&all);
-	tui_affinity_restore();
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	int rc = pthread_create(&app->search_thread, NULL, search_main, job);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	int rc = tui_worker_start(&app->search_thread, search_main, job);
 	if (rc) {
 		free(job);
 		free(obs);
@@ -306,9 +298,7 @@ int tui_search_start(struct tui_app *app, char *why, size_t whylen)
 static void search_poll(struct tui_app *app)
 {
 	if (app->search_live && atomic_load(&app->search_done)) {
-		pthread_join(app->search_thread, NULL);
-		app->search_live = false;
-		tui_affinity_restore();
+		tui_worker_join(app->search_thread, &app->search_live);
 		tui_message(app, false, "search done in %.1f s; e exports the results",
 			    tui_now() - app->t_start);
 	}
@@ -466,14 +456,7 @@ static void draw_plot(struct tui_app *app, const struct tui_rect *r, int kind)
 		}
 		free(pts);
 	}
-	char g[8];
-	for (int cy = 0; cy < h; cy++)
-		for (int cx = 0; cx < w; cx++) {
-			int s = tui_canvas_cell(&cv, app->tier, cx, cy, g);
-			if (strcmp(g, " "))
-				tui_put(r->y + 1 + cy, r->x + lab + 1 + cx, 1,
-					s >= 0 ? tui_attr(app, (enum tui_role)(TUI_ROLE_SERIES + s)) : dim, g);
-		}
+	tui_put_canvas(app, r->y + 1, r->x + lab + 1, &cv);
 	tui_canvas_free(&cv);
 	char a[32], b[32];
 	if (kind == 0) {
@@ -530,7 +513,7 @@ static void draw_table(struct tui_app *app)
 			tail[0] = '\0';
 		int s = (int)(row->timer % TUI_NSERIES);
 		int x = r->x;
-		x += tui_putf(y, x, r->w, tui_attr(app, (enum tui_role)(TUI_ROLE_SERIES + s)), "%s ",
+		x += tui_putf(y, x, r->w, tui_attr_series(app, s), "%s ",
 			      tui_series_glyph(app->tier, s));
 		tui_putf(y, x, r->x + r->w - x, row->state < 0 ? tui_attr(app, TUI_ROLE_ERROR) : a,
 			 "%-*.*s %-8s %s %s  %s", idw, idw, id, fl, t1, t2, tail);
@@ -568,8 +551,7 @@ void tui_search_draw(struct tui_app *app)
 {
 	search_poll(app);
 	if (!app->nrows_s) {
-		tui_put(app->lay.body.y + 1, 2, app->cols - 2, tui_attr(app, TUI_ROLE_INACTIVE),
-			"no search yet: select backends and flush sizes on Setup, then s");
+		tui_put_empty(app, "no search yet: select backends and flush sizes on Setup, then s");
 		return;
 	}
 	pthread_mutex_lock(&app->search_mu);

@@ -249,6 +249,11 @@ int tui_attr_status(const struct tui_app *app)
 	return (int)COLOR_PAIR(PAIR_STATUS);
 }
 
+int tui_attr_series(const struct tui_app *app, int s)
+{
+	return tui_attr(app, (enum tui_role)(TUI_ROLE_SERIES + s));
+}
+
 int tui_put(int y, int x, int w, int attr, const char *text)
 {
 	wchar_t wbuf[1024];
@@ -287,6 +292,24 @@ void tui_fill(int y, int x, int w, int attr)
 	attrset(attr);
 	mvhline(y, x, ' ', w);
 	attrset(A_NORMAL);
+}
+
+void tui_put_canvas(const struct tui_app *app, int y, int x, const struct tui_canvas *cv)
+{
+	char g[8];
+	for (int cy = 0; cy < cv->h; cy++)
+		for (int cx = 0; cx < cv->w; cx++) {
+			int s = tui_canvas_cell(cv, app->tier, cx, cy, g);
+			if (strcmp(g, " "))
+				tui_put(y + cy, x + cx, 1,
+					s >= 0 ? tui_attr_series(app, s) : tui_attr(app, TUI_ROLE_INACTIVE),
+					g);
+		}
+}
+
+void tui_put_empty(const struct tui_app *app, const char *text)
+{
+	tui_put(app->lay.body.y + 1, 2, app->cols - 2, tui_attr(app, TUI_ROLE_INACTIVE), text);
 }
 
 double tui_now(void)
