@@ -86,6 +86,20 @@ TL_TIMED_INLINE struct tl_timed_chain tl_timed_chain_prepare(uint64_t adds)
 	return c;
 }
 
+#if defined(__aarch64__)
+/* The Armv8 unrolled block and its loop over whole blocks, the same text
+ * in both entry schemes below (computed jump, or BTI's counted remainder). */
+#define TL_TIMED_ARM64_BLOCK                                                       \
+	".p2align 6\n"                                                             \
+	"1:\n\t"                                                                   \
+	".rept 256\n\t"                                                            \
+	"add %[acc], %[acc], %[inc]\n\t"                                           \
+	".endr\n"                                                                  \
+	"2:\n\t"                                                                   \
+	"subs %[blk], %[blk], #1\n\t"                                              \
+	"b.hs 1b\n"
+#endif
+
 /* Returns the accumulator (= adds) so tests can check the count. */
 TL_TIMED_INLINE uint64_t tl_timed_chain_run(struct tl_timed_chain c)
 {
@@ -113,14 +127,7 @@ TL_TIMED_INLINE uint64_t tl_timed_chain_run(struct tl_timed_chain c)
 	__asm__ volatile("adr %[tgt], 2f\n\t"
 			 "sub %[tgt], %[tgt], %[skip]\n\t"
 			 "br %[tgt]\n\t"
-			 ".p2align 6\n"
-			 "1:\n\t"
-			 ".rept 256\n\t"
-			 "add %[acc], %[acc], %[inc]\n\t"
-			 ".endr\n"
-			 "2:\n\t"
-			 "subs %[blk], %[blk], #1\n\t"
-			 "b.hs 1b\n"
+			 TL_TIMED_ARM64_BLOCK
 			 : [acc] "+r"(c.acc), [blk] "+r"(c.blocks), [tgt] "=&r"(target)
 			 : [skip] "r"(c.skip), [inc] "r"(c.inc)
 			 : "cc", "memory");
@@ -133,14 +140,7 @@ TL_TIMED_INLINE uint64_t tl_timed_chain_run(struct tl_timed_chain c)
 			 "subs %[skip], %[skip], #1\n\t"
 			 "b.ne 3b\n\t"
 			 "b 2f\n\t"
-			 ".p2align 6\n"
-			 "1:\n\t"
-			 ".rept 256\n\t"
-			 "add %[acc], %[acc], %[inc]\n\t"
-			 ".endr\n"
-			 "2:\n\t"
-			 "subs %[blk], %[blk], #1\n\t"
-			 "b.hs 1b\n"
+			 TL_TIMED_ARM64_BLOCK
 			 : [acc] "+r"(c.acc), [blk] "+r"(c.blocks), [skip] "+r"(c.skip)
 			 : [inc] "r"(c.inc)
 			 : "cc", "memory");
