@@ -15,3 +15,13 @@ expect_status() {
 	[ "$got" -eq "$want" ]; ok $? "$desc (status $got, want $want)"
 	[ "$got" -eq "$want" ] || sed 's/^/#   /' /tmp/tl_tap_err.$$ | head -n 5
 }
+# cli_test_init WHY: the start of a test of the ticklab binary. TL_TOP_SRCDIR,
+# TL_TOP_BUILDDIR and TL_BIN default to a run from the build directory, PY
+# is python3 (without it the test is skipped, saying WHY) and $tmp is a
+# scratch directory removed on exit.
+cli_test_init() {
+	: "${TL_TOP_SRCDIR:=.}" "${TL_TOP_BUILDDIR:=.}" "${TL_BIN:=./ticklab}"
+	PY=$(command -v python3) || skip_all "$1"
+	tmp=$(mktemp -d) || exit 1
+	trap 'rm -rf "$tmp"' EXIT
+}

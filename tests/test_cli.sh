@@ -2,11 +2,8 @@
 # The command line: dispatch, help, the default table, `info` (text and
 # JSON, with the availability this node should show) and one-line exit-2
 # messages for every kind of bad input.
-: "${TL_TOP_SRCDIR:=.}" "${TL_TOP_BUILDDIR:=.}" "${TL_BIN:=./ticklab}"
-. "$TL_TOP_SRCDIR/tests/tap.sh"
-PY=$(command -v python3) || skip_all "python3 is needed to read JSON"
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
+cli_test_init "python3 is needed to read JSON"
 
 # expect_usage DESC PATTERN ARGS...: status 2, exactly one line on stderr
 # that contains PATTERN (the bad value), nothing on stdout.

@@ -4,11 +4,8 @@
 # of length n), medians of add:K are linear in K, the empty overhead and the
 # resolution are found, the CSV matches, jitter cells keep their per-sample
 # ADD counts, writes are atomic, and Ctrl-C keeps what was measured.
-: "${TL_TOP_SRCDIR:=.}" "${TL_TOP_BUILDDIR:=.}" "${TL_BIN:=./ticklab}"
-. "$TL_TOP_SRCDIR/tests/tap.sh"
-PY=$(command -v python3) || skip_all "python3 is needed to read JSON"
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
+cli_test_init "python3 is needed to read JSON"
 
 # Feeds an embedded python check's "ok"/"not ok" lines into this TAP stream.
 tap_from() {

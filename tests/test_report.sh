@@ -2,11 +2,8 @@
 # `ticklab report` re-analyses a saved run and prints exactly what the live
 # run printed; it refuses files that are not a ticklab run with status 2 and
 # one line naming the file and the problem, without crashing.
-: "${TL_TOP_SRCDIR:=.}" "${TL_TOP_BUILDDIR:=.}" "${TL_BIN:=./ticklab}"
-. "$TL_TOP_SRCDIR/tests/tap.sh"
-PY=$(command -v python3) || skip_all "python3 is needed to edit JSON"
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
+. "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
+cli_test_init "python3 is needed to edit JSON"
 
 backends=sim:sd=5,quantum=10,spike_rate=0.01,spike_ns=2000,clock-gettime
 case $(uname -m) in x86_64 | i?86) backends=barrier-tsc,$backends ;; esac
