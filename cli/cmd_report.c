@@ -34,31 +34,24 @@ static const struct option longopts[] = {
 
 struct report_opts {
 	const char *file;
-	const char *json, *csv;
-	int os; /* -1: the file's */
+	struct cli_outputs out; /* out.os -1: the file's */
 };
 
 static int parse_args(int argc, char **argv, struct report_opts *o, char *why, size_t whylen)
 {
-	int c;
+	int c, taken;
 
 	memset(o, 0, sizeof *o);
-	o->os = -1;
+	o->out.os = -1;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		taken = cli_outputs_option(&o->out, c, optarg, why, whylen);
+		if (taken < 0)
+			return -1;
+		if (taken)
+			continue;
 		switch (c) {
-		case OPT_OS_FILTER:
-			o->os = opts_parse_os_filter(optarg, why, whylen);
-			if (o->os < 0)
-				return -1;
-			break;
-		case OPT_JSON:
-			o->json = optarg;
-			break;
-		case OPT_CSV:
-			o->csv = optarg;
-			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return 1;
@@ -75,7 +68,7 @@ static int parse_args(int argc, char **argv, struct report_opts *o, char *why, s
 	o->file = argv[optind++];
 	if (opts_no_operand(argc, argv, "one FILE.json at a time", why, whylen) < 0)
 		return -1;
-	return cli_outputs_check(o->json, o->csv, why, whylen);
+	return cli_outputs_check(&o->out, why, whylen);
 }
 
 int cli_report_main(int argc, char **argv)
@@ -94,19 +87,19 @@ int cli_report_main(int argc, char **argv)
 		return opts_fail("report", why);
 	if (tl_run_load(o.file, &run, &meta, why, sizeof why) < 0)
 		return opts_fail("report", why);
-	m = o.os >= 0 ? (enum tl_os_method)o.os : meta.os;
+	m = o.out.os >= 0 ? (enum tl_os_method)o.out.os : meta.os;
 	an = tl_run_analyse(&run, m, meta.seed);
 	if (!an) {
 		fprintf(stderr, "ticklab report: out of memory analysing the samples\n");
 		tl_run_unload(&run, &meta);
 		return TL_EXIT_FAIL;
 	}
-	tl_table_print(cli_table_stream(o.json, o.csv), &run, an, m, meta.seed);
+	tl_table_print(cli_table_stream(&o.out), &run, an, m, meta.seed);
 	if (meta.interrupted)
 		fprintf(stderr, "ticklab report: this run was interrupted: cells hold the samples "
 				"taken before the stop\n");
 	fflush(stdout);
-	rc = cli_outputs_write("report", o.json, o.csv, &run, an, m, meta.seed, meta.interrupted,
+	rc = cli_outputs_write("report", &o.out, &run, an, m, meta.seed, meta.interrupted,
 			       meta.host ? json_incref(meta.host) : NULL);
 	free(an);
 	tl_run_unload(&run, &meta);

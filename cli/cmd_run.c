@@ -78,8 +78,7 @@ struct run_opts {
 	size_t n;
 	int cpu;
 	uint64_t seed;
-	enum tl_os_method os;
-	const char *json, *csv;
+	struct cli_outputs out; /* out.os defaults to the paper's filter */
 	bool quiet;
 };
 
@@ -278,7 +277,7 @@ static void run_opts_free(struct run_opts *o)
 /* Returns 0 to run, 1 when --help was printed, -1 with why on bad input. */
 static int parse_args(int argc, char **argv, struct run_opts *o, char *why, size_t whylen)
 {
-	int c, m;
+	int c, taken;
 
 	memset(o, 0, sizeof *o);
 	o->flush_text = "0";
@@ -286,10 +285,15 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char *why, size
 	o->n = TL_DEFAULT_N;
 	o->cpu = -1;
 	o->seed = 1;
-	o->os = TL_OS_IFOREST;
+	o->out.os = TL_OS_IFOREST;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":b:f:k:n:c:s:qh", longopts, NULL)) != -1) {
+		taken = cli_outputs_option(&o->out, c, optarg, why, whylen);
+		if (taken < 0)
+			return -1;
+		if (taken)
+			continue;
 		switch (c) {
 		case 'b':
 			o->backend_text = optarg;
@@ -312,18 +316,6 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char *why, size
 			if (opts_parse_u64(optarg, "--seed", &o->seed, why, whylen) < 0)
 				return -1;
 			break;
-		case OPT_OS_FILTER:
-			m = opts_parse_os_filter(optarg, why, whylen);
-			if (m < 0)
-				return -1;
-			o->os = (enum tl_os_method)m;
-			break;
-		case OPT_JSON:
-			o->json = optarg;
-			break;
-		case OPT_CSV:
-			o->csv = optarg;
-			break;
 		case 'q':
 			o->quiet = true;
 			break;
@@ -336,10 +328,10 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char *why, size
 		}
 	}
 	if (opts_no_operand(argc, argv, "lists are comma-separated: --backend a,b", why, whylen) < 0 ||
-	    cli_outputs_check(o->json, o->csv, why, whylen) < 0)
+	    cli_outputs_check(&o->out, why, whylen) < 0)
 		return -1;
-	if (check_output("--json", o->json, why, whylen) < 0 ||
-	    check_output("--csv", o->csv, why, whylen) < 0 || check_backends(o, why, whylen) < 0 ||
+	if (check_output("--json", o->out.json, why, whylen) < 0 ||
+	    check_output("--csv", o->out.csv, why, whylen) < 0 || check_backends(o, why, whylen) < 0 ||
 	    check_flush(o, why, whylen) < 0 || check_kernels(o, why, whylen) < 0)
 		return -1;
 	return 0;
@@ -359,30 +351,47 @@ static void warn_spoilers(const struct tl_host *h)
 	}
 }
 
-int cli_outputs_check(const char *json, const char *csv, char *why, size_t whylen)
+int cli_outputs_option(struct cli_outputs *o, int c, const char *arg, char *why, size_t whylen)
 {
-	if (json && csv && strcmp(json, "-") == 0 && strcmp(csv, "-") == 0) {
+	switch (c) {
+	case OPT_OS_FILTER:
+		o->os = opts_parse_os_filter(arg, why, whylen);
+		return o->os < 0 ? -1 : 1;
+	case OPT_JSON:
+		o->json = arg;
+		return 1;
+	case OPT_CSV:
+		o->csv = arg;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+int cli_outputs_check(const struct cli_outputs *o, char *why, size_t whylen)
+{
+	if (o->json && o->csv && strcmp(o->json, "-") == 0 && strcmp(o->csv, "-") == 0) {
 		snprintf(why, whylen, "--json - and --csv - cannot both use standard output");
 		return -1;
 	}
 	return 0;
 }
 
-FILE *cli_table_stream(const char *json, const char *csv)
+FILE *cli_table_stream(const struct cli_outputs *o)
 {
-	bool taken = (json && strcmp(json, "-") == 0) || (csv && strcmp(csv, "-") == 0);
+	bool taken = (o->json && strcmp(o->json, "-") == 0) || (o->csv && strcmp(o->csv, "-") == 0);
 
 	return taken ? stderr : stdout;
 }
 
-int cli_outputs_write(const char *cmd, const char *json, const char *csv, const struct tl_run *run,
+int cli_outputs_write(const char *cmd, const struct cli_outputs *o, const struct tl_run *run,
 		      const struct tl_analysis *an, enum tl_os_method m, uint64_t seed, bool stopped,
 		      json_t *host)
 {
 	char why[WHY_LEN];
 	int rc = TL_EXIT_OK;
 
-	if (!json) {
+	if (!o->json) {
 		json_decref(host);
 	} else {
 		json_t *doc = tl_run_to_json(run, an, m, seed, stopped, host);
@@ -390,13 +399,13 @@ int cli_outputs_write(const char *cmd, const char *json, const char *csv, const 
 		if (!doc) {
 			fprintf(stderr, "ticklab %s: out of memory building the JSON\n", cmd);
 			rc = TL_EXIT_FAIL;
-		} else if (tl_json_write(json, doc, why, sizeof why) < 0) {
+		} else if (tl_json_write(o->json, doc, why, sizeof why) < 0) {
 			fprintf(stderr, "ticklab %s: %s\n", cmd, why);
 			rc = TL_EXIT_FAIL;
 		}
 		json_decref(doc);
 	}
-	if (csv && tl_run_write_csv(csv, run, why, sizeof why) < 0) {
+	if (o->csv && tl_run_write_csv(o->csv, run, why, sizeof why) < 0) {
 		fprintf(stderr, "ticklab %s: %s\n", cmd, why);
 		rc = TL_EXIT_FAIL;
 	}
@@ -416,6 +425,7 @@ static int measure_and_report(const struct run_opts *o)
 		.cpu = o->cpu,
 		.seed = o->seed,
 	};
+	enum tl_os_method m = (enum tl_os_method)o->out.os;
 	struct tl_run run;
 	struct tl_host host;
 	struct tl_analysis *an;
@@ -438,21 +448,21 @@ static int measure_and_report(const struct run_opts *o)
 		tl_run_free(&run);
 		return TL_EXIT_FAIL;
 	}
-	an = tl_run_analyse(&run, o->os, o->seed);
+	an = tl_run_analyse(&run, m, o->seed);
 	if (!an) {
 		fprintf(stderr, "ticklab run: out of memory analysing the samples\n");
 		tl_run_free(&run);
 		return TL_EXIT_FAIL;
 	}
 	if (!o->quiet)
-		tl_table_print(cli_table_stream(o->json, o->csv), &run, an, o->os, o->seed);
+		tl_table_print(cli_table_stream(&o->out), &run, an, m, o->seed);
 	if (rc == 1)
 		fprintf(stderr, "ticklab run: interrupted: kept %zu of %zu samples\n",
 			atomic_load(&run.samples_done), run.samples_total);
 	fflush(stdout);
 	{
-		int wrc = cli_outputs_write("run", o->json, o->csv, &run, an, o->os, o->seed,
-					    rc == 1, tl_host_to_json(&host));
+		int wrc = cli_outputs_write("run", &o->out, &run, an, m, o->seed, rc == 1,
+					    tl_host_to_json(&host));
 
 		free(an);
 		tl_run_free(&run);

@@ -22,16 +22,23 @@ int cli_default_table(void);
  * Returns tl_run_execute's status: 0 done, 1 stopped early, -1 error. */
 int cli_run_execute(struct tl_run *run, bool progress, char *why, size_t whylen);
 
-/* What run and report share: the table of an analysed run and its --json
- * and --csv files (json and csv are paths, "-" for stdout, or NULL).
- * cli_outputs_check gives -1 with why when both would go to stdout. */
-int cli_outputs_check(const char *json, const char *csv, char *why, size_t whylen);
+/* What run and report share: the options --os-filter, --json and --csv,
+ * the table of an analysed run and its files. */
+struct cli_outputs {
+	int os;                 /* an enum tl_os_method; the caller's default until given */
+	const char *json, *csv; /* paths, "-" for stdout, or NULL */
+};
+/* getopt_long's c and optarg: 1 when c is one of those options (taken), 0
+ * when it is not, -1 with why on a bad --os-filter. */
+int cli_outputs_option(struct cli_outputs *o, int c, const char *arg, char *why, size_t whylen);
+/* -1 with why when both files would go to stdout. */
+int cli_outputs_check(const struct cli_outputs *o, char *why, size_t whylen);
 /* Where the table goes: stderr when a file takes stdout, so the file stays clean. */
-FILE *cli_table_stream(const char *json, const char *csv);
+FILE *cli_table_stream(const struct cli_outputs *o);
 /* Writes the JSON (raw samples, and host, which it takes) and the CSV;
  * failures are said as "ticklab CMD: ..." on stderr. Returns TL_EXIT_OK or
  * TL_EXIT_FAIL. */
-int cli_outputs_write(const char *cmd, const char *json, const char *csv, const struct tl_run *run,
+int cli_outputs_write(const char *cmd, const struct cli_outputs *o, const struct tl_run *run,
 		      const struct tl_analysis *an, enum tl_os_method m, uint64_t seed, bool stopped,
 		      json_t *host);
 
