@@ -275,36 +275,23 @@ void tl_papi_describe(char *buf, size_t len)
 #define PAPI_FN(x, f) NULL
 #define papi_read_close NULL
 
-static int papi_not_built(char *why, size_t whylen)
-{
-	return tl_why(why, whylen, "PAPI not built: install libpapi-dev and reconfigure");
-}
+#define PAPI_NOT_BUILT "PAPI not built: install libpapi-dev and reconfigure"
 
-static int papi_nsec_open(struct tl_timer *t, const char *params, char *why, size_t whylen)
+/* Every PAPI backend opens to the same refusal. */
+static int papi_not_built_open(struct tl_timer *t, const char *params, char *why, size_t whylen)
 {
 	(void)t;
 	(void)params;
-	return papi_not_built(why, whylen);
+	return tl_why(why, whylen, PAPI_NOT_BUILT);
 }
-
-static int papi_cyc_open(struct tl_timer *t, const char *params, char *why, size_t whylen)
-{
-	(void)t;
-	(void)params;
-	return papi_not_built(why, whylen);
-}
-
-static int papi_read_open(struct tl_timer *t, const char *params, char *why, size_t whylen)
-{
-	(void)t;
-	(void)params;
-	return papi_not_built(why, whylen);
-}
+#define papi_nsec_open papi_not_built_open
+#define papi_cyc_open papi_not_built_open
+#define papi_read_open papi_not_built_open
 
 void tl_papi_describe(char *buf, size_t len)
 {
 	if (buf && len)
-		snprintf(buf, len, "PAPI not built: install libpapi-dev and reconfigure");
+		snprintf(buf, len, PAPI_NOT_BUILT);
 }
 
 #endif
