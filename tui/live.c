@@ -617,6 +617,24 @@ static void draw_summary(struct tui_app *app, const struct tui_rect *r, const st
 	}
 }
 
+/* Column i of the page: its view (NULL when the cell is not in this run)
+ * and its series, the same in the histograms and the CDF legend. */
+static const struct tui_view *column_view(const struct tui_app *app, const size_t *cells, size_t i)
+{
+	return cells[i] == SIZE_MAX ? NULL : &app->views[cells[i]];
+}
+
+static int column_series(const struct tui_app *app, size_t i)
+{
+	return (int)((app->page + i) % TUI_NSERIES);
+}
+
+/* The CDF's height at val in sub-cell rows. */
+static int cdf_py(const struct tui_view *v, double val, int h)
+{
+	return (int)lround(stats_ecdf(v->sorted, v->nsorted, val) * (4 * h - 1));
+}
+
 static void draw_cdf(struct tui_app *app, const size_t *cells, size_t n)
 {
 	const struct tui_rect *r = &app->lay.cdf;
@@ -627,9 +645,8 @@ static void draw_cdf(struct tui_app *app, const size_t *cells, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		if (cells[i] == SIZE_MAX)
 			continue;
-		int series = (int)((app->page + i) % TUI_NSERIES);
-		x += tui_putf(r->y, x, r->x + r->w - x,
-			      tui_attr_series(app, series), "  %s %s",
+		int series = column_series(app, i);
+		x += tui_putf(r->y, x, r->x + r->w - x, tui_attr_series(app, series), "  %s %s",
 			      tui_series_glyph(app->tier, series),
 			      app->run.timers[app->run.cells[cells[i]].timer].id);
 	}
@@ -637,7 +654,7 @@ static void draw_cdf(struct tui_app *app, const size_t *cells, size_t n)
 		return;
 	double lo = INFINITY, hi = -INFINITY;
 	for (size_t i = 0; i < n; i++) {
-		const struct tui_view *v = cells[i] == SIZE_MAX ? NULL : &app->views[cells[i]];
+		const struct tui_view *v = column_view(app, cells, i);
 		if (!v || !v->nsorted)
 			continue;
 		if (v->an.summary.min < lo)
@@ -657,15 +674,14 @@ static void draw_cdf(struct tui_app *app, const size_t *cells, size_t n)
 	if (tui_canvas_init(&cv, w, h) < 0)
 		return;
 	for (size_t i = 0; i < n; i++) {
-		const struct tui_view *v = cells[i] == SIZE_MAX ? NULL : &app->views[cells[i]];
-		int series = (int)((app->page + i) % TUI_NSERIES);
+		const struct tui_view *v = column_view(app, cells, i);
+		int series = column_series(app, i);
 		if (!v || !v->nsorted)
 			continue;
 		int px0 = -1, py0 = 0;
 		for (int px = 0; px < 2 * w; px++) {
 			double val = lo + ((double)px + 0.5) / (2.0 * w) * (hi - lo);
-			double y = stats_ecdf(v->sorted, v->nsorted, val);
-			int py = (int)lround(y * (4 * h - 1));
+			int py = cdf_py(v, val, h);
 			if (px0 >= 0)
 				tui_canvas_line(&cv, px0, py0, px, py, series);
 			px0 = px;
@@ -674,7 +690,7 @@ static void draw_cdf(struct tui_app *app, const size_t *cells, size_t n)
 		/* The series' glyph on its own curve, spaced apart per series. */
 		int cx = (int)((long)w * (long)(i + 1) / (long)(n + 1));
 		double val = lo + ((double)cx + 0.5) / w * (hi - lo);
-		int py = (int)lround(stats_ecdf(v->sorted, v->nsorted, val) * (4 * h - 1));
+		int py = cdf_py(v, val, h);
 		tui_canvas_mark(&cv, cx, h - 1 - py / 4, series);
 	}
 	tui_put_canvas(app, r->y + 1, r->x + lab + 1, &cv);
@@ -708,8 +724,8 @@ void tui_live_draw(struct tui_app *app)
 	views_refresh(app, cells, n, bins);
 	draw_progress(app);
 	for (size_t i = 0; i < n; i++) {
-		const struct tui_view *v = cells[i] == SIZE_MAX ? NULL : &app->views[cells[i]];
-		draw_hist(app, &app->lay.hist[i], app->page + i, (int)((app->page + i) % TUI_NSERIES), v);
+		const struct tui_view *v = column_view(app, cells, i);
+		draw_hist(app, &app->lay.hist[i], app->page + i, column_series(app, i), v);
 		if (cells[i] != SIZE_MAX)
 			draw_summary(app, &app->lay.summary[i], &app->run.cells[cells[i]], v);
 	}
