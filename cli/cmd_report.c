@@ -39,25 +39,20 @@ struct report_opts {
 
 static int parse_args(int argc, char **argv, struct report_opts *o, char *why, size_t whylen)
 {
-	int c, taken;
+	int c;
 
 	memset(o, 0, sizeof *o);
 	o->out.os = -1;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		taken = cli_outputs_option(&o->out, c, optarg, why, whylen);
-		if (taken < 0)
-			return -1;
-		if (taken)
-			continue;
 		switch (c) {
 		case 'h':
 			fputs(usage_text, stdout);
 			return 1;
 		default:
-			opts_usage_error(c, argv, longopts, why, whylen);
-			return -1;
+			if (cli_outputs_option(&o->out, c, argv, longopts, why, whylen) < 0)
+				return -1;
 		}
 	}
 	if (optind >= argc) {

@@ -277,7 +277,7 @@ static void run_opts_free(struct run_opts *o)
 /* Returns 0 to run, 1 when --help was printed, -1 with why on bad input. */
 static int parse_args(int argc, char **argv, struct run_opts *o, char *why, size_t whylen)
 {
-	int c, taken;
+	int c;
 
 	memset(o, 0, sizeof *o);
 	o->flush_text = "0";
@@ -289,11 +289,6 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char *why, size
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":b:f:k:n:c:s:qh", longopts, NULL)) != -1) {
-		taken = cli_outputs_option(&o->out, c, optarg, why, whylen);
-		if (taken < 0)
-			return -1;
-		if (taken)
-			continue;
 		switch (c) {
 		case 'b':
 			o->backend_text = optarg;
@@ -323,8 +318,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char *why, size
 			fputs(usage_text, stdout);
 			return 1;
 		default:
-			opts_usage_error(c, argv, longopts, why, whylen);
-			return -1;
+			if (cli_outputs_option(&o->out, c, argv, longopts, why, whylen) < 0)
+				return -1;
 		}
 	}
 	if (opts_no_operand(argc, argv, "lists are comma-separated: --backend a,b", why, whylen) < 0 ||
@@ -351,20 +346,22 @@ static void warn_spoilers(const struct tl_host *h)
 	}
 }
 
-int cli_outputs_option(struct cli_outputs *o, int c, const char *arg, char *why, size_t whylen)
+int cli_outputs_option(struct cli_outputs *o, int c, char *const *argv,
+		       const struct option *accepted, char *why, size_t whylen)
 {
 	switch (c) {
 	case OPT_OS_FILTER:
-		o->os = opts_parse_os_filter(arg, why, whylen);
-		return o->os < 0 ? -1 : 1;
+		o->os = opts_parse_os_filter(optarg, why, whylen);
+		return o->os < 0 ? -1 : 0;
 	case OPT_JSON:
-		o->json = arg;
-		return 1;
-	case OPT_CSV:
-		o->csv = arg;
-		return 1;
-	default:
+		o->json = optarg;
 		return 0;
+	case OPT_CSV:
+		o->csv = optarg;
+		return 0;
+	default:
+		opts_usage_error(c, argv, accepted, why, whylen);
+		return -1;
 	}
 }
 

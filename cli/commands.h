@@ -3,6 +3,7 @@
 #ifndef TL_CLI_COMMANDS_H
 #define TL_CLI_COMMANDS_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -28,9 +29,11 @@ struct cli_outputs {
 	int os;                 /* an enum tl_os_method; the caller's default until given */
 	const char *json, *csv; /* paths, "-" for stdout, or NULL */
 };
-/* getopt_long's c and optarg: 1 when c is one of those options (taken), 0
- * when it is not, -1 with why on a bad --os-filter. */
-int cli_outputs_option(struct cli_outputs *o, int c, const char *arg, char *why, size_t whylen);
+/* For getopt_long's default case: takes c (with optarg) when it is one of
+ * those options and returns 0; -1 with why on a bad --os-filter, and for
+ * anything else the message of opts_usage_error. */
+int cli_outputs_option(struct cli_outputs *o, int c, char *const *argv,
+		       const struct option *accepted, char *why, size_t whylen);
 /* -1 with why when both files would go to stdout. */
 int cli_outputs_check(const struct cli_outputs *o, char *why, size_t whylen);
 /* Where the table goes: stderr when a file takes stdout, so the file stays clean. */
