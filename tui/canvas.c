@@ -48,6 +48,15 @@ void tui_canvas_free(struct tui_canvas *c)
 	memset(c, 0, sizeof *c);
 }
 
+int tui_canvas_init_range(struct tui_canvas *c, int w, int h, double lo, double *hi)
+{
+	if (!isfinite(lo))
+		return -1;
+	if (!(*hi > lo))
+		*hi = lo + 1;
+	return tui_canvas_init(c, w, h);
+}
+
 void tui_canvas_clear(struct tui_canvas *c)
 {
 	size_t n = (size_t)c->w * (size_t)c->h;

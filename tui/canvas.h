@@ -25,6 +25,10 @@ struct tui_canvas {
 
 int tui_canvas_init(struct tui_canvas *c, int w, int h);
 void tui_canvas_free(struct tui_canvas *c);
+/* tui_canvas_init for a plot whose x axis runs over [lo, *hi]: -1, nothing
+ * to draw, when lo is not finite (no point yet) or memory is short; an
+ * empty range is widened to one unit so points can be placed. */
+int tui_canvas_init_range(struct tui_canvas *c, int w, int h, double lo, double *hi);
 void tui_canvas_clear(struct tui_canvas *c);
 /* One dot at sub-cell (px, py), py = 0 at the bottom; outside is ignored. */
 void tui_canvas_dot(struct tui_canvas *c, int px, int py, int series);

@@ -666,12 +666,8 @@ static void draw_cdf(struct tui_app *app, const size_t *cells, size_t n)
 	tui_put(r->y + 1, r->x, lab, dim, "1.0");
 	tui_put(r->y + h / 2 + 1, r->x, lab, dim, "0.5");
 	tui_put(r->y + h, r->x, lab, dim, "0");
-	if (!isfinite(lo))
-		return;
-	if (!(hi > lo))
-		hi = lo + 1;
 	struct tui_canvas cv;
-	if (tui_canvas_init(&cv, w, h) < 0)
+	if (tui_canvas_init_range(&cv, w, h, lo, &hi) < 0)
 		return;
 	for (size_t i = 0; i < n; i++) {
 		const struct tui_view *v = column_view(app, cells, i);

@@ -409,12 +409,8 @@ static void draw_plot(struct tui_app *app, const struct tui_rect *r, int kind)
 	snprintf(lbl, sizeof lbl, kind == 0 ? "%.1f%%" : "%.2f", kind == 0 ? 100 * yhi : yhi);
 	tui_put(r->y + 1, r->x, lab, dim, lbl);
 	tui_put(r->y + h, r->x, lab, dim, "0");
-	if (!isfinite(xlo))
-		return;
-	if (!(xhi > xlo))
-		xhi = xlo + 1;
 	struct tui_canvas cv;
-	if (tui_canvas_init(&cv, w, h) < 0)
+	if (tui_canvas_init_range(&cv, w, h, xlo, &xhi) < 0)
 		return;
 	int ty = (int)lround(thr / yhi * (4 * h - 1));
 	for (int px = 0; px < 2 * w; px += 3)
