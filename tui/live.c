@@ -761,6 +761,17 @@ static void export_name(char *buf, size_t len, const char *kind, const char *ext
 	snprintf(buf, len, "%s/ticklab-%s-%s-%d.%s", dir, kind, stamp, (int)getpid(), ext);
 }
 
+int tui_export_json(const char *path, json_t *doc, char *why, size_t whylen)
+{
+	if (!doc) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	int rc = tl_json_write(path, doc, why, whylen);
+	json_decref(doc);
+	return rc;
+}
+
 int tui_live_export(struct tui_app *app, bool csv, bool interrupted, char *path, size_t pathlen,
 		    char *why, size_t whylen)
 {
@@ -794,11 +805,5 @@ int tui_live_export(struct tui_app *app, bool csv, bool interrupted, char *path,
 	json_t *doc = tl_run_to_json(&app->run, an, app->os, app->run_seed,
 				     interrupted || app->interrupted, host);
 	free(an);
-	if (!doc) {
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
-	int rc = tl_json_write(path, doc, why, whylen);
-	json_decref(doc);
-	return rc;
+	return tui_export_json(path, doc, why, whylen);
 }

@@ -591,11 +591,5 @@ static int export_search(struct tui_app *app, char *path, size_t len, char *why,
 	json_t *doc = json_pack("{s:{s:s, s:s}, s:o, s:o}", "ticklab", "version", PACKAGE_VERSION,
 				"command", "search", "host", tl_host_to_json(&app->host), "results",
 				results);
-	if (!doc) {
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
-	int rc = tl_json_write(path, doc, why, whylen);
-	json_decref(doc);
-	return rc;
+	return tui_export_json(path, doc, why, whylen);
 }
