@@ -148,8 +148,11 @@ for bid in ("barrier-tsc", "barrier-pmc", "barrier-cntvct", "barrier-pmccntr", "
            "%s: unavailable with a reason (%s)" % (bid, b["reason"]))
     if bid in expect:
         ok(b["available"] == expect[bid], "%s is %savailable here" % (bid, "" if expect[bid] else "un"))
-    if bid in ("barrier-pmc", "papi-read", "perf-read") and not pmu:
-        ok("pmu" in (b["reason"] or "").lower(), "%s's reason names the missing PMU" % bid)
+    if bid in ("barrier-pmc", "perf-read") or (bid == "papi-read" and papi):
+        if not pmu:
+            ok("pmu" in (b["reason"] or "").lower(), "%s's reason names the missing PMU" % bid)
+    if bid.startswith("papi-") and not papi:
+        ok("not built" in (b["reason"] or ""), "%s's reason says PAPI was not built" % bid)
 ok(by.get("sim", {}).get("simulated") is True, "sim is labelled simulated")
 ok(not any(b["simulated"] for i, b in by.items() if not i.startswith("sim")), "nothing else is")
 print("# %d checks" % n)
