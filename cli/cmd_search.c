@@ -677,8 +677,10 @@ static json_t *result_json(const struct tl_search_result *r, bool done, const ch
 	json_object_set_new(j, "floor_ns", tl_json_real(r->floor_ns));
 	json_object_set_new(j, "evaluations", json_integer((json_int_t)r->evaluations));
 	json_object_set_new(j, "predicted_adds", tl_json_real(r->predicted_adds));
-	if (strcmp(stat, "cv") == 0)
+	if (strcmp(stat, "cv") == 0) {
 		json_object_set_new(j, "lowest_cv_adds", json_integer((json_int_t)r->best_adds));
+		json_object_set_new(j, "lowest_cv", tl_json_real(r->best_cv));
+	}
 	json_object_set_new(j, "note", json_string(r->note));
 	return j;
 }

@@ -86,6 +86,7 @@ int srch_begin(struct tl_srch *s, const struct tl_search_params *p, const struct
 	r->ns = NAN;
 	r->stat = NAN;
 	r->predicted_adds = NAN;
+	r->best_cv = NAN;
 	if (params_check(p, r->note, sizeof(r->note)) != 0)
 		return -1;
 	s->cap = n;
@@ -149,6 +150,7 @@ int srch_sample(struct tl_srch *s, uint64_t adds, size_t n, bool second, struct 
 		s->cv_floor = pt->cv;
 		s->cv_floor_adds = adds;
 		s->r->best_adds = adds;
+		s->r->best_cv = pt->cv;
 	}
 	return 0;
 }

@@ -59,6 +59,7 @@ struct tl_search_result {
 	double floor_ns;       /* the resolution floor in ns (0 when unknown) */
 	uint64_t best_adds;    /* t_min: the point with the lowest CV seen (a start
 				* for t_diff when t_min did not converge) */
+	double best_cv;        /* t_min: that lowest CV (the "CV floor") */
 };
 
 /* Live progress for the TUI: every evaluated point. kind 0: (adds, CV), 1: (delta, alpha). */
