@@ -566,9 +566,11 @@ static int cell_run(struct cell *c, const struct search_opts *o)
 	return rc;
 }
 
-static double answer_ns(const struct tl_search_result *r, bool done)
+/* A search that never ran counts as not converged. */
+static const struct tl_search_result *answer(const struct tl_search_result *r, bool done)
 {
-	return done && r->converged ? r->ns : NAN;
+	static const struct tl_search_result none;
+	return done ? r : &none;
 }
 
 static void compute_ratios(struct cell *cells, size_t ncells, const struct search_opts *o)
@@ -582,10 +584,11 @@ static void compute_ratios(struct cell *cells, size_t ncells, const struct searc
 		c->ratio_tmin = c->ratio_tdiff = NAN;
 		if (!ref)
 			continue;
-		/* reference / this: "N x more precise" reads as a factor > 1 */
-		c->ratio_tmin = answer_ns(&ref->tmin, ref->done_tmin) / answer_ns(&c->tmin, c->done_tmin);
-		c->ratio_tdiff =
-			answer_ns(&ref->tdiff, ref->done_tdiff) / answer_ns(&c->tdiff, c->done_tdiff);
+		c->ratio_tmin = tl_search_ratio(answer(&ref->tmin, ref->done_tmin),
+						answer(&c->tmin, c->done_tmin));
+		c->ratio_tdiff = tl_search_ratio_tdiff(
+			answer(&ref->tmin, ref->done_tmin), answer(&ref->tdiff, ref->done_tdiff),
+			answer(&c->tmin, c->done_tmin), answer(&c->tdiff, c->done_tdiff));
 	}
 }
 
@@ -604,14 +607,6 @@ static void print_answer(FILE *out, const struct tl_search_result *r, bool done)
 	else
 		fprintf(out, " %9s %9s %7s", r->stopped ? "stopped" : "none", "-", "-");
 	fprintf(out, " %8zu %6.1f", r->measurements, r->seconds);
-}
-
-/* "7.1x more precise" / "2x less sensitive"; nothing for a missing ratio */
-static void print_ratio(FILE *out, double r, const char *what)
-{
-	if (isnan(r))
-		return;
-	fprintf(out, "%.3gx %s %s", r >= 1 ? r : 1 / r, r >= 1 ? "more" : "less", what);
 }
 
 static void print_table(FILE *out, const struct cell *cells, size_t ncells,
@@ -649,12 +644,12 @@ static void print_table(FILE *out, const struct cell *cells, size_t ncells,
 
 		if (c->b == o->ref || (isnan(c->ratio_tmin) && isnan(c->ratio_tdiff)))
 			continue;
-		fprintf(out, "%s @ %s: ", o->backends[c->b], o->flush_names[c->f]);
-		print_ratio(out, c->ratio_tmin, "precise");
-		if (!isnan(c->ratio_tmin) && !isnan(c->ratio_tdiff))
-			fputs(", ", out);
-		print_ratio(out, c->ratio_tdiff, "sensitive");
-		fprintf(out, " than %s\n", o->backends[o->ref]);
+		char precise[64], sensitive[64];
+		tl_search_ratio_text(precise, sizeof precise, c->ratio_tmin, "precise", "x");
+		tl_search_ratio_text(sensitive, sizeof sensitive, c->ratio_tdiff, "sensitive", "x");
+		fprintf(out, "%s @ %s: %s%s%s than %s\n", o->backends[c->b], o->flush_names[c->f],
+			precise, precise[0] && sensitive[0] ? ", " : "", sensitive,
+			o->backends[o->ref]);
 	}
 }
 

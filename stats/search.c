@@ -249,3 +249,33 @@ int tl_search_tdiff(const struct tl_search_params *p, const struct tl_search_io 
 		finish_note(r, 1);
 	return rc;
 }
+
+double tl_search_ratio(const struct tl_search_result *ref, const struct tl_search_result *r)
+{
+	if (!ref->converged || !r->converged || !(ref->ns > 0) || !(r->ns > 0))
+		return NAN;
+	return ref->ns / r->ns;
+}
+
+double tl_search_ratio_tdiff(const struct tl_search_result *ref_tmin,
+			     const struct tl_search_result *ref_tdiff,
+			     const struct tl_search_result *tmin,
+			     const struct tl_search_result *tdiff)
+{
+	if (!ref_tmin->converged || !tmin->converged)
+		return NAN;
+	return tl_search_ratio(ref_tdiff, tdiff);
+}
+
+void tl_search_ratio_text(char *buf, size_t len, double ratio, const char *what,
+			  const char *times)
+{
+	if (isnan(ratio)) {
+		if (len)
+			buf[0] = '\0';
+		return;
+	}
+	/* Below 1 the reference is the better one: say "less", never "0.4x more". */
+	snprintf(buf, len, "%.3g%s %s %s", ratio >= 1 ? ratio : 1 / ratio, times,
+		 ratio >= 1 ? "more" : "less", what);
+}

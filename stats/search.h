@@ -86,4 +86,18 @@ const char *tl_search_method_name(enum tl_search_method m);
 /* "fast" | "paper" -> method; -1 when unknown. */
 int tl_search_method_parse(const char *text);
 
+/* Ratio reference / this of one metric in ns (the paper's "N x more
+ * precise"), NAN unless both searches converged. */
+double tl_search_ratio(const struct tl_search_result *ref, const struct tl_search_result *r);
+/* The t_diff ratio also needs both t_min found: t_diff is measured from
+ * A0 = t_min, and two t_diff from different starting points do not compare. */
+double tl_search_ratio_tdiff(const struct tl_search_result *ref_tmin,
+			     const struct tl_search_result *ref_tdiff,
+			     const struct tl_search_result *tmin,
+			     const struct tl_search_result *tdiff);
+/* "7.1x more precise" / "2.0x less sensitive" (times: "x" or "\u00d7");
+ * an empty string for a NAN ratio. */
+void tl_search_ratio_text(char *buf, size_t len, double ratio, const char *what,
+			  const char *times);
+
 #endif

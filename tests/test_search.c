@@ -334,6 +334,34 @@ static void test_bad_params(void)
 	rig_close(&r);
 }
 
+/* Ratios are reference / this, only between converged answers, and t_diff
+ * ratios only when both t_min were found (A0 = t_min for both). */
+static void test_ratios(void)
+{
+	struct tl_search_result ref_tmin = { .converged = true, .ns = 2563 };
+	struct tl_search_result ref_tdiff = { .converged = true, .ns = 124 };
+	struct tl_search_result tmin = { .converged = true, .ns = 85 };
+	struct tl_search_result tdiff = { .converged = true, .ns = 4 };
+	struct tl_search_result lost = { .converged = false, .ns = 50 };
+	char buf[64];
+
+	/* The paper's Xeon 6248 L3 figures: 2563/85 = 30.15, 124/4 = 31. */
+	is_near(tl_search_ratio(&ref_tmin, &tmin), 2563.0 / 85.0, 1e-12, "t_min ratio 30.2");
+	is_near(tl_search_ratio_tdiff(&ref_tmin, &ref_tdiff, &tmin, &tdiff), 31.0, 1e-12,
+		"t_diff ratio 31.0");
+	ok(isnan(tl_search_ratio(&ref_tmin, &lost)), "no ratio to an answer that did not converge");
+	ok(isnan(tl_search_ratio_tdiff(&ref_tmin, &ref_tdiff, &lost, &tdiff)),
+	   "no t_diff ratio when this t_min was not found");
+	ok(isnan(tl_search_ratio_tdiff(&lost, &ref_tdiff, &tmin, &tdiff)),
+	   "no t_diff ratio when the reference's t_min was not found");
+	tl_search_ratio_text(buf, sizeof buf, 2563.0 / 85.0, "precise", "x");
+	ok(strcmp(buf, "30.2x more precise") == 0, "text: %s", buf);
+	tl_search_ratio_text(buf, sizeof buf, 0.5, "sensitive", "x");
+	ok(strcmp(buf, "2x less sensitive") == 0, "a ratio below 1 reads as less: %s", buf);
+	tl_search_ratio_text(buf, sizeof buf, NAN, "precise", "x");
+	ok(buf[0] == '\0', "no text for a missing ratio");
+}
+
 int main(void)
 {
 	test_defaults();
@@ -355,5 +383,6 @@ int main(void)
 	test_observer();
 	test_floor();
 	test_bad_params();
+	test_ratios();
 	return tap_done();
 }

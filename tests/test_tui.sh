@@ -121,7 +121,7 @@ keys s
 wait_for 'search done' 60; ok $? "the search runs to the end"
 grep -Eq 'sim +0 +[0-9]+ ' "$W/screen"; st=$?; ok $st "search shows t_min for sim"
 [ $st -eq 0 ] || show
-grep -Eq '^sim: [0-9.]+× more precise, [0-9.]+× more sensitive than sim:sd=1' "$W/screen"
+grep -Eq '^sim: [0-9.]+× (more|less) precise, [0-9.]+× (more|less) sensitive than sim:sd=1' "$W/screen"
 ok $? "search states the ratios to the reference"
 save search-80x24.txt
 keys r

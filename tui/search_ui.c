@@ -153,10 +153,9 @@ static void ratios(struct tui_app *app)
 			const struct tui_search_row *ref = &app->rows_s[j];
 			if (ref->timer != app->search_ref || ref->flush != r->flush)
 				continue;
-			if (r->tmin.converged && ref->tmin.converged && r->tmin.ns > 0)
-				r->ratio_tmin = ref->tmin.ns / r->tmin.ns;
-			if (r->tdiff.converged && ref->tdiff.converged && r->tdiff.ns > 0)
-				r->ratio_tdiff = ref->tdiff.ns / r->tdiff.ns;
+			r->ratio_tmin = tl_search_ratio(&ref->tmin, &r->tmin);
+			r->ratio_tdiff = tl_search_ratio_tdiff(&ref->tmin, &ref->tdiff, &r->tmin,
+							       &r->tdiff);
 		}
 	}
 }
@@ -521,13 +520,13 @@ static void draw_table(struct tui_app *app)
 		if (row->timer == app->search_ref ||
 		    !(isfinite(row->ratio_tmin) || isfinite(row->ratio_tdiff)))
 			continue;
-		char fl[32];
+		char fl[32], precise[64], sensitive[64];
+		const char *times = app->tier == TUI_TIER_UTF8 ? "×" : "x";
 		tl_size_format(row->bytes, fl, sizeof fl);
-		tui_putf(y++, r->x, r->w, tui_attr(app, TUI_ROLE_HI),
-			 "%s: %.1f%s more precise, %.1f%s more sensitive than %s (flush %s)",
-			 row->id, row->ratio_tmin,
-			 app->tier == TUI_TIER_UTF8 ? "×" : "x", row->ratio_tdiff,
-			 app->tier == TUI_TIER_UTF8 ? "×" : "x", ref, fl);
+		tl_search_ratio_text(precise, sizeof precise, row->ratio_tmin, "precise", times);
+		tl_search_ratio_text(sensitive, sizeof sensitive, row->ratio_tdiff, "sensitive", times);
+		tui_putf(y++, r->x, r->w, tui_attr(app, TUI_ROLE_HI), "%s: %s%s%s than %s (flush %s)",
+			 row->id, precise, precise[0] && sensitive[0] ? ", " : "", sensitive, ref, fl);
 	}
 	/* And why a search found nothing: the CV floor or the bound it hit. */
 	for (size_t i = 0; i < app->nrows_s && y < r->y + r->h; i++) {
