@@ -58,9 +58,13 @@ static int tmin_confirmed(struct tl_srch *s, uint64_t t, double *cv_worst)
 static void note_bound(struct tl_srch *s, const char *what)
 {
 	if (isfinite(s->cv_floor))
+		/* One check can dip below eps while its p repeats fail: say so,
+		 * or a floor under eps reads as a contradiction. */
 		snprintf(s->r->note, sizeof(s->r->note),
-			 "did not converge below %.3g ADDs: CV floor %.3g %%", (double)s->p->max_adds,
-			 100.0 * s->cv_floor);
+			 "did not converge below %.3g ADDs: CV floor %.3g %% at %llu ADDs%s",
+			 (double)s->p->max_adds, 100.0 * s->cv_floor,
+			 (unsigned long long)s->cv_floor_adds,
+			 s->cv_floor < s->p->eps ? " in one check; its repeats failed" : "");
 	else
 		snprintf(s->r->note, sizeof(s->r->note), "did not converge below %.3g ADDs (%s)",
 			 (double)s->p->max_adds, what);
