@@ -156,38 +156,7 @@ int cli_run_execute(struct tl_run *run, bool progress, char *why, size_t whylen)
 
 static int check_backends(struct run_opts *o, char *why, size_t whylen)
 {
-	if (!o->backend_text) {
-		snprintf(why, whylen, "--backend is required (accepted: %s; `ticklab info` shows "
-				      "which are available here)",
-			 tl_backend_ids());
-		return -1;
-	}
-	if (opts_split_list(o->backend_text, "--backend", &o->backends, &o->nbackends, why,
-			    whylen) < 0)
-		return -1;
-	for (size_t i = 0; i < o->nbackends; i++) {
-		struct tl_timer t;
-		char reason[TL_WHY_MAX];
-
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(o->backends[i], o->backends[j]) == 0) {
-				snprintf(why, whylen, "backend '%s' is given twice", o->backends[i]);
-				return -1;
-			}
-		if (!tl_backend_find(o->backends[i])) {
-			snprintf(why, whylen, "unknown backend '%s' (accepted: %s)", o->backends[i],
-				 tl_backend_ids());
-			return -1;
-		}
-		/* Probe now so an unavailable backend is a usage error with its
-		 * reason, before anything is allocated or measured. */
-		if (tl_timer_open(&t, o->backends[i], reason, sizeof reason) < 0) {
-			snprintf(why, whylen, "backend '%s' is unavailable: %s", o->backends[i], reason);
-			return -1;
-		}
-		tl_timer_close(&t);
-	}
-	return 0;
+	return opts_parse_backends(o->backend_text, &o->backends, &o->nbackends, why, whylen);
 }
 
 static int check_flush(struct run_opts *o, char *why, size_t whylen)

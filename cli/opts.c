@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/backend.h"
 #include "stats/stats.h"
 
 /* "key=value" where key is an identifier: the start of another parameter
@@ -260,4 +261,40 @@ int opts_fail(const char *cmd, const char *why)
 {
 	fprintf(stderr, "ticklab %s: %s\n", cmd, why);
 	return TL_EXIT_USAGE;
+}
+
+int opts_parse_backends(const char *text, char ***ids, size_t *n, char *why, size_t whylen)
+{
+	if (!text) {
+		snprintf(why, whylen, "--backend is required (accepted: %s; `ticklab info` shows "
+				      "which are available here)",
+			 tl_backend_ids());
+		return -1;
+	}
+	if (opts_split_list(text, "--backend", ids, n, why, whylen) < 0)
+		return -1;
+	for (size_t i = 0; i < *n; i++) {
+		const char *id = (*ids)[i];
+		struct tl_timer t;
+		char reason[TL_WHY_MAX];
+
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(id, (*ids)[j]) == 0) {
+				snprintf(why, whylen, "backend '%s' is given twice", id);
+				return -1;
+			}
+		if (!tl_backend_find(id)) {
+			snprintf(why, whylen, "unknown backend '%s' (accepted: %s)", id,
+				 tl_backend_ids());
+			return -1;
+		}
+		/* Probe now so an unavailable backend is a usage error with its
+		 * reason, before anything is allocated or measured. */
+		if (tl_timer_open(&t, id, reason, sizeof reason) < 0) {
+			snprintf(why, whylen, "backend '%s' is unavailable: %s", id, reason);
+			return -1;
+		}
+		tl_timer_close(&t);
+	}
+	return 0;
 }

@@ -29,6 +29,9 @@ enum {
  * Empty items are refused. Returns 0, or -1 with why naming the problem. */
 int opts_split_list(const char *text, const char *what, char ***items, size_t *n, char *why,
 		    size_t whylen);
+/* --backend LIST: split, refuse duplicates and unknown ids, and probe each
+ * so an unavailable backend is a usage error that carries its reason. */
+int opts_parse_backends(const char *text, char ***ids, size_t *n, char *why, size_t whylen);
 void opts_free_list(char **items, size_t n);
 
 /* Strict parsers: the whole text must be a number (no sign for unsigned,
