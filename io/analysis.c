@@ -28,18 +28,28 @@ uint64_t tl_cell_seed(const struct tl_run *run, size_t cell, uint64_t seed)
 	return splitmix64(seed + (key + 1) * 0x9E3779B97F4A7C15ull);
 }
 
-int tl_cell_analyse(const struct tl_run *run, size_t cell, enum tl_os_method m, uint64_t seed,
-		    struct tl_analysis *a)
+size_t tl_cell_done(const struct tl_run *run, size_t cell)
 {
 	const struct tl_cell *c = &run->cells[cell];
 	size_t done = atomic_load(&c->done);
+	return done < c->n ? done : c->n;
+}
+
+int tl_cell_analyse_kept(const struct tl_run *run, size_t cell, enum tl_os_method m,
+			 uint64_t seed, struct tl_analysis *a, double *kept, size_t cap,
+			 size_t *nkept)
+{
+	const struct tl_cell *c = &run->cells[cell];
+	size_t done = tl_cell_done(run, cell);
 	/* A baseline with no samples yet (a run stopped early) has no t_e,std:
 	 * nothing is subtracted rather than turning every value into NaN. */
 	double overhead = isnan(c->overhead_ns) ? 0.0 : c->overhead_ns;
 
 	memset(a, 0, sizeof *a);
-	if (done > c->n)
-		done = c->n;
+	if (nkept)
+		*nkept = 0;
+	if (kept && done > cap)
+		done = cap;
 	if (done == 0) {
 		stats_summary(NULL, 0, &a->summary);
 		a->os.method = m;
@@ -48,7 +58,14 @@ int tl_cell_analyse(const struct tl_run *run, size_t cell, enum tl_os_method m, 
 		snprintf(a->os.note, sizeof a->os.note, "no samples");
 		return 0;
 	}
-	return stats_analyse(c->ns, done, overhead, m, tl_cell_seed(run, cell, seed), a, NULL, NULL);
+	return stats_analyse(c->ns, done, overhead, m, tl_cell_seed(run, cell, seed), a, kept,
+			     nkept);
+}
+
+int tl_cell_analyse(const struct tl_run *run, size_t cell, enum tl_os_method m, uint64_t seed,
+		    struct tl_analysis *a)
+{
+	return tl_cell_analyse_kept(run, cell, m, seed, a, NULL, 0, NULL);
 }
 
 struct tl_analysis *tl_run_analyse(const struct tl_run *run, enum tl_os_method m, uint64_t seed)

@@ -24,6 +24,24 @@ uint64_t tl_cell_seed(const struct tl_run *run, size_t cell, uint64_t seed);
 int tl_cell_analyse(const struct tl_run *run, size_t cell, enum tl_os_method m, uint64_t seed,
 		    struct tl_analysis *a);
 
+/* The samples tl_cell_analyse would look at now: the cell's done count
+ * (read once), never more than its n. Size tl_cell_analyse_kept's buffer
+ * with it. */
+size_t tl_cell_done(const struct tl_run *run, size_t cell);
+
+/* tl_cell_analyse that also hands out the values the filters kept, so a
+ * plot shows exactly the samples behind the summary (tl_cell_analyse is
+ * this with kept NULL: one code path). kept (cap values, or NULL) receives
+ * the survivors after filter_cost, in sample order, NOT sorted; *nkept
+ * (may be NULL) their count, which equals a->summary.n. At most the first
+ * cap samples are analysed when kept is given: pass cap >= tl_cell_done
+ * (on a snapshot, or a cell no longer growing) to get tl_cell_analyse's
+ * numbers; a growing cell's samples past cap wait for the next call
+ * rather than overflow the buffer. */
+int tl_cell_analyse_kept(const struct tl_run *run, size_t cell, enum tl_os_method m,
+			 uint64_t seed, struct tl_analysis *a, double *kept, size_t cap,
+			 size_t *nkept);
+
 /* tl_cell_analyse over every cell (hidden baselines too): a new array of
  * run->ncells analyses (free()), or NULL when out of memory. */
 struct tl_analysis *tl_run_analyse(const struct tl_run *run, enum tl_os_method m, uint64_t seed);

@@ -7,3 +7,8 @@ tests_test_json_io_SOURCES = tests/test_json_io.c tests/tap.h
 tests_test_json_io_LDADD = $(TL_LIBS)
 TESTS += tests/test_json_io tests/test_json_run.sh tests/test_report.sh
 EXTRA_DIST += tests/test_json_run.sh tests/test_report.sh
+
+check_PROGRAMS += tests/test_analysis_kept
+tests_test_analysis_kept_SOURCES = tests/test_analysis_kept.c tests/tap.h
+tests_test_analysis_kept_LDADD = $(TL_LIBS)
+TESTS += tests/test_analysis_kept
