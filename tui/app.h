@@ -71,8 +71,9 @@ struct tui_view {
 	double cost;               /* seconds it took */
 	struct tl_analysis an;
 	double overhead_ns;
-	double *sorted;            /* kept samples, sorted, for the CDF */
+	double *sorted;            /* the samples the filters kept, sorted, for the CDF */
 	size_t nsorted;
+	size_t capsorted;          /* sorted's room: reused while the cell grows */
 	struct tl_histogram hist;
 	bool have_hist;
 };

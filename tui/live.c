@@ -12,6 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <gsl/gsl_sort.h>
+
 #include "bench/size.h"
 #include "io/analysis.h"
 #include "io/host_json.h"
@@ -241,14 +243,43 @@ void tui_live_stop(struct tui_app *app)
 	live_join(app);
 }
 
-static void view_free(struct tui_view *v)
+/* Drops what an analysis derived but keeps the sample buffer for the next one. */
+static void view_reset(struct tui_view *v)
 {
-	free(v->sorted);
-	v->sorted = NULL;
 	v->nsorted = 0;
 	if (v->have_hist)
 		stats_histogram_free(&v->hist);
 	v->have_hist = false;
+}
+
+static void view_free(struct tui_view *v)
+{
+	view_reset(v);
+	free(v->sorted);
+	v->sorted = NULL;
+	v->capsorted = 0;
+}
+
+/* Room for `need` kept samples: a growing cell's buffer grows by half
+ * again (never past the cell's n), so re-analyses while sampling reuse it
+ * instead of allocating the whole cell every time. */
+static int view_reserve(struct tui_view *v, size_t need, size_t limit)
+{
+	if (need == 0)
+		need = 1; /* a buffer, so the analysis always gets one and its cap */
+	if (need <= v->capsorted)
+		return 0;
+	size_t cap = v->capsorted + v->capsorted / 2;
+	if (cap < need)
+		cap = need;
+	if (cap > limit)
+		cap = limit > need ? limit : need;
+	double *p = realloc(v->sorted, cap * sizeof *p);
+	if (!p)
+		return -1;
+	v->sorted = p;
+	v->capsorted = cap;
+	return 0;
 }
 
 void tui_live_free(struct tui_app *app)
@@ -337,38 +368,32 @@ static int snapshot(const struct tl_run *run, struct tl_run *snap, struct tl_cel
 	return 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 /* Brings view `cell` up to date from run (the live run or a snapshot):
- * the summary from tl_cell_analyse, the kept samples for the CDF (those
- * inside the filtered range, after filter_cost) and the histogram. */
+ * the summary and the very samples the filters kept (after filter_cost),
+ * both from tl_cell_analyse_kept, sorted for the CDF, and the histogram. */
 static void view_update(struct tui_app *app, const struct tl_run *run, size_t cell, size_t bins)
 {
 	struct tui_view *v = &app->views[cell];
 	const struct tl_cell *c = &run->cells[cell];
-	size_t done = atomic_load(&c->done);
-	view_free(v);
-	v->done = done;
+	size_t done = tl_cell_done(run, cell);
+	view_reset(v);
+	v->done = atomic_load(&c->done);
 	v->when = tui_now();
 	v->cost = 0;
 	v->overhead_ns = c->overhead_ns;
-	if (tl_cell_analyse(run, cell, app->os, app->run_seed, &v->an) < 0 || !done ||
+	if (view_reserve(v, done, c->n) < 0) {
+		/* No room for the plots: the numbers still show. */
+		tl_cell_analyse(run, cell, app->os, app->run_seed, &v->an);
+		return;
+	}
+	size_t nkept = 0;
+	if (tl_cell_analyse_kept(run, cell, app->os, app->run_seed, &v->an, v->sorted,
+				 v->capsorted, &nkept) < 0 ||
 	    !v->an.summary.n)
 		return;
 	const struct tl_summary *s = &v->an.summary;
-	v->sorted = malloc(done * sizeof *v->sorted);
-	if (!v->sorted)
-		return;
-	for (size_t i = 0; i < done; i++) {
-		double x = c->ns[i] - c->overhead_ns;
-		if (x >= s->min && x <= s->max)
-			v->sorted[v->nsorted++] = x;
-	}
-	qsort(v->sorted, v->nsorted, sizeof *v->sorted, cmp_double);
+	v->nsorted = nkept;
+	gsl_sort(v->sorted, 1, v->nsorted);
 	double res = c->resolution_ns > 0 && isfinite(c->resolution_ns) ? c->resolution_ns : 0;
 	if (!(res > 0))
 		res = s->p99 > s->min ? (s->p99 - s->min) / (double)bins : 1.0;
