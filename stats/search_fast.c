@@ -17,9 +17,12 @@
  *   noise) and each point is checked for real: a point passes when
  *   CV (1 + z ...) <= eps. The search keeps a bracket (largest failing K,
  *   smallest passing K), asks the model for the next K (1 % past its
- *   boundary), falls back to a geometric step when the model points
- *   outside the bracket, and ends when a pass agrees with the model
- *   (its answer at most 5 % below) or the bracket is within 2 %.
+ *   boundary). When the model points at or below a point that just
+ *   failed it steps up 2 % (a single CV scatters by about 3 % at
+ *   n = 500; the old factor-4 jump cost a walk back down and up to 5500
+ *   measurements), otherwise outside the bracket a geometric step; it ends
+ *   when a pass agrees with the model (its answer at most 2 % below) or
+ *   the bracket is within 2 %.
  * - CV is not monotone in t on real machines: two failing points above
  *   the steadiest one, both clearly worse than it, end the climb ("no
  *   t_min: CV falls to X % at K, then rises"); no evaluation may run more
@@ -31,14 +34,18 @@
  * is governed by the largest A0 maximum among q sets of n, i.e. the median
  * of the maximum of q n draws: it depends on n and q, and the prediction
  * uses the paper's n and q even when the sets measured here are smaller.
- * Three filtered sets at t_min are centred on their means and pooled. The
+ * Five filtered sets at t_min are centred on their means and pooled. The
  * maximum of m normal draws has median sd Phi^-1(0.5^(1/m)); the sets'
  * observed maxima against that (median ratio over sets) correct for the
- * filter's trimming and the real tails, and the correction is carried to
- * m = q n. Q_alpha comes from the pool (see tdiff_pool for coarse clocks).
+ * filter's trimming and the real tails, carried to m = q n, but only when
+ * they depart from the normal model by more than their own scatter: a
+ * median of a few maxima is noisy, and on a 10 ns clock each maximum sits
+ * on the grid. Q_alpha comes from the pool (see tdiff_pool for coarse
+ * clocks), and on a clock of step q the normal model is for the reading
+ * before its floor (see pool_predict).
  * The prediction is then confirmed with real pairs of Algorithm 2
  * (i = 1..3) at the predicted delta; a failing pair moves delta up (the
- * re-fitted model, at least 5 % or one ADD) and adds its sets to the pool.
+ * re-fitted model, at least 2 % or one ADD) and adds its sets to the pool.
  * Only upward moves are confirmed: a handful of passing
  * pairs says nothing about whether all q would pass lower down. */
 #include "config.h"
@@ -57,7 +64,20 @@
 /* fast never runs more kernel time than this in one evaluation */
 #define FAST_MAX_KERNEL_S 5.0
 #define FAST_CONFIRM_PAIRS 3
-#define FAST_TDIFF_CHUNKS 3
+/* sets at t_min before the first t_diff prediction: 3 left the pooled sd
+ * and the maxima so loose that t_diff scattered by 6 % over sim seeds */
+#define FAST_TDIFF_CHUNKS 5
+/* the maxima overrule the normal model only beyond this many of their own
+ * standard errors (see ratio_or_normal) */
+#define FAST_RATIO_SE 4.0
+/* t_diff: a failing confirmation moves delta up by at least this share
+ * (or one ADD); 5 % alone used up half of the 10 % agreement */
+#define FAST_TDIFF_WALK 0.02
+/* t_min: a point that just failed below the model is followed by one this
+ * much higher (about a single CV's scatter at n = 500), and a pass ends
+ * the search when the model's boundary is at most this far below it */
+#define FAST_TMIN_WALK 0.02
+#define FAST_TMIN_AGREE 0.02
 #define FAST_MAX_CHUNKS 64
 
 /* Median of the largest of m standard normal draws. */
@@ -148,7 +168,15 @@ static uint64_t tmin_next(double pred, uint64_t lo, uint64_t hi, uint64_t max_ad
 
 	if (!hi && !lo)
 		h = (double)max_adds;
-	if (!(k >= l && k <= h))
+	if (pred > 0 && lo && !hi && k < l)
+		/* the model puts the boundary at or below a point that just
+		 * failed: it is off by about the check's own noise (a single CV
+		 * scatters by 3 % at n = 500), so step up by that much, not by a
+		 * factor of 4 that then costs a walk back down */
+		k = (double)lo * (1.0 + FAST_TMIN_WALK) + 1;
+	else if (pred > 0 && hi && !lo && k > h)
+		k = (double)hi * (1.0 - FAST_TMIN_WALK);
+	else if (!(k >= l && k <= h))
 		k = hi && lo ? sqrt((double)lo * (double)hi) : hi ? (double)hi / 3 : (double)lo * 4;
 	if (k > (double)max_adds)
 		k = (double)max_adds;
@@ -228,7 +256,7 @@ int search_fast_tmin(struct tl_srch *s)
 				s->r->predicted_adds = pred;
 			/* the model agrees with a pass it just saw (its answer is at
 			 * most 5 % below): done */
-			if (pass && hi == k && pred >= 0.95 * (double)k && pred <= 1.02 * (double)k)
+			if (pass && hi == k && pred >= (1.0 - FAST_TMIN_AGREE) * (double)k && pred <= 1.02 * (double)k)
 				goto answer;
 		}
 		if (!hi && lo >= p->max_adds)
@@ -308,14 +336,45 @@ static int pool_add(struct tdiff_pool *pl, const double *x, size_t n, double q)
 	return 0;
 }
 
-/* Predicted delta in ns for q pairs of n-sample sets. */
-static double pool_predict(struct tdiff_pool *pl, double alpha, double n, double q)
+/* The model's ratio unless the maxima are within their own scatter of it.
+ * The maximum of one set of m normal draws is Gumbel-like, its sd
+ * (pi/sqrt 6)/sqrt(2 ln m) in units of sd; a clock of step res adds its
+ * grid, res/sqrt 12; the median of k set ratios scatters by 1.25 that over
+ * sqrt k. Carried out to q n draws that scatter alone moved t_diff by 7 %
+ * (sd over sim seeds), twice the paper's own spread, so the normal model
+ * stands unless the maxima depart from it by FAST_RATIO_SE times their
+ * scatter (a filter's trimming or a heavy tail does). */
+static double ratio_or_normal(double ratio, const struct tdiff_pool *pl, double sd, double res)
+{
+	double m = 0, mm, g, se;
+
+	for (size_t i = 0; i < pl->n; i++)
+		m += (double)pl->size[i];
+	m /= (double)pl->n;
+	mm = normal_max_median(m);
+	if (m < 3 || !(sd > 0))
+		return ratio;
+	g = (M_PI / sqrt(6.0)) / sqrt(2.0 * log(m));
+	se = 1.25 * hypot(g, res / sqrt(12.0) / sd) / mm / sqrt((double)pl->n);
+	return fabs(ratio - 1.0) <= FAST_RATIO_SE * se ? 1.0 : ratio;
+}
+
+/* Predicted delta in ns for q pairs of n-sample sets on a clock of step res
+ * (0: continuous). Such a clock reads R = res floor(Y/res), Y the true
+ * duration plus a random phase in [0, res): R varies by var(Y) + res^2/12,
+ * the dithered pool (see tdiff_pool) follows Y for the low quantile, and a
+ * set's largest reading less its mean is max Y - E Y on average. So the
+ * normal model is for Y: sd from the readings less the grid's share
+ * res^2/12, maxima and the low quantile as they are. */
+static double pool_predict(struct tdiff_pool *pl, double alpha, double n, double q, double res)
 {
 	double var = 0, ratio;
 
 	for (size_t i = 0; i < pl->n; i++)
 		var += pl->var[i];
 	var /= (double)pl->n;
+	if (res > 0)
+		var = fmax(var - res * res / 12.0, 0.25 * var);
 	double sd = sqrt(var);
 
 	/* how far the observed maxima sit from the normal model at their size
@@ -330,6 +389,7 @@ static double pool_predict(struct tdiff_pool *pl, double alpha, double n, double
 	ratio = stats_median(ratios, pl->n);
 	if (!(ratio > 0))
 		ratio = 1.0;
+	ratio = ratio_or_normal(ratio, pl, sd, res);
 	gsl_sort(pl->all, 1, pl->nall);
 	double low = stats_quantile_sorted(pl->all, pl->nall, alpha);
 
@@ -360,7 +420,7 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 			goto nomem;
 	}
 	for (int round = 0; round < FAST_MAX_EVALS; round++) {
-		double pred = pool_predict(&pool, p->alpha, (double)p->n, (double)p->q);
+		double pred = pool_predict(&pool, p->alpha, (double)p->n, (double)p->q, q);
 		double dd = ceil(pred / c);
 		uint64_t next = dd < 1 ? 1 : (uint64_t)dd;
 		double worst = 0;
@@ -369,7 +429,7 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 		if (round == 0)
 			s->r->predicted_adds = dd;
 		if (next <= lo_fail) {
-			uint64_t up = (uint64_t)ceil(0.05 * (double)lo_fail);
+			uint64_t up = (uint64_t)ceil(FAST_TDIFF_WALK * (double)lo_fail);
 
 			next = lo_fail + (up ? up : 1);
 		}
