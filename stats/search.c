@@ -25,11 +25,7 @@ void tl_search_params_default(struct tl_search_params *p)
 	p->max_adds = 100000000;
 	p->os = TL_OS_IFOREST;
 	p->seed = 1;
-	p->overhead_ns = 0;
-	p->ns_per_add = 0;
-	p->resolution_ns = 0;
-	p->fast_n = 0;
-	p->time_limit_s = 0;
+	/* overhead_ns, ns_per_add, resolution_ns, fast_n, time_limit_s: 0 (unknown / no limit) */
 }
 
 const char *tl_search_method_name(enum tl_search_method m)
