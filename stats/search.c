@@ -207,43 +207,38 @@ static void finish_note(struct tl_search_result *r, int kind)
 			 len ? "; " : "", kind == 0 ? "(q/sqrt 6)/eps =" : "(1-alpha) q =", r->floor_ns);
 }
 
-int tl_search_tmin(const struct tl_search_params *p, const struct tl_search_io *io,
-		   struct tl_search_result *r)
+/* kind 0: t_min; kind 1: t_diff from A0 = tmin_adds. */
+static int search_run(const struct tl_search_params *p, const struct tl_search_io *io, int kind,
+		      uint64_t tmin_adds, struct tl_search_result *r)
 {
 	struct tl_srch s;
-	size_t n = p->n;
+	size_t n = p->method == TL_SEARCH_FAST && p->fast_n >= 2 ? p->fast_n : p->n;
+	bool paper = p->method == TL_SEARCH_PAPER;
 	int rc;
 
-	if (p->method == TL_SEARCH_FAST && p->fast_n >= 2)
-		n = p->fast_n;
 	if (srch_begin(&s, p, io, r, n) != 0)
 		return -1;
-	rc = p->method == TL_SEARCH_PAPER ? search_paper_tmin(&s) : search_fast_tmin(&s);
+	if (kind == 0)
+		rc = paper ? search_paper_tmin(&s) : search_fast_tmin(&s);
+	else
+		rc = paper ? search_paper_tdiff(&s, tmin_adds) : search_fast_tdiff(&s, tmin_adds);
 	srch_end(&s);
 	r->stopped = rc == 1;
 	if (rc >= 0)
-		finish_note(r, 0);
+		finish_note(r, kind);
 	return rc;
+}
+
+int tl_search_tmin(const struct tl_search_params *p, const struct tl_search_io *io,
+		   struct tl_search_result *r)
+{
+	return search_run(p, io, 0, 0, r);
 }
 
 int tl_search_tdiff(const struct tl_search_params *p, const struct tl_search_io *io,
 		    uint64_t tmin_adds, struct tl_search_result *r)
 {
-	struct tl_srch s;
-	size_t n = p->n;
-	int rc;
-
-	if (p->method == TL_SEARCH_FAST && p->fast_n >= 2)
-		n = p->fast_n;
-	if (srch_begin(&s, p, io, r, n) != 0)
-		return -1;
-	rc = p->method == TL_SEARCH_PAPER ? search_paper_tdiff(&s, tmin_adds)
-					  : search_fast_tdiff(&s, tmin_adds);
-	srch_end(&s);
-	r->stopped = rc == 1;
-	if (rc >= 0)
-		finish_note(r, 1);
-	return rc;
+	return search_run(p, io, 1, tmin_adds, r);
 }
 
 double tl_search_ratio(const struct tl_search_result *ref, const struct tl_search_result *r)
