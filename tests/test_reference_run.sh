@@ -10,7 +10,7 @@ trap 'rm -rf "$out"' EXIT
 	--seed 7 --quiet --json "$out/run.json" >/dev/null 2>&1
 ok $? "ticklab run wrote $out/run.json"
 # check_run.py prints its own TAP; renumber it into this stream.
-$py "$TL_TOP_SRCDIR/tests/reference/check_run.py" "$out/run.json" >"$out/tap" 2>&1
+$py "$TL_TOP_SRCDIR/tests/reference/check_run.py" "$out/run.json" "$TL_BIN" >"$out/tap" 2>&1
 rc=$?
 grep -E '^(not )?ok ' "$out/tap" | sed -E 's/^(not )?ok [0-9]+ - //' >"$out/names"
 grep -E '^(not )?ok ' "$out/tap" | while IFS= read -r line; do
