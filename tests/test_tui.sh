@@ -209,6 +209,26 @@ wait_for 'bad\.theme:2: bad colour "#12345"' 20; ok $? "a bad theme names file:l
 wait_for 'using the built-in theme' 3; ok $? "and the built-in theme is used"
 keys q; wait_for 'TL_EXIT=0' 10
 
+# ---- the mouse: off unless --mouse; with it a left click toggles the row under it
+# click COL ROW: an SGR (1006) press and release, 1-based, as xterm sends them.
+click() { keys -l "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' "$1" "$2" "$1" "$2")"; }
+row_of() { grep -n -- "$1" "$W/screen" | head -n 1 | cut -d: -f1; }
+start 80 24 "LANG=$UTF8 TERM=xterm-256color" tui
+wait_for '^\[ \] clock-gettime ' 20
+click 5 "$(row_of '^\[ \] clock-gettime ')"
+keys '?'
+wait_for 'Help:' 5 && keys x && wait_gone 'Help:' 5 && wait_for '^\[ \] clock-gettime ' 3
+ok $? "without --mouse a click changes nothing"
+keys q; wait_for 'TL_EXIT=0' 10
+start 80 24 "LANG=$UTF8 TERM=xterm-256color" tui --mouse
+wait_for '^\[ \] clock-gettime ' 20
+click 5 "$(row_of '^\[ \] clock-gettime ')"
+wait_for '^\[x\] clock-gettime ' 5; ok $? "with --mouse a click selects the backend under it"
+wait_for '^\[ \] 32KiB ' 3
+click 5 "$(row_of '^\[ \] 32KiB ')"
+wait_for '^\[x\] 32KiB ' 5; ok $? "a click in the flush list selects that size"
+keys q; wait_for 'TL_EXIT=0' 10
+
 # ---- Ctrl-C mid-run: the terminal is restored and the session saved
 start 80 24 "LANG=$UTF8 TERM=xterm-256color" tui -n 400000
 wait_for 'Backends' 20
