@@ -21,6 +21,23 @@ void stats_filter_cost(double *x, size_t n, double te_std);
 /* Median of x (not modified); NaN for n == 0. */
 double stats_median(const double *x, size_t n);
 
+/* --- Drift: does a cell's level move while it is measured? (stats/drift.c) --- */
+#define TL_DRIFT_CHUNK 100     /* samples per chunk: the runner's default chunk */
+#define TL_DRIFT_MIN_CHUNKS 4  /* fewer chunks say nothing */
+struct tl_drift {
+	size_t chunk, nchunks;  /* nchunks 0: too few samples, every number NaN */
+	double median;          /* of the nchunks * chunk samples looked at */
+	double lo, hi;          /* lowest and highest chunk median */
+	double sd;              /* sd (n-1) of the chunk medians */
+	double noise_sd;        /* what independent noise alone would give them:
+				 * 1.2533 * (median chunk IQR / 1.349) / sqrt(chunk) */
+	double rel_sd, noise_rel_sd; /* both over median; NaN when median <= 0 */
+	bool drifts;            /* sd > 3 noise_sd and median > 0 */
+};
+/* x in time order, cut into consecutive chunks of `chunk` (a trailing part
+ * chunk is left out). Returns 0, or -1 when out of memory. */
+int stats_drift(const double *x, size_t n, size_t chunk, struct tl_drift *d);
+
 /* --- OS-noise filter --- */
 enum tl_os_method { TL_OS_IFOREST, TL_OS_IQR, TL_OS_NONE };
 

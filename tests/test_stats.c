@@ -5,6 +5,9 @@
 #include <math.h>
 #include <string.h>
 
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+
 #include "stats/stats.h"
 #include "tests/tap.h"
 
@@ -205,6 +208,79 @@ static void test_fit(void)
 	ok(stats_fit_linear(same, yn, 3, &slope, &icept, &r2) < 0, "constant x: no fit");
 }
 
+/* Chunk c of 100 samples is levels[c] + (i mod 4): sorted, 25 each of +0..+3,
+ * so (numpy's rule, position 99p) its median is +1.5 (between positions 49
+ * and 50), its quartiles +0.75 and +2.25, IQR 1.5. */
+static void fill_levels(double *x, const double *levels, size_t nchunks)
+{
+	for (size_t c = 0; c < nchunks; c++)
+		for (size_t i = 0; i < 100; i++)
+			x[c * 100 + i] = levels[c] + (double)(i % 4);
+}
+
+static void test_drift(void)
+{
+	static const double moving[] = {100, 100, 102, 104}, steady[] = {100, 100, 100, 100};
+	double x[450];
+	struct tl_drift d;
+
+	/* Chunk medians 101.5, 101.5, 103.5, 105.5: mean 103, squared deviations
+	 * 2.25 + 2.25 + 0.25 + 6.25 = 11, sd sqrt(11/3). The 400 values hold
+	 * 100..103 fifty times, 104..107 ... and positions 199 and 200 both fall
+	 * on 103, so the median is 103. Noise alone: sigma = 1.5 / 1.34898,
+	 * standard error 1.25331 sigma / sqrt(100) = 0.139362. */
+	fill_levels(x, moving, 4);
+	ok(stats_drift(x, 400, 100, &d) == 0, "drift: runs");
+	is_int(d.nchunks, 4, "drift: 400 samples make 4 chunks of 100");
+	is_near(d.lo, 101.5, 1e-12, "drift: lowest chunk median 101.5");
+	is_near(d.hi, 105.5, 1e-12, "drift: highest chunk median 105.5");
+	is_near(d.median, 103, 1e-12, "drift: median of all 400 is 103");
+	is_near(d.sd, sqrt(11.0 / 3.0), 1e-12, "drift: sd of chunk medians sqrt(11/3)");
+	is_near(d.noise_sd, 1.2533141373155003 * (1.5 / 1.3489795003921634) / 10.0, 1e-12,
+		"drift: noise alone 1.25331 * (IQR / 1.349) / sqrt(100)");
+	is_near(d.rel_sd, sqrt(11.0 / 3.0) / 103.0, 1e-12, "drift: relative sd over the median");
+	ok(d.drifts, "drift: 1.91 > 3 x 0.139 is drift");
+
+	/* A trailing part chunk is left out, however wild. */
+	for (size_t i = 400; i < 450; i++)
+		x[i] = 1e6;
+	struct tl_drift e;
+	stats_drift(x, 450, 100, &e);
+	ok(e.nchunks == 4 && e.sd == d.sd && e.median == d.median && e.hi == d.hi,
+	   "drift: the 50 samples past the last whole chunk are ignored");
+
+	fill_levels(x, steady, 4);
+	stats_drift(x, 400, 100, &d);
+	ok(d.sd == 0 && d.rel_sd == 0 && !d.drifts, "drift: equal chunk medians do not drift");
+
+	fill_levels(x, moving, 4);
+	for (size_t i = 0; i < 400; i++)
+		x[i] -= 103.0;
+	stats_drift(x, 400, 100, &d);
+	ok(isnan(d.rel_sd) && !d.drifts && fabs(d.sd - sqrt(11.0 / 3.0)) < 1e-12,
+	   "drift: a median of 0 (an empty kernel after filter_cost) has no relative drift");
+
+	stats_drift(x, 399, 100, &d);
+	ok(d.nchunks == 0 && isnan(d.sd) && isnan(d.lo) && !d.drifts,
+	   "drift: fewer than 4 whole chunks say nothing");
+	/* Independent normal noise (sd 5 around 1000) does not drift; the same
+	 * noise with the level 2 % higher in the second half does. */
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	static double y[10000];
+	gsl_rng_set(rng, 1);
+	for (size_t i = 0; i < 10000; i++)
+		y[i] = 1000 + gsl_ran_gaussian(rng, 5);
+	stats_drift(y, 10000, 100, &d);
+	ok(!d.drifts && d.sd < 3 * d.noise_sd, "drift: independent noise is not drift (sd %.3f, noise %.3f)",
+	   d.sd, d.noise_sd);
+	for (size_t i = 5000; i < 10000; i++)
+		y[i] += 20;
+	stats_drift(y, 10000, 100, &d);
+	ok(d.drifts && d.lo < 1001 && d.hi > 1019, "drift: a 2 %% step half way is drift (%.1f..%.1f)",
+	   d.lo, d.hi);
+	gsl_rng_free(rng);
+}
+
 int main(void)
 {
 	test_summary();
@@ -213,5 +289,6 @@ int main(void)
 	test_ecdf();
 	test_overlap();
 	test_fit();
+	test_drift();
 	return tap_done();
 }
