@@ -165,6 +165,16 @@ static json_t *os_to_json(const struct tl_os_result *os)
 			 "removed", (json_int_t)os->removed, "note", os->note);
 }
 
+static json_t *drift_to_json(const struct tl_drift *d)
+{
+	return json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:b}", "chunk",
+			 (json_int_t)d->chunk, "chunks", (json_int_t)d->nchunks, "median",
+			 tl_json_real(d->median), "lo", tl_json_real(d->lo), "hi",
+			 tl_json_real(d->hi), "sd", tl_json_real(d->sd), "noise_sd",
+			 tl_json_real(d->noise_sd), "rel_sd", tl_json_real(d->rel_sd),
+			 "noise_rel_sd", tl_json_real(d->noise_rel_sd), "drifts", d->drifts);
+}
+
 static json_t *doubles_to_json(const double *v, size_t n)
 {
 	json_t *a = json_array();
@@ -246,6 +256,7 @@ static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_
 		put(o, "adds", adds_to_json(c->adds, done), &failed);
 	put(o, "summary", summary_to_json(&an->summary), &failed);
 	put(o, "os_filter", os_to_json(&an->os), &failed);
+	put(o, "drift", drift_to_json(&an->drift), &failed);
 	if (failed) {
 		json_decref(o);
 		return NULL;

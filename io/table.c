@@ -9,11 +9,11 @@
 #include "bench/size.h"
 
 enum { COL_BACKEND, COL_FLUSH, COL_KERNEL, COL_N, COL_OSRM, COL_OVERHEAD, COL_RES, COL_MIN,
-       COL_P50, COL_P99, COL_MEAN, COL_SD, COL_CV, NCOLS };
+       COL_P50, COL_P99, COL_MEAN, COL_SD, COL_CV, COL_DRIFT, NCOLS };
 
 static const char *const headers[NCOLS] = {
 	"backend", "flush", "kernel", "n", "os_rm", "t_e,std", "res", "min", "p50", "p99",
-	"mean", "sd", "CV",
+	"mean", "sd", "CV", "drift",
 };
 
 #define CELL_MAX (TL_ID_MAX + 4)
@@ -55,6 +55,10 @@ static void fill_row(const struct tl_run *run, size_t ci, const struct tl_analys
 		snprintf(row[COL_CV], CELL_MAX, "%.2f%%", 100.0 * s->cv);
 	else
 		snprintf(row[COL_CV], CELL_MAX, "-");
+	if (a->drift.drifts && c->kernel.kind != TL_KERNEL_EMPTY)
+		snprintf(row[COL_DRIFT], CELL_MAX, "%.2f%%", 100.0 * a->drift.rel_sd);
+	else
+		snprintf(row[COL_DRIFT], CELL_MAX, "-");
 }
 
 static void print_row(FILE *f, char (*row)[CELL_MAX], const int *width)
@@ -72,7 +76,7 @@ static void print_row(FILE *f, char (*row)[CELL_MAX], const int *width)
 static void print_notes(FILE *f, const struct tl_run *run, const struct tl_analysis *an,
 			char (*rows)[NCOLS][CELL_MAX])
 {
-	bool simulated = false, empty = false;
+	bool simulated = false, empty = false, drift = false;
 	size_t r = 0;
 
 	for (size_t i = 0; i < run->ncells; i++) {
@@ -84,6 +88,8 @@ static void print_notes(FILE *f, const struct tl_run *run, const struct tl_analy
 			simulated = true;
 		if (c->kernel.kind == TL_KERNEL_EMPTY)
 			empty = true;
+		if (strcmp(rows[r][COL_DRIFT], "-"))
+			drift = true;
 		if (!an[i].os.active && an[i].os.method != TL_OS_NONE && an[i].os.note[0])
 			fprintf(f, "note: %s %s %s: %s\n", run->timers[c->timer].id, rows[r][COL_FLUSH],
 				c->kernel.label, an[i].os.note);
@@ -92,6 +98,13 @@ static void print_notes(FILE *f, const struct tl_run *run, const struct tl_analy
 	if (empty)
 		fprintf(f, "empty rows: the timer's own cost is t_e,std; what is left is centred on 0, "
 			   "so no CV\n");
+	if (drift)
+		fprintf(f, "drift: sd of the medians of consecutive %d-sample chunks over the median, "
+			   "where it is over 3x what\n"
+			   "  independent noise gives: the core's speed changed during the run (the "
+			   "host or governor moved its\n"
+			   "  clock; the TSC did not), and CV cannot fall much below it\n",
+			TL_DRIFT_CHUNK);
 	if (simulated)
 		fprintf(f, "* simulated timer: not a measurement of this machine\n");
 }

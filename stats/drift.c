@@ -5,32 +5,65 @@
  * per cent longer or shorter from one millisecond to the next. Within a
  * chunk of consecutive samples the level is steady; between chunks it jumps.
  * No kernel length can bring CV below that jump, so it explains a search
- * that finds no t_min. Independent noise also moves chunk medians, by about
- * 1.2533 sigma / sqrt(m) (the normal median's standard error), so the level
- * only counts as drifting when its chunk medians spread well beyond that. */
+ * that finds no t_min. Independent noise also moves chunk medians, so the
+ * level only counts as drifting when its chunk medians spread well beyond
+ * what the same samples give in a random order. A shuffle, not a formula
+ * such as the normal median's 1.2533 sigma / sqrt(m): on a timer with a
+ * coarse step the chunk medians of independent samples flip between two
+ * neighbouring steps while the interquartile range is 0. */
 #include "config.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
 #include "stats/stats.h"
 
-/* The median's standard error over sigma*sqrt(m) for normal data: sqrt(pi/2). */
-#define MEDIAN_SE 1.2533141373155003
-/* sigma from the interquartile range of a normal distribution. */
-#define IQR_PER_SIGMA 1.3489795003921634
-/* Chunk medians must spread this many standard errors to count as drift. */
+/* Chunk medians must spread this many times the shuffled spread. */
 #define DRIFT_SIGNIFICANCE 3.0
+/* Shuffles averaged for the noise estimate (variances pooled), and their
+ * fixed seed: the same samples always give the same answer. */
+#define DRIFT_SHUFFLES 4
+#define DRIFT_SEED 1
 
 static void drift_none(struct tl_drift *d, size_t chunk)
 {
 	memset(d, 0, sizeof *d);
 	d->chunk = chunk;
 	d->lo = d->hi = d->median = d->sd = d->noise_sd = d->rel_sd = d->noise_rel_sd = NAN;
+}
+
+/* The chunk medians of x[0 .. k*chunk) into med[k]; buf holds one chunk. */
+static void chunk_medians(const double *x, size_t k, size_t chunk, double *buf, double *med)
+{
+	for (size_t c = 0; c < k; c++) {
+		memcpy(buf, x + c * chunk, chunk * sizeof *buf);
+		gsl_sort(buf, 1, chunk);
+		med[c] = stats_quantile_sorted(buf, chunk, 0.5);
+	}
+}
+
+/* The sd the chunk medians have when the same samples come in random order. */
+static double shuffled_sd(double *all, size_t k, size_t chunk, double *buf, double *med)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	double var = 0;
+
+	if (!rng)
+		return NAN;
+	gsl_rng_set(rng, DRIFT_SEED);
+	for (int r = 0; r < DRIFT_SHUFFLES; r++) {
+		gsl_ran_shuffle(rng, all, k * chunk, sizeof *all);
+		chunk_medians(all, k, chunk, buf, med);
+		var += gsl_stats_variance(med, 1, k);
+	}
+	gsl_rng_free(rng);
+	return sqrt(var / DRIFT_SHUFFLES);
 }
 
 int stats_drift(const double *x, size_t n, size_t chunk, struct tl_drift *d)
@@ -40,30 +73,24 @@ int stats_drift(const double *x, size_t n, size_t chunk, struct tl_drift *d)
 		return 0;
 	size_t k = n / chunk;
 	double *buf = malloc(chunk * sizeof *buf), *med = malloc(k * sizeof *med),
-	       *iqr = malloc(k * sizeof *iqr), *all = malloc(k * chunk * sizeof *all);
+	       *all = malloc(k * chunk * sizeof *all);
 	int rc = -1;
-	if (!buf || !med || !iqr || !all)
+	if (!buf || !med || !all)
 		goto out;
-	for (size_t c = 0; c < k; c++) {
-		memcpy(buf, x + c * chunk, chunk * sizeof *buf);
-		gsl_sort(buf, 1, chunk);
-		med[c] = stats_quantile_sorted(buf, chunk, 0.5);
-		iqr[c] = stats_quantile_sorted(buf, chunk, 0.75) -
-			 stats_quantile_sorted(buf, chunk, 0.25);
-	}
 	/* The trailing partial chunk is left out everywhere, so every number
 	 * describes the same k * chunk samples. */
-	memcpy(all, x, k * chunk * sizeof *all);
-	gsl_sort(all, 1, k * chunk);
-	d->median = stats_quantile_sorted(all, k * chunk, 0.5);
+	chunk_medians(x, k, chunk, buf, med);
 	d->nchunks = k;
 	d->sd = gsl_stats_sd(med, 1, k);
 	gsl_sort(med, 1, k);
 	d->lo = med[0];
 	d->hi = med[k - 1];
-	gsl_sort(iqr, 1, k);
-	double sigma = stats_quantile_sorted(iqr, k, 0.5) / IQR_PER_SIGMA;
-	d->noise_sd = MEDIAN_SE * sigma / sqrt((double)chunk);
+	memcpy(all, x, k * chunk * sizeof *all);
+	gsl_sort(all, 1, k * chunk);
+	d->median = stats_quantile_sorted(all, k * chunk, 0.5);
+	d->noise_sd = shuffled_sd(all, k, chunk, buf, med);
+	if (isnan(d->noise_sd))
+		goto out;
 	if (d->median > 0) {
 		d->rel_sd = d->sd / d->median;
 		d->noise_rel_sd = d->noise_sd / d->median;
@@ -73,7 +100,6 @@ int stats_drift(const double *x, size_t n, size_t chunk, struct tl_drift *d)
 out:
 	free(buf);
 	free(med);
-	free(iqr);
 	free(all);
 	return rc;
 }

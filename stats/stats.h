@@ -29,8 +29,8 @@ struct tl_drift {
 	double median;          /* of the nchunks * chunk samples looked at */
 	double lo, hi;          /* lowest and highest chunk median */
 	double sd;              /* sd (n-1) of the chunk medians */
-	double noise_sd;        /* what independent noise alone would give them:
-				 * 1.2533 * (median chunk IQR / 1.349) / sqrt(chunk) */
+	double noise_sd;        /* what independent noise alone would give them: their
+				 * sd with the same samples shuffled (seeded, 4 times pooled) */
 	double rel_sd, noise_rel_sd; /* both over median; NaN when median <= 0 */
 	bool drifts;            /* sd > 3 noise_sd and median > 0 */
 };
@@ -93,6 +93,7 @@ const char *stats_os_method_name(enum tl_os_method m);
 struct tl_analysis {
 	struct tl_summary summary;
 	struct tl_os_result os;
+	struct tl_drift drift; /* of the samples after filter_cost, before filter_os */
 };
 int stats_analyse(const double *ns, size_t n, double overhead_ns, enum tl_os_method method,
 		  uint64_t seed, struct tl_analysis *a, double *kept, size_t *nkept);

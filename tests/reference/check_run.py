@@ -66,6 +66,21 @@ def summary(x):
                 max=x.max(), mean=x.mean(), sd=sd, cv=sd / x.mean())
 
 
+def check_drift(name, x, d):
+    """Chunk medians of consecutive samples after filter_cost: exact numbers.
+    (Whether they count as drift depends on a seeded shuffle; not compared.)"""
+    chunk = d["chunk"]
+    k = len(x) // chunk
+    ok(d["chunks"] == k, f"{name}: drift over {k} chunks of {chunk}")
+    if k < 4:
+        return
+    med = np.median(x[:k * chunk].reshape(k, chunk), axis=1)
+    ref = dict(median=np.median(x[:k * chunk]), lo=med.min(), hi=med.max(), sd=med.std(ddof=1))
+    good = all(abs(d[key] - v) <= 1e-9 * max(1.0, abs(v)) for key, v in ref.items())
+    ok(good, f"{name}: drift median/lo/hi/sd " +
+       " ".join(f"{d[key]:.4f}={v:.4f}" for key, v in ref.items()))
+
+
 def ticklab_summaries(path, ticklab):
     """Per cell, the summaries ticklab's report gives for forest seeds 1..SEEDS."""
     run = json.load(open(path))
@@ -101,6 +116,7 @@ def main(path, ticklab):
         ok(abs(te - c["overhead"]) < 1e-9, f"{name}: t_e,std {c['overhead']} = median of empty {te}")
         x = ns - te
         s = c["summary"]
+        check_drift(name, x, c["drift"])
         if c.get("os_filter", {}).get("method", "iforest") != "iforest":
             continue
         removed = []
