@@ -646,6 +646,7 @@ static json_t *result_json(const struct tl_search_result *r, bool done, const ch
 	if (strcmp(stat, "cv") == 0) {
 		json_object_set_new(j, "lowest_cv_adds", json_integer((json_int_t)r->best_adds));
 		json_object_set_new(j, "lowest_cv", tl_json_real(r->best_cv));
+		json_object_set_new(j, "drift_at_lowest_cv", tl_json_real(r->best_drift));
 	}
 	json_object_set_new(j, "note", json_string(r->note));
 	return j;

@@ -1,6 +1,6 @@
 /* Benchmark of stats/ (prints numbers, never pass/fail): isolation-forest
  * scoring for 10^4 and 10^6 points, quantized (10 ns) and continuous, and
- * summary + histogram for 10^6 points. */
+ * summary + histogram and drift for 10^6 points. */
 #include "config.h"
 
 #include <math.h>
@@ -68,8 +68,13 @@ static int bench_summary(size_t n, gsl_rng *r)
 	double t1 = now();
 	int rc = stats_histogram(x, n, 10, 60, 0, 0, &h);
 	double t2 = now();
+	struct tl_drift d;
+	stats_drift(x, n, TL_DRIFT_CHUNK, &d);
+	double t3 = now();
 	printf("summary   n=%zu %8.3f s   histogram (%zu bins) %8.3f s   total %8.3f s\n", n,
 	       t1 - t0, rc == 0 ? h.nbins : 0, t2 - t1, t2 - t0);
+	printf("drift     n=%zu %8.3f s   (%zu chunks of %zu; the TUI re-analyses with it)\n", n,
+	       t3 - t2, d.nchunks, d.chunk);
 	if (rc == 0)
 		stats_histogram_free(&h);
 	free(x);

@@ -7,10 +7,13 @@
  * No kernel length can bring CV below that jump, so it explains a search
  * that finds no t_min. Independent noise also moves chunk medians, so the
  * level only counts as drifting when its chunk medians spread well beyond
- * what the same samples give in a random order. A shuffle, not a formula
- * such as the normal median's 1.2533 sigma / sqrt(m): on a timer with a
- * coarse step the chunk medians of independent samples flip between two
- * neighbouring steps while the interquartile range is 0. */
+ * the standard error each chunk's own samples give its median, estimated by
+ * resampling the chunk (bootstrap). Not a formula such as the normal
+ * median's 1.2533 sigma / sqrt(m): on a timer with a coarse step the medians
+ * of independent samples flip between two neighbouring steps while the
+ * interquartile range is 0. Not a shuffle of the whole cell either: with
+ * two clock levels in equal shares a shuffled chunk's median falls between
+ * the levels and jumps, hiding exactly the drift it should reveal. */
 #include "config.h"
 
 #include <math.h>
@@ -24,11 +27,12 @@
 
 #include "stats/stats.h"
 
-/* Chunk medians must spread this many times the shuffled spread. */
+/* Chunk medians must spread this many standard errors to count as drift. */
 #define DRIFT_SIGNIFICANCE 3.0
-/* Shuffles averaged for the noise estimate (variances pooled), and their
- * fixed seed: the same samples always give the same answer. */
-#define DRIFT_SHUFFLES 4
+/* Resamples per chunk, at most this many chunks (evenly spaced) resampled,
+ * and a fixed seed: the same samples always give the same answer. */
+#define DRIFT_RESAMPLES 32
+#define DRIFT_MAX_RESAMPLED_CHUNKS 256
 #define DRIFT_SEED 1
 
 static void drift_none(struct tl_drift *d, size_t chunk)
@@ -48,22 +52,31 @@ static void chunk_medians(const double *x, size_t k, size_t chunk, double *buf, 
 	}
 }
 
-/* The sd the chunk medians have when the same samples come in random order. */
-static double shuffled_sd(double *all, size_t k, size_t chunk, double *buf, double *med)
+/* The standard error of one chunk's median from its own samples: the
+ * variance of the medians of DRIFT_RESAMPLES resamples with replacement,
+ * pooled over up to DRIFT_MAX_RESAMPLED_CHUNKS chunks. */
+static double bootstrap_sd(const double *x, size_t k, size_t chunk, double *buf, double *med)
 {
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	size_t used = k < DRIFT_MAX_RESAMPLED_CHUNKS ? k : DRIFT_MAX_RESAMPLED_CHUNKS;
 	double var = 0;
 
 	if (!rng)
 		return NAN;
 	gsl_rng_set(rng, DRIFT_SEED);
-	for (int r = 0; r < DRIFT_SHUFFLES; r++) {
-		gsl_ran_shuffle(rng, all, k * chunk, sizeof *all);
-		chunk_medians(all, k, chunk, buf, med);
-		var += gsl_stats_variance(med, 1, k);
+	for (size_t u = 0; u < used; u++) {
+		const double *c = x + (u * k / used) * chunk;
+
+		for (int b = 0; b < DRIFT_RESAMPLES; b++) {
+			for (size_t i = 0; i < chunk; i++)
+				buf[i] = c[gsl_rng_uniform_int(rng, chunk)];
+			gsl_sort(buf, 1, chunk);
+			med[b] = stats_quantile_sorted(buf, chunk, 0.5);
+		}
+		var += gsl_stats_variance(med, 1, DRIFT_RESAMPLES);
 	}
 	gsl_rng_free(rng);
-	return sqrt(var / DRIFT_SHUFFLES);
+	return sqrt(var / (double)used);
 }
 
 int stats_drift(const double *x, size_t n, size_t chunk, struct tl_drift *d)
@@ -72,7 +85,8 @@ int stats_drift(const double *x, size_t n, size_t chunk, struct tl_drift *d)
 	if (chunk < 2 || n / chunk < TL_DRIFT_MIN_CHUNKS)
 		return 0;
 	size_t k = n / chunk;
-	double *buf = malloc(chunk * sizeof *buf), *med = malloc(k * sizeof *med),
+	size_t nmed = k > DRIFT_RESAMPLES ? k : DRIFT_RESAMPLES;
+	double *buf = malloc(chunk * sizeof *buf), *med = malloc(nmed * sizeof *med),
 	       *all = malloc(k * chunk * sizeof *all);
 	int rc = -1;
 	if (!buf || !med || !all)
@@ -88,7 +102,7 @@ int stats_drift(const double *x, size_t n, size_t chunk, struct tl_drift *d)
 	memcpy(all, x, k * chunk * sizeof *all);
 	gsl_sort(all, 1, k * chunk);
 	d->median = stats_quantile_sorted(all, k * chunk, 0.5);
-	d->noise_sd = shuffled_sd(all, k, chunk, buf, med);
+	d->noise_sd = bootstrap_sd(x, k, chunk, buf, med);
 	if (isnan(d->noise_sd))
 		goto out;
 	if (d->median > 0) {

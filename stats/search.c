@@ -83,6 +83,7 @@ int srch_begin(struct tl_srch *s, const struct tl_search_params *p, const struct
 	r->stat = NAN;
 	r->predicted_adds = NAN;
 	r->best_cv = NAN;
+	r->best_drift = NAN;
 	if (params_check(p, r->note, sizeof(r->note)) != 0)
 		return -1;
 	s->cap = n;
@@ -147,6 +148,7 @@ int srch_sample(struct tl_srch *s, uint64_t adds, size_t n, bool second, struct 
 		s->cv_floor_adds = adds;
 		s->r->best_adds = adds;
 		s->r->best_cv = pt->cv;
+		s->r->best_drift = a.drift.drifts ? a.drift.rel_sd : NAN;
 	}
 	return 0;
 }
@@ -205,6 +207,12 @@ static void finish_note(struct tl_search_result *r, int kind)
 	if (r->on_floor && len < sizeof(r->note) - 2)
 		snprintf(r->note + len, sizeof(r->note) - len, "%son the timer-resolution floor (%s %.3g ns)",
 			 len ? "; " : "", kind == 0 ? "(q/sqrt 6)/eps =" : "(1-alpha) q =", r->floor_ns);
+	len = strlen(r->note);
+	/* Why no t_min: the level itself moved between chunks there. */
+	if (kind == 0 && !r->converged && isfinite(r->best_drift) && len < sizeof(r->note) - 2)
+		snprintf(r->note + len, sizeof(r->note) - len,
+			 "%sthere the level drifts %.3g %% between 100-sample chunks (the clock moved)",
+			 len ? "; " : "", 100.0 * r->best_drift);
 }
 
 /* kind 0: t_min; kind 1: t_diff from A0 = tmin_adds. */

@@ -50,7 +50,7 @@ struct tl_search_result {
 	double seconds;        /* wall time */
 	double stat;           /* CV (t_min) or overlap alpha (t_diff) at the answer */
 	bool on_floor;         /* sits on the timer-resolution floor */
-	char note[200];        /* "did not converge below 1e8 ADDs: CV floor 2.8 %" etc. */
+	char note[256];        /* "did not converge below 1e8 ADDs: CV floor 2.8 %" etc. */
 	/* extras */
 	enum tl_search_method method;
 	bool stopped;          /* the stop flag ended it; adds is the best found so far */
@@ -60,6 +60,8 @@ struct tl_search_result {
 	uint64_t best_adds;    /* t_min: the point with the lowest CV seen (a start
 				* for t_diff when t_min did not converge) */
 	double best_cv;        /* t_min: that lowest CV (the "CV floor") */
+	double best_drift;     /* t_min: the drift there (stats_drift's rel_sd) when the
+				* level moved beyond noise, else NaN: why the floor */
 };
 
 /* Live progress for the TUI: every evaluated point. kind 0: (adds, CV), 1: (delta, alpha). */

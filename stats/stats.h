@@ -29,8 +29,8 @@ struct tl_drift {
 	double median;          /* of the nchunks * chunk samples looked at */
 	double lo, hi;          /* lowest and highest chunk median */
 	double sd;              /* sd (n-1) of the chunk medians */
-	double noise_sd;        /* what independent noise alone would give them: their
-				 * sd with the same samples shuffled (seeded, 4 times pooled) */
+	double noise_sd;        /* what independent noise alone would give them: a
+				 * chunk median's standard error, bootstrapped (seeded) */
 	double rel_sd, noise_rel_sd; /* both over median; NaN when median <= 0 */
 	bool drifts;            /* sd > 3 noise_sd and median > 0 */
 };

@@ -27,6 +27,7 @@
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -369,6 +370,58 @@ static void test_ratios(void)
 	ok(buf[0] == '\0', "no text for a missing ratio");
 }
 
+/* A node whose core speed steps by 4 % every 100 measurements (what a host
+ * moving the clock under a steady TSC does): 0.3 ns per ADD, t_e 20 ns,
+ * normal noise sd 2 ns. Half the chunks run at 1.00, half at 1.04, so the
+ * chunk medians spread 0.02 / 1.02 = 1.96 % of their median (n-1 lifts it a
+ * hair) and CV never falls below about 2 %: no t_min at eps 1 %, and the
+ * note must say the level drifts, about 2 %. */
+struct drifting {
+	uint64_t calls;
+	gsl_rng *rng;
+};
+
+static int drifting_measure(void *ctx, uint64_t adds, bool empty, size_t n, double *out_ns)
+{
+	struct drifting *d = ctx;
+
+	for (size_t i = 0; i < n; i++, d->calls++) {
+		double speed = (d->calls / 100) % 2 ? 1.04 : 1.0;
+		out_ns[i] = 20.0 + (empty ? 0.0 : 0.3 * (double)adds * speed) +
+			    gsl_ran_gaussian(d->rng, 2.0);
+	}
+	return 0;
+}
+
+static void test_drift_note(void)
+{
+	static const enum tl_search_method methods[] = {TL_SEARCH_FAST, TL_SEARCH_PAPER};
+
+	for (size_t m = 0; m < 2; m++) {
+		struct drifting d = {0, gsl_rng_alloc(gsl_rng_mt19937)};
+		struct tl_search_io io = {drifting_measure, &d, NULL, NULL, NULL};
+		struct tl_search_params p;
+		struct tl_search_result r;
+		const char *name = methods[m] == TL_SEARCH_FAST ? "fast" : "paper";
+
+		gsl_rng_set(d.rng, 1);
+		tl_search_params_default(&p);
+		p.method = methods[m];
+		p.os = TL_OS_NONE;
+		p.overhead_ns = 20.0;
+		p.ns_per_add = 0.306;
+		p.max_adds = 200000;
+		p.p = 3;
+		tl_search_tmin(&p, &io, &r);
+		ok(!r.converged, "drifting node, %s: no t_min (%s)", name, r.note);
+		ok(fabs(r.best_drift - 0.0196) < 0.002, "drifting node, %s: drift %.4f at the lowest CV ~ 0.0196",
+		   name, r.best_drift);
+		ok(strstr(r.note, "drifts") != NULL, "drifting node, %s: the note says the level drifts",
+		   name);
+		gsl_rng_free(d.rng);
+	}
+}
+
 int main(void)
 {
 	test_defaults();
@@ -399,5 +452,6 @@ int main(void)
 	test_floor();
 	test_bad_params();
 	test_ratios();
+	test_drift_note();
 	return tap_done();
 }

@@ -227,8 +227,9 @@ static void test_drift(void)
 	/* Chunk medians 101.5, 101.5, 103.5, 105.5: mean 103, squared deviations
 	 * 2.25 + 2.25 + 0.25 + 6.25 = 11, sd sqrt(11/3). The 400 values hold
 	 * 100..103 fifty times, 104..107 ... and positions 199 and 200 both fall
-	 * on 103, so the median is 103. Shuffled, the 400 values (sd about 1.9)
-	 * give chunk medians about 1.25 * 1.9 / 10 = 0.24 apart: well under. */
+	 * on 103, so the median is 103. A chunk (0..3 in equal shares, sd 1.1)
+	 * has a median standard error of roughly 1.25 * 1.1 / 10 = 0.14, far
+	 * under sd / 3. */
 	fill_levels(x, moving, 4);
 	ok(stats_drift(x, 400, 100, &d) == 0, "drift: runs");
 	is_int(d.nchunks, 4, "drift: 400 samples make 4 chunks of 100");
@@ -236,7 +237,7 @@ static void test_drift(void)
 	is_near(d.hi, 105.5, 1e-12, "drift: highest chunk median 105.5");
 	is_near(d.median, 103, 1e-12, "drift: median of all 400 is 103");
 	is_near(d.sd, sqrt(11.0 / 3.0), 1e-12, "drift: sd of chunk medians sqrt(11/3)");
-	ok(d.noise_sd > 0.05 && d.noise_sd < 0.6, "drift: shuffled, the chunk medians move %.3f", d.noise_sd);
+	ok(d.noise_sd > 0.05 && d.noise_sd < 0.6, "drift: resampled, a chunk median moves %.3f", d.noise_sd);
 	is_near(d.rel_sd, sqrt(11.0 / 3.0) / 103.0, 1e-12, "drift: relative sd over the median");
 	ok(d.drifts, "drift: 1.91 > 3 x %.3f is drift", d.noise_sd);
 
@@ -273,7 +274,7 @@ static void test_drift(void)
 	ok(!d.drifts && d.sd < 3 * d.noise_sd, "drift: independent noise is not drift (sd %.3f, noise %.3f)",
 	   d.sd, d.noise_sd);
 	/* The normal median's standard error, 1.2533 * 5 / sqrt(100) = 0.627. */
-	ok(fabs(d.noise_sd - 0.627) < 0.15, "drift: shuffled spread %.3f near the normal median's 0.627",
+	ok(fabs(d.noise_sd - 0.627) < 0.15, "drift: bootstrapped standard error %.3f near the normal median's 0.627",
 	   d.noise_sd);
 	for (size_t i = 5000; i < 10000; i++)
 		y[i] += 20;
@@ -282,7 +283,7 @@ static void test_drift(void)
 	   d.lo, d.hi);
 	/* A coarse timer: independent samples 140 or 150 ns at even odds. Chunk
 	 * medians flip between 140, 145 and 150 while every IQR is 10 or 0;
-	 * shuffled they flip just as much, so this is not drift. */
+	 * resampled they flip just as much, so this is not drift. */
 	gsl_rng_set(rng, 2);
 	for (size_t i = 0; i < 10000; i++)
 		y[i] = gsl_rng_uniform(rng) < 0.5 ? 140 : 150;
