@@ -620,6 +620,10 @@ static void draw_summary(struct tui_app *app, const struct tui_rect *r, const st
 	}
 	if (y < r->y + r->h)
 		tui_putf(y++, r->x, r->w, dim, "t_e,std %s res %s", te, res);
+	/* CV's floor when the core's clock moved under the timer (stats_drift). */
+	if (v->an.drift.drifts && c->kernel.kind != TL_KERNEL_EMPTY && y < r->y + r->h)
+		tui_putf(y++, r->x, r->w, tui_attr(app, TUI_ROLE_WARN), "drift %.2f%% (clock moved)",
+			 100.0 * v->an.drift.rel_sd);
 	/* The pitfall is said, not hidden: an inactive filter's note, wrapped. */
 	if (!v->an.os.active && v->an.os.note[0] && v->an.os.method != TL_OS_NONE) {
 		const char *p = v->an.os.note;
