@@ -444,6 +444,11 @@ static void diagnose(struct tl_host *h, bool x86)
 			      : "cannot tell whether LFENCE is dispatch-serializing: barrier "
 				"results may include work moved across the timestamps");
 
+	s = spoil(h, TL_SPOILER_CLOCK, "clock", false, "not measured");
+	copy(s->why, sizeof s->why,
+	     "`ticklab info` and the TUI's info screen measure whether the core clock holds "
+	     "still (0.2 s of a 20000-ADD chain)");
+
 	bool good_cs = !strcmp(h->clocksource, "tsc") || !strcmp(h->clocksource, "arch_sys_counter");
 	s = spoil(h, TL_SPOILER_CLOCKSOURCE, "clocksource", !good_cs, h->clocksource);
 	copy(s->why, sizeof s->why,

@@ -22,6 +22,7 @@ enum tl_spoiler_id {
 	TL_SPOILER_SMT,         /* the sampling CPU shares its core */
 	TL_SPOILER_LFENCE,      /* LFENCE not (known to be) dispatch-serializing */
 	TL_SPOILER_CLOCKSOURCE, /* kernel clocksource is not the TSC */
+	TL_SPOILER_CLOCK,       /* the core clock moved under the timer (measured) */
 	TL_SPOILER_COUNT
 };
 
@@ -64,6 +65,14 @@ struct tl_host {
 	char lfence_how[96];
 	char papi[1024];          /* tl_papi_describe */
 
+	/* tl_host_probe_clock's measurement (probed: it was tried, even if it failed). */
+	bool clock_probed;
+	char clock_timer[32];     /* the backend it used */
+	uint64_t clock_adds;      /* the chain measured */
+	double clock_seconds;     /* wall time it took */
+	double clock_lo_ns, clock_hi_ns, clock_drift; /* stats_drift: lo, hi, rel_sd */
+	bool clock_drifts;
+
 	struct tl_spoiler spoilers[TL_SPOILER_COUNT];
 };
 
@@ -71,6 +80,14 @@ struct tl_host {
  * probes. cpu < 0 means the default sampling CPU. Missing files are not
  * errors: those facts read as unknown. Returns 0. */
 int tl_host_read(const char *root, int cpu, struct tl_host *h);
+
+/* Measures whether the core clock holds still: 20000 samples of a
+ * 20000-ADD chain (about 0.2 s) on h->cpu with the first barrier timer that
+ * opens (clock-gettime otherwise), cut into 100-sample chunks by
+ * stats_drift. Fills the clock fields and the "clock" spoiler. The calling
+ * thread is pinned for the measurement and its affinity restored. Only for
+ * the running machine, and never while a run samples on that CPU. */
+void tl_host_probe_clock(struct tl_host *h);
 
 /* Number of spoilers with bad set. */
 size_t tl_host_spoiled(const struct tl_host *h);

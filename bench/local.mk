@@ -5,7 +5,8 @@ libticklab_a_SOURCES += \
 	bench/size.c bench/size.h \
 	bench/topology.c bench/topology.h \
 	bench/runner.c bench/runner.h \
-	bench/host.c bench/host.h
+	bench/host.c bench/host.h \
+	bench/clock_probe.c
 
 # Tests of bench/ (TAP).
 check_PROGRAMS += tests/test_kernel tests/test_size tests/test_topology tests/test_flush \

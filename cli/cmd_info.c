@@ -240,6 +240,7 @@ int cli_info_main(int argc, char **argv)
 	if (tl_cpu_pin(cpu, why, sizeof why) < 0)
 		fprintf(stderr, "ticklab info: %s (measuring unpinned)\n", why);
 	tl_host_read("/", cpu, &host);
+	tl_host_probe_clock(&host);
 	while (tl_backends[n])
 		n++;
 	bi = calloc(n ? n : 1, sizeof *bi);

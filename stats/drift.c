@@ -53,13 +53,17 @@ static void chunk_medians(const double *x, size_t k, size_t chunk, double *buf, 
 }
 
 /* The standard error of one chunk's median from its own samples: the
- * variance of the medians of DRIFT_RESAMPLES resamples with replacement,
- * pooled over up to DRIFT_MAX_RESAMPLED_CHUNKS chunks. */
-static double bootstrap_sd(const double *x, size_t k, size_t chunk, double *buf, double *med)
+ * variance of the medians of DRIFT_RESAMPLES resamples with replacement.
+ * Over up to DRIFT_MAX_RESAMPLED_CHUNKS chunks the median of those variances
+ * is taken, not their mean: a chunk that straddles a clock step holds two
+ * levels, its resampled median jumps between them, and a mean would let a
+ * few such chunks hide the very steps being looked for. var holds one
+ * value per resampled chunk. */
+static double bootstrap_sd(const double *x, size_t k, size_t chunk, double *buf, double *med,
+			   double *var)
 {
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	size_t used = k < DRIFT_MAX_RESAMPLED_CHUNKS ? k : DRIFT_MAX_RESAMPLED_CHUNKS;
-	double var = 0;
 
 	if (!rng)
 		return NAN;
@@ -73,10 +77,11 @@ static double bootstrap_sd(const double *x, size_t k, size_t chunk, double *buf,
 			gsl_sort(buf, 1, chunk);
 			med[b] = stats_quantile_sorted(buf, chunk, 0.5);
 		}
-		var += gsl_stats_variance(med, 1, DRIFT_RESAMPLES);
+		var[u] = gsl_stats_variance(med, 1, DRIFT_RESAMPLES);
 	}
 	gsl_rng_free(rng);
-	return sqrt(var / (double)used);
+	gsl_sort(var, 1, used);
+	return sqrt(stats_quantile_sorted(var, used, 0.5));
 }
 
 int stats_drift(const double *x, size_t n, size_t chunk, struct tl_drift *d)
@@ -87,9 +92,10 @@ int stats_drift(const double *x, size_t n, size_t chunk, struct tl_drift *d)
 	size_t k = n / chunk;
 	size_t nmed = k > DRIFT_RESAMPLES ? k : DRIFT_RESAMPLES;
 	double *buf = malloc(chunk * sizeof *buf), *med = malloc(nmed * sizeof *med),
-	       *all = malloc(k * chunk * sizeof *all);
+	       *all = malloc(k * chunk * sizeof *all),
+	       *var = malloc(DRIFT_MAX_RESAMPLED_CHUNKS * sizeof *var);
 	int rc = -1;
-	if (!buf || !med || !all)
+	if (!buf || !med || !all || !var)
 		goto out;
 	/* The trailing partial chunk is left out everywhere, so every number
 	 * describes the same k * chunk samples. */
@@ -102,7 +108,7 @@ int stats_drift(const double *x, size_t n, size_t chunk, struct tl_drift *d)
 	memcpy(all, x, k * chunk * sizeof *all);
 	gsl_sort(all, 1, k * chunk);
 	d->median = stats_quantile_sorted(all, k * chunk, 0.5);
-	d->noise_sd = bootstrap_sd(x, k, chunk, buf, med);
+	d->noise_sd = bootstrap_sd(x, k, chunk, buf, med, var);
 	if (isnan(d->noise_sd))
 		goto out;
 	if (d->median > 0) {
@@ -115,5 +121,6 @@ out:
 	free(buf);
 	free(med);
 	free(all);
+	free(var);
 	return rc;
 }

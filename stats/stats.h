@@ -30,7 +30,8 @@ struct tl_drift {
 	double lo, hi;          /* lowest and highest chunk median */
 	double sd;              /* sd (n-1) of the chunk medians */
 	double noise_sd;        /* what independent noise alone would give them: a
-				 * chunk median's standard error, bootstrapped (seeded) */
+				 * chunk median's standard error, bootstrapped (seeded;
+				 * the median over chunks of the resampled variances) */
 	double rel_sd, noise_rel_sd; /* both over median; NaN when median <= 0 */
 	bool drifts;            /* sd > 3 noise_sd and median > 0 */
 };

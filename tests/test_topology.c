@@ -2,6 +2,7 @@
  * machine, for shape only). */
 #include "config.h"
 
+#include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +152,10 @@ static void test_host_fixtures(void)
 
 	tl_host_read(root_of("no-such-tree"), 0, &h);
 	ok(!strcmp(h.model, "unknown") && !h.have_topology, "missing root: everything unknown");
+	ok(!h.clock_probed && !sp(&h, TL_SPOILER_CLOCK)->bad &&
+		   !strcmp(sp(&h, TL_SPOILER_CLOCK)->seen, "not measured") &&
+		   strstr(sp(&h, TL_SPOILER_CLOCK)->why, "ticklab info"),
+	   "the clock spoiler is 'not measured' until probed, and says who measures it");
 }
 
 static void test_host_live(void)
@@ -167,6 +172,21 @@ static void test_host_live(void)
 	ok(h.tsc_ghz > 0 && h.tsc_resolution_ns > 0, "live: TSC %.3f GHz, step %.3g ns",
 	   h.tsc_ghz, h.tsc_resolution_ns);
 #endif
+	/* The clock probe: whatever it finds, it must measure a chain of the
+	 * right size, say which way it went, and give the thread its CPUs back. */
+	cpu_set_t before, after;
+	sched_getaffinity(0, sizeof before, &before);
+	tl_host_probe_clock(&h);
+	sched_getaffinity(0, sizeof after, &after);
+	const struct tl_spoiler *c = sp(&h, TL_SPOILER_CLOCK);
+	ok(h.clock_probed && h.clock_adds == 20000 && h.clock_lo_ns > 0 &&
+		   h.clock_lo_ns <= h.clock_hi_ns && h.clock_timer[0],
+	   "clock probe: %s, chunk medians %.0f..%.0f ns", h.clock_timer, h.clock_lo_ns,
+	   h.clock_hi_ns);
+	ok(c->bad ? !strncmp(c->seen, "drifts ", 7) && strstr(c->why, "CV stays above")
+		  : !strcmp(c->seen, "steady") && strstr(c->why, "held still"),
+	   "clock probe: %s: %s", c->seen, c->why);
+	ok(CPU_EQUAL(&before, &after), "clock probe: the thread's affinity is restored");
 }
 
 int main(void)

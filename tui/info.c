@@ -162,6 +162,10 @@ static void build(struct tui_app *app, struct info_buf *b)
 		json_lines(app, b, app->host_json);
 	else {
 		tui_info_ensure(app);
+		/* The clock probe samples on the sampling CPU for 0.12 s: only
+		 * when nothing else samples there. */
+		if (!app->host.clock_probed && !tui_live_running(app) && !tui_search_running(app))
+			tl_host_probe_clock(&app->host);
 		host_lines(app, b);
 	}
 	if (!app->replay)
