@@ -101,9 +101,11 @@ static void print_notes(FILE *f, const struct tl_run *run, const struct tl_analy
 	if (drift)
 		fprintf(f, "drift: sd of the medians of consecutive %d-sample chunks over the median, "
 			   "where it is over 3x what\n"
-			   "  independent noise gives: the core's speed changed during the run (the "
-			   "host or governor moved its\n"
-			   "  clock; the TSC did not), and CV cannot fall much below it\n",
+			   "  independent noise gives: the level moved during the run (on a VM or "
+			   "under a governor other than\n"
+			   "  performance, the core clock changing under a steady TSC; `ticklab info` "
+			   "probes it), and CV cannot\n"
+			   "  fall much below it\n",
 			TL_DRIFT_CHUNK);
 	if (simulated)
 		fprintf(f, "* simulated timer: not a measurement of this machine\n");

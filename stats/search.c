@@ -208,10 +208,12 @@ static void finish_note(struct tl_search_result *r, int kind)
 		snprintf(r->note + len, sizeof(r->note) - len, "%son the timer-resolution floor (%s %.3g ns)",
 			 len ? "; " : "", kind == 0 ? "(q/sqrt 6)/eps =" : "(1-alpha) q =", r->floor_ns);
 	len = strlen(r->note);
-	/* Why no t_min: the level itself moved between chunks there. */
+	/* Why no t_min: the level itself moved between chunks there (on a VM,
+	 * usually the core clock; `ticklab info` probes that). */
 	if (kind == 0 && !r->converged && isfinite(r->best_drift) && len < sizeof(r->note) - 2)
 		snprintf(r->note + len, sizeof(r->note) - len,
-			 "%sthere the level drifts %.3g %% between 100-sample chunks (the clock moved)",
+			 "%sthere the level drifts %.3g %% between 100-sample chunks, and CV cannot "
+			 "fall much below it",
 			 len ? "; " : "", 100.0 * r->best_drift);
 }
 

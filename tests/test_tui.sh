@@ -111,6 +111,8 @@ wait_for 'sim \(simulated\)' 3; ok $? "live shows the sim column, labelled simul
 wait_for 'barrier-tsc|clock-gettime|papi' 3; ok $? "live shows a real backend beside it"
 wait_for '^p50 +-?[0-9]' 3 && wait_for 'CDF' 3
 ok $? "live shows the summary and the CDF"
+wait_for 'kernel . empty ' 3 && wait_for 'CV +-( |$)' 3 && ! grep -Eq 'CV +-[0-9]' "$W/screen"
+ok $? "an empty cell shows no CV: it is centred on 0 after filter_cost"
 save live-80x24.txt
 keys '?'
 wait_for 'Help: Live screen keys' 5; ok $? "? on the live screen shows its own keys"

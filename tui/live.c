@@ -590,7 +590,9 @@ static void draw_summary(struct tui_app *app, const struct tui_rect *r, const st
 		 {"p50", s->p50}, {"p95", s->p95}, {"p99", s->p99},   {"mean", s->mean},
 		 {"sd", s->sd}};
 	char cv[24], te[24], res[24], val[24], val2[24];
-	if (isfinite(s->cv))
+	/* After filter_cost an empty cell is centred on 0: sd/mean says nothing
+	 * (the table prints "-" too); its spread is the sd line. */
+	if (isfinite(s->cv) && c->kernel.kind != TL_KERNEL_EMPTY)
 		snprintf(cv, sizeof cv, "%.2f%%", 100 * s->cv);
 	else
 		snprintf(cv, sizeof cv, "-");
@@ -620,9 +622,10 @@ static void draw_summary(struct tui_app *app, const struct tui_rect *r, const st
 	}
 	if (y < r->y + r->h)
 		tui_putf(y++, r->x, r->w, dim, "t_e,std %s res %s", te, res);
-	/* CV's floor when the core's clock moved under the timer (stats_drift). */
+	/* CV's floor when the level moved during the run (stats_drift); the
+	 * info screen's clock probe tells whether the core clock is why. */
 	if (v->an.drift.drifts && c->kernel.kind != TL_KERNEL_EMPTY && y < r->y + r->h)
-		tui_putf(y++, r->x, r->w, tui_attr(app, TUI_ROLE_WARN), "drift %.2f%% (clock moved)",
+		tui_putf(y++, r->x, r->w, tui_attr(app, TUI_ROLE_WARN), "drift %.2f%% (level moved)",
 			 100.0 * v->an.drift.rel_sd);
 	/* The pitfall is said, not hidden: an inactive filter's note, wrapped. */
 	if (!v->an.os.active && v->an.os.note[0] && v->an.os.method != TL_OS_NONE) {
