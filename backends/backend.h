@@ -73,6 +73,10 @@ void tl_timer_close(struct tl_timer *t);
  * 0 when the readings never changed. */
 double tl_timer_resolution(struct tl_timer *t, unsigned tries);
 
+/* Wall seconds on CLOCK_MONOTONIC: for progress, time limits and benchmarks,
+ * never between a timed region's two reads. */
+double tl_monotonic_s(void);
+
 /* --- machine facts the probes need and `info` shows (backends/x86.c etc.) --- */
 
 /* Calibrated TSC frequency in GHz (0 when there is no usable TSC). Cached. */

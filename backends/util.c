@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <time.h>
 
 #include "backends/backend.h"
 #include "backends/internal.h"
@@ -45,4 +46,11 @@ const char *tl_backend_arch(void)
 #else
 	return "an unknown architecture";
 #endif
+}
+
+double tl_monotonic_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }

@@ -6,21 +6,14 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
+#include "backends/backend.h"
 #include "bench/flush.h"
 #include "bench/runner.h"
 #include "bench/size.h"
 #include "bench/topology.h"
 
 #define REPS 5
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 int main(void)
 {
@@ -47,12 +40,12 @@ int main(void)
 	tl_size_format(f.bytes, sz, sizeof sz);
 	tl_flush_touch(&f);
 	for (int r = 0; r < REPS; r++) {
-		double t0 = now();
+		double t0 = tl_monotonic_s();
 		tl_flush_touch(&f);
-		double t1 = now();
+		double t1 = tl_monotonic_s();
 		memset(f.buf, r, f.bytes);
 		__asm__ __volatile__("" : : "r"(f.buf) : "memory");
-		double t2 = now();
+		double t2 = tl_monotonic_s();
 		if (t1 - t0 < best_touch)
 			best_touch = t1 - t0;
 		if (t2 - t1 < best_memset)

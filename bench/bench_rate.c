@@ -6,18 +6,11 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
+#include "backends/backend.h"
 #include "bench/runner.h"
 
 #define N 200000
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 struct clock_marks {
 	double first, last;
@@ -32,10 +25,10 @@ static void mark(void *ctx, struct tl_run *run, size_t cell)
 	size_t done = atomic_load(&run->samples_done);
 	(void)cell;
 	if (m->first == 0) {
-		m->first = now();
+		m->first = tl_monotonic_s();
 		m->first_done = done;
 	}
-	m->last = now();
+	m->last = tl_monotonic_s();
 	m->last_done = done;
 }
 
@@ -60,12 +53,12 @@ static void rate(const char *spec)
 		exit(1);
 	}
 	struct clock_marks m = { 0 };
-	double t0 = now();
+	double t0 = tl_monotonic_s();
 	if (tl_run_execute(&run, mark, &m, why, sizeof why)) {
 		fprintf(stderr, "bench_rate: %s\n", why);
 		exit(1);
 	}
-	double dt = now() - t0;
+	double dt = tl_monotonic_s() - t0;
 	printf("  tl_run --kernel %-8s: %zu cells, %zu samples in %.3f s = %.2f M samples/s end "
 	       "to end, %.2f M samples/s while sampling\n",
 	       spec, run.ncells, run.samples_total, dt, (double)run.samples_total / dt / 1e6,
@@ -74,9 +67,9 @@ static void rate(const char *spec)
 	/* The bare per-sample loop, no chunks or schedule: */
 	double *out = malloc(N * sizeof *out);
 	uint64_t *adds = k[0].kind == TL_KERNEL_EMPTY ? NULL : run.cells[1].adds;
-	t0 = now();
+	t0 = tl_monotonic_s();
 	tl_measure(&run.timers[0], NULL, adds, N, out);
-	dt = now() - t0;
+	dt = tl_monotonic_s() - t0;
 	printf("  tl_measure %-13s: %d samples in %.3f s = %.2f M samples/s\n", spec, N, dt,
 	       N / dt / 1e6);
 	free(out);

@@ -10,8 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "backends/backend.h"
 #include "bench/flush.h"
 #include "bench/host.h"
 #include "bench/runner.h"
@@ -24,13 +24,6 @@
 #define PROBE_BAD_DRIFT 0.003
 
 static const char *const probe_timers[] = {"barrier-tsc", "barrier-cntvct", "clock-gettime"};
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static int open_first(struct tl_timer *t, char *id, size_t idlen)
 {
@@ -56,9 +49,9 @@ static int measure(struct tl_host *h, double *ns)
 		return -1;
 	if (tl_flush_init(&f, 0, why, sizeof why) == 0) {
 		tl_search_engine_init(&e, &t, &f, NULL);
-		double t0 = now_s();
+		double t0 = tl_monotonic_s();
 		rc = tl_search_engine_measure(&e, PROBE_ADDS, false, PROBE_SAMPLES, ns);
-		h->clock_seconds = now_s() - t0;
+		h->clock_seconds = tl_monotonic_s() - t0;
 		tl_search_engine_free(&e);
 		tl_flush_free(&f);
 	}

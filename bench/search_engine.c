@@ -5,17 +5,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "backends/backend.h"
 #include "bench/runner.h"
 #include "stats/stats.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 double tl_search_engine_flush_seconds(const struct tl_flush *f)
 {
@@ -24,10 +17,10 @@ double tl_search_engine_flush_seconds(const struct tl_flush *f)
 	if (!f || f->bytes == 0)
 		return 0;
 	for (int i = 0; i < 3; i++) {
-		double t0 = now_s();
+		double t0 = tl_monotonic_s();
 
 		tl_flush_touch(f);
-		t[i] = now_s() - t0;
+		t[i] = tl_monotonic_s() - t0;
 	}
 	return stats_median(t, 3);
 }

@@ -80,3 +80,13 @@ struct tl_analysis *tl_run_analyse(const struct tl_run *run, enum tl_os_method m
 	}
 	return an;
 }
+
+bool tl_cell_shows_cv(const struct tl_cell *c, const struct tl_analysis *a)
+{
+	return c->kernel.kind != TL_KERNEL_EMPTY && isfinite(a->summary.cv);
+}
+
+bool tl_cell_shows_drift(const struct tl_cell *c, const struct tl_analysis *a)
+{
+	return c->kernel.kind != TL_KERNEL_EMPTY && a->drift.drifts;
+}

@@ -4,6 +4,7 @@
 #ifndef TL_IO_ANALYSIS_H
 #define TL_IO_ANALYSIS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,5 +46,11 @@ int tl_cell_analyse_kept(const struct tl_run *run, size_t cell, enum tl_os_metho
 /* tl_cell_analyse over every cell (hidden baselines too): a new array of
  * run->ncells analyses (free()), or NULL when out of memory. */
 struct tl_analysis *tl_run_analyse(const struct tl_run *run, enum tl_os_method m, uint64_t seed);
+
+/* CV and drift are relative to the level, so they say nothing for an empty
+ * cell, centred on 0 after filter_cost. The table and the TUI show them by
+ * these rules (its spread is the sd). */
+bool tl_cell_shows_cv(const struct tl_cell *c, const struct tl_analysis *a);
+bool tl_cell_shows_drift(const struct tl_cell *c, const struct tl_analysis *a);
 
 #endif

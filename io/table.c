@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench/size.h"
+#include "io/analysis.h"
 
 enum { COL_BACKEND, COL_FLUSH, COL_KERNEL, COL_N, COL_OSRM, COL_OVERHEAD, COL_RES, COL_MIN,
        COL_P50, COL_P99, COL_MEAN, COL_SD, COL_CV, COL_DRIFT, NCOLS };
@@ -49,13 +50,11 @@ static void fill_row(const struct tl_run *run, size_t ci, const struct tl_analys
 	fmt_ns(row[COL_P99], s->p99);
 	fmt_ns(row[COL_MEAN], s->mean);
 	fmt_ns(row[COL_SD], s->sd);
-	/* After filter_cost an empty cell is centred on 0, so sd/mean says
-	 * nothing: its spread is the sd column. */
-	if (isfinite(s->cv) && c->kernel.kind != TL_KERNEL_EMPTY)
+	if (tl_cell_shows_cv(c, a))
 		snprintf(row[COL_CV], CELL_MAX, "%.2f%%", 100.0 * s->cv);
 	else
 		snprintf(row[COL_CV], CELL_MAX, "-");
-	if (a->drift.drifts && c->kernel.kind != TL_KERNEL_EMPTY)
+	if (tl_cell_shows_drift(c, a))
 		snprintf(row[COL_DRIFT], CELL_MAX, "%.2f%%", 100.0 * a->drift.rel_sd);
 	else
 		snprintf(row[COL_DRIFT], CELL_MAX, "-");
@@ -88,7 +87,7 @@ static void print_notes(FILE *f, const struct tl_run *run, const struct tl_analy
 			simulated = true;
 		if (c->kernel.kind == TL_KERNEL_EMPTY)
 			empty = true;
-		if (strcmp(rows[r][COL_DRIFT], "-"))
+		if (tl_cell_shows_drift(c, &an[i]))
 			drift = true;
 		if (!an[i].os.active && an[i].os.method != TL_OS_NONE && an[i].os.note[0])
 			fprintf(f, "note: %s %s %s: %s\n", run->timers[c->timer].id, rows[r][COL_FLUSH],

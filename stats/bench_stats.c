@@ -6,19 +6,12 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "backends/backend.h"
 #include "stats/stats.h"
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* Samples like a cell: 1000 ns +- 5 ns with 1 % spikes of 2 us. */
 static void fill(double *x, size_t n, int quantized, gsl_rng *r)
@@ -41,12 +34,12 @@ static int bench_iforest(size_t n, int quantized, gsl_rng *r)
 	}
 	fill(x, n, quantized, r);
 	const double *f[1] = { x };
-	double t0 = now();
+	double t0 = tl_monotonic_s();
 	stats_iforest_scores(f, 1, n, 1, s);
-	double t1 = now();
+	double t1 = tl_monotonic_s();
 	struct tl_os_result res;
 	stats_filter_os(TL_OS_IFOREST, f, 1, n, 1, keep, &res);
-	double t2 = now();
+	double t2 = tl_monotonic_s();
 	printf("iforest %-11s n=%-8zu scores %8.3f s   filter_os (scores + beta) %8.3f s   %s\n",
 	       quantized ? "quantized" : "continuous", n, t1 - t0, t2 - t1, res.note);
 	free(x);
@@ -63,14 +56,14 @@ static int bench_summary(size_t n, gsl_rng *r)
 	fill(x, n, 1, r);
 	struct tl_summary s;
 	struct tl_histogram h;
-	double t0 = now();
+	double t0 = tl_monotonic_s();
 	stats_summary(x, n, &s);
-	double t1 = now();
+	double t1 = tl_monotonic_s();
 	int rc = stats_histogram(x, n, 10, 60, 0, 0, &h);
-	double t2 = now();
+	double t2 = tl_monotonic_s();
 	struct tl_drift d;
 	stats_drift(x, n, TL_DRIFT_CHUNK, &d);
-	double t3 = now();
+	double t3 = tl_monotonic_s();
 	printf("summary   n=%zu %8.3f s   histogram (%zu bins) %8.3f s   total %8.3f s\n", n,
 	       t1 - t0, rc == 0 ? h.nbins : 0, t2 - t1, t2 - t0);
 	printf("drift     n=%zu %8.3f s   (%zu chunks of %zu; the TUI re-analyses with it)\n", n,

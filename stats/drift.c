@@ -92,10 +92,9 @@ int stats_drift(const double *x, size_t n, size_t chunk, struct tl_drift *d)
 	size_t k = n / chunk;
 	size_t nmed = k > DRIFT_RESAMPLES ? k : DRIFT_RESAMPLES;
 	double *buf = malloc(chunk * sizeof *buf), *med = malloc(nmed * sizeof *med),
-	       *all = malloc(k * chunk * sizeof *all),
 	       *var = malloc(DRIFT_MAX_RESAMPLED_CHUNKS * sizeof *var);
 	int rc = -1;
-	if (!buf || !med || !all || !var)
+	if (!buf || !med || !var)
 		goto out;
 	/* The trailing partial chunk is left out everywhere, so every number
 	 * describes the same k * chunk samples. */
@@ -105,11 +104,9 @@ int stats_drift(const double *x, size_t n, size_t chunk, struct tl_drift *d)
 	gsl_sort(med, 1, k);
 	d->lo = med[0];
 	d->hi = med[k - 1];
-	memcpy(all, x, k * chunk * sizeof *all);
-	gsl_sort(all, 1, k * chunk);
-	d->median = stats_quantile_sorted(all, k * chunk, 0.5);
+	d->median = stats_median(x, k * chunk);
 	d->noise_sd = bootstrap_sd(x, k, chunk, buf, med, var);
-	if (isnan(d->noise_sd))
+	if (isnan(d->median) || isnan(d->noise_sd)) /* out of memory */
 		goto out;
 	if (d->median > 0) {
 		d->rel_sd = d->sd / d->median;
@@ -120,7 +117,6 @@ int stats_drift(const double *x, size_t n, size_t chunk, struct tl_drift *d)
 out:
 	free(buf);
 	free(med);
-	free(all);
 	free(var);
 	return rc;
 }

@@ -253,24 +253,13 @@ int stats_analyse(const double *ns, size_t n, double overhead_ns, enum tl_os_met
 	unsigned char *keep = malloc(n ? n : 1);
 	if (nkept)
 		*nkept = 0;
-	if (!v || !keep) {
-		free(v);
-		free(keep);
-		os_reset(&a->os, method);
-		stats_summary(NULL, 0, &a->summary);
-		stats_drift(NULL, 0, TL_DRIFT_CHUNK, &a->drift);
-		return -1;
-	}
+	if (!v || !keep)
+		goto fail;
 	memcpy(v, ns, n * sizeof(*v));
 	stats_filter_cost(v, n, overhead_ns);
 	/* Before filter_os: the chunks must stay whole runs of consecutive samples. */
-	if (stats_drift(v, n, TL_DRIFT_CHUNK, &a->drift) < 0) {
-		free(v);
-		free(keep);
-		os_reset(&a->os, method);
-		stats_summary(NULL, 0, &a->summary);
-		return -1;
-	}
+	if (stats_drift(v, n, TL_DRIFT_CHUNK, &a->drift) < 0)
+		goto fail;
 	const double *feat[1] = { v };
 	int rc = stats_filter_os(method, feat, 1, n, seed, keep, &a->os);
 	size_t m = 0;
@@ -286,4 +275,11 @@ int stats_analyse(const double *ns, size_t n, double overhead_ns, enum tl_os_met
 	free(v);
 	free(keep);
 	return rc;
+fail:
+	free(v);
+	free(keep);
+	os_reset(&a->os, method);
+	stats_summary(NULL, 0, &a->summary);
+	stats_drift(NULL, 0, TL_DRIFT_CHUNK, &a->drift);
+	return -1;
 }

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "backends/backend.h"
 #include "stats/search_impl.h"
 
 void tl_search_params_default(struct tl_search_params *p)
@@ -42,13 +42,6 @@ int tl_search_method_parse(const char *text)
 	return -1;
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 static int params_check(const struct tl_search_params *p, char *why, size_t len)
 {
 	if (!(p->eps > 0 && p->eps < 1))
@@ -76,7 +69,7 @@ int srch_begin(struct tl_srch *s, const struct tl_search_params *p, const struct
 	s->p = p;
 	s->io = io;
 	s->r = r;
-	s->t0 = now_s();
+	s->t0 = tl_monotonic_s();
 	s->cv_floor = INFINITY;
 	r->method = p->method;
 	r->ns = NAN;
@@ -105,7 +98,7 @@ void srch_end(struct tl_srch *s)
 	free(s->kept2);
 	s->raw = s->kept = s->kept2 = NULL;
 	if (s->r)
-		s->r->seconds = now_s() - s->t0;
+		s->r->seconds = tl_monotonic_s() - s->t0;
 }
 
 bool srch_stopped(const struct tl_srch *s)
@@ -115,7 +108,7 @@ bool srch_stopped(const struct tl_srch *s)
 
 bool srch_out_of_time(const struct tl_srch *s)
 {
-	return s->p->time_limit_s > 0 && now_s() - s->t0 > s->p->time_limit_s;
+	return s->p->time_limit_s > 0 && tl_monotonic_s() - s->t0 > s->p->time_limit_s;
 }
 
 int srch_sample(struct tl_srch *s, uint64_t adds, size_t n, bool second, struct tl_point *pt)

@@ -37,26 +37,25 @@ start() {
 		echo TL_EXIT=\$?; stty -a; echo TL_END; exec sleep 600"
 }
 screen() { X capture-pane -p -t t; }
-# wait_for REGEX [SECONDS]: polls the pane until a line matches.
-wait_for() {
-	limit=$(( $(date +%s) + ${2:-10} ))
+# poll SECONDS CHECK...: captures the pane into $W/screen until CHECK
+# succeeds (0) or the time is up (1). A screen is drawn in pieces, so every
+# check of what it shows polls; none reads one capture.
+poll() {
+	limit=$(( $(date +%s) + $1 ))
+	shift
 	while :; do
 		screen >"$W/screen" 2>/dev/null
-		grep -Eq -- "$1" "$W/screen" && return 0
-		[ "$(date +%s)" -ge "$limit" ] && { sed 's/^/#   | /' "$W/screen"; return 1; }
-		sleep 0.05
-	done
-}
-# wait_gone REGEX [SECONDS]: polls until no line matches.
-wait_gone() {
-	limit=$(( $(date +%s) + ${2:-10} ))
-	while :; do
-		screen >"$W/screen" 2>/dev/null
-		grep -Eq -- "$1" "$W/screen" || return 0
+		"$@" && return 0
 		[ "$(date +%s)" -ge "$limit" ] && return 1
 		sleep 0.05
 	done
 }
+shows() { grep -Eq -- "$1" "$W/screen"; }
+lacks() { ! shows "$1"; }
+# wait_for REGEX [SECONDS]: until a line matches (the last screen shown if not).
+wait_for() { poll "${2:-10}" shows "$1" || { show; return 1; }; }
+# wait_gone REGEX [SECONDS]: until no line matches.
+wait_gone() { poll "${2:-10}" lacks "$1"; }
 keys() { X send-keys -t t "$@"; }
 # golden NAME FILE: compares with tests/golden/NAME (or writes it with GENERATE=1).
 golden() {
@@ -66,19 +65,16 @@ golden() {
 	ok $st "screen matches tests/golden/$1"
 	[ $st -eq 0 ] || sed 's/^/#   /' "$W/diff" | head -n 30
 }
-# golden_screen NAME VIEW...: a screen is drawn in pieces, so poll until VIEW
-# (a command that prints the part of $W/screen under test) matches the golden
-# file, and diff only once the time is up.
+# golden_screen NAME VIEW...: polls until VIEW (a command that prints the
+# part of $W/screen under test) matches the golden file; diffs when the time
+# is up (with GENERATE=1, writes the last view).
+view_is_golden() {
+	"$@" >"$W/view"
+	[ -z "$GENERATE" ] && cmp -s "$GOLDEN/$name" "$W/view"
+}
 golden_screen() {
 	name=$1; shift
-	limit=$(( $(date +%s) + 5 ))
-	while :; do
-		screen >"$W/screen" 2>/dev/null
-		"$@" >"$W/view"
-		[ -z "$GENERATE" ] && cmp -s "$GOLDEN/$name" "$W/view" && break
-		[ "$(date +%s)" -ge "$limit" ] && break
-		sleep 0.05
-	done
+	poll 5 view_is_golden "$@"
 	golden "$name" "$W/view"
 }
 whole_screen() { cat "$W/screen"; }

@@ -67,7 +67,7 @@ enum tui_input {
  * run by io/ and stats/ functions, kept until the cell gets new samples. */
 struct tui_view {
 	size_t done;               /* samples analysed (SIZE_MAX: never) */
-	double when;               /* tui_now() of that analysis */
+	double when;               /* tl_monotonic_s() of that analysis */
 	double cost;               /* seconds it took */
 	struct tl_analysis an;
 	double overhead_ns;
@@ -186,7 +186,6 @@ void tui_fill(int y, int x, int w, int attr);
 void tui_put_canvas(const struct tui_app *app, int y, int x, const struct tui_canvas *cv);
 /* The one dim line a screen shows in its body before it has anything to draw. */
 void tui_put_empty(const struct tui_app *app, const char *text);
-double tui_now(void);
 void tui_wake(struct tui_app *app);
 void tui_message(struct tui_app *app, bool error, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

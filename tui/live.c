@@ -198,7 +198,7 @@ int tui_live_start(struct tui_app *app, char *why, size_t whylen)
 		return -1;
 	}
 	app->thread_live = true;
-	app->t_start = tui_now();
+	app->t_start = tl_monotonic_s();
 	app->t_end = 0;
 	tui_affinity_ui(app, app->run.cpu);
 	return 0;
@@ -229,7 +229,7 @@ int tui_live_load(struct tui_app *app, const char *path, char *why, size_t whyle
 static void live_join(struct tui_app *app)
 {
 	tui_worker_join(app->thread, &app->thread_live);
-	app->t_end = tui_now();
+	app->t_end = tl_monotonic_s();
 	for (size_t i = 0; i < app->run.ncells; i++)
 		app->views[i].done = SIZE_MAX;
 }
@@ -378,7 +378,7 @@ static void view_update(struct tui_app *app, const struct tl_run *run, size_t ce
 	size_t done = tl_cell_done(run, cell);
 	view_reset(v);
 	v->done = atomic_load(&c->done);
-	v->when = tui_now();
+	v->when = tl_monotonic_s();
 	v->cost = 0;
 	v->overhead_ns = c->overhead_ns;
 	if (view_reserve(v, done, c->n) < 0) {
@@ -399,7 +399,7 @@ static void view_update(struct tui_app *app, const struct tl_run *run, size_t ce
 		res = s->p99 > s->min ? (s->p99 - s->min) / (double)bins : 1.0;
 	v->have_hist = stats_histogram(v->sorted, v->nsorted, res, bins ? bins : 1, s->min,
 				       s->p99 >= s->min ? s->p99 : s->min, &v->hist) == 0;
-	v->cost = tui_now() - v->when;
+	v->cost = tl_monotonic_s() - v->when;
 }
 
 const struct tui_view *tui_live_view(struct tui_app *app, size_t cell)
@@ -414,7 +414,7 @@ static void views_refresh(struct tui_app *app, const size_t *cells, size_t n, si
 	struct tl_cell *copy = NULL;
 	bool live = app->thread_live;
 	bool have_snap = false;
-	double now = tui_now();
+	double now = tl_monotonic_s();
 	for (size_t i = 0; i < n; i++) {
 		size_t ci = cells[i];
 		if (ci == SIZE_MAX)
@@ -505,7 +505,7 @@ static void draw_progress(struct tui_app *app)
 	if (app->replay)
 		snprintf(left, sizeof left, " replay%s", app->interrupted ? " (interrupted session)" : "");
 	else if (app->thread_live) {
-		double el = tui_now() - app->t_start;
+		double el = tl_monotonic_s() - app->t_start;
 		double eta = done ? el * (double)(total - done) / (double)done : 0;
 		snprintf(left, sizeof left, " %3.0f%% %zu/%zu ETA %.0fs%s", 100 * frac, done, total,
 			 eta, atomic_load(&app->run.paused) ? " PAUSED" : "");
@@ -590,9 +590,7 @@ static void draw_summary(struct tui_app *app, const struct tui_rect *r, const st
 		 {"p50", s->p50}, {"p95", s->p95}, {"p99", s->p99},   {"mean", s->mean},
 		 {"sd", s->sd}};
 	char cv[24], te[24], res[24], val[24], val2[24];
-	/* After filter_cost an empty cell is centred on 0: sd/mean says nothing
-	 * (the table prints "-" too); its spread is the sd line. */
-	if (isfinite(s->cv) && c->kernel.kind != TL_KERNEL_EMPTY)
+	if (tl_cell_shows_cv(c, &v->an))
 		snprintf(cv, sizeof cv, "%.2f%%", 100 * s->cv);
 	else
 		snprintf(cv, sizeof cv, "-");
@@ -624,7 +622,7 @@ static void draw_summary(struct tui_app *app, const struct tui_rect *r, const st
 		tui_putf(y++, r->x, r->w, dim, "t_e,std %s res %s", te, res);
 	/* CV's floor when the level moved during the run (stats_drift); the
 	 * info screen's clock probe tells whether the core clock is why. */
-	if (v->an.drift.drifts && c->kernel.kind != TL_KERNEL_EMPTY && y < r->y + r->h)
+	if (tl_cell_shows_drift(c, &v->an) && y < r->y + r->h)
 		tui_putf(y++, r->x, r->w, tui_attr(app, TUI_ROLE_WARN), "drift %.2f%% (level moved)",
 			 100.0 * v->an.drift.rel_sd);
 	/* The pitfall is said, not hidden: an inactive filter's note, wrapped. */
@@ -767,12 +765,12 @@ bool tui_live_may_draw(struct tui_app *app)
 {
 	if (!app->thread_live || atomic_load(&app->run.paused))
 		return true;
-	double until = tui_now() + WINDOW_WAIT_S;
+	double until = tl_monotonic_s() + WINDOW_WAIT_S;
 	do {
 		for (int i = 0; i < 256; i++)
 			if (!atomic_load_explicit(&app->run.in_timed_window, memory_order_acquire))
 				return true;
-	} while (tui_now() < until);
+	} while (tl_monotonic_s() < until);
 	return false;
 }
 

@@ -312,13 +312,6 @@ void tui_put_empty(const struct tui_app *app, const char *text)
 	tui_put(app->lay.body.y + 1, 2, app->cols - 2, tui_attr(app, TUI_ROLE_INACTIVE), text);
 }
 
-double tui_now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 void tui_wake(struct tui_app *app)
 {
 	unsigned char b = 1;

@@ -285,12 +285,12 @@ static void draw(struct tui_app *app)
 	wnoutrefresh(stdscr);
 	if (!tui_live_may_draw(app)) {
 		/* dirty stays set; try again half a frame later, not at once */
-		app->last_frame = tui_now() - FRAME_S / 2;
+		app->last_frame = tl_monotonic_s() - FRAME_S / 2;
 		return;
 	}
 	doupdate();
 	app->dirty = false;
-	app->last_frame = tui_now();
+	app->last_frame = tl_monotonic_s();
 }
 
 static void go(struct tui_app *app, enum tui_screen s)
@@ -505,12 +505,12 @@ static int loop(struct tui_app *app, char *saved, size_t len)
 		tui_live_poll(app);
 		if (tui_search_running(app))
 			app->dirty = true; /* the search screen polls its worker when drawn */
-		double now = tui_now();
+		double now = tl_monotonic_s();
 		if (app->dirty && now - app->last_frame >= FRAME_S)
 			draw(app);
 		int timeout = 250;
 		if (app->dirty)
-			timeout = (int)((app->last_frame + FRAME_S - tui_now()) * 1000) + 1;
+			timeout = (int)((app->last_frame + FRAME_S - tl_monotonic_s()) * 1000) + 1;
 		else if (tui_live_running(app))
 			timeout = 100; /* progress and ETA move on their own */
 		if (timeout < 1)
