@@ -51,6 +51,7 @@ struct tl_timer {
 	const struct tl_backend *backend;
 	char id[TL_ID_MAX];  /* the full id the user gave, with parameters */
 	double ns_per_unit;  /* raw unit -> ns (for cycles: at the nominal TSC rate) */
+	char note[TL_WHY_MAX]; /* once open: how availability was decided, or "" */
 	void *state;         /* backend-private */
 };
 
@@ -60,6 +61,11 @@ extern const struct tl_backend *const tl_backends[];
 /* The backend whose id matches text up to an optional ':' (NULL if none). */
 const struct tl_backend *tl_backend_find(const char *id_with_params);
 
+/* The serialized barrier timer this node can run, for default comparisons:
+ * barrier-tsc where it opens, else barrier-rdtsc (x86); barrier-cntvct
+ * (Armv8). NULL when none opens. said gets one line saying which and why. */
+const char *tl_backend_default_barrier(char *said, size_t saidlen);
+
 /* Every known id, ", "-separated, for error messages ("barrier-tsc, rdtsc, ..."). */
 const char *tl_backend_ids(void);
 
@@ -67,10 +73,10 @@ const char *tl_backend_ids(void);
 int tl_timer_open(struct tl_timer *t, const char *id_with_params, char *why, size_t whylen);
 void tl_timer_close(struct tl_timer *t);
 
-/* The clock's step in raw units, measured (never assumed): over `tries`
- * timings (half empty, half with 0..127 ADDs so durations vary), the
- * smallest non-zero duration or gap between two distinct durations seen.
- * 0 when the readings never changed. */
+/* The clock's step in raw units, measured (never assumed): the lattice
+ * step (stats_lattice_step) of `tries` timings, half empty, half with
+ * 0..127 ADDs so durations vary. NaN when it cannot be measured (the
+ * readings never changed, or tries is 0). */
 double tl_timer_resolution(struct tl_timer *t, unsigned tries);
 
 /* Wall seconds on CLOCK_MONOTONIC: for progress, time limits and benchmarks,

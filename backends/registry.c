@@ -9,13 +9,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <gsl/gsl_sort.h>
 
 #include "backends/backend.h"
 #include "backends/internal.h"
+#include "stats/stats.h"
 
 const struct tl_backend *const tl_backends[] = {
 	&tl_backend_barrier_tsc,
+	&tl_backend_barrier_rdtsc,
 	&tl_backend_barrier_pmc,
 	&tl_backend_barrier_cntvct,
 	&tl_backend_barrier_pmccntr,
@@ -44,6 +45,35 @@ const struct tl_backend *tl_backend_find(const char *id_with_params)
 		if (strlen(id) == len && strncmp(id, id_with_params, len) == 0)
 			return tl_backends[i];
 	}
+	return NULL;
+}
+
+const char *tl_backend_default_barrier(char *said, size_t saidlen)
+{
+#if defined(__aarch64__)
+	static const char *const order[] = {"barrier-cntvct"};
+#else
+	static const char *const order[] = {"barrier-tsc", "barrier-rdtsc"};
+#endif
+	char why[TL_WHY_MAX], first_why[TL_WHY_MAX] = "";
+
+	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+		struct tl_timer t;
+
+		if (tl_timer_open(&t, order[i], why, sizeof why) < 0) {
+			if (i == 0)
+				snprintf(first_why, sizeof first_why, "%s", why);
+			continue;
+		}
+		tl_timer_close(&t);
+		if (i == 0)
+			tl_why(said, saidlen, "the barrier timer is %s", order[i]);
+		else
+			tl_why(said, saidlen, "the barrier timer is %s, since %s does not open: %s",
+			       order[i], order[0], first_why);
+		return order[i];
+	}
+	tl_why(said, saidlen, "no barrier timer opens here: %s", first_why);
 	return NULL;
 }
 
@@ -104,31 +134,21 @@ void tl_timer_close(struct tl_timer *t)
 	t->state = NULL;
 }
 
-/* The step of a clock is the smallest gap between two distinct durations it
- * reports (or the smallest non-zero duration itself): a TSC that advances 26
- * ticks at a time never shows a gap below 26 however the durations vary. To
- * make durations vary, half the timings run a few ADDs (0..127). */
+/* Durations vary so that their lattice shows: half the timings run a few
+ * ADDs (0..127), the rest are empty. The step itself is stats' to find. */
 double tl_timer_resolution(struct tl_timer *t, unsigned tries)
 {
 	const struct tl_backend *b = t->backend;
-	double *v, best = INFINITY;
+	double *v, step;
 
 	if (!b || tries == 0)
-		return 0.0;
+		return NAN;
 	v = malloc(tries * sizeof *v);
 	if (!v)
-		return 0.0;
+		return NAN;
 	for (unsigned i = 0; i < tries; i++)
 		v[i] = (i & 1) ? b->time_adds(t, (uint64_t)((i * 37u) % 128u)) : b->time_empty(t);
-	for (unsigned i = 0; i < tries; i++)
-		v[i] = fabs(v[i]);
-	gsl_sort(v, 1, tries);
-	for (unsigned i = 0; i < tries; i++) {
-		if (v[i] > 0.0 && v[i] < best)
-			best = v[i];
-		if (i > 0 && v[i] > v[i - 1] && v[i] - v[i - 1] < best)
-			best = v[i] - v[i - 1];
-	}
+	step = stats_lattice_step(v, tries);
 	free(v);
-	return isinf(best) ? 0.0 : best;
+	return step;
 }

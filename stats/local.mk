@@ -1,6 +1,6 @@
 # stats/ files (see Makefile.am)
 # stats helper: summaries, histograms, isolation forest, OS-noise filter
-libticklab_a_SOURCES += stats/stats.h stats/summary.c stats/dist.c stats/drift.c stats/iforest.c \
+libticklab_a_SOURCES += stats/stats.h stats/summary.c stats/dist.c stats/drift.c stats/lattice.c stats/iforest.c \
 	stats/osfilter.c
 check_PROGRAMS += tests/test_stats tests/test_stats_iforest
 tests_test_stats_SOURCES = tests/test_stats.c tests/tap.h

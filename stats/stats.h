@@ -21,6 +21,15 @@ void stats_filter_cost(double *x, size_t n, double te_std);
 /* Median of x (not modified); NaN for n == 0. */
 double stats_median(const double *x, size_t n);
 
+/* The step of the lattice a clock's durations lie on (stats/lattice.c): the
+ * largest period q that keeps the durations d (raw units, sign ignored,
+ * zeros and the top 10 % left out) in phase, refined by least squares, so
+ * rounding jitter around a 10 ns step gives ~10, not 1. Durations with no
+ * lattice give the smallest gap between distinct values. NaN when fewer
+ * than two distinct non-zero durations were seen (the step cannot be
+ * measured) or out of memory. */
+double stats_lattice_step(const double *d, size_t n);
+
 /* --- Drift: does a cell's level move while it is measured? (stats/drift.c) --- */
 #define TL_DRIFT_CHUNK 100     /* samples per chunk: the runner's default chunk */
 #define TL_DRIFT_MIN_CHUNKS 4  /* fewer chunks say nothing */
