@@ -4,13 +4,15 @@
  * are there.
  *
  *   barrier-tsc      x86    lfence; rdtscp; lfence        TSC ticks
+ *   barrier-rdtsc    x86    lfence; rdtsc; lfence         TSC ticks
  *   barrier-pmc      x86    lfence; rdpmc; lfence         core cycles
  *   barrier-cntvct   Armv8  isb; mrs cntvct_el0; isb      generic-timer ticks
  *   barrier-pmccntr  Armv8  isb; mrs pmccntr_el0; isb     core cycles
  *   rdtsc            x86    rdtsc                         TSC ticks
  *
  * Probes never execute an instruction that may fault before proving it is
- * enabled for user space (CPUID bits, prctl, the perf mmap page). */
+ * enabled for user space (CPUID bits, prctl, the perf mmap page) or having
+ * seen a throwaway child execute it (backends/probe.c). */
 #include "config.h"
 
 #include <errno.h>
@@ -68,19 +70,29 @@ struct barrier_tsc {
 				 : "memory");                                      \
 	} while (0)
 
+/* The Linux kernel's ordered TSC read where RDTSCP is missing: the first
+ * LFENCE keeps earlier work from moving past the read, the second keeps
+ * later work from starting before it. */
 #define BARRIER_RDTSC_READ(v)                                                      \
+	__asm__ volatile("lfence\n\trdtsc\n\tlfence" : "=a"((v).lo), "=d"((v).hi) : : "memory")
+
+#define PLAIN_RDTSC_READ(v)                                                        \
 	__asm__ volatile("rdtsc" : "=a"((v).lo), "=d"((v).hi) : : "memory")
 
 TL_TIMED_DEFINE(barrier_tsc, struct barrier_tsc, TL_TIMED_NO_PREP, BARRIER_TSC_READ,
 		BARRIER_TSC_DIFF)
 TL_TIMED_DEFINE(barrier_rdtsc, struct barrier_tsc, TL_TIMED_NO_PREP, BARRIER_RDTSC_READ,
 		BARRIER_TSC_DIFF)
+TL_TIMED_DEFINE(plain_rdtsc, struct barrier_tsc, TL_TIMED_NO_PREP, PLAIN_RDTSC_READ,
+		BARRIER_TSC_DIFF)
 #define BARRIER_TSC_FN(f) barrier_tsc_##f
 #define BARRIER_RDTSC_FN(f) barrier_rdtsc_##f
+#define PLAIN_RDTSC_FN(f) plain_rdtsc_##f
 
 /* rdtsc/rdtscp fault when CR4.TSD is set for this process (prctl
- * PR_SET_TSC): check that before trusting the CPUID bits. */
-static int barrier_tsc_usable(bool need_rdtscp, char *why, size_t whylen)
+ * PR_SET_TSC): check that first. RDTSCP is then trusted only as
+ * tl_x86_rdtscp decided it (CPUID, or a child that executed it). */
+static int barrier_tsc_usable(struct tl_timer *t, bool need_rdtscp, char *why, size_t whylen)
 {
 	unsigned a, bx, c, d;
 	int mode = 0;
@@ -88,43 +100,44 @@ static int barrier_tsc_usable(bool need_rdtscp, char *why, size_t whylen)
 
 	if (!__get_cpuid(1, &a, &bx, &c, &d) || !(d & (1u << 4)))
 		return tl_why(why, whylen, "CPUID says this CPU has no TSC");
-	if (need_rdtscp && (!__get_cpuid(0x80000001, &a, &bx, &c, &d) || !(d & (1u << 27))))
-		return tl_why(why, whylen,
-			      "CPUID 8000_0001h EDX[27] says no RDTSCP "
-			      "(a hypervisor may hide it); use rdtsc or clock-gettime");
 	if (prctl(PR_GET_TSC, &mode, 0, 0, 0) == 0 && mode != PR_TSC_ENABLE)
 		return tl_why(why, whylen,
 			      "reading the TSC is disabled for this process "
 			      "(prctl PR_SET_TSC/seccomp)");
+	if (need_rdtscp && !tl_x86_rdtscp(why, whylen))
+		return -1;
 	ghz = tl_tsc_ghz();
 	if (!(ghz > 0.0))
 		return tl_why(why, whylen,
 			      "TSC calibration against CLOCK_MONOTONIC_RAW failed");
+	if (need_rdtscp)
+		tl_x86_rdtscp(t->note, sizeof t->note);
+	else
+		tl_why(t->note, sizeof t->note, "CPUID 1 EDX[4] says there is a TSC; %.4f GHz",
+		       ghz);
+	t->ns_per_unit = 1.0 / ghz;
 	return 0;
 }
 
 static int barrier_tsc_open(struct tl_timer *t, const char *params, char *why, size_t whylen)
 {
-	if (tl_backend_no_params(t->backend, params, why, whylen) < 0 ||
-	    barrier_tsc_usable(true, why, whylen) < 0)
+	if (tl_backend_no_params(t->backend, params, why, whylen) < 0)
 		return -1;
-	t->ns_per_unit = 1.0 / tl_tsc_ghz();
-	return 0;
+	return barrier_tsc_usable(t, true, why, whylen);
 }
 
 static int barrier_rdtsc_open(struct tl_timer *t, const char *params, char *why, size_t whylen)
 {
-	if (tl_backend_no_params(t->backend, params, why, whylen) < 0 ||
-	    barrier_tsc_usable(false, why, whylen) < 0)
+	if (tl_backend_no_params(t->backend, params, why, whylen) < 0)
 		return -1;
-	t->ns_per_unit = 1.0 / tl_tsc_ghz();
-	return 0;
+	return barrier_tsc_usable(t, false, why, whylen);
 }
 
 #else /* !__x86_64__ */
 
 #define BARRIER_TSC_FN(f) NULL
 #define BARRIER_RDTSC_FN(f) NULL
+#define PLAIN_RDTSC_FN(f) NULL
 
 static int barrier_tsc_open(struct tl_timer *t, const char *params, char *why, size_t whylen)
 {
@@ -553,6 +566,19 @@ const struct tl_backend tl_backend_barrier_tsc = {
 	.time_adds = BARRIER_TSC_FN(time_adds),
 };
 
+const struct tl_backend tl_backend_barrier_rdtsc = {
+	.id = "barrier-rdtsc",
+	.family = "barrier",
+	.clock = TL_CLOCK_WALL,
+	.unit = "ticks",
+	.how = "lfence; rdtsc; lfence (inline, needs no RDTSCP), ns via the calibrated TSC rate",
+	.simulated = false,
+	.open = barrier_rdtsc_open,
+	.close = NULL,
+	.time_empty = BARRIER_RDTSC_FN(time_empty),
+	.time_adds = BARRIER_RDTSC_FN(time_adds),
+};
+
 const struct tl_backend tl_backend_rdtsc = {
 	.id = "rdtsc",
 	.family = "barrier",
@@ -562,8 +588,8 @@ const struct tl_backend tl_backend_rdtsc = {
 	.simulated = false,
 	.open = barrier_rdtsc_open,
 	.close = NULL,
-	.time_empty = BARRIER_RDTSC_FN(time_empty),
-	.time_adds = BARRIER_RDTSC_FN(time_adds),
+	.time_empty = PLAIN_RDTSC_FN(time_empty),
+	.time_adds = PLAIN_RDTSC_FN(time_adds),
 };
 
 const struct tl_backend tl_backend_barrier_pmc = {

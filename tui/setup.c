@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "backends/backend.h"
+#include "bench/probe.h"
 #include "bench/size.h"
 #include "tui/app.h"
 #include "tui/curses.h"
@@ -14,7 +15,6 @@
 #define LIST_BACKENDS 0
 #define LIST_FLUSH 1
 #define LIST_KERNELS 2
-#define PROBE_SAMPLES 201
 
 static struct tui_item *list_add(struct tui_list *l)
 {
@@ -34,30 +34,27 @@ static struct tui_item *list_add(struct tui_list *l)
 	return it;
 }
 
-/* Opens the backend once to say whether it works here and, when it does,
- * what it costs and how fine it is; the numbers come from bench/backends. */
+/* Whether the backend works here and, when it does, what it costs and how
+ * fine it is: the same probe as `ticklab info`. */
 static void probe_backend(struct tui_item *it, const char *id)
 {
-	struct tl_timer t;
-	char why[TL_WHY_MAX];
+	struct tl_probe p;
+	char a[32], b[32];
+
 	snprintf(it->label, sizeof it->label, "%s", id);
-	if (tl_timer_open(&t, id, why, sizeof why) < 0) {
-		it->available = false;
-		snprintf(it->detail, sizeof it->detail, "unavailable: %.185s", why);
+	tl_backend_probe(id, NULL, &p);
+	it->available = p.available;
+	if (!p.available) {
+		snprintf(it->detail, sizeof it->detail, "unavailable: %.185s", p.reason);
 		return;
 	}
-	double v[PROBE_SAMPLES];
-	for (size_t i = 0; i < PROBE_SAMPLES; i++)
-		v[i] = t.backend->time_empty(&t);
-	double te = tl_median(v, PROBE_SAMPLES) * t.ns_per_unit;
-	double res = tl_timer_resolution(&t, 400) * t.ns_per_unit;
-	char a[32], b[32];
-	tui_fmt_ns(te, a, sizeof a);
-	tui_fmt_ns(res, b, sizeof b);
-	it->available = true;
-	snprintf(it->detail, sizeof it->detail, "t_e %s  res %s  %s%s", a, b, t.backend->how,
-		 t.backend->simulated ? "  (simulated)" : "");
-	tl_timer_close(&t);
+	tui_fmt_ns(p.overhead_ns, a, sizeof a);
+	if (isfinite(p.resolution_ns))
+		tui_fmt_ns(p.resolution_ns, b, sizeof b);
+	else
+		snprintf(b, sizeof b, "-");
+	snprintf(it->detail, sizeof it->detail, "t_e %s  res %s  %s%s", a, b, p.backend->how,
+		 p.backend->simulated ? "  (simulated)" : "");
 }
 
 static void add_flush(struct tui_app *app, const char *text, bool selected)
@@ -116,13 +113,16 @@ void tui_setup_init(struct tui_app *app)
 					  &app->topo, why, sizeof why) == 0;
 
 	/* Preselected: the paper's pair where this node has it. */
+	char said[2 * TL_WHY_MAX];
+	const char *barrier = tl_backend_default_barrier(said, sizeof said);
 	for (size_t i = 0; tl_backends[i]; i++) {
 		struct tui_item *it = list_add(&app->lists[LIST_BACKENDS]);
 		probe_backend(it, tl_backends[i]->id);
-		it->selected = it->available && (strcmp(it->label, "barrier-tsc") == 0 ||
-						 strcmp(it->label, "barrier-cntvct") == 0 ||
+		it->selected = it->available && ((barrier && strcmp(it->label, barrier) == 0) ||
 						 strcmp(it->label, "papi-real-nsec") == 0);
 	}
+	if (barrier && strcmp(barrier, "barrier-tsc") && strcmp(barrier, "barrier-cntvct"))
+		tui_message(app, false, "%s", said);
 	static const char *const flush[] = {"0",     "32KiB", "128KiB", "1MiB", "4MiB",
 					    "4xL1",  "4xL2",  "4xL3",   "16MiB", "27.5MiB",
 					    "64MiB", "110MiB"};
