@@ -337,15 +337,37 @@ static void read_misc(const struct ctx *c, struct tl_host *h)
 	}
 }
 
+/* The TSC's step from whichever TSC reader opens: on a node whose CPUID
+ * hides RDTSCP the fenced rdtsc still sees the same counter. */
+static void read_tsc_step(struct tl_host *h)
+{
+	static const char *const readers[] = {"barrier-tsc", "barrier-rdtsc", "rdtsc"};
+	char why[TL_WHY_MAX];
+
+	for (size_t i = 0; i < sizeof readers / sizeof readers[0]; i++) {
+		struct tl_timer t;
+		double ticks;
+
+		if (tl_timer_open(&t, readers[i], why, sizeof why) < 0)
+			continue;
+		copy(h->tsc_reader, sizeof h->tsc_reader, readers[i]);
+		ticks = tl_timer_resolution(&t, TSC_RESOLUTION_TRIES);
+		if (ticks > 0) {
+			h->tsc_resolution_ticks = ticks;
+			h->tsc_resolution_ns = ticks * t.ns_per_unit;
+		}
+		tl_timer_close(&t);
+		return;
+	}
+}
+
 /* Facts only the running machine can give. */
 static void read_live(const struct ctx *c, struct tl_host *h)
 {
-	struct tl_timer t;
-	char why[TL_WHY_MAX];
-
 	h->tsc_ghz = 0;
 	h->tsc_resolution_ns = 0;
 	h->tsc_resolution_ticks = 0;
+	h->vdso = -1;
 	if (!c->live) {
 		bool intel = !strcmp(h->vendor, "GenuineIntel");
 		h->lfence = intel ? 1 : -1;
@@ -356,11 +378,9 @@ static void read_live(const struct ctx *c, struct tl_host *h)
 		return;
 	}
 	h->tsc_ghz = tl_tsc_ghz();
-	if (tl_timer_open(&t, "barrier-tsc", why, sizeof why) == 0) {
-		h->tsc_resolution_ticks = tl_timer_resolution(&t, TSC_RESOLUTION_TRIES);
-		h->tsc_resolution_ns = h->tsc_resolution_ticks * t.ns_per_unit;
-		tl_timer_close(&t);
-	}
+	read_tsc_step(h);
+	tl_syscall_cost_measure(&h->cost);
+	h->vdso = tl_vdso_verdict(&h->cost);
 	h->lfence = tl_x86_lfence_serializing(h->lfence_how, sizeof h->lfence_how);
 	tl_papi_describe(h->papi, sizeof h->papi);
 }
@@ -375,7 +395,47 @@ static struct tl_spoiler *spoil(struct tl_host *h, enum tl_spoiler_id id, const 
 	return s;
 }
 
-static void diagnose(struct tl_host *h, bool x86)
+/* What reading the clock costs here, from the measurement, never from the
+ * clocksource's name: kvm-clock serves clock_gettime from the vDSO too. */
+static void spoil_clock_reads(struct tl_host *h)
+{
+	struct tl_spoiler *s = spoil(h, TL_SPOILER_CLOCKSOURCE, "clocksource", h->vdso == 0,
+				     h->clocksource);
+	char slow[200] = "";
+
+	if (h->syscall_readers[0])
+		snprintf(slow, sizeof slow, "; a syscall per read: %s", h->syscall_readers);
+	if (h->vdso < 0)
+		snprintf(s->why, sizeof s->why,
+			 "clock_gettime's cost was not measured (not the running machine)");
+	else
+		snprintf(s->why, sizeof s->why, "clock_gettime %s: %.0f ns a call, %.0f ns as a "
+			 "system call%s",
+			 h->vdso ? "is served in user space (vDSO)" : "enters the kernel on every read",
+			 h->cost.vdso_ns, h->cost.syscall_ns, slow);
+}
+
+void tl_host_note_syscalls(struct tl_host *h, const struct tl_probe *probes, size_t n)
+{
+	size_t used = 0;
+
+	h->syscall_readers[0] = '\0';
+	for (size_t i = 0; i < n; i++) {
+		int k;
+
+		if (!probes[i].available || !probes[i].syscall_per_read)
+			continue;
+		k = snprintf(h->syscall_readers + used, sizeof h->syscall_readers - used,
+			     "%s%s %.0f ns", used ? ", " : "", probes[i].backend->id,
+			     probes[i].overhead_ns);
+		if (k < 0 || (size_t)k >= sizeof h->syscall_readers - used)
+			break;
+		used += (size_t)k;
+	}
+	spoil_clock_reads(h);
+}
+
+void tl_host_diagnose(struct tl_host *h, bool x86)
 {
 	struct tl_spoiler *s;
 	char seen[96];
@@ -449,12 +509,7 @@ static void diagnose(struct tl_host *h, bool x86)
 	     "`ticklab info` and the TUI's info screen measure whether the core clock holds "
 	     "still (0.2 s of a 20000-ADD chain)");
 
-	bool good_cs = !strcmp(h->clocksource, "tsc") || !strcmp(h->clocksource, "arch_sys_counter");
-	s = spoil(h, TL_SPOILER_CLOCKSOURCE, "clocksource", !good_cs, h->clocksource);
-	copy(s->why, sizeof s->why,
-	     good_cs ? "clock_gettime reads the CPU counter in user space (vDSO)"
-		     : "clock_gettime cannot use the vDSO fast path: every read enters the "
-		       "kernel and costs far more than the TSC");
+	spoil_clock_reads(h);
 }
 
 int tl_host_read(const char *root, int cpu, struct tl_host *h)
@@ -479,7 +534,7 @@ int tl_host_read(const char *root, int cpu, struct tl_host *h)
 #else
 	x86 = !c.live && (!strcmp(h->vendor, "GenuineIntel") || !strcmp(h->vendor, "AuthenticAMD"));
 #endif
-	diagnose(h, x86);
+	tl_host_diagnose(h, x86);
 	return 0;
 }
 

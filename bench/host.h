@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench/probe.h"
 #include "bench/topology.h"
 
 enum tl_spoiler_id {
@@ -46,8 +47,15 @@ struct tl_host {
 	char topo_why[256];       /* why there is no topology */
 
 	double tsc_ghz;           /* 0: unknown or no TSC */
-	double tsc_resolution_ns; /* smallest TSC step seen by barrier-tsc; 0: unknown */
+	double tsc_resolution_ns; /* the TSC's lattice step; 0: not measured */
 	double tsc_resolution_ticks;
+	char tsc_reader[32];      /* the backend that measured it ("" when none opened) */
+
+	/* clock_gettime through libc and as a bare system call, measured; 0s
+	 * when not measured (not the running machine). */
+	struct tl_syscall_cost cost;
+	int vdso;                 /* 1 libc's read is a vDSO read, 0 it is a syscall, -1 unknown */
+	char syscall_readers[160]; /* backends measured to cost a syscall per read */
 
 	char clocksource[32];     /* "tsc", "hpet", ... or "unknown" */
 	char hypervisor[64];      /* "KVM", "xen", ... or "none" */
@@ -88,6 +96,14 @@ int tl_host_read(const char *root, int cpu, struct tl_host *h);
  * thread is pinned for the measurement and its affinity restored. Only for
  * the running machine, and never while a run samples on that CPU. */
 void tl_host_probe_clock(struct tl_host *h);
+
+/* Re-says the clock-read spoiler once backends were probed (bench/probe.h):
+ * it names the backends whose every read is a system call. */
+void tl_host_note_syscalls(struct tl_host *h, const struct tl_probe *probes, size_t n);
+
+/* The diagnosis (spoilers) from the facts in h: what tl_host_read ends with,
+ * public so tests can feed it any node's facts. x86: the node is x86. */
+void tl_host_diagnose(struct tl_host *h, bool x86);
 
 /* Number of spoilers with bad set. */
 size_t tl_host_spoiled(const struct tl_host *h);

@@ -6,22 +6,26 @@ libticklab_a_SOURCES += \
 	bench/topology.c bench/topology.h \
 	bench/runner.c bench/runner.h \
 	bench/host.c bench/host.h \
+	bench/probe.c bench/probe.h \
 	bench/clock_probe.c
 
 # Tests of bench/ (TAP).
 check_PROGRAMS += tests/test_kernel tests/test_size tests/test_topology tests/test_flush \
-	tests/test_runner
+	tests/test_runner tests/test_host_facts tests/node_caps
 tests_test_kernel_SOURCES = tests/test_kernel.c
 tests_test_kernel_LDADD = $(TL_LIBS)
 tests_test_size_SOURCES = tests/test_size.c
 tests_test_size_LDADD = $(TL_LIBS)
+tests_test_host_facts_SOURCES = tests/test_host_facts.c
+tests_test_host_facts_LDADD = $(TL_LIBS)
+tests_node_caps_SOURCES = tests/node_caps.c tests/node_caps.h
 tests_test_topology_SOURCES = tests/test_topology.c
 tests_test_topology_LDADD = $(TL_LIBS)
 tests_test_flush_SOURCES = tests/test_flush.c
 tests_test_flush_LDADD = $(TL_LIBS)
 tests_test_runner_SOURCES = tests/test_runner.c
 tests_test_runner_LDADD = $(TL_LIBS)
-TESTS += tests/test_kernel tests/test_size tests/test_topology tests/test_flush \
+TESTS += tests/test_kernel tests/test_size tests/test_topology tests/test_host_facts tests/test_flush \
 	tests/test_runner
 EXTRA_DIST += tests/fixtures/sysfs-xeon6248 tests/fixtures/sysfs-epyc7742 \
 	tests/fixtures/sysfs-broken

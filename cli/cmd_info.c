@@ -7,6 +7,7 @@
 
 #include "backends/backend.h"
 #include "bench/host.h"
+#include "bench/probe.h"
 #include "bench/runner.h"
 #include "bench/size.h"
 #include "cli/commands.h"
@@ -16,11 +17,6 @@
 #include "stats/stats.h"
 
 #define WHY_LEN 1024
-/* Enough empty timings for a stable median, few enough that `info` on
- * every backend stays well under a second. */
-#define OVERHEAD_SAMPLES 2000
-#define RESOLUTION_TRIES 2000
-
 static const char usage_text[] =
 	"usage: ticklab info [--json] [--cpu C]\n"
 	"\n"
@@ -39,44 +35,6 @@ static const struct option longopts[] = {
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
-
-struct backend_info {
-	const struct tl_backend *b;
-	bool available;
-	char reason[TL_WHY_MAX];
-	double resolution_ns, overhead_ns, overhead_sd_ns;
-};
-
-/* Opens, measures and closes one backend; never fatal. */
-static void probe_backend(const struct tl_backend *b, struct backend_info *bi)
-{
-	struct tl_timer t;
-	double *x;
-
-	memset(bi, 0, sizeof *bi);
-	bi->b = b;
-	bi->resolution_ns = NAN;
-	bi->overhead_ns = NAN;
-	bi->overhead_sd_ns = NAN;
-	if (tl_timer_open(&t, b->id, bi->reason, sizeof bi->reason) < 0)
-		return;
-	bi->available = true;
-	bi->resolution_ns = tl_timer_resolution(&t, RESOLUTION_TRIES) * t.ns_per_unit;
-	x = malloc(OVERHEAD_SAMPLES * sizeof *x);
-	if (x) {
-		for (size_t i = 0; i < OVERHEAD_SAMPLES; i++)
-			x[i] = b->time_empty(&t) * t.ns_per_unit;
-		struct tl_analysis a;
-
-		/* t_e,std is the median; its spread is the sd once Tukey's fences
-		 * have dropped the odd interrupt (no seed needed for iqr). */
-		bi->overhead_ns = stats_median(x, OVERHEAD_SAMPLES);
-		if (stats_analyse(x, OVERHEAD_SAMPLES, 0.0, TL_OS_IQR, 1, &a, NULL, NULL) == 0)
-			bi->overhead_sd_ns = a.summary.sd;
-		free(x);
-	}
-	tl_timer_close(&t);
-}
 
 static void print_caches(const struct tl_host *h)
 {
@@ -109,12 +67,19 @@ static void print_host(const struct tl_host *h)
 	       h->smt_siblings[0] ? ", siblings " : "", h->smt_siblings);
 	printf("kernel:       %s, memory %s\n", h->kernel, h->mem_bytes ? mem : "unknown");
 	print_caches(h);
-	if (h->tsc_ghz > 0)
-		printf("tsc:          %.4f GHz, resolution %.3g ns (%.0f ticks)\n", h->tsc_ghz,
-		       h->tsc_resolution_ns, h->tsc_resolution_ticks);
+	if (h->tsc_ghz > 0 && h->tsc_resolution_ns > 0)
+		printf("tsc:          %.4f GHz, step %.3g ns (%.3g ticks, measured with %s)\n",
+		       h->tsc_ghz, h->tsc_resolution_ns, h->tsc_resolution_ticks, h->tsc_reader);
+	else if (h->tsc_ghz > 0)
+		printf("tsc:          %.4f GHz, step - (%s)\n", h->tsc_ghz,
+		       h->tsc_reader[0] ? "its readings never changed" : "no TSC reader opens");
 	else
 		printf("tsc:          none usable\n");
-	printf("clocksource:  %s\n", h->clocksource);
+	if (h->cost.vdso_ns > 0)
+		printf("clocksource:  %s; clock_gettime %.0f ns a call, the system call %.0f ns\n",
+		       h->clocksource, h->cost.vdso_ns, h->cost.syscall_ns);
+	else
+		printf("clocksource:  %s\n", h->clocksource);
 	printf("hypervisor:   %s\n", h->hypervisor);
 	printf("governor:     %s, turbo %s\n", h->governor, h->turbo);
 	if (h->paranoid == -100)
@@ -144,56 +109,68 @@ static void print_host(const struct tl_host *h)
 	}
 }
 
-static void print_backends(const struct backend_info *bi, size_t n)
+static void print_backends(const struct tl_host *h, const struct tl_probe *bi, size_t n)
 {
 	int wid = 2;
 
 	for (size_t i = 0; i < n; i++)
-		if ((int)strlen(bi[i].b->id) > wid)
-			wid = (int)strlen(bi[i].b->id);
-	printf("\nbackends (resolution and t_e,std measured now, in ns):\n");
+		if ((int)strlen(bi[i].backend->id) > wid)
+			wid = (int)strlen(bi[i].backend->id);
+	printf("\nbackends (resolution = the step of its readings, and t_e,std, measured now, in ns):\n");
 	printf("  %-*s  %-7s  %-6s  %10s  %14s  %s\n", wid, "id", "clock", "unit", "resolution",
 	       "overhead", "status");
 	for (size_t i = 0; i < n; i++) {
-		const struct backend_info *x = &bi[i];
-		char res[32] = "-", ovh[32] = "-";
+		const struct tl_probe *x = &bi[i];
+		char res[32] = "-", ovh[32] = "-", cost[TL_WHY_MAX];
 
-		if (x->available) {
+		if (x->available && isfinite(x->resolution_ns))
 			snprintf(res, sizeof res, "%.2f", x->resolution_ns);
+		if (x->available && isfinite(x->overhead_ns))
 			snprintf(ovh, sizeof ovh, "%.1f +- %.1f", x->overhead_ns, x->overhead_sd_ns);
-		}
-		printf("  %-*s  %-7s  %-6s  %10s  %14s  %s%s\n", wid, x->b->id,
-		       x->b->clock == TL_CLOCK_CYCLES ? "cycles" : "wall", x->b->unit, res, ovh,
-		       x->available ? "available" : "unavailable: ",
-		       x->available ? (x->b->simulated ? " (simulated)" : "") : x->reason);
+		tl_probe_cost_words(x, &h->cost, cost, sizeof cost);
+		printf("  %-*s  %-7s  %-6s  %10s  %14s  %s%s%s%s%s\n", wid, x->backend->id,
+		       x->backend->clock == TL_CLOCK_CYCLES ? "cycles" : "wall", x->backend->unit,
+		       res, ovh, x->available ? "available" : "unavailable: ",
+		       x->available ? (x->backend->simulated ? " (simulated)" : "") : x->reason,
+		       x->available && x->reason[0] ? " (" : "", x->available ? x->reason : "",
+		       x->available && x->reason[0] ? ")" : "");
+		if (cost[0])
+			printf("  %-*s  %s\n", wid, "", cost);
 	}
 }
 
-static json_t *backends_to_json(const struct backend_info *bi, size_t n)
+static json_t *backends_to_json(const struct tl_host *h, const struct tl_probe *bi, size_t n)
 {
 	json_t *a = json_array();
 
 	for (size_t i = 0; a && i < n; i++) {
-		const struct backend_info *x = &bi[i];
+		const struct tl_probe *x = &bi[i];
+		char cost[TL_WHY_MAX];
 
+		tl_probe_cost_words(x, &h->cost, cost, sizeof cost);
 		json_array_append_new(
-			a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:o, s:o, s:o, s:o, s:b}", "id",
-				     x->b->id, "family", x->b->family, "clock",
-				     x->b->clock == TL_CLOCK_CYCLES ? "cycles" : "wall", "unit",
-				     x->b->unit, "how", x->b->how, "available", x->available,
-				     "reason", x->available ? json_null() : json_string(x->reason),
+			a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:b}",
+				     "id", x->backend->id, "family", x->backend->family, "clock",
+				     x->backend->clock == TL_CLOCK_CYCLES ? "cycles" : "wall", "unit",
+				     x->backend->unit, "how", x->backend->how, "available",
+				     x->available, "reason",
+				     x->available ? json_null() : json_string(x->reason), "probe",
+				     x->available && x->reason[0] ? json_string(x->reason) : json_null(),
 				     "resolution_ns", tl_json_real(x->resolution_ns), "overhead_ns",
 				     tl_json_real(x->overhead_ns), "overhead_sd_ns",
-				     tl_json_real(x->overhead_sd_ns), "simulated", x->b->simulated));
+				     tl_json_real(x->overhead_sd_ns), "syscall_per_read",
+				     x->syscall_per_read, "cost",
+				     cost[0] ? json_string(cost) : json_null(), "simulated",
+				     x->backend->simulated));
 	}
 	return a;
 }
 
-static int print_json(const struct tl_host *h, const struct backend_info *bi, size_t n)
+static int print_json(const struct tl_host *h, const struct tl_probe *bi, size_t n)
 {
 	char why[WHY_LEN];
 	json_t *doc = json_pack("{s:o, s:o}", "host", tl_host_to_json(h), "backends",
-				backends_to_json(bi, n));
+				backends_to_json(h, bi, n));
 	int rc = TL_EXIT_OK;
 
 	if (!doc || tl_json_write("-", doc, why, sizeof why) < 0) {
@@ -206,7 +183,7 @@ static int print_json(const struct tl_host *h, const struct backend_info *bi, si
 
 int cli_info_main(int argc, char **argv)
 {
-	struct backend_info *bi;
+	struct tl_probe *bi;
 	struct tl_host host;
 	char why[WHY_LEN];
 	bool json = false;
@@ -249,13 +226,14 @@ int cli_info_main(int argc, char **argv)
 		return TL_EXIT_FAIL;
 	}
 	for (size_t i = 0; i < n; i++)
-		probe_backend(tl_backends[i], &bi[i]);
+		tl_backend_probe(tl_backends[i]->id, &host.cost, &bi[i]);
+	tl_host_note_syscalls(&host, bi, n);
 	if (json) {
 		rc = print_json(&host, bi, n);
 	} else {
 		printf("ticklab %s\n", PACKAGE_VERSION);
 		print_host(&host);
-		print_backends(bi, n);
+		print_backends(&host, bi, n);
 		rc = TL_EXIT_OK;
 	}
 	free(bi);

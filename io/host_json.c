@@ -81,7 +81,15 @@ json_t *tl_host_to_json(const struct tl_host *h)
 	json_object_set_new(o, "tsc_resolution_ticks", h->tsc_resolution_ticks > 0
 							      ? tl_json_real(h->tsc_resolution_ticks)
 							      : json_null());
+	json_object_set_new(o, "tsc_reader",
+			    h->tsc_reader[0] ? json_string(h->tsc_reader) : json_null());
 	json_object_set_new(o, "clocksource", json_string(h->clocksource));
+	json_object_set_new(o, "clock_gettime_ns",
+			    h->cost.vdso_ns > 0 ? tl_json_real(h->cost.vdso_ns) : json_null());
+	json_object_set_new(o, "clock_gettime_syscall_ns",
+			    h->cost.syscall_ns > 0 ? tl_json_real(h->cost.syscall_ns) : json_null());
+	json_object_set_new(o, "vdso", tristate(h->vdso));
+	json_object_set_new(o, "syscall_readers", json_string(h->syscall_readers));
 	json_object_set_new(o, "hypervisor", json_string(h->hypervisor));
 	json_object_set_new(o, "vm", json_boolean(h->vm));
 	json_object_set_new(o, "governor", json_string(h->governor));

@@ -78,12 +78,18 @@ static void host_lines(struct tui_app *app, struct info_buf *b)
 		add(b, TUI_ROLE_MAIN_FG, 0, "  caches       L1d %s  L2 %s  L3 %s", s1, s2, s3);
 	} else
 		add(b, TUI_ROLE_MAIN_FG, 0, "  caches       unknown: %s", h->topo_why);
-	if (h->tsc_ghz > 0)
-		add(b, TUI_ROLE_MAIN_FG, 0, "  TSC          %.3f GHz, steps of %.0f ticks = %.2f ns",
-		    h->tsc_ghz, h->tsc_resolution_ticks, h->tsc_resolution_ns);
+	if (h->tsc_ghz > 0 && h->tsc_resolution_ns > 0)
+		add(b, TUI_ROLE_MAIN_FG, 0, "  TSC          %.3f GHz, steps of %.3g ticks = %.2f ns (%s)",
+		    h->tsc_ghz, h->tsc_resolution_ticks, h->tsc_resolution_ns, h->tsc_reader);
+	else if (h->tsc_ghz > 0)
+		add(b, TUI_ROLE_MAIN_FG, 0, "  TSC          %.3f GHz, step -", h->tsc_ghz);
 	else
 		add(b, TUI_ROLE_MAIN_FG, 0, "  TSC          none or unknown");
-	add(b, TUI_ROLE_MAIN_FG, 0, "  clocksource  %s", h->clocksource);
+	if (h->vdso >= 0)
+		add(b, TUI_ROLE_MAIN_FG, 0, "  clocksource  %s: clock_gettime %.0f ns, syscall %.0f ns",
+		    h->clocksource, h->cost.vdso_ns, h->cost.syscall_ns);
+	else
+		add(b, TUI_ROLE_MAIN_FG, 0, "  clocksource  %s", h->clocksource);
 	add(b, TUI_ROLE_MAIN_FG, 0, "  hypervisor   %s", h->hypervisor);
 	add(b, TUI_ROLE_MAIN_FG, 0, "  governor     %s;  turbo %s", h->governor, h->turbo);
 	add(b, TUI_ROLE_MAIN_FG, 0, "  perf         paranoid %d, rdpmc %s, cpu PMU %s", h->paranoid,
