@@ -11,12 +11,17 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include <math.h>
+#include <signal.h>
+
 #include "backends/backend.h"
+#include "backends/internal.h"
 #include "backends/timed.h"
+#include "tests/node_caps.h"
 #include "tests/tap.h"
 
 static const char *const spec_ids[] = {
-	"barrier-tsc",    "barrier-pmc", "barrier-cntvct", "barrier-pmccntr",
+	"barrier-tsc",    "barrier-rdtsc", "barrier-pmc", "barrier-cntvct", "barrier-pmccntr",
 	"papi-real-nsec", "papi-real-cyc", "papi-read",    "clock-gettime",
 	"rdtsc",          "perf-read",   "perf-task-clock", "sim",
 };
@@ -97,7 +102,7 @@ static int opens(const char *id, char *why, size_t whylen)
 /* What this project's machines (x86-64 KVM guests without a PMU) offer. */
 static void test_this_machine(void)
 {
-	static const char *const must[] = { "barrier-tsc",     "rdtsc",         "clock-gettime",
+	static const char *const must[] = { "barrier-rdtsc",   "rdtsc",         "clock-gettime",
 					     "clock-gettime-raw", "clock-gettime-realtime",
 					     "papi-real-nsec",  "papi-real-cyc", "perf-task-clock",
 					     "sim" };
@@ -106,7 +111,7 @@ static void test_this_machine(void)
 
 	for (size_t i = 0; i < sizeof must / sizeof must[0]; i++) {
 		bool papi = strncmp(must[i], "papi-", 5) == 0;
-		bool x86only = strcmp(must[i], "barrier-tsc") == 0 || strcmp(must[i], "rdtsc") == 0;
+		bool x86only = strcmp(must[i], "barrier-rdtsc") == 0 || strcmp(must[i], "rdtsc") == 0;
 #if !defined(HAVE_PAPI)
 		if (papi) {
 			why[0] = '\0';
@@ -197,8 +202,15 @@ static void test_barrier_tsc(void)
 #endif
 	ok(tl_tsc_ghz() > 0.1 && tl_tsc_ghz() < 10.0, "TSC calibrated: %.4f GHz", tl_tsc_ghz());
 	ok(tl_tsc_ghz() == tl_tsc_ghz(), "TSC rate is cached");
-	if (!ok(tl_timer_open(&t, "barrier-tsc", why, sizeof why) == 0, "barrier-tsc opens: %s", why))
+	if (!node_rdtscp_runs()) {
+		ok(tl_timer_open(&t, "barrier-tsc", why, sizeof why) < 0 && strstr(why, "RDTSCP"),
+		   "RDTSCP faults here (a test child said so): barrier-tsc refuses: %s", why);
 		return;
+	}
+	if (!ok(tl_timer_open(&t, "barrier-tsc", why, sizeof why) == 0,
+		"RDTSCP executes here (a test child said so): barrier-tsc opens: %s", why))
+		return;
+	ok(strstr(t.note, "RDTSCP") != NULL, "barrier-tsc says how it was decided: %s", t.note);
 	is_near(t.ns_per_unit, 1.0 / tl_tsc_ghz(), 1e-12, "barrier-tsc ns per tick = 1/GHz");
 	res = tl_timer_resolution(&t, 2000);
 	ok(res > 0.0, "barrier-tsc resolution %g ticks > 0", res);
@@ -254,7 +266,7 @@ static void test_resolution_sim(void)
 		"sim opens: %s", why))
 		return;
 	is_near(tl_timer_resolution(&t, 1000), 10.0, 1e-9, "sim quantum=10: resolution 10 ns");
-	ok(tl_timer_resolution(&t, 0) == 0.0, "no tries: resolution 0");
+	ok(isnan(tl_timer_resolution(&t, 0)), "no tries: resolution cannot be measured (NaN)");
 	tl_timer_close(&t);
 }
 
@@ -271,6 +283,81 @@ static void test_papi_describe(void)
 #endif
 }
 
+/* The decision over every kind of node, from its facts alone. */
+static void test_rdtscp_decisions(void)
+{
+	struct tl_insn_trial runs = {.outcome = TL_INSN_RUNS, .ns_per_exec = 20, .value = 100};
+	struct tl_insn_trial trapped = {.outcome = TL_INSN_RUNS, .ns_per_exec = 1100};
+	struct tl_insn_trial faults = {.outcome = TL_INSN_FAULTS, .signal = SIGILL};
+	struct tl_insn_trial untried = {.outcome = TL_INSN_UNTRIED, .error = "fork: EAGAIN"};
+	char how[TL_WHY_MAX];
+
+	ok(tl_rdtscp_decide(true, &untried, how, sizeof how) == 1 && strstr(how, "advertises"),
+	   "CPUID advertises RDTSCP: available, no child needed: %s", how);
+	ok(tl_rdtscp_decide(false, &runs, how, sizeof how) == 1 &&
+		   strstr(how, "CPUID hides RDTSCP, but it executes here (20 ns a read"),
+	   "hidden but executes (the Zen 5 bhyve guest): available: %s", how);
+	ok(tl_rdtscp_decide(false, &trapped, how, sizeof how) == 1 && strstr(how, "emulates") &&
+		   strstr(how, "1100 ns"),
+	   "hidden and trapped: available, its cost says emulated: %s", how);
+	ok(tl_rdtscp_decide(false, &faults, how, sizeof how) == 0 && strstr(how, "faults") &&
+		   strstr(how, "barrier-rdtsc"),
+	   "hidden and faults: unavailable, points at barrier-rdtsc: %s", how);
+	ok(tl_rdtscp_decide(false, &untried, how, sizeof how) == 0 && strstr(how, "EAGAIN"),
+	   "hidden and no child could try it: unavailable, says why: %s", how);
+}
+
+static void body_runs(struct tl_insn_trial *out)
+{
+	out->ns_per_exec = 7;
+	out->value = 42;
+}
+
+static void body_faults(struct tl_insn_trial *out)
+{
+	(void)out;
+	raise(SIGILL);
+}
+
+/* The child really runs the body, and a fault there is the child's alone. */
+static void test_insn_try(void)
+{
+	struct tl_insn_trial trial;
+
+	tl_insn_try(body_runs, &trial);
+	ok(trial.outcome == TL_INSN_RUNS && trial.ns_per_exec == 7 && trial.value == 42,
+	   "a body that returns: runs, its numbers come back");
+	tl_insn_try(body_faults, &trial);
+	ok(trial.outcome == TL_INSN_FAULTS && trial.signal == SIGILL,
+	   "a body that dies of SIGILL: faults with SIGILL, and this process lives on");
+}
+
+/* barrier-rdtsc needs only a TSC: it opens wherever rdtsc executes, and its
+ * ADD chain shows in its readings. */
+static void test_barrier_rdtsc(void)
+{
+	struct tl_timer t;
+	char why[TL_WHY_MAX] = "";
+	char said[2 * TL_WHY_MAX];
+	const char *barrier;
+
+	if (!node_rdtsc_runs()) {
+		ok(tl_timer_open(&t, "barrier-rdtsc", why, sizeof why) < 0 && why[0],
+		   "no rdtsc here: barrier-rdtsc refuses: %s", why);
+		return;
+	}
+	if (!ok(tl_timer_open(&t, "barrier-rdtsc", why, sizeof why) == 0,
+		"rdtsc executes here: barrier-rdtsc opens: %s", why))
+		return;
+	ok(median_of(&t, 20000, 0, 201) > median_of(&t, 0, 0, 201),
+	   "barrier-rdtsc: add:20000 takes longer than add:0");
+	ok(tl_timer_resolution(&t, 2000) > 0, "barrier-rdtsc has a measured step");
+	tl_timer_close(&t);
+	barrier = tl_backend_default_barrier(said, sizeof said);
+	ok(barrier && strcmp(barrier, node_rdtscp_runs() ? "barrier-tsc" : "barrier-rdtsc") == 0,
+	   "the default barrier follows what executes here: %s", said);
+}
+
 int main(void)
 {
 	test_registry();
@@ -282,5 +369,8 @@ int main(void)
 	test_thread_move();
 	test_resolution_sim();
 	test_papi_describe();
+	test_rdtscp_decisions();
+	test_insn_try();
+	test_barrier_rdtsc();
 	return tap_done();
 }

@@ -51,8 +51,14 @@ grep -q 'add:500' "$tmp/table" && grep -q '^sim' "$tmp/table"
 ok $? "the table has add:500 rows and the simulator"
 case $(uname -m) in
 x86_64 | i?86)
-	grep -q '^barrier-tsc ' "$tmp/table" && grep -q '^rdtsc ' "$tmp/table"
-	ok $? "barrier-tsc and rdtsc are in the default comparison on x86" ;;
+	# The node decides which barrier leads: barrier-tsc where RDTSCP
+	# executes (a test child of tests/node_caps tries it), else barrier-rdtsc.
+	barrier=barrier-rdtsc
+	"$TL_TOP_BUILDDIR/tests/node_caps" | grep -q '^rdtscp yes' && barrier=barrier-tsc
+	grep -q "^$barrier " "$tmp/table" && grep -q '^rdtsc ' "$tmp/table"
+	ok $? "$barrier and rdtsc are in the default comparison on x86"
+	grep -q "the barrier timer is $barrier" "$tmp/table"
+	ok $? "the default comparison says which barrier timer it took" ;;
 esac
 
 # On a terminal: the TUI when TERM is usable, the table when TERM=dumb.
@@ -102,10 +108,13 @@ paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 3)
 # the availability this node must show: expectations follow from the
 # architecture, whether PAPI was built, whether a CPU PMU device exists and
 # perf_event_paranoid -- never from what ticklab itself says.
-"$PY" - "$tmp/info.json" "$(uname -m)" "$have_papi" "$have_pmu" "$paranoid" >"$tmp/tap" <<'EOF'
+rdtscp=0
+"$TL_TOP_BUILDDIR/tests/node_caps" | grep -q '^rdtscp yes' && rdtscp=1
+"$PY" - "$tmp/info.json" "$(uname -m)" "$have_papi" "$have_pmu" "$paranoid" "$rdtscp" >"$tmp/tap" <<'EOF'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 arch, papi, pmu, paranoid = sys.argv[2], sys.argv[3] == "1", sys.argv[4] == "1", int(sys.argv[5])
+rdtscp = sys.argv[6] == "1"
 x86 = arch in ("x86_64", "i386", "i686")
 arm = arch == "aarch64"
 n = 0
@@ -124,7 +133,8 @@ keys = ("id", "family", "clock", "unit", "how", "available", "reason", "resoluti
         "overhead_ns", "simulated")
 ok(all(all(k in b for k in keys) for b in by.values()), "every backend has every key")
 expect = {
-    "barrier-tsc": x86, "rdtsc": x86, "clock-gettime": True, "sim": True,
+    "barrier-tsc": x86 and rdtscp, "barrier-rdtsc": x86, "rdtsc": x86,
+    "clock-gettime": True, "sim": True,
     "papi-real-nsec": papi, "papi-real-cyc": papi,
     "perf-task-clock": paranoid <= 2,
     "barrier-cntvct": arm,
@@ -133,7 +143,7 @@ if not pmu:
     expect.update({"barrier-pmc": False, "papi-read": False, "perf-read": False})
 if not arm:
     expect["barrier-pmccntr"] = False
-for bid in ("barrier-tsc", "barrier-pmc", "barrier-cntvct", "barrier-pmccntr", "papi-real-nsec",
+for bid in ("barrier-tsc", "barrier-rdtsc", "barrier-pmc", "barrier-cntvct", "barrier-pmccntr", "papi-real-nsec",
             "papi-real-cyc", "papi-read", "clock-gettime", "rdtsc", "perf-read", "sim",
             "perf-task-clock"):
     b = by.get(bid)
@@ -143,6 +153,8 @@ for bid in ("barrier-tsc", "barrier-pmc", "barrier-cntvct", "barrier-pmccntr", "
     if b["available"]:
         ok(b["reason"] is None and b["resolution_ns"] > 0 and b["overhead_ns"] > 0,
            "%s: available with resolution and overhead > 0" % bid)
+        if bid == "barrier-tsc":
+            ok("RDTSCP" in (b.get("probe") or ""), "barrier-tsc says how it was decided: %s" % b.get("probe"))
     else:
         ok(isinstance(b["reason"], str) and len(b["reason"]) > 10,
            "%s: unavailable with a reason (%s)" % (bid, b["reason"]))
@@ -154,6 +166,21 @@ for bid in ("barrier-tsc", "barrier-pmc", "barrier-cntvct", "barrier-pmccntr", "
     if bid.startswith("papi-") and not papi:
         ok("not built" in (b["reason"] or ""), "%s's reason says PAPI was not built" % bid)
 ok(by.get("sim", {}).get("simulated") is True, "sim is labelled simulated")
+# The node's clock reads, measured: the vDSO verdict agrees with the costs it
+# shows, and every backend said to cost a syscall per read costs at least
+# half a bare clock_gettime syscall.
+h = doc["host"]
+if h.get("vdso") is not None:
+    cg, sc = h["clock_gettime_ns"], h["clock_gettime_syscall_ns"]
+    ok((h["vdso"] is True) == (cg < 0.5 * sc),
+       "vDSO verdict %s agrees with clock_gettime %.0f ns vs syscall %.0f ns" % (h["vdso"], cg, sc))
+    for b in by.values():
+        if b.get("syscall_per_read"):
+            ok(b["overhead_ns"] >= 0.5 * sc and "syscall per read" in (b.get("cost") or ""),
+               "%s: a syscall per read, %.0f ns" % (b["id"], b["overhead_ns"]))
+if x86 and h.get("tsc_ghz"):
+    ok(h.get("tsc_resolution_ns") and h["tsc_resolution_ns"] > 0 and h.get("tsc_reader"),
+       "the TSC step is measured (%s ns by %s), never 0" % (h.get("tsc_resolution_ns"), h.get("tsc_reader")))
 ok(not any(b["simulated"] for i, b in by.items() if not i.startswith("sim")), "nothing else is")
 print("# %d checks" % n)
 EOF
