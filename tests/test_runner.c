@@ -255,9 +255,9 @@ static void test_pause(void)
 	tl_run_free(&run);
 }
 
-static void test_barrier(void)
+static void test_barrier(const char *id)
 {
-	const char *ids[] = { "barrier-tsc" };
+	const char *ids[] = { id };
 	static const uint64_t flush[] = { 0 };
 	struct tl_kernel *k = NULL;
 	size_t nk = 0;
@@ -265,8 +265,8 @@ static void test_barrier(void)
 	struct tl_timer probe;
 	char why[512];
 
-	if (tl_timer_open(&probe, "barrier-tsc", why, sizeof why)) {
-		tap_diag("barrier-tsc unavailable here (%s): shape checks skipped", why);
+	if (tl_timer_open(&probe, id, why, sizeof why)) {
+		tap_diag("%s unavailable here (%s): shape checks skipped", id, why);
 		return;
 	}
 	tl_timer_close(&probe);
@@ -274,12 +274,12 @@ static void test_barrier(void)
 	struct tl_run_config cfg = { .backends = ids, .nbackends = 1, .flush_bytes = flush,
 				     .nflush = 1, .kernels = k, .nkernels = nk, .n = 3000,
 				     .cpu = -1, .seed = 1 };
-	ok(tl_run_prepare(&run, &cfg, why, sizeof why) == 0, "barrier-tsc prepares");
+	ok(tl_run_prepare(&run, &cfg, why, sizeof why) == 0, "%s prepares", id);
 	free(k);
-	ok(tl_run_execute(&run, NULL, NULL, why, sizeof why) == 0, "barrier-tsc runs");
-	ok(run.cells[1].overhead_ns > 0, "barrier-tsc empty overhead %.2f ns > 0",
+	ok(tl_run_execute(&run, NULL, NULL, why, sizeof why) == 0, "%s runs", id);
+	ok(run.cells[1].overhead_ns > 0, "%s empty overhead %.2f ns > 0", id,
 	   run.cells[1].overhead_ns);
-	ok(run.cells[1].resolution_ns > 0, "barrier-tsc resolution %.3g ns found",
+	ok(run.cells[1].resolution_ns > 0, "%s resolution %.3g ns found", id,
 	   run.cells[1].resolution_ns);
 
 	double x[11], y[11], c0, c1, cov00, cov01, cov11, sumsq, mean, sstot = 0;
@@ -292,8 +292,8 @@ static void test_barrier(void)
 	for (size_t i = 0; i < 11; i++)
 		sstot += (y[i] - mean) * (y[i] - mean);
 	double r2 = 1 - sumsq / sstot;
-	if (!ok(r2 >= 0.999, "medians of add:0..20000 linear in K: R^2 = %.6f, %.4f ns/ADD", r2,
-		c1))
+	if (!ok(r2 >= 0.999, "%s: medians of add:0..20000 linear in K: R^2 = %.6f, %.4f ns/ADD",
+		id, r2, c1))
 		for (size_t i = 0; i < 11; i++)
 			tap_diag("K %6.0f median %9.2f ns, fit %9.2f", x[i], y[i], c0 + c1 * x[i]);
 	ok(c1 > 0, "slope positive");
@@ -306,6 +306,7 @@ int main(void)
 	test_sim_determinism();
 	test_stop_and_errors();
 	test_pause();
-	test_barrier();
+	test_barrier("barrier-tsc");
+	test_barrier("barrier-rdtsc");
 	return tap_done();
 }
