@@ -114,10 +114,16 @@ int main(void)
 	sigaction(SIGALRM, &sa, NULL);
 	if (tl_cpu_pin(cpu, why, sizeof why) < 0)
 		printf("not pinned: %s\n", why);
-	bench_cell("barrier-tsc", "0", 0);
+	char said[2 * TL_WHY_MAX];
+	const char *barrier = tl_backend_default_barrier(said, sizeof said);
+	if (!barrier) {
+		printf("%s\n", said);
+		return 0;
+	}
+	bench_cell(barrier, "0", 0);
 	if (tl_topology_read("/", cpu, &topo, why, sizeof why) == 0 &&
 	    tl_size_parse("4xL2", &topo, &l2x4, why, sizeof why) == 0)
-		bench_cell("barrier-tsc", "4xL2", l2x4);
+		bench_cell(barrier, "4xL2", l2x4);
 	else
 		printf("4xL2: %s\n", why);
 	return 0;

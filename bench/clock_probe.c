@@ -23,7 +23,8 @@
 /* A drift this large matters at the paper's eps (1 %): it is a third of it. */
 #define PROBE_BAD_DRIFT 0.003
 
-static const char *const probe_timers[] = {"barrier-tsc", "barrier-cntvct", "clock-gettime"};
+static const char *const probe_timers[] = {"barrier-tsc", "barrier-rdtsc", "barrier-cntvct",
+					    "clock-gettime"};
 
 static int open_first(struct tl_timer *t, char *id, size_t idlen)
 {

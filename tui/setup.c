@@ -38,11 +38,15 @@ static struct tui_item *list_add(struct tui_list *l)
  * fine it is: the same probe as `ticklab info`. */
 static void probe_backend(struct tui_item *it, const char *id)
 {
+	static struct tl_syscall_cost cost;
 	struct tl_probe p;
 	char a[32], b[32];
 
+	/* About a millisecond, once: what a system call costs here. */
+	if (!(cost.syscall_ns > 0))
+		tl_syscall_cost_measure(&cost);
 	snprintf(it->label, sizeof it->label, "%s", id);
-	tl_backend_probe(id, NULL, &p);
+	tl_backend_probe(id, &cost, &p);
 	it->available = p.available;
 	if (!p.available) {
 		snprintf(it->detail, sizeof it->detail, "unavailable: %.185s", p.reason);
@@ -53,7 +57,8 @@ static void probe_backend(struct tui_item *it, const char *id)
 		tui_fmt_ns(p.resolution_ns, b, sizeof b);
 	else
 		snprintf(b, sizeof b, "-");
-	snprintf(it->detail, sizeof it->detail, "t_e %s  res %s  %s%s", a, b, p.backend->how,
+	snprintf(it->detail, sizeof it->detail, "t_e %s  res %s  %s%s%s", a, b,
+		 p.syscall_per_read ? "a syscall per read: " : "", p.backend->how,
 		 p.backend->simulated ? "  (simulated)" : "");
 }
 
