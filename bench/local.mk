@@ -30,7 +30,8 @@ TESTS += tests/test_kernel tests/test_size tests/test_topology tests/test_host_f
 EXTRA_DIST += tests/fixtures/sysfs-xeon6248 tests/fixtures/sysfs-epyc7742 \
 	tests/fixtures/sysfs-broken
 # search helper: the searches' measurement callback over a timer + flush
-libticklab_a_SOURCES += bench/search_engine.c bench/search_engine.h
+libticklab_a_SOURCES += bench/search_engine.c bench/search_engine.h bench/search_cell.c \
+	bench/search_cell.h bench/search_summary.c
 
 # Benchmarks: built by `make`, run by `make bench`; they print numbers only.
 noinst_PROGRAMS += bench/bench_barrier bench/bench_flush bench/bench_rate

@@ -8,6 +8,7 @@
 #include "cli/opts.h"
 #include "io/analysis.h"
 #include "io/results.h"
+#include "io/search_json.h"
 #include "io/table.h"
 #include "stats/stats.h"
 
@@ -21,6 +22,9 @@ static const char usage_text[] =
 	"with the run's seed and prints the same table the live run printed. With\n"
 	"--os-filter the samples are filtered another way; --json writes the\n"
 	"re-analysed run (raw samples included), --csv its samples.\n"
+	"A search file (`ticklab search --json`, the TUI's search export) prints the\n"
+	"search table again, its medians, intervals and ratios recomputed from the\n"
+	"repeats it holds; --json writes it again.\n"
 	"\n"
 	"Exit status: 0 done, 1 write failure, 2 bad input or unreadable file.\n";
 
@@ -66,37 +70,91 @@ static int parse_args(int argc, char **argv, struct report_opts *o, char *why, s
 	return cli_outputs_check(&o->out, why, whylen);
 }
 
-int cli_report_main(int argc, char **argv)
+/* A saved search: the table again, and the file again with --json. */
+static int report_search(const json_t *doc, const char *name, const struct cli_outputs *out)
 {
-	struct report_opts o;
+	struct tl_search_plan plan;
+	struct tl_search_cell *cells;
+	bool interrupted;
+	char why[WHY_LEN];
+	int rc = TL_EXIT_OK;
+
+	if (out->csv || out->os >= 0)
+		return opts_fail("report", "--csv and --os-filter need a run file: a search file "
+					   "holds answers, not samples");
+	if (tl_search_from_json(doc, name, &plan, &cells, &interrupted, why, sizeof why) < 0) {
+		tl_search_plan_free(&plan);
+		return opts_fail("report", why);
+	}
+	tl_search_table_print(cli_table_stream(out), &plan, cells);
+	if (interrupted)
+		fprintf(stderr, "ticklab report: this search was interrupted: cells hold what was "
+				"found before the stop\n");
+	fflush(stdout);
+	if (out->json) {
+		json_t *again = tl_search_to_json(&plan, cells,
+						  json_deep_copy(json_object_get(doc, "host")), interrupted);
+
+		if (!again || tl_json_write(out->json, again, why, sizeof why) < 0) {
+			fprintf(stderr, "ticklab report: %s\n", again ? why : "out of memory");
+			rc = TL_EXIT_FAIL;
+		}
+		json_decref(again);
+	}
+	tl_search_cells_free(cells, plan.nbackends * plan.nflush);
+	tl_search_plan_free(&plan);
+	return rc;
+}
+
+static int report_run(const json_t *doc, const char *name, const struct cli_outputs *out)
+{
 	struct tl_run run;
 	struct tl_results_meta meta;
 	struct tl_analysis *an;
 	enum tl_os_method m;
 	char why[WHY_LEN];
-	int rc = parse_args(argc, argv, &o, why, sizeof why);
+	int rc;
 
-	if (rc > 0)
-		return TL_EXIT_OK;
-	if (rc < 0)
+	memset(&run, 0, sizeof run);
+	memset(&meta, 0, sizeof meta);
+	if (tl_run_from_json(doc, name, &run, &meta, why, sizeof why) < 0)
 		return opts_fail("report", why);
-	if (tl_run_load(o.file, &run, &meta, why, sizeof why) < 0)
-		return opts_fail("report", why);
-	m = o.out.os >= 0 ? (enum tl_os_method)o.out.os : meta.os;
+	m = out->os >= 0 ? (enum tl_os_method)out->os : meta.os;
 	an = tl_run_analyse(&run, m, meta.seed);
 	if (!an) {
 		fprintf(stderr, "ticklab report: out of memory analysing the samples\n");
 		tl_run_unload(&run, &meta);
 		return TL_EXIT_FAIL;
 	}
-	tl_table_print(cli_table_stream(&o.out), &run, an, m, meta.seed);
+	tl_table_print(cli_table_stream(out), &run, an, m, meta.seed);
 	if (meta.interrupted)
 		fprintf(stderr, "ticklab report: this run was interrupted: cells hold the samples "
 				"taken before the stop\n");
 	fflush(stdout);
-	rc = cli_outputs_write("report", &o.out, &run, an, m, meta.seed, meta.interrupted,
+	rc = cli_outputs_write("report", out, &run, an, m, meta.seed, meta.interrupted,
 			       meta.host ? json_incref(meta.host) : NULL);
 	free(an);
 	tl_run_unload(&run, &meta);
+	return rc;
+}
+
+int cli_report_main(int argc, char **argv)
+{
+	struct report_opts o;
+	char why[WHY_LEN];
+	const char *name;
+	json_t *doc;
+	int rc = parse_args(argc, argv, &o, why, sizeof why);
+
+	if (rc > 0)
+		return TL_EXIT_OK;
+	if (rc < 0)
+		return opts_fail("report", why);
+	doc = tl_json_load(o.file, why, sizeof why);
+	if (!doc)
+		return opts_fail("report", why);
+	name = strcmp(o.file, "-") == 0 ? "standard input" : o.file;
+	rc = tl_search_json_is(doc) ? report_search(doc, name, &o.out) : report_run(doc, name, &o.out);
+	json_decref(doc);
 	return rc;
 }

@@ -1,18 +1,10 @@
 /* `ticklab search`: t_min and t_diff per backend x flush (paper section
  * 5.4, stats/search.h), with each backend's ratio to a reference.
  *
- * Per cell, before searching: t_e,std (median of the empty kernel) and ns
- * per ADD (slope of medians against K) are measured under the same timer
- * and flush, and the timer's resolution is measured; answers are reported
- * in ADDs and in ns = ADDs x that slope.
- *
- * The fast method adapts its measurements per evaluation to the flush:
- * with a flush of s seconds, about 16 evaluations of n_f measurements cost
- * 16 n_f s, so n_f = budget / (16 s) (budget 40 s by default), between 40 and -n;
- * each metric also stops after the budget in seconds. At 4xL3 on this
- * project's VM (1.9 GiB, about 0.2 s per flush) that is n_f = 40 instead
- * of 10000; predictions are still made for -n (see stats/search_fast.c),
- * and the table says which n_f each cell used. */
+ * The search itself (setup per repeat, flush budget, time limit, t_diff's
+ * start, reference, repeats, intervals, ratios) is bench/search_cell.h,
+ * the engine the TUI runs too; its JSON and table are io/search_json.h.
+ * This file parses the command line into a plan and prints progress. */
 #include "config.h"
 
 #include <errno.h>
@@ -29,31 +21,25 @@
 #include "bench/flush.h"
 #include "bench/host.h"
 #include "bench/runner.h"
-#include "bench/search_engine.h"
+#include "bench/search_cell.h"
 #include "bench/size.h"
 #include "bench/topology.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "io/host_json.h"
 #include "io/results.h"
+#include "io/search_json.h"
 #include "stats/search.h"
 #include "stats/stats.h"
 
 #define WHY_LEN 1024
-/* evaluations a fast search of both metrics needs, with the caller's own
- * overhead and slope measurements: the unit of the flush budget */
-#define FAST_EVALS 16
-#define FAST_MIN_N 40
-/* K range of the ns-per-ADD fit */
-#define FIT_KMAX 20000
-#define FIT_POINTS 5
 
 static const char usage_text[] =
 	"usage: ticklab search --backend LIST [--flush LIST] [--metric tmin,tdiff]\n"
 	"                      [--method fast|paper] [--eps E] [--alpha A] [-n N] [--p P]\n"
 	"                      [--q Q] [--tmin-step S] [--tdiff-step S] [--max-adds M]\n"
 	"                      [--os-filter iforest|iqr|none] [--reference ID] [--budget SEC]\n"
-	"                      [--cpu C] [--seed S] [--json FILE|-] [--quiet]\n"
+	"                      [--repeats R] [--cpu C] [--seed S] [--json FILE|-] [--quiet]\n"
 	"\n"
 	"Searches each backend x flush for t_min (precision: the shortest kernel whose\n"
 	"filtered CV is below eps) and t_diff (sensitivity: the smallest difference two\n"
@@ -82,6 +68,9 @@ static const char usage_text[] =
 	"      --budget SEC     fast: seconds one cell's flushes may take (default 40): fewer\n"
 	"                       measurements per evaluation when a flush is expensive;\n"
 	"                       each metric's search also stops after SEC seconds\n"
+	"  -R, --repeats R      independent repeats of every cell, interleaved in a seeded\n"
+	"                       order (default 3): answers are their median with a 95 %%\n"
+	"                       interval, flagged UNSTABLE when the repeats disagree\n"
 	"  -c, --cpu C          CPU to measure on (default: the last allowed CPU)\n"
 	"  -s, --seed S         seed of the OS-noise filter (default 1)\n"
 	"      --json FILE      results as JSON (- for stdout; the table then goes to stderr)\n"
@@ -119,6 +108,7 @@ static const struct option longopts[] = {
 	{"os-filter", required_argument, NULL, OPT_OS_FILTER},
 	{"reference", required_argument, NULL, OPT_REF},
 	{"budget", required_argument, NULL, OPT_BUDGET},
+	{"repeats", required_argument, NULL, 'R'},
 	{"cpu", required_argument, NULL, 'c'},
 	{"seed", required_argument, NULL, 's'},
 	{"json", required_argument, NULL, OPT_JSON},
@@ -135,21 +125,7 @@ struct search_opts {
 	uint64_t *flush;
 	size_t nflush;
 	bool want_tmin, want_tdiff, quiet;
-	double budget;
-	int cpu;
-	struct tl_search_params sp;
-	size_t ref; /* index into backends */
-};
-
-/* One backend x flush. */
-struct cell {
-	size_t b, f;
-	bool done_tmin, done_tdiff;
-	double overhead_ns, ns_per_add, fit_r2, resolution_ns, flush_s;
-	size_t fast_n, setup_measurements;
-	struct tl_search_result tmin, tdiff;
-	double ratio_tmin, ratio_tdiff;
-	char why[TL_WHY_MAX]; /* a setup failure */
+	struct tl_search_plan plan; /* sp, budget, repeats, cpu; lists at the end */
 };
 
 static atomic_bool stop_flag;
@@ -227,20 +203,17 @@ static int check_backends(struct search_opts *o, char *why, size_t whylen)
 
 static int check_reference(struct search_opts *o, char *why, size_t whylen)
 {
-	o->ref = 0;
+	o->plan.ref = tl_search_default_reference((const char *const *)o->backends, o->nbackends);
 	if (o->reference) {
 		for (size_t i = 0; i < o->nbackends; i++)
 			if (strcmp(o->backends[i], o->reference) == 0) {
-				o->ref = i;
+				o->plan.ref = i;
 				return 0;
 			}
 		snprintf(why, whylen, "--reference '%s' is not one of the --backend list (accepted: %s)",
 			 o->reference, o->backend_text);
 		return -1;
 	}
-	for (size_t i = 0; i < o->nbackends; i++)
-		if (strcmp(o->backends[i], "papi-real-nsec") == 0)
-			o->ref = i;
 	return 0;
 }
 
@@ -248,7 +221,7 @@ static int check_flush(struct search_opts *o, char *why, size_t whylen)
 {
 	struct tl_topology topo;
 	char topo_why[TL_WHY_MAX];
-	bool have_topo = tl_topology_read("/", o->cpu < 0 ? tl_cpu_default() : o->cpu, &topo,
+	bool have_topo = tl_topology_read("/", o->plan.cpu < 0 ? tl_cpu_default() : o->plan.cpu, &topo,
 					  topo_why, sizeof topo_why) == 0;
 
 	if (opts_split_list(o->flush_text, "--flush", &o->flush_names, &o->nflush, why, whylen) < 0)
@@ -302,12 +275,14 @@ static void opts_release(struct search_opts *o)
 	opts_free_list(o->backends, o->nbackends);
 	opts_free_list(o->flush_names, o->nflush);
 	free(o->flush);
+	tl_search_plan_free(&o->plan);
 }
 
 /* One option; 0 ok, -1 bad (why filled). */
 static int parse_one(struct search_opts *o, int c, char **argv, char *why, size_t whylen)
 {
-	struct tl_search_params *sp = &o->sp;
+	struct tl_search_params *sp = &o->plan.sp;
+	size_t v;
 	int m;
 
 	switch (c) {
@@ -364,9 +339,18 @@ static int parse_one(struct search_opts *o, int c, char **argv, char *why, size_
 		o->reference = optarg;
 		return 0;
 	case OPT_BUDGET:
-		return opts_parse_double(optarg, "--budget", 0.1, 86400, &o->budget, why, whylen);
+		return opts_parse_double(optarg, "--budget", 0.1, 86400, &o->plan.budget_s, why, whylen);
+	case 'R':
+		if (opts_parse_count(optarg, "--repeats", &v, why, whylen) < 0)
+			return -1;
+		if (v > 256) {
+			snprintf(why, whylen, "--repeats '%s' is too large (accepted: 1 to 256)", optarg);
+			return -1;
+		}
+		o->plan.repeats = (unsigned)v;
+		return 0;
 	case 'c':
-		return opts_parse_cpu(optarg, &o->cpu, why, whylen);
+		return opts_parse_cpu(optarg, &o->plan.cpu, why, whylen);
 	case 's':
 		return opts_parse_u64(optarg, "--seed", &sp->seed, why, whylen);
 	case OPT_JSON:
@@ -387,14 +371,12 @@ static int parse_args(int argc, char **argv, struct search_opts *o, char *why, s
 	int c;
 
 	memset(o, 0, sizeof *o);
-	tl_search_params_default(&o->sp);
+	tl_search_plan_default(&o->plan);
 	o->flush_text = "0";
 	o->want_tmin = o->want_tdiff = true;
-	o->budget = 40;
-	o->cpu = -1;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":b:f:m:M:n:c:s:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":b:f:m:M:n:R:c:s:qh", longopts, NULL)) != -1) {
 		if (c == 'h') {
 			fputs(usage_text, stdout);
 			return 1;
@@ -411,6 +393,12 @@ static int parse_args(int argc, char **argv, struct search_opts *o, char *why, s
 	if (check_output(o->json, why, whylen) < 0 || check_backends(o, why, whylen) < 0 ||
 	    check_reference(o, why, whylen) < 0 || check_flush(o, why, whylen) < 0)
 		return -1;
+	o->plan.want_tdiff = o->want_tdiff;
+	if (tl_search_plan_set(&o->plan, (const char *const *)o->backends, o->nbackends,
+			       (const char *const *)o->flush_names, o->flush, o->nflush) < 0) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
 	return 0;
 }
 
@@ -420,293 +408,30 @@ static int parse_args(int argc, char **argv, struct search_opts *o, char *why, s
 
 struct progress {
 	bool show;
-	const char *backend, *flush;
+	const struct tl_search_plan *plan;
+	const struct tl_search_cell *cells;
 };
 
-static void on_point(void *ctx, int kind, uint64_t x, double y)
+static void on_point(void *ctx, size_t cell, int kind, uint64_t x, double y)
 {
 	const struct progress *p = ctx;
+	const struct tl_search_cell *c = &p->cells[cell];
 
 	if (p->show)
-		fprintf(stderr, "\r%-20.20s %-8.8s %s %-12llu %s %-10.4g", p->backend, p->flush,
-			kind == 0 ? "t_min K" : "t_diff d", (unsigned long long)x,
-			kind == 0 ? "CV" : "alpha", y);
+		fprintf(stderr, "\r%-20.20s %-8.8s r%-2zu %s %-12llu %s %-10.4g", p->plan->backends[c->b],
+			p->plan->flush_names[c->f], c->reps_done + 1, kind == 0 ? "t_min K" : "t_diff d",
+			(unsigned long long)x, kind == 0 ? "CV" : "alpha", y);
 }
 
-/* t_e,std, ns per ADD and resolution under this timer and flush. */
-static int cell_setup(struct cell *c, struct tl_search_engine *e, const struct search_opts *o)
-{
-	size_t n_over, n_fit;
-	struct tl_timer *t = e->timer;
-
-	c->flush_s = tl_search_engine_flush_seconds(e->flush);
-	c->fast_n = o->sp.n;
-	if (o->sp.method == TL_SEARCH_FAST && c->flush_s > 0) {
-		double nf = o->budget / (FAST_EVALS * c->flush_s);
-
-		if (nf < (double)c->fast_n)
-			c->fast_n = nf < FAST_MIN_N ? FAST_MIN_N : (size_t)nf;
-	}
-	/* the caller's own facts: medians, so fewer measurements suffice */
-	n_over = c->fast_n < 2001 ? c->fast_n : 2001;
-	n_fit = c->fast_n / 4 < 1001 ? c->fast_n / 4 : 1001;
-	if (n_fit < 11)
-		n_fit = 11;
-	c->resolution_ns = tl_timer_resolution(t, 1000) * t->ns_per_unit;
-	c->overhead_ns = tl_search_engine_overhead(e, n_over);
-	if (isnan(c->overhead_ns))
-		return 1;
-	if (tl_search_engine_ns_per_add(e, FIT_KMAX, FIT_POINTS, n_fit, &c->ns_per_add,
-					&c->fit_r2) != 0) {
-		if (atomic_load(&stop_flag))
-			return 1;
-		snprintf(c->why, sizeof c->why,
-			 "time did not grow with K over 0..%d ADDs: cannot convert ADDs to ns",
-			 FIT_KMAX);
-		return -1;
-	}
-	c->setup_measurements = e->measurements;
-	return 0;
-}
-
-/* Runs one cell; 0 done, 1 stopped, -1 failed (c->why). */
-static int cell_run(struct cell *c, const struct search_opts *o)
-{
-	struct tl_timer t;
-	struct tl_flush f;
-	struct tl_search_engine e;
-	struct tl_search_params sp = o->sp;
-	struct progress pr = {
-		.show = !o->quiet && isatty(STDERR_FILENO),
-		.backend = o->backends[c->b],
-		.flush = o->flush_names[c->f],
-	};
-	struct tl_search_io io = {
-		.measure = tl_search_engine_measure,
-		.measure_ctx = &e,
-		.observe = on_point,
-		.observe_ctx = &pr,
-		.stop = &stop_flag,
-	};
-	int rc;
-
-	if (tl_timer_open(&t, o->backends[c->b], c->why, sizeof c->why) < 0)
-		return -1;
-	if (tl_flush_init(&f, o->flush[c->f], c->why, sizeof c->why) < 0) {
-		tl_timer_close(&t);
-		return -1;
-	}
-	tl_search_engine_init(&e, &t, &f, &stop_flag);
-	rc = cell_setup(c, &e, o);
-	if (rc == 0) {
-		sp.overhead_ns = c->overhead_ns;
-		sp.ns_per_add = c->ns_per_add;
-		sp.resolution_ns = c->resolution_ns;
-		sp.fast_n = c->fast_n;
-		/* each metric may spend about the cell's flush budget, so an
-		 * expensive flush cannot run away (sim and cheap flushes never
-		 * get near it) */
-		sp.time_limit_s = o->budget;
-		rc = tl_search_tmin(&sp, &io, &c->tmin);
-		c->done_tmin = rc >= 0;
-		if (rc == 0 && o->want_tdiff && (c->tmin.converged || c->tmin.best_adds)) {
-			/* without a t_min, A0 starts at the steadiest point seen,
-			 * and the note says so */
-			uint64_t a0 = c->tmin.converged ? c->tmin.adds : c->tmin.best_adds;
-
-			rc = tl_search_tdiff(&sp, &io, a0, &c->tdiff);
-			c->done_tdiff = rc >= 0;
-			if (!c->tmin.converged) {
-				size_t len = strlen(c->tdiff.note);
-
-				snprintf(c->tdiff.note + len, sizeof c->tdiff.note - len,
-					 "%sA0 from %llu ADDs (lowest CV seen), no t_min", len ? "; " : "",
-					 (unsigned long long)a0);
-			}
-		} else if (rc == 0 && o->want_tdiff) {
-			snprintf(c->tdiff.note, sizeof c->tdiff.note, "not searched: no t_min to start from");
-		}
-		if (rc < 0)
-			snprintf(c->why, sizeof c->why, "%s", c->done_tmin ? c->tdiff.note : c->tmin.note);
-	}
-	if (pr.show)
-		fprintf(stderr, "\r%*s\r", 79, "");
-	tl_search_engine_free(&e);
-	tl_flush_free(&f);
-	tl_timer_close(&t);
-	return rc;
-}
-
-/* A search that never ran counts as not converged. */
-static const struct tl_search_result *answer(const struct tl_search_result *r, bool done)
-{
-	static const struct tl_search_result none;
-	return done ? r : &none;
-}
-
-static void compute_ratios(struct cell *cells, size_t ncells, const struct search_opts *o)
-{
-	for (size_t i = 0; i < ncells; i++) {
-		struct cell *c = &cells[i], *ref = NULL;
-
-		for (size_t j = 0; j < ncells; j++)
-			if (cells[j].b == o->ref && cells[j].f == c->f)
-				ref = &cells[j];
-		c->ratio_tmin = c->ratio_tdiff = NAN;
-		if (!ref)
-			continue;
-		c->ratio_tmin = tl_search_ratio(answer(&ref->tmin, ref->done_tmin),
-						answer(&c->tmin, c->done_tmin));
-		c->ratio_tdiff = tl_search_ratio_tdiff(
-			answer(&ref->tmin, ref->done_tmin), answer(&ref->tdiff, ref->done_tdiff),
-			answer(&c->tmin, c->done_tmin), answer(&c->tdiff, c->done_tdiff));
-	}
-}
-
-/* ------------------------------------------------------------------ */
-/* Output                                                               */
-/* ------------------------------------------------------------------ */
-
-static void print_answer(FILE *out, const struct tl_search_result *r, bool done)
-{
-	if (!done) {
-		fprintf(out, " %9s %9s %7s %8s %6s", "-", "-", "-", "-", "-");
-		return;
-	}
-	if (r->converged)
-		fprintf(out, " %9llu %9.1f %7.4f", (unsigned long long)r->adds, r->ns, r->stat);
-	else
-		fprintf(out, " %9s %9s %7s", r->stopped ? "stopped" : "none", "-", "-");
-	fprintf(out, " %8zu %6.1f", r->measurements, r->seconds);
-}
-
-static void print_table(FILE *out, const struct cell *cells, size_t ncells,
-			const struct search_opts *o)
-{
-	fprintf(out, "method %s, eps %g, alpha %g, n %zu, p %u, q %u, os-filter %s, reference %s\n",
-		tl_search_method_name(o->sp.method), o->sp.eps, o->sp.alpha, o->sp.n, o->sp.p, o->sp.q,
-		stats_os_method_name(o->sp.os), o->backends[o->ref]);
-	fprintf(out, "%-16s %-8s %6s %6s | %9s %9s %7s %8s %6s | %9s %9s %7s %8s %6s\n", "backend",
-		"flush", "n_f", "ns/ADD", "tmin ADD", "tmin ns", "CV", "meas", "s", "tdiff ADD",
-		"tdiff ns", "alpha", "meas", "s");
-	for (size_t i = 0; i < ncells; i++) {
-		const struct cell *c = &cells[i];
-
-		fprintf(out, "%-16.16s %-8.8s %6zu %6.3f |", o->backends[c->b], o->flush_names[c->f],
-			c->fast_n, c->ns_per_add);
-		print_answer(out, &c->tmin, c->done_tmin);
-		fputs(" |", out);
-		print_answer(out, &c->tdiff, c->done_tdiff);
-		fputc('\n', out);
-	}
-	for (size_t i = 0; i < ncells; i++) {
-		const struct cell *c = &cells[i];
-		const char *b = o->backends[c->b], *fl = o->flush_names[c->f];
-
-		if (c->why[0])
-			fprintf(out, "%s @ %s: %s\n", b, fl, c->why);
-		if (c->tmin.note[0])
-			fprintf(out, "%s @ %s: t_min: %s\n", b, fl, c->tmin.note);
-		if (c->tdiff.note[0])
-			fprintf(out, "%s @ %s: t_diff: %s\n", b, fl, c->tdiff.note);
-	}
-	for (size_t i = 0; i < ncells; i++) {
-		const struct cell *c = &cells[i];
-
-		if (c->b == o->ref || (isnan(c->ratio_tmin) && isnan(c->ratio_tdiff)))
-			continue;
-		char precise[64], sensitive[64];
-		tl_search_ratio_text(precise, sizeof precise, c->ratio_tmin, "precise", "x");
-		tl_search_ratio_text(sensitive, sizeof sensitive, c->ratio_tdiff, "sensitive", "x");
-		fprintf(out, "%s @ %s: %s%s%s than %s\n", o->backends[c->b], o->flush_names[c->f],
-			precise, precise[0] && sensitive[0] ? ", " : "", sensitive,
-			o->backends[o->ref]);
-	}
-}
-
-static json_t *result_json(const struct tl_search_result *r, bool done, const char *stat)
-{
-	json_t *j;
-
-	if (!done)
-		return json_null();
-	j = json_object();
-	json_object_set_new(j, "adds", r->converged ? json_integer((json_int_t)r->adds) : json_null());
-	json_object_set_new(j, "ns", tl_json_real(r->converged ? r->ns : NAN));
-	json_object_set_new(j, "method", json_string(tl_search_method_name(r->method)));
-	json_object_set_new(j, "measurements", json_integer((json_int_t)r->measurements));
-	json_object_set_new(j, "seconds", tl_json_real(r->seconds));
-	json_object_set_new(j, "converged", json_boolean(r->converged));
-	json_object_set_new(j, "stopped", json_boolean(r->stopped));
-	json_object_set_new(j, stat, tl_json_real(r->stat));
-	json_object_set_new(j, "on_floor", json_boolean(r->on_floor));
-	json_object_set_new(j, "floor_ns", tl_json_real(r->floor_ns));
-	json_object_set_new(j, "evaluations", json_integer((json_int_t)r->evaluations));
-	json_object_set_new(j, "predicted_adds", tl_json_real(r->predicted_adds));
-	if (strcmp(stat, "cv") == 0) {
-		json_object_set_new(j, "lowest_cv_adds", json_integer((json_int_t)r->best_adds));
-		json_object_set_new(j, "lowest_cv", tl_json_real(r->best_cv));
-		json_object_set_new(j, "drift_at_lowest_cv", tl_json_real(r->best_drift));
-	}
-	json_object_set_new(j, "note", json_string(r->note));
-	return j;
-}
-
-static json_t *cell_json(const struct cell *c, const struct search_opts *o)
-{
-	json_t *j = json_object();
-
-	json_object_set_new(j, "backend", json_string(o->backends[c->b]));
-	json_object_set_new(j, "flush_bytes", json_integer((json_int_t)o->flush[c->f]));
-	json_object_set_new(j, "flush", json_string(o->flush_names[c->f]));
-	json_object_set_new(j, "overhead", tl_json_real(c->overhead_ns));
-	json_object_set_new(j, "ns_per_add", tl_json_real(c->ns_per_add));
-	json_object_set_new(j, "ns_per_add_r2", tl_json_real(c->fit_r2));
-	json_object_set_new(j, "resolution_ns", tl_json_real(c->resolution_ns));
-	json_object_set_new(j, "flush_seconds", tl_json_real(c->flush_s));
-	json_object_set_new(j, "n_per_evaluation", json_integer((json_int_t)c->fast_n));
-	json_object_set_new(j, "setup_measurements", json_integer((json_int_t)c->setup_measurements));
-	json_object_set_new(j, "tmin", result_json(&c->tmin, c->done_tmin, "cv"));
-	json_object_set_new(j, "tdiff", result_json(&c->tdiff, c->done_tdiff, "alpha"));
-	json_object_set_new(j, "ratio_tmin", tl_json_real(c->ratio_tmin));
-	json_object_set_new(j, "ratio_tdiff", tl_json_real(c->ratio_tdiff));
-	if (c->why[0])
-		json_object_set_new(j, "error", json_string(c->why));
-	return j;
-}
-
-static int write_json(const struct search_opts *o, const struct cell *cells, size_t ncells,
+static int write_json(const struct search_opts *o, const struct tl_search_cell *cells,
 		      const struct tl_host *host, bool interrupted)
 {
-	json_t *doc = json_object(), *meta = json_object(), *params = json_object();
-	json_t *results = json_array();
+	json_t *doc = tl_search_to_json(&o->plan, cells, tl_host_to_json(host), interrupted);
 	char why[WHY_LEN];
 	int rc = TL_EXIT_OK;
 
-	json_object_set_new(meta, "version", json_string(PACKAGE_VERSION));
-	json_object_set_new(meta, "command", json_string("search"));
-	json_object_set_new(doc, "ticklab", meta);
-	json_object_set_new(doc, "host", tl_host_to_json(host));
-	json_object_set_new(params, "method", json_string(tl_search_method_name(o->sp.method)));
-	json_object_set_new(params, "eps", tl_json_real(o->sp.eps));
-	json_object_set_new(params, "alpha", tl_json_real(o->sp.alpha));
-	json_object_set_new(params, "n", json_integer((json_int_t)o->sp.n));
-	json_object_set_new(params, "p", json_integer(o->sp.p));
-	json_object_set_new(params, "q", json_integer(o->sp.q));
-	json_object_set_new(params, "tmin_step", json_integer((json_int_t)o->sp.tmin_step));
-	json_object_set_new(params, "tdiff_step", json_integer((json_int_t)o->sp.tdiff_step));
-	json_object_set_new(params, "max_adds", json_integer((json_int_t)o->sp.max_adds));
-	json_object_set_new(params, "os_filter", json_string(stats_os_method_name(o->sp.os)));
-	json_object_set_new(params, "seed", json_integer((json_int_t)o->sp.seed));
-	json_object_set_new(params, "budget_seconds", tl_json_real(o->budget));
-	json_object_set_new(doc, "params", params);
-	json_object_set_new(doc, "reference", json_string(o->backends[o->ref]));
-	json_object_set_new(doc, "interrupted", json_boolean(interrupted));
-	for (size_t i = 0; i < ncells; i++)
-		json_array_append_new(results, cell_json(&cells[i], o));
-	json_object_set_new(doc, "results", results);
-	if (tl_json_write(o->json, doc, why, sizeof why) < 0) {
-		fprintf(stderr, "ticklab search: %s\n", why);
+	if (!doc || tl_json_write(o->json, doc, why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab search: %s\n", doc ? why : "out of memory");
 		rc = TL_EXIT_FAIL;
 	}
 	json_decref(doc);
@@ -715,13 +440,15 @@ static int write_json(const struct search_opts *o, const struct cell *cells, siz
 
 static int search_all(const struct search_opts *o)
 {
-	size_t ncells = o->nbackends * o->nflush, done = 0;
-	struct cell *cells = calloc(ncells, sizeof *cells);
+	size_t ncells = o->nbackends * o->nflush;
+	struct tl_search_cell *cells = tl_search_cells_new(&o->plan);
 	bool stdout_taken = o->json && strcmp(o->json, "-") == 0;
+	struct progress pr = {!o->quiet && isatty(STDERR_FILENO), &o->plan, cells};
+	struct tl_search_hooks hooks = {.ctx = &pr, .point = on_point, .stop = &stop_flag};
 	struct sigaction sa, old_int, old_term;
 	struct tl_host host;
 	char why[WHY_LEN];
-	int cpu = o->cpu < 0 ? tl_cpu_default() : o->cpu, rc = TL_EXIT_OK, wrc;
+	int cpu = o->plan.cpu < 0 ? tl_cpu_default() : o->plan.cpu, rc, wrc;
 
 	if (!cells) {
 		fprintf(stderr, "ticklab search: out of memory\n");
@@ -729,7 +456,7 @@ static int search_all(const struct search_opts *o)
 	}
 	if (tl_cpu_pin(cpu, why, sizeof why) < 0) {
 		fprintf(stderr, "ticklab search: %s\n", why);
-		free(cells);
+		tl_search_cells_free(cells, ncells);
 		return TL_EXIT_FAIL;
 	}
 	tl_host_read("/", cpu, &host);
@@ -739,37 +466,21 @@ static int search_all(const struct search_opts *o)
 	atomic_store(&stop_flag, false);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
-	/* flush-major order: each flush buffer is allocated once at a time */
-	for (size_t f = 0; f < o->nflush; f++)
-		for (size_t b = 0; b < o->nbackends; b++) {
-			struct cell *c = &cells[f * o->nbackends + b];
-
-			c->b = b;
-			c->f = f;
-			c->ratio_tmin = c->ratio_tdiff = NAN;
-		}
-	for (size_t i = 0; i < ncells && !atomic_load(&stop_flag); i++) {
-		int r = cell_run(&cells[i], o);
-
-		done++;
-		if (r < 0)
-			rc = TL_EXIT_FAIL;
-	}
+	rc = tl_search_run(&o->plan, cells, &hooks);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
-	compute_ratios(cells, ncells, o);
+	if (pr.show)
+		fprintf(stderr, "\r%*s\r", 79, "");
 	if (!o->quiet)
-		print_table(stdout_taken ? stderr : stdout, cells, ncells, o);
-	if (atomic_load(&stop_flag))
-		fprintf(stderr, "ticklab search: interrupted after %zu of %zu cells; kept what was "
-				"found\n",
-			done, ncells);
+		tl_search_table_print(stdout_taken ? stderr : stdout, &o->plan, cells);
+	if (rc == 1)
+		fprintf(stderr, "ticklab search: interrupted; kept what was found\n");
 	fflush(stdout);
-	wrc = o->json ? write_json(o, cells, ncells, &host, atomic_load(&stop_flag)) : TL_EXIT_OK;
-	free(cells);
+	wrc = o->json ? write_json(o, cells, &host, rc == 1) : TL_EXIT_OK;
+	tl_search_cells_free(cells, ncells);
 	if (wrc != TL_EXIT_OK)
 		return wrc;
-	return atomic_load(&stop_flag) ? TL_EXIT_INTERRUPTED : rc;
+	return rc == 1 ? TL_EXIT_INTERRUPTED : rc < 0 ? TL_EXIT_FAIL : TL_EXIT_OK;
 }
 
 int cli_search_main(int argc, char **argv)

@@ -12,3 +12,5 @@ check_PROGRAMS += tests/test_analysis_kept
 tests_test_analysis_kept_SOURCES = tests/test_analysis_kept.c tests/tap.h
 tests_test_analysis_kept_LDADD = $(TL_LIBS)
 TESTS += tests/test_analysis_kept
+# the search JSON (one schema for search --json and the TUI export) and its table
+libticklab_a_SOURCES += io/search_json.c io/search_json.h io/search_table.c

@@ -831,16 +831,12 @@ int tl_run_from_json(const json_t *doc, const char *name, struct tl_run *run,
 	return 0;
 }
 
-int tl_run_load(const char *path, struct tl_run *run, struct tl_results_meta *meta, char *why,
-		size_t whylen)
+json_t *tl_json_load(const char *path, char *why, size_t whylen)
 {
 	json_error_t err;
 	json_t *doc;
 	const char *name = strcmp(path, "-") == 0 ? "standard input" : path;
-	int rc;
 
-	memset(run, 0, sizeof *run);
-	memset(meta, 0, sizeof *meta);
 	if (strcmp(path, "-") == 0)
 		doc = json_loadf(stdin, JSON_REJECT_DUPLICATES, &err);
 	else
@@ -851,9 +847,23 @@ int tl_run_load(const char *path, struct tl_run *run, struct tl_results_meta *me
 		else
 			snprintf(why, whylen, "%s:%d:%d: not valid JSON: %s", name, err.line,
 				 err.column, err.text);
-		return -1;
 	}
-	rc = tl_run_from_json(doc, name, run, meta, why, whylen);
+	return doc;
+}
+
+int tl_run_load(const char *path, struct tl_run *run, struct tl_results_meta *meta, char *why,
+		size_t whylen)
+{
+	json_t *doc;
+	int rc;
+
+	memset(run, 0, sizeof *run);
+	memset(meta, 0, sizeof *meta);
+	doc = tl_json_load(path, why, whylen);
+	if (!doc)
+		return -1;
+	rc = tl_run_from_json(doc, strcmp(path, "-") == 0 ? "standard input" : path, run, meta, why,
+			      whylen);
 	json_decref(doc);
 	return rc;
 }

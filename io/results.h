@@ -59,6 +59,10 @@ json_t *tl_run_to_json(const struct tl_run *run, const struct tl_analysis *an,
  * backend,flush_bytes,kernel,k,i,raw,ns (k is the sample's ADD count). */
 int tl_run_write_csv(const char *path, const struct tl_run *run, char *why, size_t whylen);
 
+/* A JSON file (path "-": standard input), duplicate keys refused; NULL
+ * with why = "FILE:line:col: not valid JSON: ..." */
+json_t *tl_json_load(const char *path, char *why, size_t whylen);
+
 /* Reads a run file written by tl_run_to_json. Timers are not opened: each
  * keeps its backend, id and ns_per_unit (state NULL). Every key is checked;
  * a problem gives -1 with why = "FILE: where: what is wrong". Free with

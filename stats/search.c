@@ -124,6 +124,8 @@ int srch_sample(struct tl_srch *s, uint64_t adds, size_t n, bool second, struct 
 	if (s->io->measure(s->io->measure_ctx, adds, false, n, s->raw) != 0)
 		return 1;
 	s->r->measurements += n;
+	if (adds > s->hi_adds)
+		s->hi_adds = adds;
 	if (stats_analyse(s->raw, n, s->p->overhead_ns, s->p->os, s->p->seed, &a, dst, &nk) != 0)
 		nk = 0;
 	pt->adds = adds;
@@ -151,6 +153,8 @@ int srch_pair(struct tl_srch *s, uint64_t a0, uint64_t a1, size_t n, double *ove
 {
 	struct tl_point p0, p1;
 
+	if (a1 > a0 && a1 - a0 > s->hi_delta)
+		s->hi_delta = a1 - a0;
 	if (srch_sample(s, a0, n, false, &p0) != 0 || srch_sample(s, a1, n, true, &p1) != 0)
 		return 1;
 	*n0 = p0.n;
@@ -225,6 +229,10 @@ static int search_run(const struct tl_search_params *p, const struct tl_search_i
 		rc = paper ? search_paper_tmin(&s) : search_fast_tmin(&s);
 	else
 		rc = paper ? search_paper_tdiff(&s, tmin_adds) : search_fast_tdiff(&s, tmin_adds);
+	if (!r->converged) {
+		r->bound_adds = kind == 0 ? s.hi_adds : s.hi_delta;
+		r->out_of_time = rc == 0 && srch_out_of_time(&s);
+	}
 	srch_end(&s);
 	r->stopped = rc == 1;
 	if (rc >= 0)

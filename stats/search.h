@@ -62,6 +62,11 @@ struct tl_search_result {
 	double best_cv;        /* t_min: that lowest CV (the "CV floor") */
 	double best_drift;     /* t_min: the drift there (stats_drift's rel_sd) when the
 				* level moved beyond noise, else NaN: why the floor */
+	/* Not converged: the largest K (t_min) or delta (t_diff) the search
+	 * evaluated without an answer, so "none" can be read as "> bound_adds"
+	 * and a ratio against it becomes a bound instead of a blank. */
+	uint64_t bound_adds;
+	bool out_of_time;      /* the fast method's time limit ended it */
 };
 
 /* Live progress for the TUI: every evaluated point. kind 0: (adds, CV), 1: (delta, alpha). */

@@ -16,6 +16,8 @@ struct tl_srch {
 	double t0;
 	double cv_floor; /* lowest CV seen (t_min), for "did not converge" */
 	uint64_t cv_floor_adds;
+	uint64_t hi_adds;  /* largest K sampled */
+	uint64_t hi_delta; /* largest pair difference sampled */
 };
 
 /* What one evaluated point looks like after filter_cost and filter_os. */

@@ -13,6 +13,7 @@
 #include "bench/host.h"
 #include "bench/kernel.h"
 #include "bench/runner.h"
+#include "bench/search_cell.h"
 #include "bench/topology.h"
 #include "io/results.h"
 #include "stats/search.h"
@@ -83,10 +84,7 @@ struct tui_search_row {
 	size_t timer, flush;       /* indexes into the setup lists (for grouping) */
 	char id[TL_ID_MAX];        /* copies: the lists may grow while a search runs */
 	uint64_t bytes;
-	int state;                 /* 0 waiting, 1 t_min, 2 t_diff, 3 done, -1 failed */
-	struct tl_search_result tmin, tdiff;
-	char why[256];
-	double ratio_tmin, ratio_tdiff;
+	/* its answers are app->search_cells[the row's index] (same order) */
 	uint64_t *cv_x;            /* observed points (guarded by the search mutex) */
 	double *cv_y;
 	size_t ncv, capcv;
@@ -155,7 +153,9 @@ struct tui_app {
 	atomic_bool search_done;
 	bool search_live;
 	pthread_t search_thread;
-	size_t search_ref;         /* reference backend (timer index) */
+	struct tl_search_plan search_plan; /* what the engine runs; .ref is the reference */
+	struct tl_search_cell *search_cells; /* one per row (guarded by search_mu) */
+	bool search_replay;        /* rows came from a file */
 	size_t search_cur;         /* row whose curves are shown */
 
 	/* wakeups from worker threads (one byte per event, never blocking) */
@@ -239,6 +239,11 @@ void tui_search_action(struct tui_app *app, enum tui_action a);
 bool tui_search_running(const struct tui_app *app);
 void tui_search_stop(struct tui_app *app);
 void tui_search_free(struct tui_app *app);
+/* A saved search (ticklab search --json or the search export) onto the
+ * search screen: 0, 1 when path is not a search file, -1 with why. */
+int tui_search_load(struct tui_app *app, const char *path, char *why, size_t whylen);
+/* The search's JSON (the schema of ticklab search --json) to path. */
+int tui_search_export(struct tui_app *app, const char *path, char *why, size_t whylen);
 
 /* info.c */
 void tui_info_draw(struct tui_app *app);

@@ -20,3 +20,8 @@ noinst_PROGRAMS += tui/bench_isolation
 tui_bench_isolation_SOURCES = tui/bench_isolation.c
 tui_bench_isolation_LDADD = $(TL_LIBS)
 BENCH_RUN += tui/bench_isolation
+# the CLI and the TUI run one search engine: same sim search, same JSON
+check_PROGRAMS += tests/test_search_faces
+tests_test_search_faces_SOURCES = tests/test_search_faces.c tests/tap.h
+tests_test_search_faces_LDADD = $(TL_LIBS)
+TESTS += tests/test_search_faces

@@ -8,29 +8,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "bench/search_engine.h"
+#include "bench/search_cell.h"
 #include "bench/size.h"
 #include "io/host_json.h"
 #include "io/results.h"
+#include "io/search_json.h"
 #include "tui/app.h"
 #include "tui/curses.h"
 
-/* Searches run on a worker pinned to the sampling CPU; the stats/ code
- * reports every evaluated point through the observer, which only appends
- * under a mutex and wakes the event loop. */
-
-struct obs_ctx {
-	struct tui_app *app;
-	size_t row;
-};
-
-struct search_job {
-	struct tui_app *app;
-	int cpu;
-	size_t n;
-	uint64_t seed;
-	struct obs_ctx *obs;
-};
+/* Searches run on a worker pinned to the sampling CPU through the engine
+ * `ticklab search` uses (bench/search_cell.h), with the same defaults. The
+ * engine writes the cells under search_mu; every evaluated point is
+ * appended to its row's curve, and the event loop is woken. */
 
 static int push(uint64_t **xs, double **ys, size_t *n, size_t *cap, uint64_t x, double y)
 {
@@ -52,11 +41,10 @@ static int push(uint64_t **xs, double **ys, size_t *n, size_t *cap, uint64_t x, 
 	return 0;
 }
 
-static void observe(void *ctx, int kind, uint64_t x, double y)
+static void on_point(void *ctx, size_t cell, int kind, uint64_t x, double y)
 {
-	struct obs_ctx *o = ctx;
-	struct tui_app *app = o->app;
-	struct tui_search_row *r = &app->rows_s[o->row];
+	struct tui_app *app = ctx;
+	struct tui_search_row *r = &app->rows_s[cell];
 	pthread_mutex_lock(&app->search_mu);
 	if (kind == 0)
 		push(&r->cv_x, &r->cv_y, &r->ncv, &r->capcv, x, y);
@@ -66,116 +54,40 @@ static void observe(void *ctx, int kind, uint64_t x, double y)
 	tui_wake(app);
 }
 
-static void set_state(struct tui_app *app, struct tui_search_row *r, int state, const char *why)
+static void on_lock(void *ctx)
 {
-	pthread_mutex_lock(&app->search_mu);
-	r->state = state;
-	if (why)
-		snprintf(r->why, sizeof r->why, "%.250s", why);
-	pthread_mutex_unlock(&app->search_mu);
-	tui_wake(app);
+	pthread_mutex_lock(&((struct tui_app *)ctx)->search_mu);
 }
 
-static void search_one(struct search_job *job, size_t i)
+static void on_unlock(void *ctx)
 {
-	struct tui_app *app = job->app;
-	struct tui_search_row *row = &app->rows_s[i];
-	const char *id = row->id;
-	uint64_t bytes = row->bytes;
-	struct tl_timer t;
-	struct tl_flush f;
-	struct tl_search_engine e;
-	char why[512];
-
-	set_state(app, row, 1, NULL);
-	if (tl_timer_open(&t, id, why, sizeof why) < 0) {
-		set_state(app, row, -1, why);
-		return;
-	}
-	if (tl_flush_init(&f, bytes, why, sizeof why) < 0) {
-		tl_timer_close(&t);
-		set_state(app, row, -1, why);
-		return;
-	}
-	tl_search_engine_init(&e, &t, &f, &app->search_stop);
-
-	struct tl_search_params p;
-	tl_search_params_default(&p);
-	p.n = job->n;
-	p.seed = job->seed;
-	p.resolution_ns = tl_timer_resolution(&t, 1000) * t.ns_per_unit;
-	p.overhead_ns = tl_search_engine_overhead(&e, 2001);
-	double slope = NAN;
-	if (isnan(p.overhead_ns) ||
-	    tl_search_engine_ns_per_add(&e, 4000, 5, 501, &slope, NULL) < 0 || !(slope > 0)) {
-		set_state(app, row, -1,
-			  atomic_load(&app->search_stop) ? "stopped" : "ns per ADD could not be fitted");
-		goto out;
-	}
-	p.ns_per_add = slope;
-
-	struct tl_search_io io = {tl_search_engine_measure, &e, observe, &job->obs[i],
-				  &app->search_stop};
-	struct tl_search_result r1, r2;
-	memset(&r1, 0, sizeof r1);
-	memset(&r2, 0, sizeof r2);
-	int rc = tl_search_tmin(&p, &io, &r1);
-	pthread_mutex_lock(&app->search_mu);
-	row->tmin = r1;
-	row->state = rc < 0 ? -1 : 2;
-	if (rc < 0)
-		snprintf(row->why, sizeof row->why, "%s", r1.note);
-	pthread_mutex_unlock(&app->search_mu);
-	tui_wake(app);
-	if (rc == 0 && r1.converged) {
-		rc = tl_search_tdiff(&p, &io, r1.adds, &r2);
-		pthread_mutex_lock(&app->search_mu);
-		row->tdiff = r2;
-		if (rc < 0)
-			snprintf(row->why, sizeof row->why, "%s", r2.note);
-		pthread_mutex_unlock(&app->search_mu);
-	}
-	set_state(app, row, rc < 0 ? -1 : 3, NULL);
-out:
-	tl_search_engine_free(&e);
-	tl_flush_free(&f);
-	tl_timer_close(&t);
+	pthread_mutex_unlock(&((struct tui_app *)ctx)->search_mu);
 }
 
-/* Ratios to the reference backend under the same flush: how many times
- * smaller its t_min and t_diff are (the paper's "more precise/sensitive"). */
-static void ratios(struct tui_app *app)
+static void on_changed(void *ctx, size_t cell)
 {
-	for (size_t i = 0; i < app->nrows_s; i++) {
-		struct tui_search_row *r = &app->rows_s[i];
-		r->ratio_tmin = r->ratio_tdiff = NAN;
-		for (size_t j = 0; j < app->nrows_s; j++) {
-			const struct tui_search_row *ref = &app->rows_s[j];
-			if (ref->timer != app->search_ref || ref->flush != r->flush)
-				continue;
-			r->ratio_tmin = tl_search_ratio(&ref->tmin, &r->tmin);
-			r->ratio_tdiff = tl_search_ratio_tdiff(&ref->tmin, &ref->tdiff, &r->tmin,
-							       &r->tdiff);
-		}
-	}
+	(void)cell;
+	tui_wake(ctx);
 }
 
 static void *search_main(void *arg)
 {
-	struct search_job *job = arg;
-	struct tui_app *app = job->app;
+	struct tui_app *app = arg;
+	struct tl_search_hooks hooks = {app, on_point, on_lock, on_unlock, on_changed,
+					&app->search_stop};
 	char why[256];
-	if (tl_cpu_pin(job->cpu, why, sizeof why) < 0) {
-		for (size_t i = 0; i < app->nrows_s; i++)
-			set_state(app, &app->rows_s[i], -1, why);
-	} else
-		for (size_t i = 0; i < app->nrows_s && !atomic_load(&app->search_stop); i++)
-			search_one(job, i);
-	pthread_mutex_lock(&app->search_mu);
-	ratios(app);
-	pthread_mutex_unlock(&app->search_mu);
-	free(job->obs);
-	free(job);
+	int cpu = app->search_plan.cpu;
+
+	if (tl_cpu_pin(cpu, why, sizeof why) < 0) {
+		pthread_mutex_lock(&app->search_mu);
+		for (size_t i = 0; i < app->nrows_s; i++) {
+			app->search_cells[i].state = TL_CELL_FAILED;
+			snprintf(app->search_cells[i].why, sizeof app->search_cells[i].why, "%s", why);
+		}
+		pthread_mutex_unlock(&app->search_mu);
+	} else {
+		tl_search_run(&app->search_plan, app->search_cells, &hooks);
+	}
 	atomic_store(&app->search_done, true);
 	tui_wake(app);
 	return NULL;
@@ -205,15 +117,70 @@ void tui_search_free(struct tui_app *app)
 		free(r->ov_y);
 	}
 	free(app->rows_s);
+	tl_search_cells_free(app->search_cells, app->nrows_s);
+	tl_search_plan_free(&app->search_plan);
+	if (app->search_replay) {
+		json_decref(app->host_json);
+		app->host_json = NULL;
+	}
+	app->search_cells = NULL;
 	app->rows_s = NULL;
 	app->nrows_s = 0;
+	app->search_replay = false;
 }
 
-static bool is_ref_candidate(const char *id, int pass)
+/* Rows, plan and cells for the backends and flushes selected on Setup. */
+static int plan_selected(struct tui_app *app, size_t nb, size_t nf)
 {
-	if (pass == 0)
-		return strncmp(id, "papi-", 5) == 0;
-	return strncmp(id, "clock-gettime", 13) == 0;
+	const struct tui_list *lb = &app->lists[0], *lf = &app->lists[1];
+	const char **ids = calloc(nb, sizeof *ids), **names = calloc(nf, sizeof *names);
+	uint64_t *bytes = calloc(nf, sizeof *bytes);
+	char (*labels)[32] = calloc(nf, sizeof *labels);
+	size_t k = 0, b = 0, f = 0;
+	int rc = -1;
+
+	app->rows_s = calloc(nb * nf, sizeof *app->rows_s);
+	if (!ids || !names || !bytes || !labels || !app->rows_s)
+		goto out;
+	for (size_t i = 0; i < lb->n; i++)
+		if (lb->items[i].selected)
+			ids[b++] = lb->items[i].label;
+	for (size_t i = 0; i < lf->n; i++)
+		if (lf->items[i].selected) {
+			tl_size_format(lf->items[i].bytes, labels[f], sizeof labels[f]);
+			names[f] = labels[f];
+			bytes[f++] = lf->items[i].bytes;
+		}
+	/* rows in the engine's cell order: flush-major, backends inside */
+	for (size_t fi = 0; fi < lf->n; fi++) {
+		if (!lf->items[fi].selected)
+			continue;
+		for (size_t bi = 0; bi < lb->n; bi++) {
+			if (!lb->items[bi].selected)
+				continue;
+			struct tui_search_row *row = &app->rows_s[k++];
+			row->timer = bi;
+			row->flush = fi;
+			snprintf(row->id, TL_ID_MAX, "%s", lb->items[bi].label);
+			row->bytes = lf->items[fi].bytes;
+		}
+	}
+	tl_search_plan_default(&app->search_plan);
+	app->search_plan.sp.n = app->opts.n;
+	app->search_plan.sp.seed = app->opts.seed;
+	app->search_plan.cpu = app->opts.cpu >= 0 ? app->opts.cpu : tl_cpu_default();
+	if (tl_search_plan_set(&app->search_plan, ids, nb, names, bytes, nf) < 0)
+		goto out;
+	app->search_plan.ref = tl_search_default_reference(ids, nb);
+	app->search_cells = tl_search_cells_new(&app->search_plan);
+	app->nrows_s = k;
+	rc = app->search_cells ? 0 : -1;
+out:
+	free(ids);
+	free(names);
+	free(bytes);
+	free(labels);
+	return rc;
 }
 
 int tui_search_start(struct tui_app *app, char *why, size_t whylen)
@@ -234,63 +201,22 @@ int tui_search_start(struct tui_app *app, char *why, size_t whylen)
 		return -1;
 	}
 	tui_search_free(app);
-	app->rows_s = calloc(nb * nf, sizeof *app->rows_s);
-	struct search_job *job = calloc(1, sizeof *job);
-	struct obs_ctx *obs = calloc(nb * nf, sizeof *obs);
-	if (!app->rows_s || !job || !obs) {
-		free(job);
-		free(obs);
+	if (plan_selected(app, nb, nf) < 0) {
+		tui_search_free(app);
 		snprintf(why, whylen, "out of memory");
 		return -1;
 	}
-	size_t k = 0;
-	for (size_t f = 0; f < lf->n; f++) {
-		if (!lf->items[f].selected)
-			continue;
-		for (size_t b = 0; b < lb->n; b++) {
-			if (!lb->items[b].selected)
-				continue;
-			app->rows_s[k].timer = b;
-			app->rows_s[k].flush = f;
-			snprintf(app->rows_s[k].id, TL_ID_MAX, "%s", lb->items[b].label);
-			app->rows_s[k].bytes = lf->items[f].bytes;
-			app->rows_s[k].ratio_tmin = app->rows_s[k].ratio_tdiff = NAN;
-			obs[k].app = app;
-			obs[k].row = k;
-			k++;
-		}
-	}
-	app->nrows_s = k;
-	/* The reference: PAPI as in the paper, else clock_gettime, else the last. */
-	app->search_ref = SIZE_MAX;
-	for (int pass = 0; pass < 2 && app->search_ref == SIZE_MAX; pass++)
-		for (size_t b = 0; b < lb->n; b++)
-			if (lb->items[b].selected && is_ref_candidate(lb->items[b].label, pass)) {
-				app->search_ref = b;
-				break;
-			}
-	if (app->search_ref == SIZE_MAX)
-		app->search_ref = app->rows_s[k - 1].timer;
 	app->search_cur = app->rows_s[0].flush;
-
-	job->app = app;
-	int cpu = app->opts.cpu >= 0 ? app->opts.cpu : tl_cpu_default();
-	job->cpu = cpu;
-	job->n = app->opts.n;
-	job->seed = app->opts.seed;
-	job->obs = obs;
 	atomic_store(&app->search_stop, false);
 	atomic_store(&app->search_done, false);
-	int rc = tui_worker_start(&app->search_thread, search_main, job);
+	int rc = tui_worker_start(&app->search_thread, search_main, app);
 	if (rc) {
-		free(job);
-		free(obs);
 		snprintf(why, whylen, "cannot start the search thread: %s", strerror(rc));
 		return -1;
 	}
 	app->search_live = true;
 	app->t_start = tl_monotonic_s();
-	tui_affinity_ui(app, cpu); /* job is the worker's now */
+	tui_affinity_ui(app, app->search_plan.cpu);
 	return 0;
 }
 
@@ -331,23 +257,12 @@ void tui_search_action(struct tui_app *app, enum tui_action a)
 	if (a == TUI_ACT_RIGHT && n)
 		app->search_cur = fl[(at + 1) % n];
 	if (a == TUI_ACT_REF && app->nrows_s) {
-		/* The next backend that has rows becomes the one others are compared to. */
-		size_t nb = app->lists[0].n, ref = app->search_ref;
-		for (size_t step = 1; step <= nb; step++) {
-			size_t cand = (ref + step) % nb;
-			bool has = false;
-			for (size_t i = 0; i < app->nrows_s && !has; i++)
-				has = app->rows_s[i].timer == cand;
-			if (has) {
-				ref = cand;
-				break;
-			}
-		}
+		/* the next backend becomes the one the others are compared to */
 		pthread_mutex_lock(&app->search_mu);
-		app->search_ref = ref; /* the worker reads it under the mutex */
-		ratios(app);
+		app->search_plan.ref = (app->search_plan.ref + 1) % app->search_plan.nbackends;
+		tl_search_ratios(&app->search_plan, app->search_cells);
 		pthread_mutex_unlock(&app->search_mu);
-		tui_message(app, false, "reference: %s", app->lists[0].items[app->search_ref].label);
+		tui_message(app, false, "reference: %s", app->search_plan.backends[app->search_plan.ref]);
 	}
 	if (a == TUI_ACT_EXPORT) {
 		char path[1024], why[512];
@@ -379,9 +294,10 @@ static int pt_cmp(const void *a, const void *b)
 static void draw_plot(struct tui_app *app, const struct tui_rect *r, int kind)
 {
 	int lab = 7, w = r->w - lab - 1, h = r->h - 2;
-	const double thr = kind == 0 ? 0.01 : 0.05;
-	tui_put(r->y, r->x, r->w, tui_attr(app, TUI_ROLE_TITLE),
-		kind == 0 ? "CV against t (ADDs, log)  eps 1%" : "overlap against delta (ADDs)  alpha 5%");
+	const double thr = kind == 0 ? app->search_plan.sp.eps : app->search_plan.sp.alpha;
+	tui_putf(r->y, r->x, r->w, tui_attr(app, TUI_ROLE_TITLE),
+		 kind == 0 ? "CV against t (ADDs, log)  eps %g%%" : "overlap against delta (ADDs)  alpha %g%%",
+		 100 * thr);
 	if (w < 4 || h < 2)
 		return;
 	double xlo = INFINITY, xhi = -INFINITY, yhi = kind == 0 ? 3 * thr : 1.0;
@@ -465,81 +381,119 @@ static void draw_plot(struct tui_app *app, const struct tui_rect *r, int kind)
 	tui_put(r->y + r->h - 1, r->x + r->w - (int)strlen(b), (int)strlen(b), dim, b);
 }
 
-static void fmt_result(char *buf, size_t len, const struct tl_search_result *r, int state,
-		       int phase)
+/* "  1600 [1560-1645]  480.0" for a median with its interval; "!" marks
+ * repeats that disagree; "> 1e8" is a bound where none was found. */
+static void fmt_result(char *buf, size_t len, const struct tl_search_cell *c, int kind)
 {
-	if (r->converged) {
-		snprintf(buf, len, "%8llu %9.1f%s", (unsigned long long)r->adds, r->ns,
-			 r->on_floor ? "*" : " ");
-	} else if (state == phase)
-		snprintf(buf, len, "%18s", "searching...");
-	else if (state > phase || state < 0 || r->note[0])
-		snprintf(buf, len, "%18s", "none");
+	const struct tl_search_stat *s = kind == 0 ? &c->tmin : &c->tdiff;
+	if (s->found)
+		snprintf(buf, len, "%7.0f%s[%.0f-%.0f]", s->adds, s->unstable ? "!" : " ", s->lo, s->hi);
+	else if (c->state == TL_CELL_RUNNING && c->phase == kind + 1)
+		snprintf(buf, len, "searching...");
+	else if (s->ran && isfinite(s->bound_adds))
+		snprintf(buf, len, "none > %.3g", s->bound_adds);
+	else if (s->ran || c->state == TL_CELL_FAILED)
+		snprintf(buf, len, "none");
 	else
-		snprintf(buf, len, "%18s", "");
+		buf[0] = '\0';
+}
+
+/* "ratio 2.0x / >=12x": '=' a value, '>=' / '<=' a bound. */
+static void fmt_ratio(char *buf, size_t len, const struct tl_search_ratio *r)
+{
+	if (!r->rel)
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "%s%.2g", r->rel == '=' ? "" : r->rel == '>' ? ">=" : "<=", r->value);
+}
+
+static void draw_params(struct tui_app *app, int y)
+{
+	const struct tl_search_plan *p = &app->search_plan;
+	const struct tl_search_params *sp = &p->sp;
+	const struct tui_rect *r = &app->lay.table;
+	tui_putf(y, r->x, r->w, tui_attr(app, TUI_ROLE_INACTIVE),
+		 "%s  eps %g  alpha %g  n %zu  p %u  q %u  %s filter  bound %.3g ADDs  %u repeats (%s)",
+		 tl_search_method_name(sp->method), sp->eps, sp->alpha, sp->n, sp->p, sp->q,
+		 stats_os_method_name(sp->os), (double)sp->max_adds, p->repeats,
+		 tl_search_interval_method(p->repeats));
+}
+
+static int draw_rows(struct tui_app *app, int y)
+{
+	const struct tui_rect *r = &app->lay.table;
+	int a = tui_attr(app, TUI_ROLE_MAIN_FG);
+	int idw = r->w >= 120 ? 28 : 14;
+	tui_putf(y++, r->x, r->w, tui_attr(app, TUI_ROLE_TITLE) | A_BOLD,
+		 "  %-*s %-8s %-20s %-20s %s", idw, "backend", "flush", "t_min ADDs [95%]",
+		 "t_diff ADDs [95%]", "ratio");
+	for (size_t i = 0; i < app->nrows_s && y < r->y + r->h; i++) {
+		const struct tui_search_row *row = &app->rows_s[i];
+		const struct tl_search_cell *c = &app->search_cells[i];
+		char fl[32], t1[48], t2[48], r1[24], r2[24], tail[300];
+		tl_size_format(row->bytes, fl, sizeof fl);
+		fmt_result(t1, sizeof t1, c, 0);
+		fmt_result(t2, sizeof t2, c, 1);
+		fmt_ratio(r1, sizeof r1, &c->ratio_tmin);
+		fmt_ratio(r2, sizeof r2, &c->ratio_tdiff);
+		if (c->state == TL_CELL_FAILED)
+			snprintf(tail, sizeof tail, "failed: %s", c->why);
+		else if (c->b == app->search_plan.ref)
+			snprintf(tail, sizeof tail, "reference");
+		else
+			snprintf(tail, sizeof tail, "%s / %s", r1, r2);
+		int s = (int)(row->timer % TUI_NSERIES);
+		int x = r->x;
+		x += tui_putf(y, x, r->w, tui_attr_series(app, s), "%s ",
+			      tui_series_glyph(app->tier, s));
+		tui_putf(y, x, r->x + r->w - x, c->state == TL_CELL_FAILED ? tui_attr(app, TUI_ROLE_ERROR) : a,
+			 "%-*.*s %-8s %-20s %-20s %s", idw, idw, row->id, fl, t1, t2, tail);
+		y++;
+	}
+	return y;
+}
+
+/* The paper's sentence per compared row, then what is unstable and why,
+ * then why a search found nothing. */
+static int draw_sentences(struct tui_app *app, int y)
+{
+	const struct tui_rect *r = &app->lay.table;
+	const char *times = app->tier == TUI_TIER_UTF8 ? "\u00d7" : "x";
+	const char *ref = app->search_plan.backends[app->search_plan.ref];
+	for (size_t i = 0; i < app->nrows_s && y < r->y + r->h; i++) {
+		const struct tl_search_cell *c = &app->search_cells[i];
+		if (c->b == app->search_plan.ref || !c->tmin.ran)
+			continue;
+		char precise[160], sensitive[160];
+		tl_search_ratio_describe(precise, sizeof precise, &c->ratio_tmin, "precise", times);
+		tl_search_ratio_describe(sensitive, sizeof sensitive, &c->ratio_tdiff, "sensitive", times);
+		tui_putf(y++, r->x, r->w, tui_attr(app, TUI_ROLE_HI), "%s: %s; %s than %s (flush %s)",
+			 app->rows_s[i].id, precise, sensitive, ref, app->search_plan.flush_names[c->f]);
+	}
+	for (size_t i = 0; i < app->nrows_s && y < r->y + r->h; i++) {
+		const struct tl_search_cell *c = &app->search_cells[i];
+		for (int k = 0; k < 2 && y < r->y + r->h; k++) {
+			const struct tl_search_stat *s = k == 0 ? &c->tmin : &c->tdiff;
+			const struct tl_search_result *res = k == 0 ? &c->rep[0].tmin : &c->rep[0].tdiff;
+			if (s->unstable)
+				tui_putf(y++, r->x, r->w, tui_attr(app, TUI_ROLE_WARN), "%s: %s unstable: %s",
+					 app->rows_s[i].id, k == 0 ? "t_min" : "t_diff", s->why);
+			else if (c->state == TL_CELL_DONE && !s->found && res->note[0])
+				tui_putf(y++, r->x, r->w, tui_attr(app, TUI_ROLE_WARN), "%s: %s: %s",
+					 app->rows_s[i].id, k == 0 ? "t_min" : "t_diff", res->note);
+		}
+	}
+	return y;
 }
 
 static void draw_table(struct tui_app *app)
 {
 	const struct tui_rect *r = &app->lay.table;
-	int a = tui_attr(app, TUI_ROLE_MAIN_FG);
-	int idw = r->w >= 120 ? 28 : 14;
-	tui_putf(r->y, r->x, r->w, tui_attr(app, TUI_ROLE_TITLE) | A_BOLD,
-		 "  %-*s %-8s %8s %9s  %8s %9s  %s", idw, "backend", "flush", "t_min", "ns",
-		 "t_diff", "ns", "ratio");
-	int y = r->y + 1;
-	const char *ref = app->lists[0].items[app->search_ref].label;
-	for (size_t i = 0; i < app->nrows_s && y < r->y + r->h; i++) {
-		const struct tui_search_row *row = &app->rows_s[i];
-		char fl[32], t1[48], t2[48], tail[300];
-		tl_size_format(row->bytes, fl, sizeof fl);
-		fmt_result(t1, sizeof t1, &row->tmin, row->state, 1);
-		fmt_result(t2, sizeof t2, &row->tdiff, row->state, 2);
-		const char *id = row->id;
-		if (row->state < 0)
-			snprintf(tail, sizeof tail, "failed: %s", row->why);
-		else if (row->timer == app->search_ref)
-			snprintf(tail, sizeof tail, "reference");
-		else if (isfinite(row->ratio_tmin) || isfinite(row->ratio_tdiff))
-			snprintf(tail, sizeof tail, "%.1fx / %.1fx", row->ratio_tmin, row->ratio_tdiff);
-		else if (row->state == 3 && row->tmin.note[0])
-			snprintf(tail, sizeof tail, "%s", row->tmin.note);
-		else
-			tail[0] = '\0';
-		int s = (int)(row->timer % TUI_NSERIES);
-		int x = r->x;
-		x += tui_putf(y, x, r->w, tui_attr_series(app, s), "%s ",
-			      tui_series_glyph(app->tier, s));
-		tui_putf(y, x, r->x + r->w - x, row->state < 0 ? tui_attr(app, TUI_ROLE_ERROR) : a,
-			 "%-*.*s %-8s %s %s  %s", idw, idw, id, fl, t1, t2, tail);
-		y++;
-	}
-	/* The paper's sentence, one per compared row, in full. */
-	for (size_t i = 0; i < app->nrows_s && y < r->y + r->h; i++) {
-		const struct tui_search_row *row = &app->rows_s[i];
-		if (row->timer == app->search_ref ||
-		    !(isfinite(row->ratio_tmin) || isfinite(row->ratio_tdiff)))
-			continue;
-		char fl[32], precise[64], sensitive[64];
-		const char *times = app->tier == TUI_TIER_UTF8 ? "×" : "x";
-		tl_size_format(row->bytes, fl, sizeof fl);
-		tl_search_ratio_text(precise, sizeof precise, row->ratio_tmin, "precise", times);
-		tl_search_ratio_text(sensitive, sizeof sensitive, row->ratio_tdiff, "sensitive", times);
-		tui_putf(y++, r->x, r->w, tui_attr(app, TUI_ROLE_HI), "%s: %s%s%s than %s (flush %s)",
-			 row->id, precise, precise[0] && sensitive[0] ? ", " : "", sensitive, ref, fl);
-	}
-	/* And why a search found nothing: the CV floor or the bound it hit. */
-	for (size_t i = 0; i < app->nrows_s && y < r->y + r->h; i++) {
-		const struct tui_search_row *row = &app->rows_s[i];
-		const struct tl_search_result *res = !row->tmin.converged ? &row->tmin : &row->tdiff;
-		if (row->state != 3 || res->converged || !res->note[0])
-			continue;
-		tui_putf(y++, r->x, r->w, tui_attr(app, TUI_ROLE_WARN), "%s: %s",
-			 row->id, res->note);
-	}
+	draw_params(app, r->y);
+	int y = draw_sentences(app, draw_rows(app, r->y + 1));
 	if (y < r->y + r->h)
 		tui_put(y, r->x, r->w, tui_attr(app, TUI_ROLE_INACTIVE),
-			"t in ADDs and ns; * on the timer-resolution floor; ratio = reference / this");
+			"median of the repeats [interval]; ! repeats disagree; ratio = reference / this");
 }
 
 void tui_search_draw(struct tui_app *app)
@@ -556,14 +510,20 @@ void tui_search_draw(struct tui_app *app)
 	pthread_mutex_unlock(&app->search_mu);
 }
 
-static json_t *result_json(const struct tl_search_result *r)
+int tui_search_export(struct tui_app *app, const char *path, char *why, size_t whylen)
 {
-	return json_pack("{s:o, s:o, s:s, s:I, s:o, s:b, s:b, s:s}", "adds",
-			 r->converged ? json_integer((json_int_t)r->adds) : json_null(), "ns",
-			 r->converged ? tl_json_real(r->ns) : json_null(), "method",
-			 tl_search_method_name(r->method), "measurements", (json_int_t)r->measurements,
-			 "seconds", tl_json_real(r->seconds), "converged", r->converged, "on_floor",
-			 r->on_floor, "note", r->note);
+	json_t *host = NULL;
+	if (app->search_replay && app->host_json)
+		host = json_incref(app->host_json);
+	else {
+		tui_info_ensure(app);
+		host = tl_host_to_json(&app->host);
+	}
+	pthread_mutex_lock(&app->search_mu);
+	json_t *doc = tl_search_to_json(&app->search_plan, app->search_cells, host,
+					atomic_load(&app->search_stop));
+	pthread_mutex_unlock(&app->search_mu);
+	return tui_export_json(path, doc, why, whylen);
 }
 
 static int export_search(struct tui_app *app, char *path, size_t len, char *why, size_t whylen)
@@ -574,21 +534,56 @@ static int export_search(struct tui_app *app, char *path, size_t len, char *why,
 	localtime_r(&now, &tm);
 	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
 	snprintf(path, len, "ticklab-search-%s-%d.json", stamp, (int)getpid());
-	tui_info_ensure(app);
-	json_t *results = json_array();
-	for (size_t i = 0; i < app->nrows_s; i++) {
-		const struct tui_search_row *r = &app->rows_s[i];
-		json_array_append_new(
-			results,
-			json_pack("{s:s, s:I, s:o, s:o, s:o, s:o, s:b}", "backend",
-				  r->id, "flush_bytes",
-				  (json_int_t)r->bytes, "tmin",
-				  result_json(&r->tmin), "tdiff", result_json(&r->tdiff), "ratio_tmin",
-				  tl_json_real(r->ratio_tmin), "ratio_tdiff", tl_json_real(r->ratio_tdiff),
-				  "reference", r->timer == app->search_ref));
+	return tui_search_export(app, path, why, whylen);
+}
+
+/* Rows for cells read from a file: grouped by the file's own indexes. */
+static int rows_from_plan(struct tui_app *app)
+{
+	const struct tl_search_plan *p = &app->search_plan;
+	size_t n = p->nbackends * p->nflush;
+	app->rows_s = calloc(n ? n : 1, sizeof *app->rows_s);
+	if (!app->rows_s)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		struct tui_search_row *row = &app->rows_s[i];
+		const struct tl_search_cell *c = &app->search_cells[i];
+		row->timer = c->b;
+		row->flush = c->f;
+		snprintf(row->id, TL_ID_MAX, "%s", p->backends[c->b]);
+		row->bytes = p->flush[c->f];
 	}
-	json_t *doc = json_pack("{s:{s:s, s:s}, s:o, s:o}", "ticklab", "version", PACKAGE_VERSION,
-				"command", "search", "host", tl_host_to_json(&app->host), "results",
-				results);
-	return tui_export_json(path, doc, why, whylen);
+	app->nrows_s = n;
+	return 0;
+}
+
+int tui_search_load(struct tui_app *app, const char *path, char *why, size_t whylen)
+{
+	json_error_t err;
+	json_t *doc = json_load_file(path, 0, &err);
+	bool interrupted;
+	if (!doc || !tl_search_json_is(doc)) {
+		json_decref(doc);
+		return 1; /* not a search: the run loader says what is wrong */
+	}
+	tui_search_free(app);
+	int rc = tl_search_from_json(doc, path, &app->search_plan, &app->search_cells, &interrupted,
+				     why, whylen);
+	if (rc == 0 && rows_from_plan(app) < 0) {
+		snprintf(why, whylen, "out of memory");
+		rc = -1;
+	}
+	if (rc == 0) {
+		json_t *host = json_object_get(doc, "host");
+		app->host_json = json_is_object(host) ? json_incref(host) : NULL;
+		app->search_replay = true;
+		app->replay = true;
+		app->interrupted = interrupted;
+		snprintf(app->replay_path, sizeof app->replay_path, "%s", path);
+		app->search_cur = 0;
+	} else {
+		tui_search_free(app);
+	}
+	json_decref(doc);
+	return rc;
 }

@@ -586,7 +586,10 @@ int tui_main(int argc, char **argv)
 	app->wake[0] = app->wake[1] = -1;
 	pthread_mutex_init(&app->search_mu, NULL);
 
-	if (app->opts.replay && tui_live_load(app, app->opts.replay, why, sizeof why) < 0) {
+	/* a saved search opens on the search screen, anything else as a run */
+	int loaded = app->opts.replay ? tui_search_load(app, app->opts.replay, why, sizeof why) : 1;
+	if (loaded < 0 ||
+	    (loaded > 0 && app->opts.replay && tui_live_load(app, app->opts.replay, why, sizeof why) < 0)) {
 		fprintf(stderr, "ticklab tui: %s\n", why);
 		app_free(app);
 		return TL_EXIT_FAIL;
@@ -613,7 +616,7 @@ int tui_main(int argc, char **argv)
 	theme_init(app);
 	tui_term_apply_theme(app);
 	tui_setup_init(app);
-	app->screen = app->replay ? TUI_LIVE : TUI_SETUP;
+	app->screen = app->search_replay ? TUI_SEARCH : app->replay ? TUI_LIVE : TUI_SETUP;
 	app->back = TUI_SETUP;
 	if (!app->msg[0])
 		tui_message(app, false, app->replay ? "replay: %s (nothing is measured)"

@@ -1,0 +1,392 @@
+#include "config.h"
+
+#include "bench/search_cell.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/backend.h"
+#include "bench/flush.h"
+#include "bench/search_engine.h"
+#include "stats/stats.h"
+
+/* evaluations a fast search of both metrics needs, with the repeat's own
+ * overhead and slope measurements: the unit of the flush budget */
+#define FAST_EVALS 16
+#define FAST_MIN_N 40
+void tl_search_plan_default(struct tl_search_plan *p)
+{
+	memset(p, 0, sizeof(*p));
+	tl_search_params_default(&p->sp);
+	p->budget_s = TL_SEARCH_BUDGET_S;
+	p->repeats = TL_SEARCH_REPEATS;
+	p->want_tdiff = true;
+	p->cpu = -1;
+}
+
+static void free_list(char **v, size_t n)
+{
+	for (size_t i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
+void tl_search_plan_free(struct tl_search_plan *p)
+{
+	free_list(p->backends, p->nbackends);
+	free_list(p->flush_names, p->nflush);
+	free(p->flush);
+	p->backends = p->flush_names = NULL;
+	p->flush = NULL;
+	p->nbackends = p->nflush = 0;
+}
+
+static char **copy_list(const char *const *v, size_t n)
+{
+	char **out = calloc(n ? n : 1, sizeof(*out));
+
+	for (size_t i = 0; out && i < n; i++)
+		if (!(out[i] = strdup(v[i]))) {
+			free_list(out, n);
+			return NULL;
+		}
+	return out;
+}
+
+int tl_search_plan_set(struct tl_search_plan *p, const char *const *backends, size_t nb,
+		       const char *const *flush_names, const uint64_t *flush, size_t nf)
+{
+	tl_search_plan_free(p);
+	p->backends = copy_list(backends, nb);
+	p->flush_names = copy_list(flush_names, nf);
+	p->flush = calloc(nf ? nf : 1, sizeof(*p->flush));
+	if (!p->backends || !p->flush_names || !p->flush) {
+		tl_search_plan_free(p);
+		return -1;
+	}
+	memcpy(p->flush, flush, nf * sizeof(*flush));
+	p->nbackends = nb;
+	p->nflush = nf;
+	if (p->ref >= nb)
+		p->ref = 0;
+	return 0;
+}
+
+size_t tl_search_default_reference(const char *const *backends, size_t n)
+{
+	static const char *const prefer[] = {"papi-real-nsec", "papi-", "clock-gettime"};
+
+	for (size_t k = 0; k < sizeof(prefer) / sizeof(prefer[0]); k++)
+		for (size_t i = 0; i < n; i++)
+			if (strncmp(backends[i], prefer[k], strlen(prefer[k])) == 0)
+				return i;
+	return 0;
+}
+
+size_t tl_search_cell_index(const struct tl_search_plan *p, size_t b, size_t f)
+{
+	return f * p->nbackends + b;
+}
+
+struct tl_search_cell *tl_search_cells_new(const struct tl_search_plan *p)
+{
+	size_t n = p->nbackends * p->nflush;
+	unsigned r = p->repeats ? p->repeats : 1;
+	struct tl_search_cell *cells = calloc(n ? n : 1, sizeof(*cells));
+
+	for (size_t i = 0; cells && i < n; i++) {
+		cells[i].b = i % p->nbackends;
+		cells[i].f = i / p->nbackends;
+		cells[i].rep = calloc(r, sizeof(*cells[i].rep));
+		if (!cells[i].rep) {
+			tl_search_cells_free(cells, n);
+			return NULL;
+		}
+	}
+	if (cells)
+		tl_search_summarise(p, cells);
+	return cells;
+}
+
+void tl_search_cells_free(struct tl_search_cell *cells, size_t ncells)
+{
+	for (size_t i = 0; cells && i < ncells; i++)
+		free(cells[i].rep);
+	free(cells);
+}
+
+/* ------------------------------------------------------------------ */
+/* Order                                                                */
+/* ------------------------------------------------------------------ */
+
+static uint64_t splitmix(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+void tl_search_order(uint64_t seed, unsigned r, size_t *order, size_t n)
+{
+	uint64_t s = seed * 0x100000001b3ULL + r;
+
+	for (size_t i = 0; i < n; i++)
+		order[i] = i;
+	for (size_t i = n; i > 1; i--) {
+		size_t j = (size_t)(splitmix(&s) % i), t = order[i - 1];
+
+		order[i - 1] = order[j];
+		order[j] = t;
+	}
+}
+
+/* ------------------------------------------------------------------ */
+/* One repeat of one cell                                               */
+/* ------------------------------------------------------------------ */
+
+struct run_ctx {
+	const struct tl_search_plan *plan;
+	struct tl_search_cell *cells;
+	const struct tl_search_hooks *h;
+	size_t cell;
+};
+
+static void lock(const struct tl_search_hooks *h)
+{
+	if (h && h->lock)
+		h->lock(h->ctx);
+}
+
+static void unlock(const struct tl_search_hooks *h)
+{
+	if (h && h->unlock)
+		h->unlock(h->ctx);
+}
+
+static void changed(const struct run_ctx *rc)
+{
+	if (rc->h && rc->h->changed)
+		rc->h->changed(rc->h->ctx, rc->cell);
+}
+
+static void set_phase(const struct run_ctx *rc, enum tl_search_state st, int phase)
+{
+	lock(rc->h);
+	rc->cells[rc->cell].state = st;
+	rc->cells[rc->cell].phase = phase;
+	unlock(rc->h);
+	changed(rc);
+}
+
+static void on_point(void *ctx, int kind, uint64_t x, double y)
+{
+	const struct run_ctx *rc = ctx;
+
+	if (rc->h && rc->h->point)
+		rc->h->point(rc->h->ctx, rc->cell, kind, x, y);
+}
+
+static bool stopped(const struct tl_search_hooks *h)
+{
+	return h && h->stop && atomic_load(h->stop);
+}
+
+/* t_e,std, ns per ADD and resolution under this timer and flush; 0, 1
+ * stopped, -1 failed (rep->why). */
+static int rep_setup(struct tl_search_rep *rep, struct tl_search_engine *e,
+		     const struct tl_search_plan *p, const struct tl_search_hooks *h)
+{
+	struct tl_timer *t = e->timer;
+	size_t n_over, n_fit;
+
+	rep->flush_s = tl_search_engine_flush_seconds(e->flush);
+	rep->fast_n = p->sp.n;
+	if (p->sp.method == TL_SEARCH_FAST && rep->flush_s > 0) {
+		double nf = p->budget_s / (FAST_EVALS * rep->flush_s);
+
+		if (nf < (double)rep->fast_n)
+			rep->fast_n = nf < FAST_MIN_N ? FAST_MIN_N : (size_t)nf;
+	}
+	/* the repeat's own facts are medians, so fewer measurements suffice */
+	n_over = rep->fast_n < 2001 ? rep->fast_n : 2001;
+	n_fit = rep->fast_n / 4 < 1001 ? rep->fast_n / 4 : 1001;
+	if (n_fit < 11)
+		n_fit = 11;
+	rep->resolution_ns = tl_timer_resolution(t, 1000) * t->ns_per_unit;
+	rep->overhead_ns = tl_search_engine_overhead(e, n_over);
+	if (isnan(rep->overhead_ns))
+		return 1;
+	if (tl_search_engine_ns_per_add(e, TL_SEARCH_FIT_KMAX, TL_SEARCH_FIT_POINTS, n_fit,
+					&rep->ns_per_add, &rep->fit_r2) != 0) {
+		if (stopped(h))
+			return 1;
+		snprintf(rep->why, sizeof rep->why,
+			 "time did not grow with K over 0..%d ADDs: cannot convert ADDs to ns",
+			 TL_SEARCH_FIT_KMAX);
+		return -1;
+	}
+	rep->setup_measurements = e->measurements;
+	return 0;
+}
+
+static void append_note(char *note, size_t len, const char *text)
+{
+	size_t at = strlen(note);
+
+	snprintf(note + at, len - at, "%s%s", at ? "; " : "", text);
+}
+
+/* t_diff starts at t_min; without one, at the steadiest point seen (the
+ * note says so), so a backend with no t_min still gets a sensitivity. */
+static int rep_tdiff(struct tl_search_rep *rep, const struct tl_search_params *sp,
+		     const struct tl_search_io *io)
+{
+	uint64_t a0 = rep->tmin.converged ? rep->tmin.adds : rep->tmin.best_adds;
+	char text[96];
+	int rc;
+
+	if (!a0) {
+		snprintf(rep->tdiff.note, sizeof rep->tdiff.note, "not searched: no t_min to start from");
+		return 0;
+	}
+	rc = tl_search_tdiff(sp, io, a0, &rep->tdiff);
+	rep->done_tdiff = rc >= 0;
+	if (!rep->tmin.converged) {
+		snprintf(text, sizeof text, "A0 from %llu ADDs (lowest CV seen), no t_min",
+			 (unsigned long long)a0);
+		append_note(rep->tdiff.note, sizeof rep->tdiff.note, text);
+	}
+	return rc;
+}
+
+/* The searches proper, into a local copy written back under the lock. */
+static int rep_search(const struct run_ctx *rc, struct tl_search_engine *e, unsigned r,
+		      struct tl_search_rep *rep)
+{
+	const struct tl_search_plan *p = rc->plan;
+	struct tl_search_params sp = p->sp;
+	struct tl_search_io io = {tl_search_engine_measure, e, on_point, (void *)rc,
+				  rc->h ? rc->h->stop : NULL};
+	int st;
+
+	/* each repeat filters with its own seed: independent, still reproducible */
+	sp.seed = p->sp.seed + r;
+	sp.overhead_ns = rep->overhead_ns;
+	sp.ns_per_add = rep->ns_per_add;
+	sp.resolution_ns = rep->resolution_ns;
+	sp.fast_n = rep->fast_n;
+	/* each metric may spend about the cell's flush budget, so an expensive
+	 * flush cannot run away (sim and cheap flushes never get near it) */
+	sp.time_limit_s = p->budget_s;
+	set_phase(rc, TL_CELL_RUNNING, 1);
+	st = tl_search_tmin(&sp, &io, &rep->tmin);
+	rep->done_tmin = st >= 0;
+	if (st == 0 && p->want_tdiff) {
+		set_phase(rc, TL_CELL_RUNNING, 2);
+		st = rep_tdiff(rep, &sp, &io);
+	}
+	if (st < 0)
+		snprintf(rep->why, sizeof rep->why, "%s", rep->done_tmin ? rep->tdiff.note : rep->tmin.note);
+	return st;
+}
+
+/* Repeat r of cell rc->cell with an open timer; 0, 1 stopped, -1 failed. */
+static int rep_run(const struct run_ctx *rc, struct tl_timer *t, unsigned r)
+{
+	struct tl_search_cell *c = &rc->cells[rc->cell];
+	const struct tl_search_plan *p = rc->plan;
+	struct tl_search_rep rep;
+	struct tl_search_engine e;
+	struct tl_flush f;
+	int st;
+
+	memset(&rep, 0, sizeof rep);
+	rep.ran = true;
+	set_phase(rc, TL_CELL_RUNNING, 0);
+	if (tl_flush_init(&f, p->flush[c->f], rep.why, sizeof rep.why) < 0) {
+		st = -1;
+	} else {
+		tl_search_engine_init(&e, t, &f, rc->h ? rc->h->stop : NULL);
+		st = rep_setup(&rep, &e, p, rc->h);
+		if (st == 0)
+			st = rep_search(rc, &e, r, &rep);
+		tl_search_engine_free(&e);
+		tl_flush_free(&f);
+	}
+	lock(rc->h);
+	c->rep[r] = rep;
+	c->reps_done++;
+	if (st < 0 && !c->why[0])
+		snprintf(c->why, sizeof c->why, "%s", rep.why);
+	c->state = st < 0 ? TL_CELL_FAILED : c->reps_done >= p->repeats ? TL_CELL_DONE : TL_CELL_WAITING;
+	tl_search_summarise(p, rc->cells);
+	unlock(rc->h);
+	changed(rc);
+	return st;
+}
+
+static void fail_backend(const struct run_ctx *rc, size_t b, const char *why)
+{
+	const struct tl_search_plan *p = rc->plan;
+
+	lock(rc->h);
+	for (size_t f = 0; f < p->nflush; f++) {
+		struct tl_search_cell *c = &rc->cells[tl_search_cell_index(p, b, f)];
+
+		c->state = TL_CELL_FAILED;
+		snprintf(c->why, sizeof c->why, "%s", why);
+	}
+	unlock(rc->h);
+}
+
+int tl_search_run(const struct tl_search_plan *p, struct tl_search_cell *cells,
+		  const struct tl_search_hooks *h)
+{
+	size_t n = p->nbackends * p->nflush;
+	struct tl_timer *timers = calloc(p->nbackends ? p->nbackends : 1, sizeof(*timers));
+	bool *open = calloc(p->nbackends ? p->nbackends : 1, sizeof(*open));
+	size_t *order = calloc(n ? n : 1, sizeof(*order));
+	struct run_ctx rc = {p, cells, h, 0};
+	int result = 0;
+
+	if (!timers || !open || !order) {
+		free(timers);
+		free(open);
+		free(order);
+		return -1;
+	}
+	/* one timer per backend for the whole session: a simulated timer's
+	 * draws then continue across repeats instead of repeating them */
+	for (size_t b = 0; b < p->nbackends; b++) {
+		char why[TL_WHY_MAX];
+
+		open[b] = tl_timer_open(&timers[b], p->backends[b], why, sizeof why) == 0;
+		if (!open[b]) {
+			fail_backend(&rc, b, why);
+			result = -1;
+		}
+	}
+	for (unsigned r = 0; r < p->repeats && !stopped(h); r++) {
+		tl_search_order(p->sp.seed, r, order, n);
+		for (size_t i = 0; i < n && !stopped(h); i++) {
+			rc.cell = order[i];
+			if (!open[cells[rc.cell].b] || cells[rc.cell].state == TL_CELL_FAILED)
+				continue;
+			if (rep_run(&rc, &timers[cells[rc.cell].b], r) < 0)
+				result = -1;
+		}
+	}
+	for (size_t b = 0; b < p->nbackends; b++)
+		if (open[b])
+			tl_timer_close(&timers[b]);
+	free(timers);
+	free(open);
+	free(order);
+	if (stopped(h))
+		return 1;
+	return result;
+}

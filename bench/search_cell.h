@@ -1,0 +1,143 @@
+/* The one search engine under `ticklab search` and the TUI's search screen:
+ * a plan (parameters, backends, flushes, reference, repeats) runs every
+ * backend x flush cell R times, interleaved in a seeded order so a clock
+ * that drifts during the session hits every backend alike; each repeat
+ * measures its own t_e,std, ns per ADD and resolution, then t_min and
+ * t_diff (stats/search.h). The repeats are then summarised per metric
+ * (median, interval, "unstable" and why) and every backend is compared
+ * with the reference under the same flush, as a ratio or, where one side
+ * found nothing below its bound, as a bound on the ratio.
+ *
+ * Both faces build a plan with tl_search_plan_default, so they run the same
+ * search with the same defaults; io/search_json.h writes and reads it. */
+#ifndef TL_BENCH_SEARCH_CELL_H
+#define TL_BENCH_SEARCH_CELL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "backends/backend.h"
+#include "stats/search.h"
+
+/* seconds of flushing one cell's repeat may spend (the fast method lowers
+ * its measurements per evaluation to fit) and each metric's time limit */
+#define TL_SEARCH_BUDGET_S 40.0
+#define TL_SEARCH_REPEATS 3u
+/* K range and points of the ns-per-ADD fit */
+#define TL_SEARCH_FIT_KMAX 20000
+#define TL_SEARCH_FIT_POINTS 5
+
+struct tl_search_plan {
+	struct tl_search_params sp; /* method, eps, alpha, n, p, q, steps, bound, filter, seed */
+	double budget_s;
+	unsigned repeats;
+	bool want_tdiff;
+	int cpu;                    /* -1: tl_cpu_default() */
+	char **backends;            /* owned copies */
+	size_t nbackends;
+	char **flush_names;         /* owned copies */
+	uint64_t *flush;
+	size_t nflush;
+	size_t ref;                 /* index into backends */
+};
+
+/* One repeat of one cell. */
+struct tl_search_rep {
+	bool ran, done_tmin, done_tdiff;
+	double overhead_ns, ns_per_add, fit_r2, resolution_ns, flush_s;
+	size_t fast_n, setup_measurements;
+	struct tl_search_result tmin, tdiff;
+	char why[TL_WHY_MAX];       /* a setup failure */
+};
+
+/* One metric over the repeats. */
+struct tl_search_stat {
+	size_t ran, found;          /* repeats that searched it, that found it */
+	double adds, ns;            /* median of the repeats that found it; NaN when none */
+	double lo, hi, lo_ns, hi_ns; /* its interval (see tl_search_interval) */
+	double bound_adds, bound_ns; /* none found: nothing below this (smallest bound) */
+	size_t measurements;        /* every repeat's, added */
+	double seconds;
+	bool unstable;
+	char why[256];              /* why unstable */
+};
+
+/* reference / this. rel '=' a value with an interval, '>' at least value
+ * (the reference found nothing below its bound), '<' at most value, 0 none. */
+struct tl_search_ratio {
+	char rel;
+	double value, lo, hi;
+	char why[160];              /* rel 0: why there is no ratio */
+};
+
+enum tl_search_state { TL_CELL_WAITING, TL_CELL_RUNNING, TL_CELL_DONE, TL_CELL_FAILED };
+
+struct tl_search_cell {
+	size_t b, f;                /* plan indexes */
+	enum tl_search_state state;
+	int phase;                  /* while running: 0 setup, 1 t_min, 2 t_diff */
+	size_t reps_done;
+	struct tl_search_rep *rep;  /* plan->repeats of them */
+	struct tl_search_stat tmin, tdiff;
+	struct tl_search_ratio ratio_tmin, ratio_tdiff;
+	/* medians over the repeats that measured them */
+	double overhead_ns, ns_per_add, fit_r2, resolution_ns, flush_s;
+	size_t fast_n, setup_measurements;
+	char why[TL_WHY_MAX];       /* the first repeat's failure */
+};
+
+/* What a face wants to hear while the engine runs (every member may be NULL). */
+struct tl_search_hooks {
+	void *ctx;
+	/* every evaluated point: kind 0 (K, CV), 1 (delta, alpha) */
+	void (*point)(void *ctx, size_t cell, int kind, uint64_t x, double y);
+	/* around every write into cells, so a drawing thread reads whole values */
+	void (*lock)(void *ctx);
+	void (*unlock)(void *ctx);
+	void (*changed)(void *ctx, size_t cell);
+	atomic_bool *stop;
+};
+
+void tl_search_plan_default(struct tl_search_plan *p);
+/* Copies the lists into p (replacing any). 0, or -1 out of memory. */
+int tl_search_plan_set(struct tl_search_plan *p, const char *const *backends, size_t nb,
+		       const char *const *flush_names, const uint64_t *flush, size_t nf);
+void tl_search_plan_free(struct tl_search_plan *p);
+/* The paper's reference: papi-real-nsec, else another papi-*, else a
+ * clock-gettime*, else the first backend. */
+size_t tl_search_default_reference(const char *const *backends, size_t n);
+/* Cell index of backend b under flush f (flush-major, as they are listed). */
+size_t tl_search_cell_index(const struct tl_search_plan *p, size_t b, size_t f);
+
+/* nbackends x nflush cells, each with room for p->repeats repeats. */
+struct tl_search_cell *tl_search_cells_new(const struct tl_search_plan *p);
+void tl_search_cells_free(struct tl_search_cell *cells, size_t ncells);
+
+/* Runs every repeat of every cell on the calling thread (pin it first).
+ * Returns 0 done, 1 stopped (cells keep what was found), -1 when some cell
+ * failed (its why says how; the others ran). Summarises at the end. */
+int tl_search_run(const struct tl_search_plan *p, struct tl_search_cell *cells,
+		  const struct tl_search_hooks *h);
+
+/* The seeded order repeat r visits the cells in (a permutation of 0..n-1). */
+void tl_search_order(uint64_t seed, unsigned r, size_t *order, size_t n);
+
+/* Medians, intervals, unstable flags and ratios from the repeats. Also
+ * after changing p->ref. */
+void tl_search_summarise(const struct tl_search_plan *p, struct tl_search_cell *cells);
+void tl_search_ratios(const struct tl_search_plan *p, struct tl_search_cell *cells);
+
+/* The interval over the repeats' answers xs (n found): see the man page.
+ * Returns its method name. */
+const char *tl_search_interval(const double *xs, size_t n, double *lo, double *hi);
+/* The name for a plan with r repeats (what the JSON's interval_method says). */
+const char *tl_search_interval_method(unsigned r);
+
+/* "7.1x more precise (5.2-9.0x)", ">= 12x more precise (reference: none below
+ * 1e8 ADDs)", or the why of a missing ratio. times: "x" or "\u00d7". */
+void tl_search_ratio_describe(char *buf, size_t len, const struct tl_search_ratio *r,
+			      const char *what, const char *times);
+
+#endif

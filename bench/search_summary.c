@@ -1,0 +1,366 @@
+/* From a cell's repeats to its answers: median, interval, "unstable" and
+ * why, and the ratios against the reference (bench/search_cell.h). */
+#include "config.h"
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/search_cell.h"
+#include "stats/stats.h"
+
+/* Two repeats agree when each is within the 10 % a search resolves (the
+ * fast-vs-paper agreement): their ratio is then at most 1.1 / 0.9. */
+#define AGREE_RATIO (1.1 / 0.9)
+/* "CV floor near eps": the lowest CV a repeat saw is within 30 % of eps,
+ * so whether a point passes is a coin toss on the noise */
+#define NEAR_EPS 0.7
+/* from this many answers on, a bootstrap of the median; below, Student t */
+#define BOOT_MIN 10
+#define BOOT_RESAMPLES 2000
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+const char *tl_search_interval_method(unsigned r)
+{
+	return r <= 1 ? "none" : r < BOOT_MIN ? "t95-log" : "bootstrap95-median";
+}
+
+/* Student t on the logs: answers are positive and spread in proportion to
+ * their size (a search resolves a relative step), and with 3 repeats the
+ * range would cover the median only 1 - 2 (1/2)^3 = 75 % of the time. */
+static void interval_t(const double *xs, size_t n, double *lo, double *hi)
+{
+	double lg[64] = {0}, m, s, half;
+	size_t k = n < 64 ? n : 64;
+
+	for (size_t i = 0; i < k; i++)
+		lg[i] = log(xs[i]);
+	m = gsl_stats_mean(lg, 1, k);
+	s = gsl_stats_sd_m(lg, 1, k, m);
+	half = gsl_cdf_tdist_Pinv(0.975, (double)(k - 1)) * s / sqrt((double)k);
+	*lo = exp(m - half);
+	*hi = exp(m + half);
+}
+
+/* Percentile bootstrap of the median; a fixed generator, so the same
+ * answers give the same interval. */
+static void interval_boot(const double *xs, size_t n, double *lo, double *hi)
+{
+	double *med = malloc(BOOT_RESAMPLES * sizeof(*med)), *draw = malloc(n * sizeof(*draw));
+	uint64_t s = 0x2545f4914f6cdd1dULL;
+
+	if (!med || !draw) {
+		*lo = xs[0];
+		*hi = xs[n - 1];
+	} else {
+		for (size_t b = 0; b < BOOT_RESAMPLES; b++) {
+			for (size_t i = 0; i < n; i++) {
+				s ^= s << 13;
+				s ^= s >> 7;
+				s ^= s << 17;
+				draw[i] = xs[s % n];
+			}
+			med[b] = stats_median(draw, n);
+		}
+		qsort(med, BOOT_RESAMPLES, sizeof(*med), cmp_double);
+		*lo = med[(size_t)(0.025 * BOOT_RESAMPLES)];
+		*hi = med[(size_t)(0.975 * BOOT_RESAMPLES) - 1];
+	}
+	free(med);
+	free(draw);
+}
+
+const char *tl_search_interval(const double *xs, size_t n, double *lo, double *hi)
+{
+	double *v = malloc((n ? n : 1) * sizeof(*v));
+	const char *how;
+
+	*lo = *hi = NAN;
+	if (!v || n == 0) {
+		free(v);
+		return "none";
+	}
+	memcpy(v, xs, n * sizeof(*v));
+	qsort(v, n, sizeof(*v), cmp_double);
+	*lo = v[0];
+	*hi = v[n - 1];
+	how = tl_search_interval_method((unsigned)n);
+	if (n >= BOOT_MIN)
+		interval_boot(v, n, lo, hi);
+	else if (n >= 2)
+		interval_t(v, n, lo, hi);
+	/* never narrower than what the repeats themselves showed */
+	if (n < BOOT_MIN) {
+		*lo = fmin(*lo, v[0]);
+		*hi = fmax(*hi, v[n - 1]);
+	}
+	free(v);
+	return how;
+}
+
+/* ------------------------------------------------------------------ */
+/* One metric over the repeats                                          */
+/* ------------------------------------------------------------------ */
+
+static const struct tl_search_result *rep_result(const struct tl_search_rep *rep, int kind,
+						 bool *done)
+{
+	*done = rep->ran && (kind == 0 ? rep->done_tmin : rep->done_tdiff);
+	return kind == 0 ? &rep->tmin : &rep->tdiff;
+}
+
+static void add_reason(char *why, size_t len, const char *text)
+{
+	size_t at = strlen(why);
+
+	if (at + 3 < len)
+		snprintf(why + at, len - at, "%s%s", at ? "; " : "", text);
+}
+
+/* What the repeats saw that explains their disagreement. */
+static void causes(const struct tl_search_cell *c, unsigned nrep, int kind, double eps,
+		   struct tl_search_stat *st)
+{
+	double drift = NAN, cv = NAN;
+	size_t timed = 0;
+	char text[160];
+
+	for (unsigned r = 0; r < nrep; r++) {
+		const struct tl_search_rep *rep = &c->rep[r];
+		bool done;
+		const struct tl_search_result *res = rep_result(rep, kind, &done);
+
+		if (!rep->ran)
+			continue;
+		if (isfinite(rep->tmin.best_drift))
+			drift = fmax(isnan(drift) ? 0 : drift, rep->tmin.best_drift);
+		if (isfinite(rep->tmin.best_cv) && rep->tmin.best_cv >= NEAR_EPS * eps)
+			cv = fmax(isnan(cv) ? 0 : cv, rep->tmin.best_cv);
+		timed += done && res->out_of_time;
+	}
+	if (isfinite(drift)) {
+		snprintf(text, sizeof text, "the level drifts %.2g %% between chunks at the steadiest "
+					    "point, so each repeat sees another clock",
+			 100 * drift);
+		add_reason(st->why, sizeof st->why, text);
+	}
+	if (isfinite(cv)) {
+		snprintf(text, sizeof text, "the lowest CV seen (%.2g %%) is close to eps (%.2g %%): "
+					    "whether a point passes is down to noise",
+			 100 * cv, 100 * eps);
+		add_reason(st->why, sizeof st->why, text);
+	}
+	if (timed) {
+		snprintf(text, sizeof text, "the time limit ended %zu repeat(s) before they finished",
+			 timed);
+		add_reason(st->why, sizeof st->why, text);
+	}
+	if (!isfinite(drift) && !isfinite(cv) && !timed)
+		add_reason(st->why, sizeof st->why, "no drift, CV floor or time limit measured");
+}
+
+static void check_unstable(const struct tl_search_cell *c, unsigned nrep, int kind, double eps,
+			   const double *xs, struct tl_search_stat *st)
+{
+	char text[160];
+	double lo = INFINITY, hi = 0;
+
+	for (size_t i = 0; i < st->found; i++) {
+		lo = fmin(lo, xs[i]);
+		hi = fmax(hi, xs[i]);
+	}
+	if (st->found && st->found < st->ran) {
+		snprintf(text, sizeof text, "found in %zu of %zu repeats", st->found, st->ran);
+		add_reason(st->why, sizeof st->why, text);
+	} else if (st->found >= 2 && hi > AGREE_RATIO * lo) {
+		snprintf(text, sizeof text, "repeats span %.0f..%.0f ADDs, more than the 10 %% one "
+					    "search resolves",
+			 lo, hi);
+		add_reason(st->why, sizeof st->why, text);
+	} else {
+		return;
+	}
+	st->unstable = true;
+	causes(c, nrep, kind, eps, st);
+}
+
+static void stat_summarise(const struct tl_search_plan *p, const struct tl_search_cell *c, int kind,
+			   struct tl_search_stat *st)
+{
+	double xs[256], ns[256];
+
+	memset(st, 0, sizeof(*st));
+	st->adds = st->ns = st->lo = st->hi = st->lo_ns = st->hi_ns = NAN;
+	st->bound_adds = st->bound_ns = NAN;
+	for (unsigned r = 0; r < p->repeats && r < 256; r++) {
+		bool done;
+		const struct tl_search_result *res = rep_result(&c->rep[r], kind, &done);
+
+		if (!done)
+			continue;
+		st->ran++;
+		st->measurements += res->measurements;
+		st->seconds += res->seconds;
+		if (res->converged) {
+			xs[st->found] = (double)res->adds;
+			ns[st->found++] = res->ns;
+		} else if (res->bound_adds && !res->stopped &&
+			   !(st->bound_adds <= (double)res->bound_adds)) {
+			/* the smallest bound: none of the repeats found one below it */
+			st->bound_adds = (double)res->bound_adds;
+			st->bound_ns = (double)res->bound_adds * c->rep[r].ns_per_add;
+		}
+	}
+	if (st->found) {
+		st->adds = stats_median(xs, st->found);
+		st->ns = stats_median(ns, st->found);
+		tl_search_interval(xs, st->found, &st->lo, &st->hi);
+		tl_search_interval(ns, st->found, &st->lo_ns, &st->hi_ns);
+	}
+	check_unstable(c, p->repeats, kind, p->sp.eps, xs, st);
+}
+
+static double median_of(const struct tl_search_cell *c, unsigned nrep, size_t offset)
+{
+	double v[256];
+	size_t n = 0;
+
+	for (unsigned r = 0; r < nrep && r < 256; r++)
+		if (c->rep[r].ran && c->rep[r].ns_per_add > 0)
+			v[n++] = *(const double *)((const char *)&c->rep[r] + offset);
+	return n ? stats_median(v, n) : NAN;
+}
+
+static void cell_facts(struct tl_search_cell *c, unsigned nrep)
+{
+	c->overhead_ns = median_of(c, nrep, offsetof(struct tl_search_rep, overhead_ns));
+	c->ns_per_add = median_of(c, nrep, offsetof(struct tl_search_rep, ns_per_add));
+	c->fit_r2 = median_of(c, nrep, offsetof(struct tl_search_rep, fit_r2));
+	c->resolution_ns = median_of(c, nrep, offsetof(struct tl_search_rep, resolution_ns));
+	c->flush_s = median_of(c, nrep, offsetof(struct tl_search_rep, flush_s));
+	c->fast_n = 0;
+	c->setup_measurements = 0;
+	for (unsigned r = 0; r < nrep; r++) {
+		if (!c->rep[r].ran)
+			continue;
+		if (!c->fast_n)
+			c->fast_n = c->rep[r].fast_n;
+		c->setup_measurements += c->rep[r].setup_measurements;
+	}
+}
+
+void tl_search_summarise(const struct tl_search_plan *p, struct tl_search_cell *cells)
+{
+	for (size_t i = 0; i < p->nbackends * p->nflush; i++) {
+		cell_facts(&cells[i], p->repeats);
+		stat_summarise(p, &cells[i], 0, &cells[i].tmin);
+		stat_summarise(p, &cells[i], 1, &cells[i].tdiff);
+	}
+	tl_search_ratios(p, cells);
+}
+
+/* ------------------------------------------------------------------ */
+/* Ratios                                                               */
+/* ------------------------------------------------------------------ */
+
+static bool has_answer(const struct tl_search_stat *s)
+{
+	return s->ran && 2 * s->found > s->ran;
+}
+
+static bool has_bound(const struct tl_search_stat *s)
+{
+	return s->ran && !has_answer(s) && s->bound_ns > 0;
+}
+
+static void ratio_of(const struct tl_search_stat *ref, const struct tl_search_stat *s,
+		     struct tl_search_ratio *out)
+{
+	out->rel = 0;
+	out->value = out->lo = out->hi = NAN;
+	if (has_answer(ref) && has_answer(s)) {
+		out->rel = '=';
+		out->value = ref->ns / s->ns;
+		out->lo = ref->lo_ns / s->hi_ns;
+		out->hi = ref->hi_ns / s->lo_ns;
+	} else if (has_bound(ref) && has_answer(s)) {
+		/* the reference's answer lies above its bound, so the ratio does too */
+		out->rel = '>';
+		out->value = ref->bound_ns / s->ns;
+		out->lo = ref->bound_ns / s->hi_ns;
+	} else if (has_answer(ref) && has_bound(s)) {
+		out->rel = '<';
+		out->value = ref->ns / s->bound_ns;
+		out->hi = ref->hi_ns / s->bound_ns;
+	} else if (!ref->ran || !s->ran) {
+		snprintf(out->why, sizeof out->why, "not searched");
+	} else if (!has_answer(ref) && !has_answer(s)) {
+		snprintf(out->why, sizeof out->why, "neither found one below its bound");
+	} else {
+		snprintf(out->why, sizeof out->why, "%s stopped before an answer or a bound",
+			 has_answer(s) ? "the reference" : "this backend");
+	}
+}
+
+void tl_search_ratios(const struct tl_search_plan *p, struct tl_search_cell *cells)
+{
+	for (size_t i = 0; i < p->nbackends * p->nflush; i++) {
+		struct tl_search_cell *c = &cells[i];
+		const struct tl_search_cell *ref = &cells[tl_search_cell_index(p, p->ref, c->f)];
+
+		memset(&c->ratio_tmin, 0, sizeof c->ratio_tmin);
+		memset(&c->ratio_tdiff, 0, sizeof c->ratio_tdiff);
+		c->ratio_tmin.value = c->ratio_tdiff.value = NAN;
+		c->ratio_tmin.lo = c->ratio_tmin.hi = c->ratio_tdiff.lo = c->ratio_tdiff.hi = NAN;
+		if (c->b == p->ref) {
+			snprintf(c->ratio_tmin.why, sizeof c->ratio_tmin.why, "the reference");
+			snprintf(c->ratio_tdiff.why, sizeof c->ratio_tdiff.why, "the reference");
+			continue;
+		}
+		ratio_of(&ref->tmin, &c->tmin, &c->ratio_tmin);
+		/* t_diff is measured from A0 = t_min: two t_diff from different
+		 * starting points do not compare */
+		if (has_answer(&ref->tmin) && has_answer(&c->tmin))
+			ratio_of(&ref->tdiff, &c->tdiff, &c->ratio_tdiff);
+		else
+			snprintf(c->ratio_tdiff.why, sizeof c->ratio_tdiff.why,
+				 "t_diff starts at t_min, which %s lacks",
+				 has_answer(&c->tmin) ? "the reference" : "this backend");
+	}
+}
+
+void tl_search_ratio_describe(char *buf, size_t len, const struct tl_search_ratio *r,
+			      const char *what, const char *times)
+{
+	double v = r->value;
+	bool more = v >= 1;
+	double shown = more ? v : 1 / v;
+
+	switch (r->rel) {
+	case '=':
+		snprintf(buf, len, "%.3g%s %s %s (%.3g-%.3g%s)", shown, times, more ? "more" : "less",
+			 what, more ? r->lo : 1 / r->hi, more ? r->hi : 1 / r->lo, times);
+		break;
+	case '>':
+		/* the true ratio is above v */
+		snprintf(buf, len, more ? "at least %.3g%s more %s" : "at most %.3g%s less %s", shown,
+			 times, what);
+		break;
+	case '<':
+		snprintf(buf, len, more ? "at most %.3g%s more %s" : "at least %.3g%s less %s", shown,
+			 times, what);
+		break;
+	default:
+		snprintf(buf, len, "no %s ratio: %s", what, r->why);
+	}
+}

@@ -1,0 +1,451 @@
+#include "config.h"
+
+#include "io/search_json.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/results.h"
+#include "stats/stats.h"
+
+/* ------------------------------------------------------------------ */
+/* Writing                                                              */
+/* ------------------------------------------------------------------ */
+
+static json_t *count(size_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+/* One search of one repeat (the keys `search --json` always had). */
+static json_t *result_json(const struct tl_search_result *r, int kind)
+{
+	json_t *j = json_object();
+
+	json_object_set_new(j, "adds", r->converged ? json_integer((json_int_t)r->adds) : json_null());
+	json_object_set_new(j, "ns", tl_json_real(r->converged ? r->ns : NAN));
+	json_object_set_new(j, "method", json_string(tl_search_method_name(r->method)));
+	json_object_set_new(j, "measurements", count(r->measurements));
+	json_object_set_new(j, "seconds", tl_json_real(r->seconds));
+	json_object_set_new(j, "converged", json_boolean(r->converged));
+	json_object_set_new(j, "stopped", json_boolean(r->stopped));
+	json_object_set_new(j, kind == 0 ? "cv" : "alpha", tl_json_real(r->stat));
+	json_object_set_new(j, "on_floor", json_boolean(r->on_floor));
+	json_object_set_new(j, "floor_ns", tl_json_real(r->floor_ns));
+	json_object_set_new(j, "evaluations", count(r->evaluations));
+	json_object_set_new(j, "predicted_adds", tl_json_real(r->predicted_adds));
+	if (kind == 0) {
+		json_object_set_new(j, "lowest_cv_adds", json_integer((json_int_t)r->best_adds));
+		json_object_set_new(j, "lowest_cv", tl_json_real(r->best_cv));
+		json_object_set_new(j, "drift_at_lowest_cv", tl_json_real(r->best_drift));
+	}
+	json_object_set_new(j, "bound_adds", json_integer((json_int_t)r->bound_adds));
+	json_object_set_new(j, "out_of_time", json_boolean(r->out_of_time));
+	json_object_set_new(j, "note", json_string(r->note));
+	return j;
+}
+
+/* The first repeat's note that says something (they usually agree). */
+static const char *first_note(const struct tl_search_cell *c, unsigned nrep, int kind)
+{
+	for (unsigned r = 0; r < nrep; r++) {
+		const struct tl_search_result *res = kind == 0 ? &c->rep[r].tmin : &c->rep[r].tdiff;
+
+		if (c->rep[r].ran && res->note[0])
+			return res->note;
+	}
+	return "";
+}
+
+static json_t *metric_json(const struct tl_search_plan *p, const struct tl_search_cell *c, int kind)
+{
+	const struct tl_search_stat *s = kind == 0 ? &c->tmin : &c->tdiff;
+	json_t *j = json_object(), *reps = json_array();
+
+	json_object_set_new(j, "adds", s->found ? json_integer((json_int_t)llround(s->adds)) : json_null());
+	json_object_set_new(j, "ns", tl_json_real(s->ns));
+	json_object_set_new(j, "method", json_string(tl_search_method_name(p->sp.method)));
+	json_object_set_new(j, "measurements", count(s->measurements));
+	json_object_set_new(j, "seconds", tl_json_real(s->seconds));
+	json_object_set_new(j, "converged", json_boolean(s->ran && 2 * s->found > s->ran));
+	json_object_set_new(j, "found", count(s->found));
+	json_object_set_new(j, "ran", count(s->ran));
+	json_object_set_new(j, "lo", tl_json_real(s->lo));
+	json_object_set_new(j, "hi", tl_json_real(s->hi));
+	json_object_set_new(j, "lo_ns", tl_json_real(s->lo_ns));
+	json_object_set_new(j, "hi_ns", tl_json_real(s->hi_ns));
+	json_object_set_new(j, "interval_method", json_string(tl_search_interval_method((unsigned)s->found)));
+	json_object_set_new(j, "unstable", json_boolean(s->unstable));
+	json_object_set_new(j, "unstable_why", s->unstable ? json_string(s->why) : json_null());
+	json_object_set_new(j, "bound_adds", tl_json_real(s->bound_adds));
+	json_object_set_new(j, "bound_ns", tl_json_real(s->bound_ns));
+	json_object_set_new(j, "note", json_string(first_note(c, p->repeats, kind)));
+	for (unsigned r = 0; r < p->repeats; r++) {
+		const struct tl_search_rep *rep = &c->rep[r];
+		bool done = rep->ran && (kind == 0 ? rep->done_tmin : rep->done_tdiff);
+
+		json_array_append_new(reps, done ? result_json(kind == 0 ? &rep->tmin : &rep->tdiff, kind)
+						 : json_null());
+	}
+	json_object_set_new(j, "repeats", reps);
+	return j;
+}
+
+static void ratio_json(json_t *j, const char *key, const struct tl_search_ratio *r)
+{
+	char k[48];
+	const char *rel = r->rel == '=' ? "=" : r->rel == '>' ? ">=" : r->rel == '<' ? "<=" : NULL;
+
+	json_object_set_new(j, key, tl_json_real(r->rel ? r->value : NAN));
+	snprintf(k, sizeof k, "%s_relation", key);
+	json_object_set_new(j, k, rel ? json_string(rel) : json_null());
+	snprintf(k, sizeof k, "%s_lo", key);
+	json_object_set_new(j, k, tl_json_real(r->lo));
+	snprintf(k, sizeof k, "%s_hi", key);
+	json_object_set_new(j, k, tl_json_real(r->hi));
+	if (!r->rel) {
+		snprintf(k, sizeof k, "%s_why", key);
+		json_object_set_new(j, k, json_string(r->why));
+	}
+}
+
+static json_t *rep_json(const struct tl_search_rep *rep)
+{
+	json_t *j;
+
+	if (!rep->ran)
+		return json_null();
+	j = json_object();
+	json_object_set_new(j, "overhead", tl_json_real(rep->overhead_ns));
+	json_object_set_new(j, "ns_per_add", tl_json_real(rep->ns_per_add));
+	json_object_set_new(j, "ns_per_add_r2", tl_json_real(rep->fit_r2));
+	json_object_set_new(j, "resolution_ns", tl_json_real(rep->resolution_ns));
+	json_object_set_new(j, "flush_seconds", tl_json_real(rep->flush_s));
+	json_object_set_new(j, "n_per_evaluation", count(rep->fast_n));
+	json_object_set_new(j, "setup_measurements", count(rep->setup_measurements));
+	if (rep->why[0])
+		json_object_set_new(j, "error", json_string(rep->why));
+	return j;
+}
+
+static const char *state_name(enum tl_search_state s)
+{
+	static const char *const names[] = {"waiting", "running", "done", "failed"};
+
+	return names[s];
+}
+
+static json_t *cell_json(const struct tl_search_plan *p, const struct tl_search_cell *c)
+{
+	json_t *j = json_object(), *reps = json_array();
+
+	json_object_set_new(j, "backend", json_string(p->backends[c->b]));
+	json_object_set_new(j, "flush_bytes", json_integer((json_int_t)p->flush[c->f]));
+	json_object_set_new(j, "flush", json_string(p->flush_names[c->f]));
+	json_object_set_new(j, "overhead", tl_json_real(c->overhead_ns));
+	json_object_set_new(j, "ns_per_add", tl_json_real(c->ns_per_add));
+	json_object_set_new(j, "ns_per_add_r2", tl_json_real(c->fit_r2));
+	json_object_set_new(j, "resolution_ns", tl_json_real(c->resolution_ns));
+	json_object_set_new(j, "flush_seconds", tl_json_real(c->flush_s));
+	json_object_set_new(j, "n_per_evaluation", count(c->fast_n));
+	json_object_set_new(j, "setup_measurements", count(c->setup_measurements));
+	json_object_set_new(j, "state", json_string(state_name(c->state)));
+	if (c->why[0])
+		json_object_set_new(j, "error", json_string(c->why));
+	json_object_set_new(j, "tmin", metric_json(p, c, 0));
+	json_object_set_new(j, "tdiff", metric_json(p, c, 1));
+	ratio_json(j, "ratio_tmin", &c->ratio_tmin);
+	ratio_json(j, "ratio_tdiff", &c->ratio_tdiff);
+	for (unsigned r = 0; r < p->repeats; r++)
+		json_array_append_new(reps, rep_json(&c->rep[r]));
+	json_object_set_new(j, "repeats", reps);
+	return j;
+}
+
+static json_t *params_json(const struct tl_search_plan *p)
+{
+	const struct tl_search_params *sp = &p->sp;
+	json_t *j = json_object();
+
+	json_object_set_new(j, "method", json_string(tl_search_method_name(sp->method)));
+	json_object_set_new(j, "eps", tl_json_real(sp->eps));
+	json_object_set_new(j, "alpha", tl_json_real(sp->alpha));
+	json_object_set_new(j, "n", count(sp->n));
+	json_object_set_new(j, "p", json_integer(sp->p));
+	json_object_set_new(j, "q", json_integer(sp->q));
+	json_object_set_new(j, "tmin_step", json_integer((json_int_t)sp->tmin_step));
+	json_object_set_new(j, "tdiff_step", json_integer((json_int_t)sp->tdiff_step));
+	json_object_set_new(j, "max_adds", json_integer((json_int_t)sp->max_adds));
+	json_object_set_new(j, "os_filter", json_string(stats_os_method_name(sp->os)));
+	json_object_set_new(j, "seed", json_integer((json_int_t)sp->seed));
+	json_object_set_new(j, "budget_seconds", tl_json_real(p->budget_s));
+	json_object_set_new(j, "repeats", json_integer(p->repeats));
+	json_object_set_new(j, "tdiff", json_boolean(p->want_tdiff));
+	return j;
+}
+
+json_t *tl_search_to_json(const struct tl_search_plan *p, const struct tl_search_cell *cells,
+			  json_t *host, bool interrupted)
+{
+	json_t *doc = json_object(), *meta = json_object(), *results = json_array();
+
+	json_object_set_new(meta, "version", json_string(PACKAGE_VERSION));
+	json_object_set_new(meta, "command", json_string("search"));
+	json_object_set_new(doc, "ticklab", meta);
+	json_object_set_new(doc, "host", host ? host : json_null());
+	json_object_set_new(doc, "params", params_json(p));
+	json_object_set_new(doc, "reference", json_string(p->backends[p->ref]));
+	json_object_set_new(doc, "interval_method", json_string(tl_search_interval_method(p->repeats)));
+	json_object_set_new(doc, "interrupted", json_boolean(interrupted));
+	for (size_t i = 0; i < p->nbackends * p->nflush; i++)
+		json_array_append_new(results, cell_json(p, &cells[i]));
+	json_object_set_new(doc, "results", results);
+	return doc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading                                                              */
+/* ------------------------------------------------------------------ */
+
+bool tl_search_json_is(const json_t *doc)
+{
+	const char *cmd = json_string_value(json_object_get(json_object_get(doc, "ticklab"), "command"));
+
+	return cmd && strcmp(cmd, "search") == 0;
+}
+
+struct reader {
+	const char *name;
+	char *why;
+	size_t whylen;
+};
+
+static int bad(const struct reader *rd, const char *where, const char *what)
+{
+	snprintf(rd->why, rd->whylen, "%s: %s: %s", rd->name, where, what);
+	return -1;
+}
+
+/* A number, or NaN for null or absent. */
+static double num(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+static uint64_t whole(const json_t *o, const char *key, uint64_t dflt)
+{
+	double v = num(o, key);
+
+	return v >= 0 ? (uint64_t)v : dflt;
+}
+
+static const char *text(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+static int read_params(const struct reader *rd, const json_t *doc, struct tl_search_plan *p)
+{
+	const json_t *j = json_object_get(doc, "params");
+	int m;
+
+	if (!json_is_object(j))
+		return bad(rd, "params", "missing (not a search file?)");
+	m = tl_search_method_parse(text(j, "method"));
+	if (m < 0)
+		return bad(rd, "params.method", "not fast or paper");
+	p->sp.method = (enum tl_search_method)m;
+	m = stats_os_method_parse(text(j, "os_filter"));
+	if (m < 0)
+		return bad(rd, "params.os_filter", "not iforest, iqr or none");
+	p->sp.os = (enum tl_os_method)m;
+	p->sp.eps = num(j, "eps");
+	p->sp.alpha = num(j, "alpha");
+	if (!(p->sp.eps > 0 && p->sp.eps < 1) || !(p->sp.alpha >= 0 && p->sp.alpha < 1))
+		return bad(rd, "params", "eps or alpha missing or out of range");
+	p->sp.n = (size_t)whole(j, "n", p->sp.n);
+	p->sp.p = (unsigned)whole(j, "p", p->sp.p);
+	p->sp.q = (unsigned)whole(j, "q", p->sp.q);
+	p->sp.tmin_step = whole(j, "tmin_step", p->sp.tmin_step);
+	p->sp.tdiff_step = whole(j, "tdiff_step", p->sp.tdiff_step);
+	p->sp.max_adds = whole(j, "max_adds", p->sp.max_adds);
+	p->sp.seed = whole(j, "seed", p->sp.seed);
+	if (isfinite(num(j, "budget_seconds")))
+		p->budget_s = num(j, "budget_seconds");
+	/* files from before the repeats hold one search per metric */
+	p->repeats = (unsigned)whole(j, "repeats", 1);
+	if (p->repeats < 1 || p->repeats > 256)
+		return bad(rd, "params.repeats", "not 1 to 256");
+	p->want_tdiff = !json_is_false(json_object_get(j, "tdiff"));
+	return 0;
+}
+
+static size_t find_or_add(const char **names, size_t *n, const char *name)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (strcmp(names[i], name) == 0)
+			return i;
+	names[*n] = name;
+	return (*n)++;
+}
+
+/* Backends and flushes in the order the results list them. */
+static int read_lists(const struct reader *rd, const json_t *results, struct tl_search_plan *p)
+{
+	size_t n = json_array_size(results), nb = 0, nf = 0;
+	const char **b = calloc(n + 1, sizeof(*b)), **fn = calloc(n + 1, sizeof(*fn));
+	uint64_t *fb = calloc(n + 1, sizeof(*fb));
+	int rc = -1;
+
+	if (!b || !fn || !fb) {
+		bad(rd, "results", "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const json_t *c = json_array_get(results, i);
+		const char *id = json_string_value(json_object_get(c, "backend"));
+		double bytes = num(c, "flush_bytes");
+		size_t before = nf;
+
+		if (!id || !(bytes >= 0)) {
+			bad(rd, "results[]", "a result without backend or flush_bytes");
+			goto out;
+		}
+		find_or_add(b, &nb, id);
+		size_t f = find_or_add(fn, &nf, text(c, "flush")[0] ? text(c, "flush") : "?");
+		if (nf > before)
+			fb[f] = (uint64_t)bytes;
+	}
+	if (nb * nf != n) {
+		bad(rd, "results", "not one result per backend x flush");
+		goto out;
+	}
+	rc = tl_search_plan_set(p, b, nb, fn, fb, nf) < 0 ? bad(rd, "results", "out of memory") : 0;
+out:
+	free(b);
+	free(fn);
+	free(fb);
+	return rc;
+}
+
+static void read_result(const json_t *j, int kind, enum tl_search_method m,
+			struct tl_search_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->method = m;
+	r->converged = json_is_true(json_object_get(j, "converged"));
+	r->adds = whole(j, "adds", 0);
+	r->ns = num(j, "ns");
+	r->measurements = (size_t)whole(j, "measurements", 0);
+	r->seconds = num(j, "seconds");
+	r->stopped = json_is_true(json_object_get(j, "stopped"));
+	r->stat = num(j, kind == 0 ? "cv" : "alpha");
+	r->on_floor = json_is_true(json_object_get(j, "on_floor"));
+	r->floor_ns = num(j, "floor_ns");
+	r->evaluations = (size_t)whole(j, "evaluations", 0);
+	r->predicted_adds = num(j, "predicted_adds");
+	r->best_adds = whole(j, "lowest_cv_adds", 0);
+	r->best_cv = num(j, "lowest_cv");
+	r->best_drift = num(j, "drift_at_lowest_cv");
+	r->bound_adds = whole(j, "bound_adds", 0);
+	r->out_of_time = json_is_true(json_object_get(j, "out_of_time"));
+	snprintf(r->note, sizeof r->note, "%s", text(j, "note"));
+}
+
+/* Repeat r of one metric: its entry in "repeats", or the metric itself in
+ * a file from before the repeats. NULL when that repeat did not search it. */
+static const json_t *metric_rep(const json_t *metric, unsigned r)
+{
+	const json_t *reps = json_object_get(metric, "repeats");
+
+	if (!json_is_array(reps))
+		return r == 0 && json_is_object(metric) ? metric : NULL;
+	metric = json_array_get(reps, r);
+	return json_is_object(metric) ? metric : NULL;
+}
+
+static void read_rep(const json_t *c, unsigned r, enum tl_search_method m, struct tl_search_rep *rep)
+{
+	const json_t *reps = json_object_get(c, "repeats");
+	const json_t *j = json_is_array(reps) ? json_array_get(reps, r) : r == 0 ? c : NULL;
+	const json_t *t0 = metric_rep(json_object_get(c, "tmin"), r);
+	const json_t *t1 = metric_rep(json_object_get(c, "tdiff"), r);
+
+	memset(rep, 0, sizeof(*rep));
+	if (!json_is_object(j))
+		return;
+	rep->ran = true;
+	rep->overhead_ns = num(j, "overhead");
+	rep->ns_per_add = num(j, "ns_per_add");
+	rep->fit_r2 = num(j, "ns_per_add_r2");
+	rep->resolution_ns = num(j, "resolution_ns");
+	rep->flush_s = num(j, "flush_seconds");
+	rep->fast_n = (size_t)whole(j, "n_per_evaluation", 0);
+	rep->setup_measurements = (size_t)whole(j, "setup_measurements", 0);
+	snprintf(rep->why, sizeof rep->why, "%s", text(j, "error"));
+	rep->done_tmin = t0 != NULL;
+	rep->done_tdiff = t1 != NULL;
+	if (t0)
+		read_result(t0, 0, m, &rep->tmin);
+	if (t1)
+		read_result(t1, 1, m, &rep->tdiff);
+}
+
+static enum tl_search_state state_parse(const char *s)
+{
+	return strcmp(s, "failed") == 0 ? TL_CELL_FAILED
+	       : strcmp(s, "waiting") == 0 ? TL_CELL_WAITING
+	       : strcmp(s, "running") == 0 ? TL_CELL_RUNNING
+					   : TL_CELL_DONE;
+}
+
+static void read_cell(const struct tl_search_plan *p, const json_t *c, struct tl_search_cell *cell)
+{
+	cell->state = state_parse(text(c, "state"));
+	snprintf(cell->why, sizeof cell->why, "%s", text(c, "error"));
+	for (unsigned r = 0; r < p->repeats; r++) {
+		read_rep(c, r, p->sp.method, &cell->rep[r]);
+		cell->reps_done += cell->rep[r].ran;
+	}
+}
+
+int tl_search_from_json(const json_t *doc, const char *name, struct tl_search_plan *p,
+			struct tl_search_cell **cells, bool *interrupted, char *why, size_t whylen)
+{
+	struct reader rd = {name, why, whylen};
+	const json_t *results = json_object_get(doc, "results");
+	const char *ref = text(doc, "reference");
+
+	tl_search_plan_default(p);
+	*cells = NULL;
+	if (!tl_search_json_is(doc))
+		return bad(&rd, "ticklab.command", "not \"search\"");
+	if (!json_is_array(results) || json_array_size(results) == 0)
+		return bad(&rd, "results", "missing or empty");
+	if (read_params(&rd, doc, p) < 0 || read_lists(&rd, results, p) < 0)
+		return -1;
+	for (size_t b = 0; b < p->nbackends; b++)
+		if (strcmp(p->backends[b], ref) == 0)
+			p->ref = b;
+	*interrupted = json_is_true(json_object_get(doc, "interrupted"));
+	*cells = tl_search_cells_new(p);
+	if (!*cells)
+		return bad(&rd, "results", "out of memory");
+	for (size_t i = 0; i < json_array_size(results); i++) {
+		const json_t *c = json_array_get(results, i);
+		size_t b = 0, f = 0;
+
+		while (strcmp(p->backends[b], text(c, "backend")) != 0)
+			b++;
+		while (p->flush[f] != whole(c, "flush_bytes", 0))
+			f++;
+		read_cell(p, c, &(*cells)[tl_search_cell_index(p, b, f)]);
+	}
+	tl_search_summarise(p, *cells);
+	return 0;
+}

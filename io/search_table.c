@@ -1,0 +1,115 @@
+/* The search table: one row per backend x flush with each metric's median,
+ * interval and how many repeats found it, then the notes, what is unstable
+ * and why, and the ratios (or bounds on them) in the paper's words. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "io/search_json.h"
+#include "stats/stats.h"
+
+static void print_metric(FILE *out, const struct tl_search_stat *s, bool stopped)
+{
+	char iv[48] = "-", found[48] = "-";
+
+	if (s->ran)
+		snprintf(found, sizeof found, "%zu/%zu%s", s->found, s->ran, s->unstable ? "!" : "");
+	if (s->found) {
+		snprintf(iv, sizeof iv, "%.0f-%.0f", s->lo, s->hi);
+		fprintf(out, " %9.0f %-17s %9.1f %5s", s->adds, iv, s->ns, found);
+		return;
+	}
+	if (isfinite(s->bound_adds))
+		snprintf(iv, sizeof iv, "> %.0f", s->bound_adds);
+	fprintf(out, " %9s %-17s %9s %5s", !s->ran ? "-" : stopped ? "stopped" : "none", iv, "-", found);
+}
+
+/* Each distinct note of one metric, once, with the repeats it came from. */
+static void print_notes(FILE *out, const struct tl_search_plan *p, const struct tl_search_cell *c,
+			int kind)
+{
+	const char *b = p->backends[c->b], *fl = p->flush_names[c->f];
+
+	for (unsigned r = 0; r < p->repeats; r++) {
+		const char *note = kind == 0 ? c->rep[r].tmin.note : c->rep[r].tdiff.note;
+		bool seen = false;
+
+		if (!c->rep[r].ran || !note[0])
+			continue;
+		for (unsigned q = 0; q < r && !seen; q++)
+			seen = c->rep[q].ran &&
+			       strcmp(note, kind == 0 ? c->rep[q].tmin.note : c->rep[q].tdiff.note) == 0;
+		if (!seen)
+			fprintf(out, "%s @ %s: %s (repeat %u): %s\n", b, fl, kind == 0 ? "t_min" : "t_diff",
+				r + 1, note);
+	}
+}
+
+static bool any_stopped(const struct tl_search_cell *c, unsigned nrep)
+{
+	for (unsigned r = 0; r < nrep; r++)
+		if (c->rep[r].tmin.stopped || c->rep[r].tdiff.stopped)
+			return true;
+	return false;
+}
+
+static void print_rows(FILE *out, const struct tl_search_plan *p, const struct tl_search_cell *cells)
+{
+	fprintf(out, "%-16s %-8s %6s %6s | %9s %-17s %9s %5s | %9s %-17s %9s %5s\n", "backend",
+		"flush", "n_f", "ns/ADD", "tmin ADD", "interval", "tmin ns", "found", "tdiff ADD",
+		"interval", "tdiff ns", "found");
+	for (size_t i = 0; i < p->nbackends * p->nflush; i++) {
+		const struct tl_search_cell *c = &cells[i];
+		bool stop = any_stopped(c, p->repeats);
+
+		fprintf(out, "%-16.16s %-8.8s %6zu %6.3f |", p->backends[c->b], p->flush_names[c->f],
+			c->fast_n, c->ns_per_add);
+		print_metric(out, &c->tmin, stop);
+		fputs(" |", out);
+		print_metric(out, &c->tdiff, stop);
+		fputc('\n', out);
+	}
+}
+
+static void print_cell_notes(FILE *out, const struct tl_search_plan *p,
+			     const struct tl_search_cell *c)
+{
+	const char *b = p->backends[c->b], *fl = p->flush_names[c->f];
+
+	if (c->why[0])
+		fprintf(out, "%s @ %s: %s\n", b, fl, c->why);
+	print_notes(out, p, c, 0);
+	print_notes(out, p, c, 1);
+	if (c->tmin.unstable)
+		fprintf(out, "%s @ %s: t_min UNSTABLE: %s\n", b, fl, c->tmin.why);
+	if (c->tdiff.unstable)
+		fprintf(out, "%s @ %s: t_diff UNSTABLE: %s\n", b, fl, c->tdiff.why);
+}
+
+void tl_search_table_print(FILE *out, const struct tl_search_plan *p,
+			   const struct tl_search_cell *cells)
+{
+	const struct tl_search_params *sp = &p->sp;
+
+	fprintf(out, "method %s, eps %g, alpha %g, n %zu, p %u, q %u, os-filter %s, bound %.3g ADDs, "
+		     "repeats %u (interval %s), reference %s\n",
+		tl_search_method_name(sp->method), sp->eps, sp->alpha, sp->n, sp->p, sp->q,
+		stats_os_method_name(sp->os), (double)sp->max_adds, p->repeats,
+		tl_search_interval_method(p->repeats), p->backends[p->ref]);
+	print_rows(out, p, cells);
+	for (size_t i = 0; i < p->nbackends * p->nflush; i++)
+		print_cell_notes(out, p, &cells[i]);
+	for (size_t i = 0; i < p->nbackends * p->nflush; i++) {
+		const struct tl_search_cell *c = &cells[i];
+		char precise[160], sensitive[160];
+
+		if (c->b == p->ref || !c->tmin.ran)
+			continue;
+		tl_search_ratio_describe(precise, sizeof precise, &c->ratio_tmin, "precise", "x");
+		tl_search_ratio_describe(sensitive, sizeof sensitive, &c->ratio_tdiff, "sensitive", "x");
+		fprintf(out, "%s @ %s: %s; %s (reference %s)\n", p->backends[c->b], p->flush_names[c->f],
+			precise, p->want_tdiff ? sensitive : "t_diff not searched", p->backends[p->ref]);
+	}
+}

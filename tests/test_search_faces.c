@@ -1,0 +1,192 @@
+/* The CLI and the TUI run one search: the same sim search (same seed)
+ * through `ticklab search --json` (cli_search_main) and through the TUI's
+ * search screen (tui_search_start on Setup selections, then the export the
+ * e key writes) gives the same results and params, key for key. Only the
+ * wall-clock keys (seconds, flush_seconds) may differ. Also: the search
+ * file reads back (report and replay use tl_search_from_json) into the
+ * same document. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "io/search_json.h"
+#include "tests/tap.h"
+#include "tui/app.h"
+
+#define SIM_A "sim:sd=5,quantum=0,spike_rate=0"
+#define SIM_B "sim:sd=10,quantum=10,spike_rate=0.01,seed=7"
+
+static int cli_path(const char *out)
+{
+	char *argv[] = {"search", "--backend", SIM_A "," SIM_B, "-n", "400", "--seed", "5",
+			"--json", (char *)out, "--quiet", NULL};
+
+	return cli_search_main(10, argv);
+}
+
+static void add_item(struct tui_list *l, const char *label, uint64_t bytes)
+{
+	struct tui_item *it = &l->items[l->n++];
+
+	memset(it, 0, sizeof(*it));
+	snprintf(it->label, sizeof it->label, "%s", label);
+	it->selected = it->available = true;
+	it->bytes = bytes;
+}
+
+/* The TUI's own path: Setup selections, s, wait, e. */
+static int tui_path(const char *out)
+{
+	static struct tui_app app;
+	static struct tui_item backends[2], flushes[1];
+	char why[512];
+	struct timespec nap = {0, 10000000};
+
+	app.lists[0].items = backends;
+	app.lists[1].items = flushes;
+	add_item(&app.lists[0], SIM_A, 0);
+	add_item(&app.lists[0], SIM_B, 0);
+	add_item(&app.lists[1], "0", 0);
+	app.opts.n = 400;
+	app.opts.seed = 5;
+	app.opts.cpu = -1;
+	app.wake[0] = app.wake[1] = -1;
+	pthread_mutex_init(&app.search_mu, NULL);
+	if (tui_search_start(&app, why, sizeof why) < 0) {
+		printf("# tui_search_start: %s\n", why);
+		return -1;
+	}
+	while (!atomic_load(&app.search_done))
+		nanosleep(&nap, NULL);
+	tui_search_stop(&app);
+	app.search_live = false;
+	int rc = tui_search_export(&app, out, why, sizeof why);
+	if (rc < 0)
+		printf("# tui_search_export: %s\n", why);
+	tui_search_free(&app);
+	return rc;
+}
+
+/* Drops the keys that measure wall time, everywhere in v. */
+static void drop_clock(json_t *v)
+{
+	size_t i;
+	json_t *x;
+	const char *k;
+	void *tmp;
+
+	if (json_is_array(v))
+		json_array_foreach(v, i, x) drop_clock(x);
+	if (!json_is_object(v))
+		return;
+	json_object_del(v, "seconds");
+	json_object_del(v, "flush_seconds");
+	json_object_foreach_safe(v, tmp, k, x) drop_clock(x);
+}
+
+/* Names the first key where a and b differ (path in buf). */
+static bool same(const json_t *a, const json_t *b, char *path, size_t len)
+{
+	const char *k;
+	json_t *x;
+	size_t at = strlen(path), i;
+
+	if (json_is_object(a) && json_is_object(b)) {
+		if (json_object_size(a) != json_object_size(b))
+			return false;
+		json_object_foreach((json_t *)a, k, x) {
+			snprintf(path + at, len - at, ".%s", k);
+			if (!same(x, json_object_get(b, k), path, len))
+				return false;
+			path[at] = '\0';
+		}
+		return true;
+	}
+	if (json_is_array(a) && json_is_array(b)) {
+		if (json_array_size(a) != json_array_size(b))
+			return false;
+		json_array_foreach((json_t *)a, i, x) {
+			snprintf(path + at, len - at, "[%zu]", i);
+			if (!same(x, json_array_get(b, i), path, len))
+				return false;
+			path[at] = '\0';
+		}
+		return true;
+	}
+	return json_equal((json_t *)a, (json_t *)b);
+}
+
+static json_t *load(const char *path)
+{
+	json_error_t err;
+	json_t *doc = json_load_file(path, 0, &err);
+
+	if (doc)
+		drop_clock(doc);
+	return doc;
+}
+
+static void check_same(const json_t *a, const json_t *b, const char *key, const char *what)
+{
+	char path[512];
+
+	snprintf(path, sizeof path, "%s", key);
+	bool eq = same(json_object_get(a, key), json_object_get(b, key), path, sizeof path);
+
+	ok(eq, "%s: %s the same key for key", what, key);
+	if (!eq)
+		printf("# first difference at %s\n", path);
+}
+
+int main(void)
+{
+	char cli[64], tui[64];
+	json_t *a, *b;
+
+	snprintf(cli, sizeof cli, "faces-cli.%d.json", (int)getpid());
+	snprintf(tui, sizeof tui, "faces-tui.%d.json", (int)getpid());
+	ok(cli_path(cli) == 0, "the CLI searched two sim backends (3 repeats)");
+	ok(tui_path(tui) == 0, "the TUI searched the same and exported");
+	a = load(cli);
+	b = load(tui);
+	ok(a && b, "both files are JSON");
+	if (a && b) {
+		check_same(a, b, "results", "CLI and TUI");
+		check_same(a, b, "params", "CLI and TUI");
+		check_same(a, b, "reference", "CLI and TUI");
+		check_same(a, b, "interval_method", "CLI and TUI");
+		ok(json_integer_value(json_object_get(json_object_get(b, "params"), "repeats")) == 3,
+		   "the TUI export has params, with the default 3 repeats");
+	}
+	/* read back (report, replay) and written again: the same document */
+	{
+		struct tl_search_plan p;
+		struct tl_search_cell *cells = NULL;
+		bool intr;
+		char why[512];
+		json_t *raw = json_load_file(cli, 0, NULL);
+		int rc = raw ? tl_search_from_json(raw, cli, &p, &cells, &intr, why, sizeof why) : -1;
+
+		ok(rc == 0, "the search file reads back%s%s", rc ? ": " : "", rc ? why : "");
+		if (rc == 0) {
+			json_t *again = tl_search_to_json(&p, cells, NULL, intr);
+
+			drop_clock(again);
+			check_same(a, again, "results", "read back and written again");
+			json_decref(again);
+			tl_search_cells_free(cells, p.nbackends * p.nflush);
+		}
+		tl_search_plan_free(&p);
+		json_decref(raw);
+	}
+	json_decref(a);
+	json_decref(b);
+	unlink(cli);
+	unlink(tui);
+	return tap_done();
+}
