@@ -115,7 +115,7 @@ int main(void)
 	if (tl_cpu_pin(cpu, why, sizeof why) < 0)
 		printf("not pinned: %s\n", why);
 	bench_cell("barrier-tsc", "0", 0);
-	if (tl_topology_read("/", cpu, &topo, why, sizeof why) == 0 &&
+	if (tl_topology_read_live(cpu, &topo, why, sizeof why) == 0 &&
 	    tl_size_parse("4xL2", &topo, &l2x4, why, sizeof why) == 0)
 		bench_cell("barrier-tsc", "4xL2", l2x4);
 	else
