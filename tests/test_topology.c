@@ -42,7 +42,7 @@ static int read_xml(const char *name, int cpu, struct tl_topology *t, char *why,
 }
 
 /* Expected values come from the synthetic descriptions in
- * tests/fixtures/make-topology-xml.sh (2 x 20 cores x 2 threads). */
+ * tests/fixtures/make-topology-fixtures.sh (2 x 20 cores x 2 threads). */
 static void test_xeon(void)
 {
 	struct tl_topology t;
@@ -216,6 +216,28 @@ static void test_live_xmlfile(void)
 	   "HWLOC_XMLFILE: source %s", t.source);
 }
 
+/* Sizes hwloc's Linux backend read from a sysfs tree say so: the branch a
+ * node with sysfs caches takes, checked also where this node has none. */
+static void test_live_fsroot(void)
+{
+	struct tl_topology t;
+	char why[512], want[4200];
+	int rc;
+
+	setenv("HWLOC_FSROOT", root_of("fsroot-sysfs-caches"), 1);
+	rc = tl_topology_read_live(1, &t, why, sizeof why);
+	snprintf(want, sizeof want, ": Linux sysfs under %s (HWLOC_FSROOT)",
+		 root_of("fsroot-sysfs-caches"));
+	unsetenv("HWLOC_FSROOT");
+	ok(rc == 0 && t.ncaches == 4 && t.l1d == 32768 && t.l2 == 1048576 &&
+		   t.l3 == 28160 * 1024,
+	   "HWLOC_FSROOT: the tree's L1d 32K, L2 1M, L3 28160K");
+	ok(rc == 0 && !strcmp(t.caches[0].shared_cpus, "1") &&
+		   !strcmp(t.caches[3].shared_cpus, "0-1"),
+	   "HWLOC_FSROOT: cpu1's own L1d, the shared L3");
+	ok(strstr(t.source, want) != NULL, "HWLOC_FSROOT: source %s", t.source);
+}
+
 /* Where sysfs has no cache folder, the caches are hwloc's x86 backend's: with
  * it switched off there are none, which proves the source line right. */
 static void test_live_without_cpuid(void)
@@ -348,6 +370,7 @@ int main(void)
 	test_broken();
 	test_live();
 	test_live_xmlfile();
+	test_live_fsroot();
 	test_live_without_cpuid();
 	test_host_fixtures();
 	test_host_live();
