@@ -205,6 +205,12 @@ static void live_source(hwloc_topology_t t, int cpu, char *src, size_t len)
 #endif
 }
 
+#if defined(__x86_64__) || defined(__i386__)
+#define NO_SYSFS_NO_CACHES " (this machine has no sysfs cache folder, and CPUID gave none)"
+#else
+#define NO_SYSFS_NO_CACHES " (this machine has no sysfs cache folder)"
+#endif
+
 int tl_topology_read_live(int cpu, struct tl_topology *topo, char *why, size_t whylen)
 {
 	hwloc_topology_t t;
@@ -216,7 +222,7 @@ int tl_topology_read_live(int cpu, struct tl_topology *topo, char *why, size_t w
 	if (rc == 0)
 		live_source(t, cpu, topo->source, sizeof topo->source);
 	else if (topo->ncaches == 0 && hwloc_topology_is_thissystem(t) && !sysfs_has_caches(cpu))
-		append(why, whylen, " (this machine has no sysfs cache folder, and CPUID gave none)");
+		append(why, whylen, NO_SYSFS_NO_CACHES);
 	hwloc_topology_destroy(t);
 	return rc;
 }
