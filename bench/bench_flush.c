@@ -23,7 +23,7 @@ int main(void)
 	int cpu = tl_cpu_default(), mult = 4;
 	double best_touch = 1e30, best_memset = 1e30;
 
-	if (tl_topology_read("/", cpu, &topo, why, sizeof why) || topo.l3 == 0) {
+	if (tl_topology_read_live(cpu, &topo, why, sizeof why) || topo.l3 == 0) {
 		fprintf(stderr, "bench_flush: no L3 size (%s); using 32MiB as L3\n", why);
 		topo.l3 = 32u << 20;
 	}

@@ -121,7 +121,7 @@ int main(void)
 		return 0;
 	}
 	bench_cell(barrier, "0", 0);
-	if (tl_topology_read("/", cpu, &topo, why, sizeof why) == 0 &&
+	if (tl_topology_read_live(cpu, &topo, why, sizeof why) == 0 &&
 	    tl_size_parse("4xL2", &topo, &l2x4, why, sizeof why) == 0)
 		bench_cell(barrier, "4xL2", l2x4);
 	else

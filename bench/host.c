@@ -512,6 +512,25 @@ void tl_host_diagnose(struct tl_host *h, bool x86)
 	spoil_clock_reads(h);
 }
 
+/* A fixture tree carries its caches as an hwloc XML export, topology.xml:
+ * hwloc reads the live sysfs and CPUID, never a tree under another root. */
+static int read_topology(const struct ctx *c, struct tl_host *h)
+{
+	char xml[4096];
+
+	if (c->live)
+		return tl_topology_read_live(h->cpu, &h->topo, h->topo_why, sizeof h->topo_why);
+	memset(&h->topo, 0, sizeof h->topo);
+	if (exists(c, "topology.xml")) {
+		path_of(c, "topology.xml", xml, sizeof xml);
+		return tl_topology_read_xml(xml, h->cpu, &h->topo, h->topo_why,
+					    sizeof h->topo_why);
+	}
+	snprintf(h->topo_why, sizeof h->topo_why,
+		 "no cache information: %s has no topology.xml (an hwloc XML export)", c->root);
+	return -1;
+}
+
 int tl_host_read(const char *root, int cpu, struct tl_host *h)
 {
 	struct ctx c = { .root = root && root[0] ? root : "/" };
@@ -521,8 +540,7 @@ int tl_host_read(const char *root, int cpu, struct tl_host *h)
 	memset(h, 0, sizeof *h);
 	h->cpu = cpu >= 0 ? cpu : c.live ? tl_cpu_default() : 0;
 	read_cpuinfo(&c, h, &hv_flag);
-	h->have_topology =
-		tl_topology_read(c.root, h->cpu, &h->topo, h->topo_why, sizeof h->topo_why) == 0;
+	h->have_topology = read_topology(&c, h) == 0;
 	read_hypervisor(&c, h, hv_flag);
 	read_freq(&c, h);
 	read_perf(&c, h);

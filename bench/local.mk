@@ -28,7 +28,9 @@ tests_test_runner_LDADD = $(TL_LIBS)
 TESTS += tests/test_kernel tests/test_size tests/test_topology tests/test_host_facts tests/test_flush \
 	tests/test_runner
 EXTRA_DIST += tests/fixtures/sysfs-xeon6248 tests/fixtures/sysfs-epyc7742 \
-	tests/fixtures/sysfs-broken
+	tests/fixtures/sysfs-broken tests/fixtures/hwloc-amd-zen5-bhyve-guest.xml \
+	tests/fixtures/hwloc-nocache.xml tests/fixtures/hwloc-truncated.xml \
+	tests/fixtures/make-topology-fixtures.sh tests/fixtures/fsroot-sysfs-caches
 # search helper: the searches' measurement callback over a timer + flush
 libticklab_a_SOURCES += bench/search_engine.c bench/search_engine.h bench/search_cell.c \
 	bench/search_cell.h bench/search_summary.c

@@ -94,7 +94,7 @@ static int cache_level(const struct tl_topology *topo, int level, uint64_t *byte
 {
 	char msg[128];
 	if (!topo)
-		return bad(why, whylen, text, "cache sizes are unknown (no sysfs cache topology)");
+		return bad(why, whylen, text, "cache sizes are unknown (hwloc found no caches for this CPU)");
 	*bytes = level == 1 ? topo->l1d : level == 2 ? topo->l2 : topo->l3;
 	if (*bytes)
 		return 0;

@@ -3,11 +3,12 @@
 #include "bench/topology.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
+#include <hwloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 int tl_sysfs_read_line(const char *path, char *buf, size_t len)
 {
@@ -28,143 +29,218 @@ int tl_sysfs_read_line(const char *path, char *buf, size_t len)
 	return buf[0] ? 0 : -1;
 }
 
-/* sysfs writes cache sizes as "32K", "28160K", rarely "1M" or plain bytes. */
-static int parse_sysfs_size(const char *s, uint64_t *bytes)
+static const char *root_info(hwloc_topology_t t, const char *name)
 {
-	char *end;
-	unsigned long long v;
-	if (!isdigit((unsigned char)*s))
+	const char *v = hwloc_obj_get_info_by_name(hwloc_get_root_obj(t), name);
+	return v && v[0] ? v : NULL;
+}
+
+/* The library's own version for a live load; an XML file keeps the version
+ * of the hwloc that wrote it. */
+static const char *version_of(hwloc_topology_t t)
+{
+	const char *v = root_info(t, "hwlocVersion");
+	return v ? v : HWLOC_VERSION;
+}
+
+static int load(const char *xmlpath, hwloc_topology_t *t, char *why, size_t whylen)
+{
+	if (hwloc_topology_init(t)) {
+		snprintf(why, whylen, "hwloc cannot start: %s", strerror(errno));
 		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno)
-		return -1;
-	switch (*end) {
-	case '\0': *bytes = v; return 0;
-	case 'K': v <<= 10; break;
-	case 'M': v <<= 20; break;
-	case 'G': v <<= 30; break;
-	default: return -1;
 	}
-	if (end[1] != '\0')
+	/* hwloc drops instruction caches by default; the lab lists them as sysfs did. */
+	hwloc_topology_set_cache_types_filter(*t, HWLOC_TYPE_FILTER_KEEP_ALL);
+	hwloc_topology_set_icache_types_filter(*t, HWLOC_TYPE_FILTER_KEEP_ALL);
+	if (xmlpath && hwloc_topology_set_xml(*t, xmlpath)) {
+		snprintf(why, whylen, "hwloc cannot load XML file %s: %s", xmlpath, strerror(errno));
+		hwloc_topology_destroy(*t);
 		return -1;
-	*bytes = v;
+	}
+	if (hwloc_topology_load(*t)) {
+		if (xmlpath)
+			snprintf(why, whylen, "hwloc cannot load XML file %s: %s", xmlpath,
+				 strerror(errno));
+		else
+			snprintf(why, whylen, "hwloc cannot discover this machine: %s",
+				 strerror(errno));
+		hwloc_topology_destroy(*t);
+		return -1;
+	}
 	return 0;
 }
 
-static int cmp_index(const void *a, const void *b)
+static const char *cache_type(hwloc_obj_cache_type_t type)
 {
-	int x = *(const int *)a, y = *(const int *)b;
-	return (x > y) - (x < y);
+	switch (type) {
+	case HWLOC_OBJ_CACHE_DATA: return "Data";
+	case HWLOC_OBJ_CACHE_INSTRUCTION: return "Instruction";
+	default: return "Unified";
+	}
 }
 
-/* index* entries in numeric order (readdir order is arbitrary). */
-static int list_indexes(const char *dir, int *idx, size_t max, size_t *n, char *why,
-			size_t whylen)
+/* sysfs's index order, which tests and readers of `ticklab info` know:
+ * by level, and within a level Data, Instruction, Unified. */
+static int cmp_cache(const void *a, const void *b)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	if (!d) {
-		snprintf(why, whylen, "no cache information: cannot open %s: %s", dir,
-			 strerror(errno));
+	const struct tl_cache *x = a, *y = b;
+	if (x->level != y->level)
+		return (x->level > y->level) - (x->level < y->level);
+	return strcmp(x->type, y->type);
+}
+
+static void note_level(struct tl_topology *topo, const struct tl_cache *c)
+{
+	if (!strcmp(c->type, "Instruction"))
+		return;
+	if (c->level == 1)
+		topo->l1d = c->bytes;
+	else if (c->level == 2)
+		topo->l2 = c->bytes;
+	else if (c->level == 3)
+		topo->l3 = c->bytes;
+}
+
+static void add_cache(struct tl_topology *topo, hwloc_obj_t o)
+{
+	struct tl_cache *c = &topo->caches[topo->ncaches++];
+
+	c->level = (int)o->attr->cache.depth;
+	snprintf(c->type, sizeof c->type, "%s", cache_type(o->attr->cache.type));
+	c->bytes = o->attr->cache.size;
+	c->line = o->attr->cache.linesize;
+	/* Too many sharers for the buffer (a huge L3) is display text cut short. */
+	if (hwloc_bitmap_list_snprintf(c->shared_cpus, sizeof c->shared_cpus, o->cpuset) < 0)
+		c->shared_cpus[0] = '\0';
+}
+
+static int fill(hwloc_topology_t t, int cpu, struct tl_topology *topo, char *why, size_t whylen)
+{
+	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(t, (unsigned)cpu);
+	char cpus[64];
+
+	if (!pu) {
+		if (hwloc_bitmap_list_snprintf(cpus, sizeof cpus,
+					       hwloc_topology_get_complete_cpuset(t)) < 0)
+			cpus[0] = '\0';
+		snprintf(why, whylen, "no cache information: CPU %d is not in the topology "
+			 "(its CPUs are %s)", cpu, cpus);
 		return -1;
 	}
-	*n = 0;
-	while ((e = readdir(d)) != NULL) {
-		int i;
-		char tail;
-		if (sscanf(e->d_name, "index%d%c", &i, &tail) != 1 || i < 0)
-			continue;
-		if (*n < max)
-			idx[(*n)++] = i;
-	}
-	closedir(d);
-	if (*n == 0) {
-		snprintf(why, whylen, "no cache information: %s has no index* entries", dir);
+	/* Memory-side caches are not hwloc_obj_type_is_cache: only the CPU's own. */
+	for (hwloc_obj_t o = pu->parent; o && topo->ncaches < TL_MAX_CACHES; o = o->parent)
+		if (hwloc_obj_type_is_cache(o->type))
+			add_cache(topo, o);
+	if (topo->ncaches == 0) {
+		snprintf(why, whylen, "no cache information: hwloc found no caches above CPU %d",
+			 cpu);
 		return -1;
 	}
-	qsort(idx, *n, sizeof *idx, cmp_index);
+	qsort(topo->caches, topo->ncaches, sizeof topo->caches[0], cmp_cache);
+	for (size_t i = 0; i < topo->ncaches; i++)
+		note_level(topo, &topo->caches[i]);
 	return 0;
 }
 
-static int read_field(const char *dir, int index, const char *name, char *buf, size_t len,
-		      char *why, size_t whylen)
+static int check_cpu(int cpu, struct tl_topology *topo, char *why, size_t whylen)
 {
-	char path[4096];
-	snprintf(path, sizeof path, "%s/index%d/%s", dir, index, name);
-	if (tl_sysfs_read_line(path, buf, len) == 0)
+	memset(topo, 0, sizeof *topo);
+	if (cpu >= 0)
 		return 0;
-	snprintf(why, whylen, "cannot read cache %s from %s", name, path);
+	snprintf(why, whylen, "bad CPU %d: CPUs are numbered from 0", cpu);
 	return -1;
 }
 
-static int read_cache(const char *dir, int index, struct tl_cache *c, char *why, size_t whylen)
+static int dir_exists(const char *path)
 {
-	char buf[128];
-	char *end;
-
-	memset(c, 0, sizeof *c);
-	if (read_field(dir, index, "level", buf, sizeof buf, why, whylen))
-		return -1;
-	c->level = (int)strtol(buf, &end, 10);
-	if (*end || c->level < 1 || c->level > 4) {
-		snprintf(why, whylen, "%s/index%d/level: \"%s\" is not a cache level 1..4", dir,
-			 index, buf);
-		return -1;
-	}
-	if (read_field(dir, index, "type", c->type, sizeof c->type, why, whylen))
-		return -1;
-	if (strcmp(c->type, "Data") && strcmp(c->type, "Instruction") &&
-	    strcmp(c->type, "Unified")) {
-		snprintf(why, whylen,
-			 "%s/index%d/type: \"%s\" is not Data, Instruction or Unified", dir, index,
-			 c->type);
-		return -1;
-	}
-	if (read_field(dir, index, "size", buf, sizeof buf, why, whylen))
-		return -1;
-	if (parse_sysfs_size(buf, &c->bytes) || c->bytes == 0) {
-		snprintf(why, whylen,
-			 "%s/index%d/size: \"%s\" is not a size like 32K (a number, then K, M or G)",
-			 dir, index, buf);
-		return -1;
-	}
-	/* Optional: older kernels and some VMs leave these out. */
-	if (read_field(dir, index, "coherency_line_size", buf, sizeof buf, why, whylen) == 0)
-		c->line = (unsigned)strtoul(buf, NULL, 10);
-	(void)read_field(dir, index, "shared_cpu_list", c->shared_cpus, sizeof c->shared_cpus,
-			 why, whylen);
-	return 0;
+	struct stat st;
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-int tl_topology_read(const char *root, int cpu, struct tl_topology *topo, char *why,
-		     size_t whylen)
+/* Under HWLOC_FSROOT when set: hwloc's Linux backend reads sysfs there. */
+static int sysfs_has_caches(int cpu)
 {
+	const char *fsroot = getenv("HWLOC_FSROOT");
 	char dir[4096];
-	int idx[64];
-	size_t n;
-
-	memset(topo, 0, sizeof *topo);
-	if (cpu < 0) {
-		snprintf(why, whylen, "bad CPU %d: CPUs are numbered from 0", cpu);
-		return -1;
-	}
-	snprintf(dir, sizeof dir, "%s%ssys/devices/system/cpu/cpu%d/cache",
-		 root ? root : "/", root && root[0] && root[strlen(root) - 1] == '/' ? "" : "/",
+	snprintf(dir, sizeof dir, "%s/sys/devices/system/cpu/cpu%d/cache", fsroot ? fsroot : "",
 		 cpu);
-	if (list_indexes(dir, idx, sizeof idx / sizeof idx[0], &n, why, whylen))
-		return -1;
-	for (size_t i = 0; i < n && topo->ncaches < TL_MAX_CACHES; i++) {
-		struct tl_cache *c = &topo->caches[topo->ncaches];
-		if (read_cache(dir, idx[i], c, why, whylen))
-			return -1;
-		topo->ncaches++;
-		if (c->level == 1 && !strcmp(c->type, "Data"))
-			topo->l1d = c->bytes;
-		else if (c->level == 2 && strcmp(c->type, "Instruction"))
-			topo->l2 = c->bytes;
-		else if (c->level == 3 && strcmp(c->type, "Instruction"))
-			topo->l3 = c->bytes;
+	return dir_exists(dir);
+}
+
+static void append(char *buf, size_t len, const char *tail)
+{
+	size_t n = strlen(buf);
+	if (n + 1 < len)
+		snprintf(buf + n, len - n, "%s", tail);
+}
+
+/* hwloc's Linux backend reads sysfs; where a VM leaves out the cache folder
+ * (the bhyve guest in shared/nodes) its x86 backend fills the caches in from
+ * CPUID. Neither marks the caches it made, so the folder tells them apart. */
+static void live_source(hwloc_topology_t t, int cpu, char *src, size_t len)
+{
+	const char *ver = version_of(t), *env, *backend = root_info(t, "Backend");
+
+	if ((env = getenv("HWLOC_XMLFILE")) && env[0] && !hwloc_topology_is_thissystem(t)) {
+		snprintf(src, len, "hwloc %s: XML file %s (HWLOC_XMLFILE)", ver, env);
+		return;
 	}
-	return 0;
+	if (backend && !strcmp(backend, "Synthetic")) {
+		snprintf(src, len, "hwloc %s: synthetic topology (HWLOC_SYNTHETIC)", ver);
+		return;
+	}
+	env = getenv("HWLOC_FSROOT");
+	if (sysfs_has_caches(cpu))
+		snprintf(src, len, "hwloc %s: Linux sysfs%s%s%s", ver, env ? " under " : "",
+			 env ? env : "", env ? " (HWLOC_FSROOT)" : "");
+#if defined(__x86_64__) || defined(__i386__)
+	else if ((env = getenv("HWLOC_CPUID_PATH")) && env[0])
+		snprintf(src, len, "hwloc %s: x86 CPUID dump in %s (HWLOC_CPUID_PATH)", ver, env);
+	else
+		snprintf(src, len, "hwloc %s: x86 CPUID (no sysfs cache folder)", ver);
+#else
+	else
+		snprintf(src, len, "hwloc %s: %s backend (no sysfs cache folder)", ver,
+			 backend ? backend : "unknown");
+#endif
+}
+
+#if defined(__x86_64__) || defined(__i386__)
+#define NO_SYSFS_NO_CACHES " (this machine has no sysfs cache folder, and CPUID gave none)"
+#else
+#define NO_SYSFS_NO_CACHES " (this machine has no sysfs cache folder)"
+#endif
+
+int tl_topology_read_live(int cpu, struct tl_topology *topo, char *why, size_t whylen)
+{
+	hwloc_topology_t t;
+	int rc;
+
+	if (check_cpu(cpu, topo, why, whylen) || load(NULL, &t, why, whylen))
+		return -1;
+	rc = fill(t, cpu, topo, why, whylen);
+	if (rc == 0)
+		live_source(t, cpu, topo->source, sizeof topo->source);
+	else if (topo->ncaches == 0 && hwloc_topology_is_thissystem(t) && !sysfs_has_caches(cpu))
+		append(why, whylen, NO_SYSFS_NO_CACHES);
+	hwloc_topology_destroy(t);
+	return rc;
+}
+
+int tl_topology_read_xml(const char *xmlpath, int cpu, struct tl_topology *topo, char *why,
+			 size_t whylen)
+{
+	hwloc_topology_t t;
+	int rc;
+
+	if (check_cpu(cpu, topo, why, whylen) || load(xmlpath, &t, why, whylen))
+		return -1;
+	if (root_info(t, "hwlocVersion"))
+		snprintf(topo->source, sizeof topo->source, "hwloc XML file %s (written by hwloc %s)",
+			 xmlpath, root_info(t, "hwlocVersion"));
+	else
+		snprintf(topo->source, sizeof topo->source, "hwloc XML file %s", xmlpath);
+	rc = fill(t, cpu, topo, why, whylen);
+	hwloc_topology_destroy(t);
+	return rc;
 }

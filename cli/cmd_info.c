@@ -55,7 +55,7 @@ static void print_caches(const struct tl_host *h)
 							     : "",
 		       size, i + 1 < h->topo.ncaches ? "," : "");
 	}
-	printf("\n");
+	printf("\n              from %s\n", h->topo.source);
 }
 
 static void print_host(const struct tl_host *h)

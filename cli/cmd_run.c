@@ -167,8 +167,8 @@ static int check_flush(struct run_opts *o, char *why, size_t whylen)
 	char **items;
 	size_t n;
 
-	have_topo = tl_topology_read("/", o->cpu < 0 ? tl_cpu_default() : o->cpu, &topo, topo_why,
-				     sizeof topo_why) == 0;
+	have_topo = tl_topology_read_live(o->cpu < 0 ? tl_cpu_default() : o->cpu, &topo,
+					  topo_why, sizeof topo_why) == 0;
 	if (opts_split_list(o->flush_text, "--flush", &items, &n, why, whylen) < 0)
 		return -1;
 	o->flush = calloc(n, sizeof *o->flush);

@@ -221,8 +221,8 @@ static int check_flush(struct search_opts *o, char *why, size_t whylen)
 {
 	struct tl_topology topo;
 	char topo_why[TL_WHY_MAX];
-	bool have_topo = tl_topology_read("/", o->plan.cpu < 0 ? tl_cpu_default() : o->plan.cpu, &topo,
-					  topo_why, sizeof topo_why) == 0;
+	bool have_topo = tl_topology_read_live(o->plan.cpu < 0 ? tl_cpu_default() : o->plan.cpu,
+					       &topo, topo_why, sizeof topo_why) == 0;
 
 	if (opts_split_list(o->flush_text, "--flush", &o->flush_names, &o->nflush, why, whylen) < 0)
 		return -1;

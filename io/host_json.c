@@ -72,6 +72,8 @@ json_t *tl_host_to_json(const struct tl_host *h)
 	json_object_set_new(o, "l1d_bytes", json_integer((json_int_t)h->topo.l1d));
 	json_object_set_new(o, "l2_bytes", json_integer((json_int_t)h->topo.l2));
 	json_object_set_new(o, "l3_bytes", json_integer((json_int_t)h->topo.l3));
+	json_object_set_new(o, "caches_source",
+			    h->have_topology ? json_string(h->topo.source) : json_null());
 	if (!h->have_topology)
 		json_object_set_new(o, "topology_note", json_string(h->topo_why));
 	json_object_set_new(o, "tsc_ghz", h->tsc_ghz > 0 ? tl_json_real(h->tsc_ghz) : json_null());

@@ -95,6 +95,9 @@ for w in clocksource hypervisor governor perf_event rdpmc lfence papi tsc caches
 	grep -q "^$w" "$tmp/info"; ok $? "info shows $w"
 done
 grep -q 'what can spoil' "$tmp/info"; ok $? "info lists the spoilers"
+# Cache sizes say where they came from (hwloc: sysfs, or CPUID where a VM hides it).
+grep -q '^caches: *unknown' "$tmp/info" || grep -A1 '^caches:' "$tmp/info" | grep -q '^  *from hwloc '
+ok $? "info says where the cache sizes came from"
 "$TL_BIN" info --json >"$tmp/info.json" 2>"$tmp/err"; ok $? "info --json exits 0"
 "$PY" -m json.tool "$tmp/info.json" >/dev/null; ok $? "info --json is valid JSON"
 
@@ -128,6 +131,9 @@ for k in ("model", "caches", "tsc_ghz", "clocksource", "hypervisor", "governor",
     ok(k in doc["host"], "host has %s" % k)
 ok(all("what" in s and "why" in s and "bad" in s for s in doc["host"]["spoilers"]),
    "every spoiler has what, bad and why")
+src = doc["host"].get("caches_source", "missing")
+ok(src.startswith("hwloc ") if doc["host"]["caches"] else src is None,
+   "caches_source says where the sizes came from: %s" % src)
 by = {b["id"]: b for b in doc.get("backends", [])}
 keys = ("id", "family", "clock", "unit", "how", "available", "reason", "resolution_ns",
         "overhead_ns", "simulated")

@@ -1,11 +1,16 @@
-/* Cache topology and host facts from sysfs fixture trees (and the live
- * machine, for shape only). */
+/* Cache topology from hwloc XML fixtures and the live machine (checked
+ * against the node itself: its sysfs folder and glibc), host facts from
+ * sysfs fixture trees. */
 #include "config.h"
 
 #include <sched.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <hwloc.h>
 
 #include "bench/host.h"
 #include "bench/topology.h"
@@ -19,73 +24,238 @@ static const char *root_of(const char *name)
 	return root;
 }
 
+/* An hwloc XML fixture: a file under tests/fixtures/, or a tree's topology.xml. */
+static const char *xml_of(const char *name)
+{
+	static char xml[4096];
+	snprintf(xml, sizeof xml, "%s%s", root_of(name),
+		 strstr(name, ".xml") ? "" : "/topology.xml");
+	return xml;
+}
+
+static int read_xml(const char *name, int cpu, struct tl_topology *t, char *why, size_t len)
+{
+	int rc = tl_topology_read_xml(xml_of(name), cpu, t, why, len);
+	if (rc)
+		tap_diag("%s cpu%d: %s", name, cpu, why);
+	return rc;
+}
+
+/* Expected values come from the synthetic descriptions in
+ * tests/fixtures/make-topology-fixtures.sh (2 x 20 cores x 2 threads). */
 static void test_xeon(void)
 {
 	struct tl_topology t;
 	char why[512];
-	int rc = tl_topology_read(root_of("sysfs-xeon6248"), 0, &t, why, sizeof why);
+	int rc = read_xml("sysfs-xeon6248", 0, &t, why, sizeof why);
 
 	ok(rc == 0, "Xeon 6248 cpu0 reads");
 	is_int(t.ncaches, 4, "four caches (L1d, L1i, L2, L3)");
 	is_int(t.l1d, 32 * 1024, "L1d 32K");
 	is_int(t.l2, 1024 * 1024, "L2 1024K");
-	is_int(t.l3, 28160 * 1024, "L3 28160K");
-	ok(t.caches[0].level == 1 && !strcmp(t.caches[0].type, "Data"), "index0 is L1 Data");
+	is_int(t.l3, 28160 * 1024, "L3 28160K (27.5MiB)");
+	ok(t.caches[0].level == 1 && !strcmp(t.caches[0].type, "Data"), "first is L1 Data");
 	ok(t.caches[1].level == 1 && !strcmp(t.caches[1].type, "Instruction"),
-	   "index1 is L1 Instruction");
+	   "second is L1 Instruction");
+	ok(t.caches[2].level == 2 && !strcmp(t.caches[2].type, "Unified"), "third is L2 Unified");
+	is_int(t.caches[1].bytes, 32 * 1024, "L1i 32K");
 	is_int(t.caches[3].line, 64, "coherency line 64");
-	ok(!strcmp(t.caches[3].shared_cpus, "0-19,40-59"), "L3 shared_cpu_list kept");
+	ok(!strcmp(t.caches[0].shared_cpus, "0,40"), "L1d shared with the SMT sibling: %s",
+	   t.caches[0].shared_cpus);
+	ok(!strcmp(t.caches[3].shared_cpus, "0-19,40-59"), "L3 shared by package 0: %s",
+	   t.caches[3].shared_cpus);
+	ok(strstr(t.source, "hwloc XML file ") == t.source &&
+		   strstr(t.source, "sysfs-xeon6248/topology.xml (written by hwloc 2.9.0)"),
+	   "source names the XML file and its writer: %s", t.source);
 
-	rc = tl_topology_read(root_of("sysfs-xeon6248"), 5, &t, why, sizeof why);
+	rc = read_xml("sysfs-xeon6248", 5, &t, why, sizeof why);
 	ok(rc == 0 && t.l1d == 32768 && !strcmp(t.caches[0].shared_cpus, "5,45"),
 	   "cpu5 reads with its own sharing list");
-	rc = tl_topology_read(root_of("sysfs-xeon6248"), -1, &t, why, sizeof why);
+	rc = read_xml("sysfs-xeon6248", 60, &t, why, sizeof why);
+	ok(rc == 0 && !strcmp(t.caches[3].shared_cpus, "20-39,60-79"),
+	   "cpu60 (package 1's second thread) sees package 1's L3");
+	rc = tl_topology_read_xml(xml_of("sysfs-xeon6248"), -1, &t, why, sizeof why);
 	ok(rc == -1 && strstr(why, "-1"), "negative CPU refused");
+	rc = tl_topology_read_xml(xml_of("sysfs-xeon6248"), 80, &t, why, sizeof why);
+	ok(rc == -1 && strstr(why, "CPU 80 is not in the topology") && strstr(why, "0-79"),
+	   "CPU 80 refused, naming the CPUs there are: %s", why);
 }
 
 static void test_epyc(void)
 {
 	struct tl_topology t;
 	char why[512];
-	int rc = tl_topology_read(root_of("sysfs-epyc7742"), 3, &t, why, sizeof why);
+	int rc = read_xml("sysfs-epyc7742", 3, &t, why, sizeof why);
 
 	ok(rc == 0, "EPYC 7742 cpu3 reads");
 	is_int(t.l1d, 32 * 1024, "EPYC L1d 32K");
 	is_int(t.l2, 512 * 1024, "EPYC L2 512K");
 	is_int(t.l3, 16 * 1024 * 1024, "EPYC L3 16M (one CCX)");
 	ok(!strcmp(t.caches[3].shared_cpus, "0-3,64-67"), "EPYC L3 shared by one CCX");
+	rc = read_xml("sysfs-epyc7742", 127, &t, why, sizeof why);
+	ok(rc == 0 && !strcmp(t.caches[3].shared_cpus, "60-63,124-127"),
+	   "EPYC cpu127 is in the last CCX");
 }
 
-static void broken(int cpu, const char *needle)
+/* The node without a sysfs cache folder, as its own hwloc exported it
+ * (shared/nodes/amd-zen5-bhyve-guest): caches from CPUID, one core per L3. */
+static void test_zen5_guest(void)
+{
+	struct tl_topology t;
+	char why[512];
+	int rc = read_xml("hwloc-amd-zen5-bhyve-guest.xml", 1, &t, why, sizeof why);
+
+	ok(rc == 0, "Zen 5 bhyve guest cpu1 reads");
+	is_int(t.ncaches, 4, "Zen 5: four caches");
+	is_int(t.l1d, 48 * 1024, "Zen 5: L1d 48K");
+	is_int(t.caches[1].bytes, 32 * 1024, "Zen 5: L1i 32K");
+	is_int(t.l2, 1024 * 1024, "Zen 5: L2 1M");
+	is_int(t.l3, 532676608, "Zen 5: L3 508M");
+	ok(!strcmp(t.caches[3].shared_cpus, "1"), "Zen 5: each vCPU has its own L3");
+	ok(strstr(t.source, "hwloc-amd-zen5-bhyve-guest.xml (written by hwloc 2.9.0)") != NULL,
+	   "Zen 5: source %s", t.source);
+}
+
+static void refused(const char *name, int cpu, const char *needle)
 {
 	struct tl_topology t;
 	char why[512] = "";
-	int rc = tl_topology_read(root_of("sysfs-broken"), cpu, &t, why, sizeof why);
-	ok(rc == -1 && strstr(why, needle), "broken cpu%d refused: %s", cpu, needle);
+	int rc = tl_topology_read_xml(xml_of(name), cpu, &t, why, sizeof why);
+	ok(rc == -1 && strstr(why, needle), "%s cpu%d refused: %s", name, cpu, needle);
 	if (!strstr(why, needle))
 		tap_diag("why: %s", why);
 }
 
 static void test_broken(void)
 {
-	broken(0, "\"lots\" is not a size like 32K");
-	broken(1, "cannot read cache level");
-	broken(2, "no cache information");
-	broken(3, "\"Weird\" is not Data, Instruction or Unified");
-	broken(9, "no cache information");
+	refused("hwloc-nocache.xml", 0, "no cache information: hwloc found no caches above CPU 0");
+	refused("hwloc-truncated.xml", 0, "hwloc cannot load XML file");
+	refused("no-such-file.xml", 0, "hwloc cannot load XML file");
+}
+
+static bool sysfs_has_caches(int cpu)
+{
+	char dir[128];
+	struct stat st;
+	snprintf(dir, sizeof dir, "/sys/devices/system/cpu/cpu%d/cache", cpu);
+	return stat(dir, &st) == 0;
+}
+
+/* More than one kind of core (P and E cores): hwloc tells. */
+static bool hybrid_cpu(void)
+{
+	hwloc_topology_t topo;
+	int kinds = 0;
+	if (hwloc_topology_init(&topo))
+		return false;
+	if (hwloc_topology_load(topo) == 0)
+		kinds = hwloc_cpukinds_get_nr(topo, 0);
+	hwloc_topology_destroy(topo);
+	return kinds > 1;
+}
+
+/* glibc reads CPUID on its own; it agrees with hwloc except on hybrid CPUs,
+ * where it answers for whichever core kind the process started on. */
+static void agrees_with_sysconf(const char *what, uint64_t bytes, int name)
+{
+	long v = sysconf(name);
+	if (v <= 0) {
+		ok(1, "live: %s %llu bytes (glibc does not know it)", what,
+		   (unsigned long long)bytes);
+		return;
+	}
+	ok(bytes == (uint64_t)v, "live: %s %llu bytes, glibc's sysconf says %ld", what,
+	   (unsigned long long)bytes, v);
 }
 
 static void test_live(void)
 {
 	struct tl_topology t;
 	char why[512];
-	int rc = tl_topology_read("/", 0, &t, why, sizeof why);
+	bool sysfs = sysfs_has_caches(0);
+	int rc = tl_topology_read_live(0, &t, why, sizeof why);
+
 	if (rc) {
-		ok(strstr(why, "no cache information") != NULL, "live: no sysfs caches: %s", why);
+		ok(strstr(why, "no cache information") != NULL, "live: no caches: %s", why);
 		return;
 	}
 	ok(t.ncaches > 0 && t.l1d > 0, "live cpu0: %zu caches, L1d %llu bytes", t.ncaches,
 	   (unsigned long long)t.l1d);
+	ok((!t.l2 || t.l1d < t.l2) && (!t.l3 || t.l2 < t.l3), "live: L1d < L2 < L3");
+	if (sysfs)
+		ok(strstr(t.source, ": Linux sysfs") != NULL, "live: sysfs has caches, source %s",
+		   t.source);
+	else
+#if defined(__x86_64__) || defined(__i386__)
+		ok(strstr(t.source, ": x86 CPUID (no sysfs cache folder)") != NULL,
+		   "live: no sysfs cache folder, source %s", t.source);
+#else
+		ok(strstr(t.source, "(no sysfs cache folder)") != NULL,
+		   "live: no sysfs cache folder, source %s", t.source);
+#endif
+	if (getenv("HWLOC_XMLFILE") || getenv("HWLOC_CPUID_PATH") || getenv("HWLOC_FSROOT") ||
+	    getenv("HWLOC_SYNTHETIC") || hybrid_cpu())
+		return;
+	agrees_with_sysconf("L1d", t.l1d, _SC_LEVEL1_DCACHE_SIZE);
+	agrees_with_sysconf("L2", t.l2, _SC_LEVEL2_CACHE_SIZE);
+	agrees_with_sysconf("L3", t.l3, _SC_LEVEL3_CACHE_SIZE);
+}
+
+/* hwloc honours HWLOC_XMLFILE for the live topology: the source must say so. */
+static void test_live_xmlfile(void)
+{
+	struct tl_topology t;
+	char why[512];
+	int rc;
+
+	setenv("HWLOC_XMLFILE", xml_of("hwloc-amd-zen5-bhyve-guest.xml"), 1);
+	rc = tl_topology_read_live(0, &t, why, sizeof why);
+	unsetenv("HWLOC_XMLFILE");
+	ok(rc == 0 && t.l1d == 48 * 1024 && t.l3 == 532676608, "HWLOC_XMLFILE: the file's caches");
+	ok(strstr(t.source, "hwloc-amd-zen5-bhyve-guest.xml (HWLOC_XMLFILE)") != NULL,
+	   "HWLOC_XMLFILE: source %s", t.source);
+}
+
+/* Sizes hwloc's Linux backend read from a sysfs tree say so: the branch a
+ * node with sysfs caches takes, checked also where this node has none. */
+static void test_live_fsroot(void)
+{
+	struct tl_topology t;
+	char why[512], want[4200];
+	int rc;
+
+	setenv("HWLOC_FSROOT", root_of("fsroot-sysfs-caches"), 1);
+	rc = tl_topology_read_live(1, &t, why, sizeof why);
+	snprintf(want, sizeof want, ": Linux sysfs under %s (HWLOC_FSROOT)",
+		 root_of("fsroot-sysfs-caches"));
+	unsetenv("HWLOC_FSROOT");
+	ok(rc == 0 && t.ncaches == 4 && t.l1d == 32768 && t.l2 == 1048576 &&
+		   t.l3 == 28160 * 1024,
+	   "HWLOC_FSROOT: the tree's L1d 32K, L2 1M, L3 28160K");
+	ok(rc == 0 && !strcmp(t.caches[0].shared_cpus, "1") &&
+		   !strcmp(t.caches[3].shared_cpus, "0-1"),
+	   "HWLOC_FSROOT: cpu1's own L1d, the shared L3");
+	ok(strstr(t.source, want) != NULL, "HWLOC_FSROOT: source %s", t.source);
+}
+
+/* Where sysfs has no cache folder, the caches are hwloc's x86 backend's: with
+ * it switched off there are none, which proves the source line right. */
+static void test_live_without_cpuid(void)
+{
+	struct tl_topology t;
+	char why[512];
+	int rc;
+
+	if (sysfs_has_caches(0)) {
+		ok(1, "# SKIP sysfs has a cache folder: the x86 backend is not the source");
+		return;
+	}
+	setenv("HWLOC_COMPONENTS", "-x86", 1);
+	rc = tl_topology_read_live(0, &t, why, sizeof why);
+	unsetenv("HWLOC_COMPONENTS");
+	ok(rc == -1 && strstr(why, "no cache information: hwloc found no caches above CPU 0 "
+				   "(this machine has no sysfs cache folder, and CPUID gave none)"),
+	   "no sysfs folder and no x86 backend: no caches, said so: %s", why);
 }
 
 static const struct tl_spoiler *sp(const struct tl_host *h, enum tl_spoiler_id id)
@@ -101,6 +271,8 @@ static void test_host_fixtures(void)
 	ok(!strcmp(h.model, "Intel(R) Xeon(R) Gold 6248 CPU @ 2.50GHz"), "Xeon: model");
 	ok(!strcmp(h.vendor, "GenuineIntel"), "Xeon: vendor");
 	ok(h.have_topology && h.topo.l3 == 28160 * 1024, "Xeon: topology");
+	ok(strstr(h.topo.source, "sysfs-xeon6248/topology.xml") != NULL,
+	   "Xeon: the tree's caches come from its topology.xml: %s", h.topo.source);
 	ok(!h.vm && !strcmp(h.hypervisor, "none"), "Xeon: bare metal");
 	ok(!strcmp(h.governor, "performance"), "Xeon: governor");
 	ok(h.turbo_on == 0 && strstr(h.turbo, "no_turbo"), "Xeon: turbo off via intel_pstate");
@@ -134,8 +306,9 @@ static void test_host_fixtures(void)
 	ok(!strncmp(h.rdpmc, "1 ", 2), "EPYC: rdpmc 1");
 
 	tl_host_read(root_of("sysfs-broken"), 2, &h);
-	ok(!h.have_topology && strstr(h.topo_why, "no cache information"),
-	   "broken: topology missing, with reason");
+	ok(!h.have_topology && strstr(h.topo_why, "no cache information") &&
+		   strstr(h.topo_why, "has no topology.xml"),
+	   "broken: topology missing, with reason: %s", h.topo_why);
 	ok(h.vm && !strcmp(h.hypervisor, "xen") && sp(&h, TL_SPOILER_VM)->bad,
 	   "broken: /sys/hypervisor/type says xen");
 	ok(!h.pmu && !strcmp(h.rdpmc, "no cpu PMU device") && sp(&h, TL_SPOILER_PMU)->bad,
@@ -194,8 +367,12 @@ int main(void)
 {
 	test_xeon();
 	test_epyc();
+	test_zen5_guest();
 	test_broken();
 	test_live();
+	test_live_xmlfile();
+	test_live_fsroot();
+	test_live_without_cpuid();
 	test_host_fixtures();
 	test_host_live();
 	return tap_done();

@@ -76,6 +76,7 @@ static void host_lines(struct tui_app *app, struct info_buf *b)
 		tl_size_format(h->topo.l2, s2, sizeof s2);
 		tl_size_format(h->topo.l3, s3, sizeof s3);
 		add(b, TUI_ROLE_MAIN_FG, 0, "  caches       L1d %s  L2 %s  L3 %s", s1, s2, s3);
+		add(b, TUI_ROLE_MAIN_FG, 0, "               from %s", h->topo.source);
 	} else
 		add(b, TUI_ROLE_MAIN_FG, 0, "  caches       unknown: %s", h->topo_why);
 	if (h->tsc_ghz > 0 && h->tsc_resolution_ns > 0)

@@ -114,8 +114,9 @@ void tui_setup_init(struct tui_app *app)
 	char why[256];
 	for (int i = 0; i < 3; i++)
 		app->lists[i].title = titles[i];
-	app->have_topo = tl_topology_read("/", app->opts.cpu >= 0 ? app->opts.cpu : tl_cpu_default(),
-					  &app->topo, why, sizeof why) == 0;
+	app->have_topo = tl_topology_read_live(app->opts.cpu >= 0 ? app->opts.cpu
+								  : tl_cpu_default(),
+					       &app->topo, why, sizeof why) == 0;
 
 	/* Preselected: the paper's pair where this node has it. */
 	char said[2 * TL_WHY_MAX];
