@@ -230,14 +230,12 @@ static int papi_native_events(int cid)
 	return n;
 }
 
-void tl_papi_describe(char *buf, size_t len)
+static void papi_describe_now(char *buf, size_t len)
 {
 	char why[TL_WHY_MAX];
 	size_t used;
 	int n, ver;
 
-	if (!buf || !len)
-		return;
 	buf[0] = '\0';
 	if (papi_ready(why, sizeof why) < 0) {
 		snprintf(buf, len, "%s", why);
@@ -268,6 +266,25 @@ void tl_papi_describe(char *buf, size_t len)
 		used = len - 1;
 	if (used > 0 && buf[used - 1] == '\n')
 		buf[used - 1] = '\0';
+}
+
+/* PAPI's component enumeration is not safe off the thread that initialised
+ * it (sysdetect crashed when a TUI worker asked): it runs once, and every
+ * later call, on any thread, copies that text. */
+static char papi_text[2048];
+static pthread_once_t papi_text_once = PTHREAD_ONCE_INIT;
+
+static void papi_describe_once(void)
+{
+	papi_describe_now(papi_text, sizeof papi_text);
+}
+
+void tl_papi_describe(char *buf, size_t len)
+{
+	if (!buf || !len)
+		return;
+	pthread_once(&papi_text_once, papi_describe_once);
+	snprintf(buf, len, "%s", papi_text);
 }
 
 #else /* !HAVE_PAPI */

@@ -121,6 +121,11 @@ struct tui_app {
 	struct tl_topology topo;
 	struct tl_host host;
 	bool have_host;
+	/* the node's facts are measured on a worker, never in a draw */
+	pthread_t info_thread;
+	bool info_live;            /* the worker was started and not joined */
+	atomic_bool info_done;     /* it has finished: info_result is whole */
+	struct tl_host info_result;
 	json_t *host_json;         /* replay: the file's host object */
 	int info_top;
 
@@ -249,5 +254,9 @@ int tui_search_export(struct tui_app *app, const char *path, char *why, size_t w
 void tui_info_draw(struct tui_app *app);
 void tui_info_action(struct tui_app *app, enum tui_action a);
 void tui_info_ensure(struct tui_app *app);
+/* Takes the measuring worker's facts once it is done (the event loop). */
+void tui_info_poll(struct tui_app *app);
+/* Waits for the worker, if one runs (before the app is freed). */
+void tui_info_free(struct tui_app *app);
 
 #endif

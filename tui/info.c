@@ -2,6 +2,8 @@
 
 #include <jansson.h>
 #include <math.h>
+#include <signal.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,10 +41,94 @@ static void add(struct info_buf *b, enum tui_role role, int bold, const char *fm
 	b->n++;
 }
 
+static int info_cpu(const struct tui_app *app)
+{
+	return app->opts.cpu >= 0 ? app->opts.cpu : tl_cpu_default();
+}
+
+struct info_job {
+	struct tui_app *app;
+	bool probe_clock;
+};
+
+/* The worker: every fact that needs measuring (the TSC step, the cost of a
+ * syscall, the RDTSCP trial, the clock probe) happens here, off the UI. */
+static void *info_main(void *arg)
+{
+	struct info_job *job = arg;
+	struct tui_app *app = job->app;
+
+	tl_host_read(NULL, info_cpu(app), &app->info_result);
+	/* The clock probe samples on the sampling CPU for 0.12 s: only when
+	 * nothing else sampled there when it was asked for. */
+	if (job->probe_clock)
+		tl_host_probe_clock(&app->info_result);
+	free(job);
+	atomic_store(&app->info_done, true);
+	tui_wake(app);
+	return NULL;
+}
+
+/* Starts the worker once. It inherits the UI thread's CPUs (off the
+ * sampling CPU while a run samples) and blocks signals, which belong to the
+ * event loop. */
+static void info_request(struct tui_app *app)
+{
+	struct info_job *job;
+	sigset_t all, old;
+
+	bool idle = !tui_live_running(app) && !tui_search_running(app);
+
+	/* Facts once; the clock probe again when it could not run before. */
+	if (app->info_live || (app->have_host && (app->host.clock_probed || !idle)))
+		return;
+	job = malloc(sizeof *job);
+	if (!job)
+		return;
+	job->app = app;
+	job->probe_clock = idle;
+	/* PAPI's description must first be made on this thread (backends/papi.c). */
+	tl_papi_describe(app->info_result.papi, sizeof app->info_result.papi);
+	atomic_store(&app->info_done, false);
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	app->info_live = pthread_create(&app->info_thread, NULL, info_main, job) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!app->info_live)
+		free(job);
+}
+
+void tui_info_poll(struct tui_app *app)
+{
+	if (!app->info_live || !atomic_load(&app->info_done))
+		return;
+	pthread_join(app->info_thread, NULL);
+	app->info_live = false;
+	app->host = app->info_result;
+	app->have_host = true;
+	app->dirty = true;
+}
+
+void tui_info_free(struct tui_app *app)
+{
+	if (!app->info_live)
+		return;
+	pthread_join(app->info_thread, NULL);
+	app->info_live = false;
+}
+
+/* For exports, which need the facts now: the worker's if one runs, else a
+ * read without the clock probe. Never called from a draw. */
 void tui_info_ensure(struct tui_app *app)
 {
+	if (app->info_live) {
+		pthread_join(app->info_thread, NULL);
+		app->info_live = false;
+		app->host = app->info_result;
+		app->have_host = true;
+	}
 	if (!app->have_host) {
-		tl_host_read(NULL, app->opts.cpu >= 0 ? app->opts.cpu : tl_cpu_default(), &app->host);
+		tl_host_read(NULL, info_cpu(app), &app->host);
 		app->have_host = true;
 	}
 }
@@ -168,12 +254,12 @@ static void build(struct tui_app *app, struct info_buf *b)
 	if (app->replay && app->host_json)
 		json_lines(app, b, app->host_json);
 	else {
-		tui_info_ensure(app);
-		/* The clock probe samples on the sampling CPU for 0.12 s: only
-		 * when nothing else samples there. */
-		if (!app->host.clock_probed && !tui_live_running(app) && !tui_search_running(app))
-			tl_host_probe_clock(&app->host);
-		host_lines(app, b);
+		info_request(app);
+		if (app->have_host)
+			host_lines(app, b);
+		else
+			add(b, TUI_ROLE_INACTIVE, 0,
+			    "  measuring this node (TSC step, syscall cost, clock drift)...");
 	}
 	if (!app->replay)
 		backend_lines(app, b);
