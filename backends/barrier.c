@@ -176,6 +176,7 @@ struct barrier_pmu {
 };
 
 struct barrier_pmu_view {
+	uint32_t lock;  /* the page's seqlock when it was read */
 	int cap;        /* cap_user_rdpmc */
 	uint32_t index; /* counter + 1, 0 = not on a counter now */
 	unsigned width; /* counter bits */
@@ -192,6 +193,7 @@ barrier_pmu_view(const struct barrier_pmu *p)
 	do {
 		seq = pc->lock;
 		__atomic_signal_fence(__ATOMIC_SEQ_CST);
+		v.lock = seq;
 		v.cap = pc->cap_bit0_is_deprecated ? (int)pc->cap_user_rdpmc : 0;
 		v.index = pc->index;
 		v.width = pc->pmc_width;
@@ -257,10 +259,18 @@ static int barrier_pmu_rebind(struct tl_timer *t)
 	return 0;
 }
 
-static inline double barrier_pmu_diff(const struct tl_timer *t, uint64_t end, uint64_t start)
+/* The page is re-read after the second counter read (outside the timed
+ * region): if the kernel moved the event meanwhile (the seqlock changed),
+ * the two reads may be of different counters and the sample is dropped. */
+static inline double barrier_pmu_diff(const struct tl_timer *t, uint32_t lock, uint64_t end,
+				      uint64_t start)
 {
 	const struct barrier_pmu *p = t->state;
 	uint64_t d = end - start;
+
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (p->pc->lock != lock)
+		return (double)NAN;
 
 	/* Counters are pmc_width bits wide: the difference wraps there. */
 	if (p->width > 0 && p->width < 64)
@@ -313,7 +323,8 @@ static void barrier_rdpmc_sysfs(char *buf, size_t len)
 			 : "c"(ecx_)                                               \
 			 : "memory")
 #define BARRIER_PMC_DIFF(t, e, s)                                                  \
-	barrier_pmu_diff(t, (uint64_t)(e).hi << 32 | (e).lo, (uint64_t)(s).hi << 32 | (s).lo)
+	barrier_pmu_diff(t, v_.lock, (uint64_t)(e).hi << 32 | (e).lo,              \
+			 (uint64_t)(s).hi << 32 | (s).lo)
 
 TL_TIMED_DEFINE(barrier_pmc, struct barrier_tsc, BARRIER_PMC_PREP, BARRIER_PMC_READ,
 		BARRIER_PMC_DIFF)
@@ -458,7 +469,7 @@ static int barrier_cntvct_open(struct tl_timer *t, const char *params, char *why
 #define BARRIER_PMCCNTR_PREP(t) BARRIER_PMU_PREP(t, BARRIER_PMCCNTR_INDEX)
 #define BARRIER_PMCCNTR_READ(v)                                                    \
 	__asm__ volatile("isb\n\tmrs %0, pmccntr_el0\n\tisb" : "=r"(v) : : "memory")
-#define BARRIER_PMCCNTR_DIFF(t, e, s) barrier_pmu_diff(t, e, s)
+#define BARRIER_PMCCNTR_DIFF(t, e, s) barrier_pmu_diff(t, v_.lock, e, s)
 TL_TIMED_DEFINE(barrier_pmccntr, uint64_t, BARRIER_PMCCNTR_PREP, BARRIER_PMCCNTR_READ,
 		BARRIER_PMCCNTR_DIFF)
 #define BARRIER_PMCCNTR_FN(f) barrier_pmccntr_##f
