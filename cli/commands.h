@@ -17,6 +17,8 @@ int cli_search_main(int argc, char **argv);
 int cli_report_main(int argc, char **argv);
 /* The plain-text default comparison shown when there is no terminal. */
 int cli_default_table(void);
+/* `ticklab tui` and plain `ticklab` (with or without TUI options). */
+int cli_tui_main(int argc, char **argv);
 
 /* tl_run_execute with SIGINT/SIGTERM setting run->stop (the samples taken
  * so far are kept) and, when progress is set, a progress line on stderr.

@@ -1,14 +1,11 @@
 #include "config.h"
 
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/opts.h"
-#include "tui/tui.h"
 
 static const char usage_text[] =
 	"usage: ticklab [COMMAND] [OPTIONS]\n"
@@ -26,6 +23,7 @@ static const char usage_text[] =
 	"  tui       the interactive lab (--replay FILE.json shows a saved run)\n"
 	"\n"
 	"  ticklab COMMAND --help   options of one command\n"
+	"  ticklab [TUI OPTIONS]    the lab with `ticklab tui`'s options (--mouse, ...)\n"
 	"  ticklab --version        the version\n"
 	"\n"
 	"See ticklab(1).\n";
@@ -40,34 +38,23 @@ static const struct command commands[] = {
 	{"run", cli_run_main},
 	{"search", cli_search_main},
 	{"report", cli_report_main},
-	{"tui", tui_main},
+	{"tui", cli_tui_main},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
 static int unknown(const char *what)
 {
 	fprintf(stderr,
-		"ticklab: unknown %s '%s' (accepted: info, run, search, report, tui, --help, "
-		"--version)\n",
-		what[0] == '-' ? "option" : "command", what);
+		"ticklab: unknown command '%s' (accepted: info, run, search, report, tui, --help, "
+		"--version, or the options of `ticklab tui`)\n",
+		what);
 	return TL_EXIT_USAGE;
-}
-
-/* The TUI needs a terminal both ways and a TERM curses can use; anything
- * else (a pipe, CI, TERM=dumb) gets the plain table, so the README's run
- * command works everywhere. */
-static bool interactive(void)
-{
-	const char *term = getenv("TERM");
-
-	return isatty(STDIN_FILENO) && isatty(STDOUT_FILENO) && term && *term &&
-	       strcmp(term, "dumb") != 0;
 }
 
 int main(int argc, char **argv)
 {
 	if (argc < 2)
-		return interactive() ? tui_main(argc, argv) : cli_default_table();
+		return cli_tui_main(argc, argv);
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		if (strcmp(argv[1], commands[i].name) == 0)
 			return commands[i].main(argc - 1, argv + 1);
@@ -80,5 +67,8 @@ int main(int argc, char **argv)
 		printf("ticklab %s\n", PACKAGE_VERSION);
 		return TL_EXIT_OK;
 	}
+	/* `ticklab --mouse` and every other TUI option work without `tui`. */
+	if (argv[1][0] == '-')
+		return cli_tui_main(argc, argv);
 	return unknown(argv[1]);
 }

@@ -291,7 +291,7 @@ set -- $row
 set +f
 [ "$2" = "*" ] && shift
 n=$4 rm=$5 mean=${11} sd=${12} cv=${13}
-expect_status 1 "--replay of a missing file fails with a message" "$BIN" tui --replay "$W/none.json"
+expect_status 2 "--replay of a missing file is refused as bad input" "$BIN" tui --replay "$W/none.json"
 grep -q 'none.json' /tmp/tl_tap_err.$$; ok $? "the message names the file"
 expect_status 2 "an unknown option is refused" "$BIN" tui --no-such-option
 start 80 24 "LANG=$UTF8 TERM=xterm-256color" tui --replay "'$W/r.json'"

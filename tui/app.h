@@ -22,18 +22,9 @@
 #include "tui/keys.h"
 #include "tui/layout.h"
 #include "tui/theme.h"
+#include "tui/tui.h"
 
 #define TUI_MSG_MAX 512
-
-struct tui_opts {
-	const char *themes_dir;
-	const char *theme;
-	const char *replay;
-	bool mouse;
-	size_t n;
-	int cpu;
-	uint64_t seed;
-};
 
 /* One row of a setup list. */
 struct tui_item {

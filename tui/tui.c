@@ -2,7 +2,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <poll.h>
@@ -13,8 +12,6 @@
 #include <unistd.h>
 #include <wchar.h>
 
-#include "cli/commands.h"
-#include "cli/opts.h"
 #include "tui/app.h"
 #include "tui/curses.h"
 #include "tui/tui.h"
@@ -23,88 +20,6 @@
 #define WHY_LEN 1024
 
 bool tui_live_may_draw(struct tui_app *app);
-
-static const char usage_text[] =
-	"usage: ticklab tui [--replay FILE.json] [--theme NAME] [--themes-dir DIR] [--mouse]\n"
-	"                   [-n N] [--cpu C] [--seed S]\n"
-	"\n"
-	"The terminal lab: pick backends, flush sizes and kernels, watch them run side by\n"
-	"side, search t_min and t_diff, read the node's diagnosis. ? shows the keys.\n"
-	"\n"
-	"  -r, --replay FILE    open a saved run or session (ticklab run --json, e, Ctrl-C)\n"
-	"                       and show its screens without measuring\n"
-	"  -t, --theme NAME     colour theme (default, light, high-contrast, mono, ...)\n"
-	"      --themes-dir DIR look for NAME.theme here first, then\n"
-	"                       $XDG_CONFIG_HOME/ticklab/themes, then " TL_DATADIR "/themes\n"
-	"      --mouse          enable the mouse (off by default)\n"
-	"  -n, --samples N      samples per cell (default 10000)\n"
-	"  -c, --cpu C          CPU to sample on (default: the last allowed CPU)\n"
-	"  -s, --seed S         seed of cell order, jitter plans and filters (default 1)\n"
-	"  -h, --help           this help\n"
-	"\n"
-	"Without a usable terminal (TERM=dumb, unknown TERM, not a tty) it prints the\n"
-	"plain-text comparison instead. NO_COLOR=1 turns colours off.\n";
-
-static const struct option longopts[] = {
-	{"replay", required_argument, NULL, 'r'},
-	{"theme", required_argument, NULL, 't'},
-	{"themes-dir", required_argument, NULL, 'T'},
-	{"mouse", no_argument, NULL, 'm'},
-	{"samples", required_argument, NULL, 'n'},
-	{"cpu", required_argument, NULL, 'c'},
-	{"seed", required_argument, NULL, 's'},
-	{"help", no_argument, NULL, 'h'},
-	{NULL, 0, NULL, 0},
-};
-
-static int parse_opts(int argc, char **argv, struct tui_opts *o)
-{
-	char why[WHY_LEN];
-	int ch;
-	memset(o, 0, sizeof *o);
-	o->n = TL_DEFAULT_N;
-	o->cpu = -1;
-	o->seed = 1;
-	opterr = 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, ":r:t:n:c:s:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'r':
-			o->replay = optarg;
-			break;
-		case 't':
-			o->theme = optarg;
-			break;
-		case 'T':
-			o->themes_dir = optarg;
-			break;
-		case 'm':
-			o->mouse = true;
-			break;
-		case 'n':
-			if (opts_parse_count(optarg, "-n", &o->n, why, sizeof why) < 0)
-				return opts_fail("tui", why);
-			break;
-		case 'c':
-			if (opts_parse_cpu(optarg, &o->cpu, why, sizeof why) < 0)
-				return opts_fail("tui", why);
-			break;
-		case 's':
-			if (opts_parse_u64(optarg, "--seed", &o->seed, why, sizeof why) < 0)
-				return opts_fail("tui", why);
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return -1;
-		default:
-			opts_usage_error(ch, argv, longopts, why, sizeof why);
-			return opts_fail("tui", why);
-		}
-	}
-	if (opts_no_operand(argc, argv, "see ticklab tui --help", why, sizeof why) < 0)
-		return opts_fail("tui", why);
-	return 0;
-}
 
 /* The theme the user asked for; a bad file leaves the built-in one and a
  * message naming file, line and problem. */
@@ -570,14 +485,14 @@ static enum tui_tier tier_check(enum tui_tier t)
 	return t;
 }
 
-int tui_main(int argc, char **argv)
+int tui_run(const struct tui_opts *opts, char *why, size_t whylen)
 {
 	static struct tui_app app_storage;
 	struct tui_app *app = &app_storage;
-	char why[WHY_LEN], saved[1200] = "";
-	int rc = parse_opts(argc, argv, &app->opts);
-	if (rc)
-		return rc < 0 ? TL_EXIT_OK : rc;
+	char saved[1200] = "";
+	int rc;
+
+	app->opts = *opts;
 	setlocale(LC_ALL, "");
 	setlocale(LC_NUMERIC, "C"); /* numbers in files and on screen use '.' */
 	app->tier = tier_check(tui_tier_choose(nl_langinfo(CODESET), getenv("TERM")));
@@ -589,26 +504,15 @@ int tui_main(int argc, char **argv)
 	pthread_mutex_init(&app->search_mu, NULL);
 
 	/* a saved search opens on the search screen, anything else as a run */
-	int loaded = app->opts.replay ? tui_search_load(app, app->opts.replay, why, sizeof why) : 1;
+	int loaded = app->opts.replay ? tui_search_load(app, app->opts.replay, why, whylen) : 1;
 	if (loaded < 0 ||
-	    (loaded > 0 && app->opts.replay && tui_live_load(app, app->opts.replay, why, sizeof why) < 0)) {
-		fprintf(stderr, "ticklab tui: %s\n", why);
+	    (loaded > 0 && app->opts.replay && tui_live_load(app, app->opts.replay, why, whylen) < 0)) {
 		app_free(app);
-		return TL_EXIT_FAIL;
+		return TUI_LOAD_FAILED;
 	}
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || !getenv("TERM") ||
-	    tui_term_open(app, why, sizeof why) < 0) {
-		if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
-			snprintf(why, sizeof why, "not a terminal");
-		bool replay = app->opts.replay != NULL;
+	if (tui_term_open(app, why, whylen) < 0) {
 		app_free(app);
-		if (replay) {
-			fprintf(stderr, "ticklab tui: %s: printing the report instead\n", why);
-			char *args[] = {(char *)"report", (char *)app->opts.replay, NULL};
-			return cli_report_main(2, args);
-		}
-		fprintf(stderr, "ticklab: %s: showing the plain-text comparison instead\n", why);
-		return cli_default_table();
+		return TUI_NO_TERMINAL;
 	}
 	if (pipe(app->wake) == 0)
 		for (int i = 0; i < 2; i++) {
@@ -629,7 +533,7 @@ int tui_main(int argc, char **argv)
 	tui_done();
 	if (saved[0])
 		printf("ticklab: interrupted; session saved to %s\n", saved);
-	int status = rc < 0 ? TL_EXIT_FAIL : app->exit_status;
+	int status = rc < 0 ? 1 : app->exit_status;
 	app_free(app);
 	return status;
 }

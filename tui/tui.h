@@ -1,10 +1,30 @@
-/* The TUI's entry point (everything else in tui/ is private to it). */
+/* The TUI's entry point (everything else in tui/ is private to it). Its
+ * options are parsed, and the no-terminal fallback chosen, by the CLI
+ * (cli/cmd_tui.c): the TUI never calls back into cli/. */
 #ifndef TL_TUI_TUI_H
 #define TL_TUI_TUI_H
 
-/* `ticklab` on a terminal (argc == 1) or `ticklab tui [--replay FILE] ...`.
- * Returns the exit status. Falls back to the plain-text comparison on
- * TERM=dumb or an unknown TERM. */
-int tui_main(int argc, char **argv);
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct tui_opts {
+	const char *themes_dir;
+	const char *theme;
+	const char *replay;   /* a saved run, session or search to show */
+	bool mouse;
+	size_t n;             /* samples per cell */
+	int cpu;              /* sampling CPU, -1: the default */
+	uint64_t seed;
+};
+
+/* tui_run could not use the terminal (why says: unknown TERM, ...). */
+#define TUI_NO_TERMINAL (-2)
+/* The replay file could not be loaded (why says). */
+#define TUI_LOAD_FAILED (-3)
+
+/* Runs the lab on the terminal. Returns the exit status (0, or 128 + the
+ * signal that ended it), or one of the negative codes above with why. */
+int tui_run(const struct tui_opts *opts, char *why, size_t whylen);
 
 #endif

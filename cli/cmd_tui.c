@@ -1,0 +1,151 @@
+/* `ticklab tui` and plain `ticklab` on a terminal: the TUI's options, and
+ * the one place that decides whether there is a terminal to use; without
+ * one, the plain-text comparison (or a replay's report) stands in. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/runner.h"
+#include "cli/commands.h"
+#include "cli/opts.h"
+#include "tui/tui.h"
+
+#define WHY_LEN 1024
+
+static const char usage_text[] =
+	"usage: ticklab tui [--replay FILE.json] [--theme NAME] [--themes-dir DIR] [--mouse]\n"
+	"                   [-n N] [--cpu C] [--seed S]\n"
+	"       ticklab [the same options]\n"
+	"\n"
+	"The terminal lab: pick backends, flush sizes and kernels, watch them run side by\n"
+	"side, search t_min and t_diff, read the node's diagnosis. ? shows the keys.\n"
+	"\n"
+	"  -r, --replay FILE    open a saved run, session or search (ticklab run --json,\n"
+	"                       search --json, e, Ctrl-C) and show it without measuring\n"
+	"  -t, --theme NAME     colour theme (default, light, high-contrast, mono, ...)\n"
+	"      --themes-dir DIR look for NAME.theme here first, then\n"
+	"                       $XDG_CONFIG_HOME/ticklab/themes, then " TL_DATADIR "/themes\n"
+	"      --mouse          enable the mouse (off by default)\n"
+	"  -n, --samples N      samples per cell (default 10000)\n"
+	"  -c, --cpu C          CPU to sample on (default: the last allowed CPU)\n"
+	"  -s, --seed S         seed of cell order, jitter plans and filters (default 1)\n"
+	"  -h, --help           this help\n"
+	"\n"
+	"Without a usable terminal (TERM=dumb, unknown TERM, not a tty) it prints the\n"
+	"plain-text comparison instead. NO_COLOR=1 turns colours off.\n";
+
+static const struct option longopts[] = {
+	{"replay", required_argument, NULL, 'r'},
+	{"theme", required_argument, NULL, 't'},
+	{"themes-dir", required_argument, NULL, 'T'},
+	{"mouse", no_argument, NULL, 'm'},
+	{"samples", required_argument, NULL, 'n'},
+	{"cpu", required_argument, NULL, 'c'},
+	{"seed", required_argument, NULL, 's'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+/* 0 to go on, -1 after --help, or an exit status for bad input. */
+static int parse_opts(int argc, char **argv, struct tui_opts *o)
+{
+	char why[WHY_LEN];
+	int ch;
+
+	memset(o, 0, sizeof *o);
+	o->n = TL_DEFAULT_N;
+	o->cpu = -1;
+	o->seed = 1;
+	opterr = 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, ":r:t:n:c:s:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'r':
+			o->replay = optarg;
+			break;
+		case 't':
+			o->theme = optarg;
+			break;
+		case 'T':
+			o->themes_dir = optarg;
+			break;
+		case 'm':
+			o->mouse = true;
+			break;
+		case 'n':
+			if (opts_parse_count(optarg, "-n", &o->n, why, sizeof why) < 0)
+				return opts_fail("tui", why);
+			break;
+		case 'c':
+			if (opts_parse_cpu(optarg, &o->cpu, why, sizeof why) < 0)
+				return opts_fail("tui", why);
+			break;
+		case 's':
+			if (opts_parse_u64(optarg, "--seed", &o->seed, why, sizeof why) < 0)
+				return opts_fail("tui", why);
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return -1;
+		default:
+			opts_usage_error(ch, argv, longopts, why, sizeof why);
+			return opts_fail("tui", why);
+		}
+	}
+	if (opts_no_operand(argc, argv, "see ticklab tui --help", why, sizeof why) < 0)
+		return opts_fail("tui", why);
+	return 0;
+}
+
+/* The TUI needs a terminal both ways and a TERM curses can use; anything
+ * else (a pipe, CI, TERM=dumb) gets the plain text, so the README's run
+ * command works everywhere. */
+static bool interactive(const char **why)
+{
+	const char *term = getenv("TERM");
+
+	*why = !isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) ? "not a terminal"
+	       : !term || !*term				    ? "TERM is not set"
+	       : strcmp(term, "dumb") == 0			    ? "TERM=dumb"
+								    : NULL;
+	return *why == NULL;
+}
+
+static int fallback(const struct tui_opts *o, const char *why)
+{
+	if (o->replay) {
+		char *args[] = {(char *)"report", (char *)o->replay, NULL};
+
+		fprintf(stderr, "ticklab tui: %s: printing the report instead\n", why);
+		return cli_report_main(2, args);
+	}
+	fprintf(stderr, "ticklab: %s: showing the plain-text comparison instead\n", why);
+	return cli_default_table();
+}
+
+int cli_tui_main(int argc, char **argv)
+{
+	struct tui_opts o;
+	const char *no_term;
+	char why[WHY_LEN];
+	int rc = parse_opts(argc, argv, &o);
+
+	if (rc)
+		return rc < 0 ? TL_EXIT_OK : rc;
+	/* Plain `ticklab` with nothing asked prints the table without a word. */
+	if (!interactive(&no_term))
+		return argc < 2 && strcmp(argv[0], "tui") != 0 ? cli_default_table()
+							     : fallback(&o, no_term);
+	rc = tui_run(&o, why, sizeof why);
+	if (rc == TUI_NO_TERMINAL)
+		return fallback(&o, why);
+	if (rc == TUI_LOAD_FAILED) {
+		fprintf(stderr, "ticklab tui: %s\n", why);
+		return TL_EXIT_FAIL;
+	}
+	return rc;
+}
