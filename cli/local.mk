@@ -4,6 +4,10 @@ libticklab_a_SOURCES += cli/commands.h cli/opts.c cli/opts.h cli/cmd_info.c cli/
 	cli/cmd_report.c cli/default_table.c cli/cmd_tui.c
 # search helper: `ticklab search`
 libticklab_a_SOURCES += cli/cmd_search.c
+# verdicts helper: `ticklab compare`
+libticklab_a_SOURCES += cli/cmd_compare.c
+TESTS += tests/test_compare_cli.sh
+EXTRA_DIST += tests/test_compare_cli.sh
 
 check_PROGRAMS += tests/test_cli_opts
 tests_test_cli_opts_SOURCES = tests/test_cli_opts.c tests/tap.h

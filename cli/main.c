@@ -20,6 +20,7 @@ static const char usage_text[] =
 	"  run       take samples and print filtered summaries (--json, --csv)\n"
 	"  search    t_min and t_diff (precision, sensitivity) per backend and flush\n"
 	"  report    re-analyse a saved run and print the same numbers\n"
+	"  compare   two saved runs cell by cell: shift, interval, p-values, verdict\n"
 	"  tui       the interactive lab (--replay FILE.json shows a saved run)\n"
 	"\n"
 	"  ticklab COMMAND --help   options of one command\n"
@@ -38,6 +39,7 @@ static const struct command commands[] = {
 	{"run", cli_run_main},
 	{"search", cli_search_main},
 	{"report", cli_report_main},
+	{"compare", cli_compare_main},
 	{"tui", cli_tui_main},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
@@ -45,7 +47,7 @@ static const struct command commands[] = {
 static int unknown(const char *what)
 {
 	fprintf(stderr,
-		"ticklab: unknown command '%s' (accepted: info, run, search, report, tui, --help, "
+		"ticklab: unknown command '%s' (accepted: info, run, search, report, compare, tui, --help, "
 		"--version, or the options of `ticklab tui`)\n",
 		what);
 	return TL_EXIT_USAGE;

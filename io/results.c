@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "io/results.h"
+#include "io/jitter.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -208,7 +209,8 @@ static void put(json_t *o, const char *key, json_t *v, bool *failed)
 		*failed = true;
 }
 
-static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_analysis *an_all)
+static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_analysis *an_all,
+			    uint64_t seed)
 {
 	const struct tl_analysis *an = &an_all[i];
 	const struct tl_cell *c = &run->cells[i];
@@ -252,8 +254,15 @@ static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_
 	put(o, "samples", doubles_to_json(c->raw, done), &failed);
 	put(o, "samples_ns", doubles_to_json(c->ns, done), &failed);
 	/* Plain add:K cells would repeat K n times: only jitter's vary. */
-	if (jitter)
+	if (jitter) {
+		struct tl_jitter jit;
+
 		put(o, "adds", adds_to_json(c->adds, done), &failed);
+		if (tl_jitter_analyse(run, i, seed, &jit) != 0)
+			failed = true;
+		else
+			put(o, "jitter", tl_jitter_to_json(&jit, c->kernel.d), &failed);
+	}
 	put(o, "summary", summary_to_json(&an->summary), &failed);
 	put(o, "os_filter", os_to_json(&an->os), &failed);
 	put(o, "drift", drift_to_json(&an->drift), &failed);
@@ -293,7 +302,7 @@ json_t *tl_run_to_json(const struct tl_run *run, const struct tl_analysis *an,
 	if (!cells || !baselines)
 		goto fail;
 	for (size_t i = 0; i < run->ncells; i++) {
-		json_t *c = cell_to_json(run, i, an);
+		json_t *c = cell_to_json(run, i, an, seed);
 
 		if (!c || json_array_append_new(run->cells[i].hidden ? baselines : cells, c) != 0)
 			goto fail;

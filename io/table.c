@@ -8,6 +8,7 @@
 
 #include "bench/size.h"
 #include "io/analysis.h"
+#include "io/jitter.h"
 
 enum { COL_BACKEND, COL_FLUSH, COL_KERNEL, COL_N, COL_OSRM, COL_OVERHEAD, COL_RES, COL_MIN,
        COL_P50, COL_P99, COL_MEAN, COL_SD, COL_CV, COL_DRIFT, NCOLS };
@@ -110,6 +111,28 @@ static void print_notes(FILE *f, const struct tl_run *run, const struct tl_analy
 		fprintf(f, "* simulated timer: not a measurement of this machine\n");
 }
 
+/* The point of a jitter cell is whether the injected ADDs show: one line
+ * each under the table, so the lecture's answer is read, not worked out. */
+static void print_jitter(FILE *f, const struct tl_run *run, uint64_t seed)
+{
+	bool header = false;
+
+	for (size_t i = 0; i < run->ncells; i++) {
+		struct tl_jitter j;
+
+		if (run->cells[i].hidden || run->cells[i].kernel.kind != TL_KERNEL_JITTER)
+			continue;
+		if (!header)
+			fprintf(f, "injected variation: plain vs injected samples of each jitter cell, ns\n");
+		header = true;
+		if (tl_jitter_analyse(run, i, seed, &j) != 0) {
+			fprintf(f, "(out of memory comparing the jitter samples)\n");
+			return;
+		}
+		tl_jitter_print(f, run, i, &j);
+	}
+}
+
 void tl_table_print(FILE *f, const struct tl_run *run, const struct tl_analysis *an,
 		    enum tl_os_method m, uint64_t seed)
 {
@@ -146,4 +169,5 @@ void tl_table_print(FILE *f, const struct tl_run *run, const struct tl_analysis 
 		print_row(f, rows[r], width);
 	print_notes(f, run, an, rows);
 	free(rows);
+	print_jitter(f, run, seed);
 }

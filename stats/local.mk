@@ -1,7 +1,7 @@
 # stats/ files (see Makefile.am)
 # stats helper: summaries, histograms, isolation forest, OS-noise filter
 libticklab_a_SOURCES += stats/stats.h stats/summary.c stats/dist.c stats/drift.c stats/lattice.c stats/iforest.c \
-	stats/osfilter.c
+	stats/osfilter.c stats/compare.h stats/compare.c
 check_PROGRAMS += tests/test_stats tests/test_stats_iforest
 tests_test_stats_SOURCES = tests/test_stats.c tests/tap.h
 tests_test_stats_LDADD = $(TL_LIBS)
@@ -22,3 +22,9 @@ tests_test_search_LDADD = $(TL_LIBS)
 TESTS += tests/test_search
 TESTS += tests/test_search_cli.sh
 EXTRA_DIST += tests/test_search_cli.sh
+# verdicts helper: two-sample comparisons (shift, interval, MWU, KS, verdict)
+check_PROGRAMS += tests/test_compare
+tests_test_compare_SOURCES = tests/test_compare.c tests/tap.h
+tests_test_compare_LDADD = $(TL_LIBS)
+TESTS += tests/test_compare
+EXTRA_DIST += tests/reference/compare_ref.py

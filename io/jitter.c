@@ -1,0 +1,132 @@
+#include "config.h"
+
+#include "io/jitter.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/size.h"
+#include "io/analysis.h"
+#include "io/results.h"
+
+int tl_jitter_analyse(const struct tl_run *run, size_t cell, uint64_t seed, struct tl_jitter *j)
+{
+	const struct tl_cell *c = &run->cells[cell];
+	size_t done = tl_cell_done(run, cell), np = 0, ni = 0;
+	uint64_t *mark = NULL;
+	double *plain = NULL, *inj = NULL;
+	uint64_t cseed = tl_cell_seed(run, cell, seed);
+	int rc = -1;
+
+	memset(j, 0, sizeof *j);
+	j->ns_per_add = j->true_shift_ns = NAN;
+	if (c->kernel.kind != TL_KERNEL_JITTER) {
+		snprintf(j->note, sizeof j->note, "not a jitter cell");
+		return 0;
+	}
+	j->null_split = c->kernel.d == 0;
+	mark = malloc((done ? done : 1) * sizeof *mark);
+	plain = malloc((done ? done : 1) * sizeof *plain);
+	inj = malloc((done ? done : 1) * sizeof *inj);
+	if (!mark || !plain || !inj)
+		goto out;
+	if (j->null_split) {
+		/* With D = 0 nothing differs between the two sets, so the
+		 * samples carry no mark; the plan's own rule with D = 1 picks a
+		 * seeded set of the same share, independent of the samples as
+		 * the runner's choice is: the null control. */
+		struct tl_kernel k = c->kernel;
+
+		k.d = 1;
+		tl_kernel_plan(&k, cseed, mark, done);
+	} else {
+		memcpy(mark, c->adds, done * sizeof *mark);
+	}
+	for (size_t i = 0; i < done; i++) {
+		if (mark[i] == c->kernel.k)
+			plain[np++] = c->ns[i];
+		else
+			inj[ni++] = c->ns[i];
+	}
+	if (np > 0 && c->kernel.k > 0 && isfinite(c->overhead_ns)) {
+		j->ns_per_add = (stats_median(plain, np) - c->overhead_ns) / (double)c->kernel.k;
+		j->true_shift_ns = (double)c->kernel.d * j->ns_per_add;
+	}
+	if (np == 0 || ni == 0) {
+		j->cmp.na = np;
+		j->cmp.nb = ni;
+		snprintf(j->note, sizeof j->note, "%zu plain and %zu injected samples: nothing to compare",
+			 np, ni);
+		rc = 0;
+		goto out;
+	}
+	/* No band of "same": the question is only whether the shift is seen. */
+	if (stats_compare(plain, np, inj, ni, 0, cseed, &j->cmp) != 0)
+		goto out;
+	j->ok = true;
+	j->detected = j->cmp.mwu_p < TL_JITTER_ALPHA;
+	if (j->null_split)
+		snprintf(j->note, sizeof j->note,
+			 "D = 0: a seeded split of the same share stands for the injected samples");
+	else if (c->kernel.k == 0)
+		snprintf(j->note, sizeof j->note, "K = 0: no plain ADDs to measure ns per ADD from");
+	else
+		snprintf(j->note, sizeof j->note,
+			 "ns per ADD = (median of the plain samples - t_e,std) / K");
+	rc = 0;
+out:
+	free(mark);
+	free(plain);
+	free(inj);
+	return rc;
+}
+
+json_t *tl_jitter_to_json(const struct tl_jitter *j, uint64_t d)
+{
+	json_t *o = json_object();
+	int bad = 0;
+
+	if (!o)
+		return NULL;
+	bad |= json_object_set_new(o, "d", json_integer((json_int_t)d));
+	bad |= json_object_set_new(o, "ns_per_add", tl_json_real(j->ns_per_add));
+	bad |= json_object_set_new(o, "true_shift_ns", tl_json_real(j->true_shift_ns));
+	bad |= json_object_set_new(o, "n_plain", json_integer((json_int_t)j->cmp.na));
+	bad |= json_object_set_new(o, "n_injected", json_integer((json_int_t)j->cmp.nb));
+	bad |= json_object_set_new(o, "shift_ns", tl_json_real(j->ok ? j->cmp.hl : NAN));
+	bad |= json_object_set_new(o, "median_diff_ns", tl_json_real(j->ok ? j->cmp.median_diff : NAN));
+	bad |= json_object_set_new(o, "ci_lo_ns", tl_json_real(j->ok ? j->cmp.lo : NAN));
+	bad |= json_object_set_new(o, "ci_hi_ns", tl_json_real(j->ok ? j->cmp.hi : NAN));
+	bad |= json_object_set_new(o, "mwu_p", tl_json_real(j->ok ? j->cmp.mwu_p : NAN));
+	bad |= json_object_set_new(o, "ks_p", tl_json_real(j->ok ? j->cmp.ks_p : NAN));
+	bad |= json_object_set_new(o, "alpha", json_real(TL_JITTER_ALPHA));
+	bad |= json_object_set_new(o, "detected", json_boolean(j->detected));
+	bad |= json_object_set_new(o, "null_split", json_boolean(j->null_split));
+	bad |= json_object_set_new(o, "note", json_string(j->note));
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+void tl_jitter_print(FILE *f, const struct tl_run *run, size_t cell, const struct tl_jitter *j)
+{
+	const struct tl_cell *c = &run->cells[cell];
+	char flush[32];
+
+	tl_size_format(run->flush_bytes[c->flush], flush, sizeof flush);
+	fprintf(f, "%s, flush %s, %s: ", run->timers[c->timer].id, flush, c->kernel.label);
+	if (!j->ok) {
+		fprintf(f, "%s\n", j->note);
+		return;
+	}
+	fprintf(f, "+%llu ADDs = %.2f ns; shift %.2f ns [%.2f, %.2f] (Hodges-Lehmann, 95 %% "
+		   "bootstrap, %zu plain vs %zu injected); Mann-Whitney p = %.2g: %s at alpha = "
+		   "%.2f\n",
+		(unsigned long long)c->kernel.d, j->true_shift_ns, j->cmp.hl, j->cmp.lo, j->cmp.hi,
+		j->cmp.na, j->cmp.nb, j->cmp.mwu_p, j->detected ? "detected" : "not detected",
+		TL_JITTER_ALPHA);
+	fprintf(f, "  (%s)\n", j->note);
+}

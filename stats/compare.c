@@ -1,0 +1,345 @@
+/* Two-sample comparisons: Hodges-Lehmann shift with a bootstrap interval,
+ * Mann-Whitney U, Kolmogorov-Smirnov and the three-way verdict. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+
+#include "stats/compare.h"
+#include "stats/stats.h"
+
+static double *sorted_copy(const double *x, size_t n)
+{
+	double *s = malloc((n ? n : 1) * sizeof *s);
+
+	if (!s)
+		return NULL;
+	memcpy(s, x, n * sizeof *s);
+	gsl_sort(s, 1, n);
+	return s;
+}
+
+/* Pairs with b_j - a_i <= d, a and b sorted. For a fixed b_j the difference
+ * falls as a_i grows (also in floating point: rounding is monotone), so the
+ * count per i only grows with i and one pointer sweep suffices. */
+static uint64_t count_le(const double *a, size_t na, const double *b, size_t nb, double d)
+{
+	uint64_t cnt = 0;
+	size_t j = 0;
+
+	for (size_t i = 0; i < na; i++) {
+		while (j < nb && b[j] - a[i] <= d)
+			j++;
+		cnt += j;
+	}
+	return cnt;
+}
+
+/* The smallest difference strictly above d (the next candidate value). */
+static double next_above(const double *a, size_t na, const double *b, size_t nb, double d)
+{
+	double best = INFINITY;
+	size_t j = 0;
+
+	for (size_t i = 0; i < na; i++) {
+		while (j < nb && b[j] - a[i] <= d)
+			j++;
+		if (j < nb && b[j] - a[i] < best)
+			best = b[j] - a[i];
+	}
+	return best;
+}
+
+/* The k-th smallest (1-based) of the na*nb differences: bisection keeps
+ * count(<= lo) < k <= count(<= hi) until the bracket is as narrow as
+ * doubles allow, then steps through the actual differences above lo, so
+ * the answer is one of the differences, bit for bit, as when sorting all
+ * of them. */
+static double kth_diff(const double *a, size_t na, const double *b, size_t nb, uint64_t k)
+{
+	double lo = b[0] - a[na - 1], hi = b[nb - 1] - a[0];
+
+	if (count_le(a, na, b, nb, lo) >= k)
+		return lo;
+	for (int it = 0; it < 200; it++) {
+		double mid = lo + (hi - lo) / 2;
+
+		if (mid <= lo || mid >= hi)
+			break;
+		if (count_le(a, na, b, nb, mid) >= k)
+			hi = mid;
+		else
+			lo = mid;
+	}
+	for (;;) {
+		double w = next_above(a, na, b, nb, lo);
+
+		if (!(w < hi) || count_le(a, na, b, nb, w) >= k)
+			return w < hi ? w : hi;
+		lo = w;
+	}
+}
+
+static double hl_sorted(const double *a, size_t na, const double *b, size_t nb)
+{
+	uint64_t n = (uint64_t)na * nb;
+	double m = kth_diff(a, na, b, nb, (n + 1) / 2);
+
+	return n % 2 ? m : (m + kth_diff(a, na, b, nb, n / 2 + 1)) / 2;
+}
+
+int stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb, double *shift)
+{
+	double *sa, *sb;
+
+	*shift = NAN;
+	if (na == 0 || nb == 0)
+		return 0;
+	sa = sorted_copy(a, na);
+	sb = sorted_copy(b, nb);
+	if (!sa || !sb) {
+		free(sa);
+		free(sb);
+		return -1;
+	}
+	*shift = hl_sorted(sa, na, sb, nb);
+	free(sa);
+	free(sb);
+	return 0;
+}
+
+/* Sorted pooled values with their origin, for ranks and ECDFs. */
+struct tagged {
+	double v;
+	int from_a;
+};
+
+static int cmp_tagged(const void *x, const void *y)
+{
+	double a = ((const struct tagged *)x)->v, b = ((const struct tagged *)y)->v;
+
+	return (a > b) - (a < b);
+}
+
+static struct tagged *pool(const double *a, size_t na, const double *b, size_t nb)
+{
+	struct tagged *t = malloc((na + nb) * sizeof *t);
+
+	if (!t)
+		return NULL;
+	for (size_t i = 0; i < na; i++)
+		t[i] = (struct tagged){a[i], 1};
+	for (size_t j = 0; j < nb; j++)
+		t[na + j] = (struct tagged){b[j], 0};
+	qsort(t, na + nb, sizeof *t, cmp_tagged);
+	return t;
+}
+
+int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u,
+		       double *p)
+{
+	size_t n = na + nb;
+	struct tagged *t;
+	double ra = 0, ties = 0;
+
+	if (na == 0 || nb == 0)
+		return -1;
+	t = pool(a, na, b, nb);
+	if (!t)
+		return -1;
+	/* Tied values share the mean of the ranks they span (1-based). */
+	for (size_t i = 0; i < n;) {
+		size_t j = i, in_a = 0;
+
+		while (j < n && t[j].v == t[i].v)
+			in_a += (size_t)t[j++].from_a;
+		double run = (double)(j - i), rank = (double)(i + 1 + j) / 2;
+
+		ra += rank * (double)in_a;
+		ties += run * run * run - run;
+		i = j;
+	}
+	free(t);
+	double n1 = (double)na, n2 = (double)nb, nn = (double)n;
+	double u1 = ra - n1 * (n1 + 1) / 2, u2 = n1 * n2 - u1;
+	double mu = n1 * n2 / 2;
+	double var = n1 * n2 / 12 * ((nn + 1) - ties / (nn * (nn - 1)));
+
+	*u = u1;
+	if (!(var > 0)) {
+		*p = 1;
+		return 0;
+	}
+	/* scipy's form: the larger U, less 0.5 for continuity, two-sided. */
+	double z = ((u1 > u2 ? u1 : u2) - mu - 0.5) / sqrt(var);
+
+	*p = 2 * gsl_cdf_ugaussian_Q(z);
+	if (*p > 1)
+		*p = 1;
+	return 0;
+}
+
+double stats_kolmogorov_q(double z)
+{
+	double sum = 0, sign = 1;
+
+	if (z <= 0)
+		return 1;
+	/* Below 0.2 the alternating series converges slowly and Q is 1 to
+	 * double precision (Q(0.2) = 1 - 1e-26). */
+	if (z < 0.2)
+		return 1;
+	for (int k = 1; k <= 100; k++) {
+		double term = exp(-2.0 * k * k * z * z);
+
+		sum += sign * term;
+		if (term < 1e-17 * sum)
+			break;
+		sign = -sign;
+	}
+	sum *= 2;
+	return sum < 0 ? 0 : sum > 1 ? 1 : sum;
+}
+
+int stats_ks_2samp(const double *a, size_t na, const double *b, size_t nb, double *d, double *p)
+{
+	size_t n = na + nb, ca = 0, cb = 0;
+	struct tagged *t;
+	double best = 0;
+
+	if (na == 0 || nb == 0)
+		return -1;
+	t = pool(a, na, b, nb);
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+
+		while (j < n && t[j].v == t[i].v) {
+			if (t[j].from_a)
+				ca++;
+			else
+				cb++;
+			j++;
+		}
+		double gap = fabs((double)ca / (double)na - (double)cb / (double)nb);
+
+		if (gap > best)
+			best = gap;
+		i = j;
+	}
+	free(t);
+	double en = sqrt((double)na * (double)nb / (double)n);
+
+	*d = best;
+	*p = stats_kolmogorov_q((en + 0.12 + 0.11 / en) * best);
+	return 0;
+}
+
+const char *stats_verdict_name(enum tl_verdict v)
+{
+	switch (v) {
+	case TL_VERDICT_SAME:
+		return "same";
+	case TL_VERDICT_DIFFERENT:
+		return "different";
+	case TL_VERDICT_UNKNOWN:
+		break;
+	}
+	return "unknown";
+}
+
+enum tl_verdict stats_verdict(double est, double lo, double hi, double threshold, size_t n,
+			      double *need_more)
+{
+	*need_more = NAN;
+	/* "Same" is tested first: a tiny shift measured very precisely is a
+	 * real difference nobody should be stopped by. */
+	if (lo >= -threshold && hi <= threshold)
+		return TL_VERDICT_SAME;
+	if (lo > 0 || hi < 0)
+		return TL_VERDICT_DIFFERENT;
+	double h = (hi - lo) / 2, m = fabs(est);
+	double target = m > threshold - m ? m : threshold - m;
+
+	if (target > 0 && h > 0) {
+		double total = (double)n * (h / target) * (h / target);
+		double more = ceil(total - (double)n);
+
+		/* The interval is not symmetric, so the rule can say "enough"
+		 * when it is not quite: at least one more sample. */
+		*need_more = more < 1 ? 1 : more;
+	}
+	return TL_VERDICT_UNKNOWN;
+}
+
+/* A bootstrap resample of sorted x, already sorted: count how often each
+ * index is drawn, then lay the values out in order, O(n) instead of a sort. */
+static void resample_sorted(gsl_rng *rng, const double *x, size_t n, unsigned *cnt, double *out)
+{
+	size_t k = 0;
+
+	memset(cnt, 0, n * sizeof *cnt);
+	for (size_t i = 0; i < n; i++)
+		cnt[gsl_rng_uniform_int(rng, n)]++;
+	for (size_t i = 0; i < n; i++)
+		for (unsigned c = 0; c < cnt[i]; c++)
+			out[k++] = x[i];
+}
+
+int stats_compare(const double *a, size_t na, const double *b, size_t nb, double threshold,
+		  uint64_t seed, struct tl_comparison *c)
+{
+	double *sa = NULL, *sb = NULL, *ra = NULL, *rb = NULL, *boot = NULL;
+	unsigned *cnt = NULL;
+	gsl_rng *rng = NULL;
+	size_t nmax = na > nb ? na : nb;
+	int rc = -1;
+
+	memset(c, 0, sizeof *c);
+	c->na = na;
+	c->nb = nb;
+	if (na == 0 || nb == 0)
+		return -1;
+	sa = sorted_copy(a, na);
+	sb = sorted_copy(b, nb);
+	ra = malloc(na * sizeof *ra);
+	rb = malloc(nb * sizeof *rb);
+	cnt = malloc(nmax * sizeof *cnt);
+	boot = malloc(TL_COMPARE_BOOT * sizeof *boot);
+	rng = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!sa || !sb || !ra || !rb || !cnt || !boot || !rng)
+		goto out;
+	/* mt19937 takes an unsigned long; fold the high half in so seeds
+	 * differing only there still differ. */
+	gsl_rng_set(rng, (unsigned long)(seed ^ (seed >> 32)));
+	c->hl = hl_sorted(sa, na, sb, nb);
+	c->median_diff = stats_quantile_sorted(sb, nb, 0.5) - stats_quantile_sorted(sa, na, 0.5);
+	for (size_t r = 0; r < TL_COMPARE_BOOT; r++) {
+		resample_sorted(rng, sa, na, cnt, ra);
+		resample_sorted(rng, sb, nb, cnt, rb);
+		boot[r] = hl_sorted(ra, na, rb, nb);
+	}
+	gsl_sort(boot, 1, TL_COMPARE_BOOT);
+	c->lo = stats_quantile_sorted(boot, TL_COMPARE_BOOT, (1 - TL_COMPARE_LEVEL) / 2);
+	c->hi = stats_quantile_sorted(boot, TL_COMPARE_BOOT, (1 + TL_COMPARE_LEVEL) / 2);
+	if (stats_mann_whitney(sa, na, sb, nb, &c->mwu_u, &c->mwu_p) != 0 ||
+	    stats_ks_2samp(sa, na, sb, nb, &c->ks_d, &c->ks_p) != 0)
+		goto out;
+	c->verdict = stats_verdict(c->hl, c->lo, c->hi, threshold, na + nb, &c->need_more);
+	rc = 0;
+out:
+	gsl_rng_free(rng);
+	free(sa);
+	free(sb);
+	free(ra);
+	free(rb);
+	free(cnt);
+	free(boot);
+	return rc;
+}

@@ -1,0 +1,67 @@
+/* Comparisons of two distributions (SPEC section 4): two runs, a run against
+ * a baseline, or the plain and injected samples of a jitter cell. Pure
+ * functions, GSL inside, no I/O. Every shift is B - A. */
+#ifndef TL_STATS_COMPARE_H
+#define TL_STATS_COMPARE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Hodges-Lehmann shift: the median of the na*nb differences b_j - a_i,
+ * found exactly by selection on the sorted samples (never by listing the
+ * pairs), so 10 000 x 10 000 samples cost O((na + nb) log) and no memory
+ * for pairs. NaN when a sample is empty; -1 only when out of memory. */
+int stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb, double *shift);
+
+/* Mann-Whitney U test, two-sided, by the normal approximation with the tie
+ * correction and the continuity correction: scipy.stats.mannwhitneyu(a, b,
+ * method="asymptotic") exactly. u is U of a (R_a - na(na+1)/2). p is 1 when
+ * every value is tied. -1 when out of memory or a sample is empty. */
+int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u,
+		       double *p);
+
+/* Two-sample Kolmogorov-Smirnov: d = sup |F_a - F_b| (ties handled: both
+ * ECDFs are stepped past every copy of a value before comparing), p from
+ * Kolmogorov's limit distribution at (sqrt(en) + 0.12 + 0.11/sqrt(en)) d,
+ * en = na nb / (na + nb) (Stephens' small-sample correction, as Numerical
+ * Recipes' kstwo). -1 when out of memory or a sample is empty. */
+int stats_ks_2samp(const double *a, size_t na, const double *b, size_t nb, double *d, double *p);
+/* Kolmogorov's Q(z) = 2 sum_{k>=1} (-1)^(k-1) exp(-2 k^2 z^2), 1 at z <= 0. */
+double stats_kolmogorov_q(double z);
+
+enum tl_verdict { TL_VERDICT_SAME, TL_VERDICT_DIFFERENT, TL_VERDICT_UNKNOWN };
+const char *stats_verdict_name(enum tl_verdict v);
+
+#define TL_COMPARE_BOOT 1000  /* bootstrap resamples */
+#define TL_COMPARE_LEVEL 0.95 /* interval coverage */
+
+struct tl_comparison {
+	size_t na, nb;
+	double hl;           /* Hodges-Lehmann shift, B - A */
+	double median_diff;  /* median(B) - median(A) */
+	double lo, hi;       /* 95 % percentile bootstrap interval of hl */
+	double mwu_u, mwu_p; /* Mann-Whitney U of A and its two-sided p */
+	double ks_d, ks_p;   /* Kolmogorov-Smirnov statistic and p */
+	enum tl_verdict verdict;
+	double need_more;    /* unknown only: about how many more samples (A and B
+			      * together) would decide, NaN when none would (the
+			      * threshold is 0 and the estimate is 0) */
+};
+
+/* Compares A and B. threshold (>= 0, B's units) is the band of "same": the
+ * verdict is same when [lo, hi] lies inside [-threshold, +threshold],
+ * otherwise different when the interval excludes 0, otherwise unknown.
+ * The bootstrap resamples A and B independently with GSL's mt19937 seeded
+ * by seed, so the same data and seed give the same interval. Returns 0, or
+ * -1 when out of memory or a sample is empty. */
+int stats_compare(const double *a, size_t na, const double *b, size_t nb, double threshold,
+		  uint64_t seed, struct tl_comparison *c);
+
+/* The verdict rule alone, and need_more: the interval's half-width shrinks
+ * as 1/sqrt(n), so reaching half-width h' takes n (h/h')^2 samples, h' being
+ * the larger of |estimate| (then the interval excludes 0) and threshold -
+ * |estimate| (then it fits inside the band). */
+enum tl_verdict stats_verdict(double est, double lo, double hi, double threshold, size_t n,
+			      double *need_more);
+
+#endif

@@ -1,0 +1,231 @@
+/* Tests of stats/compare.c: hand-derived tiny cases, the numbers of an
+ * independent numpy implementation (tests/reference/compare_ref.py) on
+ * fixed data with ties, and the bootstrap interval and verdict as
+ * distributions over seeds. */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
+
+#include "stats/compare.h"
+#include "tests/tap.h"
+
+#define N(x) (sizeof(x) / sizeof((x)[0]))
+
+static const double A[] = { 10, 12, 12, 13, 15, 15, 15, 18, 20, 11, 12, 14 };
+static const double B[] = { 13, 15, 15, 16, 17, 17, 20, 22, 15, 14, 19 };
+/* numpy: round(normal(100, 3) * 2) / 2 and normal(101, 3), default_rng(12). */
+static const double C[] = {
+	100, 103, 102, 102, 105, 96.5, 98, 96, 99.5, 103, 100, 101.5, 94.5, 100.5, 97.5, 105.5,
+	102.5, 103, 100, 102, 102, 99, 98.5, 99.5, 98, 98, 99, 98, 102.5, 95, 102.5, 98, 98.5, 96,
+	99.5, 99.5, 100.5, 98.5, 100.5, 105.5, 101, 98.5, 103, 99.5, 102, 102, 99, 94, 99, 101.5,
+	99, 101.5, 103, 98.5, 103.5, 105, 103, 103.5, 103.5, 107, 100.5, 100, 102, 97.5, 95.5, 97.5,
+	101, 101.5, 95.5, 94.5, 99, 99.5, 100, 102, 103.5, 100.5, 102, 96.5, 96.5, 100.5, 102, 102,
+	102, 102.5, 102.5, 94.5, 98, 101.5, 102, 95.5, 103.5, 98.5, 99.5, 101, 102, 95.5, 103, 100,
+	97.5, 99, 93.5, 98, 100.5, 98, 99, 99.5, 100, 103, 100, 99, 101.5, 106, 99, 101.5, 95.5,
+	104, 102, 104, 100, 97, 102.5, 102.5, 97.5, 95.5, 101.5, 99.5, 108, 98, 98.5, 99.5, 95,
+	97.5, 105, 99.5, 98, 96, 101.5, 102, 101, 99, 101, 101, 98, 102, 93.5, 96, 99, 99.5, 96.5,
+	101, 103, 101.5, 100.5, 102.5, 101, 96.5, 99.5, 104, 96.5, 100, 99, 97.5, 97, 100.5, 101,
+	101, 95.5, 99, 101, 103, 102, 102.5, 103.5, 102.5, 97.5, 100, 98, 93, 95, 106.5, 96.5, 93.5,
+	98, 104.5, 100, 101, 99, 100, 104, 102.5, 99.5, 102.5, 103, 99.5, 101, 101, 98, 103.5, 99.5,
+	98
+};
+static const double D[] = {
+	96, 97, 105.5, 97.5, 102.5, 100, 102.5, 103, 98.5, 100, 101.5, 101.5, 101, 100, 103, 105,
+	102.5, 99, 102, 101, 102.5, 106.5, 100.5, 101, 98.5, 100, 99.5, 106, 102, 99.5, 107, 97,
+	103.5, 104, 102.5, 100, 100.5, 100, 103.5, 94, 99.5, 101.5, 99.5, 95.5, 100.5, 98.5, 103.5,
+	105, 101, 95, 100.5, 98, 103, 106, 102, 107, 105.5, 103, 98.5, 101.5, 97, 104.5, 101.5,
+	105.5, 102.5, 95.5, 103.5, 104, 106.5, 98.5, 98.5, 101.5, 98.5, 97.5, 98, 109, 99.5, 98.5,
+	100, 101.5, 105, 104, 103.5, 101.5, 102, 99.5, 97, 107.5, 100, 104.5, 100.5, 101, 101, 97,
+	101, 102.5, 104, 103, 104.5, 102, 101.5, 95.5, 99.5, 106, 101.5, 103.5, 100.5, 99, 107.5,
+	102.5, 105.5, 103, 100.5, 94.5, 101.5, 96.5, 94.5, 105, 103.5, 103, 101.5, 101, 102.5,
+	101.5, 101.5, 103.5, 94, 104, 99.5, 104, 104.5, 98.5, 103.5, 103.5, 99, 99.5, 101.5, 94.5,
+	99.5, 101.5, 99.5, 96, 100, 105.5, 105, 100.5, 98.5, 101, 101, 99
+};
+
+static void test_hand(void)
+{
+	double u, p, d, hl;
+	static const double a1[] = { 1, 2, 3 }, b1[] = { 4, 5 };
+	static const double a2[] = { 1, 2, 2 }, b2[] = { 2, 3 };
+	static const double a3[] = { 1, 2, 3 }, b3[] = { 2, 3, 4, 5 };
+	static const double a4[] = { 1, 2 }, b4[] = { 3, 7 };
+	static const double a5[] = { 0 }, b5[] = { 1, 5, 2 };
+
+	/* Every a below every b: ranks of a are 1, 2, 3, U = 6 - 6 = 0; mu = 3,
+	 * var = 2*3/12 * 6 = 3, z = (6 - 3 - 0.5)/sqrt(3). */
+	stats_mann_whitney(a1, 3, b1, 2, &u, &p);
+	is_near(u, 0, 0, "MWU: a wholly below b gives U = 0");
+	is_near(p, erfc(2.5 / sqrt(3) / sqrt(2)), 1e-12, "MWU p = 2 Q(2.5/sqrt 3) = 0.1489");
+	/* Pooled 1 2 2 2 3: the three 2s share rank 3; R_a = 1 + 3 + 3 = 7,
+	 * U = 7 - 6 = 1. Ties: t = 3 gives 24, var = 6/12 * (6 - 24/20) = 2.4. */
+	stats_mann_whitney(a2, 3, b2, 2, &u, &p);
+	is_near(u, 1, 0, "MWU with ties: average ranks give U = 1");
+	is_near(p, erfc((5 - 3 - 0.5) / sqrt(2.4) / sqrt(2)), 1e-12,
+		"MWU tie-corrected variance 2.4");
+	/* ECDF gaps at 1, 2, 3, 4: 1/3, 2/3-1/4, 1-1/2, 1-3/4: D = 1/2. */
+	stats_ks_2samp(a3, 3, b3, 4, &d, &p);
+	is_near(d, 0.5, 1e-15, "KS D = 1/2 on {1,2,3} vs {2,3,4,5}");
+	stats_ks_2samp(a1, 3, a1, 3, &d, &p);
+	is_near(d, 0, 0, "KS D = 0 for equal samples");
+	is_near(p, 1, 0, "and p = 1");
+	/* Differences 2, 1, 6, 5: median (2 + 5)/2. */
+	stats_hodges_lehmann(a4, 2, b4, 2, &hl);
+	is_near(hl, 3.5, 0, "HL of {1,2} -> {3,7} = 3.5 (even count averages)");
+	stats_hodges_lehmann(a5, 1, b5, 3, &hl);
+	is_near(hl, 2, 0, "HL of {0} -> {1,5,2} = 2 (odd count)");
+	stats_hodges_lehmann(a5, 0, b5, 3, &hl);
+	ok(isnan(hl), "HL of an empty sample is NaN");
+	ok(stats_mann_whitney(a5, 0, b5, 3, &u, &p) == -1, "MWU refuses an empty sample");
+	is_near(stats_kolmogorov_q(0), 1, 0, "Q(0) = 1");
+	/* Q(1) = 2 (e^-2 - e^-8 + e^-18 - ...) = 0.26999967167735456. */
+	is_near(stats_kolmogorov_q(1), 0.26999967167735456, 1e-14, "Q(1) = 0.2699996717");
+}
+
+static void test_reference(void)
+{
+	double u, p, d, hl;
+
+	stats_hodges_lehmann(A, N(A), B, N(B), &hl);
+	is_near(hl, 3, 0, "HL(A,B) = numpy 3");
+	stats_mann_whitney(A, N(A), B, N(B), &u, &p);
+	is_near(u, 30, 0, "MWU U(A,B) = numpy 30");
+	is_near(p, 0.027212269868445577, 1e-6 * 0.0272, "MWU p(A,B) = numpy 0.0272122699");
+	stats_ks_2samp(A, N(A), B, N(B), &d, &p);
+	is_near(d, 0.41666666666666669, 1e-12, "KS D(A,B) = numpy 5/12");
+	is_near(p, 0.20468825911777258, 1e-6 * 0.2047, "KS p(A,B) = numpy 0.2046882591");
+
+	stats_hodges_lehmann(C, N(C), D, N(D), &hl);
+	is_near(hl, 1, 0, "HL(C,D) = numpy 1 (30 000 pairs)");
+	stats_mann_whitney(C, N(C), D, N(D), &u, &p);
+	is_near(u, 11627, 0, "MWU U(C,D) = numpy 11627");
+	is_near(p, 0.00031180264392676252, 1e-6 * 3.118e-4, "MWU p(C,D) = numpy 3.1180264e-4");
+	stats_ks_2samp(C, N(C), D, N(D), &d, &p);
+	is_near(d, 0.16166666666666674, 1e-12, "KS D(C,D) = numpy 0.1616666667");
+	is_near(p, 0.019922883972671227, 1e-6 * 0.0199, "KS p(C,D) = numpy 0.0199228840");
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* The selection must give exactly the median of the listed differences,
+ * on continuous data and on a coarse lattice full of ties. */
+static void test_hl_brute(void)
+{
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	enum { NA = 157, NB = 220 };
+	static double a[NA], b[NB], diff[NA * NB];
+	int bad_cont = 0, bad_lat = 0;
+
+	gsl_rng_set(rng, 3);
+	for (int set = 0; set < 20; set++) {
+		int lattice = set % 2;
+
+		for (int i = 0; i < NA; i++)
+			a[i] = 50 + gsl_ran_gaussian(rng, 4);
+		for (int j = 0; j < NB; j++)
+			b[j] = 52 + gsl_ran_gaussian(rng, 4) + (j % 17 == 0 ? 300 : 0);
+		if (lattice) {
+			for (int i = 0; i < NA; i++)
+				a[i] = 10 * round(a[i] / 10);
+			for (int j = 0; j < NB; j++)
+				b[j] = 10 * round(b[j] / 10);
+		}
+		size_t n = 0;
+		for (int i = 0; i < NA; i++)
+			for (int j = 0; j < NB; j++)
+				diff[n++] = b[j] - a[i];
+		qsort(diff, n, sizeof *diff, cmp_double);
+		double want = (diff[n / 2 - 1] + diff[n / 2]) / 2, got;
+
+		stats_hodges_lehmann(a, NA, b, NB, &got);
+		if (got != want)
+			*(lattice ? &bad_lat : &bad_cont) += 1;
+	}
+	gsl_rng_free(rng);
+	is_int(bad_cont, 0, "HL = median of all listed pairs, bit for bit, 10 continuous data sets");
+	is_int(bad_lat, 0, "HL = median of all listed pairs on a 10 ns lattice (ties), 10 data sets");
+}
+
+static void test_verdict_rule(void)
+{
+	double more;
+
+	is_int(stats_verdict(0.1, -0.5, 0.6, 1, 100, &more), TL_VERDICT_SAME,
+	       "interval inside +-threshold: same");
+	is_int(stats_verdict(2, 1.5, 2.5, 1, 100, &more), TL_VERDICT_DIFFERENT,
+	       "interval above 0 and past the threshold: different");
+	is_int(stats_verdict(-2, -2.5, -1.5, 1, 100, &more), TL_VERDICT_DIFFERENT,
+	       "interval below 0: different");
+	is_int(stats_verdict(0.5, 0.2, 0.8, 1, 100, &more), TL_VERDICT_SAME,
+	       "a real but small shift inside the band: same");
+	is_int(stats_verdict(0, -2, 2, 1, 100, &more), TL_VERDICT_UNKNOWN,
+	       "interval across 0 and past the band: unknown");
+	/* h = 2 must shrink to 1 = threshold - 0: 4x the samples, 300 more. */
+	is_near(more, 300, 0, "unknown says 300 more samples (width halves at 4x n)");
+	stats_verdict(0, -2, 2, 0, 100, &more);
+	ok(isnan(more), "no shift and no band: no sample count would decide");
+}
+
+/* Interval coverage and verdict rates over seeds, on normal data with a
+ * known shift: a percentile bootstrap should cover the truth about 95 % of
+ * the time; the bounds leave room for chance over 50 seeds. */
+static void test_distribution(void)
+{
+	enum { SEEDS = 50, M = 80 };
+	double a[M], b[M];
+	const double sd = 2, shift4 = 6 * sd / sqrt(M);
+	int cover = 0, same = 0, diff = 0, cover_shift = 0;
+	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+	struct tl_comparison c;
+
+	for (int s = 0; s < SEEDS; s++) {
+		gsl_rng_set(rng, 100 + (unsigned long)s);
+		for (int i = 0; i < M; i++) {
+			a[i] = 100 + gsl_ran_gaussian(rng, sd);
+			b[i] = 100 + gsl_ran_gaussian(rng, sd);
+		}
+		/* A band of 3 sd/sqrt(n) is wide enough for "same" with no shift. */
+		stats_compare(a, M, b, M, 3 * sd / sqrt(M) * 2, (uint64_t)s, &c);
+		cover += c.lo <= 0 && 0 <= c.hi;
+		same += c.verdict == TL_VERDICT_SAME;
+		for (int i = 0; i < M; i++)
+			b[i] += shift4;
+		stats_compare(a, M, b, M, 0, (uint64_t)s, &c);
+		cover_shift += c.lo <= shift4 && shift4 <= c.hi;
+		diff += c.verdict == TL_VERDICT_DIFFERENT;
+	}
+	gsl_rng_free(rng);
+	tap_diag("over %d seeds: no shift covered %d, same %d; shift 6sd/sqrt(n) covered %d, different %d",
+	     SEEDS, cover, same, cover_shift, diff);
+	ok(cover >= 40, "no shift: the interval covers 0 in >= 80%% of seeds (%d/%d)", cover, SEEDS);
+	ok(cover_shift >= 40, "a known shift: covered in >= 80%% of seeds (%d/%d)", cover_shift, SEEDS);
+	ok(same >= 45, "no shift: same in >= 90%% of seeds (%d/%d)", same, SEEDS);
+	ok(diff >= 48, "shift 6 sd/sqrt(n): different in >= 95%% of seeds (%d/%d)", diff, SEEDS);
+
+	/* Same data, same seed: the same interval. */
+	struct tl_comparison c2;
+	stats_compare(C, N(C), D, N(D), 0, 9, &c);
+	stats_compare(C, N(C), D, N(D), 0, 9, &c2);
+	ok(c.lo == c2.lo && c.hi == c2.hi, "the bootstrap is reproducible with its seed");
+	ok(c.lo <= c.hl && c.hl <= c.hi, "HL lies in its interval [%g, %g]", c.lo, c.hi);
+	is_near(c.median_diff, 1.5, 0, "difference of medians of C and D (numpy: 101.5 - 100)");
+}
+
+int main(void)
+{
+	test_hand();
+	test_reference();
+	test_hl_brute();
+	test_verdict_rule();
+	test_distribution();
+	return tap_done();
+}

@@ -1,0 +1,69 @@
+#!/bin/sh
+# The injected variation measured (issue 12): `ticklab run` on the sim
+# backend reports, per jitter cell, the shift of the injected samples with
+# its interval beside the true D x ns per ADD, and says detected for a
+# large D and not detected for D = 0 (a rate over seeds: at alpha = 0.05
+# about one seed in twenty is a false alarm by design).
+. "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
+cli_test_init "python3 is needed to read JSON"
+
+sim='sim:sd=2,quantum=0.5'
+seeds="1 2 3 4 5 6 7 8 9 10 11 12"
+for s in $seeds; do
+	"$TL_BIN" run --backend "$sim" --kernel 'jitter:200,40,0.3,jitter:200,0,0.3' -n 1000 \
+		--seed "$s" --json "$tmp/j$s.json" >"$tmp/t$s" 2>&1 || echo "seed $s failed" >>"$tmp/fail"
+done
+[ ! -e "$tmp/fail" ]; ok $? "12 sim runs with jitter cells exit 0"
+grep -q '^injected variation' "$tmp/t1"; ok $? "the table has the injected-variation section"
+grep -q 'jitter:200,40,0.3: +40 ADDs = .* ns; shift .* \[.*\].*: detected at alpha = 0.05' "$tmp/t1"
+ok $? "a line per jitter cell: true shift, estimate, interval, verdict"
+
+"$PY" - "$tmp" $seeds >"$tmp/tap" <<'EOF2'
+import json, sys
+d = sys.argv[1]
+seeds = sys.argv[2:]
+def ok(cond, desc):
+    print(("ok" if cond else "not ok") + " - " + desc)
+big, null = [], []
+for s in seeds:
+    doc = json.load(open("%s/j%s.json" % (d, s)))
+    for c in doc["cells"]:
+        (big if c["d"] == 40 else null).append(c)
+keys = ("d", "ns_per_add", "true_shift_ns", "n_plain", "n_injected", "shift_ns", "median_diff_ns",
+        "ci_lo_ns", "ci_hi_ns", "mwu_p", "ks_p", "alpha", "detected", "null_split", "note")
+ok(all(all(k in c["jitter"] for k in keys) for c in big + null), "every jitter object has every key")
+c = big[0]
+adds = c["adds"]
+ok(c["jitter"]["n_plain"] == adds.count(200) and c["jitter"]["n_injected"] == adds.count(240),
+   "plain and injected counts follow the per-sample adds (%d, %d)" % (adds.count(200), adds.count(240)))
+# sim's true ADD cost is 0.3 ns (backends/sim.c): measured from the plain samples.
+ok(all(abs(c["jitter"]["ns_per_add"] - 0.3) < 0.02 for c in big),
+   "ns per ADD measured near sim's 0.3 ns in every seed")
+ok(all(abs(c["jitter"]["true_shift_ns"] - 40 * c["jitter"]["ns_per_add"]) < 1e-9 for c in big),
+   "true shift = D x ns per ADD")
+det = sum(c["jitter"]["detected"] for c in big)
+ok(det == len(big), "D = 40 ADDs (12 ns, 6 sd) detected in every seed (%d/%d)" % (det, len(big)))
+cover = sum(c["jitter"]["ci_lo_ns"] - 0.5 <= c["jitter"]["true_shift_ns"] <= c["jitter"]["ci_hi_ns"] + 0.5
+            for c in big)
+ok(cover >= 11, "the interval (widened by one 0.5 ns step) covers the true shift in >= 90%% (%d/%d)"
+   % (cover, len(big)))
+fa = sum(c["jitter"]["detected"] for c in null)
+ok(all(c["jitter"]["null_split"] for c in null), "D = 0 cells say their split is the null control")
+ok(fa <= 2, "D = 0 detected in at most 2 of 12 seeds (%d): a 5 %% false-alarm rate" % fa)
+print("# D = 40: detected %d/%d, covered %d/%d; D = 0: detected %d/%d" % (det, len(big), cover, len(big), fa, len(null)))
+EOF2
+while read -r line; do
+	case $line in
+	"ok "*) ok 0 "${line#ok - }" ;;
+	"not ok "*) ok 1 "${line#not ok - }" ;;
+	"#"*) echo "$line" ;;
+	esac
+done <"$tmp/tap"
+
+# report re-analyses a saved run into the same lines.
+"$TL_BIN" report "$tmp/j1.json" >"$tmp/r1" 2>&1
+grep '^sim' "$tmp/t1" | grep 'jitter:' | grep 'ADDs' >"$tmp/l1"
+grep '^sim' "$tmp/r1" | grep 'jitter:' | grep 'ADDs' >"$tmp/l2"
+[ -s "$tmp/l1" ] && cmp -s "$tmp/l1" "$tmp/l2"; ok $? "report prints the same jitter lines as the run"
+
+done_testing
