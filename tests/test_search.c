@@ -25,7 +25,6 @@
  * (with a quantum q, see tdiff_derived). N = 500, q = 80, alpha = 0.05. */
 #include "config.h"
 
-#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
@@ -37,6 +36,7 @@
 #include "bench/flush.h"
 #include "bench/search_engine.h"
 #include "stats/search.h"
+#include "tests/sim_derived.h"
 #include "tests/tap.h"
 
 #define N 500
@@ -84,50 +84,14 @@ static void rig_close(struct rig *r)
 	tl_timer_close(&r->t);
 }
 
-/* Y = sigma Z + q U, U ~ U[0,1): a reading before the clock's floor. Its
- * cdf is (sigma/q)[G(y/sigma) - G((y-q)/sigma)], G(x) = x Phi(x) + phi(x). */
-static double cdf_y(double y, double sigma, double q)
-{
-	if (q <= 0)
-		return gsl_cdf_gaussian_P(y, sigma);
-	double a = y / sigma, b = (y - q) / sigma;
-	double ga = a * gsl_cdf_ugaussian_P(a) + gsl_ran_ugaussian_pdf(a);
-	double gb = b * gsl_cdf_ugaussian_P(b) + gsl_ran_ugaussian_pdf(b);
-
-	return sigma / q * (ga - gb);
-}
-
-static double quantile_y(double pr, double sigma, double q)
-{
-	double lo = -20 * sigma, hi = 20 * sigma + q;
-
-	for (int i = 0; i < 200; i++) {
-		double mid = 0.5 * (lo + hi);
-
-		if (cdf_y(mid, sigma, q) < pr)
-			lo = mid;
-		else
-			hi = mid;
-	}
-	return 0.5 * (lo + hi);
-}
-
-/* With a quantum q the sim reads q floor(Y/q) (Y as above, plus the true
- * time), so A1 lies below max(A0) exactly when its Y is below
- * q floor(max Y0 / q), which is max Y0 minus q/2 on average. Hence
- * delta = (F_Y^-1(0.5^(1/(qN))) - q/2 - F_Y^-1(alpha)) / 0.3. */
 static double tdiff_derived(double sigma, double quantum)
 {
-	double top = quantile_y(pow(0.5, 1.0 / ((double)Q * N)), sigma, quantum);
-
-	return (top - quantum / 2 - quantile_y(0.05, sigma, quantum)) / C;
+	return sim_tdiff_derived(sigma, quantum, N, Q, C);
 }
 
 static double tmin_derived(double sd)
 {
-	double z = gsl_cdf_ugaussian_Pinv(pow(0.5, 1.0 / (P + 1.0)));
-
-	return sd / (0.01 * C) * (1.0 + z / sqrt(2.0 * N));
+	return sim_tmin_derived(sd, N, P, C);
 }
 
 struct pair {
