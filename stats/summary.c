@@ -11,17 +11,27 @@
 
 #include "stats/stats.h"
 
-/* gsl_stats_quantile_from_sorted_data interpolates at (n-1)p, the same rule
- * as numpy.quantile's default "linear" method. p is clamped to [0, 1]. */
+/* Interpolates at (n-1)p, numpy.quantile's default "linear" rule, as
+ * gsl_stats_quantile_from_sorted_data does; but as x + f (y - x), since
+ * GSL's (1 - f) x + f y can land an ulp above y when x == y, and a p99 an
+ * ulp above the max was seen here. p is clamped to [0, 1]. */
 double stats_quantile_sorted(const double *sorted, size_t n, double p)
 {
+	double pos, f;
+	size_t i;
+
 	if (n == 0 || !sorted || isnan(p))
 		return NAN;
 	if (p < 0.0)
 		p = 0.0;
 	if (p > 1.0)
 		p = 1.0;
-	return gsl_stats_quantile_from_sorted_data(sorted, 1, n, p);
+	pos = (double)(n - 1) * p;
+	i = (size_t)pos;
+	if (i + 1 >= n)
+		return sorted[n - 1];
+	f = pos - (double)i;
+	return sorted[i] + f * (sorted[i + 1] - sorted[i]);
 }
 
 static double *sorted_copy(const double *x, size_t n)
