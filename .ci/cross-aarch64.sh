@@ -52,6 +52,20 @@ int main(void)
 	for (uint64_t k = 0; k < 1100; k++)
 		bad += tl_timed_add_chain(k) != k;
 	CHECK(bad == 0 && tl_timed_add_chain(20000) == 20000, "ADD chain runs exactly K ADDs");
+	{
+		uint64_t pow = 1, badm = 0, badf = 0, badl = 0, bits;
+		const void *ring[3] = { &ring[1], &ring[2], &ring[0] };
+		double d;
+		for (uint64_t k = 0; k < 1100; k++, pow *= TL_TIMED_MUL_FACTOR) {
+			badm += tl_timed_mul_run(tl_timed_mul_prepare(k)) != pow;
+			bits = tl_timed_fma_run(tl_timed_fma_prepare(k));
+			memcpy(&d, &bits, sizeof d);
+			badf += d != (double)k;
+			badl += tl_timed_load_run(tl_timed_load_prepare(&ring[0], k)) != &ring[k % 3];
+		}
+		CHECK(badm == 0 && badf == 0 && badl == 0,
+		      "MUL, FMA and load chains run exactly K operations");
+	}
 	memset(&t, 0, sizeof t);
 	t.backend = &tl_backend_barrier_cntvct;
 	why[0] = '\0';

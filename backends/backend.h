@@ -45,6 +45,14 @@ struct tl_backend {
 	 * failed (e.g. that move failed); no counter was trusted. */
 	double (*time_empty)(struct tl_timer *t);
 	double (*time_adds)(struct tl_timer *t, uint64_t adds);
+	/* The other chains (bench/kernel.h): n dependent MULs or FMAs; n
+	 * dependent loads chasing pointers from *cursor, which is left where
+	 * the chase ended so the next timing goes on through the buffer rather
+	 * than re-reading lines the last one cached. fmas faults on an x86 CPU
+	 * without FMA: the runner refuses the kernel there first. */
+	double (*time_muls)(struct tl_timer *t, uint64_t muls);
+	double (*time_fmas)(struct tl_timer *t, uint64_t fmas);
+	double (*time_loads)(struct tl_timer *t, const void **cursor, uint64_t loads);
 };
 
 struct tl_timer {
@@ -92,6 +100,10 @@ double tl_tsc_ghz(void);
  * ("Intel: always", "AMD: CPUID 8000_0021h EAX[2]", "AMD: DE_CFG bit 1",
  * "unknown"). Returns 1 yes, 0 no, -1 unknown or not x86. */
 int tl_x86_lfence_serializing(char *how, size_t howlen);
+
+/* Whether the FMA chain (fma:K) can run here: 1, or 0 with why saying
+ * what is missing (x86 without FMA or without OS support for AVX state). */
+int tl_fma_supported(char *why, size_t whylen);
 
 /* PAPI components and their hardware counter counts, one per line, or why
  * PAPI is unavailable. */

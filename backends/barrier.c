@@ -575,6 +575,9 @@ const struct tl_backend tl_backend_barrier_tsc = {
 	.close = NULL,
 	.time_empty = BARRIER_TSC_FN(time_empty),
 	.time_adds = BARRIER_TSC_FN(time_adds),
+	.time_muls = BARRIER_TSC_FN(time_muls),
+	.time_fmas = BARRIER_TSC_FN(time_fmas),
+	.time_loads = BARRIER_TSC_FN(time_loads),
 };
 
 const struct tl_backend tl_backend_barrier_rdtsc = {
@@ -588,6 +591,9 @@ const struct tl_backend tl_backend_barrier_rdtsc = {
 	.close = NULL,
 	.time_empty = BARRIER_RDTSC_FN(time_empty),
 	.time_adds = BARRIER_RDTSC_FN(time_adds),
+	.time_muls = BARRIER_RDTSC_FN(time_muls),
+	.time_fmas = BARRIER_RDTSC_FN(time_fmas),
+	.time_loads = BARRIER_RDTSC_FN(time_loads),
 };
 
 const struct tl_backend tl_backend_rdtsc = {
@@ -601,6 +607,9 @@ const struct tl_backend tl_backend_rdtsc = {
 	.close = NULL,
 	.time_empty = PLAIN_RDTSC_FN(time_empty),
 	.time_adds = PLAIN_RDTSC_FN(time_adds),
+	.time_muls = PLAIN_RDTSC_FN(time_muls),
+	.time_fmas = PLAIN_RDTSC_FN(time_fmas),
+	.time_loads = PLAIN_RDTSC_FN(time_loads),
 };
 
 const struct tl_backend tl_backend_barrier_pmc = {
@@ -614,6 +623,9 @@ const struct tl_backend tl_backend_barrier_pmc = {
 	.close = barrier_pmc_close,
 	.time_empty = BARRIER_PMC_FN(time_empty),
 	.time_adds = BARRIER_PMC_FN(time_adds),
+	.time_muls = BARRIER_PMC_FN(time_muls),
+	.time_fmas = BARRIER_PMC_FN(time_fmas),
+	.time_loads = BARRIER_PMC_FN(time_loads),
 };
 
 const struct tl_backend tl_backend_barrier_cntvct = {
@@ -627,6 +639,9 @@ const struct tl_backend tl_backend_barrier_cntvct = {
 	.close = NULL,
 	.time_empty = BARRIER_CNTVCT_FN(time_empty),
 	.time_adds = BARRIER_CNTVCT_FN(time_adds),
+	.time_muls = BARRIER_CNTVCT_FN(time_muls),
+	.time_fmas = BARRIER_CNTVCT_FN(time_fmas),
+	.time_loads = BARRIER_CNTVCT_FN(time_loads),
 };
 
 const struct tl_backend tl_backend_barrier_pmccntr = {
@@ -640,4 +655,7 @@ const struct tl_backend tl_backend_barrier_pmccntr = {
 	.close = barrier_pmccntr_close,
 	.time_empty = BARRIER_PMCCNTR_FN(time_empty),
 	.time_adds = BARRIER_PMCCNTR_FN(time_adds),
+	.time_muls = BARRIER_PMCCNTR_FN(time_muls),
+	.time_fmas = BARRIER_PMCCNTR_FN(time_fmas),
+	.time_loads = BARRIER_PMCCNTR_FN(time_loads),
 };

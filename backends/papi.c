@@ -324,6 +324,9 @@ const struct tl_backend tl_backend_papi_real_nsec = {
 	.close = NULL,
 	.time_empty = PAPI_FN(nsec, time_empty),
 	.time_adds = PAPI_FN(nsec, time_adds),
+	.time_muls = PAPI_FN(nsec, time_muls),
+	.time_fmas = PAPI_FN(nsec, time_fmas),
+	.time_loads = PAPI_FN(nsec, time_loads),
 };
 
 const struct tl_backend tl_backend_papi_real_cyc = {
@@ -337,6 +340,9 @@ const struct tl_backend tl_backend_papi_real_cyc = {
 	.close = NULL,
 	.time_empty = PAPI_FN(cyc, time_empty),
 	.time_adds = PAPI_FN(cyc, time_adds),
+	.time_muls = PAPI_FN(cyc, time_muls),
+	.time_fmas = PAPI_FN(cyc, time_fmas),
+	.time_loads = PAPI_FN(cyc, time_loads),
 };
 
 const struct tl_backend tl_backend_papi_read = {
@@ -350,4 +356,7 @@ const struct tl_backend tl_backend_papi_read = {
 	.close = papi_read_close,
 	.time_empty = PAPI_FN(read, time_empty),
 	.time_adds = PAPI_FN(read, time_adds),
+	.time_muls = PAPI_FN(read, time_muls),
+	.time_fmas = PAPI_FN(read, time_fmas),
+	.time_loads = PAPI_FN(read, time_loads),
 };

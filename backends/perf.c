@@ -260,6 +260,9 @@ const struct tl_backend tl_backend_perf_read = {
 	.close = perf_close,
 	.time_empty = PERF_FN(time_empty),
 	.time_adds = PERF_FN(time_adds),
+	.time_muls = PERF_FN(time_muls),
+	.time_fmas = PERF_FN(time_fmas),
+	.time_loads = PERF_FN(time_loads),
 };
 
 const struct tl_backend tl_backend_perf_task_clock = {
@@ -273,4 +276,7 @@ const struct tl_backend tl_backend_perf_task_clock = {
 	.close = perf_close,
 	.time_empty = PERF_FN(time_empty),
 	.time_adds = PERF_FN(time_adds),
+	.time_muls = PERF_FN(time_muls),
+	.time_fmas = PERF_FN(time_fmas),
+	.time_loads = PERF_FN(time_loads),
 };

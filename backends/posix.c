@@ -65,6 +65,9 @@ const struct tl_backend tl_backend_clock_gettime = {
 	.close = NULL,
 	.time_empty = posix_mono_time_empty,
 	.time_adds = posix_mono_time_adds,
+	.time_muls = posix_mono_time_muls,
+	.time_fmas = posix_mono_time_fmas,
+	.time_loads = posix_mono_time_loads,
 };
 
 const struct tl_backend tl_backend_clock_gettime_raw = {
@@ -78,6 +81,9 @@ const struct tl_backend tl_backend_clock_gettime_raw = {
 	.close = NULL,
 	.time_empty = posix_raw_time_empty,
 	.time_adds = posix_raw_time_adds,
+	.time_muls = posix_raw_time_muls,
+	.time_fmas = posix_raw_time_fmas,
+	.time_loads = posix_raw_time_loads,
 };
 
 const struct tl_backend tl_backend_clock_gettime_realtime = {
@@ -91,4 +97,7 @@ const struct tl_backend tl_backend_clock_gettime_realtime = {
 	.close = NULL,
 	.time_empty = posix_real_time_empty,
 	.time_adds = posix_real_time_adds,
+	.time_muls = posix_real_time_muls,
+	.time_fmas = posix_real_time_fmas,
+	.time_loads = posix_real_time_loads,
 };

@@ -9,10 +9,15 @@
  *   spike_rate=0.01 share of reads hit by an OS-noise spike (0..1)
  *   spike_ns=2000  size of a spike, ns (>= 0)
  *   ns_per_add=0.3 true cost of one ADD, ns (>= 0)
+ *   ns_per_mul=0.9 true cost of one MUL (mul:K), ns (>= 0)
+ *   ns_per_fma=1.2 true cost of one FMA (fma:K), ns (>= 0)
+ *   ns_per_load=1.2 true cost of one load (load:SIZE,K), ns (>= 0): the
+ *                  sim has no caches, so the latency ladder is flat
  *   overhead=20    true timer cost t_e,std, ns (>= 0)
  *   seed=1         generator seed (integer 0..2^32-1), gsl mt19937
  *
- * One reading for K ADDs: d = overhead + ns_per_add*K + N(0, sd), plus
+ * One reading for K ADDs: d = overhead + ns_per_add*K + N(0, sd) (the
+ * other kernels with their own cost per operation), plus
  * spike_ns with probability spike_rate. With quantum q > 0 the result is
  * q*floor((phase + d)/q), phase ~ U[0, q) drawn per reading: a clock of
  * step q read at a random phase, which is unbiased (its mean is d) and has
@@ -39,7 +44,8 @@ struct sim_state {
 	gsl_rng *rng;
 };
 
-static const char sim_keys[] = "sd, quantum, spike_rate, spike_ns, ns_per_add, overhead, seed";
+static const char sim_keys[] = "sd, quantum, spike_rate, spike_ns, ns_per_add, ns_per_mul, "
+				"ns_per_fma, ns_per_load, overhead, seed";
 
 void tl_sim_defaults(struct tl_sim_model *m)
 {
@@ -48,6 +54,9 @@ void tl_sim_defaults(struct tl_sim_model *m)
 	m->spike_rate = 0.01;
 	m->spike_ns = 2000.0;
 	m->ns_per_add = 0.3;
+	m->ns_per_mul = 0.9;
+	m->ns_per_fma = 1.2;
+	m->ns_per_load = 1.2;
 	m->overhead = 20.0;
 	m->seed = 1;
 }
@@ -56,7 +65,8 @@ const char *tl_sim_describe(void)
 {
 	return "simulated: overhead + ns_per_add*K + N(0,sd) [+ spike_ns w.p. spike_rate], "
 	       "quantized to quantum at a random phase; keys (defaults) sd (5), quantum (10), "
-	       "spike_rate (0.01), spike_ns (2000), ns_per_add (0.3), overhead (20), seed (1)";
+	       "spike_rate (0.01), spike_ns (2000), ns_per_add (0.3), ns_per_mul (0.9), "
+	       "ns_per_fma (1.2), ns_per_load (1.2), overhead (20), seed (1)";
 }
 
 static int sim_number(const char *key, const char *val, double lo, double hi, double *out,
@@ -105,6 +115,12 @@ static int sim_set(struct tl_sim_model *m, const char *key, const char *val, cha
 		return sim_number(key, val, 0.0, INFINITY, &m->spike_ns, why, whylen);
 	if (strcmp(key, "ns_per_add") == 0)
 		return sim_number(key, val, 0.0, INFINITY, &m->ns_per_add, why, whylen);
+	if (strcmp(key, "ns_per_mul") == 0)
+		return sim_number(key, val, 0.0, INFINITY, &m->ns_per_mul, why, whylen);
+	if (strcmp(key, "ns_per_fma") == 0)
+		return sim_number(key, val, 0.0, INFINITY, &m->ns_per_fma, why, whylen);
+	if (strcmp(key, "ns_per_load") == 0)
+		return sim_number(key, val, 0.0, INFINITY, &m->ns_per_load, why, whylen);
 	if (strcmp(key, "overhead") == 0)
 		return sim_number(key, val, 0.0, INFINITY, &m->overhead, why, whylen);
 	if (strcmp(key, "seed") == 0)
@@ -139,7 +155,12 @@ int tl_sim_parse(const char *params, struct tl_sim_model *m, char *why, size_t w
 
 double tl_sim_draw(const struct tl_sim_model *m, gsl_rng *rng, uint64_t adds)
 {
-	double d = m->overhead + m->ns_per_add * (double)adds;
+	return tl_sim_draw_work(m, rng, m->ns_per_add * (double)adds);
+}
+
+double tl_sim_draw_work(const struct tl_sim_model *m, gsl_rng *rng, double work_ns)
+{
+	double d = m->overhead + work_ns;
 	double spike_u, phase_u;
 
 	/* Always draw all three so the sequence does not depend on the model. */
@@ -197,6 +218,26 @@ static double sim_time_adds(struct tl_timer *t, uint64_t adds)
 	return tl_sim_draw(&s->m, s->rng, adds);
 }
 
+static double sim_time_muls(struct tl_timer *t, uint64_t muls)
+{
+	struct sim_state *s = t->state;
+	return tl_sim_draw_work(&s->m, s->rng, s->m.ns_per_mul * (double)muls);
+}
+
+static double sim_time_fmas(struct tl_timer *t, uint64_t fmas)
+{
+	struct sim_state *s = t->state;
+	return tl_sim_draw_work(&s->m, s->rng, s->m.ns_per_fma * (double)fmas);
+}
+
+/* The cursor stays where it is: the sim reads no memory. */
+static double sim_time_loads(struct tl_timer *t, const void **cursor, uint64_t loads)
+{
+	struct sim_state *s = t->state;
+	(void)cursor;
+	return tl_sim_draw_work(&s->m, s->rng, s->m.ns_per_load * (double)loads);
+}
+
 const struct tl_backend tl_backend_sim = {
 	.id = "sim",
 	.family = "sim",
@@ -210,4 +251,7 @@ const struct tl_backend tl_backend_sim = {
 	.close = sim_close,
 	.time_empty = sim_time_empty,
 	.time_adds = sim_time_adds,
+	.time_muls = sim_time_muls,
+	.time_fmas = sim_time_fmas,
+	.time_loads = sim_time_loads,
 };

@@ -14,6 +14,9 @@ struct tl_sim_model {
 	double spike_rate;  /* share of readings with a spike */
 	double spike_ns;    /* spike size, ns */
 	double ns_per_add;  /* true ADD cost, ns */
+	double ns_per_mul;  /* true MUL cost, ns */
+	double ns_per_fma;  /* true FMA cost, ns */
+	double ns_per_load; /* true cost of one dependent load, ns (no caches) */
 	double overhead;    /* true t_e,std, ns */
 	unsigned long seed; /* mt19937 seed */
 };
@@ -26,6 +29,9 @@ int tl_sim_parse(const char *params, struct tl_sim_model *m, char *why, size_t w
 
 /* One simulated reading for `adds` ADDs, in ns. */
 double tl_sim_draw(const struct tl_sim_model *m, gsl_rng *rng, uint64_t adds);
+
+/* One simulated reading whose kernel costs work_ns, in ns. */
+double tl_sim_draw_work(const struct tl_sim_model *m, gsl_rng *rng, double work_ns);
 
 /* One line: the model and its keys with defaults. */
 const char *tl_sim_describe(void);

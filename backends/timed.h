@@ -6,6 +6,10 @@
  *
  *   static double X_time_empty(struct tl_timer *t);            read; read
  *   static double X_time_adds(struct tl_timer *t, uint64_t n); read; n ADDs; read
+ *   static double X_time_muls(struct tl_timer *t, uint64_t n); read; n MULs; read
+ *   static double X_time_fmas(struct tl_timer *t, uint64_t n); read; n FMAs; read
+ *   static double X_time_loads(struct tl_timer *t, const void **cursor, uint64_t n);
+ *                                          read; n dependent loads from *cursor; read
  *
  * where
  *   T            type of one raw reading (an integer, or a struct when
@@ -20,7 +24,7 @@
  *   DIFF(t,e,s)  end - start as a double in raw units (after the second
  *                read, so its cost is never timed).
  *
- * Between the two reads there is only the ADD chain below (its set-up runs
+ * Between the two reads there is only one chain below (its set-up runs
  * before the first read): no allocation, no
  * logging, no branch on user options, no function pointer. Both reads and the
  * chain are volatile asm (or opaque calls) with a "memory" clobber, so the
@@ -34,125 +38,231 @@
 
 #define TL_TIMED_INLINE static inline __attribute__((always_inline))
 
-/* ADDs in one unrolled block: branches are one per 256 ADDs (paper §3.1). */
+/* Operations in one unrolled block: one branch per 256 (paper §3.1). */
 #define TL_TIMED_UNROLL 256
 
-/* GNU as can check the size of the unrolled block; clang's integrated
+/* GNU as can check the size of the unrolled block (the computed entry
+ * depends on every operation having one encoding size); clang's integrated
  * assembler cannot evaluate label differences in .if, and emits the same
- * 3-byte encoding anyway. */
+ * fixed-size encodings anyway. */
 #if defined(__clang__)
-#define TL_TIMED_CHECK_X86_BLOCK
+#define TL_TIMED_CHECK_BLOCK(SIZE)
 #else
-#define TL_TIMED_CHECK_X86_BLOCK                                                   \
-	".if (2b - 1b) - 768\n\t"                                                  \
-	".error \"ticklab: ADD encoding is not 3 bytes\"\n\t"                     \
+#define TL_TIMED_CHECK_BLOCK(SIZE)                                                  \
+	".if (2b - 1b) - " SIZE "\n\t"                                              \
+	".error \"ticklab: a chain instruction changed encoding size\"\n\t"        \
 	".endif\n\t"
 #endif
 
-/* A chain of `adds` data-dependent register ADDs on one accumulator (one
- * ADD latency each, 1 cycle on every core we know of), in two steps:
+/* A chain of n data-dependent operations on one accumulator, in two steps:
  *
- *   prepare (before the first read): split adds into whole 256-ADD blocks
- *     and the byte offset, from the end of the unrolled block, at which the
- *     remaining adds % 256 ADDs start; put the accumulator and increment in
+ *   prepare (before the first read): split n into whole 256-operation
+ *     blocks and the byte offset, from the end of the unrolled block, at
+ *     which the remaining n % 256 start; put the accumulator and operand in
  *     registers. An empty volatile asm pins this work before the read.
  *   run (between the reads): jump into the unrolled block at that depth,
  *     then loop over whole blocks. For a fixed count every branch is
- *     predictable and there is one taken branch per 256 ADDs.
+ *     predictable and there is one taken branch per 256 operations.
  *
- * The ADDs are register-register: Golden Cove and later fold chains of
- * `add $imm` in the renamer (measured on this project's VM: 20000
- * dependent `add $1` in ~5800 core cycles), which register ADDs defeat. */
+ * Operands are registers, never immediates: Golden Cove and later fold
+ * chains of `add $imm` in the renamer (measured on this project's VM: 20000
+ * dependent `add $1` in ~5800 core cycles), which register ADDs defeat.
+ * The kernels: ADD (acc += inc), MUL (acc *= inc, an odd constant so the
+ * product never collapses to 0), FMA (acc = inc*inc + acc on doubles, the
+ * bits carried in integer registers so a library-call read cannot make the
+ * compiler spill them: SysV has no callee-saved vector register) and LOAD
+ * (acc = *acc, a pointer chase). */
 struct tl_timed_chain {
-	uint64_t acc;    /* accumulator, 0 */
-	uint64_t inc;    /* increment, 1 (a register, never an immediate) */
+	uint64_t acc;    /* accumulator (or the FMA's double bits, or a pointer) */
+	uint64_t inc;    /* the other operand (a register, never an immediate) */
 	uint64_t blocks; /* whole unrolled blocks */
-	uint64_t skip;   /* x86/Armv8: bytes of ADDs before the block end; else ADDs */
+	uint64_t skip;   /* x86/Armv8: bytes of operations before the block end; else operations */
 };
 
+#define TL_TIMED_MUL_FACTOR 0x9e3779b97f4a7c15ULL /* odd: its powers never reach 0 */
+
 #if defined(__x86_64__)
-#define TL_TIMED_ADD_BYTES 3 /* add %reg64, %reg64: REX.W 01 /r */
+/* Encoding sizes the computed entry relies on (and the GNU as check verifies). */
+#define TL_TIMED_ADD_BYTES 3  /* add %r64, %r64: REX.W 01 /r */
+#define TL_TIMED_MUL_BYTES 4  /* imul %r64, %r64: REX.W 0F AF /r */
+#define TL_TIMED_FMA_BYTES 5  /* vfmadd231sd: 3-byte VEX, B9 /r */
+#define TL_TIMED_LOAD_BYTES 3 /* mov (%r64), %r64 with a/b/c/d ("Q"): REX.W 8B /r */
 #elif defined(__aarch64__) && !defined(__ARM_FEATURE_BTI_DEFAULT)
 #define TL_TIMED_ADD_BYTES 4
-#else
-#define TL_TIMED_ADD_BYTES 1 /* skip counts ADDs, not bytes */
+#define TL_TIMED_MUL_BYTES 4
+#define TL_TIMED_FMA_BYTES 4
+#define TL_TIMED_LOAD_BYTES 4
+#else /* skip counts operations, not bytes */
+#define TL_TIMED_ADD_BYTES 1
+#define TL_TIMED_MUL_BYTES 1
+#define TL_TIMED_FMA_BYTES 1
+#define TL_TIMED_LOAD_BYTES 1
 #endif
 
-TL_TIMED_INLINE struct tl_timed_chain tl_timed_chain_prepare(uint64_t adds)
+TL_TIMED_INLINE struct tl_timed_chain tl_timed_chain_prepare_op(uint64_t n, uint64_t acc,
+								   uint64_t inc, unsigned bytes)
 {
-	struct tl_timed_chain c = { 0, 1, adds / TL_TIMED_UNROLL,
-				    (adds % TL_TIMED_UNROLL) * TL_TIMED_ADD_BYTES };
+	struct tl_timed_chain c = { acc, inc, n / TL_TIMED_UNROLL, (n % TL_TIMED_UNROLL) * bytes };
 	__asm__ volatile("" : "+r"(c.acc), "+r"(c.inc), "+r"(c.blocks), "+r"(c.skip));
 	return c;
 }
 
-#if defined(__aarch64__)
-/* The Armv8 unrolled block and its loop over whole blocks, the same text
- * in both entry schemes below (computed jump, or BTI's counted remainder). */
-#define TL_TIMED_ARM64_BLOCK                                                       \
-	".p2align 6\n"                                                             \
-	"1:\n\t"                                                                   \
-	".rept 256\n\t"                                                            \
-	"add %[acc], %[acc], %[inc]\n\t"                                           \
-	".endr\n"                                                                  \
-	"2:\n\t"                                                                   \
-	"subs %[blk], %[blk], #1\n\t"                                              \
+TL_TIMED_INLINE struct tl_timed_chain tl_timed_chain_prepare(uint64_t adds)
+{
+	return tl_timed_chain_prepare_op(adds, 0, 1, TL_TIMED_ADD_BYTES);
+}
+
+TL_TIMED_INLINE struct tl_timed_chain tl_timed_mul_prepare(uint64_t muls)
+{
+	return tl_timed_chain_prepare_op(muls, 1, TL_TIMED_MUL_FACTOR, TL_TIMED_MUL_BYTES);
+}
+
+TL_TIMED_INLINE struct tl_timed_chain tl_timed_fma_prepare(uint64_t fmas)
+{
+	/* 0.0 and 1.0 as IEEE-754 binary64 bits: acc counts the FMAs exactly
+	 * up to 2^53, so tests can check the count. */
+	return tl_timed_chain_prepare_op(fmas, 0, 0x3ff0000000000000ULL, TL_TIMED_FMA_BYTES);
+}
+
+TL_TIMED_INLINE struct tl_timed_chain tl_timed_load_prepare(const void *start, uint64_t loads)
+{
+	return tl_timed_chain_prepare_op(loads, (uint64_t)(uintptr_t)start, 0, TL_TIMED_LOAD_BYTES);
+}
+
+/* The unrolled block of INSN (SIZE: its byte length as text, for the
+ * check) and its entry, one text per architecture. Operands: acc, inc, blk,
+ * skip, tgt (unused where the entry is counted). */
+#if defined(__x86_64__)
+#define TL_TIMED_CHAIN_TEXT(INSN, SIZE)                                             \
+	"lea 2f(%%rip), %[tgt]\n\t"                                                 \
+	"sub %[skip], %[tgt]\n\t"                                                   \
+	"jmp *%[tgt]\n\t"                                                           \
+	".p2align 6\n"                                                              \
+	"1:\n\t"                                                                    \
+	".rept 256\n\t" INSN "\n\t"                                                 \
+	".endr\n"                                                                   \
+	"2:\n\t" TL_TIMED_CHECK_BLOCK(SIZE)                                         \
+	"sub $1, %[blk]\n\t"                                                        \
+	"jnc 1b\n"
+#elif defined(__aarch64__)
+#define TL_TIMED_ARM64_BLOCK(INSN)                                                  \
+	".p2align 6\n"                                                              \
+	"1:\n\t"                                                                    \
+	".rept 256\n\t" INSN "\n\t"                                                 \
+	".endr\n"                                                                   \
+	"2:\n\t"                                                                    \
+	"subs %[blk], %[blk], #1\n\t"                                               \
 	"b.hs 1b\n"
+#if !defined(__ARM_FEATURE_BTI_DEFAULT)
+#define TL_TIMED_CHAIN_TEXT(INSN, SIZE)                                             \
+	"adr %[tgt], 2f\n\t"                                                        \
+	"sub %[tgt], %[tgt], %[skip]\n\t"                                           \
+	"br %[tgt]\n\t" TL_TIMED_ARM64_BLOCK(INSN)
+#else
+/* With BTI every indirect branch must land on a BTI pad, so the remainder
+ * runs as a short counted loop instead of a computed jump. */
+#define TL_TIMED_CHAIN_TEXT(INSN, SIZE)                                             \
+	"cbz %[skip], 2f\n"                                                         \
+	"3:\n\t" INSN "\n\t"                                                        \
+	"subs %[skip], %[skip], #1\n\t"                                             \
+	"b.ne 3b\n\t"                                                               \
+	"b 2f\n\t" TL_TIMED_ARM64_BLOCK(INSN)
+#endif
+#endif
+
+#if defined(TL_TIMED_CHAIN_TEXT)
+/* One asm statement per kernel: PRE and POST move values between the
+ * integer registers and the unit the chain runs on; the varargs are the
+ * clobbers. */
+#define TL_TIMED_CHAIN_ASM(c, ACC, PRE, INSN, SIZE, POST, ...)                     \
+	do {                                                                        \
+		uint64_t tgt_;                                                      \
+		__asm__ volatile(PRE TL_TIMED_CHAIN_TEXT(INSN, SIZE) POST           \
+				 : [acc] ACC((c).acc), [blk] "+r"((c).blocks),      \
+				   [skip] "+r"((c).skip), [tgt] "=&r"(tgt_)         \
+				 : [inc] "r"((c).inc)                               \
+				 : __VA_ARGS__);                                    \
+		(void)tgt_;                                                         \
+	} while (0)
+#else
+/* Other architectures: the empty asm makes each step opaque, so the
+ * compiler can neither fold the chain nor vectorize it. */
+TL_TIMED_INLINE uint64_t tl_timed_chain_generic(struct tl_timed_chain c, char op)
+{
+	double d;
+	__builtin_memcpy(&d, &c.acc, sizeof d);
+	for (uint64_t i = 0; i < c.blocks * TL_TIMED_UNROLL + c.skip; i++) {
+		if (op == '+')
+			c.acc += c.inc;
+		else if (op == '*')
+			c.acc *= c.inc;
+		else if (op == 'l')
+			c.acc = *(const volatile uint64_t *)(uintptr_t)c.acc;
+		else
+			d += 1.0;
+		__asm__ volatile("" : "+r"(c.acc), "+m"(d) : : "memory");
+	}
+	if (op == 'f')
+		__builtin_memcpy(&c.acc, &d, sizeof d);
+	return c.acc;
+}
 #endif
 
 /* Returns the accumulator (= adds) so tests can check the count. */
 TL_TIMED_INLINE uint64_t tl_timed_chain_run(struct tl_timed_chain c)
 {
 #if defined(__x86_64__)
-	uint64_t target;
-	/* The .if after the block (GNU as) stops the build if an assembler
-	 * ever picks another ADD encoding, since the jump depends on it. */
-	__asm__ volatile("lea 2f(%%rip), %[tgt]\n\t"
-			 "sub %[skip], %[tgt]\n\t"
-			 "jmp *%[tgt]\n\t"
-			 ".p2align 6\n"
-			 "1:\n\t"
-			 ".rept 256\n\t"
-			 "add %[inc], %[acc]\n\t"
-			 ".endr\n"
-			 "2:\n\t"
-			 TL_TIMED_CHECK_X86_BLOCK
-			 "sub $1, %[blk]\n\t"
-			 "jnc 1b\n"
-			 : [acc] "+r"(c.acc), [blk] "+r"(c.blocks), [tgt] "=&r"(target)
-			 : [skip] "r"(c.skip), [inc] "r"(c.inc)
-			 : "cc", "memory");
-#elif defined(__aarch64__) && !defined(__ARM_FEATURE_BTI_DEFAULT)
-	uint64_t target;
-	__asm__ volatile("adr %[tgt], 2f\n\t"
-			 "sub %[tgt], %[tgt], %[skip]\n\t"
-			 "br %[tgt]\n\t"
-			 TL_TIMED_ARM64_BLOCK
-			 : [acc] "+r"(c.acc), [blk] "+r"(c.blocks), [tgt] "=&r"(target)
-			 : [skip] "r"(c.skip), [inc] "r"(c.inc)
-			 : "cc", "memory");
+	TL_TIMED_CHAIN_ASM(c, "+r", "", "add %[inc], %[acc]", "768", "", "cc", "memory");
 #elif defined(__aarch64__)
-	/* With BTI every indirect branch must land on a BTI pad, so the
-	 * remainder runs as a short counted loop instead of a computed jump. */
-	__asm__ volatile("cbz %[skip], 2f\n"
-			 "3:\n\t"
-			 "add %[acc], %[acc], %[inc]\n\t"
-			 "subs %[skip], %[skip], #1\n\t"
-			 "b.ne 3b\n\t"
-			 "b 2f\n\t"
-			 TL_TIMED_ARM64_BLOCK
-			 : [acc] "+r"(c.acc), [blk] "+r"(c.blocks), [skip] "+r"(c.skip)
-			 : [inc] "r"(c.inc)
-			 : "cc", "memory");
+	TL_TIMED_CHAIN_ASM(c, "+r", "", "add %[acc], %[acc], %[inc]", "1024", "", "cc", "memory");
 #else
-	/* Other architectures: the empty asm makes each ADD opaque, so the
-	 * compiler can neither fold the chain nor vectorize it. */
-	for (uint64_t i = 0; i < c.blocks * TL_TIMED_UNROLL + c.skip; i++) {
-		c.acc += c.inc;
-		__asm__ volatile("" : "+r"(c.acc) : : "memory");
-	}
+	c.acc = tl_timed_chain_generic(c, '+');
 #endif
 	return c.acc;
+}
+
+/* Returns TL_TIMED_MUL_FACTOR^muls mod 2^64. */
+TL_TIMED_INLINE uint64_t tl_timed_mul_run(struct tl_timed_chain c)
+{
+#if defined(__x86_64__)
+	TL_TIMED_CHAIN_ASM(c, "+r", "", "imul %[inc], %[acc]", "1024", "", "cc", "memory");
+#elif defined(__aarch64__)
+	TL_TIMED_CHAIN_ASM(c, "+r", "", "mul %[acc], %[acc], %[inc]", "1024", "", "cc", "memory");
+#else
+	c.acc = tl_timed_chain_generic(c, '*');
+#endif
+	return c.acc;
+}
+
+/* Returns the FMA count as a double's bits. x86: call only where the CPU
+ * has FMA (tl_timed_fma_supported), or it faults. */
+TL_TIMED_INLINE uint64_t tl_timed_fma_run(struct tl_timed_chain c)
+{
+#if defined(__x86_64__)
+	TL_TIMED_CHAIN_ASM(c, "+r", "vmovq %[acc], %%xmm0\n\tvmovq %[inc], %%xmm1\n\t",
+			   "vfmadd231sd %%xmm1, %%xmm1, %%xmm0", "1280", "vmovq %%xmm0, %[acc]\n",
+			   "cc", "memory", "xmm0", "xmm1");
+#elif defined(__aarch64__)
+	TL_TIMED_CHAIN_ASM(c, "+r", "fmov d0, %[acc]\n\tfmov d1, %[inc]\n\t", "fmadd d0, d1, d1, d0",
+			   "1024", "fmov %[acc], d0\n", "cc", "memory", "v0", "v1");
+#else
+	c.acc = tl_timed_chain_generic(c, 'f');
+#endif
+	return c.acc;
+}
+
+/* Returns where the chase ended (the next start). On x86 the pointer lives
+ * in a/b/c/d ("Q") so that `mov (%r), %r` has one 3-byte encoding. */
+TL_TIMED_INLINE const void *tl_timed_load_run(struct tl_timed_chain c)
+{
+#if defined(__x86_64__)
+	TL_TIMED_CHAIN_ASM(c, "+Q", "", "mov (%[acc]), %[acc]", "768", "", "cc", "memory");
+#elif defined(__aarch64__)
+	TL_TIMED_CHAIN_ASM(c, "+r", "", "ldr %[acc], [%[acc]]", "1024", "", "cc", "memory");
+#else
+	c.acc = tl_timed_chain_generic(c, 'l');
+#endif
+	return (const void *)(uintptr_t)c.acc;
 }
 
 TL_TIMED_INLINE uint64_t tl_timed_add_chain(uint64_t adds)
@@ -166,6 +276,20 @@ TL_TIMED_INLINE uint64_t tl_timed_add_chain(uint64_t adds)
  * come back earlier than the one before it (τ_e < 0, SPEC §1). */
 #define TL_TIMED_DIFF_INT(t, e, s) ((double)(int64_t)((uint64_t)(e) - (uint64_t)(s)))
 
+/* One timed chain kernel: NAME's prepare before the first read, its run
+ * alone between the reads. */
+#define TL_TIMED_DEFINE_CHAIN(X, NAME, PREPARE, RUN, T, PREP, READ, DIFF)   \
+	static double X##_time_##NAME(struct tl_timer *t, uint64_t n)       \
+	{                                                                   \
+		PREP(t);                                                    \
+		struct tl_timed_chain chain_ = PREPARE(n);                  \
+		T start_, end_;                                             \
+		READ(start_);                                               \
+		(void)RUN(chain_);                                          \
+		READ(end_);                                                 \
+		return DIFF(t, end_, start_);                               \
+	}
+
 #define TL_TIMED_DEFINE(X, T, PREP, READ, DIFF)                             \
 	static double X##_time_empty(struct tl_timer *t)                    \
 	{                                                                   \
@@ -175,14 +299,22 @@ TL_TIMED_INLINE uint64_t tl_timed_add_chain(uint64_t adds)
 		READ(end_);                                                 \
 		return DIFF(t, end_, start_);                               \
 	}                                                                   \
-	static double X##_time_adds(struct tl_timer *t, uint64_t adds)      \
+	TL_TIMED_DEFINE_CHAIN(X, adds, tl_timed_chain_prepare, tl_timed_chain_run, T, PREP, \
+			      READ, DIFF)                                   \
+	TL_TIMED_DEFINE_CHAIN(X, muls, tl_timed_mul_prepare, tl_timed_mul_run, T, PREP, \
+			      READ, DIFF)                                   \
+	TL_TIMED_DEFINE_CHAIN(X, fmas, tl_timed_fma_prepare, tl_timed_fma_run, T, PREP, \
+			      READ, DIFF)                                   \
+	static double X##_time_loads(struct tl_timer *t, const void **cursor, uint64_t loads) \
 	{                                                                   \
 		PREP(t);                                                    \
-		struct tl_timed_chain chain_ = tl_timed_chain_prepare(adds); \
+		struct tl_timed_chain chain_ = tl_timed_load_prepare(*cursor, loads); \
 		T start_, end_;                                             \
+		const void *at_;                                            \
 		READ(start_);                                               \
-		(void)tl_timed_chain_run(chain_);                           \
+		at_ = tl_timed_load_run(chain_);                            \
 		READ(end_);                                                 \
+		*cursor = at_;                                              \
 		return DIFF(t, end_, start_);                               \
 	}
 

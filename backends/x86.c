@@ -204,7 +204,29 @@ int tl_x86_lfence_serializing(char *how, size_t howlen)
 	return x86_amd_de_cfg(how, howlen);
 }
 
+int tl_fma_supported(char *why, size_t whylen)
+{
+	/* libgcc/compiler-rt set "fma" only when the OS also saves the AVX
+	 * state (OSXSAVE and XCR0), so a VM that hides either is refused
+	 * here instead of faulting on the first vfmadd. */
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("fma"))
+		return 1;
+	if (why && whylen)
+		snprintf(why, whylen, "fma:K needs the x86 FMA extension (vfmadd231sd), which "
+				      "CPUID or the OS's saved AVX state does not offer here");
+	return 0;
+}
+
 #else
+
+int tl_fma_supported(char *why, size_t whylen)
+{
+	/* Armv8's fmadd is base FP, and the portable chain is plain C. */
+	(void)why;
+	(void)whylen;
+	return 1;
+}
 
 double tl_tsc_ghz(void)
 {

@@ -11,9 +11,14 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "backends/backend.h"
+#include "bench/size.h"
+
 static const char accepted[] =
-	"accepted: empty, add:K, add:START:END:STEP, jitter:K,D,P "
-	"(K, D integers 0.." TL_KERNEL_MAX_K_TEXT ", 0 <= P <= 1)";
+	"accepted: empty, add:K, add:START:END:STEP, mul:K, mul:START:END:STEP, fma:K, "
+	"fma:START:END:STEP, jitter:K,D,P, load:SIZE[,K] "
+	"(K, D integers 0.." TL_KERNEL_MAX_K_TEXT ", 0 <= P <= 1, SIZE a flush size >= 64 "
+	"bytes such as 32KiB or 4xL2)";
 
 static int fail(char *why, size_t whylen, const char *fmt, const char *bad)
 {
@@ -81,6 +86,27 @@ static void label(struct tl_kernel *k)
 		snprintf(k->label, sizeof k->label, "jitter:%llu,%llu,%g", (unsigned long long)k->k,
 			 (unsigned long long)k->d, k->p);
 		break;
+	case TL_KERNEL_MUL:
+		snprintf(k->label, sizeof k->label, "mul:%llu", (unsigned long long)k->k);
+		break;
+	case TL_KERNEL_FMA:
+		snprintf(k->label, sizeof k->label, "fma:%llu", (unsigned long long)k->k);
+		break;
+	case TL_KERNEL_LOAD: {
+		/* Exact, so the label parses back to the same buffer (results
+		 * files are read back through the parser). */
+		unsigned long long b = (unsigned long long)k->bytes;
+		if (b % (1ULL << 20) == 0)
+			snprintf(k->label, sizeof k->label, "load:%lluMiB,%llu", b >> 20,
+				 (unsigned long long)k->k);
+		else if (b % 1024 == 0)
+			snprintf(k->label, sizeof k->label, "load:%lluKiB,%llu", b >> 10,
+				 (unsigned long long)k->k);
+		else
+			snprintf(k->label, sizeof k->label, "load:%llu,%llu", b,
+				 (unsigned long long)k->k);
+		break;
+	}
 	}
 }
 
@@ -102,21 +128,24 @@ static size_t split(const char *s, size_t len, char sep, const char **f, size_t 
 	return nf;
 }
 
-static int parse_add(const char *tok, const char *args, size_t alen, struct tl_kernel **out,
-		     size_t *n, char *why, size_t whylen)
+/* add:, mul: and fma: share one grammar: K or START:END:STEP. */
+static int parse_chain(enum tl_kernel_kind kind, const char *tok, const char *args, size_t alen,
+		       struct tl_kernel **out, size_t *n, char *why, size_t whylen)
 {
 	const char *f[3];
 	size_t fl[3], nf = split(args, alen, ':', f, fl, 3);
 	uint64_t v[3];
-	struct tl_kernel k = { .kind = TL_KERNEL_ADD };
+	struct tl_kernel k = { .kind = kind };
+	char head[160];
 
 	if (nf != 1 && nf != 3)
-		return fail(why, whylen, "bad kernel \"%s\": add takes K or START:END:STEP", tok);
+		return fail(why, whylen, "bad kernel \"%s\": it takes K or START:END:STEP", tok);
 	for (size_t i = 0; i < nf; i++)
-		if (parse_count(f[i], fl[i], &v[i]))
-			return fail(why, whylen,
-				    "bad kernel \"%s\": ADD counts must be whole numbers 0.."
-				    TL_KERNEL_MAX_K_TEXT, tok);
+		if (parse_count(f[i], fl[i], &v[i])) {
+			snprintf(head, sizeof head, "bad kernel \"%%s\": %s counts must be whole "
+				 "numbers 0.." TL_KERNEL_MAX_K_TEXT, tl_kernel_op(kind));
+			return fail(why, whylen, head, tok);
+		}
 	if (nf == 1) {
 		k.k = v[0];
 		label(&k);
@@ -142,6 +171,10 @@ static int parse_add(const char *tok, const char *args, size_t alen, struct tl_k
 	return 0;
 }
 
+static int parse_load(const char *tok, const char *args, size_t alen,
+		      const struct tl_topology *topo, struct tl_kernel **out, size_t *n, char *why,
+		      size_t whylen);
+
 static int parse_jitter(const char *tok, const char *args, size_t alen, struct tl_kernel **out,
 			size_t *n, char *why, size_t whylen)
 {
@@ -161,8 +194,37 @@ static int parse_jitter(const char *tok, const char *args, size_t alen, struct t
 	return push(out, n, &k) ? fail(why, whylen, "out of memory at \"%s\"", tok) : 0;
 }
 
-static int parse_one(const char *s, size_t len, struct tl_kernel **out, size_t *n, char *why,
-		     size_t whylen)
+static int parse_load(const char *tok, const char *args, size_t alen,
+		      const struct tl_topology *topo, struct tl_kernel **out, size_t *n, char *why,
+		      size_t whylen)
+{
+	const char *f[2];
+	size_t fl[2], nf = split(args, alen, ',', f, fl, 2);
+	struct tl_kernel k = { .kind = TL_KERNEL_LOAD, .k = TL_KERNEL_LOAD_DEFAULT_K };
+	char size[64], swhy[512];
+
+	if (nf != 1 && nf != 2)
+		return fail(why, whylen, "bad kernel \"%s\": load takes SIZE or SIZE,K", tok);
+	if (fl[0] >= sizeof size)
+		return fail(why, whylen, "bad kernel \"%s\": SIZE too long", tok);
+	snprintf(size, sizeof size, "%.*s", (int)fl[0], f[0]);
+	if (tl_size_parse(size, topo, &k.bytes, swhy, sizeof swhy) < 0) {
+		snprintf(why, whylen, "bad kernel \"%s\": %s", tok, swhy);
+		return -1;
+	}
+	if (k.bytes < 64)
+		return fail(why, whylen,
+			    "bad kernel \"%s\": SIZE must hold at least one 64-byte line", tok);
+	if (nf == 2 && parse_count(f[1], fl[1], &k.k))
+		return fail(why, whylen,
+			    "bad kernel \"%s\": K (loads) must be a whole number 0.."
+			    TL_KERNEL_MAX_K_TEXT, tok);
+	label(&k);
+	return push(out, n, &k) ? fail(why, whylen, "out of memory at \"%s\"", tok) : 0;
+}
+
+static int parse_one(const char *s, size_t len, const struct tl_topology *topo,
+		     struct tl_kernel **out, size_t *n, char *why, size_t whylen)
 {
 	char tok[128];
 	while (len && isspace((unsigned char)*s))
@@ -181,14 +243,21 @@ static int parse_one(const char *s, size_t len, struct tl_kernel **out, size_t *
 		return push(out, n, &k) ? fail(why, whylen, "out of memory at \"%s\"", tok) : 0;
 	}
 	if (!strncmp(tok, "add:", 4))
-		return parse_add(tok, tok + 4, len - 4, out, n, why, whylen);
+		return parse_chain(TL_KERNEL_ADD, tok, tok + 4, len - 4, out, n, why, whylen);
+	if (!strncmp(tok, "mul:", 4))
+		return parse_chain(TL_KERNEL_MUL, tok, tok + 4, len - 4, out, n, why, whylen);
+	if (!strncmp(tok, "fma:", 4))
+		return parse_chain(TL_KERNEL_FMA, tok, tok + 4, len - 4, out, n, why, whylen);
+	if (!strncmp(tok, "load:", 5))
+		return parse_load(tok, tok + 5, len - 5, topo, out, n, why, whylen);
 	if (!strncmp(tok, "jitter:", 7))
 		return parse_jitter(tok, tok + 7, len - 7, out, n, why, whylen);
 	return fail(why, whylen, "unknown kernel \"%s\"", tok);
 }
 
 /* The end of the list item starting at s: the next ',' — except that a
- * jitter spec owns the two commas of its K,D,P. */
+ * jitter spec owns the two commas of its K,D,P, and a load spec the comma
+ * of its K when digits alone follow it ("load:32KiB,500,add:5"). */
 static const char *item_end(const char *s)
 {
 	const char *p = s;
@@ -200,11 +269,23 @@ static const char *item_end(const char *s)
 	for (; *p; p++)
 		if (*p == ',' && commas-- == 0)
 			break;
+	if (*p == ',' && !strncmp(s + strspn(s, " \t"), "load:", 5)) {
+		size_t digits = strspn(p + 1, "0123456789");
+		const char *after = p + 1 + digits + strspn(p + 1 + digits, " \t");
+		if (digits && (!*after || *after == ','))
+			return after;
+	}
 	return p;
 }
 
 int tl_kernel_parse_list(const char *text, struct tl_kernel **out, size_t *n, char *why,
 			 size_t whylen)
+{
+	return tl_kernel_parse_list_topo(text, NULL, out, n, why, whylen);
+}
+
+int tl_kernel_parse_list_topo(const char *text, const struct tl_topology *topo,
+			      struct tl_kernel **out, size_t *n, char *why, size_t whylen)
 {
 	const char *s = text;
 	size_t before = *n;
@@ -213,7 +294,7 @@ int tl_kernel_parse_list(const char *text, struct tl_kernel **out, size_t *n, ch
 		return fail(why, whylen, "no kernel given%s", "");
 	for (;;) {
 		const char *e = item_end(s);
-		if (parse_one(s, (size_t)(e - s), out, n, why, whylen)) {
+		if (parse_one(s, (size_t)(e - s), topo, out, n, why, whylen)) {
 			*n = before;
 			return -1;
 		}
@@ -255,4 +336,70 @@ void tl_kernel_plan(const struct tl_kernel *kern, uint64_t seed, uint64_t *adds,
 	}
 	free(idx);
 	gsl_rng_free(r);
+}
+
+const char *tl_kernel_op(enum tl_kernel_kind kind)
+{
+	switch (kind) {
+	case TL_KERNEL_ADD:
+	case TL_KERNEL_JITTER:
+		return "ADD";
+	case TL_KERNEL_MUL:
+		return "MUL";
+	case TL_KERNEL_FMA:
+		return "FMA";
+	case TL_KERNEL_LOAD:
+		return "load";
+	case TL_KERNEL_EMPTY:
+		break;
+	}
+	return NULL;
+}
+
+int tl_kernel_runnable(const struct tl_kernel *k, char *why, size_t whylen)
+{
+	if (k->kind == TL_KERNEL_FMA && !tl_fma_supported(why, whylen))
+		return -1;
+	return 0;
+}
+
+void *tl_kernel_chase_layout(uint64_t bytes, uint64_t seed)
+{
+	size_t lines = (size_t)(bytes / 64), words = 64 / sizeof(void *);
+	void **buf;
+	size_t *order;
+	gsl_rng *r;
+
+	if (lines == 0 || (buf = aligned_alloc(64, lines * 64)) == NULL)
+		return NULL;
+	order = malloc(lines * sizeof *order);
+	r = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!order || !r) {
+		free(order);
+		free(buf);
+		if (r)
+			gsl_rng_free(r);
+		return NULL;
+	}
+	gsl_rng_set(r, (unsigned long)(seed ^ (seed >> 32)) + 1);
+	/* Sattolo's shuffle yields a single cycle through every line, so a
+	 * chase of any length never settles into a short loop that caches. */
+	for (size_t i = 0; i < lines; i++)
+		order[i] = i;
+	for (size_t i = lines; i > 1; i--) {
+		size_t j = (size_t)gsl_rng_uniform_int(r, (unsigned long)(i - 1));
+		size_t t = order[i - 1];
+		order[i - 1] = order[j];
+		order[j] = t;
+	}
+	/* Writing every line also faults the pages in before sampling. */
+	for (size_t i = 0; i < lines; i++) {
+		void **line = buf + order[i] * words;
+		line[0] = buf + order[(i + 1) % lines] * words;
+		for (size_t w = 1; w < words; w++)
+			line[w] = NULL;
+	}
+	free(order);
+	gsl_rng_free(r);
+	return buf;
 }

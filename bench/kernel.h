@@ -9,14 +9,19 @@ enum tl_kernel_kind {
 	TL_KERNEL_EMPTY,  /* nothing: the timer's own cost */
 	TL_KERNEL_ADD,    /* K dependent register ADDs */
 	TL_KERNEL_JITTER, /* K ADDs, a seeded share p of measurements run K+d */
+	TL_KERNEL_MUL,    /* K dependent register integer multiplies */
+	TL_KERNEL_FMA,    /* K dependent floating-point FMAs (x86: needs FMA) */
+	TL_KERNEL_LOAD,   /* K dependent loads chasing a random cycle through `bytes` */
 };
 
 struct tl_kernel {
 	enum tl_kernel_kind kind;
-	uint64_t k;    /* ADDs (0 for empty) */
+	uint64_t k;    /* operations: ADDs, MULs, FMAs, loads (0 for empty) */
+	uint64_t bytes; /* load: the buffer the chase runs through */
 	uint64_t d;    /* extra ADDs for jitter */
 	double p;      /* share of jittered measurements, 0..1 */
-	char label[64]; /* canonical text: "empty", "add:500", "jitter:500,5,0.1" */
+	char label[64]; /* canonical text: "empty", "add:500", "jitter:500,5,0.1",
+			 * "mul:500", "fma:500", "load:32KiB,1000" */
 };
 
 /* Bounds: one measurement stays well under a second, one range stays listable. */
@@ -32,7 +37,32 @@ struct tl_kernel {
 int tl_kernel_parse_list(const char *text, struct tl_kernel **out, size_t *n, char *why,
 			 size_t whylen);
 
-/* Fills adds[0..n) with the ADD count of each measurement (K, or K+d for a
+/* The same, with the cache sizes load:4xL1 and friends refer to (topo may
+ * be NULL: then those are refused with a reason). */
+struct tl_topology;
+int tl_kernel_parse_list_topo(const char *text, const struct tl_topology *topo,
+			      struct tl_kernel **out, size_t *n, char *why, size_t whylen);
+
+/* Loads per load kernel when only the size is given: at ~1 ns per L1 hit
+ * this spans >= 1 us, well above every timer's resolution. */
+#define TL_KERNEL_LOAD_DEFAULT_K 1000
+
+/* The family name of a chain kernel's operation ("ADD", "MUL", "FMA",
+ * "load"), or NULL for empty. */
+const char *tl_kernel_op(enum tl_kernel_kind kind);
+
+/* Whether the kernel can run on this machine: 0, or -1 with why (fma:K on
+ * an x86 CPU without FMA). */
+int tl_kernel_runnable(const struct tl_kernel *k, char *why, size_t whylen);
+
+/* A random cyclic permutation (Sattolo, seeded) of the 64-byte lines of a
+ * `bytes` buffer: each line's first word points at the next line of the
+ * cycle, so a chase visits every line once per lap in an order no
+ * prefetcher can guess. Returns the buffer (free() it), the chase's start,
+ * or NULL when out of memory. */
+void *tl_kernel_chase_layout(uint64_t bytes, uint64_t seed);
+
+/* Fills adds[0..n) with the operation count of each measurement (K, or K+d for a
  * seeded share p), decided before any timed region runs. Jitter puts K+d in
  * exactly round(p*n) seeded positions, so the injected share is known. */
 void tl_kernel_plan(const struct tl_kernel *kern, uint64_t seed, uint64_t *adds, size_t n);

@@ -146,6 +146,15 @@ static void cell_init(struct tl_run *run, struct tl_cell *c, size_t timer, size_
 	c->overhead_ns = NAN;
 	c->resolution_ns = NAN;
 	tl_kernel_plan(k, tl_seed_derive(run->cfg.seed, index), c->adds, c->n);
+	if (k->kind == TL_KERNEL_LOAD) {
+		c->chase = tl_kernel_chase_layout(k->bytes, tl_seed_derive(run->cfg.seed, index));
+		if (!c->chase) {
+			fprintf(stderr, "ticklab: out of memory (a %llu-byte load buffer)\n",
+				(unsigned long long)k->bytes);
+			abort();
+		}
+		c->cursor = c->chase;
+	}
 }
 
 /* Cells in a fixed order: timer, then flush, then [hidden baseline] and the
@@ -187,6 +196,10 @@ static int check_memory(const struct tl_run_config *cfg, char *why, size_t whyle
 
 	for (size_t i = 0; i < cfg->nflush; i++)
 		need += (double)cfg->flush_bytes[i];
+	for (size_t k = 0; k < cfg->nkernels; k++)
+		if (cfg->kernels[k].kind == TL_KERNEL_LOAD)
+			need += (double)cfg->kernels[k].bytes * (double)cfg->nbackends *
+				(double)cfg->nflush;
 	if (need <= limit)
 		return 0;
 	tl_size_format(need >= 1.8e19 ? UINT64_MAX : (uint64_t)need, a, sizeof a);
@@ -218,6 +231,13 @@ int tl_run_prepare(struct tl_run *run, const struct tl_run_config *cfg, char *wh
 	}
 	if (check_memory(&run->cfg, why, whylen))
 		return -1;
+	for (size_t k = 0; k < cfg->nkernels; k++) {
+		char reason[TL_WHY_MAX];
+		if (tl_kernel_runnable(&cfg->kernels[k], reason, sizeof reason)) {
+			snprintf(why, whylen, "kernel %s: %s", cfg->kernels[k].label, reason);
+			return -1;
+		}
+	}
 	run->cpu = cfg->cpu < 0 ? tl_cpu_default() : cfg->cpu;
 	if (cpu_check(run->cpu, why, whylen))
 		return -1;
@@ -264,6 +284,15 @@ static void warm_up(struct tl_run *run)
 			(void)tm->backend->time_adds(tm, 256);
 		}
 	}
+	/* One lap of every chase: a buffer that fits a cache level is then
+	 * in it from the first sample on, as it is in the steady state. */
+	for (size_t i = 0; i < run->ncells; i++) {
+		struct tl_cell *c = &run->cells[i];
+		if (c->chase) {
+			struct tl_timer *tm = &run->timers[c->timer];
+			(void)tm->backend->time_loads(tm, &c->cursor, c->kernel.bytes / 64);
+		}
+	}
 }
 
 /* One entry per chunk of every cell, shuffled (Fisher-Yates) so drift and
@@ -296,15 +325,33 @@ static size_t *schedule(const struct tl_run *run, size_t *count)
 }
 
 /* The same loop for runs and searches: flush (untimed), then one timed
- * region; the backend's time_* is the only thing that reads the clock. */
-static void sample_loop(struct tl_timer *t, const struct tl_flush *f, const uint64_t *adds,
-			size_t n, double *raw, double *ns)
+ * region; the backend's time_* is the only thing that reads the clock. The
+ * switch picks the timed function outside it. */
+static void sample_loop(struct tl_timer *t, const struct tl_flush *f, enum tl_kernel_kind kind,
+			const uint64_t *counts, const void **cursor, size_t n, double *raw,
+			double *ns)
 {
-	double (*time_empty)(struct tl_timer *) = t->backend->time_empty;
-	double (*time_adds)(struct tl_timer *, uint64_t) = t->backend->time_adds;
+	const struct tl_backend *b = t->backend;
 	for (size_t i = 0; i < n; i++) {
 		tl_flush_touch(f);
-		raw[i] = adds ? time_adds(t, adds[i]) : time_empty(t);
+		switch (kind) {
+		case TL_KERNEL_EMPTY:
+			raw[i] = b->time_empty(t);
+			break;
+		case TL_KERNEL_ADD:
+		case TL_KERNEL_JITTER:
+			raw[i] = b->time_adds(t, counts[i]);
+			break;
+		case TL_KERNEL_MUL:
+			raw[i] = b->time_muls(t, counts[i]);
+			break;
+		case TL_KERNEL_FMA:
+			raw[i] = b->time_fmas(t, counts[i]);
+			break;
+		case TL_KERNEL_LOAD:
+			raw[i] = b->time_loads(t, cursor, counts[i]);
+			break;
+		}
 		if (ns)
 			ns[i] = raw[i] * t->ns_per_unit;
 	}
@@ -313,7 +360,7 @@ static void sample_loop(struct tl_timer *t, const struct tl_flush *f, const uint
 void tl_measure(struct tl_timer *t, const struct tl_flush *f, const uint64_t *adds, size_t n,
 		double *out)
 {
-	sample_loop(t, f, adds, n, out, NULL);
+	sample_loop(t, f, adds ? TL_KERNEL_ADD : TL_KERNEL_EMPTY, adds, NULL, n, out, NULL);
 }
 
 static void run_chunk(struct tl_run *run, struct tl_cell *c)
@@ -323,9 +370,8 @@ static void run_chunk(struct tl_run *run, struct tl_cell *c)
 	struct tl_timer *t = &run->timers[c->timer];
 
 	atomic_store(&run->in_timed_window, true);
-	sample_loop(t, &run->flushes[c->flush],
-		    c->kernel.kind == TL_KERNEL_EMPTY ? NULL : c->adds + from, len, c->raw + from,
-		    c->ns + from);
+	sample_loop(t, &run->flushes[c->flush], c->kernel.kind, c->adds + from, &c->cursor, len,
+		    c->raw + from, c->ns + from);
 	atomic_store(&run->in_timed_window, false);
 	/* Release: a reader that sees the new count sees the samples too. */
 	atomic_fetch_add_explicit(&c->done, len, memory_order_release);
@@ -400,6 +446,7 @@ void tl_run_free(struct tl_run *run)
 		free(run->cells[i].raw);
 		free(run->cells[i].ns);
 		free(run->cells[i].adds);
+		free(run->cells[i].chase);
 	}
 	free(run->cells);
 	for (size_t i = 0; i < run->ntimers; i++)

@@ -26,7 +26,9 @@ struct tl_cell {
 	_Atomic size_t done;   /* samples taken so far (grows while running) */
 	double *raw;           /* n samples in the backend's unit */
 	double *ns;            /* the same in ns */
-	uint64_t *adds;        /* planned ADD count of each sample */
+	uint64_t *adds;        /* planned operation count of each sample (ADDs, MULs, ...) */
+	void *chase;           /* load: the pointer-chase buffer, laid out before sampling */
+	const void *cursor;    /* load: where the next timing's chase starts */
 	double overhead_ns;    /* t_e,std: median of the baseline's ns (NAN until known) */
 	double resolution_ns;  /* the timer's measured resolution, in ns */
 };
@@ -62,7 +64,8 @@ struct tl_run {
 };
 
 /* Opens every timer (failing with the probe's reason when one is
- * unavailable), allocates every cell, adds hidden empty baselines. */
+ * unavailable, or when a kernel cannot run here, e.g. fma:K without FMA),
+ * allocates every cell, lays out load buffers, adds hidden empty baselines. */
 int tl_run_prepare(struct tl_run *run, const struct tl_run_config *cfg, char *why, size_t whylen);
 
 /* Pins the calling thread to run->cpu (restoring its affinity on return),

@@ -38,7 +38,9 @@ static const char usage_text[] =
 	"                       sim takes parameters: sim:sd=5,quantum=10\n"
 	"  -f, --flush LIST     bytes written before every sample: 0, 32KiB, 27.5MiB, 4M,\n"
 	"                       4xL1, 4xL2, 4xL3 (default 0)\n"
-	"  -k, --kernel LIST    empty, add:K, add:FROM:TO:STEP, jitter:K,D,P\n"
+	"  -k, --kernel LIST    empty, add:K, add:FROM:TO:STEP, jitter:K,D,P,\n"
+	"                       mul:K, fma:K (same ranges), load:SIZE[,K] (K loads\n"
+	"                       chasing a random cycle through SIZE, e.g. 16KiB, 4xL3)\n"
 	"                       (default empty,add:500)\n"
 	"  -n, --samples N      samples per cell (default 10000)\n"
 	"  -c, --cpu C          CPU to sample on (default: the last allowed CPU)\n"
@@ -197,7 +199,14 @@ fail:
 
 static int check_kernels(struct run_opts *o, char *why, size_t whylen)
 {
-	if (tl_kernel_parse_list(o->kernel_text, &o->kernels, &o->nkernels, why, whylen) < 0)
+	struct tl_topology topo;
+	char topo_why[TL_WHY_MAX];
+	/* load:4xL1 needs the caches, as --flush 4xL1 does. */
+	bool have_topo = tl_topology_read_live(o->cpu < 0 ? tl_cpu_default() : o->cpu, &topo,
+					       topo_why, sizeof topo_why) == 0;
+
+	if (tl_kernel_parse_list_topo(o->kernel_text, have_topo ? &topo : NULL, &o->kernels,
+				      &o->nkernels, why, whylen) < 0)
 		return -1;
 	for (size_t i = 0; i < o->nkernels; i++)
 		for (size_t j = 0; j < i; j++)

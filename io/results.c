@@ -144,6 +144,12 @@ static const char *kind_name(enum tl_kernel_kind k)
 		return "add";
 	case TL_KERNEL_JITTER:
 		return "jitter";
+	case TL_KERNEL_MUL:
+		return "mul";
+	case TL_KERNEL_FMA:
+		return "fma";
+	case TL_KERNEL_LOAD:
+		return "load";
 	}
 	return "?";
 }

@@ -175,6 +175,41 @@ static void test_add_chain(void)
 	ok(good, "add chain runs exactly K ADDs (K = 0..1099 and up to 20000)");
 }
 
+/* The other chains, for every remainder and block count: MUL leaves the
+ * factor's K-th power, FMA counts exactly, LOAD ends K steps along the ring. */
+static void test_other_chains(void)
+{
+	uint64_t pow = 1;
+	int good_mul = 1, good_fma = 1, good_load = 1;
+	const void *ring[3];
+	char why[TL_WHY_MAX];
+	int fma = tl_fma_supported(why, sizeof why);
+
+	ring[0] = &ring[1];
+	ring[1] = &ring[2];
+	ring[2] = &ring[0];
+	for (uint64_t k = 0; k < 1100; k++) {
+		if (tl_timed_mul_run(tl_timed_mul_prepare(k)) != pow)
+			good_mul = 0;
+		pow *= TL_TIMED_MUL_FACTOR;
+		if (tl_timed_load_run(tl_timed_load_prepare(&ring[0], k)) != &ring[k % 3])
+			good_load = 0;
+		if (fma) {
+			uint64_t bits = tl_timed_fma_run(tl_timed_fma_prepare(k));
+			double d;
+			memcpy(&d, &bits, sizeof d);
+			if (d != (double)k)
+				good_fma = 0;
+		}
+	}
+	ok(good_mul, "mul chain runs exactly K MULs (K = 0..1099)");
+	ok(good_load, "load chain follows exactly K pointers (K = 0..1099)");
+	if (fma)
+		ok(good_fma, "fma chain runs exactly K FMAs (K = 0..1099)");
+	else
+		ok(strstr(why, "FMA") != NULL, "no FMA here, said with a reason: %s", why);
+}
+
 static double median_of(struct tl_timer *t, uint64_t adds, int empty, size_t n)
 {
 	double *v = malloc(n * sizeof *v), m;
@@ -365,6 +400,7 @@ int main(void)
 	test_probes();
 	test_this_machine();
 	test_add_chain();
+	test_other_chains();
 	test_barrier_tsc();
 	test_thread_move();
 	test_resolution_sim();

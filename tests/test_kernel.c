@@ -180,8 +180,49 @@ static void test_plan(void)
 	free(b);
 }
 
+/* mul/fma share add's grammar; load takes a flush size and an optional K,
+ * and its label parses back to the same buffer. */
+static void test_chains_and_loads(void)
+{
+	struct tl_kernel *k;
+	char why[512];
+
+	is_int(parse("mul:0:20000:2000", &k, why, sizeof why), 11, "mul:0:20000:2000: 11 kernels");
+	ok(k[10].kind == TL_KERNEL_MUL && k[10].k == 20000 && !strcmp(k[10].label, "mul:20000"),
+	   "mul range: kind, K, label (%s)", k[10].label);
+	free(k);
+	is_int(parse("fma:300", &k, why, sizeof why), 1, "fma:300 parses");
+	ok(k[0].kind == TL_KERNEL_FMA && k[0].k == 300 && !strcmp(k[0].label, "fma:300"),
+	   "fma:300: kind, K, label");
+	free(k);
+
+	is_int(parse("load:16KiB", &k, why, sizeof why), 1, "load:16KiB parses");
+	ok(k[0].kind == TL_KERNEL_LOAD && k[0].bytes == 16384 &&
+		   k[0].k == TL_KERNEL_LOAD_DEFAULT_K && !strcmp(k[0].label, "load:16KiB,1000"),
+	   "load:16KiB: 16384 bytes, default K, label %s", k[0].label);
+	free(k);
+	is_int(parse("load:64MiB,500,add:5,load:4096", &k, why, sizeof why), 3,
+	   "a load's K comma binds to it in a list");
+	ok(k[0].bytes == 64u << 20 && k[0].k == 500 && k[1].kind == TL_KERNEL_ADD &&
+		   k[1].k == 5 && k[2].bytes == 4096 && !strcmp(k[0].label, "load:64MiB,500"),
+	   "load:64MiB,500 then add:5 then load:4096 (%s, %s, %s)", k[0].label, k[1].label,
+	   k[2].label);
+	free(k);
+	is_int(parse("load:1000,7", &k, why, sizeof why), 1, "load of a non-KiB size");
+	ok(!strcmp(k[0].label, "load:1000,7"), "its label is exact: %s", k[0].label);
+	free(k);
+
+	ok(parse("load:32", &k, why, sizeof why) == (size_t)-1 && strstr(why, "64-byte line"),
+	   "load smaller than a line refused: %s", why);
+	ok(parse("load:4xL1", &k, why, sizeof why) == (size_t)-1 && strstr(why, "load:4xL1"),
+	   "load:4xL1 without a topology refused with a reason: %s", why);
+	ok(parse("mul:x", &k, why, sizeof why) == (size_t)-1 && strstr(why, "MUL counts"),
+	   "mul:x refused: %s", why);
+}
+
 int main(void)
 {
+	test_chains_and_loads();
 	test_single();
 	test_lists();
 	test_rejections();

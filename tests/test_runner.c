@@ -255,28 +255,29 @@ static void test_pause(void)
 	tl_run_free(&run);
 }
 
-static void test_barrier(const char *id)
+/* Runs spec (a 0..20000 range of one family) on id and fits the medians:
+ * they must be linear in K (R^2 >= 0.999). Returns the slope in ns per
+ * operation (NAN when the run failed). */
+static double fit_family(const char *id, const char *spec, const char *op)
 {
 	const char *ids[] = { id };
 	static const uint64_t flush[] = { 0 };
 	struct tl_kernel *k = NULL;
 	size_t nk = 0;
 	struct tl_run run;
-	struct tl_timer probe;
 	char why[512];
 
-	if (tl_timer_open(&probe, id, why, sizeof why)) {
-		tap_diag("%s unavailable here (%s): shape checks skipped", id, why);
-		return;
-	}
-	tl_timer_close(&probe);
-	tl_kernel_parse_list("add:0:20000:2000", &k, &nk, why, sizeof why);
+	tl_kernel_parse_list(spec, &k, &nk, why, sizeof why);
 	struct tl_run_config cfg = { .backends = ids, .nbackends = 1, .flush_bytes = flush,
 				     .nflush = 1, .kernels = k, .nkernels = nk, .n = 3000,
 				     .cpu = -1, .seed = 1 };
-	ok(tl_run_prepare(&run, &cfg, why, sizeof why) == 0, "%s prepares", id);
+	if (!ok(tl_run_prepare(&run, &cfg, why, sizeof why) == 0, "%s prepares %s", id, spec)) {
+		tap_diag("%s", why);
+		free(k);
+		return NAN;
+	}
 	free(k);
-	ok(tl_run_execute(&run, NULL, NULL, why, sizeof why) == 0, "%s runs", id);
+	ok(tl_run_execute(&run, NULL, NULL, why, sizeof why) == 0, "%s runs %s", id, spec);
 	ok(run.cells[1].overhead_ns > 0, "%s empty overhead %.2f ns > 0", id,
 	   run.cells[1].overhead_ns);
 	ok(run.cells[1].resolution_ns > 0, "%s resolution %.3g ns found", id,
@@ -292,11 +293,98 @@ static void test_barrier(const char *id)
 	for (size_t i = 0; i < 11; i++)
 		sstot += (y[i] - mean) * (y[i] - mean);
 	double r2 = 1 - sumsq / sstot;
-	if (!ok(r2 >= 0.999, "%s: medians of add:0..20000 linear in K: R^2 = %.6f, %.4f ns/ADD",
-		id, r2, c1))
+	if (!ok(r2 >= 0.999, "%s: medians of %s linear in K: R^2 = %.6f, %.4f ns/%s", id, spec,
+		r2, c1, op))
 		for (size_t i = 0; i < 11; i++)
 			tap_diag("K %6.0f median %9.2f ns, fit %9.2f", x[i], y[i], c0 + c1 * x[i]);
-	ok(c1 > 0, "slope positive");
+	ok(c1 > 0, "%s: slope positive", spec);
+	tl_run_free(&run);
+	return c1;
+}
+
+/* The medians of load:SIZE,K on id (one cell each, flush 0), in ns per load. */
+static void load_ladder(const char *id, const char *spec, double *per_load, size_t nsizes)
+{
+	const char *ids[] = { id };
+	static const uint64_t flush[] = { 0 };
+	struct tl_kernel *k = NULL;
+	size_t nk = 0;
+	struct tl_run run;
+	char why[512];
+
+	tl_kernel_parse_list(spec, &k, &nk, why, sizeof why);
+	struct tl_run_config cfg = { .backends = ids, .nbackends = 1, .flush_bytes = flush,
+				     .nflush = 1, .kernels = k, .nkernels = nk, .n = 1000,
+				     .cpu = -1, .seed = 1 };
+	ok(tl_run_prepare(&run, &cfg, why, sizeof why) == 0 &&
+		   tl_run_execute(&run, NULL, NULL, why, sizeof why) == 0,
+	   "%s runs %s", id, spec);
+	free(k);
+	for (size_t i = 0; i < nsizes && i + 1 < run.ncells; i++) {
+		struct tl_cell *c = &run.cells[i + 1];
+		per_load[i] = (median_of(c->ns, c->n) - c->overhead_ns) / (double)c->kernel.k;
+	}
+	tl_run_free(&run);
+}
+
+/* Expectations from the node: where the barrier timer opens, ADD, MUL and
+ * FMA chains are linear in K, MUL and FMA cost 2-6 ADDs (cycles at one ADD
+ * a cycle), and a load chase far beyond L3 is no faster than one in L1. */
+static void test_barrier(const char *id)
+{
+	struct tl_timer probe;
+	char why[512];
+
+	if (tl_timer_open(&probe, id, why, sizeof why)) {
+		tap_diag("%s unavailable here (%s): shape checks skipped", id, why);
+		return;
+	}
+	tl_timer_close(&probe);
+	double add = fit_family(id, "add:0:20000:2000", "ADD");
+	double mul = fit_family(id, "mul:0:20000:2000", "MUL");
+	ok(mul / add >= 2 && mul / add <= 6, "%s: a MUL costs %.2f ADDs (2..6 cycles)", id,
+	   mul / add);
+	if (tl_fma_supported(why, sizeof why)) {
+		double fma = fit_family(id, "fma:0:20000:2000", "FMA");
+		ok(fma / add >= 2 && fma / add <= 6, "%s: an FMA costs %.2f ADDs (2..6 cycles)", id,
+		   fma / add);
+	} else {
+		tap_diag("%s: fma skipped: %s", id, why);
+	}
+
+	double lat[2] = { NAN, NAN };
+	load_ladder(id, "load:16KiB,2000,load:64MiB,2000", lat, 2);
+	/* A shape, not a speed: VMs are noisy, so only the order is asserted. */
+	ok(lat[1] >= lat[0], "%s: a load chase through 64MiB (%.2f ns/load) is no faster than "
+			     "through 16KiB (%.2f ns/load)", id, lat[1], lat[0]);
+}
+
+/* sim models every chain with a stated cost: with no noise the medians
+ * are exactly overhead + cost * K. */
+static void test_sim_chains(void)
+{
+	const char *ids[] = { "sim:sd=0,quantum=0,spike_rate=0,ns_per_mul=0.9,ns_per_fma=1.2,"
+			      "ns_per_load=2" };
+	static const uint64_t flush[] = { 0 };
+	struct tl_kernel *k = NULL;
+	size_t nk = 0;
+	struct tl_run run;
+	char why[512];
+
+	tl_kernel_parse_list("mul:1000,fma:1000,load:4096,100", &k, &nk, why, sizeof why);
+	struct tl_run_config cfg = { .backends = ids, .nbackends = 1, .flush_bytes = flush,
+				     .nflush = 1, .kernels = k, .nkernels = nk, .n = 100,
+				     .cpu = -1, .seed = 1 };
+	ok(tl_run_prepare(&run, &cfg, why, sizeof why) == 0 &&
+		   tl_run_execute(&run, NULL, NULL, why, sizeof why) == 0,
+	   "sim runs mul, fma and load");
+	free(k);
+	ok(median_of(run.cells[1].ns, 100) == 20 + 900 &&
+		   median_of(run.cells[2].ns, 100) == 20 + 1200 &&
+		   median_of(run.cells[3].ns, 100) == 20 + 200,
+	   "sim: mul:1000 = 920 ns, fma:1000 = 1220 ns, load:4096,100 = 220 ns exactly "
+	   "(%.1f, %.1f, %.1f)", median_of(run.cells[1].ns, 100), median_of(run.cells[2].ns, 100),
+	   median_of(run.cells[3].ns, 100));
 	tl_run_free(&run);
 }
 
@@ -306,6 +394,7 @@ int main(void)
 	test_sim_determinism();
 	test_stop_and_errors();
 	test_pause();
+	test_sim_chains();
 	test_barrier("barrier-tsc");
 	test_barrier("barrier-rdtsc");
 	return tap_done();

@@ -1,8 +1,8 @@
 #!/bin/sh
-# The barrier timed functions, as compiled: nothing but the ADD chain
-# between the first and the last read (no call), each read fenced as
-# lfence; rdtscp; lfence (barrier-tsc) or lfence; rdtsc; lfence
-# (barrier-rdtsc), and the 256-ADD unrolled block present.
+# The barrier timed functions, as compiled: nothing but the kernel's chain
+# (ADD, MUL, FMA or load) between the first and the last read (no call),
+# each read fenced as lfence; rdtscp; lfence (barrier-tsc) or lfence; rdtsc;
+# lfence (barrier-rdtsc), and each 256-operation unrolled block present.
 . "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
 command -v objdump >/dev/null 2>&1 || skip_all "objdump not installed"
 case "$(uname -m)" in x86_64) ;; *) skip_all "barrier-tsc is x86-64 only" ;; esac
@@ -28,7 +28,8 @@ between() {
 # check PREFIX READ: the two timed functions of one barrier backend.
 check() {
 	pfx=$1 rd=$2
-	for f in ${pfx}_time_empty ${pfx}_time_adds; do
+	for f in ${pfx}_time_empty ${pfx}_time_adds ${pfx}_time_muls ${pfx}_time_fmas \
+		${pfx}_time_loads; do
 		b=$(body $f)
 		[ -n "$b" ]; ok $? "$f is in $(basename "$obj")"
 		n=$(printf '%s\n' "$b" | awk -v r="$rd" '$1 == r { c++ } END { print c + 0 }')
@@ -56,6 +57,28 @@ check() {
 	ok $? "$pfx adds: remainder entered by a computed jump into the block"
 	diag "between the reads of ${pfx}_time_adds (ADDs elided):"
 	printf '%s\n' "$mid" | grep -Ev '^(add[[:space:]]+%r|nop|data16|cs nop|xchg)' | sed 's/^/#   /'
+
+	chain ${pfx}_time_muls $rd '^imul[[:space:]]+%r[0-9a-z]+,%r[0-9a-z]+$' "register IMULs"
+	chain ${pfx}_time_fmas $rd '^vfmadd231sd[[:space:]]+%xmm[0-9]+,%xmm[0-9]+,%xmm[0-9]+$' \
+		"register FMAs" '^vmovq[[:space:]]'
+	chain ${pfx}_time_loads $rd '^mov[[:space:]]+\(%r[0-9a-z]+\),%r[0-9a-z]+$' \
+		"dependent loads"
+}
+
+# chain FUNC READ OP WHAT [EXTRA]: between the reads, 256 OP in one block
+# entered by a computed jump, and nothing else but the block's loop, padding,
+# register moves and EXTRA (the FMA's moves between integer and vector
+# registers) -- in particular no other memory access.
+chain() {
+	f=$1 rd=$2 op=$3 what=$4 extra=${5:-'^$'}
+	mid=$(between $f $rd)
+	n=$(printf '%s\n' "$mid" | grep -Ec "$op")
+	[ "$n" -eq 256 ]; ok $? "$f: one unrolled block of 256 $what (found $n)"
+	printf '%s\n' "$mid" | grep -Eq '^jmp[[:space:]]+\*%'
+	ok $? "$f: remainder entered by a computed jump into the block"
+	others=$(printf '%s\n' "$mid" | grep -Ev "$op" | grep -Ev "$extra" |
+		grep -Ev '^(lfence|mov[[:space:]]+%[a-z0-9]+,%[a-z0-9]+|lea[[:space:]]+0x[0-9a-f]+\(%rip\)|sub[[:space:]]|jmp[[:space:]]+\*%|jae[[:space:]]|jnc[[:space:]]|nop|data16|cs nop|xchg|xor[[:space:]]+%|$)')
+	[ -z "$others" ]; ok $? "$f: nothing but the chain between the reads${others:+: $others}"
 }
 
 check barrier_tsc rdtscp

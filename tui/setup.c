@@ -87,7 +87,8 @@ static int add_kernels(struct tui_app *app, const char *text, bool selected, cha
 {
 	struct tl_kernel *k = NULL;
 	size_t n = 0;
-	if (tl_kernel_parse_list(text, &k, &n, why, whylen) < 0)
+	if (tl_kernel_parse_list_topo(text, app->have_topo ? &app->topo : NULL, &k, &n, why,
+				      whylen) < 0)
 		return -1;
 	struct tui_list *l = &app->lists[LIST_KERNELS];
 	for (size_t j = 0; j < n; j++) {
@@ -101,8 +102,8 @@ static int add_kernels(struct tui_app *app, const char *text, bool selected, cha
 		else if (k[j].kind == TL_KERNEL_JITTER)
 			snprintf(it->detail, sizeof it->detail, "injected variation");
 		else
-			snprintf(it->detail, sizeof it->detail, "%llu dependent ADDs",
-				 (unsigned long long)k[j].k);
+			snprintf(it->detail, sizeof it->detail, "%llu dependent %ss",
+				 (unsigned long long)k[j].k, tl_kernel_op(k[j].kind));
 	}
 	free(k);
 	return 0;
