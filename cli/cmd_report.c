@@ -94,7 +94,7 @@ int cli_report_main(int argc, char **argv)
 		fprintf(stderr, "ticklab report: this run was interrupted: cells hold the samples "
 				"taken before the stop\n");
 	fflush(stdout);
-	rc = cli_outputs_write("report", &o.out, &run, an, m, meta.seed, meta.interrupted,
+	rc = cli_outputs_write("report", &o.out, NULL, &run, an, m, meta.seed, meta.interrupted,
 			       meta.host ? json_incref(meta.host) : NULL);
 	free(an);
 	tl_run_unload(&run, &meta);

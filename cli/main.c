@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,7 +65,7 @@ static bool interactive(void)
 	       strcmp(term, "dumb") != 0;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
 	if (argc < 2)
 		return interactive() ? tui_main(argc, argv) : cli_default_table();
@@ -81,4 +82,20 @@ int main(int argc, char **argv)
 		return TL_EXIT_OK;
 	}
 	return unknown(argv[1]);
+}
+
+/* Output that could not be written is a failure, not a status 0: the last
+ * buffer is flushed here so `ticklab run ... > /dev/full` says so. */
+int main(int argc, char **argv)
+{
+	int rc = dispatch(argc, argv);
+
+	errno = 0;
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		fprintf(stderr, "ticklab: cannot write to standard output: %s\n",
+			errno ? strerror(errno) : "write error");
+		if (rc == TL_EXIT_OK)
+			rc = TL_EXIT_FAIL;
+	}
+	return rc;
 }
