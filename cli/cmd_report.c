@@ -131,7 +131,7 @@ static int report_run(const json_t *doc, const char *name, const struct cli_outp
 		fprintf(stderr, "ticklab report: this run was interrupted: cells hold the samples "
 				"taken before the stop\n");
 	fflush(stdout);
-	rc = cli_outputs_write("report", out, &run, an, m, meta.seed, meta.interrupted,
+	rc = cli_outputs_write("report", out, NULL, &run, an, m, meta.seed, meta.interrupted,
 			       meta.host ? json_incref(meta.host) : NULL);
 	free(an);
 	tl_run_unload(&run, &meta);

@@ -359,30 +359,67 @@ FILE *cli_table_stream(const struct cli_outputs *o)
 	return taken ? stderr : stdout;
 }
 
-int cli_outputs_write(const char *cmd, const struct cli_outputs *o, const struct tl_run *run,
-		      const struct tl_analysis *an, enum tl_os_method m, uint64_t seed, bool stopped,
-		      json_t *host)
+int cli_outputs_open(const char *cmd, const struct cli_outputs *o, struct cli_open_outputs *h)
 {
+	char why[WHY_LEN];
+
+	h->json = h->csv = NULL;
+	if ((o->json && !(h->json = tl_out_open(o->json, why, sizeof why))) ||
+	    (o->csv && !(h->csv = tl_out_open(o->csv, why, sizeof why)))) {
+		fprintf(stderr, "ticklab %s: %s\n", cmd, why);
+		cli_outputs_abort(h);
+		return TL_EXIT_FAIL;
+	}
+	return TL_EXIT_OK;
+}
+
+void cli_outputs_abort(struct cli_open_outputs *h)
+{
+	tl_out_abort(h->json);
+	tl_out_abort(h->csv);
+	h->json = h->csv = NULL;
+}
+
+int cli_outputs_write(const char *cmd, const struct cli_outputs *o, struct cli_open_outputs *h,
+		      const struct tl_run *run, const struct tl_analysis *an, enum tl_os_method m,
+		      uint64_t seed, bool stopped, json_t *host)
+{
+	struct cli_open_outputs now;
 	char why[WHY_LEN];
 	int rc = TL_EXIT_OK;
 
-	if (!o->json) {
+	if (!h) {
+		if (cli_outputs_open(cmd, o, &now) != TL_EXIT_OK) {
+			json_decref(host);
+			return TL_EXIT_FAIL;
+		}
+		h = &now;
+	}
+	if (!h->json) {
 		json_decref(host);
 	} else {
 		json_t *doc = tl_run_to_json(run, an, m, seed, stopped, host);
+		struct tl_out *jo = h->json;
 
+		h->json = NULL;
 		if (!doc) {
 			fprintf(stderr, "ticklab %s: out of memory building the JSON\n", cmd);
+			tl_out_abort(jo);
 			rc = TL_EXIT_FAIL;
-		} else if (tl_json_write(o->json, doc, why, sizeof why) < 0) {
+		} else if (tl_json_commit(jo, doc, why, sizeof why) < 0) {
 			fprintf(stderr, "ticklab %s: %s\n", cmd, why);
 			rc = TL_EXIT_FAIL;
 		}
 		json_decref(doc);
 	}
-	if (o->csv && tl_run_write_csv(o->csv, run, why, sizeof why) < 0) {
-		fprintf(stderr, "ticklab %s: %s\n", cmd, why);
-		rc = TL_EXIT_FAIL;
+	if (h->csv) {
+		struct tl_out *co = h->csv;
+
+		h->csv = NULL;
+		if (tl_run_commit_csv(co, run, why, sizeof why) < 0) {
+			fprintf(stderr, "ticklab %s: %s\n", cmd, why);
+			rc = TL_EXIT_FAIL;
+		}
 	}
 	return rc;
 }
@@ -404,11 +441,16 @@ static int measure_and_report(const struct run_opts *o)
 	struct tl_run run;
 	struct tl_host host;
 	struct tl_analysis *an;
+	struct cli_open_outputs files;
 	char why[WHY_LEN];
 	int rc;
 
 	if (tl_run_prepare(&run, &cfg, why, sizeof why) < 0) {
 		fprintf(stderr, "ticklab run: %s\n", why);
+		return TL_EXIT_FAIL;
+	}
+	if (cli_outputs_open("run", &o->out, &files) != TL_EXIT_OK) {
+		tl_run_free(&run);
 		return TL_EXIT_FAIL;
 	}
 	tl_host_read("/", run.cpu, &host);
@@ -420,12 +462,14 @@ static int measure_and_report(const struct run_opts *o)
 	rc = cli_run_execute(&run, !o->quiet && isatty(STDERR_FILENO), why, sizeof why);
 	if (rc < 0) {
 		fprintf(stderr, "ticklab run: %s\n", why);
+		cli_outputs_abort(&files);
 		tl_run_free(&run);
 		return TL_EXIT_FAIL;
 	}
 	an = tl_run_analyse(&run, m, o->seed);
 	if (!an) {
 		fprintf(stderr, "ticklab run: out of memory analysing the samples\n");
+		cli_outputs_abort(&files);
 		tl_run_free(&run);
 		return TL_EXIT_FAIL;
 	}
@@ -436,7 +480,7 @@ static int measure_and_report(const struct run_opts *o)
 			atomic_load(&run.samples_done), run.samples_total);
 	fflush(stdout);
 	{
-		int wrc = cli_outputs_write("run", &o->out, &run, an, m, o->seed, rc == 1,
+		int wrc = cli_outputs_write("run", &o->out, &files, &run, an, m, o->seed, rc == 1,
 					    tl_host_to_json(&host));
 
 		free(an);

@@ -41,11 +41,21 @@ int cli_outputs_option(struct cli_outputs *o, int c, char *const *argv,
 int cli_outputs_check(const struct cli_outputs *o, char *why, size_t whylen);
 /* Where the table goes: stderr when a file takes stdout, so the file stays clean. */
 FILE *cli_table_stream(const struct cli_outputs *o);
-/* Writes the JSON (raw samples, and host, which it takes) and the CSV;
+/* The --json and --csv files opened before the work that fills them, so an
+ * unwritable path (a missing or read-only directory) is said at once. */
+struct cli_open_outputs {
+	struct tl_out *json, *csv;
+};
+/* Opens o's files into h; a failure is said as "ticklab CMD: ..." on stderr
+ * (nothing is left open). Returns TL_EXIT_OK or TL_EXIT_FAIL. */
+int cli_outputs_open(const char *cmd, const struct cli_outputs *o, struct cli_open_outputs *h);
+void cli_outputs_abort(struct cli_open_outputs *h);
+/* Writes the JSON (raw samples, and host, which it takes) and the CSV, into
+ * h's files when h is not NULL (and closes them), else opening them now;
  * failures are said as "ticklab CMD: ..." on stderr. Returns TL_EXIT_OK or
  * TL_EXIT_FAIL. */
-int cli_outputs_write(const char *cmd, const struct cli_outputs *o, const struct tl_run *run,
-		      const struct tl_analysis *an, enum tl_os_method m, uint64_t seed, bool stopped,
-		      json_t *host);
+int cli_outputs_write(const char *cmd, const struct cli_outputs *o, struct cli_open_outputs *h,
+		      const struct tl_run *run, const struct tl_analysis *an, enum tl_os_method m,
+		      uint64_t seed, bool stopped, json_t *host);
 
 #endif

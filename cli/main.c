@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +54,7 @@ static int unknown(const char *what)
 	return TL_EXIT_USAGE;
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
 	if (argc < 2)
 		return cli_tui_main(argc, argv);
@@ -73,4 +74,20 @@ int main(int argc, char **argv)
 	if (argv[1][0] == '-')
 		return cli_tui_main(argc, argv);
 	return unknown(argv[1]);
+}
+
+/* Output that could not be written is a failure, not a status 0: the last
+ * buffer is flushed here so `ticklab run ... > /dev/full` says so. */
+int main(int argc, char **argv)
+{
+	int rc = dispatch(argc, argv);
+
+	errno = 0;
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		fprintf(stderr, "ticklab: cannot write to standard output: %s\n",
+			errno ? strerror(errno) : "write error");
+		if (rc == TL_EXIT_OK)
+			rc = TL_EXIT_FAIL;
+	}
+	return rc;
 }

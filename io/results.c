@@ -314,6 +314,11 @@ int tl_json_write(const char *path, const json_t *doc, char *why, size_t whylen)
 	return tl_write_atomic(path, emit_json, (void *)doc, why, whylen);
 }
 
+int tl_json_commit(struct tl_out *o, const json_t *doc, char *why, size_t whylen)
+{
+	return tl_out_commit(o, emit_json, (void *)doc, why, whylen);
+}
+
 json_t *tl_json_real(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
@@ -554,6 +559,11 @@ static int emit_csv(FILE *f, void *ctx)
 int tl_run_write_csv(const char *path, const struct tl_run *run, char *why, size_t whylen)
 {
 	return tl_write_atomic(path, emit_csv, (void *)run, why, whylen);
+}
+
+int tl_run_commit_csv(struct tl_out *o, const struct tl_run *run, char *why, size_t whylen)
+{
+	return tl_out_commit(o, emit_csv, (void *)run, why, whylen);
 }
 
 /* ------------------------------------------------------------------ */

@@ -60,6 +60,8 @@ void tl_out_abort(struct tl_out *o);
 
 /* A JSON document to path ("-": stdout), indented, doubles round-trip exact. */
 int tl_json_write(const char *path, const json_t *doc, char *why, size_t whylen);
+/* The same into an output opened by tl_out_open (which it frees). */
+int tl_json_commit(struct tl_out *o, const json_t *doc, char *why, size_t whylen);
 
 /* A JSON number, or null for NaN/inf (jansson refuses non-finite reals). */
 json_t *tl_json_real(double v);
@@ -73,6 +75,7 @@ json_t *tl_run_to_json(const struct tl_run *run, const struct tl_analysis *an,
 /* One row per sample of every visible cell:
  * backend,flush_bytes,kernel,k,i,raw,ns (k is the sample's ADD count). */
 int tl_run_write_csv(const char *path, const struct tl_run *run, char *why, size_t whylen);
+int tl_run_commit_csv(struct tl_out *o, const struct tl_run *run, char *why, size_t whylen);
 
 /* A JSON file (path "-": standard input), duplicate keys refused; NULL
  * with why = "FILE:line:col: not valid JSON: ..." */

@@ -6,3 +6,5 @@ EXTRA_DIST += tests/test_reference_run.sh tests/reference/check_run.py
 # What the output writer replaces and when it fails (issue 11 items 2-3).
 TESTS += tests/test_output_targets.sh
 EXTRA_DIST += tests/test_output_targets.sh
+TESTS += tests/test_output_failures.sh
+EXTRA_DIST += tests/test_output_failures.sh
