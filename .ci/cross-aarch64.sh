@@ -110,8 +110,8 @@ tests="tests/test_search tests/test_backend tests/test_sim tests/test_kernel tes
 	tests/test_topology tests/test_flush tests/test_runner tests/test_stats tests/test_stats_iforest
 	tests/test_json_io tests/test_analysis_kept tests/test_cli_opts"
 arm=/usr/lib/aarch64-linux-gnu
-for pc in jansson libpcre2-8 ncursesw; do
-	[ -f $arm/pkgconfig/$pc.pc ] || need "no $arm/pkgconfig/$pc.pc (apt-get install lib{jansson,pcre2,ncurses}-dev:arm64)"
+for pc in jansson libpcre2-8 ncursesw hwloc; do
+	[ -f $arm/pkgconfig/$pc.pc ] || need "no $arm/pkgconfig/$pc.pc (apt-get install lib{jansson,pcre2,ncurses,hwloc}-dev:arm64)"
 done
 # libgsl-dev is not Multi-Arch: same (installing :arm64 removes :amd64),
 # so its arm64 headers and static libraries are unpacked here instead.

@@ -253,8 +253,14 @@ static void test_live_without_cpuid(void)
 	setenv("HWLOC_COMPONENTS", "-x86", 1);
 	rc = tl_topology_read_live(0, &t, why, sizeof why);
 	unsetenv("HWLOC_COMPONENTS");
-	ok(rc == -1 && strstr(why, "no cache information: hwloc found no caches above CPU 0 "
-				   "(this machine has no sysfs cache folder, and CPUID gave none)"),
+#if defined(__x86_64__) || defined(__i386__)
+	const char *said = "no cache information: hwloc found no caches above CPU 0 "
+			   "(this machine has no sysfs cache folder, and CPUID gave none)";
+#else
+	const char *said = "no cache information: hwloc found no caches above CPU 0 "
+			   "(this machine has no sysfs cache folder)";
+#endif
+	ok(rc == -1 && strstr(why, said),
 	   "no sysfs folder and no x86 backend: no caches, said so: %s", why);
 }
 
