@@ -81,12 +81,6 @@ const char *tl_backend_ids(void);
 int tl_timer_open(struct tl_timer *t, const char *id_with_params, char *why, size_t whylen);
 void tl_timer_close(struct tl_timer *t);
 
-/* The clock's step in raw units, measured (never assumed): the lattice
- * step (stats_lattice_step) of `tries` timings, half empty, half with
- * 0..127 ADDs so durations vary. NaN when it cannot be measured (the
- * readings never changed, or tries is 0). */
-double tl_timer_resolution(struct tl_timer *t, unsigned tries);
-
 /* Wall seconds on CLOCK_MONOTONIC: for progress, time limits and benchmarks,
  * never between a timed region's two reads. */
 double tl_monotonic_s(void);

@@ -1,5 +1,5 @@
-/* The one list of timer backends, lookup, open/close and the measured
- * resolution. Every backend is compiled on every architecture (each file
+/* The one list of timer backends, lookup, open/close and the node's
+ * default barrier timer. Every backend is compiled on every architecture (each file
  * guards its own instructions), so nothing here depends on the target. */
 #include "config.h"
 
@@ -12,7 +12,6 @@
 
 #include "backends/backend.h"
 #include "backends/internal.h"
-#include "stats/stats.h"
 
 const struct tl_backend *const tl_backends[] = {
 	&tl_backend_barrier_tsc,
@@ -134,21 +133,3 @@ void tl_timer_close(struct tl_timer *t)
 	t->state = NULL;
 }
 
-/* Durations vary so that their lattice shows: half the timings run a few
- * ADDs (0..127), the rest are empty. The step itself is stats' to find. */
-double tl_timer_resolution(struct tl_timer *t, unsigned tries)
-{
-	const struct tl_backend *b = t->backend;
-	double *v, step;
-
-	if (!b || tries == 0)
-		return NAN;
-	v = malloc(tries * sizeof *v);
-	if (!v)
-		return NAN;
-	for (unsigned i = 0; i < tries; i++)
-		v[i] = (i & 1) ? b->time_adds(t, (uint64_t)((i * 37u) % 128u)) : b->time_empty(t);
-	step = stats_lattice_step(v, tries);
-	free(v);
-	return step;
-}

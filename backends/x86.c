@@ -103,7 +103,8 @@ static void x86_rdtscp_body(struct tl_insn_trial *out)
 	}
 	(void)lo;
 	(void)hi;
-	/* Insertion sort: 15 values, and the child must not need much. */
+	/* Sorted here, not by stats_median: a child forked from a threaded
+	 * process must not malloc (another thread may have held its lock). */
 	for (int i = 1; i < RDTSCP_BATCHES; i++)
 		for (int j = i; j > 0 && per[j] < per[j - 1]; j--) {
 			double x = per[j];

@@ -19,6 +19,7 @@
 
 #include "backends/backend.h"
 #include "bench/flush.h"
+#include "bench/probe.h"
 #include "bench/runner.h"
 #include "bench/search_engine.h"
 #include "bench/size.h"
@@ -71,7 +72,7 @@ static void bench_cell(const char *backend, const char *flush_text, uint64_t byt
 	struct tl_search_engine e;
 	struct tl_search_params p;
 	struct tl_search_io io = { .measure = tl_search_engine_measure, .measure_ctx = &e,
-				   .stop = &stop_flag };
+				   .stop = &stop_flag, .now = tl_monotonic_s };
 	char why[TL_WHY_MAX];
 
 	if (tl_timer_open(&t, backend, why, sizeof why) < 0) {
@@ -126,7 +127,8 @@ static void sim_ratio(const struct sim_case *sc)
 		struct tl_flush f;
 		struct tl_search_engine e;
 		struct tl_search_params p;
-		struct tl_search_io io = {.measure = tl_search_engine_measure, .measure_ctx = &e};
+		struct tl_search_io io = {.measure = tl_search_engine_measure, .measure_ctx = &e,
+					 .now = tl_monotonic_s};
 		struct tl_search_result ft, fd, pt, pd;
 		char id[160], why[TL_WHY_MAX];
 

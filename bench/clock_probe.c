@@ -23,18 +23,17 @@
 /* A drift this large matters at the paper's eps (1 %): it is a third of it. */
 #define PROBE_BAD_DRIFT 0.003
 
-static const char *const probe_timers[] = {"barrier-tsc", "barrier-rdtsc", "barrier-cntvct",
-					    "clock-gettime"};
-
+/* The node's barrier timer where one opens, else clock-gettime. */
 static int open_first(struct tl_timer *t, char *id, size_t idlen)
 {
-	char why[TL_WHY_MAX];
-	for (size_t i = 0; i < sizeof probe_timers / sizeof probe_timers[0]; i++)
-		if (tl_timer_open(t, probe_timers[i], why, sizeof why) == 0) {
-			snprintf(id, idlen, "%s", probe_timers[i]);
-			return 0;
-		}
-	return -1;
+	char said[2 * TL_WHY_MAX], why[TL_WHY_MAX];
+	const char *barrier = tl_backend_default_barrier(said, sizeof said);
+	const char *use = barrier ? barrier : "clock-gettime";
+
+	if (tl_timer_open(t, use, why, sizeof why) < 0)
+		return -1;
+	snprintf(id, idlen, "%s", use);
+	return 0;
 }
 
 /* The chain's samples in ns, in time order; 0 or -1. */

@@ -367,7 +367,6 @@ static void read_live(const struct ctx *c, struct tl_host *h)
 	h->tsc_ghz = 0;
 	h->tsc_resolution_ns = 0;
 	h->tsc_resolution_ticks = 0;
-	h->vdso = -1;
 	if (!c->live) {
 		bool intel = !strcmp(h->vendor, "GenuineIntel");
 		h->lfence = intel ? 1 : -1;
@@ -380,7 +379,6 @@ static void read_live(const struct ctx *c, struct tl_host *h)
 	h->tsc_ghz = tl_tsc_ghz();
 	read_tsc_step(h);
 	tl_syscall_cost_measure(&h->cost);
-	h->vdso = tl_vdso_verdict(&h->cost);
 	h->lfence = tl_x86_lfence_serializing(h->lfence_how, sizeof h->lfence_how);
 	tl_papi_describe(h->papi, sizeof h->papi);
 }
@@ -399,19 +397,20 @@ static struct tl_spoiler *spoil(struct tl_host *h, enum tl_spoiler_id id, const 
  * clocksource's name: kvm-clock serves clock_gettime from the vDSO too. */
 static void spoil_clock_reads(struct tl_host *h)
 {
-	struct tl_spoiler *s = spoil(h, TL_SPOILER_CLOCKSOURCE, "clocksource", h->vdso == 0,
+	int vdso = tl_vdso_verdict(&h->cost);
+	struct tl_spoiler *s = spoil(h, TL_SPOILER_CLOCKSOURCE, "clocksource", vdso == 0,
 				     h->clocksource);
 	char slow[200] = "";
 
 	if (h->syscall_readers[0])
 		snprintf(slow, sizeof slow, "; a syscall per read: %s", h->syscall_readers);
-	if (h->vdso < 0)
+	if (vdso < 0)
 		snprintf(s->why, sizeof s->why,
 			 "clock_gettime's cost was not measured (not the running machine)");
 	else
 		snprintf(s->why, sizeof s->why, "clock_gettime %s: %.0f ns a call, %.0f ns as a "
 			 "system call%s",
-			 h->vdso ? "is served in user space (vDSO)" : "enters the kernel on every read",
+			 vdso ? "is served in user space (vDSO)" : "enters the kernel on every read",
 			 h->cost.vdso_ns, h->cost.syscall_ns, slow);
 }
 

@@ -53,8 +53,7 @@ struct tl_host {
 
 	/* clock_gettime through libc and as a bare system call, measured; 0s
 	 * when not measured (not the running machine). */
-	struct tl_syscall_cost cost;
-	int vdso;                 /* 1 libc's read is a vDSO read, 0 it is a syscall, -1 unknown */
+	struct tl_syscall_cost cost; /* tl_vdso_verdict tells what they mean */
 	char syscall_readers[160]; /* backends measured to cost a syscall per read */
 
 	char clocksource[32];     /* "tsc", "hpet", ... or "unknown" */

@@ -49,3 +49,8 @@ noinst_PROGRAMS += bench/bench_search
 bench_bench_search_SOURCES = bench/bench_search.c
 bench_bench_search_LDADD = $(TL_LIBS)
 BENCH_RUN += bench/bench_search
+# stats/ reads no clock, so the benchmark of its functions lives here.
+noinst_PROGRAMS += bench/bench_stats
+bench_bench_stats_SOURCES = bench/bench_stats.c
+bench_bench_stats_LDADD = $(TL_LIBS)
+BENCH_RUN += bench/bench_stats

@@ -39,6 +39,25 @@ void tl_syscall_cost_measure(struct tl_syscall_cost *c)
 	c->syscall_ns = per_call_ns(1);
 }
 
+/* Durations vary so that their lattice shows: half the timings run a few
+ * ADDs (0..127), the rest are empty. The step itself is stats' to find. */
+double tl_timer_resolution(struct tl_timer *t, unsigned tries)
+{
+	const struct tl_backend *b = t->backend;
+	double *v, step;
+
+	if (!b || tries == 0)
+		return NAN;
+	v = malloc(tries * sizeof *v);
+	if (!v)
+		return NAN;
+	for (unsigned i = 0; i < tries; i++)
+		v[i] = (i & 1) ? b->time_adds(t, (uint64_t)((i * 37u) % 128u)) : b->time_empty(t);
+	step = stats_lattice_step(v, tries);
+	free(v);
+	return step;
+}
+
 int tl_vdso_verdict(const struct tl_syscall_cost *c)
 {
 	if (!c || !(c->vdso_ns > 0) || !(c->syscall_ns > 0))

@@ -23,6 +23,12 @@ struct tl_probe {
 	bool syscall_per_read;    /* costs what a system call costs here */
 };
 
+/* The clock's step in raw units, measured (never assumed): the lattice
+ * step (stats_lattice_step) of `tries` timings, half empty, half with
+ * 0..127 ADDs so durations vary. NaN when it cannot be measured (the
+ * readings never changed, or tries is 0). */
+double tl_timer_resolution(struct tl_timer *t, unsigned tries);
+
 /* The cost of reading CLOCK_MONOTONIC through libc (the vDSO where it
  * serves) and through a bare system call, measured now: medians in ns. */
 struct tl_syscall_cost {

@@ -14,6 +14,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "bench/probe.h"
 #include "bench/size.h"
 
 #define RESOLUTION_TRIES 2000
@@ -324,37 +325,44 @@ static size_t *schedule(const struct tl_run *run, size_t *count)
 	return order;
 }
 
-/* The same loop for runs and searches: flush (untimed), then one timed
+/* The timed function of a counted kernel (ADD, MUL, FMA chains). */
+static double (*counted_fn(const struct tl_backend *b,
+			   enum tl_kernel_kind kind))(struct tl_timer *, uint64_t)
+{
+	return kind == TL_KERNEL_MUL ? b->time_muls : kind == TL_KERNEL_FMA ? b->time_fmas
+									: b->time_adds;
+}
+
+/* The same loops for runs and searches: flush (untimed), then one timed
  * region; the backend's time_* is the only thing that reads the clock. The
- * switch picks the timed function outside it. */
+ * timed function is chosen once, before the samples, and the conversion to
+ * ns comes after them. */
 static void sample_loop(struct tl_timer *t, const struct tl_flush *f, enum tl_kernel_kind kind,
 			const uint64_t *counts, const void **cursor, size_t n, double *raw,
 			double *ns)
 {
 	const struct tl_backend *b = t->backend;
-	for (size_t i = 0; i < n; i++) {
-		tl_flush_touch(f);
-		switch (kind) {
-		case TL_KERNEL_EMPTY:
-			raw[i] = b->time_empty(t);
-			break;
-		case TL_KERNEL_ADD:
-		case TL_KERNEL_JITTER:
-			raw[i] = b->time_adds(t, counts[i]);
-			break;
-		case TL_KERNEL_MUL:
-			raw[i] = b->time_muls(t, counts[i]);
-			break;
-		case TL_KERNEL_FMA:
-			raw[i] = b->time_fmas(t, counts[i]);
-			break;
-		case TL_KERNEL_LOAD:
-			raw[i] = b->time_loads(t, cursor, counts[i]);
-			break;
+	double (*time_empty)(struct tl_timer *) = b->time_empty;
+	double (*time_loads)(struct tl_timer *, const void **, uint64_t) = b->time_loads;
+	double (*time_counted)(struct tl_timer *, uint64_t) = counted_fn(b, kind);
+
+	if (kind == TL_KERNEL_EMPTY)
+		for (size_t i = 0; i < n; i++) {
+			tl_flush_touch(f);
+			raw[i] = time_empty(t);
 		}
-		if (ns)
-			ns[i] = raw[i] * t->ns_per_unit;
-	}
+	else if (kind == TL_KERNEL_LOAD)
+		for (size_t i = 0; i < n; i++) {
+			tl_flush_touch(f);
+			raw[i] = time_loads(t, cursor, counts[i]);
+		}
+	else
+		for (size_t i = 0; i < n; i++) {
+			tl_flush_touch(f);
+			raw[i] = time_counted(t, counts[i]);
+		}
+	for (size_t i = 0; ns && i < n; i++)
+		ns[i] = raw[i] * t->ns_per_unit;
 }
 
 void tl_measure(struct tl_timer *t, const struct tl_flush *f, const uint64_t *adds, size_t n,

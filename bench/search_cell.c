@@ -9,6 +9,7 @@
 
 #include "backends/backend.h"
 #include "bench/flush.h"
+#include "bench/probe.h"
 #include "bench/search_engine.h"
 #include "stats/stats.h"
 
@@ -270,7 +271,7 @@ static int rep_search(const struct run_ctx *rc, struct tl_search_engine *e, unsi
 	const struct tl_search_plan *p = rc->plan;
 	struct tl_search_params sp = p->sp;
 	struct tl_search_io io = {tl_search_engine_measure, e, on_point, (void *)rc,
-				  rc->h ? rc->h->stop : NULL};
+				  rc->h ? rc->h->stop : NULL, tl_monotonic_s};
 	int st;
 
 	/* each repeat filters with its own seed: independent, still reproducible */

@@ -90,7 +90,7 @@ json_t *tl_host_to_json(const struct tl_host *h)
 			    h->cost.vdso_ns > 0 ? tl_json_real(h->cost.vdso_ns) : json_null());
 	json_object_set_new(o, "clock_gettime_syscall_ns",
 			    h->cost.syscall_ns > 0 ? tl_json_real(h->cost.syscall_ns) : json_null());
-	json_object_set_new(o, "vdso", tristate(h->vdso));
+	json_object_set_new(o, "vdso", tristate(tl_vdso_verdict(&h->cost)));
 	json_object_set_new(o, "syscall_readers", json_string(h->syscall_readers));
 	json_object_set_new(o, "hypervisor", json_string(h->hypervisor));
 	json_object_set_new(o, "vm", json_boolean(h->vm));

@@ -12,7 +12,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <stdbool.h>
 #include <stdlib.h>
 
 #include <gsl/gsl_sort.h>
@@ -25,8 +24,8 @@
 /* The longest durations (interrupts) narrow the peaks without adding
  * information: only durations up to this quantile are used. */
 #define LATTICE_QUANTILE 0.9
-/* Periods below shortest/LATTICE_SPAN are not tried (bounds the work on
- * continuous data). */
+/* Periods below the durations' spread / LATTICE_SPAN are not tried
+ * (bounds the work on continuous data). */
 #define LATTICE_SPAN 1000.0
 /* A multiple of the best period is the step when it keeps this share of
  * the best coherence: rounding jitter of +-10% of the step costs 0.8 of

@@ -8,10 +8,6 @@ tests_test_stats_LDADD = $(TL_LIBS)
 tests_test_stats_iforest_SOURCES = tests/test_stats_iforest.c tests/tap.h
 tests_test_stats_iforest_LDADD = $(TL_LIBS)
 TESTS += tests/test_stats tests/test_stats_iforest
-noinst_PROGRAMS += stats/bench_stats
-stats_bench_stats_SOURCES = stats/bench_stats.c
-stats_bench_stats_LDADD = $(TL_LIBS)
-BENCH_RUN += stats/bench_stats
 EXTRA_DIST += tests/reference/iforest_ref.py tests/reference/stats_ref.py
 # search helper: t_min and t_diff searches (paper Algorithms 1-2 and fast)
 libticklab_a_SOURCES += stats/search.h stats/search_impl.h stats/search.c stats/search_paper.c \

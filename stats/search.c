@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/backend.h"
 #include "stats/search_impl.h"
 
 void tl_search_params_default(struct tl_search_params *p)
@@ -69,7 +68,7 @@ int srch_begin(struct tl_srch *s, const struct tl_search_params *p, const struct
 	s->p = p;
 	s->io = io;
 	s->r = r;
-	s->t0 = tl_monotonic_s();
+	s->t0 = io->now ? io->now() : 0;
 	s->cv_floor = INFINITY;
 	r->method = p->method;
 	r->ns = NAN;
@@ -98,7 +97,7 @@ void srch_end(struct tl_srch *s)
 	free(s->kept2);
 	s->raw = s->kept = s->kept2 = NULL;
 	if (s->r)
-		s->r->seconds = tl_monotonic_s() - s->t0;
+		s->r->seconds = s->io->now ? s->io->now() - s->t0 : 0;
 }
 
 bool srch_stopped(const struct tl_srch *s)
@@ -108,7 +107,7 @@ bool srch_stopped(const struct tl_srch *s)
 
 bool srch_out_of_time(const struct tl_srch *s)
 {
-	return s->p->time_limit_s > 0 && tl_monotonic_s() - s->t0 > s->p->time_limit_s;
+	return s->p->time_limit_s > 0 && s->io->now && s->io->now() - s->t0 > s->p->time_limit_s;
 }
 
 int srch_sample(struct tl_srch *s, uint64_t adds, size_t n, bool second, struct tl_point *pt)

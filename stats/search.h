@@ -78,6 +78,9 @@ struct tl_search_io {
 	tl_search_observer observe; /* may be NULL */
 	void *observe_ctx;
 	atomic_bool *stop;          /* may be NULL; Ctrl-C keeps what was found */
+	double (*now)(void);        /* wall seconds for time limits and `seconds`;
+				     * NULL: no clock (no time limit, seconds 0).
+				     * Given, not read here: stats/ reads no clock */
 };
 
 /* Both return 0 when the search ended (see r->converged), 1 when the stop

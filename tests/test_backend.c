@@ -17,6 +17,7 @@
 #include "backends/backend.h"
 #include "backends/internal.h"
 #include "backends/timed.h"
+#include "bench/probe.h"
 #include "tests/node_caps.h"
 #include "tests/tap.h"
 

@@ -98,35 +98,36 @@ static void info_request(struct tui_app *app)
 		free(job);
 }
 
-void tui_info_poll(struct tui_app *app)
-{
-	if (!app->info_live || !atomic_load(&app->info_done))
-		return;
-	pthread_join(app->info_thread, NULL);
-	app->info_live = false;
-	app->host = app->info_result;
-	app->have_host = true;
-	app->dirty = true;
-}
-
-void tui_info_free(struct tui_app *app)
+/* Waits for the worker and, when keep, takes its facts. */
+static void info_join(struct tui_app *app, bool keep)
 {
 	if (!app->info_live)
 		return;
 	pthread_join(app->info_thread, NULL);
 	app->info_live = false;
+	if (!keep)
+		return;
+	app->host = app->info_result;
+	app->have_host = true;
+	app->dirty = true;
+}
+
+void tui_info_poll(struct tui_app *app)
+{
+	if (atomic_load(&app->info_done))
+		info_join(app, true);
+}
+
+void tui_info_free(struct tui_app *app)
+{
+	info_join(app, false);
 }
 
 /* For exports, which need the facts now: the worker's if one runs, else a
  * read without the clock probe. Never called from a draw. */
 void tui_info_ensure(struct tui_app *app)
 {
-	if (app->info_live) {
-		pthread_join(app->info_thread, NULL);
-		app->info_live = false;
-		app->host = app->info_result;
-		app->have_host = true;
-	}
+	info_join(app, true);
 	if (!app->have_host) {
 		tl_host_read(NULL, info_cpu(app), &app->host);
 		app->have_host = true;
@@ -172,7 +173,7 @@ static void host_lines(struct tui_app *app, struct info_buf *b)
 		add(b, TUI_ROLE_MAIN_FG, 0, "  TSC          %.3f GHz, step -", h->tsc_ghz);
 	else
 		add(b, TUI_ROLE_MAIN_FG, 0, "  TSC          none or unknown");
-	if (h->vdso >= 0)
+	if (tl_vdso_verdict(&h->cost) >= 0)
 		add(b, TUI_ROLE_MAIN_FG, 0, "  clocksource  %s: clock_gettime %.0f ns, syscall %.0f ns",
 		    h->clocksource, h->cost.vdso_ns, h->cost.syscall_ns);
 	else
