@@ -111,13 +111,15 @@ paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 3)
 # the availability this node must show: expectations follow from the
 # architecture, whether PAPI was built, whether a CPU PMU device exists and
 # perf_event_paranoid -- never from what ticklab itself says.
-rdtscp=0
-"$TL_TOP_BUILDDIR/tests/node_caps" | grep -q '^rdtscp yes' && rdtscp=1
-"$PY" - "$tmp/info.json" "$(uname -m)" "$have_papi" "$have_pmu" "$paranoid" "$rdtscp" >"$tmp/tap" <<'EOF'
+rdtscp=0 rdtsc=0
+"$TL_TOP_BUILDDIR/tests/node_caps" >"$tmp/caps"
+grep -q '^rdtscp yes' "$tmp/caps" && rdtscp=1
+grep -q '^rdtsc yes' "$tmp/caps" && rdtsc=1
+"$PY" - "$tmp/info.json" "$(uname -m)" "$have_papi" "$have_pmu" "$paranoid" "$rdtscp" "$rdtsc" >"$tmp/tap" <<'EOF'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 arch, papi, pmu, paranoid = sys.argv[2], sys.argv[3] == "1", sys.argv[4] == "1", int(sys.argv[5])
-rdtscp = sys.argv[6] == "1"
+rdtscp, rdtsc = sys.argv[6] == "1", sys.argv[7] == "1"
 x86 = arch in ("x86_64", "i386", "i686")
 arm = arch == "aarch64"
 n = 0
@@ -139,7 +141,7 @@ keys = ("id", "family", "clock", "unit", "how", "available", "reason", "resoluti
         "overhead_ns", "simulated")
 ok(all(all(k in b for k in keys) for b in by.values()), "every backend has every key")
 expect = {
-    "barrier-tsc": x86 and rdtscp, "barrier-rdtsc": x86, "rdtsc": x86,
+    "barrier-tsc": x86 and rdtscp, "barrier-rdtsc": x86 and rdtsc, "rdtsc": x86 and rdtsc,
     "clock-gettime": True, "sim": True,
     "papi-real-nsec": papi, "papi-real-cyc": papi,
     "perf-task-clock": paranoid <= 2,
