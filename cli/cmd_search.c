@@ -69,7 +69,7 @@ static const char usage_text[] =
 	"                       measurements per evaluation when a flush is expensive;\n"
 	"                       each metric's search also stops after SEC seconds\n"
 	"  -R, --repeats R      independent repeats of every cell, interleaved in a seeded\n"
-	"                       order (default 3): answers are their median with a 95 %%\n"
+	"                       order (default 3): answers are their median with a 95 %\n"
 	"                       interval, flagged UNSTABLE when the repeats disagree\n"
 	"  -c, --cpu C          CPU to measure on (default: the last allowed CPU)\n"
 	"  -s, --seed S         seed of the OS-noise filter (default 1)\n"
