@@ -21,9 +21,10 @@
 #include "backends/backend.h"
 #include "stats/search.h"
 
-/* seconds of flushing one cell's repeat may spend (the fast method lowers
- * its measurements per evaluation to fit) and each metric's time limit */
-#define TL_SEARCH_BUDGET_S 40.0
+/* seconds of flushing one cell may spend over all its repeats (the fast
+ * method lowers its measurements per evaluation to fit), and each metric's
+ * time limit over the repeats: a repeat gets its share */
+#define TL_SEARCH_BUDGET_S 30.0
 #define TL_SEARCH_REPEATS 3u
 /* K range and points of the ns-per-ADD fit */
 #define TL_SEARCH_FIT_KMAX 20000

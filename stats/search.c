@@ -110,11 +110,36 @@ bool srch_out_of_time(const struct tl_srch *s)
 	return s->p->time_limit_s > 0 && s->io->now && s->io->now() - s->t0 > s->p->time_limit_s;
 }
 
+bool srch_out_of_time_for(const struct tl_srch *s, uint64_t adds, size_t measurements)
+{
+	double per = s->fixed_s;
+
+	if (!(s->p->time_limit_s > 0) || !s->io->now)
+		return false;
+	if (s->p->ns_per_add > 0)
+		per += (double)adds * s->p->ns_per_add * 1e-9;
+	return s->io->now() - s->t0 + per * (double)measurements > s->p->time_limit_s;
+}
+
+/* What a measurement costs besides its kernel, from this evaluation. */
+static void learn_cost(struct tl_srch *s, double t_start, uint64_t adds, size_t n)
+{
+	double per;
+
+	if (!s->io->now || n == 0)
+		return;
+	per = (s->io->now() - t_start) / (double)n;
+	if (s->p->ns_per_add > 0)
+		per -= (double)adds * s->p->ns_per_add * 1e-9;
+	s->fixed_s = per > 0 ? per : 0;
+}
+
 int srch_sample(struct tl_srch *s, uint64_t adds, size_t n, bool second, struct tl_point *pt)
 {
 	double *dst = second ? s->kept2 : s->kept;
 	struct tl_analysis a;
 	size_t nk = 0;
+	double t_start = s->io->now ? s->io->now() : 0;
 
 	if (n > s->cap)
 		n = s->cap;
@@ -137,6 +162,7 @@ int srch_sample(struct tl_srch *s, uint64_t adds, size_t n, bool second, struct 
 	pt->kurtosis = nk >= 4 ? 3.0 + gsl_stats_kurtosis(dst, 1, nk) : 3.0;
 	if (!isfinite(pt->kurtosis))
 		pt->kurtosis = 3.0;
+	learn_cost(s, t_start, adds, n);
 	if (pt->cv < s->cv_floor) {
 		s->cv_floor = pt->cv;
 		s->cv_floor_adds = adds;

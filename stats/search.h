@@ -26,7 +26,7 @@ struct tl_search_params {
 	unsigned q;            /* t_diff pairs, 80 */
 	uint64_t tmin_step;    /* initial step, 10000 ADDs */
 	uint64_t tdiff_step;   /* initial step, 100 ADDs */
-	uint64_t max_adds;     /* upper bound: "did not converge below ..." */
+	uint64_t max_adds;     /* upper bound: "no t_min below the ...-ADD bound" */
 	enum tl_os_method os;
 	uint64_t seed;
 	double overhead_ns;    /* t_e,std under the same flush */
@@ -50,7 +50,7 @@ struct tl_search_result {
 	double seconds;        /* wall time */
 	double stat;           /* CV (t_min) or overlap alpha (t_diff) at the answer */
 	bool on_floor;         /* sits on the timer-resolution floor */
-	char note[256];        /* "did not converge below 1e8 ADDs: CV floor 2.8 %" etc. */
+	char note[256];        /* "no t_min below the 1e+08-ADD bound (--max-adds): lowest CV 2.8 %" etc. */
 	/* extras */
 	enum tl_search_method method;
 	bool stopped;          /* the stop flag ended it; adds is the best found so far */

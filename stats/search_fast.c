@@ -203,22 +203,24 @@ int search_fast_tmin(struct tl_srch *s)
 	for (int it = 0; it < FAST_MAX_EVALS; it++) {
 		double kernel_s = (double)k * c * 1e-9 * (double)s->cap;
 
-		if (srch_out_of_time(s)) {
+		if (srch_out_of_time_for(s, k, s->cap)) {
 			if (hi)
 				snprintf(s->r->note, sizeof(s->r->note),
-					 "time limit %.0f s: t_min in (%llu, %llu] ADDs, not refined",
+					 "out of time (%.0f s a metric): t_min lies between %llu and %llu ADDs, "
+					 "not narrowed further",
 					 p->time_limit_s, (unsigned long long)lo, (unsigned long long)hi);
 			else
 				snprintf(s->r->note, sizeof(s->r->note),
-					 "time limit %.0f s reached below %llu ADDs: CV floor %.3g %% at %llu",
+					 "out of time (%.0f s a metric) before trying %llu ADDs: the steadiest "
+					 "point, CV %.3g %% at %llu ADDs, was not steady enough",
 					 p->time_limit_s, (unsigned long long)k, 100.0 * s->cv_floor,
 					 (unsigned long long)s->cv_floor_adds);
 			goto answer;
 		}
 		if (kernel_s > FAST_MAX_KERNEL_S) {
 			snprintf(s->r->note, sizeof(s->r->note),
-				 "did not converge below %llu ADDs (CV floor %.3g %%): the next point would "
-				 "run %.0f s of kernel",
+				 "no t_min below %llu ADDs (lowest CV %.3g %%): the next point would run "
+				 "%.0f s of kernel alone, so the search stopped there",
 				 (unsigned long long)k, 100.0 * s->cv_floor, kernel_s);
 			goto answer;
 		}
@@ -278,7 +280,8 @@ int search_fast_tmin(struct tl_srch *s)
 	}
 	if (!hi)
 		snprintf(s->r->note, sizeof(s->r->note),
-			 "did not converge below %.3g ADDs: CV floor %.3g %% (highest point tried %llu)",
+			 "no t_min below the %.3g-ADD bound (--max-adds): lowest CV %.3g %%, longest "
+			 "kernel tried %llu ADDs",
 			 (double)p->max_adds, 100.0 * s->cv_floor, (unsigned long long)lo);
 answer:
 	if (hi) {
@@ -434,16 +437,20 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 			next = lo_fail + (up ? up : 1);
 		}
 		d = next;
-		if (round > 0 && srch_out_of_time(s)) {
+		/* a round is FAST_CONFIRM_PAIRS pairs at A0 + (i-1) delta, A0 + i delta */
+		if (round > 0 && srch_out_of_time_for(s, tmin + (uint64_t)(1.5 * (double)d),
+						      2 * FAST_CONFIRM_PAIRS * s->cap)) {
 			snprintf(s->r->note, sizeof(s->r->note),
-				 "time limit %.0f s reached: t_diff > %llu ADDs (model %.0f)", p->time_limit_s,
+				 "out of time (%.0f s a metric): t_diff is above %llu ADDs, the largest "
+				 "difference tried (the model expected %.0f)", p->time_limit_s,
 				 (unsigned long long)lo_fail, s->r->predicted_adds);
 			rc = 0;
 			goto out;
 		}
 		if (tmin + (uint64_t)p->q * d > p->max_adds) {
 			snprintf(s->r->note, sizeof(s->r->note),
-				 "did not converge below %.3g ADDs: %u pairs at delta %llu need longer kernels",
+				 "no t_diff below the %.3g-ADD bound (--max-adds): %u pairs %llu ADDs apart "
+				 "would need longer kernels",
 				 (double)p->max_adds, p->q, (unsigned long long)d);
 			rc = 0;
 			goto out;
@@ -470,14 +477,15 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 			s->r->converged = true;
 			if (round > 0)
 				snprintf(s->r->note, sizeof(s->r->note),
-					 "fast: walked up %d time(s) past the model (%.0f ADDs)", round,
-					 s->r->predicted_adds);
+					 "confirmed %d step(s) above the model's %.0f ADDs: the slowest "
+					 "readings reach further than a normal spread predicts",
+					 round, s->r->predicted_adds);
 			rc = 0;
 			goto out;
 		}
 		lo_fail = d;
 	}
-	snprintf(s->r->note, sizeof(s->r->note), "fast: no delta confirmed after %d rounds (last %llu ADDs)",
+	snprintf(s->r->note, sizeof(s->r->note), "no t_diff confirmed in %d tries (the last at %llu ADDs)",
 		 FAST_MAX_EVALS, (unsigned long long)d);
 	rc = 0;
 out:

@@ -18,6 +18,9 @@ struct tl_srch {
 	uint64_t cv_floor_adds;
 	uint64_t hi_adds;  /* largest K sampled */
 	uint64_t hi_delta; /* largest pair difference sampled */
+	/* seconds one measurement costs besides its kernel (timer, flush,
+	 * filtering), from the latest evaluation: the time limit's forecast */
+	double fixed_s;
 };
 
 /* What one evaluated point looks like after filter_cost and filter_os. */
@@ -34,6 +37,10 @@ void srch_end(struct tl_srch *s);
 bool srch_stopped(const struct tl_srch *s);
 /* The fast method's time limit is spent. */
 bool srch_out_of_time(const struct tl_srch *s);
+/* ... or would be by the end of `measurements` more at `adds` ADDs: a
+ * limit checked only before an evaluation let a long last one overrun it
+ * (72 s against 40 s on a PAPI t_diff). */
+bool srch_out_of_time_for(const struct tl_srch *s, uint64_t adds, size_t measurements);
 /* n measurements of adds ADDs, filtered, into s->kept (or s->kept2 when
  * second); pt summarises them. Returns 0, or 1 when stopped. */
 int srch_sample(struct tl_srch *s, uint64_t adds, size_t n, bool second, struct tl_point *pt);

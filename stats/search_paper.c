@@ -61,12 +61,12 @@ static void note_bound(struct tl_srch *s, const char *what)
 		/* One check can dip below eps while its p repeats fail: say so,
 		 * or a floor under eps reads as a contradiction. */
 		snprintf(s->r->note, sizeof(s->r->note),
-			 "did not converge below %.3g ADDs: CV floor %.3g %% at %llu ADDs%s",
+			 "no t_min below the %.3g-ADD bound (--max-adds): lowest CV %.3g %% at %llu ADDs%s",
 			 (double)s->p->max_adds, 100.0 * s->cv_floor,
 			 (unsigned long long)s->cv_floor_adds,
 			 s->cv_floor < s->p->eps ? " in one check; its repeats failed" : "");
 	else
-		snprintf(s->r->note, sizeof(s->r->note), "did not converge below %.3g ADDs (%s)",
+		snprintf(s->r->note, sizeof(s->r->note), "no t_min below the %.3g-ADD bound (--max-adds): %s",
 			 (double)s->p->max_adds, what);
 }
 
@@ -170,11 +170,13 @@ int search_paper_tdiff(struct tl_srch *s, uint64_t tmin)
 				}
 				if (isnan(worst))
 					snprintf(s->r->note, sizeof(s->r->note),
-						 "did not converge below %.3g ADDs: %u pairs at delta %llu need longer kernels",
+						 "no t_diff below the %.3g-ADD bound (--max-adds): %u pairs %llu ADDs "
+						 "apart would need longer kernels",
 						 (double)p->max_adds, p->q, (unsigned long long)d);
 				else
 					snprintf(s->r->note, sizeof(s->r->note),
-						 "did not converge below %.3g ADDs: overlap still %.3g at delta %llu",
+						 "no t_diff below the %.3g-ADD bound (--max-adds): overlap still %.3g at "
+						 "%llu ADDs apart",
 						 (double)p->max_adds, worst, (unsigned long long)(d - step));
 				return 0;
 			}

@@ -218,11 +218,11 @@ static void test_bound_stop_observer(void)
 		r.p.method = m == 0 ? TL_SEARCH_PAPER : TL_SEARCH_FAST;
 		is_int(tl_search_tmin(&r.p, &r.io, &res), 0, "%s: bounded search returns 0",
 		       tl_search_method_name(r.p.method));
-		ok(!res.converged && strstr(res.note, "did not converge below 500 ADDs: CV floor"),
+		ok(!res.converged && strstr(res.note, "no t_min below the 500-ADD bound (--max-adds): lowest CV"),
 		   "%s: says '%s'", tl_search_method_name(r.p.method), res.note);
 		is_int(tl_search_tdiff(&r.p, &r.io, 400, &res), 0, "%s: bounded t_diff returns 0",
 		       tl_search_method_name(r.p.method));
-		ok(!res.converged && strstr(res.note, "did not converge below 500 ADDs"),
+		ok(!res.converged && strstr(res.note, "no t_diff below the 500-ADD bound"),
 		   "%s: t_diff says '%s'", tl_search_method_name(r.p.method), res.note);
 	}
 	r.p.max_adds = 100000000;
