@@ -33,7 +33,7 @@ EXTRA_DIST += tests/fixtures/sysfs-xeon6248 tests/fixtures/sysfs-epyc7742 \
 	tests/fixtures/make-topology-fixtures.sh tests/fixtures/fsroot-sysfs-caches
 # search helper: the searches' measurement callback over a timer + flush
 libticklab_a_SOURCES += bench/search_engine.c bench/search_engine.h bench/search_cell.c \
-	bench/search_cell.h bench/search_summary.c
+	bench/search_cell.h bench/search_summary.c bench/search_params.c bench/search_params.h
 
 # Benchmarks: built by `make`, run by `make bench`; they print numbers only.
 noinst_PROGRAMS += bench/bench_barrier bench/bench_flush bench/bench_rate

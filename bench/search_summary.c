@@ -383,10 +383,19 @@ void tl_search_ratio_describe(char *buf, size_t len, const struct tl_search_rati
 	double shown = more ? v : 1 / v;
 
 	switch (r->rel) {
-	case '=':
-		snprintf(buf, len, "%.3g%s %s %s (%.3g-%.3g%s)", shown, times, more ? "more" : "less",
-			 what, more ? r->lo : 1 / r->hi, more ? r->hi : 1 / r->lo, times);
+	case '=': {
+		double lo = more ? r->lo : 1 / r->hi, hi = more ? r->hi : 1 / r->lo;
+
+		if (isfinite(lo) && isfinite(hi) && lo > 0)
+			snprintf(buf, len, "%.3g%s %s %s (%.3g-%.3g%s)", shown, times,
+				 more ? "more" : "less", what, lo, hi, times);
+		else
+			/* an interval reaching 0 on either side has no finite ratio end */
+			snprintf(buf, len, "%.3g%s %s %s (interval unbounded: the repeats scatter too "
+					   "much to bound the ratio)",
+				 shown, times, more ? "more" : "less", what);
 		break;
+	}
 	case '>':
 		/* the true ratio is above v */
 		snprintf(buf, len, more ? "at least %.3g%s more %s" : "at most %.3g%s less %s", shown,

@@ -22,6 +22,7 @@
 #include "bench/host.h"
 #include "bench/runner.h"
 #include "bench/search_cell.h"
+#include "bench/search_params.h"
 #include "bench/size.h"
 #include "bench/topology.h"
 #include "cli/commands.h"
@@ -165,38 +166,6 @@ static int parse_metric(struct search_opts *o, const char *text, char *why, size
 }
 
 /* A whole number >= 1 of ADDs, also written as 1e8. */
-static int parse_adds(const char *text, const char *what, uint64_t *out, char *why, size_t whylen)
-{
-	double v;
-	char *end;
-
-	errno = 0;
-	v = strtod(text, &end);
-	if (text[0] == '\0' || *end != '\0' || errno || !(v >= 1) || v > 1e15 || v != floor(v)) {
-		snprintf(why, whylen, "%s '%s' is not accepted (accepted: a whole number of ADDs from 1 "
-				      "to 1e15, e.g. 10000 or 1e8)",
-			 what, text);
-		return -1;
-	}
-	*out = (uint64_t)v;
-	return 0;
-}
-
-static int parse_unsigned(const char *text, const char *what, unsigned *out, char *why,
-			  size_t whylen)
-{
-	size_t v;
-
-	if (opts_parse_count(text, what, &v, why, whylen) < 0)
-		return -1;
-	if (v > 1000000) {
-		snprintf(why, whylen, "%s '%s' is too large (accepted: 1 to 1000000)", what, text);
-		return -1;
-	}
-	*out = (unsigned)v;
-	return 0;
-}
-
 static int check_backends(struct search_opts *o, char *why, size_t whylen)
 {
 	return opts_parse_backends(o->backend_text, &o->backends, &o->nbackends, why, whylen);
@@ -282,10 +251,7 @@ static void opts_release(struct search_opts *o)
 /* One option; 0 ok, -1 bad (why filled). */
 static int parse_one(struct search_opts *o, int c, char **argv, char *why, size_t whylen)
 {
-	struct tl_search_params *sp = &o->plan.sp;
-	size_t v;
-	int m;
-
+	/* the search parameters go through the validator the TUI uses too */
 	switch (c) {
 	case 'b':
 		o->backend_text = optarg;
@@ -296,64 +262,36 @@ static int parse_one(struct search_opts *o, int c, char **argv, char *why, size_
 	case 'm':
 		return parse_metric(o, optarg, why, whylen);
 	case 'M':
-		m = tl_search_method_parse(optarg);
-		if (m < 0) {
-			snprintf(why, whylen, "--method '%s' is unknown (accepted: fast, paper)", optarg);
-			return -1;
-		}
-		sp->method = (enum tl_search_method)m;
-		return 0;
+		return tl_search_plan_param(&o->plan, "method", "--method", optarg, why, whylen);
 	case OPT_EPS:
-		return opts_parse_double(optarg, "--eps", 1e-6, 0.999, &sp->eps, why, whylen);
+		return tl_search_plan_param(&o->plan, "eps", "--eps", optarg, why, whylen);
 	case OPT_ALPHA:
-		return opts_parse_double(optarg, "--alpha", 0, 0.999, &sp->alpha, why, whylen);
+		return tl_search_plan_param(&o->plan, "alpha", "--alpha", optarg, why, whylen);
 	case 'n':
-		if (opts_parse_count(optarg, "-n", &sp->n, why, whylen) < 0)
-			return -1;
-		if (sp->n < 10) {
-			snprintf(why, whylen, "-n '%s' is too small for a CV or a filter (accepted: 10 "
-					      "or more)",
-				 optarg);
-			return -1;
-		}
-		return 0;
+		return tl_search_plan_param(&o->plan, "n", "-n", optarg, why, whylen);
 	case OPT_P:
-		return parse_unsigned(optarg, "--p", &sp->p, why, whylen);
+		return tl_search_plan_param(&o->plan, "p", "--p", optarg, why, whylen);
 	case OPT_Q:
-		return parse_unsigned(optarg, "--q", &sp->q, why, whylen);
+		return tl_search_plan_param(&o->plan, "q", "--q", optarg, why, whylen);
 	case OPT_TMIN_STEP:
-		return parse_adds(optarg, "--tmin-step", &sp->tmin_step, why, whylen);
+		return tl_search_plan_param(&o->plan, "tmin-step", "--tmin-step", optarg, why, whylen);
 	case OPT_TDIFF_STEP:
-		return parse_adds(optarg, "--tdiff-step", &sp->tdiff_step, why, whylen);
+		return tl_search_plan_param(&o->plan, "tdiff-step", "--tdiff-step", optarg, why, whylen);
 	case OPT_MAX_ADDS:
-		return parse_adds(optarg, "--max-adds", &sp->max_adds, why, whylen);
+		return tl_search_plan_param(&o->plan, "max-adds", "--max-adds", optarg, why, whylen);
 	case OPT_OS_FILTER:
-		m = stats_os_method_parse(optarg);
-		if (m < 0) {
-			snprintf(why, whylen, "--os-filter '%s' is unknown (accepted: iforest, iqr, none)",
-				 optarg);
-			return -1;
-		}
-		sp->os = (enum tl_os_method)m;
-		return 0;
+		return tl_search_plan_param(&o->plan, "os-filter", "--os-filter", optarg, why, whylen);
 	case OPT_REF:
 		o->reference = optarg;
 		return 0;
 	case OPT_BUDGET:
-		return opts_parse_double(optarg, "--budget", 0.1, 86400, &o->plan.budget_s, why, whylen);
+		return tl_search_plan_param(&o->plan, "budget", "--budget", optarg, why, whylen);
 	case 'R':
-		if (opts_parse_count(optarg, "--repeats", &v, why, whylen) < 0)
-			return -1;
-		if (v > 256) {
-			snprintf(why, whylen, "--repeats '%s' is too large (accepted: 1 to 256)", optarg);
-			return -1;
-		}
-		o->plan.repeats = (unsigned)v;
-		return 0;
+		return tl_search_plan_param(&o->plan, "repeats", "--repeats", optarg, why, whylen);
 	case 'c':
 		return opts_parse_cpu(optarg, &o->plan.cpu, why, whylen);
 	case 's':
-		return opts_parse_u64(optarg, "--seed", &sp->seed, why, whylen);
+		return tl_search_plan_param(&o->plan, "seed", "--seed", optarg, why, whylen);
 	case OPT_JSON:
 		o->json = optarg;
 		return 0;

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "backends/backend.h"
+#include "bench/search_params.h"
 #include "io/search_json.h"
 #include "stats/stats.h"
 
@@ -55,6 +57,13 @@ static bool any_stopped(const struct tl_search_cell *c, unsigned nrep)
 	return false;
 }
 
+static bool simulated(const char *id)
+{
+	const struct tl_backend *b = tl_backend_find(id);
+
+	return b && b->simulated;
+}
+
 static void print_rows(FILE *out, const struct tl_search_plan *p, const struct tl_search_cell *cells)
 {
 	fprintf(out, "%-16s %-8s %6s %6s | %9s %-17s %9s %5s | %9s %-17s %9s %5s\n", "backend",
@@ -64,13 +73,22 @@ static void print_rows(FILE *out, const struct tl_search_plan *p, const struct t
 		const struct tl_search_cell *c = &cells[i];
 		bool stop = any_stopped(c, p->repeats);
 
-		fprintf(out, "%-16.16s %-8.8s %6zu %6.3f |", p->backends[c->b], p->flush_names[c->f],
-			c->fast_n, c->ns_per_add);
+		/* a simulated timer keeps its mark even when its id is cut */
+		if (simulated(p->backends[c->b]))
+			fprintf(out, "%-14.14s * ", p->backends[c->b]);
+		else
+			fprintf(out, "%-16.16s ", p->backends[c->b]);
+		fprintf(out, "%-8.8s %6zu %6.3f |", p->flush_names[c->f], c->fast_n, c->ns_per_add);
 		print_metric(out, &c->tmin, stop);
 		fputs(" |", out);
 		print_metric(out, &c->tdiff, stop);
 		fputc('\n', out);
 	}
+	for (size_t b = 0; b < p->nbackends; b++)
+		if (simulated(p->backends[b])) {
+			fprintf(out, "* simulated timer: not a measurement of this machine\n");
+			break;
+		}
 }
 
 static void print_cell_notes(FILE *out, const struct tl_search_plan *p,
@@ -91,13 +109,10 @@ static void print_cell_notes(FILE *out, const struct tl_search_plan *p,
 void tl_search_table_print(FILE *out, const struct tl_search_plan *p,
 			   const struct tl_search_cell *cells)
 {
-	const struct tl_search_params *sp = &p->sp;
+	char params[400];
 
-	fprintf(out, "method %s, eps %g, alpha %g, n %zu, p %u, q %u, os-filter %s, bound %.3g ADDs, "
-		     "repeats %u (interval %s), reference %s\n",
-		tl_search_method_name(sp->method), sp->eps, sp->alpha, sp->n, sp->p, sp->q,
-		stats_os_method_name(sp->os), (double)sp->max_adds, p->repeats,
-		tl_search_interval_method(p->repeats), p->backends[p->ref]);
+	tl_search_plan_describe(p, params, sizeof params);
+	fprintf(out, "%s, reference %s\n", params, p->backends[p->ref]);
 	print_rows(out, p, cells);
 	for (size_t i = 0; i < p->nbackends * p->nflush; i++)
 		print_cell_notes(out, p, &cells[i]);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "bench/search_params.h"
 #include "io/search_json.h"
 #include "tests/tap.h"
 #include "tui/app.h"
@@ -21,12 +22,14 @@
 #define SIM_A "sim:sd=5,quantum=0,spike_rate=0"
 #define SIM_B "sim:sd=10,quantum=10,spike_rate=0.01,seed=7"
 
-static int cli_path(const char *out)
+/* edited: the parameters changed, by flags here and by the TUI's o there */
+static int cli_path(const char *out, bool edited)
 {
 	char *argv[] = {"search", "--backend", SIM_A "," SIM_B, "-n", "400", "--seed", "5",
-			"--json", (char *)out, "--quiet", NULL};
+			"--json", (char *)out, "--quiet", "--eps", "0.02", "--alpha", "0.1",
+			"--repeats", "2", NULL};
 
-	return cli_search_main(10, argv);
+	return cli_search_main(edited ? 16 : 10, argv);
 }
 
 static void add_item(struct tui_list *l, const char *label, uint64_t bytes)
@@ -40,7 +43,7 @@ static void add_item(struct tui_list *l, const char *label, uint64_t bytes)
 }
 
 /* The TUI's own path: Setup selections, s, wait, e. */
-static int tui_path(const char *out)
+static int tui_path(const char *out, bool edited)
 {
 	static struct tui_app app;
 	static struct tui_item backends[2], flushes[1];
@@ -49,6 +52,7 @@ static int tui_path(const char *out)
 
 	app.lists[0].items = backends;
 	app.lists[1].items = flushes;
+	app.lists[0].n = app.lists[1].n = 0;
 	add_item(&app.lists[0], SIM_A, 0);
 	add_item(&app.lists[0], SIM_B, 0);
 	add_item(&app.lists[1], "0", 0);
@@ -57,6 +61,14 @@ static int tui_path(const char *out)
 	app.opts.cpu = -1;
 	app.wake[0] = app.wake[1] = -1;
 	pthread_mutex_init(&app.search_mu, NULL);
+	app.search_params_set = false;
+	if (edited) {
+		tui_search_params_done(&app, "eps=0.02 alpha=0.1 repeats=2");
+		if (app.msg_error) {
+			printf("# %s\n", app.msg);
+			return -1;
+		}
+	}
 	if (tui_search_start(&app, why, sizeof why) < 0) {
 		printf("# tui_search_start: %s\n", why);
 		return -1;
@@ -143,6 +155,36 @@ static void check_same(const json_t *a, const json_t *b, const char *key, const 
 		printf("# first difference at %s\n", path);
 }
 
+/* The TUI's o takes name=value pairs through the CLI's validator. */
+static void params_text(void)
+{
+	struct tl_search_plan p, q;
+	char text[512], why[256];
+
+	tl_search_plan_default(&p);
+	ok(tl_search_plan_params(&p, "method=paper eps=0.02 n=5000 repeats=5 max-adds=1e6", why,
+				 sizeof why) == 0,
+	   "pairs accepted");
+	ok(p.sp.method == TL_SEARCH_PAPER && p.sp.eps == 0.02 && p.sp.n == 5000 && p.repeats == 5 &&
+		   p.sp.max_adds == 1000000,
+	   "and set");
+	tl_search_plan_params_text(&p, text, sizeof text);
+	tl_search_plan_default(&q);
+	ok(tl_search_plan_params(&q, text, why, sizeof why) == 0 && memcmp(&p.sp, &q.sp, sizeof p.sp) == 0 &&
+		   p.repeats == q.repeats && p.budget_s == q.budget_s,
+	   "the text of a plan gives the plan back ('%s')", text);
+	q = p;
+	ok(tl_search_plan_params(&q, "eps=0.05 n=5", why, sizeof why) < 0 &&
+		   strstr(why, "n '5' is not accepted (accepted: a whole number from 10") &&
+		   q.sp.eps == p.sp.eps,
+	   "a bad pair refuses all of them, named with what is accepted ('%s')", why);
+	ok(tl_search_plan_params(&q, "colour=red", why, sizeof why) < 0 &&
+		   strstr(why, "'colour' is not a search parameter (accepted: method, eps"),
+	   "an unknown name lists the names ('%s')", why);
+	ok(tl_search_plan_params(&q, "eps", why, sizeof why) < 0 && strstr(why, "not name=value"),
+	   "a word without = says so ('%s')", why);
+}
+
 int main(void)
 {
 	char cli[64], tui[64];
@@ -150,18 +192,30 @@ int main(void)
 
 	snprintf(cli, sizeof cli, "faces-cli.%d.json", (int)getpid());
 	snprintf(tui, sizeof tui, "faces-tui.%d.json", (int)getpid());
-	ok(cli_path(cli) == 0, "the CLI searched two sim backends (3 repeats)");
-	ok(tui_path(tui) == 0, "the TUI searched the same and exported");
-	a = load(cli);
-	b = load(tui);
-	ok(a && b, "both files are JSON");
-	if (a && b) {
-		check_same(a, b, "results", "CLI and TUI");
-		check_same(a, b, "params", "CLI and TUI");
-		check_same(a, b, "reference", "CLI and TUI");
-		check_same(a, b, "interval_method", "CLI and TUI");
-		ok(json_integer_value(json_object_get(json_object_get(b, "params"), "repeats")) == 3,
-		   "the TUI export has params, with the default 3 repeats");
+	params_text();
+	for (int edited = 1; edited >= 0; edited--) {
+		const char *what = edited ? "edited CLI and TUI" : "CLI and TUI";
+
+		ok(cli_path(cli, edited) == 0, "the CLI searched two sim backends%s",
+		   edited ? " (--eps 0.02 --alpha 0.1 --repeats 2)" : " (3 repeats)");
+		ok(tui_path(tui, edited) == 0, "the TUI searched the same%s and exported",
+		   edited ? " after o 'eps=0.02 alpha=0.1 repeats=2'" : "");
+		a = load(cli);
+		b = load(tui);
+		ok(a && b, "both files are JSON");
+		if (a && b) {
+			check_same(a, b, "results", what);
+			check_same(a, b, "params", what);
+			check_same(a, b, "reference", what);
+			check_same(a, b, "interval_method", what);
+			ok(json_integer_value(json_object_get(json_object_get(b, "params"), "repeats")) ==
+				   (edited ? 2 : 3),
+			   "the TUI export has params, with %s repeats", edited ? "the edited 2" : "the default 3");
+		}
+		if (edited) {
+			json_decref(a);
+			json_decref(b);
+		}
 	}
 	/* read back (report, replay) and written again: the same document */
 	{

@@ -131,9 +131,16 @@ for id in barrier-tsc papi-real-nsec barrier-cntvct; do
 done
 keys / C-u Enter a 'sim:sd=1,spike_rate=0' Enter
 wait_for 'added backend sim:sd=1' 5; ok $? "a custom backend id is probed and added"
+keys o C-u 'n=5' Enter
+wait_for "refused: n '5' is not accepted \(accepted: a whole number from 10" 5
+ok $? "o refuses a bad search parameter, naming what is accepted"
+keys o C-u 'eps=0.02 repeats=2' Enter
+wait_for 'the next search \(s\): method fast, eps 0.02' 5; ok $? "o sets the next search's parameters"
 keys s
 wait_for 'search done' 60; ok $? "the search runs to the end"
-wait_for 'sim +0 +[0-9]+ ' 3; st=$?; ok $st "search shows t_min for sim"
+wait_for 'eps 0.02, .*' 3 && wait_for 'repeats 2 \(interval' 3
+ok $? "the search screen shows the parameters it used, wrapped to the width"
+wait_for 'sim \* +0 +[0-9]+ ' 3; st=$?; ok $st "search shows t_min for sim, marked simulated"
 [ $st -eq 0 ] || show
 wait_for '^sim:sd=1,spike_rate=0: [0-9.]+× more precise .*more sensitive' 3
 ok $? "search states the ratios to the reference (the first backend, as the CLI picks)"

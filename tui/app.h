@@ -53,6 +53,7 @@ enum tui_input {
 	TUI_INPUT_CUSTOM,
 	TUI_INPUT_N,
 	TUI_INPUT_CONFIRM_QUIT,
+	TUI_INPUT_SEARCH_PARAMS,
 };
 
 /* What the live screen shows of one cell: computed from a snapshot of the
@@ -150,6 +151,10 @@ struct tui_app {
 	bool search_live;
 	pthread_t search_thread;
 	struct tl_search_plan search_plan; /* what the engine runs; .ref is the reference */
+	/* the parameters the next search takes (o edits them); until edited,
+	 * the defaults with N and the seed of the TUI's options */
+	struct tl_search_plan search_params;
+	bool search_params_set;
 	struct tl_search_cell *search_cells; /* one per row (guarded by search_mu) */
 	bool search_replay;        /* rows came from a file */
 	size_t search_cur;         /* row whose curves are shown */
@@ -174,6 +179,9 @@ int tui_attr_status(const struct tui_app *app);
 int tui_attr_series(const struct tui_app *app, int s);
 /* Draws UTF-8 text at (y, x), clipped to w columns, with attr. Returns columns used. */
 int tui_put(int y, int x, int w, int attr, const char *text);
+/* text over as many rows as it needs from y (below ymax), broken at spaces,
+ * continuation rows indented; returns the row after the last one used */
+int tui_put_wrapped(int y, int x, int w, int ymax, int indent, int attr, const char *text);
 int tui_putf(int y, int x, int w, int attr, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));
 void tui_fill(int y, int x, int w, int attr);
@@ -230,6 +238,9 @@ void tui_worker_join(pthread_t thread, bool *live);
 
 /* search_ui.c */
 int tui_search_start(struct tui_app *app, char *why, size_t whylen);
+/* o: edit the next search's parameters as name=value pairs */
+void tui_search_params_edit(struct tui_app *app);
+void tui_search_params_done(struct tui_app *app, const char *text);
 void tui_search_draw(struct tui_app *app);
 void tui_search_action(struct tui_app *app, enum tui_action a);
 bool tui_search_running(const struct tui_app *app);

@@ -38,6 +38,7 @@ enum tui_action {
 	TUI_ACT_HELP,
 	TUI_ACT_QUIT,
 	TUI_ACT_BACK,
+	TUI_ACT_PARAMS,
 };
 
 struct tui_key {

@@ -8,7 +8,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "backends/backend.h"
 #include "bench/search_cell.h"
+#include "bench/search_params.h"
 #include "bench/size.h"
 #include "io/host_json.h"
 #include "io/results.h"
@@ -129,6 +131,46 @@ void tui_search_free(struct tui_app *app)
 	app->search_replay = false;
 }
 
+/* The parameters the next search takes: the CLI's defaults with the TUI's
+ * N and seed, until the user edits them. */
+static const struct tl_search_plan *next_params(struct tui_app *app)
+{
+	if (!app->search_params_set) {
+		tl_search_plan_default(&app->search_params);
+		app->search_params.sp.n = app->opts.n;
+		app->search_params.sp.seed = app->opts.seed;
+	}
+	return &app->search_params;
+}
+
+void tui_search_params_edit(struct tui_app *app)
+{
+	if (app->replay) {
+		tui_message(app, true, "replay: a search measures; run ticklab tui to search");
+		return;
+	}
+	app->input = TUI_INPUT_SEARCH_PARAMS;
+	tl_search_plan_params_text(next_params(app), app->inbuf, sizeof app->inbuf);
+	app->inlen = strlen(app->inbuf);
+	app->msg[0] = '\0';
+	app->dirty = true;
+}
+
+void tui_search_params_done(struct tui_app *app, const char *text)
+{
+	struct tl_search_plan next = *next_params(app);
+	char why[256], line[400];
+
+	if (tl_search_plan_params(&next, text, why, sizeof why) < 0) {
+		tui_message(app, true, "refused: %s", why);
+		return;
+	}
+	app->search_params = next;
+	app->search_params_set = true;
+	tl_search_plan_describe(&next, line, sizeof line);
+	tui_message(app, false, "the next search (s): %s", line);
+}
+
 /* Rows, plan and cells for the backends and flushes selected on Setup. */
 static int plan_selected(struct tui_app *app, size_t nb, size_t nf)
 {
@@ -166,8 +208,9 @@ static int plan_selected(struct tui_app *app, size_t nb, size_t nf)
 		}
 	}
 	tl_search_plan_default(&app->search_plan);
-	app->search_plan.sp.n = app->opts.n;
-	app->search_plan.sp.seed = app->opts.seed;
+	app->search_plan.sp = next_params(app)->sp;
+	app->search_plan.budget_s = next_params(app)->budget_s;
+	app->search_plan.repeats = next_params(app)->repeats;
 	app->search_plan.cpu = app->opts.cpu >= 0 ? app->opts.cpu : tl_cpu_default();
 	if (tl_search_plan_set(&app->search_plan, ids, nb, names, bytes, nf) < 0)
 		goto out;
@@ -407,16 +450,14 @@ static void fmt_ratio(char *buf, size_t len, const struct tl_search_ratio *r)
 		snprintf(buf, len, "%s%.2g", r->rel == '=' ? "" : r->rel == '>' ? ">=" : "<=", r->value);
 }
 
-static void draw_params(struct tui_app *app, int y)
+static int draw_params(struct tui_app *app, int y)
 {
-	const struct tl_search_plan *p = &app->search_plan;
-	const struct tl_search_params *sp = &p->sp;
 	const struct tui_rect *r = &app->lay.table;
-	tui_putf(y, r->x, r->w, tui_attr(app, TUI_ROLE_INACTIVE),
-		 "%s  eps %g  alpha %g  n %zu  p %u  q %u  %s filter  bound %.3g ADDs  %u repeats (%s)",
-		 tl_search_method_name(sp->method), sp->eps, sp->alpha, sp->n, sp->p, sp->q,
-		 stats_os_method_name(sp->os), (double)sp->max_adds, p->repeats,
-		 tl_search_interval_method(p->repeats));
+	char line[400], text[420];
+
+	tl_search_plan_describe(&app->search_plan, line, sizeof line);
+	snprintf(text, sizeof text, "%s; o changes them", line);
+	return tui_put_wrapped(y, r->x, r->w, r->y + r->h, 2, tui_attr(app, TUI_ROLE_INACTIVE), text);
 }
 
 static int draw_rows(struct tui_app *app, int y)
@@ -446,8 +487,15 @@ static int draw_rows(struct tui_app *app, int y)
 		int x = r->x;
 		x += tui_putf(y, x, r->w, tui_attr_series(app, s), "%s ",
 			      tui_series_glyph(app->tier, s));
+		const struct tl_backend *be = tl_backend_find(row->id);
+		char id[TL_ID_MAX + 4];
+		/* a simulated timer keeps its mark even when its id is cut */
+		if (be && be->simulated)
+			snprintf(id, sizeof id, "%.*s *", idw - 2, row->id);
+		else
+			snprintf(id, sizeof id, "%s", row->id);
 		tui_putf(y, x, r->x + r->w - x, c->state == TL_CELL_FAILED ? tui_attr(app, TUI_ROLE_ERROR) : a,
-			 "%-*.*s %-8s %-20s %-20s %s", idw, idw, row->id, fl, t1, t2, tail);
+			 "%-*.*s %-8s %-20s %-20s %s", idw, idw, id, fl, t1, t2, tail);
 		y++;
 	}
 	return y;
@@ -467,20 +515,26 @@ static int draw_sentences(struct tui_app *app, int y)
 		char precise[160], sensitive[160];
 		tl_search_ratio_describe(precise, sizeof precise, &c->ratio_tmin, "precise", times);
 		tl_search_ratio_describe(sensitive, sizeof sensitive, &c->ratio_tdiff, "sensitive", times);
-		tui_putf(y++, r->x, r->w, tui_attr(app, TUI_ROLE_HI), "%s: %s; %s than %s (flush %s)",
-			 app->rows_s[i].id, precise, sensitive, ref, app->search_plan.flush_names[c->f]);
+		char text[512];
+		snprintf(text, sizeof text, "%s: %s; %s than %s (flush %s)", app->rows_s[i].id, precise,
+			 sensitive, ref, app->search_plan.flush_names[c->f]);
+		y = tui_put_wrapped(y, r->x, r->w, r->y + r->h, 2, tui_attr(app, TUI_ROLE_HI), text);
 	}
 	for (size_t i = 0; i < app->nrows_s && y < r->y + r->h; i++) {
 		const struct tl_search_cell *c = &app->search_cells[i];
 		for (int k = 0; k < 2 && y < r->y + r->h; k++) {
 			const struct tl_search_stat *s = k == 0 ? &c->tmin : &c->tdiff;
 			const struct tl_search_result *res = k == 0 ? &c->rep[0].tmin : &c->rep[0].tdiff;
+			char text[512];
 			if (s->unstable)
-				tui_putf(y++, r->x, r->w, tui_attr(app, TUI_ROLE_WARN), "%s: %s unstable: %s",
-					 app->rows_s[i].id, k == 0 ? "t_min" : "t_diff", s->why);
+				snprintf(text, sizeof text, "%s: %s unstable: %s", app->rows_s[i].id,
+					 k == 0 ? "t_min" : "t_diff", s->why);
 			else if (c->state == TL_CELL_DONE && !s->found && res->note[0])
-				tui_putf(y++, r->x, r->w, tui_attr(app, TUI_ROLE_WARN), "%s: %s: %s",
-					 app->rows_s[i].id, k == 0 ? "t_min" : "t_diff", res->note);
+				snprintf(text, sizeof text, "%s: %s: %s", app->rows_s[i].id,
+					 k == 0 ? "t_min" : "t_diff", res->note);
+			else
+				continue;
+			y = tui_put_wrapped(y, r->x, r->w, r->y + r->h, 2, tui_attr(app, TUI_ROLE_WARN), text);
 		}
 	}
 	return y;
@@ -489,11 +543,11 @@ static int draw_sentences(struct tui_app *app, int y)
 static void draw_table(struct tui_app *app)
 {
 	const struct tui_rect *r = &app->lay.table;
-	draw_params(app, r->y);
-	int y = draw_sentences(app, draw_rows(app, r->y + 1));
+	int y = draw_sentences(app, draw_rows(app, draw_params(app, r->y)));
 	if (y < r->y + r->h)
 		tui_put(y, r->x, r->w, tui_attr(app, TUI_ROLE_INACTIVE),
-			"median of the repeats [interval]; ! repeats disagree; ratio = reference / this");
+			"median of the repeats [interval]; ! repeats disagree; ratio = reference / this; "
+			"* simulated");
 }
 
 void tui_search_draw(struct tui_app *app)

@@ -289,6 +289,8 @@ void tui_setup_input_done(struct tui_app *app, bool accept)
 	} else if (what == TUI_INPUT_CUSTOM) {
 		if (app->inlen)
 			custom_add(app, app->inbuf);
+	} else if (what == TUI_INPUT_SEARCH_PARAMS) {
+		tui_search_params_done(app, app->inbuf);
 	} else if (what == TUI_INPUT_N) {
 		char *end;
 		unsigned long long v = strtoull(app->inbuf, &end, 10);

@@ -285,6 +285,35 @@ int tui_putf(int y, int x, int w, int attr, const char *fmt, ...)
 	return tui_put(y, x, w, attr, buf);
 }
 
+int tui_put_wrapped(int y, int x, int w, int ymax, int indent, int attr, const char *text)
+{
+	wchar_t wbuf[1024];
+	size_t n = mbstowcs(wbuf, text, sizeof wbuf / sizeof wbuf[0] - 1), at = 0;
+
+	if (n == (size_t)-1)
+		return tui_put(y, x, w, attr, text), y + 1;
+	attrset(attr);
+	for (int avail = w; at < n && y < ymax && avail > 0; avail = w - indent) {
+		size_t len = n - at;
+
+		if ((int)len > avail) {
+			/* break at the last space that fits; a word longer than
+			 * the line is cut where the line ends */
+			len = (size_t)avail;
+			while (len > 0 && wbuf[at + len] != L' ')
+				len--;
+			if (len == 0)
+				len = (size_t)avail;
+		}
+		mvaddnwstr(y++, x + (at ? indent : 0), wbuf + at, (int)len);
+		at += len;
+		while (at < n && wbuf[at] == L' ')
+			at++;
+	}
+	attrset(A_NORMAL);
+	return y;
+}
+
 void tui_fill(int y, int x, int w, int attr)
 {
 	if (w <= 0)

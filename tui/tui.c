@@ -96,7 +96,8 @@ static void draw_prompt(struct tui_app *app)
 	const struct tui_rect *r = &app->lay.prompt;
 	if (app->input != TUI_INPUT_NONE) {
 		static const char *const what[] = {"", "filter /", "add: ", "N = ",
-						   "a run is going: stop it and quit? (y/n) "};
+						   "a run is going: stop it and quit? (y/n) ",
+						   "search: "};
 		const char *hint = "";
 		if (app->input == TUI_INPUT_CUSTOM)
 			hint = app->focus == 1 ? "(0, 48KiB, 27.5MiB, 4xL2) "
@@ -249,6 +250,9 @@ static void action(struct tui_app *app, enum tui_action a)
 			tui_message(app, true, "cannot run: %s", why);
 		else
 			go(app, TUI_LIVE);
+		break;
+	case TUI_ACT_PARAMS:
+		tui_search_params_edit(app);
 		break;
 	case TUI_ACT_SEARCH:
 		if (app->replay)
