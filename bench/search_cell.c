@@ -292,6 +292,7 @@ static int rep_search(const struct run_ctx *rc, struct tl_search_engine *e, unsi
 	 * flush or a timer that never settles cannot run away (sim and cheap
 	 * flushes never get near it) */
 	sp.time_limit_s = repeat_budget(p);
+	sp.measurement_s = rep->flush_s + rep->overhead_ns * 1e-9;
 	set_phase(rc, TL_CELL_RUNNING, 1);
 	st = tl_search_tmin(&sp, &io, &rep->tmin);
 	rep->done_tmin = st >= 0;

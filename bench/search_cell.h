@@ -62,7 +62,7 @@ struct tl_search_stat {
 	size_t measurements;        /* every repeat's, added */
 	double seconds;
 	bool unstable;
-	char why[256];              /* why unstable */
+	char why[512];              /* why unstable */
 };
 
 /* reference / this. rel '=' a value with an interval, '>' at least value

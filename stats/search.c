@@ -69,6 +69,7 @@ int srch_begin(struct tl_srch *s, const struct tl_search_params *p, const struct
 	s->io = io;
 	s->r = r;
 	s->t0 = io->now ? io->now() : 0;
+	s->fixed_s = p->measurement_s > 0 ? p->measurement_s : 0;
 	s->cv_floor = INFINITY;
 	r->method = p->method;
 	r->ns = NAN;
@@ -119,6 +120,23 @@ bool srch_out_of_time_for(const struct tl_srch *s, uint64_t adds, size_t measure
 	if (s->p->ns_per_add > 0)
 		per += (double)adds * s->p->ns_per_add * 1e-9;
 	return s->io->now() - s->t0 + per * (double)measurements > s->p->time_limit_s;
+}
+
+size_t srch_affordable(const struct tl_srch *s, uint64_t adds, size_t sets)
+{
+	double per = s->fixed_s, left, n;
+
+	if (!(s->p->time_limit_s > 0) || !s->io->now || sets == 0)
+		return s->cap;
+	if (s->p->ns_per_add > 0)
+		per += (double)adds * s->p->ns_per_add * 1e-9;
+	left = s->p->time_limit_s - (s->io->now() - s->t0);
+	if (left <= 0)
+		return 0;
+	if (!(per > 0))
+		return s->cap;
+	n = left / (per * (double)sets);
+	return n >= (double)s->cap ? s->cap : (size_t)n;
 }
 
 /* What a measurement costs besides its kernel, from this evaluation. */
@@ -256,7 +274,7 @@ static int search_run(const struct tl_search_params *p, const struct tl_search_i
 		rc = paper ? search_paper_tdiff(&s, tmin_adds) : search_fast_tdiff(&s, tmin_adds);
 	if (!r->converged) {
 		r->bound_adds = kind == 0 ? s.hi_adds : s.hi_delta;
-		r->out_of_time = rc == 0 && srch_out_of_time(&s);
+		r->out_of_time = r->out_of_time || (rc == 0 && srch_out_of_time(&s));
 	}
 	srch_end(&s);
 	r->stopped = rc == 1;

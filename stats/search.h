@@ -38,6 +38,10 @@ struct tl_search_params {
 	/* fast only: wall seconds one search may take (0: no limit). When it is
 	 * spent the search ends with what it has and says so in the note. */
 	double time_limit_s;
+	/* fast only: seconds one measurement costs besides its kernel (flush,
+	 * timer reads; 0 unknown), the time limit's forecast before the search
+	 * has timed an evaluation of its own */
+	double measurement_s;
 };
 
 void tl_search_params_default(struct tl_search_params *p);

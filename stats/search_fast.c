@@ -79,6 +79,9 @@
 #define FAST_TMIN_WALK 0.02
 #define FAST_TMIN_AGREE 0.02
 #define FAST_MAX_CHUNKS 64
+/* t_diff's sets are made smaller to fit the time limit, down to this: fewer
+ * leave no maximum or quantile worth the name */
+#define FAST_TDIFF_MIN_SET 20
 
 /* Median of the largest of m standard normal draws. */
 static double normal_max_median(double m)
@@ -204,6 +207,7 @@ int search_fast_tmin(struct tl_srch *s)
 		double kernel_s = (double)k * c * 1e-9 * (double)s->cap;
 
 		if (srch_out_of_time_for(s, k, s->cap)) {
+			s->r->out_of_time = true;
 			if (hi)
 				snprintf(s->r->note, sizeof(s->r->note),
 					 "out of time (%.0f s a metric): t_min lies between %llu and %llu ADDs, "
@@ -414,6 +418,19 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 			 "fast t_diff needs ns_per_add (a linear fit of medians against K)");
 		return -1;
 	}
+	/* The pool and the first round are measured whatever the limit says, so
+	 * they are sized to fit it: on a 2 GiB flush they took 60 s against 10. */
+	size_t full = s->cap, fit = srch_affordable(s, tmin, FAST_TDIFF_CHUNKS + 2 * FAST_CONFIRM_PAIRS);
+	if (fit < FAST_TDIFF_MIN_SET) {
+		snprintf(s->r->note, sizeof(s->r->note),
+			 "out of time (%.0f s a metric): %d sets of %d at %llu ADDs would not fit what is "
+			 "left",
+			 p->time_limit_s, FAST_TDIFF_CHUNKS + 2 * FAST_CONFIRM_PAIRS, FAST_TDIFF_MIN_SET,
+			 (unsigned long long)tmin);
+		s->r->out_of_time = true;
+		return 0;
+	}
+	s->cap = fit;
 	for (int i = 0; i < FAST_TDIFF_CHUNKS; i++) {
 		if (srch_sample(s, tmin, s->cap, false, &pt) != 0) {
 			free(pool.all);
@@ -440,6 +457,7 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 		/* a round is FAST_CONFIRM_PAIRS pairs at A0 + (i-1) delta, A0 + i delta */
 		if (round > 0 && srch_out_of_time_for(s, tmin + (uint64_t)(1.5 * (double)d),
 						      2 * FAST_CONFIRM_PAIRS * s->cap)) {
+			s->r->out_of_time = true;
 			snprintf(s->r->note, sizeof(s->r->note),
 				 "out of time (%.0f s a metric): t_diff is above %llu ADDs, the largest "
 				 "difference tried (the model expected %.0f)", p->time_limit_s,
@@ -489,6 +507,12 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 		 FAST_MAX_EVALS, (unsigned long long)d);
 	rc = 0;
 out:
+	if (s->cap < full) {
+		size_t at = strlen(s->r->note);
+
+		snprintf(s->r->note + at, sizeof(s->r->note) - at, "%ssets of %zu, not %zu, to fit the time limit",
+			 at ? "; " : "", s->cap, full);
+	}
 	free(pool.all);
 	return rc;
 nomem:

@@ -41,6 +41,9 @@ bool srch_out_of_time(const struct tl_srch *s);
  * limit checked only before an evaluation let a long last one overrun it
  * (72 s against 40 s on a PAPI t_diff). */
 bool srch_out_of_time_for(const struct tl_srch *s, uint64_t adds, size_t measurements);
+/* Measurements per set (at most cap) that `sets` sets at `adds` ADDs can
+ * take within what is left of the time limit. */
+size_t srch_affordable(const struct tl_srch *s, uint64_t adds, size_t sets);
 /* n measurements of adds ADDs, filtered, into s->kept (or s->kept2 when
  * second); pt summarises them. Returns 0, or 1 when stopped. */
 int srch_sample(struct tl_srch *s, uint64_t adds, size_t n, bool second, struct tl_point *pt);

@@ -525,7 +525,7 @@ static int draw_sentences(struct tui_app *app, int y)
 		for (int k = 0; k < 2 && y < r->y + r->h; k++) {
 			const struct tl_search_stat *s = k == 0 ? &c->tmin : &c->tdiff;
 			const struct tl_search_result *res = k == 0 ? &c->rep[0].tmin : &c->rep[0].tdiff;
-			char text[512];
+			char text[sizeof s->why + TL_ID_MAX + 32];
 			if (s->unstable)
 				snprintf(text, sizeof text, "%s: %s unstable: %s", app->rows_s[i].id,
 					 k == 0 ? "t_min" : "t_diff", s->why);
