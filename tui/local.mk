@@ -2,7 +2,7 @@
 libticklab_a_SOURCES += tui/tui.h tui/curses.h \
 	tui/keys.c tui/keys.h \
 	tui/layout.c tui/layout.h \
-	tui/theme.c tui/theme.h \
+	tui/theme.h \
 	tui/canvas.c tui/canvas.h \
 	tui/app.h tui/term.c tui/tui.c tui/setup.c tui/live.c tui/info.c tui/search_ui.c
 

@@ -25,19 +25,11 @@ bool tui_live_may_draw(struct tui_app *app);
  * message naming file, line and problem. */
 static void theme_init(struct tui_app *app)
 {
-	char path[1024], why[WHY_LEN];
+	char why[WHY_LEN];
 	const char *name = app->opts.theme ? app->opts.theme : "default";
-	tui_theme_builtin(&app->theme);
 	app->ntheme_names = tui_theme_list(app->opts.themes_dir, app->theme_names, 32);
-	if (tui_theme_find(app->opts.themes_dir, name, path, sizeof path) < 0) {
-		if (app->opts.theme)
-			tui_message(app, true, "theme '%s' not found (no %s.theme in --themes-dir, "
-					       "$XDG_CONFIG_HOME/ticklab/themes or %s/themes); using the built-in theme",
-				    name, name, TL_DATADIR);
-		return;
-	}
-	if (tui_theme_load(path, &app->theme, why, sizeof why) < 0)
-		tui_message(app, true, "theme: %s; using the built-in theme", why);
+	if (tui_theme_load_named(app->opts.themes_dir, name, &app->theme, why, sizeof why) < 0)
+		tui_message(app, true, "%s; using the built-in theme", why);
 	for (size_t i = 0; i < app->ntheme_names; i++)
 		if (strcmp(app->theme_names[i], app->theme.name) == 0)
 			app->theme_idx = i;
@@ -45,18 +37,18 @@ static void theme_init(struct tui_app *app)
 
 static void theme_next(struct tui_app *app)
 {
-	char path[1024], why[WHY_LEN];
+	char why[WHY_LEN];
 	if (!app->ntheme_names) {
-		tui_message(app, true, "no theme files found; the built-in theme stays");
+		tui_message(app, true, "no themes found; the built-in theme stays");
 		return;
 	}
 	app->theme_idx = (app->theme_idx + 1) % app->ntheme_names;
 	const char *name = app->theme_names[app->theme_idx];
-	if (tui_theme_find(app->opts.themes_dir, name, path, sizeof path) < 0 ||
-	    tui_theme_load(path, &app->theme, why, sizeof why) < 0)
+	if (tui_theme_load_named(app->opts.themes_dir, name, &app->theme, why, sizeof why) < 0)
 		tui_message(app, true, "theme: %s; using the built-in theme", why);
 	else
-		tui_message(app, false, "theme %s (%s)", app->theme.name, path);
+		tui_message(app, false, "theme %s (%s)", app->theme.name,
+			    app->theme.path[0] ? app->theme.path : "built in");
 	tui_term_apply_theme(app);
 }
 
