@@ -327,5 +327,9 @@ void tui_message(struct tui_app *app, bool error, const char *fmt, ...)
 	vsnprintf(app->msg, sizeof app->msg, fmt, ap);
 	va_end(ap);
 	app->msg_error = error;
+	app->msg_fresh = true;
+	memcpy(app->log[app->nlog % TUI_LOG_MAX], app->msg, sizeof app->msg);
+	app->log_error[app->nlog % TUI_LOG_MAX] = error;
+	app->nlog++;
 	app->dirty = true;
 }
