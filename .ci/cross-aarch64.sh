@@ -124,7 +124,7 @@ git clone -q . $out/src
 cd $out/src || exit 1
 ./autogen.sh >/dev/null 2>&1
 PKG_CONFIG_LIBDIR=$arm/pkgconfig:/usr/share/pkgconfig PKG_CONFIG_PATH= \
-	./configure -q --host=aarch64-linux-gnu --with-papi=no --enable-werror \
+	./configure -q --host=aarch64-linux-gnu --with-papi=no --without-cairo --enable-werror \
 	GSL_CFLAGS="-I$gsl/root/usr/include" \
 	GSL_LIBS="$gsl/root$arm/libgsl.a $gsl/root$arm/libgslcblas.a -lm" >/dev/null 2>&1 \
 	|| { tail -20 config.log; exit 1; }

@@ -143,9 +143,11 @@ int cli_tui_main(int argc, char **argv)
 	rc = tui_run(&o, why, sizeof why);
 	if (rc == TUI_NO_TERMINAL)
 		return fallback(&o, why);
+	/* a --replay file that is missing, not JSON or not a run, search or
+	 * session is bad input, as `report` says of the same file */
 	if (rc == TUI_LOAD_FAILED) {
 		fprintf(stderr, "ticklab tui: %s\n", why);
-		return TL_EXIT_FAIL;
+		return TL_EXIT_USAGE;
 	}
 	return rc;
 }

@@ -14,3 +14,7 @@ tests_test_cli_opts_SOURCES = tests/test_cli_opts.c tests/tap.h
 tests_test_cli_opts_LDADD = $(TL_LIBS)
 TESTS += tests/test_cli_opts tests/test_cli.sh
 EXTRA_DIST += tests/test_cli.sh
+# lecture helper: `ticklab plot`
+libticklab_a_SOURCES += cli/cmd_plot.c
+TESTS += tests/test_plot.sh
+EXTRA_DIST += tests/test_plot.sh

@@ -1,5 +1,5 @@
 # io/ files: JSON/CSV of runs and searches, shared cell analysis
-libticklab_a_SOURCES += io/analysis.c io/analysis.h io/results.c io/results.h io/table.c \
+libticklab_a_SOURCES += io/theme.c io/theme.h io/analysis.c io/analysis.h io/results.c io/results.h io/table.c \
 	io/table.h io/host_json.c io/host_json.h io/jitter.c io/jitter.h
 
 check_PROGRAMS += tests/test_json_io
@@ -17,3 +17,10 @@ libticklab_a_SOURCES += io/search_json.c io/search_json.h io/search_table.c
 # verdicts helper: the injected variation of jitter cells, end to end on sim
 TESTS += tests/test_jitter_run.sh
 EXTRA_DIST += tests/test_jitter_run.sh
+# lecture helper: `ticklab plot`'s figures (cairo), the theme parser they share with the TUI
+libticklab_a_SOURCES += io/plot.h
+if HAVE_CAIRO
+libticklab_a_SOURCES += io/plot.c io/plot_draw.h io/plot_run.c io/plot_search.c
+else
+libticklab_a_SOURCES += io/plot_none.c
+endif

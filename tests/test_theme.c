@@ -106,6 +106,42 @@ static void test_bad(void)
 	rmdir(dir);
 }
 
+/* The shipped themes are compiled in: with no theme file anywhere along the
+ * search path (an empty XDG_CONFIG_HOME, a missing --themes-dir, nothing
+ * installed) each still loads, with the colours of its file in themes/. */
+static void test_builtin(void)
+{
+	static const char *const names[] = {"default", "light", "high-contrast", "mono"};
+	char path[1024], why[512], empty[] = "/tmp/tl_theme_xdg.XXXXXX";
+
+	if (!mkdtemp(empty)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	setenv("XDG_CONFIG_HOME", empty, 1);
+	for (size_t i = 0; i < 4; i++) {
+		struct tui_theme built, file;
+		int rc = tui_theme_load_named("/nonexistent", names[i], &built, why, sizeof why);
+
+		snprintf(path, sizeof path, "%s/themes/%s.theme", srcdir(), names[i]);
+		tui_theme_load(path, &file, why + 256, sizeof why - 256);
+		ok(rc == 0 && strcmp(built.name, names[i]) == 0 &&
+			   memcmp(built.rgb, file.rgb, sizeof file.rgb) == 0,
+		   "%s is built in, with its file's colours (%s)", names[i], rc ? why : "ok");
+	}
+	char list[16][64];
+	size_t n = tui_theme_list("/nonexistent", list, 16);
+	ok(n == 4 && strcmp(list[0], "default") == 0,
+	   "the list has the 4 built-in themes, default first (%zu)", n);
+	ok(tui_theme_find("/nonexistent", "light", path, sizeof path) == 1,
+	   "find says light is only built in here");
+	struct tui_theme t;
+	ok(tui_theme_load_named("/nonexistent", "nope", &t, why, sizeof why) < 0 &&
+		   strstr(why, "'nope' not found") && strstr(why, "light"),
+	   "an unknown theme names the built-in ones: %s", why);
+	rmdir(empty);
+}
+
 static void test_colours(void)
 {
 	is_int(tui_colour_256(0x000000), 16, "black -> 16");
@@ -127,6 +163,7 @@ int main(void)
 {
 	test_shipped();
 	test_bad();
+	test_builtin();
 	test_colours();
 	return tap_done();
 }

@@ -25,6 +25,7 @@
 #include "tui/tui.h"
 
 #define TUI_MSG_MAX 512
+#define TUI_LOG_MAX 64
 
 /* One row of a setup list. */
 struct tui_item {
@@ -102,6 +103,12 @@ struct tui_app {
 	enum tui_tier tier;
 	char msg[TUI_MSG_MAX];     /* prompt-line message */
 	bool msg_error;
+	bool msg_fresh;            /* not yet followed by a key: shown whole, wrapped */
+	/* the session's messages, oldest first (a ring of TUI_LOG_MAX) */
+	char log[TUI_LOG_MAX][TUI_MSG_MAX];
+	bool log_error[TUI_LOG_MAX];
+	size_t nlog;               /* messages so far; the ring keeps the last TUI_LOG_MAX */
+	bool show_log;             /* the message log overlay */
 
 	/* setup */
 	struct tui_list lists[3];

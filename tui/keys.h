@@ -39,6 +39,11 @@ enum tui_action {
 	TUI_ACT_QUIT,
 	TUI_ACT_BACK,
 	TUI_ACT_PARAMS,
+	TUI_ACT_LOG,
+	TUI_ACT_GO_SETUP, /* the four in screen order: TUI_ACT_GO_SETUP + enum tui_screen */
+	TUI_ACT_GO_LIVE,
+	TUI_ACT_GO_SEARCH,
+	TUI_ACT_GO_INFO,
 };
 
 struct tui_key {

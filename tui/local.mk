@@ -1,8 +1,8 @@
 # tui/: the terminal UI. Only reads results and calls stats/ and io/.
 libticklab_a_SOURCES += tui/tui.h tui/curses.h \
-	tui/keys.c tui/keys.h \
+	tui/keys.c tui/keys.h tui/wrap.c tui/wrap.h \
 	tui/layout.c tui/layout.h \
-	tui/theme.c tui/theme.h \
+	tui/theme.h \
 	tui/canvas.c tui/canvas.h \
 	tui/app.h tui/term.c tui/tui.c tui/setup.c tui/live.c tui/info.c tui/search_ui.c
 
@@ -25,3 +25,6 @@ check_PROGRAMS += tests/test_search_faces
 tests_test_search_faces_SOURCES = tests/test_search_faces.c tests/tap.h
 tests_test_search_faces_LDADD = $(TL_LIBS)
 TESTS += tests/test_search_faces
+# lecture helper: messages, navigation, themes and setup memory (issue 13)
+TESTS += tests/test_tui_lecture.sh
+EXTRA_DIST += tests/test_tui_lecture.sh tests/tui_harness.sh

@@ -14,6 +14,7 @@
 #include <wchar.h>
 
 #include "tui/app.h"
+#include "tui/wrap.h"
 #define TUI_TERMINFO
 #include "tui/curses.h"
 
@@ -287,30 +288,12 @@ int tui_putf(int y, int x, int w, int attr, const char *fmt, ...)
 
 int tui_put_wrapped(int y, int x, int w, int ymax, int indent, int attr, const char *text)
 {
-	wchar_t wbuf[1024];
-	size_t n = mbstowcs(wbuf, text, sizeof wbuf / sizeof wbuf[0] - 1), at = 0;
+	char rows[16][TUI_WRAP_LINE];
+	/* every row gets the continuation rows' width, so all of them fit */
+	size_t n = tui_wrap(text, w - indent > 8 ? w - indent : w, rows, 16);
 
-	if (n == (size_t)-1)
-		return tui_put(y, x, w, attr, text), y + 1;
-	attrset(attr);
-	for (int avail = w; at < n && y < ymax && avail > 0; avail = w - indent) {
-		size_t len = n - at;
-
-		if ((int)len > avail) {
-			/* break at the last space that fits; a word longer than
-			 * the line is cut where the line ends */
-			len = (size_t)avail;
-			while (len > 0 && wbuf[at + len] != L' ')
-				len--;
-			if (len == 0)
-				len = (size_t)avail;
-		}
-		mvaddnwstr(y++, x + (at ? indent : 0), wbuf + at, (int)len);
-		at += len;
-		while (at < n && wbuf[at] == L' ')
-			at++;
-	}
-	attrset(A_NORMAL);
+	for (size_t i = 0; i < n && i < 16 && y < ymax; i++, y++)
+		tui_put(y, x + (i ? indent : 0), w - (i ? indent : 0), attr, rows[i]);
 	return y;
 }
 
@@ -356,5 +339,9 @@ void tui_message(struct tui_app *app, bool error, const char *fmt, ...)
 	vsnprintf(app->msg, sizeof app->msg, fmt, ap);
 	va_end(ap);
 	app->msg_error = error;
+	app->msg_fresh = true;
+	memcpy(app->log[app->nlog % TUI_LOG_MAX], app->msg, sizeof app->msg);
+	app->log_error[app->nlog % TUI_LOG_MAX] = error;
+	app->nlog++;
 	app->dirty = true;
 }

@@ -15,6 +15,7 @@
 #include "tui/app.h"
 #include "tui/curses.h"
 #include "tui/tui.h"
+#include "tui/wrap.h"
 
 #define FRAME_S (1.0 / 30) /* redraws are capped at about 30 a second */
 #define WHY_LEN 1024
@@ -25,19 +26,11 @@ bool tui_live_may_draw(struct tui_app *app);
  * message naming file, line and problem. */
 static void theme_init(struct tui_app *app)
 {
-	char path[1024], why[WHY_LEN];
+	char why[WHY_LEN];
 	const char *name = app->opts.theme ? app->opts.theme : "default";
-	tui_theme_builtin(&app->theme);
 	app->ntheme_names = tui_theme_list(app->opts.themes_dir, app->theme_names, 32);
-	if (tui_theme_find(app->opts.themes_dir, name, path, sizeof path) < 0) {
-		if (app->opts.theme)
-			tui_message(app, true, "theme '%s' not found (no %s.theme in --themes-dir, "
-					       "$XDG_CONFIG_HOME/ticklab/themes or %s/themes); using the built-in theme",
-				    name, name, TL_DATADIR);
-		return;
-	}
-	if (tui_theme_load(path, &app->theme, why, sizeof why) < 0)
-		tui_message(app, true, "theme: %s; using the built-in theme", why);
+	if (tui_theme_load_named(app->opts.themes_dir, name, &app->theme, why, sizeof why) < 0)
+		tui_message(app, true, "%s; using the built-in theme", why);
 	for (size_t i = 0; i < app->ntheme_names; i++)
 		if (strcmp(app->theme_names[i], app->theme.name) == 0)
 			app->theme_idx = i;
@@ -45,18 +38,18 @@ static void theme_init(struct tui_app *app)
 
 static void theme_next(struct tui_app *app)
 {
-	char path[1024], why[WHY_LEN];
+	char why[WHY_LEN];
 	if (!app->ntheme_names) {
-		tui_message(app, true, "no theme files found; the built-in theme stays");
+		tui_message(app, true, "no themes found; the built-in theme stays");
 		return;
 	}
 	app->theme_idx = (app->theme_idx + 1) % app->ntheme_names;
 	const char *name = app->theme_names[app->theme_idx];
-	if (tui_theme_find(app->opts.themes_dir, name, path, sizeof path) < 0 ||
-	    tui_theme_load(path, &app->theme, why, sizeof why) < 0)
+	if (tui_theme_load_named(app->opts.themes_dir, name, &app->theme, why, sizeof why) < 0)
 		tui_message(app, true, "theme: %s; using the built-in theme", why);
 	else
-		tui_message(app, false, "theme %s (%s)", app->theme.name, path);
+		tui_message(app, false, "theme %s (%s)", app->theme.name,
+			    app->theme.path[0] ? app->theme.path : "built in");
 	tui_term_apply_theme(app);
 }
 
@@ -91,6 +84,75 @@ static void draw_title(struct tui_app *app)
 		tui_put(r->y, r->x + r->w - rw, rw, a, right);
 }
 
+/* The message on the prompt line. A new one too long for the line takes
+ * as many lines above it as it needs (up to half the body; the rest is in
+ * the log) until the next key; after that its first line stays, ending in a
+ * pointer to the log, so no word is ever lost. */
+static void draw_message(struct tui_app *app)
+{
+	const struct tui_rect *r = &app->lay.prompt;
+	static char lines[32][TUI_WRAP_LINE];
+	int a = tui_attr(app, app->msg_error ? TUI_ROLE_ERROR : TUI_ROLE_MAIN_FG);
+	int room = app->lay.body.h / 2 + 1;
+	size_t n = tui_wrap(app->msg, r->w, lines, 32);
+
+	if (room > 32)
+		room = 32;
+	if (n <= 1) {
+		tui_put(r->y, r->x, r->w, a, app->msg);
+		return;
+	}
+	if (!app->msg_fresh || room < 2) {
+		n = tui_wrap(app->msg, r->w - 12, lines, 1);
+		tui_putf(r->y, r->x, r->w, a, "%s ... (L: log)", lines[0]);
+		return;
+	}
+	if ((int)n > room) {
+		n = tui_wrap(app->msg, r->w, lines, (size_t)room);
+		n = (size_t)room;
+		snprintf(lines[n - 1] + (strlen(lines[n - 1]) > (size_t)r->w - 12 ? (size_t)r->w - 12
+										  : strlen(lines[n - 1])),
+			 12, " ... (L)");
+	}
+	for (size_t i = 0; i < n; i++) {
+		int y = r->y - (int)(n - 1 - i);
+
+		tui_fill(y, r->x, r->w, A_NORMAL);
+		tui_put(y, r->x, r->w, a, lines[i]);
+	}
+}
+
+/* The message log: the session's messages, newest at the bottom, wrapped
+ * to the box; the newest that fit are shown. */
+static void draw_log(struct tui_app *app)
+{
+	static char lines[TUI_LOG_MAX * 4][TUI_WRAP_LINE];
+	static bool err[TUI_LOG_MAX * 4];
+	int w = app->cols - 4, h = app->rows - 4, y0 = 2, x0 = 2;
+	size_t first = app->nlog > TUI_LOG_MAX ? app->nlog - TUI_LOG_MAX : 0, n = 0;
+
+	for (size_t m = first; m < app->nlog; m++) {
+		size_t k = tui_wrap(app->log[m % TUI_LOG_MAX], w - 4, lines + n,
+				    sizeof lines / sizeof lines[0] - n);
+
+		for (size_t i = 0; i < k && n < sizeof lines / sizeof lines[0]; i++)
+			err[n++] = app->log_error[m % TUI_LOG_MAX];
+	}
+	for (int y = 0; y < h; y++)
+		tui_fill(y0 + y, x0, w, A_NORMAL);
+	tui_putf(y0, x0 + 1, w - 2, tui_attr(app, TUI_ROLE_TITLE) | A_BOLD,
+		 " Messages (%zu this session%s) ", app->nlog,
+		 app->nlog > TUI_LOG_MAX ? ", the last 64 kept" : "");
+	size_t rows = (size_t)(h - 3), start = n > rows ? n - rows : 0;
+	for (size_t i = start; i < n; i++)
+		tui_put(y0 + 1 + (int)(i - start), x0 + 2, w - 4,
+			tui_attr(app, err[i] ? TUI_ROLE_ERROR : TUI_ROLE_MAIN_FG), lines[i]);
+	if (!n)
+		tui_put(y0 + 1, x0 + 2, w - 4, tui_attr(app, TUI_ROLE_INACTIVE), "no messages yet");
+	tui_put(y0 + h - 1, x0 + 1, w - 2, tui_attr(app, TUI_ROLE_INACTIVE),
+		" any key closes the log");
+}
+
 static void draw_prompt(struct tui_app *app)
 {
 	const struct tui_rect *r = &app->lay.prompt;
@@ -110,8 +172,7 @@ static void draw_prompt(struct tui_app *app)
 			tui_put(r->y, x, 1, A_REVERSE, " ");
 		return;
 	}
-	tui_put(r->y, r->x, r->w, tui_attr(app, app->msg_error ? TUI_ROLE_ERROR : TUI_ROLE_MAIN_FG),
-		app->msg);
+	draw_message(app);
 }
 
 static void draw_status(struct tui_app *app)
@@ -197,6 +258,8 @@ static void draw(struct tui_app *app)
 		draw_status(app);
 		if (app->help)
 			draw_help(app);
+		else if (app->show_log)
+			draw_log(app);
 	}
 	wnoutrefresh(stdscr);
 	if (!tui_live_may_draw(app)) {
@@ -217,6 +280,28 @@ static void go(struct tui_app *app, enum tui_screen s)
 	app->info_top = 0;
 }
 
+/* Esc: Info returns where it was opened from; a search returns to the live
+ * results it was started from (they are still there); Live goes to Setup. */
+static enum tui_screen back_of(const struct tui_app *app)
+{
+	if (app->screen == TUI_INFO && app->back != TUI_INFO)
+		return app->back;
+	if (app->screen == TUI_SEARCH && app->back == TUI_LIVE && app->have_run)
+		return TUI_LIVE;
+	return TUI_SETUP;
+}
+
+/* A number or F-key: straight to a screen, when it has something to show. */
+static void go_direct(struct tui_app *app, enum tui_screen s)
+{
+	if (s == TUI_LIVE && !app->have_run)
+		tui_message(app, true, "no run yet: Enter on Setup runs the selection live");
+	else if (s == TUI_SEARCH && !app->nrows_s)
+		tui_message(app, true, "no search yet: s on Setup or Live searches");
+	else
+		go(app, s);
+}
+
 static void action(struct tui_app *app, enum tui_action a)
 {
 	char why[WHY_LEN], path[1024];
@@ -232,6 +317,9 @@ static void action(struct tui_app *app, enum tui_action a)
 	case TUI_ACT_HELP:
 		app->help = !app->help;
 		break;
+	case TUI_ACT_LOG:
+		app->show_log = true;
+		break;
 	case TUI_ACT_THEME:
 		theme_next(app);
 		break;
@@ -239,7 +327,13 @@ static void action(struct tui_app *app, enum tui_action a)
 		go(app, TUI_INFO);
 		break;
 	case TUI_ACT_BACK:
-		go(app, app->screen == TUI_INFO && app->back != TUI_INFO ? app->back : TUI_SETUP);
+		go(app, back_of(app));
+		break;
+	case TUI_ACT_GO_SETUP:
+	case TUI_ACT_GO_LIVE:
+	case TUI_ACT_GO_SEARCH:
+	case TUI_ACT_GO_INFO:
+		go_direct(app, (enum tui_screen)(a - TUI_ACT_GO_SETUP));
 		break;
 	case TUI_ACT_RUN:
 		if (app->replay)
@@ -366,12 +460,19 @@ static void keys(struct tui_app *app)
 			input_key(app, ch, fkey);
 			continue;
 		}
-		if (app->help) {
-			app->help = false;
+		if (app->help || app->show_log) {
+			app->help = app->show_log = false;
 			app->dirty = true;
 			continue;
 		}
-		if (app->lay.too_small && !fkey && ch != 'q')
+		/* a key read after a message: it has been seen, back to one line */
+		if (app->msg_fresh) {
+			app->msg_fresh = false;
+			app->dirty = true;
+		}
+		/* "too small" shows nothing to act on: only quit (q, F10) and
+		 * resize (above) do anything, so no key changes a hidden screen */
+		if (app->lay.too_small && !(fkey ? ch == KEY_F(10) : ch == 'q'))
 			continue;
 		if (!fkey && ch >= KEY_MIN)
 			continue; /* a character whose code a function key also uses */

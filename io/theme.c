@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tui/theme.h"
+#include "io/theme.h"
 
 static const char *const role_names[TUI_NROLES] = {
 	"main_fg",     "main_bg", "title",    "hi_fg",     "selected_fg", "selected_bg",
@@ -117,6 +117,24 @@ static int parse_line(const char *line, struct tui_theme *t, char *why, size_t w
 	return 0;
 }
 
+/* Reads lines from f over the built-in theme; label names f in messages. */
+static int load_stream(FILE *f, const char *label, struct tui_theme *t, char *why, size_t whylen)
+{
+	char line[1024], msg[400];
+	unsigned lineno = 0;
+
+	while (fgets(line, sizeof line, f)) {
+		lineno++;
+		line[strcspn(line, "\r\n")] = '\0';
+		if (parse_line(line, t, msg, sizeof msg) < 0) {
+			snprintf(why, whylen, "%s:%u: %s", label, lineno, msg);
+			tui_theme_builtin(t);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 int tui_theme_load(const char *path, struct tui_theme *t, char *why, size_t whylen)
 {
 	tui_theme_builtin(t);
@@ -125,28 +143,64 @@ int tui_theme_load(const char *path, struct tui_theme *t, char *why, size_t whyl
 		snprintf(why, whylen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	char line[1024], msg[400];
-	unsigned lineno = 0;
-	int rc = 0;
-	while (fgets(line, sizeof line, f)) {
-		lineno++;
-		line[strcspn(line, "\r\n")] = '\0';
-		if (parse_line(line, t, msg, sizeof msg) < 0) {
-			snprintf(why, whylen, "%s:%u: %s", path, lineno, msg);
-			rc = -1;
-			break;
-		}
-	}
+	int rc = load_stream(f, path, t, why, whylen);
 	fclose(f);
-	if (rc < 0) {
-		tui_theme_builtin(t);
+	if (rc < 0)
 		return -1;
-	}
 	const char *base = strrchr(path, '/');
 	base = base ? base + 1 : path;
 	snprintf(t->name, sizeof t->name, "%.*s", (int)strcspn(base, "."), base);
 	snprintf(t->path, sizeof t->path, "%s", path);
 	return 0;
+}
+
+static const struct tui_theme_text *builtin_named(const char *name)
+{
+	for (size_t i = 0; i < tui_theme_nbuiltins; i++)
+		if (strcmp(tui_theme_builtins[i].name, name) == 0)
+			return &tui_theme_builtins[i];
+	return NULL;
+}
+
+static int load_builtin(const struct tui_theme_text *b, struct tui_theme *t, char *why,
+			size_t whylen)
+{
+	char label[96];
+	FILE *f = fmemopen((void *)b->text, strlen(b->text), "r");
+
+	tui_theme_builtin(t);
+	if (!f) {
+		snprintf(why, whylen, "built-in theme %s: %s", b->name, strerror(errno));
+		return -1;
+	}
+	snprintf(label, sizeof label, "built-in %s.theme", b->name);
+	int rc = load_stream(f, label, t, why, whylen);
+	fclose(f);
+	if (rc == 0)
+		snprintf(t->name, sizeof t->name, "%s", b->name);
+	return rc;
+}
+
+int tui_theme_load_named(const char *dir, const char *name, struct tui_theme *t, char *why,
+			 size_t whylen)
+{
+	char path[1024], dirs[3][512], known[512] = "";
+	int found = tui_theme_find(dir, name, path, sizeof path);
+
+	if (found == 0)
+		return tui_theme_load(path, t, why, whylen);
+	if (found == 1)
+		return load_builtin(builtin_named(name), t, why, whylen);
+	tui_theme_builtin(t);
+	for (size_t i = 0; i < tui_theme_nbuiltins; i++)
+		snprintf(known + strlen(known), sizeof known - strlen(known), "%s%s", i ? ", " : "",
+			 tui_theme_builtins[i].name);
+	size_t nd = tui_theme_dirs(dir, dirs, 3);
+	snprintf(why, whylen, "theme '%s' not found: no %s.theme in %s%s%s%s%s and none built in "
+			      "(built in: %s)",
+		 name, name, dirs[0], nd > 1 ? ", " : "", nd > 1 ? dirs[1] : "", nd > 2 ? ", " : "",
+		 nd > 2 ? dirs[2] : "", known);
+	return -1;
 }
 
 size_t tui_theme_dirs(const char *dir, char out[][512], size_t max)
@@ -175,6 +229,10 @@ int tui_theme_find(const char *dir, const char *name, char *path, size_t len)
 			fclose(f);
 			return 0;
 		}
+	}
+	if (builtin_named(name)) {
+		snprintf(path, len, "built-in");
+		return 1;
 	}
 	return -1;
 }
@@ -206,6 +264,13 @@ size_t tui_theme_list(const char *dir, char names[][64], size_t max)
 				memcpy(names[n++], name, sizeof name);
 		}
 		closedir(d);
+	}
+	for (size_t i = 0; i < tui_theme_nbuiltins && n < max; i++) {
+		size_t j;
+		for (j = 0; j < n && strcmp(names[j], tui_theme_builtins[i].name) != 0; j++)
+			;
+		if (j == n)
+			snprintf(names[n++], 64, "%s", tui_theme_builtins[i].name);
 	}
 	qsort(names, n, 64, name_cmp);
 	for (size_t j = 0; j < n; j++)

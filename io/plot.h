@@ -1,0 +1,57 @@
+/* Figures of saved runs and searches for slides and papers (`ticklab plot`),
+ * drawn with cairo into SVG, PNG or PDF and written atomically. Series take
+ * the theme's series colours and, so a figure reads in greyscale, each its
+ * own dash pattern and marker glyph.
+ *
+ * A run gives histograms (one panel per cell, on a shared or each on its
+ * own x axis) or the CDFs of every cell overlaid, of the samples the filters
+ * kept (tl_cell_analyse_kept: after filter_cost and the OS filter). A search
+ * gives t_min and t_diff per backend and flush with their intervals; its
+ * file keeps each repeat's answer but not the points evaluated on the way,
+ * so there is no CV-vs-t or overlap-vs-delta curve to draw. */
+#ifndef TL_IO_PLOT_H
+#define TL_IO_PLOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bench/runner.h"
+#include "bench/search_cell.h"
+#include "io/theme.h"
+#include "stats/stats.h"
+
+enum tl_plot_kind { TL_PLOT_HIST, TL_PLOT_CDF, TL_PLOT_SEARCH };
+enum tl_plot_format { TL_PLOT_SVG, TL_PLOT_PNG, TL_PLOT_PDF };
+
+#define TL_PLOT_DEFAULT_W 800
+#define TL_PLOT_DEFAULT_H 600
+#define TL_PLOT_MIN_SIDE 200
+#define TL_PLOT_MAX_SIDE 8000
+
+struct tl_plot_opts {
+	enum tl_plot_kind kind;
+	bool own_axis;      /* histograms: each panel its own x range */
+	int width, height;  /* pixels (PNG) or points (SVG, PDF) */
+	struct tui_theme theme;
+	const char *title;  /* the figure's title line */
+};
+
+/* The format a file name asks for (.svg, .png, .pdf, any case): 0, or -1
+ * with why naming the accepted endings. */
+int tl_plot_format_of(const char *path, enum tl_plot_format *f, char *why, size_t whylen);
+
+/* Is this build able to draw (configured with cairo)? */
+bool tl_plot_available(void);
+
+/* A run's figure (kind TL_PLOT_HIST or TL_PLOT_CDF) into path, the visible
+ * cells analysed with method m and seed as `report` does. 0, or -1 with why
+ * (nothing is left at path). */
+int tl_plot_run(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
+		const struct tl_plot_opts *o, const char *path, char *why, size_t whylen);
+
+/* A search's figure (kind TL_PLOT_SEARCH) into path. */
+int tl_plot_search(const struct tl_search_plan *p, const struct tl_search_cell *cells,
+		   const struct tl_plot_opts *o, const char *path, char *why, size_t whylen);
+
+#endif

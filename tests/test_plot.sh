@@ -1,0 +1,86 @@
+#!/bin/sh
+# `ticklab plot`: every kind of figure (a run's histograms on a shared and on
+# their own axes, its CDFs, a search's t_min/t_diff) in every format, checked
+# to be a valid SVG, PNG or PDF of the size asked for, with the theme's series
+# colours and one dash pattern per series; bad input exits 2 and a figure that
+# cannot be written exits 1 leaving nothing behind.
+. "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
+cli_test_init "python3 is needed to read the figures back"
+B=$TL_BIN
+
+"$B" plot --help >/dev/null 2>&1 || { ok 1 "ticklab plot exists"; done_testing; exit; }
+"$B" run --backend sim,sim:sd=3,sim:quantum=10 --kernel add:100,add:400 -n 600 --seed 7 \
+	--json "$tmp/run.json" >/dev/null 2>&1
+ok $? "a sim run to draw"
+"$B" search --backend sim,sim:sd=3 -n 400 --seed 7 --json "$tmp/search.json" >/dev/null 2>&1
+ok $? "a sim search to draw"
+
+# check FILE FORMAT W H: the file parses as FORMAT and is W x H (pixels or points)
+check() {
+	"$PY" - "$@" <<'PYEOF'
+import struct, sys, re, xml.etree.ElementTree as ET
+path, fmt, w, h = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+data = open(path, 'rb').read()
+if fmt == 'png':
+    assert data[:8] == b'\x89PNG\r\n\x1a\n', 'png signature'
+    assert data[12:16] == b'IHDR', 'IHDR first'
+    gw, gh = struct.unpack('>II', data[16:24])
+    assert data[-8:-4] == b'IEND', 'IEND last'
+elif fmt == 'svg':
+    root = ET.fromstring(data)
+    assert root.tag == '{http://www.w3.org/2000/svg}svg', root.tag
+    gw = float(re.match(r'[\d.]+', root.get('width')).group())
+    gh = float(re.match(r'[\d.]+', root.get('height')).group())
+else:
+    assert data.startswith(b'%PDF-'), 'pdf header'
+    assert data.rstrip().endswith(b'%%EOF'), 'pdf trailer'
+    m = re.search(rb'/MediaBox \[\s*0 0 ([\d.]+) ([\d.]+)\s*\]', data)
+    assert m, 'MediaBox'
+    gw, gh = float(m.group(1)), float(m.group(2))
+assert (gw, gh) == (w, h), 'size %sx%s, want %sx%s' % (gw, gh, w, h)
+PYEOF
+}
+
+for fmt in svg png pdf; do
+	for kind in "hist --axis shared" "hist --axis own" "cdf"; do
+		name=$(echo "$kind" | tr -d ' -')
+		"$B" plot "$tmp/run.json" -o "$tmp/$name.$fmt" --kind $kind 2>"$tmp/err"
+		ok $? "run --kind $kind as $fmt"
+		check "$tmp/$name.$fmt" $fmt 800 600 2>"$tmp/err"
+		ok $? "run --kind $kind: a valid $fmt of 800x600 $(head -c 200 "$tmp/err")"
+	done
+	"$B" plot "$tmp/search.json" -o "$tmp/search.$fmt" 2>"$tmp/err"
+	ok $? "search as $fmt"
+	check "$tmp/search.$fmt" $fmt 800 600 2>"$tmp/err"
+	ok $? "search: a valid $fmt of 800x600 $(head -c 200 "$tmp/err")"
+done
+"$B" plot "$tmp/run.json" -o "$tmp/big.PNG" --size 1280x720 2>/dev/null
+check "$tmp/big.PNG" png 1280 720
+ok $? "--size 1280x720 gives a 1280x720 PNG (the ending's case does not matter)"
+
+# colours and dashes: light's series1..4 (#e69f00 #0072b2 #009e73 #b8a000)
+# and, for the four CDFs, four line styles (solid has no dasharray)
+"$B" plot "$tmp/run.json" --kind cdf -o "$tmp/cdf4.svg" 2>/dev/null
+n=$(grep -o 'stroke-dasharray:[^;]*' "$tmp/cdf4.svg" | sort -u | wc -l)
+[ "$n" -ge 5 ]; ok $? "6 CDFs: at least 5 distinct dash patterns besides solid ($n)"
+for c in '90.196078%,62.352941%,0%' '0%,44.705882%,69.803922%' '0%,61.960784%,45.098039%' \
+	'72.156863%,62.745098%,0%'; do
+	grep -q "rgb($c)" "$tmp/cdf4.svg"; ok $? "light theme's series colour rgb($c) is used"
+done
+"$B" plot "$tmp/run.json" --kind cdf --theme mono -o "$tmp/mono.svg" 2>/dev/null
+check "$tmp/mono.svg" svg 800 600; ok $? "--theme mono (terminal colours only) still draws"
+
+# bad input: 2 with a message naming what is accepted; nothing written
+expect_status 2 "no -o" "$B" plot "$tmp/run.json"
+expect_status 2 "unknown ending" "$B" plot "$tmp/run.json" -o "$tmp/x.jpg"
+grep -q '.svg, .png or .pdf' /tmp/tl_tap_err.$$; ok $? "the message names the endings"
+expect_status 2 "bad --axis" "$B" plot "$tmp/run.json" -o "$tmp/x.png" --axis both
+expect_status 2 "bad --size" "$B" plot "$tmp/run.json" -o "$tmp/x.png" --size 10x10
+expect_status 2 "unknown theme" "$B" plot "$tmp/run.json" -o "$tmp/x.png" --theme nope
+expect_status 2 "a run has no kind search" "$B" plot "$tmp/run.json" -o "$tmp/x.png" --kind search
+expect_status 2 "a search has no CV curve" "$B" plot "$tmp/search.json" -o "$tmp/x.png" --kind cv
+grep -q 'no CV-vs-t curve' /tmp/tl_tap_err.$$; ok $? "the message says the search file has no curve"
+expect_status 2 "not a ticklab file" "$B" plot "$tmp/err" -o "$tmp/x.png"
+[ ! -e "$tmp/x.png" ] && [ ! -e "$tmp/x.jpg" ]; ok $? "no file left by refused input"
+expect_status 1 "unwritable place" "$B" plot "$tmp/run.json" -o /nonexistent/dir/x.png
+done_testing

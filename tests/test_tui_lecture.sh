@@ -1,0 +1,93 @@
+#!/bin/sh
+# Issue 13 (the lecture hall), driven in tmux: long messages wrap and the log
+# keeps them; built-in themes from a build tree; the "too small" screen
+# ignores keys; tui --replay of the wrong kind of file.
+. "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
+. "${TL_TOP_SRCDIR:-.}/tests/tui_harness.sh"
+
+# ---- item 2: a message longer than the line wraps; m shows the log --------
+start 80 24 "LANG=$UTF8 TERM=xterm-256color" -n 3000
+wait_for 'Flush sizes' 20; ok $? "setup screen"
+keys Tab a '12QB' Enter
+wait_for 'refused: bad size "12QB"' 5; ok $? "a bad size is refused"
+poll 5 sh -c "tr -s ' \n' '  ' <'$W/screen' | grep -q 'or a multiple of a cache level (4xL1, 4xL2, 0.5xL3)'"
+ok $? "the whole 80-column-wide message shows, wrapped, to its last words"
+[ $? -eq 0 ] || show
+keys Down
+wait_for '\.\.\. \(L: log\)' 5; ok $? "after a key the message is one line pointing at the log"
+keys L
+wait_for 'Messages \([0-9]+ this session' 5; ok $? "m opens the message log"
+poll 5 sh -c "tr -s ' \n' '  ' <'$W/screen' | grep -q '0.5xL3)'"
+ok $? "the log holds the whole message"
+keys x
+wait_gone 'Messages \(' 5; ok $? "any key closes the log"
+keys '?'
+wait_for 'Help: Setup' 5 && shows 'L +messages of this session'
+ok $? "help lists L for the log"
+keys x
+
+# ---- item 3: every TUI option on plain `ticklab`; built-in themes with no
+# theme file anywhere (the build tree's binary, nothing installed, empty XDG)
+start 80 24 "LANG=$UTF8 TERM=xterm-256color" --theme light --mouse -n 3000
+wait_for 'Flush sizes' 20 && wait_for 'theme light' 5
+ok $? "plain ticklab --theme light --mouse opens with the built-in light theme"
+lacks 'not found'; ok $? "no 'not found' message for a built-in theme"
+keys t
+wait_for 'theme [a-z-]+ \(built in\)' 5; ok $? "t cycles through the built-in themes"
+
+# ---- item 4: numbers and F-keys switch screens; Esc from a search started
+# on Live returns to the live results
+start 80 24 "LANG=$UTF8 TERM=xterm-256color" -n 2000
+wait_for 'Flush sizes' 20; ok $? "setup screen (navigation)"
+keys 2
+wait_for 'no run yet' 5; ok $? "2 with no run says there is none"
+keys 4
+wait_for 'Esc back' 5 && lacks 'Flush sizes'; ok $? "4 opens Info"
+keys 1
+wait_for 'Flush sizes' 5; ok $? "1 returns to Setup"
+keys F5
+wait_gone 'Flush sizes' 5; ok $? "F5 opens Info"
+keys F2
+wait_for 'Flush sizes' 5; ok $? "F2 returns to Setup"
+for id in barrier-tsc papi-real-nsec barrier-cntvct; do
+	keys / C-u "^$id " Enter
+	wait_for "/\\^$id / shows [01] of" 5 && wait_for "\[[x ]\] $id " 2 &&
+		grep -q "\[x\] $id " "$W/screen" && keys Space
+done
+keys / C-u '^sim ' Enter
+wait_for 'shows 1 of' 5 && keys Space && wait_for '\[x\] sim ' 5
+keys / C-u Enter
+wait_for 'filter cleared' 5
+keys Enter
+wait_for 'done in' 60; ok $? "a sim run finishes on Live"
+keys s
+wait_for 'search done' 90; ok $? "s from Live searches"
+keys Escape
+wait_for 'CDF' 5 && wait_for 'done in' 2; ok $? "Esc from the search returns to the live results"
+keys 3
+wait_for 'search done' 5; ok $? "3 shows the search again"
+keys F3
+wait_for 'CDF' 5; ok $? "F3 shows Live"
+keys '?'
+wait_for 'Help: Live' 5 && shows '1-4 F2-F5 +Setup, Live, Search, Info screen' && shows 'q F10 +quit'
+ok $? "help lists the number and F-keys"
+keys x
+
+# ---- item 5: the too-small screen ignores every key but quit and resize;
+# tui --replay of the wrong kind of file is bad input (2)
+start 40 12 "LANG=$UTF8 TERM=xterm-256color" -n 3000
+wait_for 'Terminal too small' 20; ok $? "40x12 shows the too-small screen"
+keys Down Down Down Right Tab
+X resize-window -t t -x 80 -y 24 >/dev/null 2>&1
+wait_for 'Flush sizes' 10; ok $? "after resizing to 80x24 the setup screen shows"
+first=$(sed -n 3p "$W/screen" | cut -c1-30)
+keys Space
+poll 5 sh -c "sed -n 3p '$W/screen' | cut -c1-30 | grep -vqF -- '$first'"
+ok $? "Space acts on the first backend: the Down keys at 40x12 moved nothing ($first)"
+[ $? -eq 0 ] || show
+echo '{"ticklab": {"command": "compare"}, "cells": []}' >"$W/compare.json"
+expect_status 2 "tui --replay of a file that is neither run nor search exits 2" \
+	env TERM=xterm "$BIN" tui --replay "$W/compare.json"
+start 80 24 "LANG=$UTF8 TERM=xterm-256color" tui --replay "'$W/compare.json'"
+wait_for 'TL_EXIT=' 10 && shows 'TL_EXIT=2'; ok $? "on a terminal too, the wrong file exits 2"
+done_testing
