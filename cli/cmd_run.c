@@ -19,7 +19,9 @@
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "io/analysis.h"
+#include "io/chains.h"
 #include "io/host_json.h"
+#include "io/ladder.h"
 #include "io/results.h"
 #include "io/table.h"
 #include "stats/stats.h"
@@ -473,8 +475,13 @@ static int measure_and_report(const struct run_opts *o)
 		tl_run_free(&run);
 		return TL_EXIT_FAIL;
 	}
-	if (!o->quiet)
-		tl_table_print(cli_table_stream(&o->out), &run, an, m, o->seed);
+	if (!o->quiet) {
+		FILE *tf = cli_table_stream(&o->out);
+
+		tl_table_print(tf, &run, an, m, o->seed);
+		tl_chains_print(tf, &run, an);
+		tl_ladder_print(tf, &run, an, host.have_topology ? &host.topo : NULL);
+	}
 	if (rc == 1)
 		fprintf(stderr, "ticklab run: interrupted: kept %zu of %zu samples\n",
 			atomic_load(&run.samples_done), run.samples_total);
