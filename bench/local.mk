@@ -3,6 +3,7 @@ libticklab_a_SOURCES += \
 	bench/kernel.c bench/kernel.h \
 	bench/flush.c bench/flush.h \
 	bench/size.c bench/size.h \
+	bench/load_sizes.c bench/load_sizes.h \
 	bench/topology.c bench/topology.h \
 	bench/runner.c bench/runner.h \
 	bench/host.c bench/host.h \

@@ -65,16 +65,24 @@ static void say_steps(FILE *f, const struct tl_ladder *l, const double *ends, co
 
 	for (size_t s = 0; s < x->nsteps; s++) {
 		size_t free_at = x->cut[s], topo_at = x->topo_cut[s];
-		int below = x->level[topo_at - 1];
-		char at[32], end[32];
+		int below = x->level[topo_at - 1], above = x->level[topo_at];
+		char lo[32], hi[32], end[32];
 
+		tl_size_format((uint64_t)ends[below], end, sizeof end);
+		if (x->step_ratio[s] < TL_LADDER_MIN_STEP) {
+			fprintf(f, "  finding: no step at %s's end %s: %s and %s differ by %.2fx at "
+				   "most (a step is >= %.1fx): on a VM that is itself a finding\n",
+				names[below], end, names[below], names[above], x->step_ratio[s],
+				TL_LADDER_MIN_STEP);
+			continue;
+		}
 		if (free_at == topo_at)
 			continue;
-		tl_size_format((uint64_t)l->bytes[free_at], at, sizeof at);
-		tl_size_format((uint64_t)ends[below], end, sizeof end);
-		fprintf(f, "  finding: the step is at %s, not at %s's end %s (a least-squares step "
-			   "between %s and %s puts it there): on a VM that is itself a finding\n",
-			at, names[below], end, names[below], names[x->level[topo_at]]);
+		tl_size_format((uint64_t)l->bytes[free_at - 1], lo, sizeof lo);
+		tl_size_format((uint64_t)l->bytes[free_at], hi, sizeof hi);
+		fprintf(f, "  finding: the latency steps up %.2fx between %s and %s, not at %s's "
+			   "end %s: on a VM that is itself a finding\n",
+			x->step_ratio[s], lo, hi, names[below], end);
 	}
 }
 

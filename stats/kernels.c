@@ -133,6 +133,8 @@ int stats_ladder_fit(const double *bytes, const double *ns, size_t n, const doub
 	for (size_t s = 0; s < f->nsteps; s++) {
 		size_t a = s ? f->topo_cut[s - 1] : 0, b = s + 1 < f->nsteps ? f->topo_cut[s + 1] : n;
 		f->cut[s] = one_step(y, a, b);
+		f->step_ratio[s] = exp(gsl_stats_mean(y + f->cut[s], 1, b - f->cut[s]) -
+				       gsl_stats_mean(y + a, 1, f->cut[s] - a));
 	}
 	return 0;
 }

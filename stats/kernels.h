@@ -37,6 +37,8 @@ int stats_chain_fit(const double *k, const double *ns, size_t n, double ns_per_a
 /* A level may be this much faster than the one before it and still count as
  * non-decreasing: the medians of two flat levels differ by noise. */
 #define TL_LADDER_MONOTONE_TOL 0.05
+/* A step is a latency at least this many times the level below's. */
+#define TL_LADDER_MIN_STEP 1.2
 
 #define TL_LADDER_MAX_POINTS 64
 
@@ -57,6 +59,10 @@ struct tl_ladder_fit {
 	 * not where the latency steps (a VM may report caches it does not give). */
 	size_t nsteps;
 	size_t cut[TL_LADDER_LEVELS - 1], topo_cut[TL_LADDER_LEVELS - 1];
+	/* How much slower the upper side of the step is at cut[j]: the ratio of
+	 * the geometric means of the points on either side within the two
+	 * levels. Under TL_LADDER_MIN_STEP there is no step to place. */
+	double step_ratio[TL_LADDER_LEVELS - 1];
 };
 
 /* bytes[] ascending (distinct), ns[] the latency per load at each size,
