@@ -18,3 +18,6 @@ libticklab_a_SOURCES += io/search_json.c io/search_json.h io/search_table.c
 # verdicts helper: the injected variation of jitter cells, end to end on sim
 TESTS += tests/test_jitter_run.sh
 EXTRA_DIST += tests/test_jitter_run.sh
+# the chains and memory ladder under run and report, end to end on sim (issue 14)
+TESTS += tests/test_ladder_run.sh
+EXTRA_DIST += tests/test_ladder_run.sh
