@@ -7,25 +7,6 @@
 
 #include "bench/size.h"
 
-size_t tl_ladder_ends(const struct tl_topology *topo, double *ends, const char **names)
-{
-	static const char *const level_names[] = { "L1d", "L2", "L3" };
-	size_t n = 0;
-
-	for (int l = 0; topo && l < 3; l++) {
-		uint64_t b = l == 0 ? topo->l1d : l == 1 ? topo->l2 : topo->l3;
-
-		/* A level no larger than the one before would make the size
-		 * order and the level order disagree: leave it out. */
-		if (b == 0 || (n && (double)b <= ends[n - 1]))
-			continue;
-		ends[n] = (double)b;
-		names[n++] = level_names[l];
-	}
-	names[n] = "memory";
-	return n;
-}
-
 size_t tl_ladder_collect(const struct tl_run *run, const struct tl_analysis *an, size_t timer,
 			 size_t flush, const double *ends, size_t nends, struct tl_ladder *l)
 {
@@ -146,7 +127,7 @@ void tl_ladder_print(FILE *f, const struct tl_run *run, const struct tl_analysis
 {
 	double ends[3];
 	const char *names[4];
-	size_t nends = tl_ladder_ends(topo, ends, names);
+	size_t nends = tl_topology_ends(topo, ends, names);
 	bool shown = false;
 
 	for (size_t t = 0; t < run->ntimers; t++)

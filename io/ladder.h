@@ -13,11 +13,6 @@
 #include "stats/kernels.h"
 #include "stats/stats.h"
 
-/* The cache ends of topo (L1d, L2, L3 that are present, ascending) into
- * ends[3] and their names ("L1d", "L2", "L3") into names, memory last:
- * names has nends + 1 entries. topo may be NULL: no ends, all "memory". */
-size_t tl_ladder_ends(const struct tl_topology *topo, double *ends, const char **names);
-
 /* One ladder: the load cells of one timer and flush, by size. */
 struct tl_ladder {
 	size_t timer, flush;

@@ -43,4 +43,19 @@ grep -q 'HI must be larger than LO.*accepted: SIZE, SIZE+SIZE' "$tmp/bad"; ok $?
 sed -n '/^chains/,$p' "$tmp/live" >"$tmp/a"
 sed -n '/^chains/,$p' "$tmp/again" >"$tmp/b"
 [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"; ok $? "report prints the chains and ladder the run printed"
+
+# info measures a load's latency per level where hwloc knows the caches
+# (shape only: a number per level, or a reason).
+"$TL_BIN" info >"$tmp/info" 2>&1
+if grep -q '^caches: .*L1d' "$tmp/info"; then
+	grep -Eq '^load latency: L1d [0-9.]+ ns' "$tmp/info"; ok $? "info: load latency per level, L1d first"
+	"$TL_BIN" info --json | "$PY" -c 'import json,sys
+l = json.load(sys.stdin)["host"]["load_latency"]
+assert l[0]["level"] == "L1d" and l[-1]["level"] == "memory"
+assert all(x["ns_per_load"] is None or x["ns_per_load"] > 0 for x in l)
+assert all(x["ns_per_load"] is not None or x["note"] for x in l)'
+	ok $? "info --json: host.load_latency, a positive number or a reason per level"
+else
+	diag "hwloc sees no L1d here: info has no load latency to show"
+fi
 done_testing
