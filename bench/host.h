@@ -80,6 +80,17 @@ struct tl_host {
 	double clock_lo_ns, clock_hi_ns, clock_drift; /* stats_drift: lo, hi, rel_sd */
 	bool clock_drifts;
 
+	/* tl_host_probe_ladder's measurement: a short chase per level. */
+	bool ladder_probed;
+	char ladder_timer[32];
+	size_t nladder;
+	struct tl_level_latency {
+		char level[8];    /* "L1d", "L2", "L3", "memory" */
+		uint64_t bytes;   /* the buffer chased */
+		double ns;        /* median ns per load; NaN when it could not run */
+		char note[64];    /* why not, when ns is NaN */
+	} ladder[4];
+
 	struct tl_spoiler spoilers[TL_SPOILER_COUNT];
 };
 
@@ -95,6 +106,14 @@ int tl_host_read(const char *root, int cpu, struct tl_host *h);
  * thread is pinned for the measurement and its affinity restored. Only for
  * the running machine, and never while a run samples on that CPU. */
 void tl_host_probe_clock(struct tl_host *h);
+
+/* Measures the load latency of each cache level and of memory: a buffer in
+ * the middle of each level (log scale; memory: 2 x the last cache, up to
+ * TL_LADDER_PROBE_MAX), one warm lap, then 31 timings of 2000 dependent
+ * loads with the same timer choice as the clock probe. A few tenths of a
+ * second; same pinning rules as tl_host_probe_clock. Needs h->topo. */
+#define TL_LADDER_PROBE_MAX (256ULL << 20)
+void tl_host_probe_ladder(struct tl_host *h);
 
 /* Re-says the clock-read spoiler once backends were probed (bench/probe.h):
  * it names the backends whose every read is a system call. */

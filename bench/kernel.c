@@ -12,13 +12,14 @@
 #include <gsl/gsl_rng.h>
 
 #include "backends/backend.h"
+#include "bench/load_sizes.h"
 #include "bench/size.h"
 
 static const char accepted[] =
 	"accepted: empty, add:K, add:START:END:STEP, mul:K, mul:START:END:STEP, fma:K, "
-	"fma:START:END:STEP, jitter:K,D,P, load:SIZE[,K] "
-	"(K, D integers 0.." TL_KERNEL_MAX_K_TEXT ", 0 <= P <= 1, SIZE a flush size >= 64 "
-	"bytes such as 32KiB or 4xL2)";
+	"fma:START:END:STEP, jitter:K,D,P, load:SIZE[,K], load:SIZE+SIZE+...[,K], "
+	"load:LO..HI[,K] (K, D integers 0.." TL_KERNEL_MAX_K_TEXT ", 0 <= P <= 1, SIZE a "
+	"flush size >= 64 bytes such as 32KiB or 4xL2)";
 
 static int fail(char *why, size_t whylen, const char *fmt, const char *bad)
 {
@@ -199,34 +200,37 @@ static int parse_load(const char *tok, const char *args, size_t alen,
 		      size_t whylen)
 {
 	const char *f[2];
-	size_t fl[2], nf = split(args, alen, ',', f, fl, 2);
+	size_t fl[2], nf = split(args, alen, ',', f, fl, 2), nsizes;
 	struct tl_kernel k = { .kind = TL_KERNEL_LOAD, .k = TL_KERNEL_LOAD_DEFAULT_K };
-	char size[64], swhy[512];
+	uint64_t sizes[TL_LOAD_MAX_SIZES];
+	char size[96], swhy[512];
 
 	if (nf != 1 && nf != 2)
 		return fail(why, whylen, "bad kernel \"%s\": load takes SIZE or SIZE,K", tok);
 	if (fl[0] >= sizeof size)
 		return fail(why, whylen, "bad kernel \"%s\": SIZE too long", tok);
 	snprintf(size, sizeof size, "%.*s", (int)fl[0], f[0]);
-	if (tl_size_parse(size, topo, &k.bytes, swhy, sizeof swhy) < 0) {
+	if (tl_load_sizes_parse(size, topo, sizes, &nsizes, swhy, sizeof swhy) < 0) {
 		snprintf(why, whylen, "bad kernel \"%s\": %s", tok, swhy);
 		return -1;
 	}
-	if (k.bytes < 64)
-		return fail(why, whylen,
-			    "bad kernel \"%s\": SIZE must hold at least one 64-byte line", tok);
 	if (nf == 2 && parse_count(f[1], fl[1], &k.k))
 		return fail(why, whylen,
 			    "bad kernel \"%s\": K (loads) must be a whole number 0.."
 			    TL_KERNEL_MAX_K_TEXT, tok);
-	label(&k);
-	return push(out, n, &k) ? fail(why, whylen, "out of memory at \"%s\"", tok) : 0;
+	for (size_t i = 0; i < nsizes; i++) {
+		k.bytes = sizes[i];
+		label(&k);
+		if (push(out, n, &k))
+			return fail(why, whylen, "out of memory at \"%s\"", tok);
+	}
+	return 0;
 }
 
 static int parse_one(const char *s, size_t len, const struct tl_topology *topo,
 		     struct tl_kernel **out, size_t *n, char *why, size_t whylen)
 {
-	char tok[128];
+	char tok[256];
 	while (len && isspace((unsigned char)*s))
 		s++, len--;
 	while (len && isspace((unsigned char)s[len - 1]))

@@ -3,11 +3,12 @@ libticklab_a_SOURCES += \
 	bench/kernel.c bench/kernel.h \
 	bench/flush.c bench/flush.h \
 	bench/size.c bench/size.h \
+	bench/load_sizes.c bench/load_sizes.h \
 	bench/topology.c bench/topology.h \
 	bench/runner.c bench/runner.h \
 	bench/host.c bench/host.h \
 	bench/probe.c bench/probe.h \
-	bench/clock_probe.c
+	bench/clock_probe.c bench/ladder_probe.c
 
 # Tests of bench/ (TAP).
 check_PROGRAMS += tests/test_kernel tests/test_size tests/test_topology tests/test_flush \
@@ -54,3 +55,9 @@ noinst_PROGRAMS += bench/bench_stats
 bench_bench_stats_SOURCES = bench/bench_stats.c
 bench_bench_stats_LDADD = $(TL_LIBS)
 BENCH_RUN += bench/bench_stats
+# kernels helper: the memory ladder beside an independent pointer chase
+# (bench/chase_ref.c links nothing of the lab's) and the chain slopes
+noinst_PROGRAMS += bench/chase_ref
+bench_chase_ref_SOURCES = bench/chase_ref.c
+BENCH_RUN += bench/bench_ladder.sh
+EXTRA_DIST += bench/bench_ladder.sh

@@ -23,6 +23,8 @@ struct tl_cell {
 	bool hidden;           /* an empty baseline the user did not ask for */
 	size_t baseline;       /* index of the empty cell of the same timer and flush */
 	size_t n;              /* samples wanted */
+	size_t chunk;          /* samples per interleaved chunk: the run's, or for a load
+				* cell enough that the chunk's loads cover its buffer */
 	_Atomic size_t done;   /* samples taken so far (grows while running) */
 	double *raw;           /* n samples in the backend's unit */
 	double *ns;            /* the same in ns */

@@ -244,3 +244,22 @@ int tl_topology_read_xml(const char *xmlpath, int cpu, struct tl_topology *topo,
 	hwloc_topology_destroy(t);
 	return rc;
 }
+
+size_t tl_topology_ends(const struct tl_topology *topo, double *ends, const char **names)
+{
+	static const char *const level_names[] = { "L1d", "L2", "L3" };
+	size_t n = 0;
+
+	for (int l = 0; topo && l < 3; l++) {
+		uint64_t b = l == 0 ? topo->l1d : l == 1 ? topo->l2 : topo->l3;
+
+		/* A level no larger than the one before would make the size
+		 * order and the level order disagree: leave it out. */
+		if (b == 0 || (n && (double)b <= ends[n - 1]))
+			continue;
+		ends[n] = (double)b;
+		names[n++] = level_names[l];
+	}
+	names[n] = "memory";
+	return n;
+}

@@ -39,4 +39,10 @@ int tl_topology_read_live(int cpu, struct tl_topology *topo, char *why, size_t w
 int tl_topology_read_xml(const char *xmlpath, int cpu, struct tl_topology *topo, char *why,
 			 size_t whylen);
 
+/* The cache ends of topo (L1d, L2, L3 that are present and each larger than
+ * the one before, ascending) into ends[3] and their names ("L1d", "L2",
+ * "L3") into names, "memory" last: names gets nends + 1 entries. topo may be
+ * NULL: no ends, everything is "memory". Returns nends. */
+size_t tl_topology_ends(const struct tl_topology *topo, double *ends, const char **names);
+
 #endif

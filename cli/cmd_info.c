@@ -20,7 +20,8 @@
 static const char usage_text[] =
 	"usage: ticklab info [--json] [--cpu C]\n"
 	"\n"
-	"Describes the node: CPU, caches, TSC frequency and resolution, clocksource,\n"
+	"Describes the node: CPU, caches (and a load's latency in each, measured),\n"
+	"TSC frequency and resolution, clocksource,\n"
 	"hypervisor, governor and turbo, perf_event_paranoid, rdpmc, PAPI components,\n"
 	"LFENCE serialization, what can spoil a measurement here, and every timer\n"
 	"backend: available (with its measured resolution and overhead) or why not.\n"
@@ -58,6 +59,33 @@ static void print_caches(const struct tl_host *h)
 	printf("\n              from %s\n", h->topo.source);
 }
 
+/* What a load costs in each level, chased just now (tl_host_probe_ladder). */
+static void print_ladder(const struct tl_host *h)
+{
+	char size[32];
+
+	if (!h->nladder)
+		return;
+	printf("load latency:");
+	for (size_t i = 0; i < h->nladder; i++) {
+		const struct tl_level_latency *l = &h->ladder[i];
+
+		tl_size_format(l->bytes, size, sizeof size);
+		if (isnan(l->ns))
+			printf(" %s -%s", l->level, i + 1 < h->nladder ? "," : "");
+		else
+			printf(" %s %.3g ns%s", l->level, l->ns, i + 1 < h->nladder ? "," : "");
+	}
+	printf("\n              a chase through the middle of each level, measured now with %s:",
+	       h->ladder_timer);
+	for (size_t i = 0; i < h->nladder; i++) {
+		tl_size_format(h->ladder[i].bytes, size, sizeof size);
+		printf(" %s%s%s%s", size, isnan(h->ladder[i].ns) ? " (" : "", h->ladder[i].note,
+		       isnan(h->ladder[i].ns) ? ")" : "");
+	}
+	printf("\n");
+}
+
 static void print_host(const struct tl_host *h)
 {
 	char mem[32];
@@ -67,6 +95,7 @@ static void print_host(const struct tl_host *h)
 	       h->smt_siblings[0] ? ", siblings " : "", h->smt_siblings);
 	printf("kernel:       %s, memory %s\n", h->kernel, h->mem_bytes ? mem : "unknown");
 	print_caches(h);
+	print_ladder(h);
 	if (h->tsc_ghz > 0 && h->tsc_resolution_ns > 0)
 		printf("tsc:          %.4f GHz, step %.3g ns (%.3g ticks, measured with %s)\n",
 		       h->tsc_ghz, h->tsc_resolution_ns, h->tsc_resolution_ticks, h->tsc_reader);
@@ -218,6 +247,7 @@ int cli_info_main(int argc, char **argv)
 		fprintf(stderr, "ticklab info: %s (measuring unpinned)\n", why);
 	tl_host_read("/", cpu, &host);
 	tl_host_probe_clock(&host);
+	tl_host_probe_ladder(&host);
 	while (tl_backends[n])
 		n++;
 	bi = calloc(n ? n : 1, sizeof *bi);

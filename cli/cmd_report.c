@@ -7,6 +7,8 @@
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "io/analysis.h"
+#include "io/chains.h"
+#include "io/ladder.h"
 #include "io/results.h"
 #include "io/search_json.h"
 #include "io/table.h"
@@ -106,6 +108,18 @@ static int report_search(const json_t *doc, const char *name, const struct cli_o
 	return rc;
 }
 
+/* The cache sizes the run's host saw, for the ladder's levels. */
+static bool topology_of(const json_t *host, struct tl_topology *topo)
+{
+	memset(topo, 0, sizeof *topo);
+	if (!host)
+		return false;
+	topo->l1d = (uint64_t)json_integer_value(json_object_get(host, "l1d_bytes"));
+	topo->l2 = (uint64_t)json_integer_value(json_object_get(host, "l2_bytes"));
+	topo->l3 = (uint64_t)json_integer_value(json_object_get(host, "l3_bytes"));
+	return topo->l1d || topo->l2 || topo->l3;
+}
+
 static int report_run(const json_t *doc, const char *name, const struct cli_outputs *out)
 {
 	struct tl_run run;
@@ -127,6 +141,13 @@ static int report_run(const json_t *doc, const char *name, const struct cli_outp
 		return TL_EXIT_FAIL;
 	}
 	tl_table_print(cli_table_stream(out), &run, an, m, meta.seed);
+	tl_chains_print(cli_table_stream(out), &run, an);
+	{
+		struct tl_topology topo;
+		bool have = topology_of(meta.host, &topo);
+
+		tl_ladder_print(cli_table_stream(out), &run, an, have ? &topo : NULL);
+	}
 	if (meta.interrupted)
 		fprintf(stderr, "ticklab report: this run was interrupted: cells hold the samples "
 				"taken before the stop\n");

@@ -19,7 +19,9 @@
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "io/analysis.h"
+#include "io/chains.h"
 #include "io/host_json.h"
+#include "io/ladder.h"
 #include "io/results.h"
 #include "io/table.h"
 #include "stats/stats.h"
@@ -40,7 +42,9 @@ static const char usage_text[] =
 	"                       4xL1, 4xL2, 4xL3 (default 0)\n"
 	"  -k, --kernel LIST    empty, add:K, add:FROM:TO:STEP, jitter:K,D,P,\n"
 	"                       mul:K, fma:K (same ranges), load:SIZE[,K] (K loads\n"
-	"                       chasing a random cycle through SIZE, e.g. 16KiB, 4xL3)\n"
+	"                       chasing a random cycle through SIZE, e.g. 16KiB, 4xL3),\n"
+	"                       load:LO..HI[,K] (a ladder: sizes across the cache\n"
+	"                       levels, e.g. load:4KiB..4xL3), load:SIZE+SIZE+...[,K]\n"
 	"                       (default empty,add:500)\n"
 	"  -n, --samples N      samples per cell (default 10000)\n"
 	"  -c, --cpu C          CPU to sample on (default: the last allowed CPU)\n"
@@ -473,8 +477,13 @@ static int measure_and_report(const struct run_opts *o)
 		tl_run_free(&run);
 		return TL_EXIT_FAIL;
 	}
-	if (!o->quiet)
-		tl_table_print(cli_table_stream(&o->out), &run, an, m, o->seed);
+	if (!o->quiet) {
+		FILE *tf = cli_table_stream(&o->out);
+
+		tl_table_print(tf, &run, an, m, o->seed);
+		tl_chains_print(tf, &run, an);
+		tl_ladder_print(tf, &run, an, host.have_topology ? &host.topo : NULL);
+	}
 	if (rc == 1)
 		fprintf(stderr, "ticklab run: interrupted: kept %zu of %zu samples\n",
 			atomic_load(&run.samples_done), run.samples_total);

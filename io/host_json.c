@@ -6,6 +6,21 @@
 
 #include "io/results.h"
 
+/* [{"level", "bytes", "ns_per_load" (null where not measured), "note"}] */
+static json_t *ladder_to_json(const struct tl_host *h)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < h->nladder; i++) {
+		const struct tl_level_latency *l = &h->ladder[i];
+
+		json_array_append_new(a, json_pack("{s:s, s:I, s:o, s:s}", "level", l->level, "bytes",
+						   (json_int_t)l->bytes, "ns_per_load",
+						   tl_json_real(l->ns), "note", l->note));
+	}
+	return a;
+}
+
 static json_t *caches_to_json(const struct tl_topology *t)
 {
 	json_t *a = json_array();
@@ -85,6 +100,8 @@ json_t *tl_host_to_json(const struct tl_host *h)
 							      : json_null());
 	json_object_set_new(o, "tsc_reader",
 			    h->tsc_reader[0] ? json_string(h->tsc_reader) : json_null());
+	if (h->nladder)
+		json_object_set_new(o, "load_latency", ladder_to_json(h));
 	json_object_set_new(o, "clocksource", json_string(h->clocksource));
 	json_object_set_new(o, "clock_gettime_ns",
 			    h->cost.vdso_ns > 0 ? tl_json_real(h->cost.vdso_ns) : json_null());

@@ -1,6 +1,7 @@
 # io/ files: JSON/CSV of runs and searches, shared cell analysis
 libticklab_a_SOURCES += io/theme.c io/theme.h io/analysis.c io/analysis.h io/results.c io/results.h io/table.c \
-	io/table.h io/host_json.c io/host_json.h io/jitter.c io/jitter.h
+	io/table.h io/host_json.c io/host_json.h io/jitter.c io/jitter.h \
+	io/ladder.c io/ladder.h io/chains.c io/chains.h
 
 check_PROGRAMS += tests/test_json_io
 tests_test_json_io_SOURCES = tests/test_json_io.c tests/tap.h
@@ -24,3 +25,6 @@ libticklab_a_SOURCES += io/plot.c io/plot_draw.h io/plot_run.c io/plot_search.c
 else
 libticklab_a_SOURCES += io/plot_none.c
 endif
+# the chains and memory ladder under run and report, end to end on sim (issue 14)
+TESTS += tests/test_ladder_run.sh
+EXTRA_DIST += tests/test_ladder_run.sh

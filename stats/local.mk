@@ -1,7 +1,8 @@
 # stats/ files (see Makefile.am)
 # stats helper: summaries, histograms, isolation forest, OS-noise filter
 libticklab_a_SOURCES += stats/stats.h stats/summary.c stats/dist.c stats/drift.c stats/lattice.c stats/iforest.c \
-	stats/osfilter.c stats/compare.h stats/compare.c
+	stats/osfilter.c stats/compare.h stats/compare.c \
+	stats/kernels.h stats/kernels.c
 check_PROGRAMS += tests/test_stats tests/test_stats_iforest
 tests_test_stats_SOURCES = tests/test_stats.c tests/tap.h
 tests_test_stats_LDADD = $(TL_LIBS)
@@ -29,3 +30,8 @@ check_PROGRAMS += tests/test_search_coverage
 tests_test_search_coverage_SOURCES = tests/test_search_coverage.c tests/sim_derived.h tests/tap.h
 tests_test_search_coverage_LDADD = $(TL_LIBS)
 TESTS += tests/test_search_coverage
+# kernels helper: the chain fit and the memory ladder's step function (issue 14)
+check_PROGRAMS += tests/test_kernels_stats
+tests_test_kernels_stats_SOURCES = tests/test_kernels_stats.c tests/tap.h
+tests_test_kernels_stats_LDADD = $(TL_LIBS)
+TESTS += tests/test_kernels_stats

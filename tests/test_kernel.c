@@ -6,6 +6,8 @@
 #include <string.h>
 
 #include "bench/kernel.h"
+#include "bench/load_sizes.h"
+#include "bench/topology.h"
 #include "tests/tap.h"
 
 static size_t parse(const char *text, struct tl_kernel **k, char *why, size_t whylen)
@@ -220,8 +222,61 @@ static void test_chains_and_loads(void)
 	   "mul:x refused: %s", why);
 }
 
+/* The ladder's points, derived by hand for a Zen 5 guest's caches (L1d
+ * 48KiB, L2 1MiB, L3 508MiB): powers of two, the ends and the cache ends,
+ * plus a geometric middle where a level holds fewer than two sizes. */
+static void test_load_ranges(void)
+{
+	struct tl_topology topo = { .l1d = 48 << 10, .l2 = 1 << 20, .l3 = 508ULL << 20 };
+	uint64_t v[TL_LOAD_MAX_SIZES];
+	size_t n = tl_load_range(16 << 10, 1ULL << 30, &topo, v, TL_LOAD_MAX_SIZES);
+	struct tl_kernel *k;
+	char why[512];
+	/* 16K..48K holds only 32K: + sqrt(16K x 48K) = 28377.6 -> 27KiB;
+	 * 508M..1G holds only 512M: + sqrt(508M x 1G) = 756278488 -> 756278272 (whole KiB). */
+	static const uint64_t want[] = {
+		16 << 10, 27 << 10, 32 << 10, 48 << 10, 64 << 10, 128 << 10, 256 << 10, 512 << 10,
+		1 << 20, 2 << 20, 4 << 20, 8 << 20, 16 << 20, 32 << 20, 64 << 20, 128 << 20,
+		256 << 20, 508ULL << 20, 512ULL << 20, 756278272ULL, 1ULL << 30,
+	};
+	size_t nw = sizeof want / sizeof want[0], same = 0;
+
+	is_int(n, nw, "16KiB..1GiB on L1d 48KiB/L2 1MiB/L3 508MiB: %zu sizes", nw);
+	for (size_t i = 0; i < n && i < nw; i++) {
+		same += v[i] == want[i];
+		if (v[i] != want[i])
+			tap_diag("size %zu: %llu, want %llu", i, (unsigned long long)v[i],
+				 (unsigned long long)want[i]);
+	}
+	is_int(same, nw, "each size as derived by hand");
+
+	n = tl_load_range(4 << 10, 64 << 10, NULL, v, TL_LOAD_MAX_SIZES);
+	ok(n == 5 && v[0] == 4096 && v[4] == 65536, "4KiB..64KiB without caches: 4K 8K 16K 32K 64K");
+
+	is_int(parse("load:16KiB..64KiB,300", &k, why, sizeof why), 3, "load:16KiB..64KiB,300: 3 kernels");
+	ok(k[0].k == 300 && k[2].k == 300 && !strcmp(k[1].label, "load:32KiB,300"),
+	   "each gets K and its own label (%s)", k[1].label);
+	free(k);
+	is_int(parse("load:1MiB+16KiB+64MiB,add:5", &k, why, sizeof why), 4,
+	   "a list of sizes, then another kernel");
+	ok(k[0].bytes == 1 << 20 && k[1].bytes == 16 << 10 && k[2].bytes == 64 << 20 &&
+		   k[2].k == TL_KERNEL_LOAD_DEFAULT_K && k[3].kind == TL_KERNEL_ADD,
+	   "the list keeps its order and the default K");
+	free(k);
+	ok(parse("load:1MiB..16KiB", &k, why, sizeof why) == (size_t)-1 &&
+		   strstr(why, "HI must be larger") && strstr(why, "LO..HI"),
+	   "a falling range refused, naming the forms: %s", why);
+	ok(parse("load:16KiB+16KiB", &k, why, sizeof why) == (size_t)-1 && strstr(why, "twice"),
+	   "a size twice in a list refused: %s", why);
+	ok(parse("load:16KiB..", &k, why, sizeof why) == (size_t)-1 && strstr(why, "empty size"),
+	   "a range without HI refused: %s", why);
+	ok(parse("load:16KiB..2xL3", &k, why, sizeof why) == (size_t)-1 && strstr(why, "L3"),
+	   "a range to 2xL3 without a topology refused with a reason: %s", why);
+}
+
 int main(void)
 {
+	test_load_ranges();
 	test_chains_and_loads();
 	test_single();
 	test_lists();

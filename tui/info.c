@@ -41,6 +41,24 @@ static void add(struct info_buf *b, enum tui_role role, int bold, const char *fm
 	b->n++;
 }
 
+/* One line of a load's latency per level, as the info worker measured it. */
+static void add_ladder(struct info_buf *b, const struct tl_host *h)
+{
+	char line[200];
+	size_t used = 0;
+
+	if (!h->nladder)
+		return;
+	for (size_t i = 0; i < h->nladder && used < sizeof line; i++) {
+		const struct tl_level_latency *l = &h->ladder[i];
+		int w = isnan(l->ns) ? snprintf(line + used, sizeof line - used, "  %s -", l->level)
+				     : snprintf(line + used, sizeof line - used, "  %s %.3g ns",
+						l->level, l->ns);
+		used += w > 0 ? (size_t)w : 0;
+	}
+	add(b, TUI_ROLE_MAIN_FG, 0, "  load         %s (%s, now)", line + 2, h->ladder_timer);
+}
+
 static int info_cpu(const struct tui_app *app)
 {
 	return app->opts.cpu >= 0 ? app->opts.cpu : tl_cpu_default();
@@ -61,8 +79,10 @@ static void *info_main(void *arg)
 	tl_host_read(NULL, info_cpu(app), &app->info_result);
 	/* The clock probe samples on the sampling CPU for 0.12 s: only when
 	 * nothing else sampled there when it was asked for. */
-	if (job->probe_clock)
+	if (job->probe_clock) {
 		tl_host_probe_clock(&app->info_result);
+		tl_host_probe_ladder(&app->info_result);
+	}
 	free(job);
 	atomic_store(&app->info_done, true);
 	tui_wake(app);
@@ -164,6 +184,7 @@ static void host_lines(struct tui_app *app, struct info_buf *b)
 		tl_size_format(h->topo.l3, s3, sizeof s3);
 		add(b, TUI_ROLE_MAIN_FG, 0, "  caches       L1d %s  L2 %s  L3 %s", s1, s2, s3);
 		add(b, TUI_ROLE_MAIN_FG, 0, "               from %s", h->topo.source);
+		add_ladder(b, h);
 	} else
 		add(b, TUI_ROLE_MAIN_FG, 0, "  caches       unknown: %s", h->topo_why);
 	if (h->tsc_ghz > 0 && h->tsc_resolution_ns > 0)

@@ -1,0 +1,36 @@
+/* What the chain and load kernels show, under the run table: the memory
+ * ladder (ns per load per size, the cache level each size falls in, and
+ * whether the steps sit where the topology says the levels end) and the
+ * cost of a MUL or FMA beside an ADD's. `ticklab run` and `report` print
+ * it; the checks themselves are stats/kernels.c. */
+#ifndef TL_IO_LADDER_H
+#define TL_IO_LADDER_H
+
+#include <stdio.h>
+
+#include "bench/runner.h"
+#include "bench/topology.h"
+#include "stats/kernels.h"
+#include "stats/stats.h"
+
+/* One ladder: the load cells of one timer and flush, by size. */
+struct tl_ladder {
+	size_t timer, flush;
+	size_t n;
+	size_t cell[TL_LADDER_MAX_POINTS];
+	double bytes[TL_LADDER_MAX_POINTS], ns[TL_LADDER_MAX_POINTS]; /* ns per load (p50 / K) */
+	struct tl_ladder_fit fit;
+	bool fitted;
+};
+
+/* The ladder of timer and flush from the analysed cells (the first cell of
+ * each size; at most TL_LADDER_MAX_POINTS sizes). Returns its point count. */
+size_t tl_ladder_collect(const struct tl_run *run, const struct tl_analysis *an, size_t timer,
+			 size_t flush, const double *ends, size_t nends, struct tl_ladder *l);
+
+/* The ladders and chain costs of the run, with their checks said plainly;
+ * nothing when the run has no load, mul or fma cells. topo may be NULL. */
+void tl_ladder_print(FILE *f, const struct tl_run *run, const struct tl_analysis *an,
+		     const struct tl_topology *topo);
+
+#endif

@@ -1,0 +1,61 @@
+#!/bin/sh
+# The chains and the memory ladder under `ticklab run`'s table (issue 14),
+# end to end on sim, whose costs are exact: MUL 0.9 and FMA 1.2 ns against
+# 0.3 ns per ADD are 3 and 4 cycles on perfect lines; every load costs
+# 1.2 ns whatever the size, so the ladder must say there is no step. Real
+# timers are only checked for shape (tests assert no speed).
+. "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
+cli_test_init "python3 is needed by the test harness"
+
+sim='sim:sd=0,quantum=0,spike_rate=0,ns_per_add=0.3,ns_per_mul=0.9,ns_per_fma=1.2,ns_per_load=1.2'
+"$TL_BIN" run --backend "$sim" -n 50 \
+	--kernel 'add:0:4000:1000,mul:0:4000:1000,fma:0:4000:1000,load:4KiB..256KiB,100' \
+	>"$tmp/out" 2>"$tmp/err"
+ok $? "sim run with chains and a load range exits 0"
+grep -q '^chains, sim' "$tmp/out"; ok $? "a chains block"
+grep -Eq '^  MUL +5 +0\.900 +3\.00 +1\.000000' "$tmp/out"; ok $? "MUL: 5 points, 0.900 ns, 3.00 cycles, R^2 1"
+grep -Eq '^  FMA +5 +1\.200 +4\.00 +1\.000000' "$tmp/out"; ok $? "FMA: 1.200 ns, 4.00 cycles"
+grep -q 'check: MUL 3.00 cycles at the ADD clock in 2..6: ok' "$tmp/out"; ok $? "MUL cycles check ok"
+grep -q '^memory ladder, sim.*, flush 0: ns per load' "$tmp/out"; ok $? "a memory ladder block"
+n=$(grep -Ec '^  [0-9.]+[KM]iB +1\.20 ' "$tmp/out")
+[ "$n" -ge 7 ]; ok $? "4KiB..256KiB gives the powers of two (7+ sizes at 1.20 ns/load, got $n)"
+grep -q '^  64KiB' "$tmp/out"; ok $? "64KiB is one of them"
+
+# The level names depend on this node's caches: only when hwloc sees an
+# L1d inside the range must the flat sim ladder be called stepless.
+if grep -q '(<= ' "$tmp/out" && grep -q 'memory\|L2' "$tmp/out"; then
+	grep -q 'finding: no step at ' "$tmp/out"; ok $? "a flat ladder across a cache end is said plainly"
+else
+	diag "no cache end inside 4KiB..256KiB on this node: no step to look for"
+fi
+
+"$TL_BIN" run --backend "$sim" -n 10 --kernel 'mul:100' >"$tmp/one" 2>&1
+grep -q 'ADD  (none in this run' "$tmp/one"; ok $? "without add cells the chains say how to get cycles"
+
+"$TL_BIN" run --backend "$sim" -n 10 --kernel 'load:1MiB..16KiB' >"$tmp/bad" 2>&1
+[ $? -eq 2 ]; ok $? "a falling range is bad input (2)"
+grep -q 'HI must be larger than LO.*accepted: SIZE, SIZE+SIZE' "$tmp/bad"; ok $? "and says what is accepted"
+
+# report prints the same from the saved run.
+"$TL_BIN" run --backend "$sim" -n 20 --kernel 'add:0:2000:1000,mul:0:2000:1000,load:4KiB+64KiB,100' \
+	--json "$tmp/r.json" >"$tmp/live" 2>/dev/null
+"$TL_BIN" report "$tmp/r.json" >"$tmp/again" 2>/dev/null
+sed -n '/^chains/,$p' "$tmp/live" >"$tmp/a"
+sed -n '/^chains/,$p' "$tmp/again" >"$tmp/b"
+[ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"; ok $? "report prints the chains and ladder the run printed"
+
+# info measures a load's latency per level where hwloc knows the caches
+# (shape only: a number per level, or a reason).
+"$TL_BIN" info >"$tmp/info" 2>&1
+if grep -q '^caches: .*L1d' "$tmp/info"; then
+	grep -Eq '^load latency: L1d [0-9.]+ ns' "$tmp/info"; ok $? "info: load latency per level, L1d first"
+	"$TL_BIN" info --json | "$PY" -c 'import json,sys
+l = json.load(sys.stdin)["host"]["load_latency"]
+assert l[0]["level"] == "L1d" and l[-1]["level"] == "memory"
+assert all(x["ns_per_load"] is None or x["ns_per_load"] > 0 for x in l)
+assert all(x["ns_per_load"] is not None or x["note"] for x in l)'
+	ok $? "info --json: host.load_latency, a positive number or a reason per level"
+else
+	diag "hwloc sees no L1d here: info has no load latency to show"
+fi
+done_testing
