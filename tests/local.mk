@@ -4,7 +4,7 @@ EXTRA_DIST += tests/tap.h tests/tap.sh tests/summary.sh
 TESTS += tests/test_reference_run.sh
 EXTRA_DIST += tests/test_reference_run.sh tests/reference/check_run.py
 # What the output writer replaces and when it fails (issue 11 items 2-3).
-TESTS += tests/test_output_targets.sh
-EXTRA_DIST += tests/test_output_targets.sh
+TESTS += tests/test_output_targets.sh tests/test_layers.sh
+EXTRA_DIST += tests/test_output_targets.sh tests/test_layers.sh
 TESTS += tests/test_output_failures.sh
 EXTRA_DIST += tests/test_output_failures.sh
