@@ -2,61 +2,7 @@
 # The TUI, driven for real: the ticklab binary runs in a private tmux server
 # and the test types keys and polls the pane's text (never a fixed sleep).
 # GENERATE=1 rewrites the golden screens under tests/golden/.
-. "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
-
-command -v tmux >/dev/null 2>&1 || skip_all "tmux is not installed"
-SRC=${TL_TOP_SRCDIR:-.}
-BIN=${TL_BIN:-./ticklab}
-GOLDEN=$SRC/tests/golden
-W=$(mktemp -d "${TMPDIR:-/tmp}/tl_tui.XXXXXX")
-# A fresh server (socket) per pane: restarting one under the same name races.
-nserv=0
-S=tl$$-0
-X() { tmux -L "$S" -f /dev/null "$@"; }
-cleanup() {
-	i=0
-	while [ $i -le $nserv ]; do tmux -L "tl$$-$i" kill-server >/dev/null 2>&1; i=$((i + 1)); done
-	rm -rf "$W" "/tmp/tl_tap_out.$$" "/tmp/tl_tap_err.$$"
-}
-trap cleanup EXIT INT TERM
-unset TMUX
-UTF8=C.UTF-8
-locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || UTF8=en_US.UTF-8
-
-# start COLS ROWS "ENV..." ARGS...: a fresh pane running `ticklab tui ARGS`;
-# after it exits the pane shows its status and the terminal's modes.
-start() {
-	cols=$1 rows=$2 envs=$3
-	shift 3
-	X kill-server >/dev/null 2>&1
-	nserv=$((nserv + 1))
-	S=tl$$-$nserv
-	X new-session -d -s t -x "$cols" -y "$rows" \
-		"cd '$W' && env -i PATH='$PATH' HOME='$W' TZ=UTC XDG_CONFIG_HOME='$W/xdg' \
-		ASAN_OPTIONS=detect_leaks=0 $envs '$BIN' $* 2>>'$W/stderr'; \
-		echo TL_EXIT=\$?; stty -a; echo TL_END; exec sleep 600"
-}
-screen() { X capture-pane -p -t t; }
-# poll SECONDS CHECK...: captures the pane into $W/screen until CHECK
-# succeeds (0) or the time is up (1). A screen is drawn in pieces, so every
-# check of what it shows polls; none reads one capture.
-poll() {
-	limit=$(( $(date +%s) + $1 ))
-	shift
-	while :; do
-		screen >"$W/screen" 2>/dev/null
-		"$@" && return 0
-		[ "$(date +%s)" -ge "$limit" ] && return 1
-		sleep 0.05
-	done
-}
-shows() { grep -Eq -- "$1" "$W/screen"; }
-lacks() { ! shows "$1"; }
-# wait_for REGEX [SECONDS]: until a line matches (the last screen shown if not).
-wait_for() { poll "${2:-10}" shows "$1" || { show; return 1; }; }
-# wait_gone REGEX [SECONDS]: until no line matches.
-wait_gone() { poll "${2:-10}" lacks "$1"; }
-keys() { X send-keys -t t "$@"; }
+. "${TL_TOP_SRCDIR:-.}/tests/tui_harness.sh"
 # golden NAME FILE: compares with tests/golden/NAME (or writes it with GENERATE=1).
 golden() {
 	if [ -n "$GENERATE" ]; then cp "$2" "$GOLDEN/$1"; ok 0 "golden $1 written"; return; fi
