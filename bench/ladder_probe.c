@@ -14,6 +14,7 @@
 #include "bench/kernel.h"
 #include "bench/runner.h"
 #include "bench/topology.h"
+#include "stats/stats.h"
 
 #define PROBE_LOADS 2000
 #define PROBE_SAMPLES 31
@@ -42,7 +43,7 @@ static double chase(struct tl_timer *t, uint64_t bytes)
 		s[i] = t->backend->time_loads(t, &at, PROBE_LOADS);
 	}
 	free(buf);
-	m = (tl_median(s, PROBE_SAMPLES) - tl_median(e, PROBE_SAMPLES)) * t->ns_per_unit;
+	m = (stats_median(s, PROBE_SAMPLES) - stats_median(e, PROBE_SAMPLES)) * t->ns_per_unit;
 	return m / PROBE_LOADS;
 }
 

@@ -11,11 +11,10 @@
 #include <time.h>
 
 #include <gsl/gsl_rng.h>
-#include <gsl/gsl_sort.h>
-#include <gsl/gsl_statistics_double.h>
 
 #include "bench/probe.h"
 #include "bench/size.h"
+#include "stats/stats.h"
 
 #define RESOLUTION_TRIES 2000
 
@@ -35,19 +34,6 @@ uint64_t tl_seed_derive(uint64_t seed, uint64_t index)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return z ^ (z >> 31);
-}
-
-double tl_median(const double *v, size_t n)
-{
-	double *c, m;
-	if (n == 0)
-		return NAN;
-	c = xcalloc(n, sizeof *c);
-	memcpy(c, v, n * sizeof *c);
-	gsl_sort(c, 1, n);
-	m = gsl_stats_median_from_sorted_data(c, 1, n);
-	free(c);
-	return m;
 }
 
 /* ---- CPUs ---------------------------------------------------------------- */
@@ -421,7 +407,7 @@ static void finish(struct tl_run *run)
 	for (size_t i = 0; i < run->ncells; i++) {
 		struct tl_cell *b = &run->cells[run->cells[i].baseline];
 		if (run->cells[i].baseline == i)
-			b->overhead_ns = tl_median(b->ns, atomic_load(&b->done));
+			b->overhead_ns = stats_median(b->ns, atomic_load(&b->done));
 	}
 	for (size_t i = 0; i < run->ncells; i++)
 		run->cells[i].overhead_ns = run->cells[run->cells[i].baseline].overhead_ns;

@@ -89,9 +89,6 @@ void tl_measure(struct tl_timer *t, const struct tl_flush *f, const uint64_t *ad
  * cells and searches get independent, reproducible generators. */
 uint64_t tl_seed_derive(uint64_t seed, uint64_t index);
 
-/* Median of the first n values (copied and sorted; NAN when n == 0). */
-double tl_median(const double *v, size_t n);
-
 /* The last CPU in the affinity mask; pinning helpers. */
 int tl_cpu_default(void);
 int tl_cpu_pin(int cpu, char *why, size_t whylen);

@@ -10,6 +10,7 @@
 #include "backends/backend.h"
 #include "bench/flush.h"
 #include "bench/probe.h"
+#include "bench/runner.h"
 #include "bench/search_engine.h"
 #include "stats/stats.h"
 
@@ -122,23 +123,14 @@ void tl_search_cells_free(struct tl_search_cell *cells, size_t ncells)
 /* Order                                                                */
 /* ------------------------------------------------------------------ */
 
-static uint64_t splitmix(uint64_t *s)
-{
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 void tl_search_order(uint64_t seed, unsigned r, size_t *order, size_t n)
 {
-	uint64_t s = seed * 0x100000001b3ULL + r;
+	uint64_t s = seed * 0x100000001b3ULL + r, draw = 0;
 
 	for (size_t i = 0; i < n; i++)
 		order[i] = i;
 	for (size_t i = n; i > 1; i--) {
-		size_t j = (size_t)(splitmix(&s) % i), t = order[i - 1];
+		size_t j = (size_t)(tl_seed_derive(s, draw++) % i), t = order[i - 1];
 
 		order[i - 1] = order[j];
 		order[j] = t;

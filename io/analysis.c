@@ -8,14 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t splitmix64(uint64_t x)
-{
-	x += 0x9E3779B97F4A7C15ull;
-	x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-	x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-	return x ^ (x >> 31);
-}
-
 uint64_t tl_cell_seed(const struct tl_run *run, size_t cell, uint64_t seed)
 {
 	uint64_t key = 0;
@@ -25,7 +17,8 @@ uint64_t tl_cell_seed(const struct tl_run *run, size_t cell, uint64_t seed)
 		key += run->cells[i].hidden == hidden;
 	if (hidden)
 		key += (uint64_t)1 << 32;
-	return splitmix64(seed + (key + 1) * 0x9E3779B97F4A7C15ull);
+	/* key + 1: the seeds saved files were analysed with stay what they were */
+	return tl_seed_derive(seed, key + 1);
 }
 
 size_t tl_cell_done(const struct tl_run *run, size_t cell)

@@ -15,7 +15,7 @@
  * among the cells of its kind (visible cells in run order 0, 1, 2, ...;
  * hidden baselines likewise, offset by 2^32), not its raw index, so a saved
  * file, which lists visible cells and baselines apart, replays with the
- * same seeds. seed' = splitmix64(seed + (key + 1) * 0x9E3779B97F4A7C15). */
+ * same seeds. seed' = tl_seed_derive(seed, key + 1) (splitmix64). */
 uint64_t tl_cell_seed(const struct tl_run *run, size_t cell, uint64_t seed);
 
 /* filter_cost with the cell's overhead_ns, then filter_os (method m, seeded

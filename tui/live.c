@@ -18,6 +18,7 @@
 #include "io/analysis.h"
 #include "io/host_json.h"
 #include "io/results.h"
+#include "stats/stats.h"
 #include "tui/app.h"
 #include "tui/curses.h"
 
@@ -363,7 +364,7 @@ static int snapshot(const struct tl_run *run, struct tl_run *snap, struct tl_cel
 	}
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct tl_cell *b = &snap->cells[snap->cells[i].baseline];
-		snap->cells[i].overhead_ns = tl_median(b->ns, atomic_load(&b->done));
+		snap->cells[i].overhead_ns = stats_median(b->ns, atomic_load(&b->done));
 	}
 	return 0;
 }
