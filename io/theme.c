@@ -17,11 +17,6 @@ static const char *const role_names[TUI_NROLES] = {
 	"series6",     "series7", "series8",
 };
 
-const char *tui_theme_role_name(enum tui_role r)
-{
-	return (unsigned)r < TUI_NROLES ? role_names[r] : NULL;
-}
-
 void tui_theme_builtin(struct tui_theme *t)
 {
 	/* Series: the Okabe-Ito palette, distinguishable with the common colour

@@ -36,9 +36,6 @@ struct tui_theme {
 	int rgb[TUI_NROLES]; /* 0xRRGGBB or TUI_RGB_DEFAULT */
 };
 
-/* "main_fg", "series3", ...; NULL past the end. */
-const char *tui_theme_role_name(enum tui_role r);
-
 /* The built-in dark theme: what every missing role falls back to. */
 void tui_theme_builtin(struct tui_theme *t);
 

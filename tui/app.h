@@ -222,13 +222,11 @@ void tui_live_stop(struct tui_app *app);
 void tui_live_free(struct tui_app *app);
 int tui_live_export(struct tui_app *app, bool csv, bool interrupted, char *path, size_t pathlen,
 		    char *why, size_t whylen);
-const struct tui_view *tui_live_view(struct tui_app *app, size_t cell);
 /* Writes an export's document atomically and releases it; a NULL doc (its
  * building ran out of memory) is an error too. */
 int tui_export_json(const char *path, json_t *doc, char *why, size_t whylen);
 /* The visible cell of (timer, flush, kernel label), or SIZE_MAX. */
 size_t tui_live_cell(const struct tui_app *app, size_t timer, size_t flush, const char *kernel);
-const char *tui_timer_name(const struct tui_app *app, size_t timer);
 
 /* The UI thread's CPU while a worker samples: the process's original mask
  * is kept so workers (and the UI afterwards) get it back. */

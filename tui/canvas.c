@@ -152,11 +152,6 @@ const char *tui_bar_glyph(enum tui_tier tier, long eighths, int row)
 	return tier == TUI_TIER_UTF8 ? utf8[e] : ascii[e];
 }
 
-const char *tui_hline(enum tui_tier tier)
-{
-	return tier == TUI_TIER_UTF8 ? "─" : "-";
-}
-
 void tui_fmt_ns(double ns, char *buf, int len)
 {
 	double a = fabs(ns);

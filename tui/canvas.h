@@ -49,9 +49,6 @@ const char *tui_series_glyph(enum tui_tier tier, int s);
  * cell, row counts from the bottom (0). */
 const char *tui_bar_glyph(enum tui_tier tier, long eighths, int row);
 
-/* A horizontal rule character. */
-const char *tui_hline(enum tui_tier tier);
-
 /* A duration in ns as short text: "0", "23.4 ns", "1.25 us", "3.2 ms", "1.5 s". */
 void tui_fmt_ns(double ns, char *buf, int len);
 

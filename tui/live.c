@@ -50,11 +50,6 @@ bool tui_live_running(const struct tui_app *app)
 	return app->thread_live;
 }
 
-const char *tui_timer_name(const struct tui_app *app, size_t timer)
-{
-	return timer < app->run.ntimers ? app->run.timers[timer].id : "?";
-}
-
 /* Distinct kernels of the visible cells, in run order. */
 static int collect_kernels(struct tui_app *app)
 {
@@ -401,11 +396,6 @@ static void view_update(struct tui_app *app, const struct tl_run *run, size_t ce
 	v->have_hist = stats_histogram(v->sorted, v->nsorted, res, bins ? bins : 1, s->min,
 				       s->p99 >= s->min ? s->p99 : s->min, &v->hist) == 0;
 	v->cost = tl_monotonic_s() - v->when;
-}
-
-const struct tui_view *tui_live_view(struct tui_app *app, size_t cell)
-{
-	return cell < app->run.ncells ? &app->views[cell] : NULL;
 }
 
 /* Refreshes the views the screen shows. */
