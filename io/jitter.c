@@ -68,7 +68,8 @@ int tl_jitter_analyse(const struct tl_run *run, size_t cell, uint64_t seed, stru
 	j->detected = j->cmp.mwu_p < TL_JITTER_ALPHA;
 	if (j->null_split)
 		snprintf(j->note, sizeof j->note,
-			 "D = 0: a seeded split of the same share stands for the injected samples");
+			 "D = 0%s: a seeded split of the same share stands for the injected samples",
+			 c->kernel.d_ns > 0 ? " ADDs (D in ns rounded to none)" : "");
 	else if (c->kernel.k == 0)
 		snprintf(j->note, sizeof j->note, "K = 0: no plain ADDs to measure ns per ADD from");
 	else
@@ -129,4 +130,8 @@ void tl_jitter_print(FILE *f, const struct tl_run *run, size_t cell, const struc
 		j->cmp.na, j->cmp.nb, j->cmp.mwu_p, j->detected ? "detected" : "not detected",
 		TL_JITTER_ALPHA);
 	fprintf(f, "  (%s)\n", j->note);
+	if (c->kernel.d_ns > 0)
+		fprintf(f, "  (D given as %g ns: %llu ADDs at %.4g ns per ADD, which this timer "
+			   "measured before sampling)\n", c->kernel.d_ns,
+			(unsigned long long)c->kernel.d, c->d_ns_per_add);
 }

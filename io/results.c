@@ -439,6 +439,10 @@ static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_
 	if (jitter) {
 		put(o, "d", json_integer((json_int_t)c->kernel.d), &failed);
 		put(o, "p", tl_json_real(c->kernel.p), &failed);
+		if (c->kernel.d_ns > 0) {
+			put(o, "d_ns", tl_json_real(c->kernel.d_ns), &failed);
+			put(o, "d_ns_per_add", tl_json_real(c->d_ns_per_add), &failed);
+		}
 	}
 	put(o, "flush_bytes", json_integer((json_int_t)flush), &failed);
 	put(o, "flush", json_string(flush_text), &failed);
@@ -820,6 +824,12 @@ static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run
 			       (unsigned long long)n);
 	if (rd_number(r, o, "overhead", true, &c->overhead_ns) < 0 ||
 	    rd_number(r, o, "resolution_ns", true, &c->resolution_ns) < 0)
+		return -1;
+	c->d_ns_per_add = NAN;
+	/* D in ns: the label keeps what was asked, "d" the ADDs it became. */
+	if (c->kernel.kind == TL_KERNEL_JITTER && c->kernel.d_ns > 0 &&
+	    (rd_uint(r, o, "d", false, &c->kernel.d) < 0 ||
+	     rd_number(r, o, "d_ns_per_add", true, &c->d_ns_per_add) < 0))
 		return -1;
 	/* Lengths are checked before anything of size n is allocated, so a
 	 * file claiming billions of samples costs nothing. */
