@@ -20,6 +20,7 @@
 #include "cli/opts.h"
 #include "io/analysis.h"
 #include "io/host_json.h"
+#include "io/markdown.h"
 #include "io/results.h"
 #include "io/table.h"
 #include "stats/stats.h"
@@ -29,7 +30,7 @@
 static const char usage_text[] =
 	"usage: ticklab run --backend LIST [--flush LIST] [--kernel LIST] [-n N] [--cpu C]\n"
 	"                   [--seed S] [--os-filter iforest|iqr|none] [--json FILE|-]\n"
-	"                   [--csv FILE|-] [--quiet]\n"
+	"                   [--csv FILE|-] [--markdown FILE|-] [--quiet]\n"
 	"\n"
 	"Takes N samples of every backend x flush x kernel cell, interleaved in a seeded\n"
 	"order, and prints each cell's summary in ns after filter_cost and filter_os.\n"
@@ -47,7 +48,9 @@ static const char usage_text[] =
 	"  -s, --seed S         seed of the cell order, jitter plans and filters (default 1)\n"
 	"      --os-filter M    iforest (the paper's, default), iqr or none\n"
 	"      --json FILE      results with raw samples as JSON (- for stdout)\n"
-	"      --csv FILE       one row per sample as CSV (- for stdout)\n"
+	"      --csv FILE       one row per sample as CSV (- for stdout); a FILE also gets\n"
+	"                       a one-row-per-cell summary beside it, FILE.summary.csv\n"
+	"      --markdown FILE  the summary (and verdicts) as Markdown tables (- for stdout)\n"
 	"  -q, --quiet          print nothing but errors (no table, progress, warnings)\n"
 	"  -h, --help           this help\n"
 	"\n"
@@ -64,6 +67,7 @@ static const struct option longopts[] = {
 	{"os-filter", required_argument, NULL, OPT_OS_FILTER},
 	{"json", required_argument, NULL, OPT_JSON},
 	{"csv", required_argument, NULL, OPT_CSV},
+	{"markdown", required_argument, NULL, OPT_MARKDOWN},
 	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -304,7 +308,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char *why, size
 	    cli_outputs_check(&o->out, why, whylen) < 0)
 		return -1;
 	if (check_output("--json", o->out.json, why, whylen) < 0 ||
-	    check_output("--csv", o->out.csv, why, whylen) < 0 || check_backends(o, why, whylen) < 0 ||
+	    check_output("--csv", o->out.csv, why, whylen) < 0 ||
+	    check_output("--markdown", o->out.markdown, why, whylen) < 0 || check_backends(o, why, whylen) < 0 ||
 	    check_flush(o, why, whylen) < 0 || check_kernels(o, why, whylen) < 0)
 		return -1;
 	return 0;
@@ -337,16 +342,25 @@ int cli_outputs_option(struct cli_outputs *o, int c, char *const *argv,
 	case OPT_CSV:
 		o->csv = optarg;
 		return 0;
+	case OPT_MARKDOWN:
+		o->markdown = optarg;
+		return 0;
 	default:
 		opts_usage_error(c, argv, accepted, why, whylen);
 		return -1;
 	}
 }
 
+static int is_stdout(const char *path)
+{
+	return path && strcmp(path, "-") == 0;
+}
+
 int cli_outputs_check(const struct cli_outputs *o, char *why, size_t whylen)
 {
-	if (o->json && o->csv && strcmp(o->json, "-") == 0 && strcmp(o->csv, "-") == 0) {
-		snprintf(why, whylen, "--json - and --csv - cannot both use standard output");
+	if (is_stdout(o->json) + is_stdout(o->csv) + is_stdout(o->markdown) > 1) {
+		snprintf(why, whylen, "only one of --json, --csv and --markdown can be standard "
+				      "output (-)");
 		return -1;
 	}
 	return 0;
@@ -354,7 +368,7 @@ int cli_outputs_check(const struct cli_outputs *o, char *why, size_t whylen)
 
 FILE *cli_table_stream(const struct cli_outputs *o)
 {
-	bool taken = (o->json && strcmp(o->json, "-") == 0) || (o->csv && strcmp(o->csv, "-") == 0);
+	bool taken = is_stdout(o->json) || is_stdout(o->csv) || is_stdout(o->markdown);
 
 	return taken ? stderr : stdout;
 }
@@ -363,13 +377,19 @@ int cli_outputs_open(const char *cmd, const struct cli_outputs *o, struct cli_op
 {
 	char why[WHY_LEN];
 
-	h->json = h->csv = NULL;
+	char *summary = o->csv ? tl_summary_csv_path(o->csv) : NULL;
+
+	memset(h, 0, sizeof *h);
 	if ((o->json && !(h->json = tl_out_open(o->json, why, sizeof why))) ||
-	    (o->csv && !(h->csv = tl_out_open(o->csv, why, sizeof why)))) {
+	    (o->csv && !(h->csv = tl_out_open(o->csv, why, sizeof why))) ||
+	    (summary && !(h->csv_summary = tl_out_open(summary, why, sizeof why))) ||
+	    (o->markdown && !(h->markdown = tl_out_open(o->markdown, why, sizeof why)))) {
 		fprintf(stderr, "ticklab %s: %s\n", cmd, why);
+		free(summary);
 		cli_outputs_abort(h);
 		return TL_EXIT_FAIL;
 	}
+	free(summary);
 	return TL_EXIT_OK;
 }
 
@@ -377,13 +397,56 @@ void cli_outputs_abort(struct cli_open_outputs *h)
 {
 	tl_out_abort(h->json);
 	tl_out_abort(h->csv);
-	h->json = h->csv = NULL;
+	tl_out_abort(h->csv_summary);
+	tl_out_abort(h->markdown);
+	memset(h, 0, sizeof *h);
+}
+
+struct summary_ctx {
+	const struct tl_run *run;
+	const struct tl_analysis *an;
+	enum tl_os_method m;
+	uint64_t seed;
+	const struct cli_baseline *bl;
+};
+
+static int emit_summary_csv(FILE *f, void *ctx)
+{
+	const struct summary_ctx *s = ctx;
+
+	return tl_run_summary_csv(f, s->run, s->an, s->seed);
+}
+
+static int emit_markdown(FILE *f, void *ctx)
+{
+	const struct summary_ctx *s = ctx;
+
+	return tl_run_markdown(f, s->run, s->an, s->m, s->seed, s->bl ? s->bl->cmp : NULL,
+			       s->bl ? s->bl->base : NULL);
+}
+
+/* Commits one opened output (taking it from *slot); says a failure. */
+static int commit_one(const char *cmd, struct tl_out **slot, int (*emit)(FILE *, void *),
+		      void *ctx)
+{
+	struct tl_out *out = *slot;
+	char why[WHY_LEN];
+
+	*slot = NULL;
+	if (!out)
+		return TL_EXIT_OK;
+	if (tl_out_commit(out, emit, ctx, why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab %s: %s\n", cmd, why);
+		return TL_EXIT_FAIL;
+	}
+	return TL_EXIT_OK;
 }
 
 int cli_outputs_write(const char *cmd, const struct cli_outputs *o, struct cli_open_outputs *h,
 		      const struct tl_run *run, const struct tl_analysis *an, enum tl_os_method m,
-		      uint64_t seed, bool stopped, json_t *host)
+		      uint64_t seed, bool stopped, json_t *host, const struct cli_baseline *bl)
 {
+	struct summary_ctx sc = { run, an, m, seed, bl };
 	struct cli_open_outputs now;
 	char why[WHY_LEN];
 	int rc = TL_EXIT_OK;
@@ -402,6 +465,11 @@ int cli_outputs_write(const char *cmd, const struct cli_outputs *o, struct cli_o
 		struct tl_out *jo = h->json;
 
 		h->json = NULL;
+		if (doc && bl && bl->cmp &&
+		    tl_run_compare_attach(doc, run, bl->base, bl->cmp, bl->path) < 0) {
+			json_decref(doc);
+			doc = NULL;
+		}
 		if (!doc) {
 			fprintf(stderr, "ticklab %s: out of memory building the JSON\n", cmd);
 			tl_out_abort(jo);
@@ -421,6 +489,10 @@ int cli_outputs_write(const char *cmd, const struct cli_outputs *o, struct cli_o
 			rc = TL_EXIT_FAIL;
 		}
 	}
+	if (commit_one(cmd, &h->csv_summary, emit_summary_csv, &sc) != TL_EXIT_OK)
+		rc = TL_EXIT_FAIL;
+	if (commit_one(cmd, &h->markdown, emit_markdown, &sc) != TL_EXIT_OK)
+		rc = TL_EXIT_FAIL;
 	return rc;
 }
 
@@ -481,7 +553,7 @@ static int measure_and_report(const struct run_opts *o)
 	fflush(stdout);
 	{
 		int wrc = cli_outputs_write("run", &o->out, &files, &run, an, m, o->seed, rc == 1,
-					    tl_host_to_json(&host));
+					    tl_host_to_json(&host), NULL);
 
 		free(an);
 		tl_run_free(&run);

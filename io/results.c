@@ -522,7 +522,7 @@ fail:
 
 /* RFC 4180 quoting for the fields that can hold commas (sim parameters,
  * jitter kernels). */
-static int csv_field(FILE *f, const char *s)
+int tl_csv_field(FILE *f, const char *s)
 {
 	if (!strpbrk(s, ",\"\n"))
 		return fputs(s, f) < 0 ? -1 : 0;
@@ -549,9 +549,9 @@ static int emit_csv(FILE *f, void *ctx)
 		if (done > c->n)
 			done = c->n;
 		for (size_t i = 0; i < done; i++) {
-			if (csv_field(f, run->timers[c->timer].id) < 0 ||
+			if (tl_csv_field(f, run->timers[c->timer].id) < 0 ||
 			    fprintf(f, ",%llu,", (unsigned long long)run->flush_bytes[c->flush]) < 0 ||
-			    csv_field(f, c->kernel.label) < 0 ||
+			    tl_csv_field(f, c->kernel.label) < 0 ||
 			    fprintf(f, ",%llu,%zu,%.17g,%.17g\n", (unsigned long long)c->adds[i], i,
 				    c->raw[i], c->ns[i]) < 0)
 				return -1;
