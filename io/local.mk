@@ -22,3 +22,8 @@ EXTRA_DIST += tests/test_jitter_run.sh
 # --markdown and the summary CSV of run, report, compare and search
 TESTS += tests/test_markdown.sh
 EXTRA_DIST += tests/test_markdown.sh
+# the compare engine's verdict and coverage rates over 100 sim seeds
+check_PROGRAMS += tests/test_compare_sim
+tests_test_compare_sim_SOURCES = tests/test_compare_sim.c tests/tap.h
+tests_test_compare_sim_LDADD = $(TL_LIBS)
+TESTS += tests/test_compare_sim

@@ -12,20 +12,19 @@
 #include "io/results.h"
 #include "stats/stats.h"
 
-/* A cell's samples after filter_cost: each run measured its own t_e,std,
- * and the question is whether the kernel's time moved, not the timer's. */
-static double *cost_filtered(const struct tl_run *run, size_t i, size_t *n)
+/* The samples t_e,std came from: the cell's empty baseline under the same
+ * timer and flush, when it is another cell with samples (an empty cell is
+ * its own baseline: its level is the thing compared). */
+static const double *baseline_of(const struct tl_run *run, size_t i, size_t *n)
 {
-	const struct tl_cell *c = &run->cells[i];
-	size_t done = tl_cell_done(run, i);
-	double *x = malloc((done ? done : 1) * sizeof *x);
+	size_t b = run->cells[i].baseline;
 
-	if (!x)
+	*n = 0;
+	if (b == i || b >= run->ncells || run->cells[b].kernel.kind != TL_KERNEL_EMPTY ||
+	    !isfinite(run->cells[i].overhead_ns))
 		return NULL;
-	memcpy(x, c->ns, done * sizeof *x);
-	stats_filter_cost(x, done, isfinite(c->overhead_ns) ? c->overhead_ns : 0);
-	*n = done;
-	return x;
+	*n = tl_cell_done(run, b);
+	return *n ? run->cells[b].ns : NULL;
 }
 
 static long find_match(const struct tl_run *b, const struct tl_run *a, size_t i)
@@ -43,29 +42,34 @@ static long find_match(const struct tl_run *b, const struct tl_run *a, size_t i)
 	return -1;
 }
 
-/* 1 compared, 0 nothing to compare (a side has no samples), -1 out of memory. */
+/* 1 compared, 0 nothing to compare (a side has no samples), -1 out of
+ * memory. Each side is compared less its own t_e,std (filter_cost): the
+ * question is whether the kernel's time moved, not the timer's; the
+ * bootstrap resamples the baselines as well, since each t_e,std is a
+ * median with its own scatter. */
 static int compare_cell(const struct tl_run *base, size_t i, const struct tl_run *new_, size_t j,
 			double threshold_pct, uint64_t seed, struct tl_cell_compare *row)
 {
-	size_t na = 0, nb = 0;
-	double *xa = cost_filtered(base, i, &na), *xb = cost_filtered(new_, j, &nb);
-	int rc = -1;
+	size_t na = tl_cell_done(base, i), nb = tl_cell_done(new_, j), nea, neb;
+	const double *ea = baseline_of(base, i, &nea), *eb = baseline_of(new_, j, &neb);
+	double *xa;
 
-	if (!xa || !xb)
-		goto out;
-	rc = 0;
 	if (na == 0 || nb == 0)
-		goto out;
+		return 0;
+	xa = malloc(na * sizeof *xa);
+	if (!xa)
+		return -1;
+	memcpy(xa, base->cells[i].ns, na * sizeof *xa);
+	stats_filter_cost(xa, na, ea ? stats_median(ea, nea) : 0);
 	row->base_cell = i;
 	row->new_cell = j;
 	row->base_median = stats_median(xa, na);
-	rc = stats_compare(xa, na, xb, nb, threshold_pct / 100 * fabs(row->base_median), seed,
-			   &row->cmp) == 0 ? 1 : -1;
-	row->rel_pct = row->base_median != 0 ? 100 * row->cmp.hl / fabs(row->base_median) : NAN;
-out:
 	free(xa);
-	free(xb);
-	return rc;
+	if (stats_compare_offset(base->cells[i].ns, na, ea, nea, new_->cells[j].ns, nb, eb, neb,
+				 threshold_pct / 100 * fabs(row->base_median), seed, &row->cmp) != 0)
+		return -1;
+	row->rel_pct = row->base_median != 0 ? 100 * row->cmp.hl / fabs(row->base_median) : NAN;
+	return 1;
 }
 
 int tl_runs_compare(const struct tl_run *base, const struct tl_run *new_, double threshold_pct,

@@ -57,6 +57,16 @@ struct tl_comparison {
 int stats_compare(const double *a, size_t na, const double *b, size_t nb, double threshold,
 		  uint64_t seed, struct tl_comparison *c);
 
+/* stats_compare of a - med(ea) and b - med(eb): each side less the median
+ * of its own baseline samples (a run's t_e,std), with the bootstrap
+ * resampling ea and eb too, so the interval carries the uncertainty of
+ * both subtracted medians (which the shift's own resamples cannot see).
+ * ea or eb NULL (or empty): nothing subtracted on that side. The rank
+ * tests see the shifted samples. Same returns as stats_compare. */
+int stats_compare_offset(const double *a, size_t na, const double *ea, size_t nea,
+			 const double *b, size_t nb, const double *eb, size_t neb,
+			 double threshold, uint64_t seed, struct tl_comparison *c);
+
 /* The verdict rule alone, and need_more: the interval's half-width shrinks
  * as 1/sqrt(n), so reaching half-width h' takes n (h/h')^2 samples, h' being
  * the larger of |estimate| (then the interval excludes 0) and threshold -
