@@ -14,3 +14,10 @@ tests_test_cli_opts_SOURCES = tests/test_cli_opts.c tests/tap.h
 tests_test_cli_opts_LDADD = $(TL_LIBS)
 TESTS += tests/test_cli_opts tests/test_cli.sh
 EXTRA_DIST += tests/test_cli.sh
+# `ticklab detect`: the smallest injected D each backend shows
+libticklab_a_SOURCES += cli/cmd_detect.c
+TESTS += tests/test_detect.sh
+EXTRA_DIST += tests/test_detect.sh
+# `ticklab run --baseline FILE`
+TESTS += tests/test_baseline_run.sh
+EXTRA_DIST += tests/test_baseline_run.sh

@@ -25,13 +25,13 @@ grep -q '^ticklab [0-9][0-9.]*' "$tmp/out"; ok $? "--version prints the version"
 "$TL_BIN" --help >"$tmp/out"; ok $? "--help exits 0"
 grep -q 'info' "$tmp/out" && grep -q 'run' "$tmp/out" && grep -q 'search' "$tmp/out" && grep -q 'report' "$tmp/out" && grep -q 'tui' "$tmp/out"
 ok $? "--help lists the commands"
-for c in info run search report tui; do
+for c in info run search report compare detect tui; do
 	"$TL_BIN" $c --help >"$tmp/out" 2>&1; st=$?
 	[ $st -eq 0 ] && grep -q "usage: ticklab $c" "$tmp/out"; ok $? "$c --help prints its usage"
 done
 # The man page documents every long option each subcommand's --help offers.
 man="$TL_TOP_SRCDIR/ticklab.1"
-for c in info run search report tui; do
+for c in info run search report compare detect tui; do
 	missing=""
 	for o in $("$TL_BIN" $c --help 2>/dev/null | grep -o -- '--[a-z][a-z-]*' | sort -u); do
 		esc=$(printf '%s' "$o" | sed 's/-/\\\\-/g')
