@@ -31,8 +31,8 @@ struct tl_detect_result {
 	uint64_t below;       /* the largest D tried and not detected (0: none) */
 	double ns_per_add;    /* the timer's, measured before the search */
 	double d_ns;          /* d x ns_per_add */
-	double p;             /* the MWU p at d */
-	double shift_ns;      /* Hodges-Lehmann shift at d */
+	double p;             /* the MWU p at d (its last draw) */
+	double shift_ns;      /* Hodges-Lehmann shift at d (its last draw) */
 	unsigned evaluations; /* jitter cells measured */
 	char why[160];        /* not found, or a failure */
 };
@@ -43,9 +43,10 @@ void tl_detect_defaults(struct tl_detect_params *p);
  * is detected, then bisects between the last miss and the first hit (to
  * 1/16 of D, or 1 ADD), each
  * evaluation a fresh seeded jitter:K,D,0.5 cell of n samples (flushing f
- * before each). One draw per D: near the boundary the answer is itself
- * random (a rate, not a wall), so it is the D where detection sets in, to
- * within the scatter of one draw. stop (may be NULL) ends it early.
+ * before each); a D is detected when two of (at most) three draws detect
+ * it. Near the boundary detection is a rate, not a wall, so the answer
+ * estimates the D where the test's power passes 1/2, within the scatter
+ * of three draws. stop (may be NULL) ends it early.
  * Returns 0, -1 when out of memory. */
 int tl_detect_run(struct tl_timer *t, const struct tl_flush *f, const struct tl_detect_params *p,
 		  atomic_bool *stop, struct tl_detect_result *r);

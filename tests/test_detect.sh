@@ -3,8 +3,9 @@
 # detected sits where a two-sample test of m = n/2 samples a side starts to
 # see a shift: Mann-Whitney's power is 1/2 at a shift of about
 # z(0.975) sigma sqrt(2/m) sqrt(pi/3) (its efficiency 3/pi on normal data),
-# i.e. D50 = that / ns_per_add (~12 ADDs at sd 40, n 2000). One draw per D makes the answer random, so
-# the test looks at 20 seeds: their median within [D50/2, 2 D50], and a
+# i.e. D50 = that / ns_per_add (~12 ADDs at sd 40, n 2000). A D counts when
+# 2 of 3 draws detect it, so the answer estimates D50 but is random: the
+# test looks at 20 seeds: their median within [D50/2, 2 D50], and a
 # noise twice as large needs a larger D in most seeds.
 . "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
 cli_test_init "python3 is needed to read JSON"
