@@ -25,3 +25,6 @@ check_PROGRAMS += tests/test_search_faces
 tests_test_search_faces_SOURCES = tests/test_search_faces.c tests/tap.h
 tests_test_search_faces_LDADD = $(TL_LIBS)
 TESTS += tests/test_search_faces
+# the jitter verdicts in the TUI, golden screens at 80x24 and 200x50
+TESTS += tests/test_tui_jitter.sh
+EXTRA_DIST += tests/test_tui_jitter.sh tests/golden/jitter-80x24.txt tests/golden/jitter-200x50.txt
