@@ -229,6 +229,50 @@ double stats_kolmogorov_q(double z)
 	return sum < 0 ? 0 : sum > 1 ? 1 : sum;
 }
 
+/* P(D >= h/lcm) exactly (scipy's method="exact", which its "auto" picks
+ * up to 10 000 a side): the share of the C(m+n, m) lattice paths from
+ * (0, 0) to (m, n) that touch |x ng - y mg| >= h, found as the
+ * probability that a uniformly random path has left the band by (x, y),
+ * out(x, y) = (x out(x-1, y) + y out(x, y-1)) / (x + y), 1 outside the
+ * band; every value is a probability, so nothing overflows. -1 when out
+ * of memory. */
+static double ks_exact_p(size_t m, size_t n, uint64_t h)
+{
+	uint64_t g = m, r = n;
+
+	while (r) {
+		uint64_t t = g % r;
+
+		g = r;
+		r = t;
+	}
+	uint64_t mg = m / g, ng = n / g;
+	double *col = malloc((n + 1) * sizeof *col);
+
+	if (!col)
+		return -1;
+	for (size_t y = 0; y <= n; y++) {
+		uint64_t a = y * mg;
+
+		col[y] = a >= h ? 1 : y == 0 ? 0 : col[y - 1];
+	}
+	for (size_t x = 1; x <= m; x++) {
+		for (size_t y = 0; y <= n; y++) {
+			uint64_t xn = x * ng, ym = y * mg, gap = xn > ym ? xn - ym : ym - xn;
+
+			if (gap >= h)
+				col[y] = 1;
+			else if (y > 0)
+				col[y] = ((double)x * col[y] + (double)y * col[y - 1]) / (double)(x + y);
+			/* y == 0 inside the band: out(x, 0) = out(x-1, 0), kept */
+		}
+	}
+	double p = col[n];
+
+	free(col);
+	return p;
+}
+
 int stats_ks_2samp(const double *a, size_t na, const double *b, size_t nb, double *d, double *p)
 {
 	size_t n = na + nb, ca = 0, cb = 0;
@@ -257,9 +301,29 @@ int stats_ks_2samp(const double *a, size_t na, const double *b, size_t nb, doubl
 		i = j;
 	}
 	free(t);
+	*d = best;
+	if (na <= TL_KS_EXACT_MAX && nb <= TL_KS_EXACT_MAX) {
+		/* D on the lattice of 1/lcm(na, nb), as scipy rounds it. */
+		uint64_t g = na, r = nb;
+
+		while (r) {
+			uint64_t tmp = g % r;
+
+			g = r;
+			r = tmp;
+		}
+		double lcm = (double)(na / g) * (double)nb;
+		uint64_t h = (uint64_t)llround(best * lcm);
+
+		*p = h == 0 ? 1 : ks_exact_p(na >= nb ? na : nb, na >= nb ? nb : na, h);
+		if (*p < 0)
+			return -1;
+		if (*p > 1)
+			*p = 1;
+		return 0;
+	}
 	double en = sqrt((double)na * (double)nb / (double)n);
 
-	*d = best;
 	*p = stats_kolmogorov_q((en + 0.12 + 0.11 / en) * best);
 	return 0;
 }

@@ -21,10 +21,15 @@ int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, d
 		       double *p);
 
 /* Two-sample Kolmogorov-Smirnov: d = sup |F_a - F_b| (ties handled: both
- * ECDFs are stepped past every copy of a value before comparing), p from
- * Kolmogorov's limit distribution at (sqrt(en) + 0.12 + 0.11/sqrt(en)) d,
- * en = na nb / (na + nb) (Stephens' small-sample correction, as Numerical
- * Recipes' kstwo). -1 when out of memory or a sample is empty. */
+ * ECDFs are stepped past every copy of a value before comparing) and its
+ * two-sided p as scipy.stats.ks_2samp's default: exact (lattice paths,
+ * D rounded to the 1/lcm(na, nb) lattice) when both samples have at most
+ * TL_KS_EXACT_MAX values, O(na nb); beyond that Kolmogorov's limit
+ * distribution at (sqrt(en) + 0.12 + 0.11/sqrt(en)) d, en = na nb /
+ * (na + nb) (Stephens' correction, as Numerical Recipes' kstwo; scipy's
+ * asymptotic form differs in the third digit). -1 when out of memory or a
+ * sample is empty. */
+#define TL_KS_EXACT_MAX 10000
 int stats_ks_2samp(const double *a, size_t na, const double *b, size_t nb, double *d, double *p);
 /* Kolmogorov's Q(z) = 2 sum_{k>=1} (-1)^(k-1) exp(-2 k^2 z^2), 1 at z <= 0. */
 double stats_kolmogorov_q(double z);
