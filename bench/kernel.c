@@ -18,8 +18,9 @@
 static const char accepted[] =
 	"accepted: empty, add:K, add:START:END:STEP, mul:K, mul:START:END:STEP, fma:K, "
 	"fma:START:END:STEP, jitter:K,D,P, load:SIZE[,K], load:SIZE+SIZE+...[,K], "
-	"load:LO..HI[,K] (K, D integers 0.." TL_KERNEL_MAX_K_TEXT ", 0 <= P <= 1, SIZE a "
-	"flush size >= 64 bytes such as 32KiB or 4xL2)";
+	"load:LO..HI[,K] (K, D integers 0.." TL_KERNEL_MAX_K_TEXT ", or D in ns as 5ns (0.."
+	TL_KERNEL_MAX_D_NS_TEXT "), 0 <= P <= 1, SIZE a flush size >= 64 bytes such as 32KiB "
+	"or 4xL2)";
 
 static int fail(char *why, size_t whylen, const char *fmt, const char *bad)
 {
@@ -63,6 +64,22 @@ static int parse_share(const char *s, size_t len, double *p)
 	return 0;
 }
 
+/* A decimal number of ns (digits, one point): no sign, no exponent. */
+static int parse_ns(const char *s, size_t len, double *v)
+{
+	char buf[64], *end;
+
+	if (len == 0 || len >= sizeof buf || strspn(s, "0123456789.") < len)
+		return -1;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	errno = 0;
+	*v = strtod(buf, &end);
+	if (errno || *end || !isfinite(*v) || *v < 0 || *v > TL_KERNEL_MAX_D_NS)
+		return -1;
+	return 0;
+}
+
 static int push(struct tl_kernel **out, size_t *n, const struct tl_kernel *k)
 {
 	struct tl_kernel *grown = realloc(*out, (*n + 1) * sizeof **out);
@@ -76,6 +93,9 @@ static int push(struct tl_kernel **out, size_t *n, const struct tl_kernel *k)
 
 static void label(struct tl_kernel *k)
 {
+	char buf15[32];
+
+	snprintf(buf15, sizeof buf15, "%.15g", k->d_ns);
 	switch (k->kind) {
 	case TL_KERNEL_EMPTY:
 		snprintf(k->label, sizeof k->label, "empty");
@@ -84,8 +104,15 @@ static void label(struct tl_kernel *k)
 		snprintf(k->label, sizeof k->label, "add:%llu", (unsigned long long)k->k);
 		break;
 	case TL_KERNEL_JITTER:
-		snprintf(k->label, sizeof k->label, "jitter:%llu,%llu,%g", (unsigned long long)k->k,
-			 (unsigned long long)k->d, k->p);
+		/* The shortest ns text that reads back to the same double: the
+		 * label is read back through the parser. */
+		if (k->d_ns > 0)
+			snprintf(k->label, sizeof k->label, "jitter:%llu,%.*gns,%g",
+				 (unsigned long long)k->k, strtod(buf15, NULL) == k->d_ns ? 15 : 17,
+				 k->d_ns, k->p);
+		else
+			snprintf(k->label, sizeof k->label, "jitter:%llu,%llu,%g",
+				 (unsigned long long)k->k, (unsigned long long)k->d, k->p);
 		break;
 	case TL_KERNEL_MUL:
 		snprintf(k->label, sizeof k->label, "mul:%llu", (unsigned long long)k->k);
@@ -185,10 +212,15 @@ static int parse_jitter(const char *tok, const char *args, size_t alen, struct t
 
 	if (nf != 3)
 		return fail(why, whylen, "bad kernel \"%s\": jitter takes K,D,P", tok);
-	if (parse_count(f[0], fl[0], &k.k) || parse_count(f[1], fl[1], &k.d))
+	if (parse_count(f[0], fl[0], &k.k))
 		return fail(why, whylen,
-			    "bad kernel \"%s\": K and D must be whole numbers 0.."
-			    TL_KERNEL_MAX_K_TEXT, tok);
+			    "bad kernel \"%s\": K must be a whole number 0.." TL_KERNEL_MAX_K_TEXT, tok);
+	if (fl[1] > 2 && !strncmp(f[1] + fl[1] - 2, "ns", 2) ? parse_ns(f[1], fl[1] - 2, &k.d_ns)
+							     : parse_count(f[1], fl[1], &k.d))
+		return fail(why, whylen,
+			    "bad kernel \"%s\": D must be a whole number of ADDs 0.."
+			    TL_KERNEL_MAX_K_TEXT " or a time in ns 0.." TL_KERNEL_MAX_D_NS_TEXT
+			    " such as 5ns or 2.5ns", tok);
 	if (parse_share(f[2], fl[2], &k.p))
 		return fail(why, whylen, "bad kernel \"%s\": P must be a number in [0, 1]", tok);
 	label(&k);

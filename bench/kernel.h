@@ -18,11 +18,19 @@ struct tl_kernel {
 	enum tl_kernel_kind kind;
 	uint64_t k;    /* operations: ADDs, MULs, FMAs, loads (0 for empty) */
 	uint64_t bytes; /* load: the buffer the chase runs through */
-	uint64_t d;    /* extra ADDs for jitter */
+	uint64_t d;    /* extra ADDs for jitter (with d_ns: set by the runner) */
+	double d_ns;   /* jitter D given in ns (> 0), converted to d ADDs with the
+			* ns per ADD the runner measures before sampling; 0 when
+			* D was given in ADDs */
 	double p;      /* share of jittered measurements, 0..1 */
 	char label[64]; /* canonical text: "empty", "add:500", "jitter:500,5,0.1",
-			 * "mul:500", "fma:500", "load:32KiB,1000" */
+			 * "jitter:500,5ns,0.5", "mul:500", "fma:500",
+			 * "load:32KiB,1000" */
 };
+
+/* D in ns is a few clock ticks to a few microseconds: bounded like K in ADDs. */
+#define TL_KERNEL_MAX_D_NS 1e6
+#define TL_KERNEL_MAX_D_NS_TEXT "1000000"
 
 /* Bounds: one measurement stays well under a second, one range stays listable. */
 #define TL_KERNEL_MAX_K 1000000000ULL

@@ -61,3 +61,5 @@ noinst_PROGRAMS += bench/chase_ref
 bench_chase_ref_SOURCES = bench/chase_ref.c
 BENCH_RUN += bench/bench_ladder.sh
 EXTRA_DIST += bench/bench_ladder.sh
+# the detect helper: smallest injected D a jitter cell of n samples shows
+libticklab_a_SOURCES += bench/detect.c bench/detect.h

@@ -150,6 +150,7 @@ static void cell_init(struct tl_run *run, struct tl_cell *c, size_t timer, size_
 	memset(c->ns, 0, c->n * sizeof *c->ns);
 	c->overhead_ns = NAN;
 	c->resolution_ns = NAN;
+	c->d_ns_per_add = NAN;
 	tl_kernel_plan(k, tl_seed_derive(run->cfg.seed, index), c->adds, c->n);
 	if (k->kind == TL_KERNEL_LOAD) {
 		c->chase = tl_kernel_chase_layout(k->bytes, tl_seed_derive(run->cfg.seed, index));
@@ -300,6 +301,53 @@ static void warm_up(struct tl_run *run)
 	}
 }
 
+double tl_ns_per_add(struct tl_timer *t)
+{
+	static const struct tl_flush none = { NULL, 0 };
+	uint64_t adds[TL_CAL_SAMPLES];
+	double full[TL_CAL_SAMPLES], empty[TL_CAL_SAMPLES];
+
+	for (size_t i = 0; i < TL_CAL_SAMPLES; i++)
+		adds[i] = TL_CAL_ADDS;
+	tl_measure(t, &none, adds, TL_CAL_SAMPLES, full);
+	tl_measure(t, &none, NULL, TL_CAL_SAMPLES, empty);
+	return (tl_median(full, TL_CAL_SAMPLES) - tl_median(empty, TL_CAL_SAMPLES)) *
+	       t->ns_per_unit / TL_CAL_ADDS;
+}
+
+uint64_t tl_jitter_adds_for_ns(double d_ns, double ns_per_add)
+{
+	double d;
+
+	if (!(ns_per_add > 0) || !(d_ns > 0))
+		return 0;
+	d = round(d_ns / ns_per_add);
+	return d > (double)TL_KERNEL_MAX_K ? TL_KERNEL_MAX_K : (uint64_t)d;
+}
+
+/* Jitter cells with D in ns get their ADDs now, from the ns per ADD their
+ * own timer measures (one calibration per timer), and their plan again
+ * with the same seed: still decided before any of their samples. */
+static void convert_ns_jitter(struct tl_run *run)
+{
+	for (size_t t = 0; t < run->ntimers; t++) {
+		double npa = NAN;
+
+		for (size_t i = 0; i < run->ncells; i++) {
+			struct tl_cell *c = &run->cells[i];
+
+			if (c->timer != t || c->kernel.kind != TL_KERNEL_JITTER ||
+			    !(c->kernel.d_ns > 0))
+				continue;
+			if (isnan(npa))
+				npa = tl_ns_per_add(&run->timers[t]);
+			c->d_ns_per_add = npa;
+			c->kernel.d = tl_jitter_adds_for_ns(c->kernel.d_ns, npa);
+			tl_kernel_plan(&c->kernel, tl_seed_derive(run->cfg.seed, i), c->adds, c->n);
+		}
+	}
+}
+
 /* One entry per chunk of every cell, shuffled (Fisher-Yates) so drift and
  * interference spread over every backend, flush and kernel alike. */
 static size_t *schedule(const struct tl_run *run, size_t *count)
@@ -437,6 +485,7 @@ int tl_run_execute(struct tl_run *run, void (*on_chunk)(void *ctx, struct tl_run
 			if (run->cells[i].timer == t)
 				run->cells[i].resolution_ns = res;
 	}
+	convert_ns_jitter(run);
 
 	order = schedule(run, &nchunks);
 	for (size_t i = 0; i < nchunks; i++) {

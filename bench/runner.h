@@ -33,6 +33,9 @@ struct tl_cell {
 	const void *cursor;    /* load: where the next timing's chase starts */
 	double overhead_ns;    /* t_e,std: median of the baseline's ns (NAN until known) */
 	double resolution_ns;  /* the timer's measured resolution, in ns */
+	double d_ns_per_add;   /* jitter with D in ns: the ns per ADD its timer measured
+				* before sampling, which turned D into kernel.d ADDs
+				* (NAN otherwise) */
 };
 
 struct tl_run_config {
@@ -79,6 +82,20 @@ int tl_run_execute(struct tl_run *run, void (*on_chunk)(void *ctx, struct tl_run
 		   void *ctx, char *why, size_t whylen);
 
 void tl_run_free(struct tl_run *run);
+
+/* ADDs of the ns-per-ADD calibration: at ~0.2-1 ns per ADD, 0.2-1 ms, three
+ * orders above a microsecond-step clock's resolution. */
+#define TL_CAL_ADDS 1000000
+#define TL_CAL_SAMPLES 15
+
+/* The timer's ns per ADD, untimed by the run: the median of TL_CAL_SAMPLES
+ * timings of TL_CAL_ADDS ADDs less the median of as many empty ones, over
+ * TL_CAL_ADDS. The pinned thread's job, before the samples. */
+double tl_ns_per_add(struct tl_timer *t);
+
+/* D ADDs for D ns at ns_per_add: the nearest whole count, 0 when
+ * ns_per_add is not a positive number. */
+uint64_t tl_jitter_adds_for_ns(double d_ns, double ns_per_add);
 
 /* One-off measurement for the searches: n samples of `adds` ADDs (empty when
  * adds == NULL), flushing f before each, raw units into out. */

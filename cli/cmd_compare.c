@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,14 +14,14 @@
 #include "cli/opts.h"
 #include "io/analysis.h"
 #include "io/results.h"
+#include "io/run_compare.h"
 #include "stats/compare.h"
-#include "stats/stats.h"
 
 #define WHY_LEN 1024
-#define DEFAULT_THRESHOLD_PCT 1.0
 
 static const char usage_text[] =
 	"usage: ticklab compare BASE.json NEW.json [--threshold PCT] [--seed N] [--json FILE|-]\n"
+	"                       [--markdown FILE|-] [--csv FILE|-]\n"
 	"\n"
 	"Compares two saved runs (`ticklab run --json`) cell by cell: for every\n"
 	"backend, flush and kernel in both, the Hodges-Lehmann shift NEW - BASE in ns\n"
@@ -29,24 +30,34 @@ static const char usage_text[] =
 	"same (the interval lies inside +-PCT % of BASE's median, default 1), different\n"
 	"(it excludes 0), or unknown, with about how many more samples would decide.\n"
 	"\n"
+	"--json, --markdown (a table a report or a slide takes) and --csv write the\n"
+	"same rows; - is standard output (then the table goes to stderr).\n"
+	"\n"
 	"Exit status: 0 nothing differs, 1 something differs (or a write failed),\n"
 	"2 bad input or unreadable file.\n";
 
-enum { OPT_THRESHOLD = 0x200, OPT_SEED_C, OPT_JSON_C };
+enum { OPT_THRESHOLD = 0x200, OPT_SEED_C, OPT_JSON_C, OPT_MD_C, OPT_CSV_C };
 
 static const struct option longopts[] = {
 	{"threshold", required_argument, NULL, OPT_THRESHOLD},
 	{"seed", required_argument, NULL, OPT_SEED_C},
 	{"json", required_argument, NULL, OPT_JSON_C},
+	{"markdown", required_argument, NULL, OPT_MD_C},
+	{"csv", required_argument, NULL, OPT_CSV_C},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
 
 struct compare_opts {
-	const char *base, *new_, *json;
+	const char *base, *new_, *json, *markdown, *csv;
 	double threshold_pct;
 	uint64_t seed;
 };
+
+static int is_stdout(const char *path)
+{
+	return path && strcmp(path, "-") == 0;
+}
 
 static int parse_args(int argc, char **argv, struct compare_opts *o, char *why, size_t whylen)
 {
@@ -54,7 +65,7 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, char *why, 
 	char *end;
 
 	memset(o, 0, sizeof *o);
-	o->threshold_pct = DEFAULT_THRESHOLD_PCT;
+	o->threshold_pct = TL_COMPARE_DEFAULT_THRESHOLD_PCT;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
@@ -83,6 +94,12 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, char *why, 
 		case OPT_JSON_C:
 			o->json = optarg;
 			break;
+		case OPT_MD_C:
+			o->markdown = optarg;
+			break;
+		case OPT_CSV_C:
+			o->csv = optarg;
+			break;
 		default:
 			opts_usage_error(c, argv, longopts, why, whylen);
 			return -1;
@@ -99,119 +116,69 @@ static int parse_args(int argc, char **argv, struct compare_opts *o, char *why, 
 		snprintf(why, whylen, "only one of BASE and NEW can be standard input (-)");
 		return -1;
 	}
+	if (is_stdout(o->json) + is_stdout(o->markdown) + is_stdout(o->csv) > 1) {
+		snprintf(why, whylen, "only one of --json, --markdown and --csv can be standard "
+				      "output (-)");
+		return -1;
+	}
 	return 0;
 }
 
-/* A cell's samples after filter_cost: each run measured its own t_e,std,
- * and the question is whether the kernel's time moved, not the timer's. */
-static double *cost_filtered(const struct tl_run *run, size_t i, size_t *n)
+static bool stdout_taken(const struct compare_opts *o)
 {
-	const struct tl_cell *c = &run->cells[i];
-	size_t done = tl_cell_done(run, i);
-	double *x = malloc((done ? done : 1) * sizeof *x);
-
-	if (!x)
-		return NULL;
-	memcpy(x, c->ns, done * sizeof *x);
-	stats_filter_cost(x, done, isfinite(c->overhead_ns) ? c->overhead_ns : 0);
-	*n = done;
-	return x;
+	return is_stdout(o->json) || is_stdout(o->markdown) || is_stdout(o->csv);
 }
 
-static long find_match(const struct tl_run *b, const struct tl_run *a, size_t i)
+struct md_ctx {
+	const struct tl_run *base;
+	const struct tl_run_compare *rc;
+	const char *base_name, *new_name;
+};
+
+static int emit_md(FILE *f, void *ctx)
 {
-	const struct tl_cell *c = &a->cells[i];
+	const struct md_ctx *m = ctx;
 
-	for (size_t j = 0; j < b->ncells; j++) {
-		const struct tl_cell *d = &b->cells[j];
-
-		if (!d->hidden && strcmp(b->timers[d->timer].id, a->timers[c->timer].id) == 0 &&
-		    b->flush_bytes[d->flush] == a->flush_bytes[c->flush] &&
-		    strcmp(d->kernel.label, c->kernel.label) == 0)
-			return (long)j;
-	}
-	return -1;
+	return tl_run_compare_markdown(f, m->base, m->rc, m->base_name, m->new_name);
 }
 
-static json_t *row_json(const struct tl_run *run, size_t i, const struct tl_comparison *cmp,
-			double base_median, double rel)
+static int emit_csv(FILE *f, void *ctx)
 {
-	const struct tl_cell *c = &run->cells[i];
-	json_t *o = json_object();
+	const struct md_ctx *m = ctx;
 
-	if (!o)
-		return NULL;
-	json_object_set_new(o, "backend", json_string(run->timers[c->timer].id));
-	json_object_set_new(o, "flush_bytes", json_integer((json_int_t)run->flush_bytes[c->flush]));
-	json_object_set_new(o, "kernel", json_string(c->kernel.label));
-	json_object_set_new(o, "n_base", json_integer((json_int_t)cmp->na));
-	json_object_set_new(o, "n_new", json_integer((json_int_t)cmp->nb));
-	json_object_set_new(o, "median_base_ns", tl_json_real(base_median));
-	json_object_set_new(o, "shift_ns", tl_json_real(cmp->hl));
-	json_object_set_new(o, "median_diff_ns", tl_json_real(cmp->median_diff));
-	json_object_set_new(o, "ci_lo_ns", tl_json_real(cmp->lo));
-	json_object_set_new(o, "ci_hi_ns", tl_json_real(cmp->hi));
-	json_object_set_new(o, "shift_pct", tl_json_real(rel));
-	json_object_set_new(o, "mwu_p", tl_json_real(cmp->mwu_p));
-	json_object_set_new(o, "ks_p", tl_json_real(cmp->ks_p));
-	json_object_set_new(o, "verdict", json_string(stats_verdict_name(cmp->verdict)));
-	json_object_set_new(o, "need_more", tl_json_real(cmp->need_more));
-	return o;
+	return tl_run_compare_csv(f, m->base, m->rc);
 }
 
-static int compare_runs(const struct compare_opts *o, const struct tl_run *a,
-			const struct tl_run *b, json_t *rows, FILE *out)
+/* --json, --markdown and --csv; 0 or TL_EXIT_FAIL (said on stderr). */
+static int write_outputs(const struct compare_opts *o, const struct tl_run *a,
+			 const struct tl_run_compare *rc)
 {
-	size_t matched = 0, differ = 0;
+	struct md_ctx m = { a, rc, o->base, o->new_ };
+	char why[WHY_LEN];
+	int rc_out = TL_EXIT_OK;
 
-	fprintf(out, "NEW - BASE in ns after filter_cost: Hodges-Lehmann shift [95 %% bootstrap], "
-		     "same = interval inside +-%g %% of BASE's median\n", o->threshold_pct);
-	fprintf(out, "%-24s %-8s %-22s %12s %-22s %8s %9s %9s  %s\n", "backend", "flush", "kernel",
-		"shift", "interval", "shift%", "MWU p", "KS p", "verdict");
-	for (size_t i = 0; i < a->ncells; i++) {
-		long j;
-		size_t na, nb;
-		double *xa, *xb;
-		struct tl_comparison cmp;
+	if (o->json) {
+		json_t *doc = json_pack("{s:{s:s,s:s},s:s,s:s,s:f,s:I,s:f,s:o}", "ticklab", "version",
+					PACKAGE_VERSION, "command", "compare", "base", o->base,
+					"new", o->new_, "threshold_pct", o->threshold_pct, "seed",
+					(json_int_t)o->seed, "level", TL_COMPARE_LEVEL, "cells",
+					tl_run_compare_json(a, rc));
 
-		if (a->cells[i].hidden || (j = find_match(b, a, i)) < 0)
-			continue;
-		xa = cost_filtered(a, i, &na);
-		xb = cost_filtered(b, (size_t)j, &nb);
-		if (!xa || !xb || na == 0 || nb == 0) {
-			free(xa);
-			free(xb);
-			continue;
+		if (!doc || tl_json_write(o->json, doc, why, sizeof why) < 0) {
+			fprintf(stderr, "ticklab compare: %s\n", doc ? why : "out of memory");
+			rc_out = TL_EXIT_FAIL;
 		}
-		double med = stats_median(xa, na);
-		double thr = o->threshold_pct / 100 * fabs(med);
-		int rc = stats_compare(xa, na, xb, nb, thr, tl_seed_derive(o->seed, matched), &cmp);
-
-		free(xa);
-		free(xb);
-		if (rc != 0)
-			return -1;
-		matched++;
-		differ += cmp.verdict == TL_VERDICT_DIFFERENT;
-		double rel = med != 0 ? 100 * cmp.hl / fabs(med) : NAN;
-		char flush[32], iv[64], verdict[64];
-
-		tl_size_format(a->flush_bytes[a->cells[i].flush], flush, sizeof flush);
-		snprintf(iv, sizeof iv, "[%.3g, %.3g]", cmp.lo, cmp.hi);
-		if (cmp.verdict == TL_VERDICT_UNKNOWN && isfinite(cmp.need_more))
-			snprintf(verdict, sizeof verdict, "unknown: need ~%.0f more samples",
-				 cmp.need_more);
-		else
-			snprintf(verdict, sizeof verdict, "%s", stats_verdict_name(cmp.verdict));
-		fprintf(out, "%-24s %-8s %-22s %12.3g %-22s %7.2f%% %9.2g %9.2g  %s\n",
-			a->timers[a->cells[i].timer].id, flush, a->cells[i].kernel.label, cmp.hl, iv,
-			rel, cmp.mwu_p, cmp.ks_p, verdict);
-		if (rows && json_array_append_new(rows, row_json(a, i, &cmp, med, rel)) != 0)
-			return -1;
+		json_decref(doc);
 	}
-	if (matched == 0)
-		return -2;
-	return differ > 0;
+	if (o->markdown && tl_write_atomic(o->markdown, emit_md, &m, why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab compare: %s\n", why);
+		rc_out = TL_EXIT_FAIL;
+	}
+	if (o->csv && tl_write_atomic(o->csv, emit_csv, &m, why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab compare: %s\n", why);
+		rc_out = TL_EXIT_FAIL;
+	}
+	return rc_out;
 }
 
 int cli_compare_main(int argc, char **argv)
@@ -219,8 +186,8 @@ int cli_compare_main(int argc, char **argv)
 	struct compare_opts o;
 	struct tl_run a, b;
 	struct tl_results_meta ma, mb;
+	struct tl_run_compare rc_rows;
 	char why[WHY_LEN];
-	json_t *rows = NULL, *doc = NULL;
 	int rc = parse_args(argc, argv, &o, why, sizeof why);
 
 	if (rc > 0)
@@ -237,31 +204,22 @@ int cli_compare_main(int argc, char **argv)
 		tl_run_unload(&a, &ma);
 		return opts_fail("compare", why);
 	}
-	if (o.json)
-		rows = json_array();
-	/* With --json - the table goes to stderr, so stdout stays one JSON document. */
-	FILE *out = o.json && strcmp(o.json, "-") == 0 ? stderr : stdout;
-
-	rc = compare_runs(&o, &a, &b, rows, out);
-	if (rc == -2) {
+	if (tl_runs_compare(&a, &b, o.threshold_pct, o.seed, &rc_rows) < 0) {
+		fprintf(stderr, "ticklab compare: out of memory\n");
+		rc = TL_EXIT_FAIL;
+	} else if (rc_rows.nrows == 0) {
 		snprintf(why, sizeof why, "%s and %s have no cell in common (a cell matches on "
 					  "backend id, flush size and kernel)", o.base, o.new_);
 		rc = opts_fail("compare", why);
-	} else if (rc < 0) {
-		fprintf(stderr, "ticklab compare: out of memory\n");
-		rc = TL_EXIT_FAIL;
-	} else if (o.json) {
-		doc = json_pack("{s:{s:s,s:s},s:s,s:s,s:f,s:I,s:f,s:O}", "ticklab", "version",
-				PACKAGE_VERSION, "command", "compare", "base", o.base, "new", o.new_,
-				"threshold_pct", o.threshold_pct, "seed", (json_int_t)o.seed,
-				"level", TL_COMPARE_LEVEL, "cells", rows);
-		if (!doc || tl_json_write(o.json, doc, why, sizeof why) < 0) {
-			fprintf(stderr, "ticklab compare: %s\n", doc ? why : "out of memory");
-			rc = TL_EXIT_FAIL;
-		}
+	} else {
+		/* A file on stdout takes it: the table goes to stderr then. */
+		tl_run_compare_print(stdout_taken(&o) ? stderr : stdout, &a, &rc_rows);
+		fflush(stdout);
+		rc = write_outputs(&o, &a, &rc_rows);
+		if (rc == TL_EXIT_OK)
+			rc = rc_rows.differ > 0;
 	}
-	json_decref(doc);
-	json_decref(rows);
+	tl_run_compare_free(&rc_rows);
 	tl_run_unload(&a, &ma);
 	tl_run_unload(&b, &mb);
 	return rc;

@@ -11,6 +11,7 @@
 #include "io/ladder.h"
 #include "io/results.h"
 #include "io/search_json.h"
+#include "io/search_markdown.h"
 #include "io/table.h"
 #include "stats/stats.h"
 
@@ -18,12 +19,13 @@
 
 static const char usage_text[] =
 	"usage: ticklab report FILE.json [--os-filter iforest|iqr|none] [--json FILE|-]\n"
-	"                      [--csv FILE|-]\n"
+	"                      [--csv FILE|-] [--markdown FILE|-]\n"
 	"\n"
 	"Re-analyses the raw samples a `ticklab run --json` saved (FILE - reads stdin)\n"
 	"with the run's seed and prints the same table the live run printed. With\n"
 	"--os-filter the samples are filtered another way; --json writes the\n"
-	"re-analysed run (raw samples included), --csv its samples.\n"
+	"re-analysed run (raw samples included), --csv its samples (and a summary\n"
+	"beside them, FILE.summary.csv), --markdown the table as Markdown.\n"
 	"A search file (`ticklab search --json`, the TUI's search export) prints the\n"
 	"search table again, its medians, intervals and ratios recomputed from the\n"
 	"repeats it holds; --json writes it again.\n"
@@ -34,6 +36,7 @@ static const struct option longopts[] = {
 	{"os-filter", required_argument, NULL, OPT_OS_FILTER},
 	{"json", required_argument, NULL, OPT_JSON},
 	{"csv", required_argument, NULL, OPT_CSV},
+	{"markdown", required_argument, NULL, OPT_MARKDOWN},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -89,6 +92,11 @@ static int report_search(const json_t *doc, const char *name, const struct cli_o
 		return opts_fail("report", why);
 	}
 	tl_search_table_print(cli_table_stream(out), &plan, cells);
+	if (out->markdown &&
+	    tl_search_markdown_write(out->markdown, &plan, cells, why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab report: %s\n", why);
+		rc = TL_EXIT_FAIL;
+	}
 	if (interrupted)
 		fprintf(stderr, "ticklab report: this search was interrupted: cells hold what was "
 				"found before the stop\n");
@@ -153,7 +161,7 @@ static int report_run(const json_t *doc, const char *name, const struct cli_outp
 				"taken before the stop\n");
 	fflush(stdout);
 	rc = cli_outputs_write("report", out, NULL, &run, an, m, meta.seed, meta.interrupted,
-			       meta.host ? json_incref(meta.host) : NULL);
+			       meta.host ? json_incref(meta.host) : NULL, NULL);
 	free(an);
 	tl_run_unload(&run, &meta);
 	return rc;

@@ -22,7 +22,9 @@
 #include "io/chains.h"
 #include "io/host_json.h"
 #include "io/ladder.h"
+#include "io/markdown.h"
 #include "io/results.h"
+#include "io/run_compare.h"
 #include "io/table.h"
 #include "stats/stats.h"
 
@@ -31,7 +33,8 @@
 static const char usage_text[] =
 	"usage: ticklab run --backend LIST [--flush LIST] [--kernel LIST] [-n N] [--cpu C]\n"
 	"                   [--seed S] [--os-filter iforest|iqr|none] [--json FILE|-]\n"
-	"                   [--csv FILE|-] [--quiet]\n"
+	"                   [--csv FILE|-] [--markdown FILE|-] [--baseline FILE]\n"
+	"                   [--threshold PCT] [--quiet]\n"
 	"\n"
 	"Takes N samples of every backend x flush x kernel cell, interleaved in a seeded\n"
 	"order, and prints each cell's summary in ns after filter_cost and filter_os.\n"
@@ -51,12 +54,21 @@ static const char usage_text[] =
 	"  -s, --seed S         seed of the cell order, jitter plans and filters (default 1)\n"
 	"      --os-filter M    iforest (the paper's, default), iqr or none\n"
 	"      --json FILE      results with raw samples as JSON (- for stdout)\n"
-	"      --csv FILE       one row per sample as CSV (- for stdout)\n"
+	"      --csv FILE       one row per sample as CSV (- for stdout); a FILE also gets\n"
+	"                       a one-row-per-cell summary beside it, FILE.summary.csv\n"
+	"      --markdown FILE  the summary (and verdicts) as Markdown tables (- for stdout)\n"
+	"      --baseline FILE  compare every cell with the same cell of a saved run\n"
+	"                       (as `ticklab compare FILE NEW`): a verdict per cell\n"
+	"                       under the table, in the JSON and the Markdown\n"
+	"      --threshold PCT  the baseline's band of \"same\", % of its median (default 1)\n"
 	"  -q, --quiet          print nothing but errors (no table, progress, warnings)\n"
 	"  -h, --help           this help\n"
 	"\n"
-	"Exit status: 0 done, 1 measurement or write failure, 2 bad input,\n"
-	"130 interrupted (what was measured is still printed and written).\n";
+	"Exit status: 0 done, 1 measurement or write failure (or, with --baseline, a\n"
+	"cell differs), 2 bad input, 130 interrupted (what was measured is still\n"
+	"printed and written).\n";
+
+enum { OPT_BASELINE = OPT_FIRST_FREE, OPT_THRESHOLD };
 
 static const struct option longopts[] = {
 	{"backend", required_argument, NULL, 'b'},
@@ -68,6 +80,9 @@ static const struct option longopts[] = {
 	{"os-filter", required_argument, NULL, OPT_OS_FILTER},
 	{"json", required_argument, NULL, OPT_JSON},
 	{"csv", required_argument, NULL, OPT_CSV},
+	{"markdown", required_argument, NULL, OPT_MARKDOWN},
+	{"baseline", required_argument, NULL, OPT_BASELINE},
+	{"threshold", required_argument, NULL, OPT_THRESHOLD},
 	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -86,6 +101,11 @@ struct run_opts {
 	uint64_t seed;
 	struct cli_outputs out; /* out.os defaults to the paper's filter */
 	bool quiet;
+	const char *baseline;   /* --baseline FILE, loaded into base */
+	double threshold_pct;
+	struct tl_run base;
+	struct tl_results_meta base_meta;
+	bool have_base;
 };
 
 /* ------------------------------------------------------------------ */
@@ -249,8 +269,38 @@ static int check_output(const char *opt, const char *path, char *why, size_t why
 	return rc;
 }
 
+/* The baseline is read before sampling, and must share a cell with what
+ * this run will measure (backend id, flush size, kernel label), so a wrong
+ * file costs no measurement. */
+static int check_baseline(struct run_opts *o, char *why, size_t whylen)
+{
+	if (!o->baseline)
+		return 0;
+	if (tl_run_load(o->baseline, &o->base, &o->base_meta, why, whylen) < 0)
+		return -1;
+	o->have_base = true;
+	for (size_t i = 0; i < o->base.ncells; i++) {
+		const struct tl_cell *c = &o->base.cells[i];
+
+		if (c->hidden)
+			continue;
+		for (size_t b = 0; b < o->nbackends; b++)
+			for (size_t f = 0; f < o->nflush; f++)
+				for (size_t k = 0; k < o->nkernels; k++)
+					if (strcmp(o->base.timers[c->timer].id, o->backends[b]) == 0 &&
+					    o->base.flush_bytes[c->flush] == o->flush[f] &&
+					    strcmp(c->kernel.label, o->kernels[k].label) == 0)
+						return 0;
+	}
+	snprintf(why, whylen, "--baseline '%s' has no cell this run measures (a cell matches on "
+			      "backend id, flush size and kernel)", o->baseline);
+	return -1;
+}
+
 static void run_opts_free(struct run_opts *o)
 {
+	if (o->have_base)
+		tl_run_unload(&o->base, &o->base_meta);
 	opts_free_list(o->backends, o->nbackends);
 	free(o->flush);
 	free(o->kernels);
@@ -268,6 +318,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char *why, size
 	o->cpu = -1;
 	o->seed = 1;
 	o->out.os = TL_OS_IFOREST;
+	o->threshold_pct = TL_COMPARE_DEFAULT_THRESHOLD_PCT;
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":b:f:k:n:c:s:qh", longopts, NULL)) != -1) {
@@ -296,6 +347,14 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char *why, size
 		case 'q':
 			o->quiet = true;
 			break;
+		case OPT_BASELINE:
+			o->baseline = optarg;
+			break;
+		case OPT_THRESHOLD:
+			if (opts_parse_double(optarg, "--threshold", 0, 100, &o->threshold_pct, why,
+					      whylen) < 0)
+				return -1;
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return 1;
@@ -308,8 +367,10 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char *why, size
 	    cli_outputs_check(&o->out, why, whylen) < 0)
 		return -1;
 	if (check_output("--json", o->out.json, why, whylen) < 0 ||
-	    check_output("--csv", o->out.csv, why, whylen) < 0 || check_backends(o, why, whylen) < 0 ||
-	    check_flush(o, why, whylen) < 0 || check_kernels(o, why, whylen) < 0)
+	    check_output("--csv", o->out.csv, why, whylen) < 0 ||
+	    check_output("--markdown", o->out.markdown, why, whylen) < 0 || check_backends(o, why, whylen) < 0 ||
+	    check_flush(o, why, whylen) < 0 || check_kernels(o, why, whylen) < 0 ||
+	    check_baseline(o, why, whylen) < 0)
 		return -1;
 	return 0;
 }
@@ -341,16 +402,25 @@ int cli_outputs_option(struct cli_outputs *o, int c, char *const *argv,
 	case OPT_CSV:
 		o->csv = optarg;
 		return 0;
+	case OPT_MARKDOWN:
+		o->markdown = optarg;
+		return 0;
 	default:
 		opts_usage_error(c, argv, accepted, why, whylen);
 		return -1;
 	}
 }
 
+static int is_stdout(const char *path)
+{
+	return path && strcmp(path, "-") == 0;
+}
+
 int cli_outputs_check(const struct cli_outputs *o, char *why, size_t whylen)
 {
-	if (o->json && o->csv && strcmp(o->json, "-") == 0 && strcmp(o->csv, "-") == 0) {
-		snprintf(why, whylen, "--json - and --csv - cannot both use standard output");
+	if (is_stdout(o->json) + is_stdout(o->csv) + is_stdout(o->markdown) > 1) {
+		snprintf(why, whylen, "only one of --json, --csv and --markdown can be standard "
+				      "output (-)");
 		return -1;
 	}
 	return 0;
@@ -358,7 +428,7 @@ int cli_outputs_check(const struct cli_outputs *o, char *why, size_t whylen)
 
 FILE *cli_table_stream(const struct cli_outputs *o)
 {
-	bool taken = (o->json && strcmp(o->json, "-") == 0) || (o->csv && strcmp(o->csv, "-") == 0);
+	bool taken = is_stdout(o->json) || is_stdout(o->csv) || is_stdout(o->markdown);
 
 	return taken ? stderr : stdout;
 }
@@ -367,13 +437,19 @@ int cli_outputs_open(const char *cmd, const struct cli_outputs *o, struct cli_op
 {
 	char why[WHY_LEN];
 
-	h->json = h->csv = NULL;
+	char *summary = o->csv ? tl_summary_csv_path(o->csv) : NULL;
+
+	memset(h, 0, sizeof *h);
 	if ((o->json && !(h->json = tl_out_open(o->json, why, sizeof why))) ||
-	    (o->csv && !(h->csv = tl_out_open(o->csv, why, sizeof why)))) {
+	    (o->csv && !(h->csv = tl_out_open(o->csv, why, sizeof why))) ||
+	    (summary && !(h->csv_summary = tl_out_open(summary, why, sizeof why))) ||
+	    (o->markdown && !(h->markdown = tl_out_open(o->markdown, why, sizeof why)))) {
 		fprintf(stderr, "ticklab %s: %s\n", cmd, why);
+		free(summary);
 		cli_outputs_abort(h);
 		return TL_EXIT_FAIL;
 	}
+	free(summary);
 	return TL_EXIT_OK;
 }
 
@@ -381,13 +457,56 @@ void cli_outputs_abort(struct cli_open_outputs *h)
 {
 	tl_out_abort(h->json);
 	tl_out_abort(h->csv);
-	h->json = h->csv = NULL;
+	tl_out_abort(h->csv_summary);
+	tl_out_abort(h->markdown);
+	memset(h, 0, sizeof *h);
+}
+
+struct summary_ctx {
+	const struct tl_run *run;
+	const struct tl_analysis *an;
+	enum tl_os_method m;
+	uint64_t seed;
+	const struct cli_baseline *bl;
+};
+
+static int emit_summary_csv(FILE *f, void *ctx)
+{
+	const struct summary_ctx *s = ctx;
+
+	return tl_run_summary_csv(f, s->run, s->an, s->seed);
+}
+
+static int emit_markdown(FILE *f, void *ctx)
+{
+	const struct summary_ctx *s = ctx;
+
+	return tl_run_markdown(f, s->run, s->an, s->m, s->seed, s->bl ? s->bl->cmp : NULL,
+			       s->bl ? s->bl->base : NULL);
+}
+
+/* Commits one opened output (taking it from *slot); says a failure. */
+static int commit_one(const char *cmd, struct tl_out **slot, int (*emit)(FILE *, void *),
+		      void *ctx)
+{
+	struct tl_out *out = *slot;
+	char why[WHY_LEN];
+
+	*slot = NULL;
+	if (!out)
+		return TL_EXIT_OK;
+	if (tl_out_commit(out, emit, ctx, why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab %s: %s\n", cmd, why);
+		return TL_EXIT_FAIL;
+	}
+	return TL_EXIT_OK;
 }
 
 int cli_outputs_write(const char *cmd, const struct cli_outputs *o, struct cli_open_outputs *h,
 		      const struct tl_run *run, const struct tl_analysis *an, enum tl_os_method m,
-		      uint64_t seed, bool stopped, json_t *host)
+		      uint64_t seed, bool stopped, json_t *host, const struct cli_baseline *bl)
 {
+	struct summary_ctx sc = { run, an, m, seed, bl };
 	struct cli_open_outputs now;
 	char why[WHY_LEN];
 	int rc = TL_EXIT_OK;
@@ -406,6 +525,11 @@ int cli_outputs_write(const char *cmd, const struct cli_outputs *o, struct cli_o
 		struct tl_out *jo = h->json;
 
 		h->json = NULL;
+		if (doc && bl && bl->cmp &&
+		    tl_run_compare_attach(doc, run, bl->base, bl->cmp, bl->path) < 0) {
+			json_decref(doc);
+			doc = NULL;
+		}
 		if (!doc) {
 			fprintf(stderr, "ticklab %s: out of memory building the JSON\n", cmd);
 			tl_out_abort(jo);
@@ -425,6 +549,10 @@ int cli_outputs_write(const char *cmd, const struct cli_outputs *o, struct cli_o
 			rc = TL_EXIT_FAIL;
 		}
 	}
+	if (commit_one(cmd, &h->csv_summary, emit_summary_csv, &sc) != TL_EXIT_OK)
+		rc = TL_EXIT_FAIL;
+	if (commit_one(cmd, &h->markdown, emit_markdown, &sc) != TL_EXIT_OK)
+		rc = TL_EXIT_FAIL;
 	return rc;
 }
 
@@ -446,9 +574,12 @@ static int measure_and_report(const struct run_opts *o)
 	struct tl_host host;
 	struct tl_analysis *an;
 	struct cli_open_outputs files;
+	struct tl_run_compare cmp;
+	struct cli_baseline bl = { o->baseline, &o->base, NULL };
 	char why[WHY_LEN];
 	int rc;
 
+	memset(&cmp, 0, sizeof cmp);
 	if (tl_run_prepare(&run, &cfg, why, sizeof why) < 0) {
 		fprintf(stderr, "ticklab run: %s\n", why);
 		return TL_EXIT_FAIL;
@@ -484,20 +615,39 @@ static int measure_and_report(const struct run_opts *o)
 		tl_chains_print(tf, &run, an);
 		tl_ladder_print(tf, &run, an, host.have_topology ? &host.topo : NULL);
 	}
+	if (o->have_base) {
+		if (tl_runs_compare(&o->base, &run, o->threshold_pct, o->seed, &cmp) < 0) {
+			fprintf(stderr, "ticklab run: out of memory comparing with the baseline\n");
+			free(an);
+			cli_outputs_abort(&files);
+			tl_run_free(&run);
+			return TL_EXIT_FAIL;
+		}
+		bl.cmp = &cmp;
+		if (!o->quiet) {
+			fprintf(cli_table_stream(&o->out), "against the baseline %s:\n", o->baseline);
+			tl_run_compare_print(cli_table_stream(&o->out), &o->base, &cmp);
+		}
+	}
 	if (rc == 1)
 		fprintf(stderr, "ticklab run: interrupted: kept %zu of %zu samples\n",
 			atomic_load(&run.samples_done), run.samples_total);
 	fflush(stdout);
 	{
 		int wrc = cli_outputs_write("run", &o->out, &files, &run, an, m, o->seed, rc == 1,
-					    tl_host_to_json(&host));
+					    tl_host_to_json(&host), o->have_base ? &bl : NULL);
+		size_t differ = cmp.differ;
 
+		tl_run_compare_free(&cmp);
 		free(an);
 		tl_run_free(&run);
 		if (wrc != TL_EXIT_OK)
 			return wrc;
+		if (rc == 1)
+			return TL_EXIT_INTERRUPTED;
+		/* As compare: 1 when a cell differs from the baseline. */
+		return differ > 0 ? TL_EXIT_FAIL : TL_EXIT_OK;
 	}
-	return rc == 1 ? TL_EXIT_INTERRUPTED : TL_EXIT_OK;
 }
 
 int cli_run_main(int argc, char **argv)

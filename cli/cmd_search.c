@@ -30,6 +30,7 @@
 #include "io/host_json.h"
 #include "io/results.h"
 #include "io/search_json.h"
+#include "io/search_markdown.h"
 #include "stats/search.h"
 #include "stats/stats.h"
 
@@ -40,7 +41,8 @@ static const char usage_text[] =
 	"                      [--method fast|paper] [--eps E] [--alpha A] [-n N] [--p P]\n"
 	"                      [--q Q] [--tmin-step S] [--tdiff-step S] [--max-adds M]\n"
 	"                      [--os-filter iforest|iqr|none] [--reference ID] [--budget SEC]\n"
-	"                      [--repeats R] [--cpu C] [--seed S] [--json FILE|-] [--quiet]\n"
+	"                      [--repeats R] [--cpu C] [--seed S] [--json FILE|-]\n"
+	"                      [--markdown FILE|-] [--quiet]\n"
 	"\n"
 	"Searches each backend x flush for t_min (precision: the shortest kernel whose\n"
 	"filtered CV is below eps) and t_diff (sensitivity: the smallest difference two\n"
@@ -76,6 +78,7 @@ static const char usage_text[] =
 	"  -c, --cpu C          CPU to measure on (default: the last allowed CPU)\n"
 	"  -s, --seed S         seed of the OS-noise filter (default 1)\n"
 	"      --json FILE      results as JSON (- for stdout; the table then goes to stderr)\n"
+	"      --markdown FILE  the table as Markdown, for a report or a slide (- for stdout)\n"
 	"  -q, --quiet          no table or progress\n"
 	"  -h, --help           this help\n"
 	"\n"
@@ -114,13 +117,14 @@ static const struct option longopts[] = {
 	{"cpu", required_argument, NULL, 'c'},
 	{"seed", required_argument, NULL, 's'},
 	{"json", required_argument, NULL, OPT_JSON},
+	{"markdown", required_argument, NULL, OPT_MARKDOWN},
 	{"quiet", no_argument, NULL, 'q'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
 
 struct search_opts {
-	const char *backend_text, *flush_text, *reference, *json;
+	const char *backend_text, *flush_text, *reference, *json, *markdown;
 	char **backends;
 	size_t nbackends;
 	char **flush_names;
@@ -295,6 +299,9 @@ static int parse_one(struct search_opts *o, int c, char **argv, char *why, size_
 	case OPT_JSON:
 		o->json = optarg;
 		return 0;
+	case OPT_MARKDOWN:
+		o->markdown = optarg;
+		return 0;
 	case 'q':
 		o->quiet = true;
 		return 0;
@@ -381,7 +388,8 @@ static int search_all(const struct search_opts *o)
 {
 	size_t ncells = o->nbackends * o->nflush;
 	struct tl_search_cell *cells = tl_search_cells_new(&o->plan);
-	bool stdout_taken = o->json && strcmp(o->json, "-") == 0;
+	bool stdout_taken = (o->json && strcmp(o->json, "-") == 0) ||
+			    (o->markdown && strcmp(o->markdown, "-") == 0);
 	struct progress pr = {!o->quiet && isatty(STDERR_FILENO), &o->plan, cells};
 	struct tl_search_hooks hooks = {.ctx = &pr, .point = on_point, .stop = &stop_flag};
 	struct sigaction sa, old_int, old_term;
@@ -416,6 +424,10 @@ static int search_all(const struct search_opts *o)
 		fprintf(stderr, "ticklab search: interrupted; kept what was found\n");
 	fflush(stdout);
 	wrc = o->json ? write_json(o, cells, &host, rc == 1) : TL_EXIT_OK;
+	if (o->markdown && tl_search_markdown_write(o->markdown, &o->plan, cells, why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab search: %s\n", why);
+		wrc = TL_EXIT_FAIL;
+	}
 	tl_search_cells_free(cells, ncells);
 	if (wrc != TL_EXIT_OK)
 		return wrc;

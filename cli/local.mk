@@ -18,3 +18,10 @@ EXTRA_DIST += tests/test_cli.sh
 libticklab_a_SOURCES += cli/cmd_plot.c
 TESTS += tests/test_plot.sh
 EXTRA_DIST += tests/test_plot.sh
+# `ticklab detect`: the smallest injected D each backend shows
+libticklab_a_SOURCES += cli/cmd_detect.c
+TESTS += tests/test_detect.sh
+EXTRA_DIST += tests/test_detect.sh
+# `ticklab run --baseline FILE`
+TESTS += tests/test_baseline_run.sh
+EXTRA_DIST += tests/test_baseline_run.sh

@@ -23,6 +23,7 @@ static const char usage_text[] =
 	"  report    re-analyse a saved run and print the same numbers\n"
 	"  compare   two saved runs cell by cell: shift, interval, p-values, verdict\n"
 	"  plot      a saved run or search as a figure (SVG, PNG, PDF)\n"
+	"  detect    the smallest injected variation each timer shows (t_diff's cousin)\n"
 	"  tui       the interactive lab (--replay FILE.json shows a saved run)\n"
 	"\n"
 	"  ticklab COMMAND --help   options of one command\n"
@@ -43,6 +44,7 @@ static const struct command commands[] = {
 	{"report", cli_report_main},
 	{"compare", cli_compare_main},
 	{"plot", cli_plot_main},
+	{"detect", cli_detect_main},
 	{"tui", cli_tui_main},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
@@ -50,7 +52,7 @@ static const struct command commands[] = {
 static int unknown(const char *what)
 {
 	fprintf(stderr,
-		"ticklab: unknown command '%s' (accepted: info, run, search, report, compare, plot, tui, --help, "
+		"ticklab: unknown command '%s' (accepted: info, run, search, report, compare, plot, detect, tui, --help, "
 		"--version, or the options of `ticklab tui`)\n",
 		what);
 	return TL_EXIT_USAGE;

@@ -19,6 +19,7 @@ enum {
 	OPT_OS_FILTER = 256,
 	OPT_JSON,
 	OPT_CSV,
+	OPT_MARKDOWN,
 	OPT_FIRST_FREE, /* commands may number their own long-only options from here */
 };
 

@@ -49,7 +49,12 @@ int tl_jitter_analyse(const struct tl_run *run, size_t cell, uint64_t seed, stru
 		else
 			inj[ni++] = c->ns[i];
 	}
-	if (np > 0 && c->kernel.k > 0 && isfinite(c->overhead_ns)) {
+	/* D given in ns came with a calibration of 1e6 ADDs, which even a
+	 * microsecond clock resolves; a median of K plain ADDs may not. */
+	if (isfinite(c->d_ns_per_add)) {
+		j->ns_per_add = c->d_ns_per_add;
+		j->true_shift_ns = (double)c->kernel.d * j->ns_per_add;
+	} else if (np > 0 && c->kernel.k > 0 && isfinite(c->overhead_ns)) {
 		j->ns_per_add = (stats_median(plain, np) - c->overhead_ns) / (double)c->kernel.k;
 		j->true_shift_ns = (double)c->kernel.d * j->ns_per_add;
 	}
@@ -68,7 +73,11 @@ int tl_jitter_analyse(const struct tl_run *run, size_t cell, uint64_t seed, stru
 	j->detected = j->cmp.mwu_p < TL_JITTER_ALPHA;
 	if (j->null_split)
 		snprintf(j->note, sizeof j->note,
-			 "D = 0: a seeded split of the same share stands for the injected samples");
+			 "D = 0%s: a seeded split of the same share stands for the injected samples",
+			 c->kernel.d_ns > 0 ? " ADDs (D in ns rounded to none)" : "");
+	else if (isfinite(c->d_ns_per_add))
+		snprintf(j->note, sizeof j->note,
+			 "ns per ADD from 15 timings of 1e6 ADDs before sampling");
 	else if (c->kernel.k == 0)
 		snprintf(j->note, sizeof j->note, "K = 0: no plain ADDs to measure ns per ADD from");
 	else
@@ -129,4 +138,8 @@ void tl_jitter_print(FILE *f, const struct tl_run *run, size_t cell, const struc
 		j->cmp.na, j->cmp.nb, j->cmp.mwu_p, j->detected ? "detected" : "not detected",
 		TL_JITTER_ALPHA);
 	fprintf(f, "  (%s)\n", j->note);
+	if (c->kernel.d_ns > 0)
+		fprintf(f, "  (D given as %g ns: %llu ADDs at %.4g ns per ADD, which this timer "
+			   "measured before sampling)\n", c->kernel.d_ns,
+			(unsigned long long)c->kernel.d, c->d_ns_per_add);
 }

@@ -1,7 +1,8 @@
 # io/ files: JSON/CSV of runs and searches, shared cell analysis
 libticklab_a_SOURCES += io/theme.c io/theme.h io/analysis.c io/analysis.h io/results.c io/results.h io/table.c \
 	io/table.h io/host_json.c io/host_json.h io/jitter.c io/jitter.h \
-	io/ladder.c io/ladder.h io/chains.c io/chains.h
+	io/ladder.c io/ladder.h io/chains.c io/chains.h io/run_compare.c \
+	io/run_compare.h io/markdown.c io/markdown.h
 
 check_PROGRAMS += tests/test_json_io
 tests_test_json_io_SOURCES = tests/test_json_io.c tests/tap.h
@@ -14,7 +15,8 @@ tests_test_analysis_kept_SOURCES = tests/test_analysis_kept.c tests/tap.h
 tests_test_analysis_kept_LDADD = $(TL_LIBS)
 TESTS += tests/test_analysis_kept
 # the search JSON (one schema for search --json and the TUI export) and its table
-libticklab_a_SOURCES += io/search_json.c io/search_json.h io/search_table.c
+libticklab_a_SOURCES += io/search_json.c io/search_json.h io/search_table.c \
+	io/search_markdown.c io/search_markdown.h
 # verdicts helper: the injected variation of jitter cells, end to end on sim
 TESTS += tests/test_jitter_run.sh
 EXTRA_DIST += tests/test_jitter_run.sh
@@ -28,3 +30,11 @@ endif
 # the chains and memory ladder under run and report, end to end on sim (issue 14)
 TESTS += tests/test_ladder_run.sh
 EXTRA_DIST += tests/test_ladder_run.sh
+# --markdown and the summary CSV of run, report, compare and search
+TESTS += tests/test_markdown.sh
+EXTRA_DIST += tests/test_markdown.sh
+# the compare engine's verdict and coverage rates over 100 sim seeds
+check_PROGRAMS += tests/test_compare_sim
+tests_test_compare_sim_SOURCES = tests/test_compare_sim.c tests/tap.h
+tests_test_compare_sim_LDADD = $(TL_LIBS)
+TESTS += tests/test_compare_sim

@@ -439,6 +439,10 @@ static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_
 	if (jitter) {
 		put(o, "d", json_integer((json_int_t)c->kernel.d), &failed);
 		put(o, "p", tl_json_real(c->kernel.p), &failed);
+		if (c->kernel.d_ns > 0) {
+			put(o, "d_ns", tl_json_real(c->kernel.d_ns), &failed);
+			put(o, "d_ns_per_add", tl_json_real(c->d_ns_per_add), &failed);
+		}
 	}
 	put(o, "flush_bytes", json_integer((json_int_t)flush), &failed);
 	put(o, "flush", json_string(flush_text), &failed);
@@ -518,7 +522,7 @@ fail:
 
 /* RFC 4180 quoting for the fields that can hold commas (sim parameters,
  * jitter kernels). */
-static int csv_field(FILE *f, const char *s)
+int tl_csv_field(FILE *f, const char *s)
 {
 	if (!strpbrk(s, ",\"\n"))
 		return fputs(s, f) < 0 ? -1 : 0;
@@ -545,9 +549,9 @@ static int emit_csv(FILE *f, void *ctx)
 		if (done > c->n)
 			done = c->n;
 		for (size_t i = 0; i < done; i++) {
-			if (csv_field(f, run->timers[c->timer].id) < 0 ||
+			if (tl_csv_field(f, run->timers[c->timer].id) < 0 ||
 			    fprintf(f, ",%llu,", (unsigned long long)run->flush_bytes[c->flush]) < 0 ||
-			    csv_field(f, c->kernel.label) < 0 ||
+			    tl_csv_field(f, c->kernel.label) < 0 ||
 			    fprintf(f, ",%llu,%zu,%.17g,%.17g\n", (unsigned long long)c->adds[i], i,
 				    c->raw[i], c->ns[i]) < 0)
 				return -1;
@@ -820,6 +824,12 @@ static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run
 			       (unsigned long long)n);
 	if (rd_number(r, o, "overhead", true, &c->overhead_ns) < 0 ||
 	    rd_number(r, o, "resolution_ns", true, &c->resolution_ns) < 0)
+		return -1;
+	c->d_ns_per_add = NAN;
+	/* D in ns: the label keeps what was asked, "d" the ADDs it became. */
+	if (c->kernel.kind == TL_KERNEL_JITTER && c->kernel.d_ns > 0 &&
+	    (rd_uint(r, o, "d", false, &c->kernel.d) < 0 ||
+	     rd_number(r, o, "d_ns_per_add", true, &c->d_ns_per_add) < 0))
 		return -1;
 	/* Lengths are checked before anything of size n is allocated, so a
 	 * file claiming billions of samples costs nothing. */

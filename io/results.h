@@ -77,6 +77,10 @@ json_t *tl_run_to_json(const struct tl_run *run, const struct tl_analysis *an,
 int tl_run_write_csv(const char *path, const struct tl_run *run, char *why, size_t whylen);
 int tl_run_commit_csv(struct tl_out *o, const struct tl_run *run, char *why, size_t whylen);
 
+/* One CSV field, RFC 4180-quoted when it holds a comma, quote or newline
+ * (sim parameters, jitter kernels). 0, or -1 on a write error. */
+int tl_csv_field(FILE *f, const char *s);
+
 /* A JSON file (path "-": standard input), duplicate keys refused; NULL
  * with why = "FILE:line:col: not valid JSON: ..." */
 json_t *tl_json_load(const char *path, char *why, size_t whylen);

@@ -13,12 +13,14 @@
 enum { COL_BACKEND, COL_FLUSH, COL_KERNEL, COL_N, COL_OSRM, COL_OVERHEAD, COL_RES, COL_MIN,
        COL_P50, COL_P99, COL_MEAN, COL_SD, COL_CV, COL_DRIFT, NCOLS };
 
-static const char *const headers[NCOLS] = {
+_Static_assert(NCOLS == TL_TABLE_NCOLS, "table.h names the column count");
+
+const char *const tl_table_headers[NCOLS] = {
 	"backend", "flush", "kernel", "n", "os_rm", "t_e,std", "res", "min", "p50", "p99",
 	"mean", "sd", "CV", "drift",
 };
 
-#define CELL_MAX (TL_ID_MAX + 4)
+#define CELL_MAX TL_TABLE_CELL_MAX
 
 static void fmt_ns(char *buf, double v)
 {
@@ -28,8 +30,8 @@ static void fmt_ns(char *buf, double v)
 		snprintf(buf, CELL_MAX, "%.1f", v);
 }
 
-static void fill_row(const struct tl_run *run, size_t ci, const struct tl_analysis *a,
-		     char (*row)[CELL_MAX])
+void tl_table_row(const struct tl_run *run, size_t ci, const struct tl_analysis *a,
+		  char (*row)[CELL_MAX])
 {
 	const struct tl_cell *c = &run->cells[ci];
 	const struct tl_timer *t = &run->timers[c->timer];
@@ -145,11 +147,11 @@ void tl_table_print(FILE *f, const struct tl_run *run, const struct tl_analysis 
 		return;
 	}
 	for (int k = 0; k < NCOLS; k++)
-		width[k] = (int)strlen(headers[k]);
+		width[k] = (int)strlen(tl_table_headers[k]);
 	for (size_t i = 0; i < run->ncells; i++) {
 		if (run->cells[i].hidden)
 			continue;
-		fill_row(run, i, &an[i], rows[nrows]);
+		tl_table_row(run, i, &an[i], rows[nrows]);
 		for (int k = 0; k < NCOLS; k++)
 			if ((int)strlen(rows[nrows][k]) > width[k])
 				width[k] = (int)strlen(rows[nrows][k]);
@@ -162,7 +164,7 @@ void tl_table_print(FILE *f, const struct tl_run *run, const struct tl_analysis 
 		char hdr[NCOLS][CELL_MAX];
 
 		for (int k = 0; k < NCOLS; k++)
-			snprintf(hdr[k], CELL_MAX, "%s", headers[k]);
+			snprintf(hdr[k], CELL_MAX, "%s", tl_table_headers[k]);
 		print_row(f, hdr, width);
 	}
 	for (size_t r = 0; r < nrows; r++)

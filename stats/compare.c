@@ -40,57 +40,80 @@ static uint64_t count_le(const double *a, size_t na, const double *b, size_t nb,
 	return cnt;
 }
 
-/* The smallest difference strictly above d (the next candidate value). */
-static double next_above(const double *a, size_t na, const double *b, size_t nb, double d)
+/* The differences in (lo, hi], listed: for each a_i they are b_j - a_i
+ * for a contiguous run of j, found with the same monotone sweeps. */
+static size_t list_between(const double *a, size_t na, const double *b, size_t nb, double lo,
+			   double hi, double *out)
 {
-	double best = INFINITY;
-	size_t j = 0;
+	size_t jl = 0, jh = 0, m = 0;
 
 	for (size_t i = 0; i < na; i++) {
-		while (j < nb && b[j] - a[i] <= d)
-			j++;
-		if (j < nb && b[j] - a[i] < best)
-			best = b[j] - a[i];
+		while (jl < nb && b[jl] - a[i] <= lo)
+			jl++;
+		while (jh < nb && b[jh] - a[i] <= hi)
+			jh++;
+		for (size_t j = jl; j < jh; j++)
+			out[m++] = b[j] - a[i];
 	}
-	return best;
+	return m;
 }
 
 /* The k-th smallest (1-based) of the na*nb differences: bisection keeps
- * count(<= lo) < k <= count(<= hi) until the bracket is as narrow as
- * doubles allow, then steps through the actual differences above lo, so
- * the answer is one of the differences, bit for bit, as when sorting all
- * of them. */
-static double kth_diff(const double *a, size_t na, const double *b, size_t nb, uint64_t k)
+ * count(<= lo) < k <= count(<= hi) until at most na + nb differences lie
+ * in (lo, hi], then lists and sorts those, so the answer is one of the
+ * differences, bit for bit, as when sorting all of them, after about
+ * log2(na nb / (na + nb)) counts. Bisection alone would go on to adjacent
+ * doubles (~60 counts) on continuous data. */
+static double kth_diff(const double *a, size_t na, const double *b, size_t nb, uint64_t k,
+		       double *scratch)
 {
 	double lo = b[0] - a[na - 1], hi = b[nb - 1] - a[0];
+	uint64_t clo, chi = (uint64_t)na * nb, cap = na + nb;
 
-	if (count_le(a, na, b, nb, lo) >= k)
+	if ((clo = count_le(a, na, b, nb, lo)) >= k)
 		return lo;
-	for (int it = 0; it < 200; it++) {
+	while (chi - clo > cap) {
 		double mid = lo + (hi - lo) / 2;
+		uint64_t c;
 
 		if (mid <= lo || mid >= hi)
 			break;
-		if (count_le(a, na, b, nb, mid) >= k)
+		c = count_le(a, na, b, nb, mid);
+		if (c >= k) {
 			hi = mid;
-		else
+			chi = c;
+		} else {
 			lo = mid;
+			clo = c;
+		}
 	}
-	for (;;) {
-		double w = next_above(a, na, b, nb, lo);
+	if (chi - clo > cap) /* the bracket is two adjacent doubles: hi it is */
+		return hi;
+	size_t m = list_between(a, na, b, nb, lo, hi, scratch);
 
-		if (!(w < hi) || count_le(a, na, b, nb, w) >= k)
-			return w < hi ? w : hi;
-		lo = w;
-	}
+	gsl_sort(scratch, 1, m);
+	return scratch[k - clo - 1];
 }
 
-static double hl_sorted(const double *a, size_t na, const double *b, size_t nb)
+/* scratch holds na + nb doubles. */
+static double hl_scratch(const double *a, size_t na, const double *b, size_t nb, double *scratch)
 {
 	uint64_t n = (uint64_t)na * nb;
-	double m = kth_diff(a, na, b, nb, (n + 1) / 2);
+	double m = kth_diff(a, na, b, nb, (n + 1) / 2, scratch);
 
-	return n % 2 ? m : (m + kth_diff(a, na, b, nb, n / 2 + 1)) / 2;
+	return n % 2 ? m : (m + kth_diff(a, na, b, nb, n / 2 + 1, scratch)) / 2;
+}
+
+/* NaN only when out of memory. */
+static double hl_sorted(const double *a, size_t na, const double *b, size_t nb)
+{
+	double *scratch = malloc((na + nb) * sizeof *scratch);
+	double m = NAN;
+
+	if (scratch)
+		m = hl_scratch(a, na, b, nb, scratch);
+	free(scratch);
+	return m;
 }
 
 int stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb, double *shift)
@@ -206,6 +229,50 @@ double stats_kolmogorov_q(double z)
 	return sum < 0 ? 0 : sum > 1 ? 1 : sum;
 }
 
+/* P(D >= h/lcm) exactly (scipy's method="exact", which its "auto" picks
+ * up to 10 000 a side): the share of the C(m+n, m) lattice paths from
+ * (0, 0) to (m, n) that touch |x ng - y mg| >= h, found as the
+ * probability that a uniformly random path has left the band by (x, y),
+ * out(x, y) = (x out(x-1, y) + y out(x, y-1)) / (x + y), 1 outside the
+ * band; every value is a probability, so nothing overflows. -1 when out
+ * of memory. */
+static double ks_exact_p(size_t m, size_t n, uint64_t h)
+{
+	uint64_t g = m, r = n;
+
+	while (r) {
+		uint64_t t = g % r;
+
+		g = r;
+		r = t;
+	}
+	uint64_t mg = m / g, ng = n / g;
+	double *col = malloc((n + 1) * sizeof *col);
+
+	if (!col)
+		return -1;
+	for (size_t y = 0; y <= n; y++) {
+		uint64_t a = y * mg;
+
+		col[y] = a >= h ? 1 : y == 0 ? 0 : col[y - 1];
+	}
+	for (size_t x = 1; x <= m; x++) {
+		for (size_t y = 0; y <= n; y++) {
+			uint64_t xn = x * ng, ym = y * mg, gap = xn > ym ? xn - ym : ym - xn;
+
+			if (gap >= h)
+				col[y] = 1;
+			else if (y > 0)
+				col[y] = ((double)x * col[y] + (double)y * col[y - 1]) / (double)(x + y);
+			/* y == 0 inside the band: out(x, 0) = out(x-1, 0), kept */
+		}
+	}
+	double p = col[n];
+
+	free(col);
+	return p;
+}
+
 int stats_ks_2samp(const double *a, size_t na, const double *b, size_t nb, double *d, double *p)
 {
 	size_t n = na + nb, ca = 0, cb = 0;
@@ -234,9 +301,29 @@ int stats_ks_2samp(const double *a, size_t na, const double *b, size_t nb, doubl
 		i = j;
 	}
 	free(t);
+	*d = best;
+	if (na <= TL_KS_EXACT_MAX && nb <= TL_KS_EXACT_MAX) {
+		/* D on the lattice of 1/lcm(na, nb), as scipy rounds it. */
+		uint64_t g = na, r = nb;
+
+		while (r) {
+			uint64_t tmp = g % r;
+
+			g = r;
+			r = tmp;
+		}
+		double lcm = (double)(na / g) * (double)nb;
+		uint64_t h = (uint64_t)llround(best * lcm);
+
+		*p = h == 0 ? 1 : ks_exact_p(na >= nb ? na : nb, na >= nb ? nb : na, h);
+		if (*p < 0)
+			return -1;
+		if (*p > 1)
+			*p = 1;
+		return 0;
+	}
 	double en = sqrt((double)na * (double)nb / (double)n);
 
-	*d = best;
 	*p = stats_kolmogorov_q((en + 0.12 + 0.11 / en) * best);
 	return 0;
 }
@@ -292,12 +379,57 @@ static void resample_sorted(gsl_rng *rng, const double *x, size_t n, unsigned *c
 			out[k++] = x[i];
 }
 
+/* One side's level offset: the median of its baseline samples e (sorted
+ * in se), and a resampled median per bootstrap draw. */
+struct offset {
+	double *se, *re;
+	size_t n;
+	double med;
+};
+
+static int offset_init(struct offset *o, const double *e, size_t n)
+{
+	memset(o, 0, sizeof *o);
+	if (!e || n == 0)
+		return 0;
+	o->n = n;
+	o->se = sorted_copy(e, n);
+	o->re = malloc(n * sizeof *o->re);
+	if (!o->se || !o->re)
+		return -1;
+	o->med = stats_quantile_sorted(o->se, n, 0.5);
+	return 0;
+}
+
+/* How far a resampled offset moved from the one subtracted (0 without one). */
+static double offset_draw(struct offset *o, gsl_rng *rng, unsigned *cnt)
+{
+	if (!o->n)
+		return 0;
+	resample_sorted(rng, o->se, o->n, cnt, o->re);
+	return stats_quantile_sorted(o->re, o->n, 0.5) - o->med;
+}
+
+static void offset_free(struct offset *o)
+{
+	free(o->se);
+	free(o->re);
+}
+
 int stats_compare(const double *a, size_t na, const double *b, size_t nb, double threshold,
 		  uint64_t seed, struct tl_comparison *c)
 {
-	double *sa = NULL, *sb = NULL, *ra = NULL, *rb = NULL, *boot = NULL;
+	return stats_compare_offset(a, na, NULL, 0, b, nb, NULL, 0, threshold, seed, c);
+}
+
+int stats_compare_offset(const double *a, size_t na, const double *ea, size_t nea,
+			 const double *b, size_t nb, const double *eb, size_t neb,
+			 double threshold, uint64_t seed, struct tl_comparison *c)
+{
+	double *sa = NULL, *sb = NULL, *ra = NULL, *rb = NULL, *boot = NULL, *scratch = NULL;
 	unsigned *cnt = NULL;
 	gsl_rng *rng = NULL;
+	struct offset oa = { 0 }, ob = { 0 };
 	size_t nmax = na > nb ? na : nb;
 	int rc = -1;
 
@@ -306,24 +438,36 @@ int stats_compare(const double *a, size_t na, const double *b, size_t nb, double
 	c->nb = nb;
 	if (na == 0 || nb == 0)
 		return -1;
+	nmax = nmax > nea ? nmax : nea;
+	nmax = nmax > neb ? nmax : neb;
 	sa = sorted_copy(a, na);
 	sb = sorted_copy(b, nb);
 	ra = malloc(na * sizeof *ra);
 	rb = malloc(nb * sizeof *rb);
+	scratch = malloc((na + nb) * sizeof *scratch);
 	cnt = malloc(nmax * sizeof *cnt);
 	boot = malloc(TL_COMPARE_BOOT * sizeof *boot);
 	rng = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!sa || !sb || !ra || !rb || !cnt || !boot || !rng)
+	if (offset_init(&oa, ea, nea) < 0 || offset_init(&ob, eb, neb) < 0 || !sa || !sb || !ra ||
+	    !rb || !scratch || !cnt || !boot || !rng)
 		goto out;
+	/* Subtracting a constant keeps the order: still sorted. */
+	for (size_t i = 0; i < na; i++)
+		sa[i] -= oa.med;
+	for (size_t j = 0; j < nb; j++)
+		sb[j] -= ob.med;
 	/* mt19937 takes an unsigned long; fold the high half in so seeds
 	 * differing only there still differ. */
 	gsl_rng_set(rng, (unsigned long)(seed ^ (seed >> 32)));
-	c->hl = hl_sorted(sa, na, sb, nb);
+	c->hl = hl_scratch(sa, na, sb, nb, scratch);
 	c->median_diff = stats_quantile_sorted(sb, nb, 0.5) - stats_quantile_sorted(sa, na, 0.5);
 	for (size_t r = 0; r < TL_COMPARE_BOOT; r++) {
 		resample_sorted(rng, sa, na, cnt, ra);
 		resample_sorted(rng, sb, nb, cnt, rb);
-		boot[r] = hl_sorted(ra, na, rb, nb);
+		/* A resampled offset moved by d shifts that side's samples by -d. */
+		double shift = offset_draw(&oa, rng, cnt) - offset_draw(&ob, rng, cnt);
+
+		boot[r] = hl_scratch(ra, na, rb, nb, scratch) + shift;
 	}
 	gsl_sort(boot, 1, TL_COMPARE_BOOT);
 	c->lo = stats_quantile_sorted(boot, TL_COMPARE_BOOT, (1 - TL_COMPARE_LEVEL) / 2);
@@ -335,10 +479,13 @@ int stats_compare(const double *a, size_t na, const double *b, size_t nb, double
 	rc = 0;
 out:
 	gsl_rng_free(rng);
+	offset_free(&oa);
+	offset_free(&ob);
 	free(sa);
 	free(sb);
 	free(ra);
 	free(rb);
+	free(scratch);
 	free(cnt);
 	free(boot);
 	return rc;

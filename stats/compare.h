@@ -21,10 +21,15 @@ int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, d
 		       double *p);
 
 /* Two-sample Kolmogorov-Smirnov: d = sup |F_a - F_b| (ties handled: both
- * ECDFs are stepped past every copy of a value before comparing), p from
- * Kolmogorov's limit distribution at (sqrt(en) + 0.12 + 0.11/sqrt(en)) d,
- * en = na nb / (na + nb) (Stephens' small-sample correction, as Numerical
- * Recipes' kstwo). -1 when out of memory or a sample is empty. */
+ * ECDFs are stepped past every copy of a value before comparing) and its
+ * two-sided p as scipy.stats.ks_2samp's default: exact (lattice paths,
+ * D rounded to the 1/lcm(na, nb) lattice) when both samples have at most
+ * TL_KS_EXACT_MAX values, O(na nb); beyond that Kolmogorov's limit
+ * distribution at (sqrt(en) + 0.12 + 0.11/sqrt(en)) d, en = na nb /
+ * (na + nb) (Stephens' correction, as Numerical Recipes' kstwo; scipy's
+ * asymptotic form differs in the third digit). -1 when out of memory or a
+ * sample is empty. */
+#define TL_KS_EXACT_MAX 10000
 int stats_ks_2samp(const double *a, size_t na, const double *b, size_t nb, double *d, double *p);
 /* Kolmogorov's Q(z) = 2 sum_{k>=1} (-1)^(k-1) exp(-2 k^2 z^2), 1 at z <= 0. */
 double stats_kolmogorov_q(double z);
@@ -56,6 +61,16 @@ struct tl_comparison {
  * -1 when out of memory or a sample is empty. */
 int stats_compare(const double *a, size_t na, const double *b, size_t nb, double threshold,
 		  uint64_t seed, struct tl_comparison *c);
+
+/* stats_compare of a - med(ea) and b - med(eb): each side less the median
+ * of its own baseline samples (a run's t_e,std), with the bootstrap
+ * resampling ea and eb too, so the interval carries the uncertainty of
+ * both subtracted medians (which the shift's own resamples cannot see).
+ * ea or eb NULL (or empty): nothing subtracted on that side. The rank
+ * tests see the shifted samples. Same returns as stats_compare. */
+int stats_compare_offset(const double *a, size_t na, const double *ea, size_t nea,
+			 const double *b, size_t nb, const double *eb, size_t neb,
+			 double threshold, uint64_t seed, struct tl_comparison *c);
 
 /* The verdict rule alone, and need_more: the interval's half-width shrinks
  * as 1/sqrt(n), so reaching half-width h' takes n (h/h')^2 samples, h' being

@@ -1,6 +1,7 @@
 /* Tests of stats/compare.c: hand-derived tiny cases, the numbers of an
  * independent numpy implementation (tests/reference/compare_ref.py) on
- * fixed data with ties, and the bootstrap interval and verdict as
+ * fixed data with ties (KS p-values from scipy.stats.ks_2samp, MWU's from
+ * both), and the bootstrap interval and verdict as
  * distributions over seeds. */
 #include "config.h"
 
@@ -94,19 +95,48 @@ static void test_reference(void)
 	is_near(hl, 3, 0, "HL(A,B) = numpy 3");
 	stats_mann_whitney(A, N(A), B, N(B), &u, &p);
 	is_near(u, 30, 0, "MWU U(A,B) = numpy 30");
-	is_near(p, 0.027212269868445577, 1e-6 * 0.0272, "MWU p(A,B) = numpy 0.0272122699");
+	is_near(p, 0.027212269868445577, 1e-6 * 0.0272,
+		"MWU p(A,B) = numpy 0.0272122699 = scipy 0.02721226986844556");
 	stats_ks_2samp(A, N(A), B, N(B), &d, &p);
 	is_near(d, 0.41666666666666669, 1e-12, "KS D(A,B) = numpy 5/12");
-	is_near(p, 0.20468825911777258, 1e-6 * 0.2047, "KS p(A,B) = numpy 0.2046882591");
+	/* scipy 1.10.1 (Debian python3-scipy): ks_2samp(A, B) (method auto =
+	 * exact at these sizes) and mannwhitneyu(A, B, method="asymptotic"). */
+	is_near(p, 0.16885342413677318, 1e-6 * 0.1689, "KS p(A,B) = scipy exact 0.1688534241");
 
 	stats_hodges_lehmann(C, N(C), D, N(D), &hl);
 	is_near(hl, 1, 0, "HL(C,D) = numpy 1 (30 000 pairs)");
 	stats_mann_whitney(C, N(C), D, N(D), &u, &p);
 	is_near(u, 11627, 0, "MWU U(C,D) = numpy 11627");
-	is_near(p, 0.00031180264392676252, 1e-6 * 3.118e-4, "MWU p(C,D) = numpy 3.1180264e-4");
+	is_near(p, 0.00031180264392676252, 1e-6 * 3.118e-4,
+		"MWU p(C,D) = numpy 3.1180264e-4 = scipy 3.118026439267618e-4");
 	stats_ks_2samp(C, N(C), D, N(D), &d, &p);
 	is_near(d, 0.16166666666666674, 1e-12, "KS D(C,D) = numpy 0.1616666667");
-	is_near(p, 0.019922883972671227, 1e-6 * 0.0199, "KS p(C,D) = numpy 0.0199228840");
+	is_near(p, 0.020459627261141772, 1e-6 * 0.0205, "KS p(C,D) = scipy exact 0.0204596273");
+}
+
+/* Larger samples on a 0.1 lattice (ties everywhere), equal sizes (the
+ * m == n path) and unequal ones; numbers from scipy 1.10.1:
+ *   a = [((i*37) % 101)/10 for i in range(1000)]
+ *   b = [((j*53) % 103)/10 + 0.5 for j in range(1000)], c = b[:700]
+ *   ks_2samp(a, b), ks_2samp(a, c), mannwhitneyu(a, c, method="asymptotic") */
+static void test_scipy_lattice(void)
+{
+	static double a[1000], b[1000];
+	double d, p, u;
+
+	for (int i = 0; i < 1000; i++) {
+		a[i] = (double)((i * 37) % 101) / 10;
+		b[i] = (double)((i * 53) % 103) / 10 + 0.5;
+	}
+	stats_ks_2samp(a, 1000, b, 1000, &d, &p);
+	is_near(d, 0.068, 1e-12, "KS D(a,b) = scipy 0.068");
+	is_near(p, 0.01960232095219542, 1e-6 * 0.0196, "KS p(a,b) = scipy 0.0196023210 (m = n)");
+	stats_ks_2samp(a, 1000, b, 700, &d, &p);
+	is_near(d, 0.06714285714285714, 1e-12, "KS D(a,c) = scipy 0.0671428571");
+	is_near(p, 0.04642066792647378, 1e-6 * 0.0464, "KS p(a,c) = scipy 0.0464206679 (m != n)");
+	stats_mann_whitney(a, 1000, b, 700, &u, &p);
+	is_near(u, 311902, 0, "MWU U(a,c) = scipy 311902");
+	is_near(p, 0.00013089119127061805, 1e-6 * 1.309e-4, "MWU p(a,c) = scipy 1.3089119e-4");
 }
 
 static int cmp_double(const void *x, const void *y)
@@ -224,6 +254,7 @@ int main(void)
 {
 	test_hand();
 	test_reference();
+	test_scipy_lattice();
 	test_hl_brute();
 	test_verdict_rule();
 	test_distribution();

@@ -66,4 +66,24 @@ grep '^sim' "$tmp/t1" | grep 'jitter:' | grep 'ADDs' >"$tmp/l1"
 grep '^sim' "$tmp/r1" | grep 'jitter:' | grep 'ADDs' >"$tmp/l2"
 [ -s "$tmp/l1" ] && cmp -s "$tmp/l1" "$tmp/l2"; ok $? "report prints the same jitter lines as the run"
 
+# D in ns: converted with the ns per ADD the timer measured (sim: 0.3), said
+# in the table, kept in the JSON (label with ns, d with the ADDs), and read
+# back by report.
+"$TL_BIN" run --backend "$sim" --kernel 'jitter:200,6ns,0.3' -n 1000 --seed 1 \
+	--json "$tmp/ns.json" >"$tmp/ns.txt" 2>&1
+ok $? "a run with D in ns"
+grep -q 'jitter:200,6ns,0.3: +20 ADDs = ' "$tmp/ns.txt" &&
+	grep -q 'D given as 6 ns: 20 ADDs at 0.3.* ns per ADD, which this timer measured' "$tmp/ns.txt"
+ok $? "6 ns = 20 ADDs at sim's 0.3 ns per ADD, and the table says so"
+"$PY" - "$tmp/ns.json" <<'EOF2'
+import json, sys
+c = [c for c in json.load(open(sys.argv[1]))["cells"] if c["kind"] == "jitter"][0]
+sys.exit(not (c["kernel"] == "jitter:200,6ns,0.3" and c["d"] == 20 and c["d_ns"] == 6
+              and abs(c["d_ns_per_add"] - 0.3) < 0.003 and c["adds"].count(220) == 300))
+EOF2
+ok $? "JSON: label with ns, d = 20, d_ns = 6, d_ns_per_add near 0.3, 300 samples of 220 ADDs"
+"$TL_BIN" report "$tmp/ns.json" >"$tmp/nsr.txt" 2>&1 &&
+	grep -q 'jitter:200,6ns,0.3: +20 ADDs' "$tmp/nsr.txt" && grep -q 'D given as 6 ns: 20 ADDs' "$tmp/nsr.txt"
+ok $? "report reads the converted D back"
+
 done_testing

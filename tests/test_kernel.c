@@ -48,6 +48,21 @@ static void test_single(void)
 	   "jitter fields and label");
 	free(k);
 
+	/* D in ns waits for the runner's ns per ADD: d stays 0 until then. */
+	is_int(parse("jitter:500,5ns,0.5", &k, why, sizeof why), 1, "jitter:500,5ns,0.5 parses");
+	ok(k[0].kind == TL_KERNEL_JITTER && k[0].d == 0 && k[0].d_ns == 5 && k[0].p == 0.5 &&
+		   !strcmp(k[0].label, "jitter:500,5ns,0.5"),
+	   "D in ns: d_ns 5, d 0 until the run converts it, label keeps the ns");
+	free(k);
+	is_int(parse("jitter:500,2.5ns,0.1,add:3", &k, why, sizeof why), 2,
+	       "a jitter with D in ns binds its commas in a list");
+	ok(k[0].d_ns == 2.5 && !strcmp(k[0].label, "jitter:500,2.5ns,0.1"), "2.5ns label: %s",
+	   k[0].label);
+	free(k);
+	is_int(parse("jitter:1,0.1ns,0.1", &k, why, sizeof why), 1, "0.1ns parses");
+	ok(!strcmp(k[0].label, "jitter:1,0.1ns,0.1"), "0.1 ns prints shortest: %s", k[0].label);
+	free(k);
+
 	is_int(parse("jitter:0,0,0", &k, why, sizeof why), 1, "jitter:0,0,0 parses");
 	free(k);
 	is_int(parse("jitter:10,3,1", &k, why, sizeof why), 1, "jitter with P = 1 parses");
@@ -123,7 +138,13 @@ static void test_rejections(void)
 	reject("jitter:500,5,1.5", "P must be");
 	reject("jitter:500,5,-0.1", "P must be");
 	reject("jitter:500,5,nan", "P must be");
-	reject("jitter:500,-5,0.1", "K and D");
+	reject("jitter:500,-5,0.1", "D must be a whole number of ADDs");
+	reject("jitter:500,-5ns,0.1", "or a time in ns 0..1000000");
+	reject("jitter:500,ns,0.1", "D must be");
+	reject("jitter:500,1e3ns,0.1", "D must be");
+	reject("jitter:500,1000001ns,0.1", "D must be");
+	reject("jitter:500,5 ns,0.1", "D must be");
+	reject("jitter:x,5,0.1", "K must be");
 	reject("jitter:500,5,0.1x", "P must be");
 	reject("nop", "unknown kernel \"nop\"");
 	reject("empty,,add:5", "empty kernel name");

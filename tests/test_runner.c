@@ -102,6 +102,33 @@ static void test_sim_exact(void)
 	tl_run_free(&run);
 }
 
+/* D in ns: sim's exact 0.5 ns per ADD turns 6 ns into 12 ADDs before any
+ * sample, and 6.3 ns (12.6 ADDs) rounds to the nearest whole count, 13. */
+static void test_sim_jitter_ns(void)
+{
+	const char *ids[] = { "sim:sd=0,quantum=0,spike_rate=0,overhead=20,ns_per_add=0.5" };
+	struct tl_run run;
+	struct trace tr;
+	int rc = run_sim(ids, 1, "jitter:100,6ns,0.2,jitter:100,6.3ns,0.2", 1, 100, &run, &tr);
+	size_t slow = 0, planned = 0;
+
+	ok(rc == 0, "sim run with D in ns completes");
+	is_near(run.cells[1].d_ns_per_add, 0.5, 1e-12, "the runner measured sim's 0.5 ns per ADD");
+	ok(run.cells[1].kernel.d == 12 && run.cells[2].kernel.d == 13 && run.cells[4].kernel.d == 12,
+	   "6 ns = 12 ADDs, 6.3 ns = 13 ADDs (nearest), in every flush (%llu, %llu)",
+	   (unsigned long long)run.cells[1].kernel.d, (unsigned long long)run.cells[2].kernel.d);
+	ok(!strcmp(run.cells[1].kernel.label, "jitter:100,6ns,0.2"), "the label keeps the ns");
+	for (size_t i = 0; i < 100; i++) {
+		slow += run.cells[1].ns[i] == 20 + 0.5 * 112;
+		planned += run.cells[1].adds[i] == 112;
+	}
+	ok(slow == 20 && planned == 20, "20 of 100 samples planned and timed at K + 12 ADDs");
+	is_near(run.cells[0].d_ns_per_add, NAN, 0, "a cell without D in ns has no conversion");
+	tl_run_free(&run);
+	is_int(tl_jitter_adds_for_ns(5, -0.1), 0, "no positive ns per ADD: 0 ADDs");
+	is_int(tl_jitter_adds_for_ns(1e6, 1e-12), 1000000000, "clamped to the ADD bound");
+}
+
 static void test_sim_determinism(void)
 {
 	const char *ids[] = { "sim:seed=3", "sim:seed=4,sd=2" };
@@ -391,6 +418,7 @@ static void test_sim_chains(void)
 int main(void)
 {
 	test_sim_exact();
+	test_sim_jitter_ns();
 	test_sim_determinism();
 	test_stop_and_errors();
 	test_pause();

@@ -15,6 +15,7 @@
 #include "bench/runner.h"
 #include "bench/search_cell.h"
 #include "bench/topology.h"
+#include "io/jitter.h"
 #include "io/results.h"
 #include "stats/search.h"
 #include "stats/stats.h"
@@ -70,6 +71,10 @@ struct tui_view {
 	size_t capsorted;          /* sorted's room: reused while the cell grows */
 	struct tl_histogram hist;
 	bool have_hist;
+	/* jitter cells, once all their samples are in (the bootstrap is too
+	 * slow to redo every frame): the injected variation's verdict */
+	struct tl_jitter jit;
+	bool have_jit;
 };
 
 /* One search of (backend, flush): its live curves and its results. */

@@ -395,6 +395,8 @@ static void view_update(struct tui_app *app, const struct tl_run *run, size_t ce
 		res = s->p99 > s->min ? (s->p99 - s->min) / (double)bins : 1.0;
 	v->have_hist = stats_histogram(v->sorted, v->nsorted, res, bins ? bins : 1, s->min,
 				       s->p99 >= s->min ? s->p99 : s->min, &v->hist) == 0;
+	if (c->kernel.kind == TL_KERNEL_JITTER && done == c->n && !v->have_jit)
+		v->have_jit = tl_jitter_analyse(run, cell, app->run_seed, &v->jit) == 0 && v->jit.ok;
 	v->cost = tl_monotonic_s() - v->when;
 }
 
@@ -565,6 +567,45 @@ static void fmt1(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.1f", v);
 }
 
+/* The lecture's answer under each backend: whether this timer sees the
+ * injected ADDs, with the measured shift and its interval. */
+static void draw_verdict(struct tui_app *app, int y, const struct tui_rect *r,
+			 const struct tl_cell *c, const struct tui_view *v)
+{
+	const struct tl_jitter *j = &v->jit;
+
+	if (!v->have_jit) {
+		tui_put(y, r->x, r->w, tui_attr(app, TUI_ROLE_INACTIVE), "verdict when the cell is done");
+		return;
+	}
+	char line[160];
+	int attr = tui_attr(app, j->detected ? TUI_ROLE_MAIN_FG : TUI_ROLE_WARN) | A_BOLD;
+
+	/* The long form where it fits, else the numbers alone. */
+	if (j->detected) {
+		snprintf(line, sizeof line, "sees +%llu ADDs = %.1f ns: %.1f ns [%.1f, %.1f]",
+			 (unsigned long long)c->kernel.d, j->true_shift_ns, j->cmp.hl, j->cmp.lo,
+			 j->cmp.hi);
+		if ((int)strlen(line) > r->w)
+			snprintf(line, sizeof line, "sees %.1f ns: %.1f [%.1f,%.1f]", j->true_shift_ns,
+				 j->cmp.hl, j->cmp.lo, j->cmp.hi);
+	} else {
+		/* On a coarse lattice the interval can collapse to one step
+		 * value: the step says how little that proves. */
+		char step[48] = "";
+
+		if (c->resolution_ns > j->cmp.hi - j->cmp.lo)
+			snprintf(step, sizeof step, " on a %.0f ns step", c->resolution_ns);
+		snprintf(line, sizeof line, "cannot: [%+.1f, %+.1f] ns%s (+%llu ADDs = %.1f ns)",
+			 j->cmp.lo, j->cmp.hi, step, (unsigned long long)c->kernel.d,
+			 j->true_shift_ns);
+		if ((int)strlen(line) > r->w)
+			snprintf(line, sizeof line, "cannot %.1f ns: [%+.1f, %+.1f]", j->true_shift_ns,
+				 j->cmp.lo, j->cmp.hi);
+	}
+	tui_put(y, r->x, r->w, attr, line);
+}
+
 static void draw_summary(struct tui_app *app, const struct tui_rect *r, const struct tl_cell *c,
 			 const struct tui_view *v)
 {
@@ -593,6 +634,8 @@ static void draw_summary(struct tui_app *app, const struct tui_rect *r, const st
 	int y = r->y;
 	bool longform = r->h >= TUI_SUMMARY_LONG;
 	tui_putf(y++, r->x, r->w, a, "n %zu  os_rm %zu", s->n, s->os_removed);
+	if (c->kernel.kind == TL_KERNEL_JITTER)
+		draw_verdict(app, y++, r, c, v);
 	if (longform) {
 		for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
 			fmt1(val, sizeof val, f[i].v);

@@ -28,3 +28,6 @@ TESTS += tests/test_search_faces
 # lecture helper: messages, navigation, themes and setup memory (issue 13)
 TESTS += tests/test_tui_lecture.sh
 EXTRA_DIST += tests/test_tui_lecture.sh tests/tui_harness.sh
+# the jitter verdicts in the TUI, golden screens at 80x24 and 200x50
+TESTS += tests/test_tui_jitter.sh
+EXTRA_DIST += tests/test_tui_jitter.sh tests/golden/jitter-80x24.txt tests/golden/jitter-200x50.txt

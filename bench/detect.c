@@ -1,0 +1,143 @@
+#include "config.h"
+
+#include "bench/detect.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/kernel.h"
+#include "bench/runner.h"
+#include "stats/compare.h"
+
+void tl_detect_defaults(struct tl_detect_params *p)
+{
+	p->k = TL_DETECT_K;
+	p->n = TL_DEFAULT_N;
+	p->alpha = TL_DETECT_ALPHA;
+	p->max_d = TL_DETECT_MAX_D;
+	p->seed = 1;
+}
+
+struct buffers {
+	uint64_t *adds;
+	double *raw, *plain, *inj;
+};
+
+/* One jitter:K,D,0.5 cell: 1 when detected, 0 when not, -1 out of memory. */
+static int evaluate(struct tl_timer *t, const struct tl_flush *f, const struct tl_detect_params *p,
+		    uint64_t d, unsigned index, struct buffers *b, double *pval, double *shift)
+{
+	struct tl_kernel k = { .kind = TL_KERNEL_JITTER, .k = p->k, .d = d, .p = 0.5 };
+	size_t np = 0, ni = 0;
+	double u;
+
+	tl_kernel_plan(&k, tl_seed_derive(p->seed, index), b->adds, p->n);
+	tl_measure(t, f, b->adds, p->n, b->raw);
+	for (size_t i = 0; i < p->n; i++) {
+		double ns = b->raw[i] * t->ns_per_unit;
+
+		if (b->adds[i] == p->k)
+			b->plain[np++] = ns;
+		else
+			b->inj[ni++] = ns;
+	}
+	if (stats_mann_whitney(b->plain, np, b->inj, ni, &u, pval) != 0 ||
+	    stats_hodges_lehmann(b->plain, np, b->inj, ni, shift) != 0)
+		return -1;
+	/* U of the plain samples below its mean: they tend to be the smaller. */
+	return *pval < p->alpha && u < (double)np * (double)ni / 2;
+}
+
+/* A D counts as detected when most of three draws detect it (the third
+ * only when the first two disagree): a lone false alarm at alpha (one draw
+ * in 40 upward) then stops the doubling in about 1 case of 500, not 1 of
+ * 40, and the answer estimates where the power passes 1/2. */
+static int majority(struct tl_timer *t, const struct tl_flush *f, const struct tl_detect_params *p,
+		    uint64_t d, struct tl_detect_result *r, struct buffers *b, double *pval,
+		    double *shift)
+{
+	int hits = 0;
+
+	for (int draw = 0; draw < 3 && hits < 2 && draw - hits < 2; draw++) {
+		int h = evaluate(t, f, p, d, r->evaluations++, b, pval, shift);
+
+		if (h < 0)
+			return -1;
+		hits += h;
+	}
+	return hits >= 2;
+}
+
+static void say_found(struct tl_detect_result *r, uint64_t d, double p, double shift)
+{
+	r->found = true;
+	r->d = d;
+	r->d_ns = (double)d * r->ns_per_add;
+	r->p = p;
+	r->shift_ns = shift;
+}
+
+int tl_detect_run(struct tl_timer *t, const struct tl_flush *f, const struct tl_detect_params *p,
+		  atomic_bool *stop, struct tl_detect_result *r)
+{
+	struct buffers b;
+	uint64_t lo = 0, hi = 1; /* lo: a miss (0 = none yet), hi: next to try */
+	double pv, sh;
+	int rc = -1, hit;
+
+	memset(r, 0, sizeof *r);
+	r->d_ns = r->p = r->shift_ns = NAN;
+	b.adds = malloc(p->n * sizeof *b.adds);
+	b.raw = malloc(p->n * sizeof *b.raw);
+	b.plain = malloc(p->n * sizeof *b.plain);
+	b.inj = malloc(p->n * sizeof *b.inj);
+	if (!b.adds || !b.raw || !b.plain || !b.inj)
+		goto out;
+	r->ns_per_add = tl_ns_per_add(t);
+	/* Doubling: the first D detected bounds the answer from above. */
+	for (;;) {
+		if (stop && atomic_load(stop)) {
+			snprintf(r->why, sizeof r->why, "stopped");
+			rc = 0;
+			goto out;
+		}
+		if ((hit = majority(t, f, p, hi, r, &b, &pv, &sh)) < 0)
+			goto out;
+		if (hit)
+			break;
+		lo = hi;
+		if (hi >= p->max_d) {
+			snprintf(r->why, sizeof r->why, "not detected up to %llu ADDs",
+				 (unsigned long long)p->max_d);
+			r->below = lo;
+			rc = 0;
+			goto out;
+		}
+		hi = hi * 2 > p->max_d ? p->max_d : hi * 2;
+	}
+	say_found(r, hi, pv, sh);
+	/* Bisection between the last miss and the first hit, to 1/16 of D
+	 * (finer than one draw's scatter there). */
+	while (hi - lo > 1 && hi - lo > hi / 16 && !(stop && atomic_load(stop))) {
+		uint64_t mid = lo + (hi - lo) / 2;
+
+		if ((hit = majority(t, f, p, mid, r, &b, &pv, &sh)) < 0)
+			goto out;
+		if (hit) {
+			hi = mid;
+			say_found(r, mid, pv, sh);
+		} else {
+			lo = mid;
+		}
+	}
+	r->below = lo;
+	rc = 0;
+out:
+	free(b.adds);
+	free(b.raw);
+	free(b.plain);
+	free(b.inj);
+	return rc;
+}

@@ -1,0 +1,54 @@
+/* The detect helper: per backend and flush, the smallest injected
+ * variation D (extra ADDs) that a jitter:K,D,0.5 cell of n samples shows,
+ * by the run's own test (Mann-Whitney U at alpha, shift in the injected
+ * direction). The direct, model-free cousin of t_diff: no CV model, no
+ * overlap rule, just "would `ticklab run` say detected?". */
+#ifndef TL_BENCH_DETECT_H
+#define TL_BENCH_DETECT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "backends/backend.h"
+#include "bench/flush.h"
+
+#define TL_DETECT_K 500
+#define TL_DETECT_ALPHA 0.05
+#define TL_DETECT_MAX_D 1000000
+
+struct tl_detect_params {
+	uint64_t k;      /* plain ADDs (default TL_DETECT_K) */
+	size_t n;        /* samples per evaluation, half injected (default 10000) */
+	double alpha;    /* Mann-Whitney level (default TL_DETECT_ALPHA) */
+	uint64_t max_d;  /* give up above this many ADDs */
+	uint64_t seed;
+};
+
+struct tl_detect_result {
+	bool found;
+	uint64_t d;           /* smallest D detected (ADDs); found only */
+	uint64_t below;       /* the largest D tried and not detected (0: none) */
+	double ns_per_add;    /* the timer's, measured before the search */
+	double d_ns;          /* d x ns_per_add */
+	double p;             /* the MWU p at d (its last draw) */
+	double shift_ns;      /* Hodges-Lehmann shift at d (its last draw) */
+	unsigned evaluations; /* jitter cells measured */
+	char why[160];        /* not found, or a failure */
+};
+
+void tl_detect_defaults(struct tl_detect_params *p);
+
+/* Searches on the calling thread (pin it first): doubles D from 1 until it
+ * is detected, then bisects between the last miss and the first hit (to
+ * 1/16 of D, or 1 ADD), each
+ * evaluation a fresh seeded jitter:K,D,0.5 cell of n samples (flushing f
+ * before each); a D is detected when two of (at most) three draws detect
+ * it. Near the boundary detection is a rate, not a wall, so the answer
+ * estimates the D where the test's power passes 1/2, within the scatter
+ * of three draws. stop (may be NULL) ends it early.
+ * Returns 0, -1 when out of memory. */
+int tl_detect_run(struct tl_timer *t, const struct tl_flush *f, const struct tl_detect_params *p,
+		  atomic_bool *stop, struct tl_detect_result *r);
+
+#endif

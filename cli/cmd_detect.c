@@ -1,0 +1,303 @@
+/* `ticklab detect`: per backend and flush, the smallest injected variation
+ * a jitter:K,D,0.5 cell of n samples shows (bench/detect.c), in ADDs and
+ * ns: the model-free cousin of t_diff (`ticklab search`). */
+#include "config.h"
+
+#include <math.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/detect.h"
+#include "bench/runner.h"
+#include "bench/size.h"
+#include "bench/topology.h"
+#include "cli/commands.h"
+#include "cli/opts.h"
+#include "io/results.h"
+
+#define WHY_LEN 1024
+
+static const char usage_text[] =
+	"usage: ticklab detect --backend LIST [--flush LIST] [-n N] [--k K] [--alpha A]\n"
+	"                      [--max-d D] [--cpu C] [--seed S] [--json FILE|-]\n"
+	"\n"
+	"For each backend x flush, the smallest D (extra ADDs, and ns at the timer's\n"
+	"measured ns per ADD) that a jitter:K,D,0.5 cell of N samples shows: the\n"
+	"injected samples shifted up with Mann-Whitney p < A, as `ticklab run` would\n"
+	"say \"detected\". D doubles from 1 until detected, then is bisected to 1/16;\n"
+	"a D counts when two of (at most) three draws detect it, so the answer is\n"
+	"about where the test's power passes 1/2. The model-free cousin of t_diff\n"
+	"(`ticklab search`).\n"
+	"\n"
+	"  -b, --backend LIST   timer backends, comma-separated (see `ticklab info`)\n"
+	"  -f, --flush LIST     bytes written before every sample (default 0)\n"
+	"  -n, --samples N      samples per jitter cell, half injected (default 10000)\n"
+	"      --k K            plain ADDs of the cell (default 500)\n"
+	"      --alpha A        the test's level (default 0.05)\n"
+	"      --max-d D        give up above D ADDs (default 1000000)\n"
+	"  -c, --cpu C          CPU to measure on (default: the last allowed CPU)\n"
+	"  -s, --seed S         seed of the jitter plans (default 1)\n"
+	"      --json FILE      results as JSON (- for stdout; the table then goes to stderr)\n"
+	"\n"
+	"Exit status: 0 done, 1 measurement or write failure, 2 bad input,\n"
+	"130 interrupted.\n";
+
+enum { OPT_K = OPT_FIRST_FREE, OPT_ALPHA_D, OPT_MAX_D };
+
+static const struct option longopts[] = {
+	{"backend", required_argument, NULL, 'b'},
+	{"flush", required_argument, NULL, 'f'},
+	{"samples", required_argument, NULL, 'n'},
+	{"k", required_argument, NULL, OPT_K},
+	{"alpha", required_argument, NULL, OPT_ALPHA_D},
+	{"max-d", required_argument, NULL, OPT_MAX_D},
+	{"cpu", required_argument, NULL, 'c'},
+	{"seed", required_argument, NULL, 's'},
+	{"json", required_argument, NULL, OPT_JSON},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+struct detect_opts {
+	const char *backend_text, *flush_text, *json;
+	char **backends, **flush_names;
+	size_t nbackends, nflush;
+	uint64_t *flush;
+	int cpu;
+	struct tl_detect_params p;
+};
+
+static atomic_bool stop_flag;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	atomic_store(&stop_flag, true);
+}
+
+static int check_flush(struct detect_opts *o, char *why, size_t whylen)
+{
+	struct tl_topology topo;
+	char twhy[TL_WHY_MAX];
+	bool have = tl_topology_read_live(o->cpu < 0 ? tl_cpu_default() : o->cpu, &topo, twhy,
+					  sizeof twhy) == 0;
+
+	if (opts_split_list(o->flush_text, "--flush", &o->flush_names, &o->nflush, why, whylen) < 0)
+		return -1;
+	o->flush = calloc(o->nflush, sizeof *o->flush);
+	if (!o->flush) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < o->nflush; i++)
+		if (tl_size_parse(o->flush_names[i], have ? &topo : NULL, &o->flush[i], why, whylen) < 0)
+			return -1;
+	return 0;
+}
+
+static int parse_one(struct detect_opts *o, int c, char **argv, char *why, size_t whylen)
+{
+	size_t v;
+
+	switch (c) {
+	case 'b':
+		o->backend_text = optarg;
+		return 0;
+	case 'f':
+		o->flush_text = optarg;
+		return 0;
+	case 'n':
+		if (opts_parse_count(optarg, "-n", &o->p.n, why, whylen) < 0)
+			return -1;
+		if (o->p.n < 2) {
+			snprintf(why, whylen, "-n '%s': need at least 2 samples (one plain, one injected)",
+				 optarg);
+			return -1;
+		}
+		return 0;
+	case OPT_K:
+		return opts_parse_u64(optarg, "--k", &o->p.k, why, whylen) < 0 || o->p.k > TL_KERNEL_MAX_K
+			       ? (snprintf(why, whylen, "--k '%s': expected a whole number 0.."
+						      TL_KERNEL_MAX_K_TEXT, optarg), -1)
+			       : 0;
+	case OPT_ALPHA_D:
+		return opts_parse_double(optarg, "--alpha", 1e-12, 0.5, &o->p.alpha, why, whylen);
+	case OPT_MAX_D:
+		if (opts_parse_count(optarg, "--max-d", &v, why, whylen) < 0)
+			return -1;
+		if (v > TL_KERNEL_MAX_K) {
+			snprintf(why, whylen, "--max-d '%s': expected 1.." TL_KERNEL_MAX_K_TEXT, optarg);
+			return -1;
+		}
+		o->p.max_d = v;
+		return 0;
+	case 'c':
+		return opts_parse_cpu(optarg, &o->cpu, why, whylen);
+	case 's':
+		return opts_parse_u64(optarg, "--seed", &o->p.seed, why, whylen);
+	case OPT_JSON:
+		o->json = optarg;
+		return 0;
+	default:
+		opts_usage_error(c, argv, longopts, why, whylen);
+		return -1;
+	}
+}
+
+static int parse_args(int argc, char **argv, struct detect_opts *o, char *why, size_t whylen)
+{
+	int c;
+
+	memset(o, 0, sizeof *o);
+	o->flush_text = "0";
+	o->cpu = -1;
+	tl_detect_defaults(&o->p);
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":b:f:n:c:s:h", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(usage_text, stdout);
+			return 1;
+		}
+		if (parse_one(o, c, argv, why, whylen) < 0)
+			return -1;
+	}
+	if (opts_no_operand(argc, argv, "lists are comma-separated: --backend a,b", why, whylen) < 0)
+		return -1;
+	if (!o->backend_text) {
+		snprintf(why, whylen, "which timers? give --backend LIST (see `ticklab info`)");
+		return -1;
+	}
+	if (opts_parse_backends(o->backend_text, &o->backends, &o->nbackends, why, whylen) < 0 ||
+	    check_flush(o, why, whylen) < 0)
+		return -1;
+	return 0;
+}
+
+static void opts_release(struct detect_opts *o)
+{
+	opts_free_list(o->backends, o->nbackends);
+	opts_free_list(o->flush_names, o->nflush);
+	free(o->flush);
+}
+
+static json_t *result_json(const char *backend, uint64_t flush, const struct tl_detect_result *r)
+{
+	return json_pack("{s:s,s:I,s:b,s:o,s:o,s:o,s:o,s:o,s:I,s:I,s:s}", "backend", backend,
+			 "flush_bytes", (json_int_t)flush, "found", r->found, "d_adds",
+			 r->found ? json_integer((json_int_t)r->d) : json_null(), "d_ns",
+			 tl_json_real(r->found ? r->d_ns : NAN), "ns_per_add",
+			 tl_json_real(r->ns_per_add), "mwu_p", tl_json_real(r->found ? r->p : NAN),
+			 "shift_ns", tl_json_real(r->found ? r->shift_ns : NAN), "below_adds",
+			 (json_int_t)r->below, "evaluations", (json_int_t)r->evaluations, "note", r->why);
+}
+
+/* One cell: open, measure, print a row, append its JSON. 0 or TL_EXIT_FAIL. */
+static int detect_cell(const struct detect_opts *o, size_t b, size_t fi, FILE *out, json_t *rows)
+{
+	struct tl_timer t;
+	struct tl_flush f;
+	struct tl_detect_result r;
+	char why[WHY_LEN], d[48] = "-", dns[32] = "-";
+	int rc = TL_EXIT_OK;
+
+	if (tl_timer_open(&t, o->backends[b], why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab detect: backend %s: %s\n", o->backends[b], why);
+		return TL_EXIT_FAIL;
+	}
+	if (tl_flush_init(&f, o->flush[fi], why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab detect: %s\n", why);
+		tl_timer_close(&t);
+		return TL_EXIT_FAIL;
+	}
+	if (tl_detect_run(&t, &f, &o->p, &stop_flag, &r) < 0) {
+		fprintf(stderr, "ticklab detect: out of memory\n");
+		rc = TL_EXIT_FAIL;
+	} else {
+		if (r.found) {
+			snprintf(d, sizeof d, "%llu (> %llu)", (unsigned long long)r.d,
+				 (unsigned long long)r.below);
+			snprintf(dns, sizeof dns, "%.2f", r.d_ns);
+		}
+		char detail[200];
+
+		if (r.found)
+			snprintf(detail, sizeof detail, "p = %.2g, shift %.2f ns", r.p, r.shift_ns);
+		else
+			snprintf(detail, sizeof detail, "%s", r.why);
+		fprintf(out, "%-24s %-8s %7.4f %16s %9s %5u  %s\n", o->backends[b], o->flush_names[fi],
+			r.ns_per_add, d, dns, r.evaluations, detail);
+		if (rows && json_array_append_new(rows, result_json(o->backends[b], o->flush[fi], &r)))
+			rc = TL_EXIT_FAIL;
+	}
+	tl_flush_free(&f);
+	tl_timer_close(&t);
+	return rc;
+}
+
+static int detect_all(const struct detect_opts *o)
+{
+	bool to_stderr = o->json && strcmp(o->json, "-") == 0;
+	FILE *out = to_stderr ? stderr : stdout;
+	json_t *rows = o->json ? json_array() : NULL;
+	int cpu = o->cpu < 0 ? tl_cpu_default() : o->cpu, rc = TL_EXIT_OK;
+	char why[WHY_LEN];
+	struct sigaction sa, old_int, old_term;
+
+	if (tl_cpu_pin(cpu, why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab detect: %s\n", why);
+		json_decref(rows);
+		return TL_EXIT_FAIL;
+	}
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop;
+	sigemptyset(&sa.sa_mask);
+	atomic_store(&stop_flag, false);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	fprintf(out, "smallest D detected by jitter:%llu,D,0.5 with %zu samples (Mann-Whitney p < %g)\n",
+		(unsigned long long)o->p.k, o->p.n, o->p.alpha);
+	fprintf(out, "%-24s %-8s %7s %16s %9s %5s  %s\n", "backend", "flush", "ns/ADD",
+		"D ADDs (> miss)", "D ns", "evals", "at D");
+	for (size_t fi = 0; fi < o->nflush && !atomic_load(&stop_flag); fi++)
+		for (size_t b = 0; b < o->nbackends && !atomic_load(&stop_flag); b++)
+			if (detect_cell(o, b, fi, out, rows) != TL_EXIT_OK)
+				rc = TL_EXIT_FAIL;
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	fflush(out);
+	if (rows) {
+		json_t *doc = json_pack("{s:{s:s,s:s},s:I,s:I,s:f,s:I,s:o}", "ticklab", "version",
+					PACKAGE_VERSION, "command", "detect", "k", (json_int_t)o->p.k,
+					"n", (json_int_t)o->p.n, "alpha", o->p.alpha, "seed",
+					(json_int_t)o->p.seed, "results", rows);
+
+		if (!doc || tl_json_write(o->json, doc, why, sizeof why) < 0) {
+			fprintf(stderr, "ticklab detect: %s\n", doc ? why : "out of memory");
+			rc = TL_EXIT_FAIL;
+		}
+		json_decref(doc);
+	}
+	if (atomic_load(&stop_flag))
+		return TL_EXIT_INTERRUPTED;
+	return rc;
+}
+
+int cli_detect_main(int argc, char **argv)
+{
+	struct detect_opts o;
+	char why[WHY_LEN];
+	int rc = parse_args(argc, argv, &o, why, sizeof why);
+
+	if (rc == 0)
+		rc = detect_all(&o);
+	else if (rc > 0)
+		rc = TL_EXIT_OK;
+	else
+		rc = opts_fail("detect", why);
+	opts_release(&o);
+	return rc;
+}

@@ -1,0 +1,207 @@
+#include "config.h"
+
+#include "io/markdown.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/size.h"
+#include "io/analysis.h"
+#include "io/jitter.h"
+#include "io/results.h"
+#include "io/table.h"
+
+int tl_md_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		int rc = *s == '|' ? fputs("\\|", f) : *s == '\n' ? fputc(' ', f) : fputc(*s, f);
+
+		if (rc == EOF)
+			return -1;
+	}
+	return 0;
+}
+
+/* "| a | b |" with each cell escaped. */
+static int md_row(FILE *f, const char *const *cells, int n)
+{
+	for (int k = 0; k < n; k++)
+		if (fputs("| ", f) == EOF || tl_md_text(f, cells[k]) < 0 || fputc(' ', f) == EOF)
+			return -1;
+	return fputs("|\n", f) == EOF ? -1 : 0;
+}
+
+/* The rule under the header: names left, numbers right. */
+static int md_rule(FILE *f, int n, int names)
+{
+	for (int k = 0; k < n; k++)
+		if (fputs(k < names ? "|:---" : "|---:", f) == EOF)
+			return -1;
+	return fputs("|\n", f) == EOF ? -1 : 0;
+}
+
+static int md_summary(FILE *f, const struct tl_run *run, const struct tl_analysis *an)
+{
+	char row[TL_TABLE_NCOLS][TL_TABLE_CELL_MAX];
+	const char *cells[TL_TABLE_NCOLS];
+
+	if (md_row(f, tl_table_headers, TL_TABLE_NCOLS) < 0 ||
+	    md_rule(f, TL_TABLE_NCOLS, TL_TABLE_NAME_COLS) < 0)
+		return -1;
+	for (size_t i = 0; i < run->ncells; i++) {
+		if (run->cells[i].hidden)
+			continue;
+		tl_table_row(run, i, &an[i], row);
+		for (int k = 0; k < TL_TABLE_NCOLS; k++)
+			cells[k] = row[k];
+		if (md_row(f, cells, TL_TABLE_NCOLS) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void cell_names(const struct tl_run *run, size_t i, char *flush, size_t flen)
+{
+	tl_size_format(run->flush_bytes[run->cells[i].flush], flush, flen);
+}
+
+static int md_jitter(FILE *f, const struct tl_run *run, uint64_t seed)
+{
+	static const char *const head[] = { "backend", "flush", "kernel", "injected", "true shift ns",
+					    "shift ns", "95 % interval", "MWU p", "verdict" };
+	bool any = false;
+
+	for (size_t i = 0; i < run->ncells; i++) {
+		const struct tl_cell *c = &run->cells[i];
+		char flush[32], inj[64], truth[32], shift[32], iv[64], p[32], verdict[128];
+		struct tl_jitter j;
+
+		if (c->hidden || c->kernel.kind != TL_KERNEL_JITTER)
+			continue;
+		if (!any && (fputs("\nInjected variation (plain vs injected samples, Hodges-Lehmann "
+				   "shift, 95 % bootstrap interval, Mann-Whitney U at alpha = 0.05):\n\n",
+				   f) == EOF ||
+			     md_row(f, head, 9) < 0 ||
+			     fputs("|:---|:---|:---|---:|---:|---:|---:|---:|:---|\n", f) == EOF))
+			return -1;
+		any = true;
+		if (tl_jitter_analyse(run, i, seed, &j) != 0)
+			return -1;
+		cell_names(run, i, flush, sizeof flush);
+		if (c->kernel.d_ns > 0)
+			snprintf(inj, sizeof inj, "+%llu ADDs (%g ns)", (unsigned long long)c->kernel.d,
+				 c->kernel.d_ns);
+		else
+			snprintf(inj, sizeof inj, "+%llu ADDs", (unsigned long long)c->kernel.d);
+		snprintf(truth, sizeof truth, "%.2f", j.true_shift_ns);
+		snprintf(shift, sizeof shift, "-");
+		snprintf(iv, sizeof iv, "-");
+		snprintf(p, sizeof p, "-");
+		if (j.ok) {
+			snprintf(shift, sizeof shift, "%.2f", j.cmp.hl);
+			snprintf(iv, sizeof iv, "[%.2f, %.2f]", j.cmp.lo, j.cmp.hi);
+			snprintf(p, sizeof p, "%.2g", j.cmp.mwu_p);
+		}
+		snprintf(verdict, sizeof verdict, "%s", !j.ok ? j.note : j.detected ? "**detected**"
+									  : "not detected");
+		const char *cells[] = { run->timers[c->timer].id, flush, c->kernel.label, inj, truth,
+					shift, iv, p, verdict };
+		if (md_row(f, cells, 9) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int md_baseline(FILE *f, const struct tl_run *base, const struct tl_run_compare *rc)
+{
+	if (fprintf(f, "\nAgainst the baseline (this run - baseline, ns after filter_cost; same = "
+		       "interval inside +-%g %% of the baseline's median):\n\n",
+		    rc->threshold_pct) < 0)
+		return -1;
+	return tl_run_compare_markdown(f, base, rc, NULL, NULL);
+}
+
+int tl_run_markdown(FILE *f, const struct tl_run *run, const struct tl_analysis *an,
+		    enum tl_os_method m, uint64_t seed, const struct tl_run_compare *rc,
+		    const struct tl_run *base)
+{
+	bool sim = false;
+
+	for (size_t i = 0; i < run->ntimers; i++)
+		sim |= run->timers[i].backend && run->timers[i].backend->simulated;
+	if (fprintf(f, "ns after filter_cost (minus t_e,std) and filter_os (%s, seed %llu); "
+		       "CV = sd/mean\n\n",
+		    stats_os_method_name(m), (unsigned long long)seed) < 0 ||
+	    md_summary(f, run, an) < 0)
+		return -1;
+	if (sim && fputs("\n\\* simulated timer: not a measurement of this machine\n", f) == EOF)
+		return -1;
+	if (md_jitter(f, run, seed) < 0)
+		return -1;
+	if (rc && base && md_baseline(f, base, rc) < 0)
+		return -1;
+	return 0;
+}
+
+/* A number at full precision, or nothing when it does not apply. */
+static int csv_num(FILE *f, double v)
+{
+	return (isfinite(v) ? fprintf(f, ",%.17g", v) : fprintf(f, ",")) < 0 ? -1 : 0;
+}
+
+static int csv_cell(FILE *f, const struct tl_run *run, size_t i, const struct tl_analysis *a,
+		    uint64_t seed)
+{
+	const struct tl_cell *c = &run->cells[i];
+	const struct tl_summary *s = &a->summary;
+	struct tl_jitter j;
+	bool jit = c->kernel.kind == TL_KERNEL_JITTER;
+
+	if (jit && tl_jitter_analyse(run, i, seed, &j) != 0)
+		return -1;
+	jit = jit && j.ok;
+	if (tl_csv_field(f, run->timers[c->timer].id) < 0 ||
+	    fprintf(f, ",%llu,", (unsigned long long)run->flush_bytes[c->flush]) < 0 ||
+	    tl_csv_field(f, c->kernel.label) < 0 || fprintf(f, ",%zu,%zu", s->n, s->os_removed) < 0)
+		return -1;
+	double v[] = { c->overhead_ns, c->resolution_ns, s->min, s->p50, s->p99, s->mean, s->sd,
+		       tl_cell_shows_cv(c, a) ? s->cv : NAN, jit ? j.cmp.hl : NAN,
+		       jit ? j.cmp.lo : NAN, jit ? j.cmp.hi : NAN, jit ? j.cmp.mwu_p : NAN };
+	for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
+		if (csv_num(f, v[k]) < 0)
+			return -1;
+	return fprintf(f, ",%s\n", jit ? (j.detected ? "true" : "false") : "") < 0 ? -1 : 0;
+}
+
+int tl_run_summary_csv(FILE *f, const struct tl_run *run, const struct tl_analysis *an,
+		       uint64_t seed)
+{
+	if (fputs("backend,flush_bytes,kernel,n,os_removed,overhead_ns,resolution_ns,min_ns,p50_ns,"
+		  "p99_ns,mean_ns,sd_ns,cv,jitter_shift_ns,jitter_ci_lo_ns,jitter_ci_hi_ns,"
+		  "jitter_mwu_p,jitter_detected\n",
+		  f) == EOF)
+		return -1;
+	for (size_t i = 0; i < run->ncells; i++)
+		if (!run->cells[i].hidden && csv_cell(f, run, i, &an[i], seed) < 0)
+			return -1;
+	return 0;
+}
+
+char *tl_summary_csv_path(const char *csv_path)
+{
+	size_t n = strlen(csv_path);
+	char *out;
+
+	if (strcmp(csv_path, "-") == 0)
+		return NULL;
+	out = malloc(n + sizeof ".summary.csv");
+	if (!out)
+		return NULL;
+	if (n > 4 && strcmp(csv_path + n - 4, ".csv") == 0)
+		n -= 4;
+	memcpy(out, csv_path, n);
+	strcpy(out + n, ".summary.csv");
+	return out;
+}

@@ -1,0 +1,66 @@
+/* Two runs compared cell by cell (stats/compare.c underneath): the engine of
+ * `ticklab compare BASE NEW` and of `ticklab run --baseline FILE`, and the
+ * forms its answer takes (text table, JSON rows, Markdown, CSV), so both
+ * commands say the same thing the same way. */
+#ifndef TL_IO_RUN_COMPARE_H
+#define TL_IO_RUN_COMPARE_H
+
+#include <jansson.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bench/runner.h"
+#include "stats/compare.h"
+
+#define TL_COMPARE_DEFAULT_THRESHOLD_PCT 1.0
+
+struct tl_cell_compare {
+	size_t base_cell, new_cell; /* indexes into each run's cells */
+	double base_median;         /* BASE's median after filter_cost, ns */
+	double rel_pct;             /* the shift in % of |base_median| */
+	struct tl_comparison cmp;   /* A = BASE, B = NEW, ns after filter_cost */
+};
+
+struct tl_run_compare {
+	double threshold_pct;
+	uint64_t seed;
+	struct tl_cell_compare *rows;
+	size_t nrows, differ;
+};
+
+/* Every visible cell of base with a match in new (same backend id, flush
+ * size and kernel label), in base's order; row r's bootstrap is seeded with
+ * tl_seed_derive(seed, r). Samples are compared after filter_cost (each run
+ * removes its own t_e,std). Returns 0 (nrows may be 0), -1 out of memory. */
+int tl_runs_compare(const struct tl_run *base, const struct tl_run *new_, double threshold_pct,
+		    uint64_t seed, struct tl_run_compare *out);
+void tl_run_compare_free(struct tl_run_compare *rc);
+
+/* The row of rc for new's cell i, or NULL. */
+const struct tl_cell_compare *tl_run_compare_find(const struct tl_run_compare *rc, size_t new_cell);
+
+/* "different", "same" or "unknown: need ~N more samples". */
+void tl_cell_compare_verdict(const struct tl_cell_compare *row, char *buf, size_t len);
+
+/* The text table (one line per row, under a header saying the rule). */
+void tl_run_compare_print(FILE *f, const struct tl_run *base, const struct tl_run_compare *rc);
+/* A row as JSON {backend, flush_bytes, kernel, n_base, n_new, median_base_ns,
+ * shift_ns, median_diff_ns, ci_lo_ns, ci_hi_ns, shift_pct, mwu_p, ks_p,
+ * verdict, need_more}; NULL out of memory. */
+json_t *tl_cell_compare_json(const struct tl_run *base, const struct tl_cell_compare *row);
+/* Every row's JSON in an array; NULL out of memory. */
+json_t *tl_run_compare_json(const struct tl_run *base, const struct tl_run_compare *rc);
+/* run --baseline: each visible cell of run's JSON document (doc "cells",
+ * in run order) that has a row gets "baseline": its row's JSON, and doc gets
+ * "baseline": {file, threshold_pct, seed, cells_compared, cells_different}.
+ * 0, or -1 out of memory. */
+int tl_run_compare_attach(json_t *doc, const struct tl_run *run, const struct tl_run *base,
+			  const struct tl_run_compare *rc, const char *path);
+
+/* A Markdown table of the rows, and the same as CSV. Return 0 or -1 on a
+ * write error (for tl_write_atomic's emit). */
+int tl_run_compare_markdown(FILE *f, const struct tl_run *base, const struct tl_run_compare *rc,
+			    const char *base_name, const char *new_name);
+int tl_run_compare_csv(FILE *f, const struct tl_run *base, const struct tl_run_compare *rc);
+
+#endif
