@@ -54,3 +54,5 @@ noinst_PROGRAMS += bench/bench_stats
 bench_bench_stats_SOURCES = bench/bench_stats.c
 bench_bench_stats_LDADD = $(TL_LIBS)
 BENCH_RUN += bench/bench_stats
+# fleet helper: the fingerprint battery
+libticklab_a_SOURCES += bench/fingerprint.c bench/fingerprint.h

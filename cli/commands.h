@@ -16,6 +16,8 @@ int cli_run_main(int argc, char **argv);
 int cli_search_main(int argc, char **argv);
 int cli_report_main(int argc, char **argv);
 int cli_compare_main(int argc, char **argv);
+int cli_fingerprint_main(int argc, char **argv);
+int cli_fleet_main(int argc, char **argv);
 /* The plain-text default comparison shown when there is no terminal. */
 int cli_default_table(void);
 /* `ticklab tui` and plain `ticklab` (with or without TUI options). */

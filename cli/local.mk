@@ -14,3 +14,5 @@ tests_test_cli_opts_SOURCES = tests/test_cli_opts.c tests/tap.h
 tests_test_cli_opts_LDADD = $(TL_LIBS)
 TESTS += tests/test_cli_opts tests/test_cli.sh
 EXTRA_DIST += tests/test_cli.sh
+# fleet helper: `ticklab fingerprint` and `ticklab fleet`
+libticklab_a_SOURCES += cli/cmd_fingerprint.c cli/cmd_fleet.c

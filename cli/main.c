@@ -22,6 +22,8 @@ static const char usage_text[] =
 	"  search    t_min and t_diff (precision, sensitivity) per backend and flush\n"
 	"  report    re-analyse a saved run and print the same numbers\n"
 	"  compare   two saved runs cell by cell: shift, interval, p-values, verdict\n"
+	"  fingerprint  this node's fixed battery, one JSON per node (for fleet)\n"
+	"  fleet     fingerprints of many nodes side by side; the odd node flagged\n"
 	"  tui       the interactive lab (--replay FILE.json shows a saved run)\n"
 	"\n"
 	"  ticklab COMMAND --help   options of one command\n"
@@ -41,6 +43,8 @@ static const struct command commands[] = {
 	{"search", cli_search_main},
 	{"report", cli_report_main},
 	{"compare", cli_compare_main},
+	{"fingerprint", cli_fingerprint_main},
+	{"fleet", cli_fleet_main},
 	{"tui", cli_tui_main},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
@@ -48,7 +52,7 @@ static const struct command commands[] = {
 static int unknown(const char *what)
 {
 	fprintf(stderr,
-		"ticklab: unknown command '%s' (accepted: info, run, search, report, compare, tui, --help, "
+		"ticklab: unknown command '%s' (accepted: info, run, search, report, compare, fingerprint, fleet, tui, --help, "
 		"--version, or the options of `ticklab tui`)\n",
 		what);
 	return TL_EXIT_USAGE;

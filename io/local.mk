@@ -17,3 +17,8 @@ libticklab_a_SOURCES += io/search_json.c io/search_json.h io/search_table.c
 # verdicts helper: the injected variation of jitter cells, end to end on sim
 TESTS += tests/test_jitter_run.sh
 EXTRA_DIST += tests/test_jitter_run.sh
+# fleet helper: the fingerprint JSON and its figures (one analysis path for
+# fingerprint, report and fleet)
+libticklab_a_SOURCES += io/fingerprint.c io/fingerprint.h
+# fleet helper: many fingerprints judged together
+libticklab_a_SOURCES += io/fleet.c io/fleet.h

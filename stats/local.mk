@@ -29,3 +29,5 @@ check_PROGRAMS += tests/test_search_coverage
 tests_test_search_coverage_SOURCES = tests/test_search_coverage.c tests/sim_derived.h tests/tap.h
 tests_test_search_coverage_LDADD = $(TL_LIBS)
 TESTS += tests/test_search_coverage
+# fleet helper: robust scores of a node against the rest of its fleet
+libticklab_a_SOURCES += stats/fleet.c stats/fleet.h
