@@ -8,3 +8,7 @@ TESTS += tests/test_output_targets.sh
 EXTRA_DIST += tests/test_output_targets.sh
 TESTS += tests/test_output_failures.sh
 EXTRA_DIST += tests/test_output_failures.sh
+# fleet helper: fingerprint and fleet on the command line; a private
+# three-node Slurm cluster with a real noisy neighbour on one node
+TESTS += tests/test_fleet_cli.sh tests/test_slurm_fleet.sh
+EXTRA_DIST += tests/test_fleet_cli.sh tests/test_slurm_fleet.sh
