@@ -132,6 +132,28 @@ static int measure_run(struct tl_fp *fp, atomic_bool *stop, char *why, size_t wh
 	return tl_run_execute(&fp->run, on_chunk, &cc, why, whylen);
 }
 
+/* The search's own time limits hold per metric and repeat, and a loaded
+ * node can take several times its budget there: the battery cuts it at a
+ * deadline instead (what was found is kept, the search marked cut). */
+struct search_watch {
+	atomic_bool *user, cut;
+	double deadline;
+	bool by_deadline;
+};
+
+static void on_point(void *ctx, size_t cell, int kind, uint64_t x, double y)
+{
+	struct search_watch *w = ctx;
+
+	(void)cell, (void)kind, (void)x, (void)y;
+	if (w->user && atomic_load(w->user))
+		atomic_store(&w->cut, true);
+	else if (tl_monotonic_s() > w->deadline && !atomic_load(&w->cut)) {
+		w->by_deadline = true;
+		atomic_store(&w->cut, true);
+	}
+}
+
 /* Fewer measurements per candidate on a short budget: the answers get
  * wider intervals, which the fleet shows. */
 static int measure_search(struct tl_fp *fp, atomic_bool *stop)
@@ -139,8 +161,10 @@ static int measure_search(struct tl_fp *fp, atomic_bool *stop)
 	const char *flush_name = "0";
 	const uint64_t flush = 0;
 	const char *b = fp->barrier;
-	struct tl_search_hooks hooks = {.stop = stop};
 	double share = SEARCH_SHARE * fp->cfg.budget_s;
+	struct search_watch w = {.user = stop, .deadline = tl_monotonic_s() + 2 * share};
+	struct tl_search_hooks hooks = {.ctx = &w, .point = on_point, .stop = &w.cut};
+	int rc;
 
 	tl_search_plan_default(&fp->plan);
 	if (!fp->barrier[0])
@@ -155,7 +179,9 @@ static int measure_search(struct tl_fp *fp, atomic_bool *stop)
 	fp->cells = tl_search_cells_new(&fp->plan);
 	if (!fp->cells)
 		return -1;
-	return tl_search_run(&fp->plan, fp->cells, &hooks);
+	rc = tl_search_run(&fp->plan, fp->cells, &hooks);
+	fp->search_cut = w.by_deadline;
+	return rc == 1 && w.by_deadline && !(stop && atomic_load(stop)) ? 0 : rc;
 }
 
 static void thread_usage(double *cpu_s, long *invol)

@@ -51,6 +51,7 @@ struct tl_fp {
 	bool have_run;
 	struct tl_search_plan plan;
 	struct tl_search_cell *cells; /* NULL when no barrier timer opens */
+	bool search_cut;         /* stopped at the battery's deadline (twice its share) */
 	struct tl_fp_sched sched;
 	double seconds;          /* the whole battery */
 };

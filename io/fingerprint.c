@@ -147,7 +147,7 @@ static json_t *drift_json(const struct tl_host *h)
 json_t *tl_fp_to_json(const struct tl_fp *fp, const struct tl_fp_node *node)
 {
 	json_t *run = run_json(fp), *doc;
-	json_t *search = fp->cells ? tl_search_to_json(&fp->plan, fp->cells, NULL, false)
+	json_t *search = fp->cells ? tl_search_to_json(&fp->plan, fp->cells, NULL, fp->search_cut)
 				   : json_null();
 
 	if (!run || !search) {
@@ -316,8 +316,9 @@ static int search_figures(const json_t *sdoc, const char *name, struct tl_fp_fig
 		f->v[i] = st[k]->ns;
 		f->lo[i] = st[k]->lo_ns;
 		f->hi[i] = st[k]->hi_ns;
-		snprintf(f->from[i], sizeof f->from[i], "fast search, %s, flush 0, %zu of %zu found%s",
-			 plan.backends[0], st[k]->found, st[k]->ran, st[k]->unstable ? ", UNSTABLE" : "");
+		snprintf(f->from[i], sizeof f->from[i], "fast search, %s, flush 0, %zu of %zu found%s%s",
+			 plan.backends[0], st[k]->found, st[k]->ran, st[k]->unstable ? ", UNSTABLE" : "",
+			 interrupted ? ", cut at the deadline" : "");
 	}
 	tl_search_cells_free(cells, plan.nbackends * plan.nflush);
 	tl_search_plan_free(&plan);

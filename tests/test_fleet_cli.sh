@@ -83,6 +83,26 @@ sys.exit(bad)
 PY
 ok $? "robust z of every node equals Python's"
 
+# The NHC-style wrapper: silent for twins; a node whose sampling thread got
+# half the CPU (edited into its file) gives one "host | reason" line.
+NHC="$TL_TOP_SRCDIR/contrib/check_ticklab_fleet"
+out=$(TICKLAB=$TL_BIN sh "$NHC" "$tmp/fleet"); rc=$?
+[ $rc -eq 0 ] && [ -z "$out" ]; ok $? "check_ticklab_fleet on twins: silent, status 0 (status $rc)"
+"$PY" - "$tmp/fleet/a3.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); d["sched"]["cpu_seconds"] /= 2
+json.dump(d, open(sys.argv[1], "w"))
+PY
+out=$(TICKLAB=$TL_BIN sh "$NHC" "$tmp/fleet"); rc=$?
+[ $rc -eq 1 ] && [ "$(echo "$out" | wc -l)" = 1 ] && echo "$out" | grep -q '^a3 | CPU% '
+ok $? "half the CPU on a3: status 1 and one line 'a3 | CPU% ...' (status $rc: $out)"
+cp "$tmp/fleet/a1.json" "$tmp/fleet/a3.json"
+"$PY" - "$tmp/fleet/a3.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); d["node"]["name"] = "a3"
+json.dump(d, open(sys.argv[1], "w"))
+PY
+
 # Bad input: status 2 and a line naming the file.
 echo '{"ticklab": {"version": "0", "command": "run"}}' >"$tmp/fleet/zz.json"
 expect_status 2 "a file that is not a fingerprint: status 2" "$TL_BIN" fleet "$tmp/fleet"

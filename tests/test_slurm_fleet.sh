@@ -4,7 +4,12 @@
 # a temporary directory on loopback and stopped by PID on exit. It runs
 # `srun -N3 --ntasks-per-node=1 ticklab fingerprint --quick` with one
 # node's task beside a real busy loop pinned to its sampling CPU, then
-# `ticklab fleet`, which must flag that node and no other.
+# `ticklab fleet`, which must flag that node and no other. The neighbour
+# halves the thread's CPU share or worse; on a dedicated machine the twins
+# keep nearly all of theirs, so the margin is wide. On a machine shared with
+# other heavy work the twins' own shares wander too; the assertion is then
+# on a random quantity and can fail (seen passing in every run here, under
+# a load average of 5 to 7 on 2 CPUs).
 #
 # The three "nodes" share this host's CPUs, so the task script takes a lock
 # and the nodes fingerprint one after another, as separate machines would
@@ -104,16 +109,21 @@ cpu=$(taskset -cp $$ | sed 's/.*: //; s/.*[,-]//')
 exec 9>"$TL_T/lock"
 flock 9
 if [ "$SLURMD_NODENAME" = n2 ]; then
-	taskset -c "$cpu" sh -c 'while :; do :; done' &
-	echo $! > "$TL_T/busy.$SLURMD_NODENAME.pid"
+	# two loops: the sampling thread keeps about a third of its CPU, a
+	# margin that background load on a shared machine does not erase
+	for i in 1 2; do
+		taskset -c "$cpu" sh -c 'while :; do :; done' &
+		echo $! > "$TL_T/busy.$SLURMD_NODENAME.$i.pid"
+	done
 fi
 s=$(date +%s.%N)
 "$TL_BIN_ABS" fingerprint --quick --cpu "$cpu" --json "$TL_T/out/%h-%n.json" -q
 rc=$?
 e=$(date +%s.%N)
 echo "$SLURMD_NODENAME cpu $cpu: fingerprint --quick took $(awk -v a="$s" -v b="$e" 'BEGIN { printf "%.1f", b - a }') s" >> "$TL_T/times"
-[ -f "$TL_T/busy.$SLURMD_NODENAME.pid" ] && kill "$(cat "$TL_T/busy.$SLURMD_NODENAME.pid")" &&
-	rm -f "$TL_T/busy.$SLURMD_NODENAME.pid"
+for f in "$TL_T/busy.$SLURMD_NODENAME".*.pid; do
+	[ -f "$f" ] && kill "$(cat "$f")" && rm -f "$f"
+done
 exit $rc
 TASK
 chmod +x "$T/task.sh"
@@ -132,7 +142,7 @@ sed 's/^/# /' "$T/fleet.txt"
 [ $rc -eq 1 ]; ok $? "fleet exits 1: a node is flagged (status $rc)"
 flagged=$("$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(" ".join(n["name"] for n in d["nodes"] if n["flagged"]))' "$T/fleet.json" 2>/dev/null)
 [ "$flagged" = n2 ]; ok $? "the node beside the busy loop, n2, is flagged and no other (flagged: '$flagged')"
-grep -q '^n2: .*CPU%' "$T/fleet.txt"; ok $? "n2's reason names its CPU share"
+grep -q '^n2: .* vs fleet ' "$T/fleet.txt"; ok $? "n2's reason is said in words, against the fleet"
 ended=$(date +%s.%N)
 diag "whole Slurm test: $(awk -v a="$started" -v b="$ended" 'BEGIN { printf "%.1f", b - a }') s"
 done_testing
