@@ -34,6 +34,17 @@ void stats_fleet_score(double x, const double *others, size_t n, double floor_ab
 	}
 	s->mad = stats_median(v, k);
 	free(v);
+	if (k < TL_FLEET_FEW) {
+		/* Two or three values say nothing of their spread (their MAD is
+		 * half a gap that load alone can open): a node must lie beyond
+		 * every other, by more than the floor allows. */
+		double edge = isfinite(x) && x < s->lo ? s->lo : isfinite(x) && x > s->hi ? s->hi : x;
+
+		s->scale = TL_MAD_NORMAL * fmax(floor_abs, floor_rel * fabs(edge));
+		if (isfinite(x) && s->scale > 0)
+			s->z = (x - edge) / s->scale;
+		return;
+	}
 	s->scale = TL_MAD_NORMAL * fmax(s->mad, fmax(floor_abs, floor_rel * fabs(s->median)));
 	if (isfinite(x) && s->scale > 0)
 		s->z = (x - s->median) / s->scale;

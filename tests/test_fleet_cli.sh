@@ -65,7 +65,8 @@ ok $? "a2's fleet row equals \`ticklab report\` of a2.json ($(tail -n 1 "$tmp/ro
 grep -v '^compared' "$tmp/rows" | sed 's/^/#   /'
 
 # The robust scores, recomputed in Python from the figures: z = (x -
-# median(others)) / (1.4826 max(MAD(others), floor)).
+# median(others)) / (1.4826 max(MAD(others), floor)), or with fewer than 4
+# others the distance beyond their range over the floor.
 "$PY" - "$tmp/fleet.json" <<'PY'
 import json, sys, statistics as st
 d = json.load(open(sys.argv[1]))
@@ -76,7 +77,11 @@ for i, n in enumerate(d["nodes"]):
         x = n["figures"][key]
         o = [m["figures"][key] for j, m in enumerate(d["nodes"]) if j != i]
         med = st.median(o); mad = st.median([abs(v - med) for v in o])
-        z = (x - med) / (1.4826 * max(mad, fa, fr * abs(med)))
+        if len(o) < 4:  # few others: distance beyond their range over the floor
+            edge = min(o) if x < min(o) else max(o) if x > max(o) else x
+            z = (x - edge) / (1.4826 * max(fa, fr * abs(edge)))
+        else:
+            z = (x - med) / (1.4826 * max(mad, fa, fr * abs(med)))
         if abs(z - n["robust_z"][key]) > 1e-9:
             print("%s %s: %r vs %r" % (n["name"], key, z, n["robust_z"][key])); bad += 1
 sys.exit(bad)
