@@ -63,3 +63,5 @@ BENCH_RUN += bench/bench_ladder.sh
 EXTRA_DIST += bench/bench_ladder.sh
 # the detect helper: smallest injected D a jitter cell of n samples shows
 libticklab_a_SOURCES += bench/detect.c bench/detect.h
+# fleet helper: the fingerprint battery
+libticklab_a_SOURCES += bench/fingerprint.c bench/fingerprint.h

@@ -9,6 +9,7 @@
 #include "io/analysis.h"
 #include "io/chains.h"
 #include "io/ladder.h"
+#include "io/fingerprint.h"
 #include "io/results.h"
 #include "io/search_json.h"
 #include "io/search_markdown.h"
@@ -29,6 +30,9 @@ static const char usage_text[] =
 	"A search file (`ticklab search --json`, the TUI's search export) prints the\n"
 	"search table again, its medians, intervals and ratios recomputed from the\n"
 	"repeats it holds; --json writes it again.\n"
+	"A fingerprint (`ticklab fingerprint --json`) prints its table again, the\n"
+	"figures recomputed from its raw samples and search repeats: the numbers\n"
+	"`ticklab fleet` shows in that node's row.\n"
 	"\n"
 	"Exit status: 0 done, 1 write failure, 2 bad input or unreadable file.\n";
 
@@ -128,6 +132,22 @@ static bool topology_of(const json_t *host, struct tl_topology *topo)
 	return topo->l1d || topo->l2 || topo->l3;
 }
 
+/* A fingerprint: its figures through the one reader fleet uses too. */
+static int report_fingerprint(const json_t *doc, const char *name, const struct cli_outputs *out)
+{
+	struct tl_fp_figures f;
+	char why[WHY_LEN];
+
+	if (out->csv || out->json || out->os >= 0)
+		return opts_fail("report", "--json, --csv and --os-filter need a run file: a "
+					   "fingerprint is re-read as it was measured");
+	if (tl_fp_figures_from_json(doc, name, &f, why, sizeof why) < 0)
+		return opts_fail("report", why);
+	tl_fp_table_print(stdout, &f);
+	tl_fp_figures_free(&f);
+	return TL_EXIT_OK;
+}
+
 static int report_run(const json_t *doc, const char *name, const struct cli_outputs *out)
 {
 	struct tl_run run;
@@ -183,7 +203,11 @@ int cli_report_main(int argc, char **argv)
 	if (!doc)
 		return opts_fail("report", why);
 	name = strcmp(o.file, "-") == 0 ? "standard input" : o.file;
-	rc = tl_search_json_is(doc) ? report_search(doc, name, &o.out) : report_run(doc, name, &o.out);
+	if (tl_fp_json_is(doc))
+		rc = report_fingerprint(doc, name, &o.out);
+	else
+		rc = tl_search_json_is(doc) ? report_search(doc, name, &o.out)
+					    : report_run(doc, name, &o.out);
 	json_decref(doc);
 	return rc;
 }

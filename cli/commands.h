@@ -18,6 +18,8 @@ int cli_report_main(int argc, char **argv);
 int cli_compare_main(int argc, char **argv);
 int cli_plot_main(int argc, char **argv);
 int cli_detect_main(int argc, char **argv);
+int cli_fingerprint_main(int argc, char **argv);
+int cli_fleet_main(int argc, char **argv);
 /* The plain-text default comparison shown when there is no terminal. */
 int cli_default_table(void);
 /* `ticklab tui` and plain `ticklab` (with or without TUI options). */

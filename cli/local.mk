@@ -25,3 +25,5 @@ EXTRA_DIST += tests/test_detect.sh
 # `ticklab run --baseline FILE`
 TESTS += tests/test_baseline_run.sh
 EXTRA_DIST += tests/test_baseline_run.sh
+# fleet helper: `ticklab fingerprint` and `ticklab fleet`
+libticklab_a_SOURCES += cli/cmd_fingerprint.c cli/cmd_fleet.c

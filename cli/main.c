@@ -24,6 +24,8 @@ static const char usage_text[] =
 	"  compare   two saved runs cell by cell: shift, interval, p-values, verdict\n"
 	"  plot      a saved run or search as a figure (SVG, PNG, PDF)\n"
 	"  detect    the smallest injected variation each timer shows (t_diff's cousin)\n"
+	"  fingerprint  this node's fixed battery, one JSON per node (for fleet)\n"
+	"  fleet     fingerprints of many nodes side by side; the odd node flagged\n"
 	"  tui       the interactive lab (--replay FILE.json shows a saved run)\n"
 	"\n"
 	"  ticklab COMMAND --help   options of one command\n"
@@ -45,6 +47,8 @@ static const struct command commands[] = {
 	{"compare", cli_compare_main},
 	{"plot", cli_plot_main},
 	{"detect", cli_detect_main},
+	{"fingerprint", cli_fingerprint_main},
+	{"fleet", cli_fleet_main},
 	{"tui", cli_tui_main},
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
@@ -52,7 +56,8 @@ static const struct command commands[] = {
 static int unknown(const char *what)
 {
 	fprintf(stderr,
-		"ticklab: unknown command '%s' (accepted: info, run, search, report, compare, plot, detect, tui, --help, "
+		"ticklab: unknown command '%s' (accepted: info, run, search, report, compare, plot, "
+		"detect, fingerprint, fleet, tui, --help, "
 		"--version, or the options of `ticklab tui`)\n",
 		what);
 	return TL_EXIT_USAGE;

@@ -38,3 +38,8 @@ check_PROGRAMS += tests/test_compare_sim
 tests_test_compare_sim_SOURCES = tests/test_compare_sim.c tests/tap.h
 tests_test_compare_sim_LDADD = $(TL_LIBS)
 TESTS += tests/test_compare_sim
+# fleet helper: the fingerprint JSON and its figures (one analysis path for
+# fingerprint, report and fleet)
+libticklab_a_SOURCES += io/fingerprint.c io/fingerprint.h
+# fleet helper: many fingerprints judged together
+libticklab_a_SOURCES += io/fleet.c io/fleet.h

@@ -8,3 +8,8 @@ TESTS += tests/test_output_targets.sh tests/test_layers.sh
 EXTRA_DIST += tests/test_output_targets.sh tests/test_layers.sh
 TESTS += tests/test_output_failures.sh
 EXTRA_DIST += tests/test_output_failures.sh
+# fleet helper: fingerprint and fleet on the command line; a private
+# three-node Slurm cluster with a real noisy neighbour on one node
+TESTS += tests/test_fleet_cli.sh tests/test_slurm_fleet.sh
+EXTRA_DIST += tests/test_fleet_cli.sh tests/test_slurm_fleet.sh
+EXTRA_DIST += contrib/fleet.sbatch contrib/check_ticklab_fleet

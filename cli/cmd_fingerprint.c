@@ -1,0 +1,239 @@
+/* `ticklab fingerprint`: the fixed battery of bench/fingerprint.h on this
+ * node, one JSON named by the node (for `ticklab fleet`) and its table. */
+#include "config.h"
+
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bench/fingerprint.h"
+#include "bench/runner.h"
+#include "cli/commands.h"
+#include "cli/opts.h"
+#include "io/fingerprint.h"
+#include "io/results.h"
+
+#define WHY_LEN 1024
+
+static const char usage_text[] =
+	"usage: ticklab fingerprint [--quick | --budget SEC] [--json PATH] [--cpu C]\n"
+	"                           [--seed S] [--quiet]\n"
+	"\n"
+	"Characterises this node with one fixed battery, the same on every node, so\n"
+	"`ticklab fleet` can set the nodes side by side: the node's facts and spoilers,\n"
+	"the clock-drift probe, the default barrier timer, papi-real-nsec and\n"
+	"clock-gettime over empty and add:2000 at flush 0 and 4xL2, ns per ADD, CV, the\n"
+	"share of samples removed as OS noise, a fast t_min/t_diff search with\n"
+	"intervals, and the sampling thread's CPU share and preemptions.\n"
+	"\n"
+	"      --quick          about 5 seconds (the default battery takes about 30)\n"
+	"      --budget SEC     about SEC seconds (1 to 3600)\n"
+	"      --json PATH      the fingerprint as JSON, raw samples included, written\n"
+	"                       atomically; PATH may hold %h (short hostname), %n (the\n"
+	"                       Slurm node name, $SLURMD_NODENAME), %j ($SLURM_JOB_ID)\n"
+	"                       and %% (a literal %), as in\n"
+	"                       srun ... ticklab fingerprint --json DIR/%h.json\n"
+	"  -c, --cpu C          CPU to measure on (default: the last allowed CPU)\n"
+	"  -s, --seed S         seed of the cell order and filters (default 1)\n"
+	"  -q, --quiet          no table\n"
+	"  -h, --help           this help\n"
+	"\n"
+	"Exit status: 0 done, 1 measurement or write failure, 2 bad input,\n"
+	"130 interrupted.\n";
+
+enum { OPT_QUICK = OPT_FIRST_FREE, OPT_BUDGET };
+
+static const struct option longopts[] = {
+	{"quick", no_argument, NULL, OPT_QUICK},
+	{"budget", required_argument, NULL, OPT_BUDGET},
+	{"json", required_argument, NULL, OPT_JSON},
+	{"cpu", required_argument, NULL, 'c'},
+	{"seed", required_argument, NULL, 's'},
+	{"quiet", no_argument, NULL, 'q'},
+	{"help", no_argument, NULL, 'h'},
+	{NULL, 0, NULL, 0},
+};
+
+struct fp_opts {
+	struct tl_fp_config cfg;
+	bool quick, budget_given, quiet;
+	char json[4096]; /* expanded; "" none */
+};
+
+static atomic_bool stop_flag;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	atomic_store(&stop_flag, true);
+}
+
+static int check_dir(const char *path, char *why, size_t whylen)
+{
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+	char *dir;
+	int rc = 0;
+
+	if (strcmp(path, "-") == 0)
+		return 0;
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(why, whylen, "--json '%.900s' is a directory (accepted: a file path, which may "
+				      "hold %%h, %%n, %%j, or -)",
+			 path);
+		return -1;
+	}
+	dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
+	if (!dir) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(why, whylen, "--json '%.400s': directory '%.400s' does not exist", path, dir);
+		rc = -1;
+	}
+	free(dir);
+	return rc;
+}
+
+static int parse_one(struct fp_opts *o, int c, char **argv, const struct tl_fp_node *node,
+		     char *why, size_t whylen)
+{
+	switch (c) {
+	case OPT_QUICK:
+		o->quick = true;
+		o->cfg.budget_s = TL_FP_QUICK_S;
+		return 0;
+	case OPT_BUDGET:
+		o->budget_given = true;
+		return opts_parse_double(optarg, "--budget", 1, 3600, &o->cfg.budget_s, why, whylen);
+	case OPT_JSON:
+		if (tl_fp_expand_path(optarg, node, o->json, sizeof o->json, why, whylen) < 0)
+			return -1;
+		return check_dir(o->json, why, whylen);
+	case 'c':
+		return opts_parse_cpu(optarg, &o->cfg.cpu, why, whylen);
+	case 's':
+		return opts_parse_u64(optarg, "--seed", &o->cfg.seed, why, whylen);
+	case 'q':
+		o->quiet = true;
+		return 0;
+	default:
+		opts_usage_error(c, argv, longopts, why, whylen);
+		return -1;
+	}
+}
+
+/* 0 to run, 1 when --help was printed, -1 with why on bad input. */
+static int parse_args(int argc, char **argv, struct fp_opts *o, const struct tl_fp_node *node,
+		      char *why, size_t whylen)
+{
+	int c;
+
+	memset(o, 0, sizeof *o);
+	o->cfg.budget_s = TL_FP_BUDGET_S;
+	o->cfg.cpu = -1;
+	o->cfg.seed = 1;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":c:s:qh", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(usage_text, stdout);
+			return 1;
+		}
+		if (parse_one(o, c, argv, node, why, whylen) < 0)
+			return -1;
+	}
+	if (o->quick && o->budget_given) {
+		snprintf(why, whylen, "--quick and --budget both set the time (accepted: one of them)");
+		return -1;
+	}
+	return opts_no_operand(argc, argv, "accepted: --quick, --budget SEC, --json PATH, --cpu C",
+			       why, whylen);
+}
+
+/* The table comes from the document just built, through the reader
+ * `report` and `fleet` use, so all three print the same figures. */
+static int show_and_write(const struct fp_opts *o, const json_t *doc, struct tl_out *out)
+{
+	struct tl_fp_figures f;
+	char why[WHY_LEN];
+	int rc = TL_EXIT_OK;
+
+	if (tl_fp_figures_from_json(doc, "this fingerprint", &f, why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab fingerprint: %s\n", why);
+		tl_out_abort(out);
+		return TL_EXIT_FAIL;
+	}
+	if (!o->quiet)
+		tl_fp_table_print(strcmp(o->json, "-") == 0 ? stderr : stdout, &f);
+	tl_fp_figures_free(&f);
+	fflush(stdout);
+	if (out && tl_json_commit(out, doc, why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab fingerprint: %s\n", why);
+		rc = TL_EXIT_FAIL;
+	}
+	return rc;
+}
+
+static int fingerprint(const struct fp_opts *o, const struct tl_fp_node *node)
+{
+	struct sigaction sa, old_int, old_term;
+	struct tl_out *out = NULL;
+	struct tl_fp fp;
+	char why[WHY_LEN];
+	json_t *doc;
+	int rc;
+
+	if (o->json[0] && !(out = tl_out_open(o->json, why, sizeof why))) {
+		fprintf(stderr, "ticklab fingerprint: %s\n", why);
+		return TL_EXIT_FAIL;
+	}
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	atomic_store(&stop_flag, false);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	rc = tl_fp_measure(&o->cfg, &fp, &stop_flag, why, sizeof why);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	if (rc != 0) {
+		/* an interrupted battery is not a fingerprint: no file */
+		fprintf(stderr, "ticklab fingerprint: %s\n",
+			rc < 0 ? why : "interrupted: no fingerprint written");
+		tl_out_abort(out);
+		tl_fp_free(&fp);
+		return rc < 0 ? TL_EXIT_FAIL : TL_EXIT_INTERRUPTED;
+	}
+	doc = tl_fp_to_json(&fp, node);
+	tl_fp_free(&fp);
+	if (!doc) {
+		fprintf(stderr, "ticklab fingerprint: out of memory building the JSON\n");
+		tl_out_abort(out);
+		return TL_EXIT_FAIL;
+	}
+	rc = show_and_write(o, doc, out);
+	json_decref(doc);
+	return rc;
+}
+
+int cli_fingerprint_main(int argc, char **argv)
+{
+	struct tl_fp_node node;
+	struct fp_opts o;
+	char why[WHY_LEN];
+	int rc;
+
+	tl_fp_node_read(&node);
+	rc = parse_args(argc, argv, &o, &node, why, sizeof why);
+	if (rc > 0)
+		return TL_EXIT_OK;
+	if (rc < 0)
+		return opts_fail("fingerprint", why);
+	return fingerprint(&o, &node);
+}

@@ -1,0 +1,431 @@
+#include "config.h"
+
+#include "io/fingerprint.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bench/size.h"
+#include "io/analysis.h"
+#include "io/host_json.h"
+#include "io/results.h"
+#include "io/search_json.h"
+
+/* bad, floor_abs and floor_rel: see the header. The floors are what a
+ * person would call "the same" between twin nodes. */
+const struct tl_fig_info tl_fig_info[TL_FIG_COUNT] = {
+	[TL_FIG_NS_PER_ADD] = {"ns_per_add", "ns/ADD", " ns", "%.4f", 0, 0, 0.01},
+	[TL_FIG_CV] = {"cv_percent", "CV%", " %", "%.3g", +1, 0.5, 0.5},
+	[TL_FIG_OS] = {"os_removed_percent", "OS%", " %", "%.2f", +1, 1, 0.25},
+	[TL_FIG_TAIL] = {"tail_percent", "tail%", " %", "%.3g", +1, 2, 0.5},
+	[TL_FIG_OVERHEAD] = {"overhead_ns", "t_e ns", " ns", "%.1f", +1, 2, 0.1},
+	[TL_FIG_FLUSH] = {"add_4xl2_ns", "4xL2 ns", " ns", "%.1f", +1, 5, 0.1},
+	[TL_FIG_PAPI] = {"add_papi_ns", "papi ns", " ns", "%.1f", +1, 5, 0.1},
+	[TL_FIG_CGT] = {"add_cgt_ns", "cgt ns", " ns", "%.1f", +1, 5, 0.1},
+	[TL_FIG_DRIFT] = {"drift_percent", "drift%", " %", "%.2f", +1, 0.5, 0.25},
+	[TL_FIG_CPU] = {"cpu_share_percent", "CPU%", " %", "%.1f", -1, 0.5, 0.03},
+	[TL_FIG_PREEMPT] = {"preemptions_per_s", "preempt/s", "/s", "%.1f", +1, 20, 0.25},
+	[TL_FIG_TMIN] = {"tmin_ns", "t_min ns", " ns", "%.1f", 2, 0, 0},
+	[TL_FIG_TDIFF] = {"tdiff_ns", "t_diff ns", " ns", "%.1f", 2, 0, 0},
+};
+
+/* ------------------------------------------------------------------ */
+/* Node names and paths                                                 */
+/* ------------------------------------------------------------------ */
+
+static void env_copy(const char *var, char *out, size_t len)
+{
+	const char *v = getenv(var);
+
+	snprintf(out, len, "%s", v ? v : "");
+}
+
+void tl_fp_node_read(struct tl_fp_node *n)
+{
+	char *dot;
+
+	memset(n, 0, sizeof *n);
+	if (gethostname(n->hostname, sizeof n->hostname - 1) < 0)
+		snprintf(n->hostname, sizeof n->hostname, "unknown");
+	dot = strchr(n->hostname, '.');
+	if (dot)
+		*dot = '\0';
+	env_copy("SLURMD_NODENAME", n->slurm_node, sizeof n->slurm_node);
+	env_copy("SLURM_JOB_ID", n->slurm_job, sizeof n->slurm_job);
+	snprintf(n->name, sizeof n->name, "%s", n->slurm_node[0] ? n->slurm_node : n->hostname);
+}
+
+int tl_fp_expand_path(const char *pattern, const struct tl_fp_node *n, char *out, size_t len,
+		      char *why, size_t whylen)
+{
+	size_t used = 0;
+
+	for (const char *p = pattern; *p; p++) {
+		const char *add = NULL;
+		char one[2] = {*p, '\0'};
+
+		if (*p != '%') {
+			add = one;
+		} else {
+			switch (*++p) {
+			case 'h':
+				add = n->hostname;
+				break;
+			case 'n':
+				add = n->slurm_node;
+				if (!add[0]) {
+					snprintf(why, whylen, "--json '%s': %%n needs $SLURMD_NODENAME, "
+							      "which only a Slurm job step sets "
+							      "(outside Slurm use %%h)",
+						 pattern);
+					return -1;
+				}
+				break;
+			case 'j':
+				add = n->slurm_job;
+				if (!add[0]) {
+					snprintf(why, whylen, "--json '%s': %%j needs $SLURM_JOB_ID, which "
+							      "only a Slurm job sets",
+						 pattern);
+					return -1;
+				}
+				break;
+			case '%':
+				add = "%";
+				break;
+			default:
+				snprintf(why, whylen, "--json '%s': '%%%.1s' is not a field (accepted: %%h "
+						      "short hostname, %%n Slurm node name, %%j Slurm "
+						      "job id, %%%% a percent sign)",
+					 pattern, p);
+				return -1;
+			}
+		}
+		if (used + strlen(add) >= len) {
+			snprintf(why, whylen, "--json '%s': the expanded path is too long", pattern);
+			return -1;
+		}
+		memcpy(out + used, add, strlen(add));
+		used += strlen(add);
+	}
+	out[used] = '\0';
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Writing                                                              */
+/* ------------------------------------------------------------------ */
+
+static json_t *run_json(const struct tl_fp *fp)
+{
+	enum tl_os_method m = TL_OS_IFOREST;
+	struct tl_analysis *an;
+	json_t *doc;
+
+	if (!fp->have_run)
+		return json_null();
+	an = tl_run_analyse(&fp->run, m, fp->cfg.seed);
+	if (!an)
+		return NULL;
+	doc = tl_run_to_json(&fp->run, an, m, fp->cfg.seed, false, NULL);
+	free(an);
+	return doc;
+}
+
+static json_t *drift_json(const struct tl_host *h)
+{
+	if (!h->clock_probed || !h->clock_timer[0])
+		return json_null();
+	return json_pack("{s:s, s:I, s:o, s:o, s:o, s:o, s:b}", "timer", h->clock_timer, "adds",
+			 (json_int_t)h->clock_adds, "seconds", tl_json_real(h->clock_seconds), "lo_ns",
+			 tl_json_real(h->clock_lo_ns), "hi_ns", tl_json_real(h->clock_hi_ns), "rel_sd",
+			 tl_json_real(h->clock_drift), "drifts", h->clock_drifts);
+}
+
+json_t *tl_fp_to_json(const struct tl_fp *fp, const struct tl_fp_node *node)
+{
+	json_t *run = run_json(fp), *doc;
+	json_t *search = fp->cells ? tl_search_to_json(&fp->plan, fp->cells, NULL, fp->search_cut)
+				   : json_null();
+
+	if (!run || !search) {
+		json_decref(run);
+		json_decref(search);
+		return NULL;
+	}
+	doc = json_pack("{s:{s:s, s:s}, s:{s:s, s:s, s:s, s:s}, s:o, s:o, s:o, s:i, s:s, s:s, s:s, "
+			"s:i}",
+			"ticklab", "version", PACKAGE_VERSION, "command", "fingerprint", "node",
+			"name", node->name, "hostname", node->hostname, "slurm_node",
+			node->slurm_node, "slurm_job", node->slurm_job, "host",
+			tl_host_to_json(&fp->host), "budget_seconds", tl_json_real(fp->cfg.budget_s),
+			"seconds", tl_json_real(fp->seconds), "adds", TL_FP_ADDS, "barrier",
+			fp->barrier, "barrier_why", fp->barrier_said, "skipped", fp->skipped, "cpu",
+			fp->cfg.cpu);
+	if (!doc) {
+		json_decref(run);
+		json_decref(search);
+		return NULL;
+	}
+	json_object_set_new(doc, "drift", drift_json(&fp->host));
+	json_object_set_new(doc, "sched",
+			    json_pack("{s:o, s:o, s:I}", "seconds", tl_json_real(fp->sched.seconds),
+				      "cpu_seconds", tl_json_real(fp->sched.cpu_seconds),
+				      "involuntary", (json_int_t)fp->sched.involuntary));
+	json_object_set_new(doc, "run", run);
+	json_object_set_new(doc, "search", search);
+	return doc;
+}
+
+/* ------------------------------------------------------------------ */
+/* Reading: the figures                                                 */
+/* ------------------------------------------------------------------ */
+
+bool tl_fp_json_is(const json_t *doc)
+{
+	const char *cmd = json_string_value(json_object_get(json_object_get(doc, "ticklab"),
+							    "command"));
+
+	return cmd && strcmp(cmd, "fingerprint") == 0;
+}
+
+static int fail(char *why, size_t whylen, const char *name, const char *what)
+{
+	snprintf(why, whylen, "%s: %s", name, what);
+	return -1;
+}
+
+static const char *str_at(const json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+
+	return s ? s : "";
+}
+
+static double num_at(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* The visible cell of timer id, flush zero or not, kernel label; -1 none. */
+static long find_cell(const struct tl_run *run, const char *id, bool flushed, const char *label)
+{
+	for (size_t i = 0; i < run->ncells; i++) {
+		const struct tl_cell *c = &run->cells[i];
+
+		if (!c->hidden && strcmp(run->timers[c->timer].id, id) == 0 &&
+		    (run->flush_bytes[c->flush] != 0) == flushed && strcmp(c->kernel.label, label) == 0)
+			return (long)i;
+	}
+	return -1;
+}
+
+/* fmt has two %s: ids are cut to fit the column rather than the line. */
+static void from(struct tl_fp_figures *f, enum tl_fig i, const char *fmt, const char *a,
+		 const char *b)
+{
+	char sa[40], sb[40];
+
+	snprintf(sa, sizeof sa, "%.39s", a);
+	snprintf(sb, sizeof sb, "%.39s", b);
+	snprintf(f->from[i], sizeof f->from[i], fmt, sa, sb);
+}
+
+static int run_figures(const json_t *rdoc, const char *name, struct tl_fp_figures *f,
+		       const char *label, char *why, size_t whylen)
+{
+	struct tl_run run;
+	struct tl_results_meta meta;
+	struct tl_analysis *an, a;
+	long c0, c1, cp, cg;
+	size_t cap;
+	int rc = 0;
+
+	if (tl_run_from_json(rdoc, name, &run, &meta, why, whylen) < 0)
+		return -1;
+	an = tl_run_analyse(&run, meta.os, meta.seed);
+	c0 = find_cell(&run, f->barrier, false, label);
+	if (!an || c0 < 0) {
+		rc = an ? fail(why, whylen, name, "run: no add cell of the barrier timer at flush 0")
+			: fail(why, whylen, name, "out of memory");
+		goto out;
+	}
+	{
+		const struct tl_summary *s = &an[c0].summary;
+		double adds = (double)run.cells[c0].kernel.k;
+
+		f->v[TL_FIG_NS_PER_ADD] = s->p50 / adds;
+		f->v[TL_FIG_CV] = tl_cell_shows_cv(&run.cells[c0], &an[c0]) ? 100 * s->cv : NAN;
+		f->v[TL_FIG_OS] = s->n + s->os_removed ? 100.0 * (double)s->os_removed /
+								 (double)(s->n + s->os_removed)
+						       : NAN;
+		f->v[TL_FIG_TAIL] = 100 * (s->p99 - s->p50) / s->p50;
+		f->v[TL_FIG_OVERHEAD] = run.cells[c0].overhead_ns;
+		from(f, TL_FIG_NS_PER_ADD, "%s p50 / K, %s, flush 0", label, f->barrier);
+		from(f, TL_FIG_CV, "%s, %s, flush 0", label, f->barrier);
+		from(f, TL_FIG_OS, "%s samples removed as OS noise, %s", label, f->barrier);
+		from(f, TL_FIG_TAIL, "(p99 - p50) / p50 of %s, %s", label, f->barrier);
+		from(f, TL_FIG_OVERHEAD, "t_e,std of %s %s, flush 0", "add cell,", f->barrier);
+	}
+	c1 = find_cell(&run, f->barrier, true, label);
+	cp = find_cell(&run, "papi-real-nsec", false, label);
+	cg = find_cell(&run, "clock-gettime", false, label);
+	f->v[TL_FIG_FLUSH] = c1 >= 0 ? an[c1].summary.p50 : NAN;
+	f->v[TL_FIG_PAPI] = cp >= 0 ? an[cp].summary.p50 : NAN;
+	f->v[TL_FIG_CGT] = cg >= 0 ? an[cg].summary.p50 : NAN;
+	from(f, TL_FIG_FLUSH, "%s p50, %s, flush 4xL2", label, f->barrier);
+	from(f, TL_FIG_PAPI, "%s p50, %s, flush 0", label, "papi-real-nsec");
+	from(f, TL_FIG_CGT, "%s p50, %s, flush 0", label, "clock-gettime");
+	/* The samples behind c0's summary, by the same call with kept given. */
+	cap = tl_cell_done(&run, (size_t)c0);
+	f->samples = malloc((cap ? cap : 1) * sizeof *f->samples);
+	if (!f->samples ||
+	    tl_cell_analyse_kept(&run, (size_t)c0, meta.os, meta.seed, &a, f->samples, cap,
+				 &f->nsamples) < 0)
+		rc = fail(why, whylen, name, "out of memory");
+out:
+	free(an);
+	tl_run_unload(&run, &meta);
+	return rc;
+}
+
+static int search_figures(const json_t *sdoc, const char *name, struct tl_fp_figures *f,
+			  char *why, size_t whylen)
+{
+	struct tl_search_plan plan;
+	struct tl_search_cell *cells = NULL;
+	bool interrupted;
+	const struct tl_search_stat *st[2];
+
+	if (!sdoc || json_is_null(sdoc))
+		return 0;
+	memset(&plan, 0, sizeof plan);
+	if (tl_search_from_json(sdoc, name, &plan, &cells, &interrupted, why, whylen) < 0) {
+		tl_search_plan_free(&plan);
+		return -1;
+	}
+	st[0] = &cells[0].tmin;
+	st[1] = &cells[0].tdiff;
+	for (int k = 0; k < 2; k++) {
+		enum tl_fig i = k ? TL_FIG_TDIFF : TL_FIG_TMIN;
+
+		f->v[i] = st[k]->ns;
+		f->lo[i] = st[k]->lo_ns;
+		f->hi[i] = st[k]->hi_ns;
+		snprintf(f->from[i], sizeof f->from[i], "fast search, %s, flush 0, %zu of %zu found%s%s",
+			 plan.backends[0], st[k]->found, st[k]->ran, st[k]->unstable ? ", UNSTABLE" : "",
+			 interrupted ? ", cut at the deadline" : "");
+	}
+	tl_search_cells_free(cells, plan.nbackends * plan.nflush);
+	tl_search_plan_free(&plan);
+	return 0;
+}
+
+static void node_facts(const json_t *doc, struct tl_fp_figures *f)
+{
+	const json_t *node = json_object_get(doc, "node"), *host = json_object_get(doc, "host");
+	const json_t *sp = json_object_get(host, "spoilers"), *drift = json_object_get(doc, "drift");
+	const json_t *sched = json_object_get(doc, "sched");
+	size_t i;
+	json_t *s;
+	double secs = num_at(sched, "seconds");
+
+	snprintf(f->node.name, sizeof f->node.name, "%s", str_at(node, "name"));
+	snprintf(f->node.hostname, sizeof f->node.hostname, "%s", str_at(node, "hostname"));
+	snprintf(f->node.slurm_node, sizeof f->node.slurm_node, "%s", str_at(node, "slurm_node"));
+	snprintf(f->node.slurm_job, sizeof f->node.slurm_job, "%s", str_at(node, "slurm_job"));
+	snprintf(f->version, sizeof f->version, "%s",
+		 str_at(json_object_get(doc, "ticklab"), "version"));
+	snprintf(f->model, sizeof f->model, "%s", str_at(host, "model"));
+	snprintf(f->barrier, sizeof f->barrier, "%s", str_at(doc, "barrier"));
+	f->tsc_ghz = num_at(host, "tsc_ghz");
+	f->cpu = (int)json_integer_value(json_object_get(doc, "cpu"));
+	f->seconds = num_at(doc, "seconds");
+	json_array_foreach(sp, i, s)
+		if (json_is_true(json_object_get(s, "bad"))) {
+			size_t used = strlen(f->spoiled);
+
+			snprintf(f->spoiled + used, sizeof f->spoiled - used, "%s%s (%s)",
+				 used ? ", " : "", str_at(s, "what"), str_at(s, "seen"));
+		}
+	f->v[TL_FIG_DRIFT] = 100 * num_at(drift, "rel_sd");
+	snprintf(f->from[TL_FIG_DRIFT], sizeof f->from[TL_FIG_DRIFT],
+		 "clock probe: sd of chunk medians, %s", str_at(drift, "timer"));
+	f->v[TL_FIG_CPU] = secs > 0 ? 100 * num_at(sched, "cpu_seconds") / secs : NAN;
+	f->v[TL_FIG_PREEMPT] = secs > 0 ? num_at(sched, "involuntary") / secs : NAN;
+	snprintf(f->from[TL_FIG_CPU], sizeof f->from[TL_FIG_CPU],
+		 "sampling thread's CPU time / wall time, CPU %d", f->cpu);
+	snprintf(f->from[TL_FIG_PREEMPT], sizeof f->from[TL_FIG_PREEMPT],
+		 "its involuntary context switches per second");
+}
+
+int tl_fp_figures_from_json(const json_t *doc, const char *name, struct tl_fp_figures *f,
+			    char *why, size_t whylen)
+{
+	char label[64];
+	const json_t *adds = json_object_get(doc, "adds");
+
+	memset(f, 0, sizeof *f);
+	for (size_t i = 0; i < TL_FIG_COUNT; i++)
+		f->v[i] = f->lo[i] = f->hi[i] = NAN;
+	if (!tl_fp_json_is(doc))
+		return fail(why, whylen, name, "not a fingerprint (`ticklab fingerprint --json` writes "
+					       "them: \"ticklab\": {\"command\": \"fingerprint\"})");
+	node_facts(doc, f);
+	if (!f->node.name[0] || !f->version[0] || !f->barrier[0] || !json_is_integer(adds) ||
+	    !json_is_object(json_object_get(doc, "run")))
+		return fail(why, whylen, name, "a fingerprint without its node name, version, "
+					       "barrier timer, adds or run");
+	snprintf(label, sizeof label, "add:%lld", (long long)json_integer_value(adds));
+	if (run_figures(json_object_get(doc, "run"), name, f, label, why, whylen) < 0 ||
+	    search_figures(json_object_get(doc, "search"), name, f, why, whylen) < 0) {
+		tl_fp_figures_free(f);
+		return -1;
+	}
+	return 0;
+}
+
+void tl_fp_figures_free(struct tl_fp_figures *f)
+{
+	free(f->samples);
+	f->samples = NULL;
+	f->nsamples = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The table                                                            */
+/* ------------------------------------------------------------------ */
+
+void tl_fig_format(enum tl_fig i, double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, tl_fig_info[i].fmt, v);
+}
+
+void tl_fp_table_print(FILE *out, const struct tl_fp_figures *f)
+{
+	fprintf(out, "fingerprint of %s (host %s%s%s%s%s), ticklab %s, %.1f s\n", f->node.name,
+		f->node.hostname, f->node.slurm_node[0] ? ", Slurm node " : "", f->node.slurm_node,
+		f->node.slurm_job[0] ? ", job " : "", f->node.slurm_job, f->version, f->seconds);
+	fprintf(out, "%s, TSC %.4g GHz, sampling CPU %d, barrier %s\n", f->model[0] ? f->model : "?",
+		f->tsc_ghz, f->cpu, f->barrier);
+	fprintf(out, "spoilers: %s\n\n", f->spoiled[0] ? f->spoiled : "none");
+	fprintf(out, "%-10s %12s  %s\n", "figure", "value", "from");
+	for (size_t i = 0; i < TL_FIG_COUNT; i++) {
+		char v[32], lo[32], hi[32], iv[80] = "";
+
+		tl_fig_format((enum tl_fig)i, f->v[i], v, sizeof v);
+		if (isfinite(f->lo[i]) && isfinite(f->hi[i])) {
+			tl_fig_format((enum tl_fig)i, f->lo[i], lo, sizeof lo);
+			tl_fig_format((enum tl_fig)i, f->hi[i], hi, sizeof hi);
+			snprintf(iv, sizeof iv, " [%s, %s]", lo, hi);
+		}
+		fprintf(out, "%-10s %12s  %s%s\n", tl_fig_info[i].label, v, f->from[i], iv);
+	}
+}

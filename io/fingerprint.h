@@ -1,0 +1,104 @@
+/* A fingerprint as JSON, and the figures read back from one. The figures
+ * are computed only here (tl_fp_figures_from_json), from the saved raw
+ * samples through io/analysis.h and the saved search repeats through
+ * io/search_json.h, so `ticklab fingerprint`, `ticklab report FILE` and a
+ * node's row in `ticklab fleet` print the same numbers.
+ *
+ *   {"ticklab": {"version", "command": "fingerprint"},
+ *    "node": {"name", "hostname", "slurm_node", "slurm_job"},
+ *    "host": {...}, "budget_seconds", "seconds", "adds",
+ *    "barrier", "barrier_why", "skipped",
+ *    "drift": {timer, adds, seconds, lo_ns, hi_ns, rel_sd, drifts},
+ *    "sched": {seconds, cpu_seconds, involuntary},
+ *    "run": a run document (io/results.h, raw samples included),
+ *    "search": a search document (io/search_json.h) or null} */
+#ifndef TL_IO_FINGERPRINT_H
+#define TL_IO_FINGERPRINT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "bench/fingerprint.h"
+
+/* Who the node is: its short hostname and, inside a Slurm job, the node
+ * name and job id ("" when not set). name is the one the fleet keys on:
+ * the Slurm node name when there is one (several slurmd may share a host),
+ * else the short hostname. */
+struct tl_fp_node {
+	char name[128], hostname[128], slurm_node[128], slurm_job[64];
+};
+void tl_fp_node_read(struct tl_fp_node *n);
+
+/* pattern with %h (short hostname), %n ($SLURMD_NODENAME), %j
+ * ($SLURM_JOB_ID) and %% expanded into out. -1 with why for an unknown
+ * %-sequence, a %n or %j outside Slurm, or a result too long. */
+int tl_fp_expand_path(const char *pattern, const struct tl_fp_node *n, char *out, size_t len,
+		      char *why, size_t whylen);
+
+/* NULL only when out of memory. */
+json_t *tl_fp_to_json(const struct tl_fp *fp, const struct tl_fp_node *node);
+
+bool tl_fp_json_is(const json_t *doc);
+
+enum tl_fig {
+	TL_FIG_NS_PER_ADD,
+	TL_FIG_CV,
+	TL_FIG_OS,
+	TL_FIG_TAIL,
+	TL_FIG_OVERHEAD,
+	TL_FIG_FLUSH,
+	TL_FIG_PAPI,
+	TL_FIG_CGT,
+	TL_FIG_DRIFT,
+	TL_FIG_CPU,
+	TL_FIG_PREEMPT,
+	TL_FIG_TMIN,
+	TL_FIG_TDIFF,
+	TL_FIG_COUNT
+};
+
+/* How the fleet judges a figure. bad: +1 a high value is bad, -1 a low
+ * one, 0 either way, 2 shown but never flagged (too noisy to accuse a node
+ * with). floor_abs and floor_rel (of the fleet median) bound the spread
+ * below, so a fleet of near-identical nodes does not turn a hair of
+ * difference into a large score. */
+struct tl_fig_info {
+	const char *key;   /* JSON key */
+	const char *label; /* table column */
+	const char *unit;  /* after a value in words: "%", " ns", "/s" */
+	const char *fmt;   /* printf format of a value */
+	int bad;
+	double floor_abs, floor_rel;
+};
+extern const struct tl_fig_info tl_fig_info[TL_FIG_COUNT];
+
+struct tl_fp_figures {
+	struct tl_fp_node node;
+	char version[32], model[128], barrier[TL_ID_MAX], spoiled[256];
+	double tsc_ghz;
+	int cpu;
+	double seconds;
+	double v[TL_FIG_COUNT];      /* NaN: not measured on this node */
+	double lo[TL_FIG_COUNT], hi[TL_FIG_COUNT]; /* intervals (t_min, t_diff), else NaN */
+	char from[TL_FIG_COUNT][128]; /* where the figure comes from */
+	/* The add:TL_FP_ADDS samples of the barrier timer at flush 0 that its
+	 * summary kept (ns, after filter_cost and filter_os), for two-sample tests. */
+	double *samples;
+	size_t nsamples;
+};
+
+/* Reads and analyses a fingerprint document. -1 with why = "NAME: what is
+ * wrong" (not a fingerprint, a part missing or malformed). */
+int tl_fp_figures_from_json(const json_t *doc, const char *name, struct tl_fp_figures *f,
+			    char *why, size_t whylen);
+void tl_fp_figures_free(struct tl_fp_figures *f);
+
+/* A value as every table prints it ("-" for NaN). */
+void tl_fig_format(enum tl_fig i, double v, char *buf, size_t len);
+
+/* The one-screen table of one node. */
+void tl_fp_table_print(FILE *out, const struct tl_fp_figures *f);
+
+#endif

@@ -1,0 +1,71 @@
+/* A fleet: fingerprints of many nodes (io/fingerprint.h), grouped by
+ * hardware (CPU model and TSC rate: nodes are never compared across
+ * groups), each figure of each node scored against the rest of its group
+ * (stats/fleet.h), each node's add:K samples tested against the pooled
+ * samples of the rest (stats/compare.h), and the odd nodes flagged with
+ * their reasons in words. The figures come from tl_fp_figures_from_json,
+ * so a node's row is what `ticklab report` prints for its file. */
+#ifndef TL_IO_FLEET_H
+#define TL_IO_FLEET_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "io/fingerprint.h"
+#include "stats/fleet.h"
+
+#define TL_FLEET_Z 5.0          /* |robust z| above this stands out */
+#define TL_FLEET_MIN_NODES 3    /* a group needs this many to compare */
+#define TL_FLEET_KS_D 0.25      /* distributions differ: KS D above this, */
+#define TL_FLEET_KS_P 1e-3      /* p below this, */
+#define TL_FLEET_SHIFT_REL 0.02 /* and a shift of more than 2 % of the median */
+
+struct tl_fleet_node {
+	char *file;
+	struct tl_fp_figures fig;
+	size_t group;
+	struct tl_fleet_score score[TL_FIG_COUNT];
+	bool odd[TL_FIG_COUNT];
+	bool tested;                 /* the two-sample test ran */
+	size_t n_others;
+	double ks_d, ks_p, mwu_p, hl_ns, others_median;
+	bool odd_samples;
+	bool flagged;
+	char reason[1536];           /* "; "-separated, "" when not flagged */
+};
+
+struct tl_fleet_group {
+	char model[128];
+	double tsc_ghz;
+	size_t nnodes;
+	char note[160];              /* why it was not compared, or "" */
+};
+
+struct tl_fleet {
+	struct tl_fleet_node *nodes;
+	size_t n;
+	struct tl_fleet_group *groups;
+	size_t ngroups;
+	size_t nflagged;
+};
+
+/* Loads every fingerprint named in paths: files, or directories whose
+ * *.json files are all read (dot files skipped). Refuses, with why naming
+ * the file, one that is not a fingerprint, a version differing from the
+ * first file's and a node already seen. Returns 0 or -1. */
+int tl_fleet_load(char *const *paths, size_t npaths, struct tl_fleet *fl, char *why,
+		  size_t whylen);
+
+/* Groups, scores, tests and flags. -1 only when out of memory. */
+int tl_fleet_judge(struct tl_fleet *fl);
+
+void tl_fleet_free(struct tl_fleet *fl);
+
+void tl_fleet_table_print(FILE *out, const struct tl_fleet *fl);
+void tl_fleet_markdown_print(FILE *out, const struct tl_fleet *fl);
+/* NULL only when out of memory. */
+json_t *tl_fleet_to_json(const struct tl_fleet *fl);
+
+#endif

@@ -1,0 +1,129 @@
+#!/bin/sh
+# fingerprint and fleet on the command line: the %-fields of --json, bad
+# input (status 2 with a line naming the file), a node's fleet row equal to
+# what `ticklab report` prints for its file, and the fleet's robust scores
+# recomputed independently in Python. One real fingerprint (--budget 1) is
+# taken; the other nodes are copies of it under other names, so the fleet
+# is three twins and flags nothing.
+. "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
+cli_test_init "python3 is needed to read the JSON"
+
+SLURMD_NODENAME=a1 SLURM_JOB_ID=77 "$TL_BIN" fingerprint --budget 1 -q --json "$tmp/%h-%n-%j.json" \
+	2>"$tmp/err"
+rc=$?
+host=$(hostname -s)
+[ $rc -eq 0 ] && [ -f "$tmp/$host-a1-77.json" ]
+ok $? "fingerprint --json DIR/%h-%n-%j.json writes $host-a1-77.json (status $rc)"
+[ $rc -eq 0 ] || { sed 's/^/#   /' "$tmp/err"; done_testing; exit 1; }
+ls -a "$tmp" | grep -q '^\.' && ! ls -a "$tmp" | grep -v '^\.\.\?$' | grep -q '^\.'
+ok $? "no temporary file left beside it"
+
+expect_status 2 "%n outside Slurm is refused" env -u SLURMD_NODENAME "$TL_BIN" fingerprint --json "$tmp/%n.json"
+grep -q 'SLURMD_NODENAME' /tmp/tl_tap_err.$$; ok $? "and the message names \$SLURMD_NODENAME"
+expect_status 2 "an unknown %-field is refused" "$TL_BIN" fingerprint --json "$tmp/%x.json"
+expect_status 2 "a missing directory is refused" "$TL_BIN" fingerprint --json "$tmp/no/such/%h.json"
+expect_status 2 "--quick with --budget is refused" "$TL_BIN" fingerprint --quick --budget 3
+expect_status 2 "--budget 0 is refused" "$TL_BIN" fingerprint --budget 0
+
+# Three twins: the same fingerprint under the names a1, a2, a3.
+mkdir "$tmp/fleet"
+for n in a1 a2 a3; do
+	"$PY" - "$tmp/$host-a1-77.json" "$tmp/fleet/$n.json" "$n" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["node"]["name"] = d["node"]["slurm_node"] = sys.argv[3]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+done
+expect_status 0 "fleet of three twins: nothing flagged, status 0" "$TL_BIN" fleet "$tmp/fleet"
+"$TL_BIN" fleet "$tmp/fleet/a1.json" "$tmp/fleet/a2.json" "$tmp/fleet/a3.json" \
+	--json "$tmp/fleet.json" --markdown "$tmp/fleet.md" >/dev/null 2>&1
+ok $? "fleet FILES... --json --markdown"
+
+# A node's row equals `ticklab report` of its file, figure by figure.
+"$TL_BIN" report "$tmp/fleet/a2.json" >"$tmp/report.txt" 2>&1
+"$PY" - "$tmp/report.txt" "$tmp/fleet.md" a2 <<'PY' >"$tmp/rows" 2>&1
+import sys
+report = {}
+for line in open(sys.argv[1]):  # "%-10s %12s  from": label, value
+    if len(line) > 23 and line[10] == " ":
+        report.setdefault(line[:10].strip(), line[11:23].strip())
+md = [l for l in open(sys.argv[2]) if l.startswith("|")]
+head = [c.strip() for c in md[0].strip().strip("|").split("|")]
+row = next(l for l in md if l.startswith("| " + sys.argv[3] + " "))
+cells = [c.strip().strip("*") for c in row.strip().strip("|").split("|")]
+bad = 0
+for h, c in zip(head, cells):
+    if h in ("node", "group", "KS D", "flagged"):
+        continue
+    if report.get(h) != c:
+        print("figure %s: report %s, fleet %s" % (h, report.get(h), c)); bad += 1
+print("compared %d figures" % (len(head) - 4))
+sys.exit(1 if bad else 0)
+PY
+ok $? "a2's fleet row equals \`ticklab report\` of a2.json ($(tail -n 1 "$tmp/rows"))"
+grep -v '^compared' "$tmp/rows" | sed 's/^/#   /'
+
+# The robust scores, recomputed in Python from the figures: z = (x -
+# median(others)) / (1.4826 max(MAD(others), floor)), or with fewer than 4
+# others the distance beyond their range over the floor.
+"$PY" - "$tmp/fleet.json" <<'PY'
+import json, sys, statistics as st
+d = json.load(open(sys.argv[1]))
+floors = {"cpu_share_percent": (0.5, 0.03), "ns_per_add": (0, 0.01)}
+bad = 0
+for i, n in enumerate(d["nodes"]):
+    for key, (fa, fr) in floors.items():
+        x = n["figures"][key]
+        o = [m["figures"][key] for j, m in enumerate(d["nodes"]) if j != i]
+        med = st.median(o); mad = st.median([abs(v - med) for v in o])
+        if len(o) < 4:  # few others: distance beyond their range over the floor
+            edge = min(o) if x < min(o) else max(o) if x > max(o) else x
+            z = (x - edge) / (1.4826 * max(fa, fr * abs(edge)))
+        else:
+            z = (x - med) / (1.4826 * max(mad, fa, fr * abs(med)))
+        if abs(z - n["robust_z"][key]) > 1e-9:
+            print("%s %s: %r vs %r" % (n["name"], key, z, n["robust_z"][key])); bad += 1
+sys.exit(bad)
+PY
+ok $? "robust z of every node equals Python's"
+
+# The NHC-style wrapper: silent for twins; a node whose sampling thread got
+# half the CPU (edited into its file) gives one "host | reason" line.
+NHC="$TL_TOP_SRCDIR/contrib/check_ticklab_fleet"
+out=$(TICKLAB=$TL_BIN sh "$NHC" "$tmp/fleet"); rc=$?
+[ $rc -eq 0 ] && [ -z "$out" ]; ok $? "check_ticklab_fleet on twins: silent, status 0 (status $rc)"
+"$PY" - "$tmp/fleet/a3.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); d["sched"]["cpu_seconds"] /= 2
+json.dump(d, open(sys.argv[1], "w"))
+PY
+out=$(TICKLAB=$TL_BIN sh "$NHC" "$tmp/fleet"); rc=$?
+[ $rc -eq 1 ] && [ "$(echo "$out" | wc -l)" = 1 ] && echo "$out" | grep -q '^a3 | CPU% '
+ok $? "half the CPU on a3: status 1 and one line 'a3 | CPU% ...' (status $rc: $out)"
+cp "$tmp/fleet/a1.json" "$tmp/fleet/a3.json"
+"$PY" - "$tmp/fleet/a3.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); d["node"]["name"] = "a3"
+json.dump(d, open(sys.argv[1], "w"))
+PY
+
+# Bad input: status 2 and a line naming the file.
+echo '{"ticklab": {"version": "0", "command": "run"}}' >"$tmp/fleet/zz.json"
+expect_status 2 "a file that is not a fingerprint: status 2" "$TL_BIN" fleet "$tmp/fleet"
+grep -q "zz.json: not a fingerprint" /tmp/tl_tap_err.$$; ok $? "and the line names zz.json"
+rm "$tmp/fleet/zz.json"
+"$PY" - "$tmp/fleet/a3.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); d["ticklab"]["version"] = "0.0.0-other"
+json.dump(d, open(sys.argv[1], "w"))
+PY
+expect_status 2 "mixed versions: status 2" "$TL_BIN" fleet "$tmp/fleet"
+grep -q "a3.json: made by ticklab 0.0.0-other" /tmp/tl_tap_err.$$; ok $? "and the line names a3.json"
+cp "$tmp/fleet/a1.json" "$tmp/fleet/a3.json"
+expect_status 2 "a node seen twice: status 2" "$TL_BIN" fleet "$tmp/fleet"
+grep -q "a3.json: node 'a1' is seen twice" /tmp/tl_tap_err.$$; ok $? "and the line names a3.json"
+expect_status 2 "fleet with no file: status 2" "$TL_BIN" fleet
+expect_status 2 "an empty directory: status 2" "$TL_BIN" fleet "$tmp/fleet/.."/no-such-dir
+rm -f /tmp/tl_tap_out.$$ /tmp/tl_tap_err.$$
+done_testing
