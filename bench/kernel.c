@@ -24,7 +24,7 @@ static const char accepted[] =
 
 static int fail(char *why, size_t whylen, const char *fmt, const char *bad)
 {
-	char head[320];
+	char head[640];
 	snprintf(head, sizeof head, fmt, bad);
 	snprintf(why, whylen, "%s; %s", head, accepted);
 	return -1;

@@ -311,7 +311,7 @@ double tl_ns_per_add(struct tl_timer *t)
 		adds[i] = TL_CAL_ADDS;
 	tl_measure(t, &none, adds, TL_CAL_SAMPLES, full);
 	tl_measure(t, &none, NULL, TL_CAL_SAMPLES, empty);
-	return (tl_median(full, TL_CAL_SAMPLES) - tl_median(empty, TL_CAL_SAMPLES)) *
+	return (stats_median(full, TL_CAL_SAMPLES) - stats_median(empty, TL_CAL_SAMPLES)) *
 	       t->ns_per_unit / TL_CAL_ADDS;
 }
 

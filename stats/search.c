@@ -98,6 +98,8 @@ void srch_end(struct tl_srch *s)
 	free(s->kept2);
 	s->raw = s->kept = s->kept2 = NULL;
 	if (s->r)
+		s->r->measurement_s = s->fixed_s;
+	if (s->r)
 		s->r->seconds = s->io->now ? s->io->now() - s->t0 : 0;
 }
 

@@ -64,6 +64,8 @@ struct tl_search_result {
 	uint64_t best_adds;    /* t_min: the point with the lowest CV seen (a start
 				* for t_diff when t_min did not converge) */
 	double best_cv;        /* t_min: that lowest CV (the "CV floor") */
+	double measurement_s;  /* what a measurement cost besides its kernel, as
+				* last timed (the next search's first forecast) */
 	double best_drift;     /* t_min: the drift there (stats_drift's rel_sd) when the
 				* level moved beyond noise, else NaN: why the floor */
 	/* Not converged: the largest K (t_min) or delta (t_diff) the search

@@ -403,6 +403,25 @@ static double pool_predict(struct tdiff_pool *pl, double alpha, double n, double
 	return ratio * sd * normal_max_median(q * n) - low;
 }
 
+/* Shrinks s->cap so `sets` more sets at `adds` fit the time limit; false
+ * (with the note) when even FAST_TDIFF_MIN_SET would not. */
+static bool tdiff_fits(struct tl_srch *s, uint64_t adds, size_t sets)
+{
+	size_t fit = srch_affordable(s, adds, sets);
+
+	if (fit >= FAST_TDIFF_MIN_SET) {
+		if (fit < s->cap)
+			s->cap = fit;
+		return true;
+	}
+	snprintf(s->r->note, sizeof(s->r->note),
+		 "out of time (%.0f s a metric): %zu more sets of %d at %llu ADDs would not fit what "
+		 "is left",
+		 s->p->time_limit_s, sets, FAST_TDIFF_MIN_SET, (unsigned long long)adds);
+	s->r->out_of_time = true;
+	return false;
+}
+
 int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 {
 	const struct tl_search_params *p = s->p;
@@ -432,6 +451,12 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 	}
 	s->cap = fit;
 	for (int i = 0; i < FAST_TDIFF_CHUNKS; i++) {
+		/* each set timed re-sizes the rest: on a loaded node a measurement
+		 * costs more than the setup's timer and flush costs alone */
+		if (!tdiff_fits(s, tmin, (size_t)(FAST_TDIFF_CHUNKS - i + 2 * FAST_CONFIRM_PAIRS))) {
+			rc = 0;
+			goto out;
+		}
 		if (srch_sample(s, tmin, s->cap, false, &pt) != 0) {
 			free(pool.all);
 			return 1;
@@ -462,6 +487,11 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 				 "out of time (%.0f s a metric): t_diff is above %llu ADDs, the largest "
 				 "difference tried (the model expected %.0f)", p->time_limit_s,
 				 (unsigned long long)lo_fail, s->r->predicted_adds);
+			rc = 0;
+			goto out;
+		}
+		if (round == 0 && !tdiff_fits(s, tmin + (uint64_t)(1.5 * (double)d),
+					      2 * FAST_CONFIRM_PAIRS)) {
 			rc = 0;
 			goto out;
 		}
