@@ -262,6 +262,12 @@ static void stat_summarise(const struct tl_search_plan *p, const struct tl_searc
 
 		interval_full(xs, st->found, min_sd, c->resolution_ns / c->ns_per_add, &st->lo, &st->hi);
 		interval_full(ns, st->found, min_sd, c->resolution_ns, &st->lo_ns, &st->hi_ns);
+		/* no search reports above its bound, so neither may its interval
+		 * (two scattered repeats gave a t interval up to 7.7e21 ADDs) */
+		if (st->hi > (double)p->sp.max_adds) {
+			st->hi = (double)p->sp.max_adds;
+			st->hi_ns = st->hi * c->ns_per_add;
+		}
 	}
 	check_unstable(c, p->repeats, kind, p->sp.eps, xs, st);
 }
