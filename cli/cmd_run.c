@@ -18,6 +18,7 @@
 #include "bench/topology.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "cli/stop.h"
 #include "io/analysis.h"
 #include "io/host_json.h"
 #include "io/results.h"
@@ -52,7 +53,8 @@ static const char usage_text[] =
 	"  -h, --help           this help\n"
 	"\n"
 	"Exit status: 0 done, 1 measurement or write failure, 2 bad input,\n"
-	"130 interrupted (what was measured is still printed and written).\n";
+	"128 + the signal when stopped by INT (130), TERM (143) or HUP (129): what was\n"
+	"measured is still written (the raw samples before the analysis).\n";
 
 static const struct option longopts[] = {
 	{"backend", required_argument, NULL, 'b'},
@@ -88,18 +90,6 @@ struct run_opts {
 /* Execution with Ctrl-C                                                */
 /* ------------------------------------------------------------------ */
 
-static struct tl_run *volatile stop_target;
-
-static void on_stop_signal(int sig)
-{
-	struct tl_run *run = stop_target;
-
-	(void)sig;
-	/* atomic_bool is lock-free here, so the store is async-signal-safe. */
-	if (run)
-		atomic_store(&run->stop, true);
-}
-
 struct progress {
 	bool show;
 	struct timespec last;
@@ -130,23 +120,15 @@ static void on_chunk(void *ctx, struct tl_run *run, size_t cell)
 
 int cli_run_execute(struct tl_run *run, bool progress, char *why, size_t whylen)
 {
-	struct sigaction sa, old_int, old_term;
 	struct progress p = {.show = progress};
 	int rc;
 
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop_signal;
-	sigemptyset(&sa.sa_mask);
-	stop_target = run;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	/* The handlers stay armed after sampling (cli/stop.h): the caller
+	 * still has files to write. */
+	cli_stop_target(&run->stop);
 	clock_gettime(CLOCK_MONOTONIC, &p.last);
 	rc = tl_run_execute(run, on_chunk, &p, why, whylen);
-	/* From here a second Ctrl-C ends the process; atomic writes leave no
-	 * partial file behind. */
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	stop_target = NULL;
+	cli_stop_target(NULL);
 	if (progress)
 		fprintf(stderr, "\r%*s\r", 60, "");
 	return rc;
@@ -424,6 +406,128 @@ int cli_outputs_write(const char *cmd, const struct cli_outputs *o, struct cli_o
 	return rc;
 }
 
+/* The samples on disk before the long analysis: the CSV (which needs no
+ * analysis) and, when --json names a regular file, the JSON without
+ * summaries; the final JSON replaces it once the analysis is done. A
+ * JSON going to stdout or a device is written once, at the end. */
+static int write_raw(const struct run_opts *o, struct cli_open_outputs *files,
+		     const struct tl_run *run, bool stopped, const struct tl_host *host)
+{
+	char why[WHY_LEN];
+	int rc = TL_EXIT_OK;
+
+	if (files->csv) {
+		struct tl_out *co = files->csv;
+
+		files->csv = NULL;
+		if (tl_run_commit_csv(co, run, why, sizeof why) < 0) {
+			fprintf(stderr, "ticklab run: %s\n", why);
+			rc = TL_EXIT_FAIL;
+		}
+	}
+	if (files->json && !tl_out_in_place(files->json)) {
+		struct tl_out *jo = files->json;
+
+		files->json = NULL;
+		if (tl_run_commit_raw(jo, run, (enum tl_os_method)o->out.os, o->seed, stopped,
+				      tl_host_to_json(host), why, sizeof why) < 0) {
+			fprintf(stderr, "ticklab run: %s\n", why);
+			rc = TL_EXIT_FAIL;
+		}
+	}
+	fflush(stdout);
+	return rc;
+}
+
+/* tl_run_analyse, stopping between cells when a new signal came (*stopped):
+ * only a JSON still to be written in place needs the process alive then. */
+static struct tl_analysis *analyse(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
+				   int seen, bool *stopped)
+{
+	struct tl_analysis *an = calloc(run->ncells ? run->ncells : 1, sizeof *an);
+
+	*stopped = false;
+	for (size_t i = 0; an && i < run->ncells; i++) {
+		if (cli_stop_count() != seen) {
+			*stopped = true;
+			free(an);
+			return NULL;
+		}
+		if (tl_cell_analyse(run, i, m, seed, &an[i]) < 0) {
+			free(an);
+			return NULL;
+		}
+	}
+	return an;
+}
+
+static const char exit_analysing[] =
+	"\nticklab run: interrupted during the analysis; the samples are saved "
+	"(`ticklab report FILE` analyses them)\n";
+static const char exit_analysing_nofile[] =
+	"\nticklab run: interrupted during the analysis (nothing was to be saved)\n";
+
+/* After sampling: raw samples out, analysis, table, final JSON. */
+static int analyse_and_write(const struct run_opts *o, struct tl_run *run,
+			     struct cli_open_outputs *files, bool stopped,
+			     const struct tl_host *host)
+{
+	enum tl_os_method m = (enum tl_os_method)o->out.os;
+	struct tl_analysis *an;
+	bool late_stop;
+	int seen = cli_stop_count(); /* signals that stopped the sampling are not new */
+	int rc = write_raw(o, files, run, stopped, host), wrc;
+
+	if (rc != TL_EXIT_OK) {
+		cli_outputs_abort(files);
+		return rc;
+	}
+	/* Nothing left that a signal could lose: it may end the process. */
+	if (!files->json)
+		cli_stop_exiting(o->out.json || o->out.csv ? exit_analysing : exit_analysing_nofile,
+				 seen);
+	an = analyse(run, m, o->seed, seen, &late_stop);
+	cli_stop_stopping();
+	if (!an && late_stop) {
+		fprintf(stderr, "ticklab run: interrupted during the analysis; writing the samples\n");
+		if (files->json) {
+			struct tl_out *jo = files->json;
+			char why[WHY_LEN];
+
+			files->json = NULL;
+			if (tl_run_commit_raw(jo, run, m, o->seed, true, tl_host_to_json(host), why,
+					      sizeof why) < 0) {
+				fprintf(stderr, "ticklab run: %s\n", why);
+				return TL_EXIT_FAIL;
+			}
+		}
+		return TL_EXIT_OK;
+	}
+	if (!an) {
+		fprintf(stderr, "ticklab run: out of memory analysing the samples\n");
+		cli_outputs_abort(files);
+		return TL_EXIT_FAIL;
+	}
+	if (!o->quiet)
+		tl_table_print(cli_table_stream(&o->out), run, an, m, o->seed);
+	if (stopped)
+		fprintf(stderr, "ticklab run: interrupted: kept %zu of %zu samples\n",
+			atomic_load(&run->samples_done), run->samples_total);
+	fflush(stdout);
+	if (o->out.json && !files->json) {
+		/* The raw file is replaced by the analysed one. */
+		struct cli_outputs json_only = {.os = o->out.os, .json = o->out.json};
+
+		wrc = cli_outputs_write("run", &json_only, NULL, run, an, m, o->seed, stopped,
+					tl_host_to_json(host));
+	} else {
+		wrc = cli_outputs_write("run", &o->out, files, run, an, m, o->seed, stopped,
+					tl_host_to_json(host));
+	}
+	free(an);
+	return wrc;
+}
+
 static int measure_and_report(const struct run_opts *o)
 {
 	struct tl_run_config cfg = {
@@ -437,10 +541,8 @@ static int measure_and_report(const struct run_opts *o)
 		.cpu = o->cpu,
 		.seed = o->seed,
 	};
-	enum tl_os_method m = (enum tl_os_method)o->out.os;
 	struct tl_run run;
 	struct tl_host host;
-	struct tl_analysis *an;
 	struct cli_open_outputs files;
 	char why[WHY_LEN];
 	int rc;
@@ -466,29 +568,9 @@ static int measure_and_report(const struct run_opts *o)
 		tl_run_free(&run);
 		return TL_EXIT_FAIL;
 	}
-	an = tl_run_analyse(&run, m, o->seed);
-	if (!an) {
-		fprintf(stderr, "ticklab run: out of memory analysing the samples\n");
-		cli_outputs_abort(&files);
-		tl_run_free(&run);
-		return TL_EXIT_FAIL;
-	}
-	if (!o->quiet)
-		tl_table_print(cli_table_stream(&o->out), &run, an, m, o->seed);
-	if (rc == 1)
-		fprintf(stderr, "ticklab run: interrupted: kept %zu of %zu samples\n",
-			atomic_load(&run.samples_done), run.samples_total);
-	fflush(stdout);
-	{
-		int wrc = cli_outputs_write("run", &o->out, &files, &run, an, m, o->seed, rc == 1,
-					    tl_host_to_json(&host));
-
-		free(an);
-		tl_run_free(&run);
-		if (wrc != TL_EXIT_OK)
-			return wrc;
-	}
-	return rc == 1 ? TL_EXIT_INTERRUPTED : TL_EXIT_OK;
+	rc = analyse_and_write(o, &run, &files, rc == 1, &host);
+	tl_run_free(&run);
+	return rc;
 }
 
 int cli_run_main(int argc, char **argv)
@@ -505,7 +587,11 @@ int cli_run_main(int argc, char **argv)
 		run_opts_free(&o);
 		return opts_fail("run", why);
 	}
+	/* Armed before anything is prepared: a signal from here on keeps what
+	 * was measured (cli/stop.h). */
+	cli_stop_arm();
 	rc = measure_and_report(&o);
 	run_opts_free(&o);
-	return rc;
+	cli_stop_disarm();
+	return cli_stop_status(rc);
 }
