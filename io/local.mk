@@ -17,3 +17,6 @@ libticklab_a_SOURCES += io/search_json.c io/search_json.h io/search_table.c
 # verdicts helper: the injected variation of jitter cells, end to end on sim
 TESTS += tests/test_jitter_run.sh
 EXTRA_DIST += tests/test_jitter_run.sh
+# Hostile saved files and parameters (issue 11 items 5 and 8).
+TESTS += tests/test_hostile_files.sh
+EXTRA_DIST += tests/test_hostile_files.sh

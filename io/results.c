@@ -698,6 +698,9 @@ static int rd_number(struct reader *r, const json_t *o, const char *key, bool nu
 	if (!json_is_number(v))
 		return rd_fail(r, key, "expected a number%s, got %s", nullable ? " or null" : "",
 			       type_name(v));
+	if (fabs(json_number_value(v)) > TL_RESULTS_MAX_ABS)
+		return rd_fail(r, key, "is %g, outside the plausible +-%g", json_number_value(v),
+			       TL_RESULTS_MAX_ABS);
 	*out = json_number_value(v);
 	return 0;
 }
@@ -718,6 +721,9 @@ static int rd_doubles(struct reader *r, const json_t *o, const char *key, size_t
 		if (!json_is_number(v) || !isfinite(json_number_value(v)))
 			return rd_fail(r, key, "value %zu is %s, expected a finite number", i,
 				       type_name(v));
+		if (fabs(json_number_value(v)) > TL_RESULTS_MAX_ABS)
+			return rd_fail(r, key, "value %zu is %g, outside the plausible +-%g", i,
+				       json_number_value(v), TL_RESULTS_MAX_ABS);
 		out[i] = json_number_value(v);
 	}
 	return 0;
@@ -1076,6 +1082,13 @@ json_t *tl_json_load(const char *path, char *why, size_t whylen)
 	json_error_t err;
 	json_t *doc;
 	const char *name = strcmp(path, "-") == 0 ? "standard input" : path;
+	struct stat st;
+
+	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(why, whylen, "%s: is a directory (accepted: a JSON file written by ticklab)",
+			 name);
+		return NULL;
+	}
 
 	if (strcmp(path, "-") == 0)
 		doc = json_loadf(stdin, JSON_REJECT_DUPLICATES, &err);

@@ -28,6 +28,11 @@
 #include "bench/runner.h"
 #include "stats/stats.h"
 
+/* The largest magnitude a saved time may have (ns, or the backend's unit):
+ * about 11 days. Larger values are a corrupt or hostile file; refusing them
+ * at read time keeps every statistic finite. */
+#define TL_RESULTS_MAX_ABS 1e15
+
 /* What a run file says besides the cells. */
 struct tl_results_meta {
 	uint64_t seed;
@@ -92,7 +97,8 @@ int tl_run_commit_csv(struct tl_out *o, const struct tl_run *run, char *why, siz
 json_t *tl_json_load(const char *path, char *why, size_t whylen);
 
 /* Reads a run file written by tl_run_to_json. Timers are not opened: each
- * keeps its backend, id and ns_per_unit (state NULL). Every key is checked;
+ * keeps its backend, id and ns_per_unit (state NULL). Every key is checked
+ * (times beyond +-TL_RESULTS_MAX_ABS, NaN and infinities are refused);
  * a problem gives -1 with why = "FILE: where: what is wrong". Free with
  * tl_run_unload (never tl_run_free, which closes timers). */
 int tl_run_load(const char *path, struct tl_run *run, struct tl_results_meta *meta, char *why,
