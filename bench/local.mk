@@ -54,3 +54,6 @@ noinst_PROGRAMS += bench/bench_stats
 bench_bench_stats_SOURCES = bench/bench_stats.c
 bench_bench_stats_LDADD = $(TL_LIBS)
 BENCH_RUN += bench/bench_stats
+# Kernel lists and runs that used to be quadratic (issue 11 item 7).
+TESTS += tests/test_big_inputs.sh
+EXTRA_DIST += tests/test_big_inputs.sh

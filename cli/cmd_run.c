@@ -179,6 +179,47 @@ fail:
 	return -1;
 }
 
+static uint64_t fnv1a(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+/* Labels seen twice, by an open-addressing hash set of indexes: the pairwise
+ * check took minutes on a million kernels. */
+static int check_duplicates(const struct tl_kernel *k, size_t n, char *why, size_t whylen)
+{
+	size_t cap = 16, *slot;
+	int rc = 0;
+
+	while (cap < 2 * n)
+		cap *= 2;
+	slot = malloc(cap * sizeof *slot);
+	if (!slot) {
+		snprintf(why, whylen, "out of memory checking %zu kernels", n);
+		return -1;
+	}
+	for (size_t i = 0; i < cap; i++)
+		slot[i] = SIZE_MAX;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		size_t h = (size_t)fnv1a(k[i].label) & (cap - 1);
+
+		for (; slot[h] != SIZE_MAX; h = (h + 1) & (cap - 1))
+			if (strcmp(k[slot[h]].label, k[i].label) == 0) {
+				snprintf(why, whylen, "kernel '%s' is given twice", k[i].label);
+				rc = -1;
+				break;
+			}
+		if (rc == 0)
+			slot[h] = i;
+	}
+	free(slot);
+	return rc;
+}
+
 static int check_kernels(struct run_opts *o, char *why, size_t whylen)
 {
 	struct tl_topology topo;
@@ -190,13 +231,23 @@ static int check_kernels(struct run_opts *o, char *why, size_t whylen)
 	if (tl_kernel_parse_list_topo(o->kernel_text, have_topo ? &topo : NULL, &o->kernels,
 				      &o->nkernels, why, whylen) < 0)
 		return -1;
-	for (size_t i = 0; i < o->nkernels; i++)
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(o->kernels[i].label, o->kernels[j].label) == 0) {
-				snprintf(why, whylen, "kernel '%s' is given twice", o->kernels[i].label);
-				return -1;
-			}
-	return 0;
+	return check_duplicates(o->kernels, o->nkernels, why, whylen);
+}
+
+/* A run holds every cell's samples at once: more cells than this is a
+ * typo (100 ranges of 10000) long before it is an experiment. */
+#define MAX_CELLS 20000
+
+static int check_cells(const struct run_opts *o, char *why, size_t whylen)
+{
+	double cells = (double)o->nbackends * (double)o->nflush * (double)o->nkernels;
+
+	if (cells <= MAX_CELLS)
+		return 0;
+	snprintf(why, whylen, "%zu backends x %zu flush sizes x %zu kernels is %.0f cells, more "
+			      "than a run takes (%d)",
+		 o->nbackends, o->nflush, o->nkernels, cells, MAX_CELLS);
+	return -1;
 }
 
 /* Refuses an output path that cannot be written before minutes of sampling. */
@@ -287,7 +338,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char *why, size
 		return -1;
 	if (check_output("--json", o->out.json, why, whylen) < 0 ||
 	    check_output("--csv", o->out.csv, why, whylen) < 0 || check_backends(o, why, whylen) < 0 ||
-	    check_flush(o, why, whylen) < 0 || check_kernels(o, why, whylen) < 0)
+	    check_flush(o, why, whylen) < 0 || check_kernels(o, why, whylen) < 0 ||
+	    check_cells(o, why, whylen) < 0)
 		return -1;
 	return 0;
 }
