@@ -8,3 +8,4 @@ TESTS += tests/test_output_targets.sh
 EXTRA_DIST += tests/test_output_targets.sh
 TESTS += tests/test_output_failures.sh
 EXTRA_DIST += tests/test_output_failures.sh
+include tests/fuzz/local.mk
