@@ -7,6 +7,6 @@ $S apt-get update -qq
 $S apt-get install -y -qq --no-install-recommends \
 	build-essential autoconf automake libtool pkg-config \
 	libncurses-dev libpcre2-dev libgsl-dev libjansson-dev libhwloc-dev hwloc libcairo2-dev libpapi-dev papi-tools \
-	tmux clang gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user \
+	tmux clang libclang-rt-14-dev gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user \
 	python3 python3-numpy jq \
 	slurmctld slurmd slurm-client munge >/dev/null

@@ -4,6 +4,8 @@
  *
  * Id: sim[:key=value,...], every key optional:
  *
+ * (every time is capped, times at 1e12 ns and costs per operation at 1e5 ns,
+ * so a reading stays inside what a saved file may hold)
  *   sd=5           standard deviation of the normal τ_e, ns (>= 0)
  *   quantum=10     clock step, ns (>= 0; 0 = continuous clock)
  *   spike_rate=0.01 share of reads hit by an OS-noise spike (0..1)
@@ -102,27 +104,33 @@ static int sim_seed(const char *val, unsigned long *out, char *why, size_t whyle
 	return 0;
 }
 
+/* Caps on the model, so no reading can leave the +-1e15 ns a saved file
+ * may hold (io/results.h): 1e5 ns per operation times at most 1e9
+ * operations is 1e14 ns, and the other times are at most 1e12 ns each. */
+#define SIM_MAX_NS 1e12
+#define SIM_MAX_NS_PER_OP 1e5
+
 static int sim_set(struct tl_sim_model *m, const char *key, const char *val, char *why,
 		   size_t whylen)
 {
 	if (strcmp(key, "sd") == 0)
-		return sim_number(key, val, 0.0, INFINITY, &m->sd, why, whylen);
+		return sim_number(key, val, 0.0, SIM_MAX_NS, &m->sd, why, whylen);
 	if (strcmp(key, "quantum") == 0)
-		return sim_number(key, val, 0.0, INFINITY, &m->quantum, why, whylen);
+		return sim_number(key, val, 0.0, SIM_MAX_NS, &m->quantum, why, whylen);
 	if (strcmp(key, "spike_rate") == 0)
 		return sim_number(key, val, 0.0, 1.0, &m->spike_rate, why, whylen);
 	if (strcmp(key, "spike_ns") == 0)
-		return sim_number(key, val, 0.0, INFINITY, &m->spike_ns, why, whylen);
+		return sim_number(key, val, 0.0, SIM_MAX_NS, &m->spike_ns, why, whylen);
 	if (strcmp(key, "ns_per_add") == 0)
-		return sim_number(key, val, 0.0, INFINITY, &m->ns_per_add, why, whylen);
+		return sim_number(key, val, 0.0, SIM_MAX_NS_PER_OP, &m->ns_per_add, why, whylen);
 	if (strcmp(key, "ns_per_mul") == 0)
-		return sim_number(key, val, 0.0, INFINITY, &m->ns_per_mul, why, whylen);
+		return sim_number(key, val, 0.0, SIM_MAX_NS_PER_OP, &m->ns_per_mul, why, whylen);
 	if (strcmp(key, "ns_per_fma") == 0)
-		return sim_number(key, val, 0.0, INFINITY, &m->ns_per_fma, why, whylen);
+		return sim_number(key, val, 0.0, SIM_MAX_NS_PER_OP, &m->ns_per_fma, why, whylen);
 	if (strcmp(key, "ns_per_load") == 0)
-		return sim_number(key, val, 0.0, INFINITY, &m->ns_per_load, why, whylen);
+		return sim_number(key, val, 0.0, SIM_MAX_NS_PER_OP, &m->ns_per_load, why, whylen);
 	if (strcmp(key, "overhead") == 0)
-		return sim_number(key, val, 0.0, INFINITY, &m->overhead, why, whylen);
+		return sim_number(key, val, 0.0, SIM_MAX_NS, &m->overhead, why, whylen);
 	if (strcmp(key, "seed") == 0)
 		return sim_seed(val, &m->seed, why, whylen);
 	return tl_why(why, whylen, "sim: unknown key '%s': accepted keys are %s", key, sim_keys);

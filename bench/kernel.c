@@ -80,15 +80,31 @@ static int parse_ns(const char *s, size_t len, double *v)
 	return 0;
 }
 
+/* Appends to a list that only push grows, from NULL: its capacity is then
+ * 16 or the next power of two, so growing doubles it (one realloc per item
+ * made add:0:9999:1 quadratic, 63 s under ASan). */
 static int push(struct tl_kernel **out, size_t *n, const struct tl_kernel *k)
 {
-	struct tl_kernel *grown = realloc(*out, (*n + 1) * sizeof **out);
-	if (!grown)
+	if (*n >= TL_KERNEL_MAX_LIST)
 		return -1;
-	grown[*n] = *k;
-	*out = grown;
+	if (*n == 0 || (*n >= 16 && (*n & (*n - 1)) == 0)) {
+		size_t cap = *n ? 2 * *n : 16;
+		struct tl_kernel *grown = realloc(*out, cap * sizeof **out);
+		if (!grown)
+			return -1;
+		*out = grown;
+	}
+	(*out)[*n] = *k;
 	(*n)++;
 	return 0;
+}
+
+static int push_fail(size_t n, const char *tok, char *why, size_t whylen)
+{
+	if (n >= TL_KERNEL_MAX_LIST)
+		return fail(why, whylen, "too many kernels at \"%s\": a list takes at most "
+			    TL_KERNEL_MAX_LIST_TEXT, tok);
+	return fail(why, whylen, "out of memory at \"%s\"", tok);
 }
 
 static void label(struct tl_kernel *k)
@@ -177,7 +193,7 @@ static int parse_chain(enum tl_kernel_kind kind, const char *tok, const char *ar
 	if (nf == 1) {
 		k.k = v[0];
 		label(&k);
-		return push(out, n, &k) ? fail(why, whylen, "out of memory at \"%s\"", tok) : 0;
+		return push(out, n, &k) ? push_fail(*n, tok, why, whylen) : 0;
 	}
 	if (v[2] == 0)
 		return fail(why, whylen, "bad kernel range \"%s\": STEP must be > 0", tok);
@@ -192,7 +208,7 @@ static int parse_chain(enum tl_kernel_kind kind, const char *tok, const char *ar
 		k.k = x;
 		label(&k);
 		if (push(out, n, &k))
-			return fail(why, whylen, "out of memory at \"%s\"", tok);
+			return push_fail(*n, tok, why, whylen);
 		if (v[1] - x < v[2])
 			break; /* the next step would pass END (or wrap) */
 	}
@@ -224,7 +240,7 @@ static int parse_jitter(const char *tok, const char *args, size_t alen, struct t
 	if (parse_share(f[2], fl[2], &k.p))
 		return fail(why, whylen, "bad kernel \"%s\": P must be a number in [0, 1]", tok);
 	label(&k);
-	return push(out, n, &k) ? fail(why, whylen, "out of memory at \"%s\"", tok) : 0;
+	return push(out, n, &k) ? push_fail(*n, tok, why, whylen) : 0;
 }
 
 static int parse_load(const char *tok, const char *args, size_t alen,
@@ -254,7 +270,7 @@ static int parse_load(const char *tok, const char *args, size_t alen,
 		k.bytes = sizes[i];
 		label(&k);
 		if (push(out, n, &k))
-			return fail(why, whylen, "out of memory at \"%s\"", tok);
+			return push_fail(*n, tok, why, whylen);
 	}
 	return 0;
 }
@@ -276,7 +292,7 @@ static int parse_one(const char *s, size_t len, const struct tl_topology *topo,
 	if (!strcmp(tok, "empty")) {
 		struct tl_kernel k = { .kind = TL_KERNEL_EMPTY };
 		label(&k);
-		return push(out, n, &k) ? fail(why, whylen, "out of memory at \"%s\"", tok) : 0;
+		return push(out, n, &k) ? push_fail(*n, tok, why, whylen) : 0;
 	}
 	if (!strncmp(tok, "add:", 4))
 		return parse_chain(TL_KERNEL_ADD, tok, tok + 4, len - 4, out, n, why, whylen);
@@ -324,20 +340,38 @@ int tl_kernel_parse_list_topo(const char *text, const struct tl_topology *topo,
 			      struct tl_kernel **out, size_t *n, char *why, size_t whylen)
 {
 	const char *s = text;
-	size_t before = *n;
+	struct tl_kernel *list = NULL, *grown;
+	size_t count = 0;
 
 	if (!text || !*text)
 		return fail(why, whylen, "no kernel given%s", "");
+	/* Parsed into a list of our own (push's capacity rule needs that),
+	 * then appended to the caller's in one step. */
 	for (;;) {
 		const char *e = item_end(s);
-		if (parse_one(s, (size_t)(e - s), topo, out, n, why, whylen)) {
-			*n = before;
+		if (count >= TL_KERNEL_MAX_LIST) {
+			free(list);
+			return fail(why, whylen, "more than " TL_KERNEL_MAX_LIST_TEXT
+				    " kernels in \"%.40s...\"", text);
+		}
+		if (parse_one(s, (size_t)(e - s), topo, &list, &count, why, whylen)) {
+			free(list);
 			return -1;
 		}
 		if (!*e)
-			return 0;
+			break;
 		s = e + 1;
 	}
+	grown = realloc(*out, (*n + count) * sizeof **out);
+	if (!grown) {
+		free(list);
+		return fail(why, whylen, "out of memory at \"%.40s\"", text);
+	}
+	memcpy(grown + *n, list, count * sizeof *list);
+	free(list);
+	*out = grown;
+	*n += count;
+	return 0;
 }
 
 void tl_kernel_plan(const struct tl_kernel *kern, uint64_t seed, uint64_t *adds, size_t n)

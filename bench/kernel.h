@@ -37,6 +37,10 @@ struct tl_kernel {
 #define TL_KERNEL_MAX_K_TEXT "1000000000"
 #define TL_KERNEL_MAX_RANGE 10000
 #define TL_KERNEL_MAX_RANGE_TEXT "10000"
+/* Kernels one list may name (ranges expanded): far more than a run can
+ * sample, few enough that the list and its duplicate check stay cheap. */
+#define TL_KERNEL_MAX_LIST 100000
+#define TL_KERNEL_MAX_LIST_TEXT "100000"
 
 /* Parses one comma-free spec or a range "add:0:20000:2000" into one or more
  * kernels appended to *out (realloc'd). Lists are split on ',' only outside

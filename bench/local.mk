@@ -65,3 +65,6 @@ EXTRA_DIST += bench/bench_ladder.sh
 libticklab_a_SOURCES += bench/detect.c bench/detect.h
 # fleet helper: the fingerprint battery
 libticklab_a_SOURCES += bench/fingerprint.c bench/fingerprint.h
+# Kernel lists and runs that used to be quadratic (issue 11 item 7).
+TESTS += tests/test_big_inputs.sh
+EXTRA_DIST += tests/test_big_inputs.sh

@@ -18,6 +18,7 @@
 #include "bench/topology.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "cli/stop.h"
 #include "io/analysis.h"
 #include "io/chains.h"
 #include "io/host_json.h"
@@ -64,9 +65,14 @@ static const char usage_text[] =
 	"  -q, --quiet          print nothing but errors (no table, progress, warnings)\n"
 	"  -h, --help           this help\n"
 	"\n"
-	"Exit status: 0 done, 1 measurement or write failure (or, with --baseline, a\n"
-	"cell differs), 2 bad input, 130 interrupted (what was measured is still\n"
-	"printed and written).\n";
+	"Exit status: 0 done, 1 measurement or write failure (or, with --baseline, a
+"
+	"cell differs), 2 bad input, 128 + the signal when stopped by INT (130), TERM
+"
+	"(143) or HUP (129): what was measured is still written (the raw samples
+"
+	"before the analysis).
+";
 
 enum { OPT_BASELINE = OPT_FIRST_FREE, OPT_THRESHOLD };
 
@@ -112,18 +118,6 @@ struct run_opts {
 /* Execution with Ctrl-C                                                */
 /* ------------------------------------------------------------------ */
 
-static struct tl_run *volatile stop_target;
-
-static void on_stop_signal(int sig)
-{
-	struct tl_run *run = stop_target;
-
-	(void)sig;
-	/* atomic_bool is lock-free here, so the store is async-signal-safe. */
-	if (run)
-		atomic_store(&run->stop, true);
-}
-
 struct progress {
 	bool show;
 	struct timespec last;
@@ -154,23 +148,15 @@ static void on_chunk(void *ctx, struct tl_run *run, size_t cell)
 
 int cli_run_execute(struct tl_run *run, bool progress, char *why, size_t whylen)
 {
-	struct sigaction sa, old_int, old_term;
 	struct progress p = {.show = progress};
 	int rc;
 
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop_signal;
-	sigemptyset(&sa.sa_mask);
-	stop_target = run;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	/* The handlers stay armed after sampling (cli/stop.h): the caller
+	 * still has files to write. */
+	cli_stop_target(&run->stop);
 	clock_gettime(CLOCK_MONOTONIC, &p.last);
 	rc = tl_run_execute(run, on_chunk, &p, why, whylen);
-	/* From here a second Ctrl-C ends the process; atomic writes leave no
-	 * partial file behind. */
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	stop_target = NULL;
+	cli_stop_target(NULL);
 	if (progress)
 		fprintf(stderr, "\r%*s\r", 60, "");
 	return rc;
@@ -221,6 +207,47 @@ fail:
 	return -1;
 }
 
+static uint64_t fnv1a(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+/* Labels seen twice, by an open-addressing hash set of indexes: the pairwise
+ * check took minutes on a million kernels. */
+static int check_duplicates(const struct tl_kernel *k, size_t n, char *why, size_t whylen)
+{
+	size_t cap = 16, *slot;
+	int rc = 0;
+
+	while (cap < 2 * n)
+		cap *= 2;
+	slot = malloc(cap * sizeof *slot);
+	if (!slot) {
+		snprintf(why, whylen, "out of memory checking %zu kernels", n);
+		return -1;
+	}
+	for (size_t i = 0; i < cap; i++)
+		slot[i] = SIZE_MAX;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		size_t h = (size_t)fnv1a(k[i].label) & (cap - 1);
+
+		for (; slot[h] != SIZE_MAX; h = (h + 1) & (cap - 1))
+			if (strcmp(k[slot[h]].label, k[i].label) == 0) {
+				snprintf(why, whylen, "kernel '%s' is given twice", k[i].label);
+				rc = -1;
+				break;
+			}
+		if (rc == 0)
+			slot[h] = i;
+	}
+	free(slot);
+	return rc;
+}
+
 static int check_kernels(struct run_opts *o, char *why, size_t whylen)
 {
 	struct tl_topology topo;
@@ -232,13 +259,23 @@ static int check_kernels(struct run_opts *o, char *why, size_t whylen)
 	if (tl_kernel_parse_list_topo(o->kernel_text, have_topo ? &topo : NULL, &o->kernels,
 				      &o->nkernels, why, whylen) < 0)
 		return -1;
-	for (size_t i = 0; i < o->nkernels; i++)
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(o->kernels[i].label, o->kernels[j].label) == 0) {
-				snprintf(why, whylen, "kernel '%s' is given twice", o->kernels[i].label);
-				return -1;
-			}
-	return 0;
+	return check_duplicates(o->kernels, o->nkernels, why, whylen);
+}
+
+/* A run holds every cell's samples at once: more cells than this is a
+ * typo (100 ranges of 10000) long before it is an experiment. */
+#define MAX_CELLS 20000
+
+static int check_cells(const struct run_opts *o, char *why, size_t whylen)
+{
+	double cells = (double)o->nbackends * (double)o->nflush * (double)o->nkernels;
+
+	if (cells <= MAX_CELLS)
+		return 0;
+	snprintf(why, whylen, "%zu backends x %zu flush sizes x %zu kernels is %.0f cells, more "
+			      "than a run takes (%d)",
+		 o->nbackends, o->nflush, o->nkernels, cells, MAX_CELLS);
+	return -1;
 }
 
 /* Refuses an output path that cannot be written before minutes of sampling. */
@@ -370,7 +407,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char *why, size
 	    check_output("--csv", o->out.csv, why, whylen) < 0 ||
 	    check_output("--markdown", o->out.markdown, why, whylen) < 0 || check_backends(o, why, whylen) < 0 ||
 	    check_flush(o, why, whylen) < 0 || check_kernels(o, why, whylen) < 0 ||
-	    check_baseline(o, why, whylen) < 0)
+	    check_cells(o, why, whylen) < 0 || check_baseline(o, why, whylen) < 0)
 		return -1;
 	return 0;
 }
@@ -556,6 +593,156 @@ int cli_outputs_write(const char *cmd, const struct cli_outputs *o, struct cli_o
 	return rc;
 }
 
+/* The samples on disk before the long analysis: the CSV (which needs no
+ * analysis) and, when --json names a regular file, the JSON without
+ * summaries; the final JSON replaces it once the analysis is done. A
+ * JSON going to stdout or a device is written once, at the end. */
+static int write_raw(const struct run_opts *o, struct cli_open_outputs *files,
+		     const struct tl_run *run, bool stopped, const struct tl_host *host)
+{
+	char why[WHY_LEN];
+	int rc = TL_EXIT_OK;
+
+	if (files->csv) {
+		struct tl_out *co = files->csv;
+
+		files->csv = NULL;
+		if (tl_run_commit_csv(co, run, why, sizeof why) < 0) {
+			fprintf(stderr, "ticklab run: %s\n", why);
+			rc = TL_EXIT_FAIL;
+		}
+	}
+	if (files->json && !tl_out_in_place(files->json)) {
+		struct tl_out *jo = files->json;
+
+		files->json = NULL;
+		if (tl_run_commit_raw(jo, run, (enum tl_os_method)o->out.os, o->seed, stopped,
+				      tl_host_to_json(host), why, sizeof why) < 0) {
+			fprintf(stderr, "ticklab run: %s\n", why);
+			rc = TL_EXIT_FAIL;
+		}
+	}
+	fflush(stdout);
+	return rc;
+}
+
+/* tl_run_analyse, stopping between cells when a new signal came (*stopped):
+ * only a JSON still to be written in place needs the process alive then. */
+static struct tl_analysis *analyse(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
+				   int seen, bool *stopped)
+{
+	struct tl_analysis *an = calloc(run->ncells ? run->ncells : 1, sizeof *an);
+
+	*stopped = false;
+	for (size_t i = 0; an && i < run->ncells; i++) {
+		if (cli_stop_count() != seen) {
+			*stopped = true;
+			free(an);
+			return NULL;
+		}
+		if (tl_cell_analyse(run, i, m, seed, &an[i]) < 0) {
+			free(an);
+			return NULL;
+		}
+	}
+	return an;
+}
+
+static const char exit_analysing[] =
+	"\nticklab run: interrupted during the analysis; the samples are saved "
+	"(`ticklab report FILE` analyses them)\n";
+static const char exit_analysing_nofile[] =
+	"\nticklab run: interrupted during the analysis (nothing was to be saved)\n";
+
+/* After sampling: raw samples out, analysis, table, final JSON. */
+static int analyse_and_write(const struct run_opts *o, struct tl_run *run,
+			     struct cli_open_outputs *files, bool stopped,
+			     const struct tl_host *host)
+{
+	enum tl_os_method m = (enum tl_os_method)o->out.os;
+	struct tl_analysis *an;
+	struct tl_run_compare cmp;
+	struct cli_baseline bl = { o->baseline, &o->base, NULL };
+	size_t differ;
+	bool late_stop;
+	int seen = cli_stop_count(); /* signals that stopped the sampling are not new */
+	int rc = write_raw(o, files, run, stopped, host), wrc;
+
+	memset(&cmp, 0, sizeof cmp);
+
+	if (rc != TL_EXIT_OK) {
+		cli_outputs_abort(files);
+		return rc;
+	}
+	/* Nothing left that a signal could lose: it may end the process. */
+	if (!files->json)
+		cli_stop_exiting(o->out.json || o->out.csv ? exit_analysing : exit_analysing_nofile,
+				 seen);
+	an = analyse(run, m, o->seed, seen, &late_stop);
+	cli_stop_stopping();
+	if (!an && late_stop) {
+		fprintf(stderr, "ticklab run: interrupted during the analysis; writing the samples\n");
+		if (files->json) {
+			struct tl_out *jo = files->json;
+			char why[WHY_LEN];
+
+			files->json = NULL;
+			if (tl_run_commit_raw(jo, run, m, o->seed, true, tl_host_to_json(host), why,
+					      sizeof why) < 0) {
+				fprintf(stderr, "ticklab run: %s\n", why);
+				return TL_EXIT_FAIL;
+			}
+		}
+		return TL_EXIT_OK;
+	}
+	if (!an) {
+		fprintf(stderr, "ticklab run: out of memory analysing the samples\n");
+		cli_outputs_abort(files);
+		return TL_EXIT_FAIL;
+	}
+	if (!o->quiet) {
+		FILE *tf = cli_table_stream(&o->out);
+
+		tl_table_print(tf, run, an, m, o->seed);
+		tl_chains_print(tf, run, an);
+		tl_ladder_print(tf, run, an, host->have_topology ? &host->topo : NULL);
+	}
+	if (o->have_base) {
+		if (tl_runs_compare(&o->base, run, o->threshold_pct, o->seed, &cmp) < 0) {
+			fprintf(stderr, "ticklab run: out of memory comparing with the baseline\n");
+			free(an);
+			cli_outputs_abort(files);
+			return TL_EXIT_FAIL;
+		}
+		bl.cmp = &cmp;
+		if (!o->quiet) {
+			fprintf(cli_table_stream(&o->out), "against the baseline %s:\n", o->baseline);
+			tl_run_compare_print(cli_table_stream(&o->out), &o->base, &cmp);
+		}
+	}
+	if (stopped)
+		fprintf(stderr, "ticklab run: interrupted: kept %zu of %zu samples\n",
+			atomic_load(&run->samples_done), run->samples_total);
+	fflush(stdout);
+	if (o->out.json && !files->json) {
+		/* The raw file is replaced by the analysed one. */
+		struct cli_outputs json_only = {.os = o->out.os, .json = o->out.json};
+
+		wrc = cli_outputs_write("run", &json_only, NULL, run, an, m, o->seed, stopped,
+					tl_host_to_json(host), o->have_base ? &bl : NULL);
+	} else {
+		wrc = cli_outputs_write("run", &o->out, files, run, an, m, o->seed, stopped,
+					tl_host_to_json(host), o->have_base ? &bl : NULL);
+	}
+	differ = cmp.differ;
+	tl_run_compare_free(&cmp);
+	free(an);
+	if (wrc != TL_EXIT_OK || stopped)
+		return wrc;
+	/* As compare: 1 when a cell differs from the baseline. */
+	return differ > 0 ? TL_EXIT_FAIL : TL_EXIT_OK;
+}
+
 static int measure_and_report(const struct run_opts *o)
 {
 	struct tl_run_config cfg = {
@@ -569,17 +756,12 @@ static int measure_and_report(const struct run_opts *o)
 		.cpu = o->cpu,
 		.seed = o->seed,
 	};
-	enum tl_os_method m = (enum tl_os_method)o->out.os;
 	struct tl_run run;
 	struct tl_host host;
-	struct tl_analysis *an;
 	struct cli_open_outputs files;
-	struct tl_run_compare cmp;
-	struct cli_baseline bl = { o->baseline, &o->base, NULL };
 	char why[WHY_LEN];
 	int rc;
 
-	memset(&cmp, 0, sizeof cmp);
 	if (tl_run_prepare(&run, &cfg, why, sizeof why) < 0) {
 		fprintf(stderr, "ticklab run: %s\n", why);
 		return TL_EXIT_FAIL;
@@ -601,53 +783,9 @@ static int measure_and_report(const struct run_opts *o)
 		tl_run_free(&run);
 		return TL_EXIT_FAIL;
 	}
-	an = tl_run_analyse(&run, m, o->seed);
-	if (!an) {
-		fprintf(stderr, "ticklab run: out of memory analysing the samples\n");
-		cli_outputs_abort(&files);
-		tl_run_free(&run);
-		return TL_EXIT_FAIL;
-	}
-	if (!o->quiet) {
-		FILE *tf = cli_table_stream(&o->out);
-
-		tl_table_print(tf, &run, an, m, o->seed);
-		tl_chains_print(tf, &run, an);
-		tl_ladder_print(tf, &run, an, host.have_topology ? &host.topo : NULL);
-	}
-	if (o->have_base) {
-		if (tl_runs_compare(&o->base, &run, o->threshold_pct, o->seed, &cmp) < 0) {
-			fprintf(stderr, "ticklab run: out of memory comparing with the baseline\n");
-			free(an);
-			cli_outputs_abort(&files);
-			tl_run_free(&run);
-			return TL_EXIT_FAIL;
-		}
-		bl.cmp = &cmp;
-		if (!o->quiet) {
-			fprintf(cli_table_stream(&o->out), "against the baseline %s:\n", o->baseline);
-			tl_run_compare_print(cli_table_stream(&o->out), &o->base, &cmp);
-		}
-	}
-	if (rc == 1)
-		fprintf(stderr, "ticklab run: interrupted: kept %zu of %zu samples\n",
-			atomic_load(&run.samples_done), run.samples_total);
-	fflush(stdout);
-	{
-		int wrc = cli_outputs_write("run", &o->out, &files, &run, an, m, o->seed, rc == 1,
-					    tl_host_to_json(&host), o->have_base ? &bl : NULL);
-		size_t differ = cmp.differ;
-
-		tl_run_compare_free(&cmp);
-		free(an);
-		tl_run_free(&run);
-		if (wrc != TL_EXIT_OK)
-			return wrc;
-		if (rc == 1)
-			return TL_EXIT_INTERRUPTED;
-		/* As compare: 1 when a cell differs from the baseline. */
-		return differ > 0 ? TL_EXIT_FAIL : TL_EXIT_OK;
-	}
+	rc = analyse_and_write(o, &run, &files, rc == 1, &host);
+	tl_run_free(&run);
+	return rc;
 }
 
 int cli_run_main(int argc, char **argv)
@@ -664,7 +802,11 @@ int cli_run_main(int argc, char **argv)
 		run_opts_free(&o);
 		return opts_fail("run", why);
 	}
+	/* Armed before anything is prepared: a signal from here on keeps what
+	 * was measured (cli/stop.h). */
+	cli_stop_arm();
 	rc = measure_and_report(&o);
 	run_opts_free(&o);
-	return rc;
+	cli_stop_disarm();
+	return cli_stop_status(rc);
 }

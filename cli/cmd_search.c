@@ -27,6 +27,7 @@
 #include "bench/topology.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "cli/stop.h"
 #include "io/host_json.h"
 #include "io/results.h"
 #include "io/search_json.h"
@@ -83,7 +84,8 @@ static const char usage_text[] =
 	"  -h, --help           this help\n"
 	"\n"
 	"Exit status: 0 done, 1 measurement or write failure, 2 bad input,\n"
-	"130 interrupted (what was found so far is printed and written).\n";
+	"128 + the signal when stopped by INT (130), TERM (143) or HUP (129): what was\n"
+	"found so far is printed and written.\n";
 
 enum {
 	OPT_EPS = OPT_FIRST_FREE,
@@ -135,12 +137,6 @@ struct search_opts {
 };
 
 static atomic_bool stop_flag;
-
-static void on_stop_signal(int sig)
-{
-	(void)sig;
-	atomic_store(&stop_flag, true);
-}
 
 /* ------------------------------------------------------------------ */
 /* Arguments                                                            */
@@ -392,7 +388,6 @@ static int search_all(const struct search_opts *o)
 			    (o->markdown && strcmp(o->markdown, "-") == 0);
 	struct progress pr = {!o->quiet && isatty(STDERR_FILENO), &o->plan, cells};
 	struct tl_search_hooks hooks = {.ctx = &pr, .point = on_point, .stop = &stop_flag};
-	struct sigaction sa, old_int, old_term;
 	struct tl_host host;
 	char why[WHY_LEN];
 	int cpu = o->plan.cpu < 0 ? tl_cpu_default() : o->plan.cpu, rc, wrc;
@@ -407,15 +402,10 @@ static int search_all(const struct search_opts *o)
 		return TL_EXIT_FAIL;
 	}
 	tl_host_read("/", cpu, &host);
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop_signal;
-	sigemptyset(&sa.sa_mask);
 	atomic_store(&stop_flag, false);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	cli_stop_target(&stop_flag);
 	rc = tl_search_run(&o->plan, cells, &hooks);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	cli_stop_target(NULL);
 	if (pr.show)
 		fprintf(stderr, "\r%*s\r", 79, "");
 	if (!o->quiet)
@@ -448,7 +438,9 @@ int cli_search_main(int argc, char **argv)
 		opts_release(&o);
 		return opts_fail("search", why);
 	}
+	cli_stop_arm(); /* INT, TERM, HUP keep what was found until it is written */
 	rc = search_all(&o);
 	opts_release(&o);
-	return rc;
+	cli_stop_disarm();
+	return cli_stop_status(rc);
 }

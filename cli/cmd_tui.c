@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench/runner.h"
@@ -131,11 +132,18 @@ int cli_tui_main(int argc, char **argv)
 {
 	struct tui_opts o;
 	const char *no_term;
+	struct stat st;
 	char why[WHY_LEN];
 	int rc = parse_opts(argc, argv, &o);
 
 	if (rc)
 		return rc < 0 ? TL_EXIT_OK : rc;
+	if (o.replay && stat(o.replay, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(why, sizeof why, "--replay '%s' is a directory (accepted: a JSON file "
+					  "written by ticklab run, search or the TUI)",
+			 o.replay);
+		return opts_fail("tui", why);
+	}
 	/* Plain `ticklab` with nothing asked prints the table without a word. */
 	if (!interactive(&no_term))
 		return argc < 2 && strcmp(argv[0], "tui") != 0 ? cli_default_table()
@@ -143,11 +151,7 @@ int cli_tui_main(int argc, char **argv)
 	rc = tui_run(&o, why, sizeof why);
 	if (rc == TUI_NO_TERMINAL)
 		return fallback(&o, why);
-	/* a --replay file that is missing, not JSON or not a run, search or
-	 * session is bad input, as `report` says of the same file */
-	if (rc == TUI_LOAD_FAILED) {
-		fprintf(stderr, "ticklab tui: %s\n", why);
-		return TL_EXIT_USAGE;
-	}
+	if (rc == TUI_LOAD_FAILED) /* a file report would refuse too: bad input */
+		return opts_fail("tui", why);
 	return rc;
 }

@@ -8,6 +8,7 @@
 #include "bench/runner.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "cli/stop.h"
 #include "io/analysis.h"
 #include "io/table.h"
 #include "stats/stats.h"
@@ -82,7 +83,9 @@ int cli_default_table(void)
 		free(kernels);
 		return TL_EXIT_FAIL;
 	}
+	cli_stop_arm();
 	rc = cli_run_execute(&run, false, why, sizeof why);
+	cli_stop_disarm();
 	if (rc < 0) {
 		fprintf(stderr, "ticklab: %s\n", why);
 		tl_run_free(&run);
@@ -99,5 +102,5 @@ int cli_default_table(void)
 	free(kernels);
 	if (!an)
 		return TL_EXIT_FAIL;
-	return rc == 1 ? TL_EXIT_INTERRUPTED : TL_EXIT_OK;
+	return rc == 1 ? cli_stop_status(TL_EXIT_INTERRUPTED) : TL_EXIT_OK;
 }

@@ -1,7 +1,7 @@
 # cli/ files (see Makefile.am): the subcommands live in the library so the
 # program is only the dispatcher in cli/main.c.
 libticklab_a_SOURCES += cli/commands.h cli/opts.c cli/opts.h cli/cmd_info.c cli/cmd_run.c \
-	cli/cmd_report.c cli/default_table.c cli/cmd_tui.c
+	cli/cmd_report.c cli/default_table.c cli/cmd_tui.c cli/stop.c cli/stop.h
 # search helper: `ticklab search`
 libticklab_a_SOURCES += cli/cmd_search.c
 # verdicts helper: `ticklab compare`
@@ -27,3 +27,6 @@ TESTS += tests/test_baseline_run.sh
 EXTRA_DIST += tests/test_baseline_run.sh
 # fleet helper: `ticklab fingerprint` and `ticklab fleet`
 libticklab_a_SOURCES += cli/cmd_fingerprint.c cli/cmd_fleet.c
+# INT/TERM/HUP at every phase of run and search (issue 11 item 1).
+TESTS += tests/test_signals.sh
+EXTRA_DIST += tests/test_signals.sh tests/signals.py

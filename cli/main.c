@@ -7,6 +7,7 @@
 
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "stats/stats.h"
 
 static const char usage_text[] =
 	"usage: ticklab [COMMAND] [OPTIONS]\n"
@@ -89,7 +90,10 @@ static int dispatch(int argc, char **argv)
  * buffer is flushed here so `ticklab run ... > /dev/full` says so. */
 int main(int argc, char **argv)
 {
-	int rc = dispatch(argc, argv);
+	int rc;
+
+	stats_init();
+	rc = dispatch(argc, argv);
 
 	errno = 0;
 	if (fflush(stdout) == EOF || ferror(stdout)) {

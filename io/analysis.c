@@ -74,9 +74,21 @@ struct tl_analysis *tl_run_analyse(const struct tl_run *run, enum tl_os_method m
 	return an;
 }
 
+/* A mean the timer cannot tell from 0 (under one clock step, or within
+ * three standard errors) makes sd/mean a ratio of noise: add:0's CV of
+ * -5010 % says nothing, as an empty cell's would not. */
+static bool mean_within_noise(const struct tl_cell *c, const struct tl_summary *s)
+{
+	double m = fabs(s->mean);
+	double se = s->n > 0 ? s->sd / sqrt((double)s->n) : INFINITY;
+
+	return (isfinite(c->resolution_ns) && m < c->resolution_ns) || !(m > 3.0 * se);
+}
+
 bool tl_cell_shows_cv(const struct tl_cell *c, const struct tl_analysis *a)
 {
-	return c->kernel.kind != TL_KERNEL_EMPTY && isfinite(a->summary.cv);
+	return c->kernel.kind != TL_KERNEL_EMPTY && isfinite(a->summary.cv) &&
+	       !mean_within_noise(c, &a->summary);
 }
 
 bool tl_cell_shows_drift(const struct tl_cell *c, const struct tl_analysis *a)

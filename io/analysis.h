@@ -48,7 +48,8 @@ int tl_cell_analyse_kept(const struct tl_run *run, size_t cell, enum tl_os_metho
 struct tl_analysis *tl_run_analyse(const struct tl_run *run, enum tl_os_method m, uint64_t seed);
 
 /* CV and drift are relative to the level, so they say nothing for an empty
- * cell, centred on 0 after filter_cost. The table and the TUI show them by
+ * cell, centred on 0 after filter_cost, nor (CV) for any cell whose mean is
+ * within noise of 0: below the timer's resolution or 3 standard errors. The table and the TUI show them by
  * these rules (its spread is the sd). */
 bool tl_cell_shows_cv(const struct tl_cell *c, const struct tl_analysis *a);
 bool tl_cell_shows_drift(const struct tl_cell *c, const struct tl_analysis *a);

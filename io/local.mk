@@ -43,3 +43,6 @@ TESTS += tests/test_compare_sim
 libticklab_a_SOURCES += io/fingerprint.c io/fingerprint.h
 # fleet helper: many fingerprints judged together
 libticklab_a_SOURCES += io/fleet.c io/fleet.h
+# Hostile saved files and parameters (issue 11 items 5 and 8).
+TESTS += tests/test_hostile_files.sh
+EXTRA_DIST += tests/test_hostile_files.sh

@@ -206,6 +206,11 @@ struct tl_out *tl_out_open(const char *path, char *why, size_t whylen)
 	return o;
 }
 
+bool tl_out_in_place(const struct tl_out *o)
+{
+	return o->in_place;
+}
+
 void tl_out_abort(struct tl_out *o)
 {
 	if (!o)
@@ -319,6 +324,22 @@ int tl_json_commit(struct tl_out *o, const json_t *doc, char *why, size_t whylen
 	return tl_out_commit(o, emit_json, (void *)doc, why, whylen);
 }
 
+int tl_run_commit_raw(struct tl_out *o, const struct tl_run *run, enum tl_os_method m,
+		      uint64_t seed, bool interrupted, json_t *host, char *why, size_t whylen)
+{
+	json_t *doc = tl_run_to_json(run, NULL, m, seed, interrupted, host);
+	int rc;
+
+	if (!doc) {
+		snprintf(why, whylen, "out of memory building the JSON");
+		tl_out_abort(o);
+		return -1;
+	}
+	rc = tl_json_commit(o, doc, why, whylen);
+	json_decref(doc);
+	return rc;
+}
+
 json_t *tl_json_real(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
@@ -411,7 +432,7 @@ static void put(json_t *o, const char *key, json_t *v, bool *failed)
 static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_analysis *an_all,
 			    uint64_t seed)
 {
-	const struct tl_analysis *an = &an_all[i];
+	const struct tl_analysis *an = an_all ? &an_all[i] : NULL;
 	const struct tl_cell *c = &run->cells[i];
 	const struct tl_timer *t = &run->timers[c->timer];
 	const struct tl_backend *b = t->backend;
@@ -450,17 +471,20 @@ static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_
 	put(o, "n_planned", json_integer((json_int_t)c->n), &failed);
 	put(o, "overhead", tl_json_real(c->overhead_ns), &failed);
 	/* t_e,std's spread: the filtered sd of the baseline it came from. */
-	put(o, "overhead_sd_ns", tl_json_real(an_all[c->baseline].summary.sd), &failed);
+	put(o, "overhead_sd_ns", tl_json_real(an ? an_all[c->baseline].summary.sd : NAN), &failed);
 	put(o, "resolution_ns", tl_json_real(c->resolution_ns), &failed);
 	if (c->hidden)
 		put(o, "baseline", json_true(), &failed);
 	put(o, "samples", doubles_to_json(c->raw, done), &failed);
 	put(o, "samples_ns", doubles_to_json(c->ns, done), &failed);
 	/* Plain add:K cells would repeat K n times: only jitter's vary. */
+	if (jitter)
+		put(o, "adds", adds_to_json(c->adds, done), &failed);
+	if (!an)
+		goto done; /* raw samples only (tl_run_commit_raw) */
 	if (jitter) {
 		struct tl_jitter jit;
 
-		put(o, "adds", adds_to_json(c->adds, done), &failed);
 		if (tl_jitter_analyse(run, i, seed, &jit) != 0)
 			failed = true;
 		else
@@ -469,6 +493,7 @@ static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_
 	put(o, "summary", summary_to_json(&an->summary), &failed);
 	put(o, "os_filter", os_to_json(&an->os), &failed);
 	put(o, "drift", drift_to_json(&an->drift), &failed);
+done:
 	if (failed) {
 		json_decref(o);
 		return NULL;
@@ -498,6 +523,8 @@ json_t *tl_run_to_json(const struct tl_run *run, const struct tl_analysis *an,
 			stats_os_method_name(m), "interrupted", interrupted);
 	if (!doc)
 		return NULL;
+	if (!an && json_object_set_new(doc, "analysed", json_false()) != 0)
+		goto fail;
 	cells = json_array();
 	baselines = json_array();
 	json_object_set_new(doc, "cells", cells);
@@ -675,6 +702,9 @@ static int rd_number(struct reader *r, const json_t *o, const char *key, bool nu
 	if (!json_is_number(v))
 		return rd_fail(r, key, "expected a number%s, got %s", nullable ? " or null" : "",
 			       type_name(v));
+	if (fabs(json_number_value(v)) > TL_RESULTS_MAX_ABS)
+		return rd_fail(r, key, "is %g, outside the plausible +-%g", json_number_value(v),
+			       TL_RESULTS_MAX_ABS);
 	*out = json_number_value(v);
 	return 0;
 }
@@ -695,6 +725,9 @@ static int rd_doubles(struct reader *r, const json_t *o, const char *key, size_t
 		if (!json_is_number(v) || !isfinite(json_number_value(v)))
 			return rd_fail(r, key, "value %zu is %s, expected a finite number", i,
 				       type_name(v));
+		if (fabs(json_number_value(v)) > TL_RESULTS_MAX_ABS)
+			return rd_fail(r, key, "value %zu is %g, outside the plausible +-%g", i,
+				       json_number_value(v), TL_RESULTS_MAX_ABS);
 		out[i] = json_number_value(v);
 	}
 	return 0;
@@ -1059,6 +1092,13 @@ json_t *tl_json_load(const char *path, char *why, size_t whylen)
 	json_error_t err;
 	json_t *doc;
 	const char *name = strcmp(path, "-") == 0 ? "standard input" : path;
+	struct stat st;
+
+	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(why, whylen, "%s: is a directory (accepted: a JSON file written by ticklab)",
+			 name);
+		return NULL;
+	}
 
 	if (strcmp(path, "-") == 0)
 		doc = json_loadf(stdin, JSON_REJECT_DUPLICATES, &err);

@@ -28,6 +28,11 @@
 #include "bench/runner.h"
 #include "stats/stats.h"
 
+/* The largest magnitude a saved time may have (ns, or the backend's unit):
+ * about 11 days. Larger values are a corrupt or hostile file; refusing them
+ * at read time keeps every statistic finite. */
+#define TL_RESULTS_MAX_ABS 1e15
+
 /* What a run file says besides the cells. */
 struct tl_results_meta {
 	uint64_t seed;
@@ -57,6 +62,9 @@ struct tl_out *tl_out_open(const char *path, char *why, size_t whylen);
 int tl_out_commit(struct tl_out *o, int (*emit)(FILE *f, void *ctx), void *ctx, char *why,
 		  size_t whylen);
 void tl_out_abort(struct tl_out *o);
+/* Whether o writes where it is (stdout, a device, a FIFO): such a target
+ * is written once, never twice. */
+bool tl_out_in_place(const struct tl_out *o);
 
 /* A JSON document to path ("-": stdout), indented, doubles round-trip exact. */
 int tl_json_write(const char *path, const json_t *doc, char *why, size_t whylen);
@@ -68,9 +76,16 @@ json_t *tl_json_real(double v);
 
 /* The run document. an[i] is cell i's analysis (from tl_cell_analyse with
  * method m and seed); host is the node description (reference stolen, may
- * be NULL). Returns NULL only when out of memory. */
+ * be NULL). With an NULL the document has the raw samples only: no
+ * "summary", "os_filter", "drift" or "jitter", and "analysed": false (what
+ * `run` saves before its analysis; report reads it like any run file).
+ * Returns NULL only when out of memory. */
 json_t *tl_run_to_json(const struct tl_run *run, const struct tl_analysis *an,
 		       enum tl_os_method m, uint64_t seed, bool interrupted, json_t *host);
+
+/* tl_run_to_json(run, NULL, ...) committed into o (which it frees). */
+int tl_run_commit_raw(struct tl_out *o, const struct tl_run *run, enum tl_os_method m,
+		      uint64_t seed, bool interrupted, json_t *host, char *why, size_t whylen);
 
 /* One row per sample of every visible cell:
  * backend,flush_bytes,kernel,k,i,raw,ns (k is the sample's ADD count). */
@@ -86,7 +101,8 @@ int tl_csv_field(FILE *f, const char *s);
 json_t *tl_json_load(const char *path, char *why, size_t whylen);
 
 /* Reads a run file written by tl_run_to_json. Timers are not opened: each
- * keeps its backend, id and ns_per_unit (state NULL). Every key is checked;
+ * keeps its backend, id and ns_per_unit (state NULL). Every key is checked
+ * (times beyond +-TL_RESULTS_MAX_ABS, NaN and infinities are refused);
  * a problem gives -1 with why = "FILE: where: what is wrong". Free with
  * tl_run_unload (never tl_run_free, which closes timers). */
 int tl_run_load(const char *path, struct tl_run *run, struct tl_results_meta *meta, char *why,

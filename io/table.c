@@ -22,12 +22,23 @@ const char *const tl_table_headers[NCOLS] = {
 
 #define CELL_MAX TL_TABLE_CELL_MAX
 
+/* Fixed-point up to 1e9 (a second), then 4 significant digits: a hostile
+ * or absurd 1e15 must not make a 20-character column. */
 static void fmt_ns(char *buf, double v)
 {
 	if (isnan(v))
 		snprintf(buf, CELL_MAX, "-");
-	else
+	else if (fabs(v) < 1e9)
 		snprintf(buf, CELL_MAX, "%.1f", v);
+	else
+		snprintf(buf, CELL_MAX, "%.4g", v);
+}
+
+static void fmt_percent(char *buf, double share)
+{
+	double v = 100.0 * share;
+
+	snprintf(buf, CELL_MAX, fabs(v) < 1e6 ? "%.2f%%" : "%.4g%%", v);
 }
 
 void tl_table_row(const struct tl_run *run, size_t ci, const struct tl_analysis *a,
@@ -54,11 +65,11 @@ void tl_table_row(const struct tl_run *run, size_t ci, const struct tl_analysis 
 	fmt_ns(row[COL_MEAN], s->mean);
 	fmt_ns(row[COL_SD], s->sd);
 	if (tl_cell_shows_cv(c, a))
-		snprintf(row[COL_CV], CELL_MAX, "%.2f%%", 100.0 * s->cv);
+		fmt_percent(row[COL_CV], s->cv);
 	else
 		snprintf(row[COL_CV], CELL_MAX, "-");
 	if (tl_cell_shows_drift(c, a))
-		snprintf(row[COL_DRIFT], CELL_MAX, "%.2f%%", 100.0 * a->drift.rel_sd);
+		fmt_percent(row[COL_DRIFT], a->drift.rel_sd);
 	else
 		snprintf(row[COL_DRIFT], CELL_MAX, "-");
 }

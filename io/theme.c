@@ -2,11 +2,14 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "io/theme.h"
 
@@ -112,32 +115,91 @@ static int parse_line(const char *line, struct tui_theme *t, char *why, size_t w
 	return 0;
 }
 
-/* Reads lines from f over the built-in theme; label names f in messages. */
+/* A theme is a few dozen short lines: anything bigger is not one. */
+#define THEME_MAX_BYTES (64 * 1024)
+#define THEME_MAX_LINE 1023
+
+/* Reads lines from f over the built-in theme; label names f in messages.
+ * Lines are read whole, so a long one is named with its own number. */
 static int load_stream(FILE *f, const char *label, struct tui_theme *t, char *why, size_t whylen)
 {
-	char line[1024], msg[400];
+	char *line = NULL, msg[400];
+	size_t cap = 0;
+	ssize_t got;
 	unsigned lineno = 0;
+	int rc = 0;
 
-	while (fgets(line, sizeof line, f)) {
+	while ((got = getline(&line, &cap, f)) > 0) {
+		size_t len = (size_t)got;
+
 		lineno++;
+		if (line[len - 1] == '\n')
+			line[--len] = '\0';
+		if (len > THEME_MAX_LINE) {
+			snprintf(why, whylen, "%s:%u: line of %zu bytes, more than %d", label, lineno, len,
+				 THEME_MAX_LINE);
+			rc = -1;
+			break;
+		}
+		if (memchr(line, '\0', len)) {
+			snprintf(why, whylen, "%s:%u: a NUL byte (a theme is a text file)", label, lineno);
+			rc = -1;
+			break;
+		}
 		line[strcspn(line, "\r\n")] = '\0';
 		if (parse_line(line, t, msg, sizeof msg) < 0) {
 			snprintf(why, whylen, "%s:%u: %s", label, lineno, msg);
-			tui_theme_builtin(t);
-			return -1;
+			rc = -1;
+			break;
 		}
 	}
-	return 0;
+	free(line);
+	if (rc < 0)
+		tui_theme_builtin(t);
+	return rc;
+}
+
+/* Opens path for reading only when it is a regular file of at most
+ * THEME_MAX_BYTES: /dev/zero, a FIFO (whose open would block) or a
+ * directory are refused with why. */
+static FILE *open_theme(const char *path, char *why, size_t whylen)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	FILE *f;
+
+	if (fd < 0) {
+		snprintf(why, whylen, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0) {
+		snprintf(why, whylen, "%s: %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_size > THEME_MAX_BYTES) {
+		if (!S_ISREG(st.st_mode))
+			snprintf(why, whylen, "%s: not a regular file (a theme is a text file)", path);
+		else
+			snprintf(why, whylen, "%s: %lld bytes, more than a theme's %d", path,
+				 (long long)st.st_size, THEME_MAX_BYTES);
+		close(fd);
+		return NULL;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		snprintf(why, whylen, "%s: %s", path, strerror(errno));
+		close(fd);
+	}
+	return f;
 }
 
 int tui_theme_load(const char *path, struct tui_theme *t, char *why, size_t whylen)
 {
 	tui_theme_builtin(t);
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		snprintf(why, whylen, "%s: %s", path, strerror(errno));
+	FILE *f = open_theme(path, why, whylen);
+	if (!f)
 		return -1;
-	}
 	int rc = load_stream(f, path, t, why, whylen);
 	fclose(f);
 	if (rc < 0)
@@ -219,11 +281,11 @@ int tui_theme_find(const char *dir, const char *name, char *path, size_t len)
 	size_t nd = tui_theme_dirs(dir, dirs, 3);
 	for (size_t i = 0; i < nd; i++) {
 		snprintf(path, len, "%s/%s.theme", dirs[i], name);
-		FILE *f = fopen(path, "r");
-		if (f) {
-			fclose(f);
+		/* stat, not fopen: opening a FIFO would block; the loader says
+		 * what is wrong with what it finds */
+		struct stat st;
+		if (stat(path, &st) == 0)
 			return 0;
-		}
 	}
 	if (builtin_named(name)) {
 		snprintf(path, len, "built-in");

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_fit.h>
 #include <gsl/gsl_histogram.h>
 #include <gsl/gsl_statistics_double.h>
@@ -54,10 +55,22 @@ int stats_histogram(const double *x, size_t n, double resolution, size_t max_bin
 		data_range(x, n, &lo, &hi);
 	double span = hi - lo + resolution;
 	double width = resolution * ceil_slack(span / (resolution * (double)max_bins));
-	size_t nbins = (size_t)ceil_slack(span / width);
-	if (nbins > max_bins)
-		nbins = max_bins;
+	/* Values far apart (+-1e308: an infinite span) or so large that a bin
+	 * is below their ulp (1e17 with 10 ns steps) have no layout: refused
+	 * here, before a NaN bin count or a range GSL would reject. */
+	if (!isfinite(span) || !isfinite(width) || !(width > 0.0) || !isfinite(lo))
+		return -1;
+	double nb = ceil_slack(span / width);
+	if (!(nb >= 1.0))
+		return -1;
+	size_t nbins = nb > (double)max_bins ? max_bins : (size_t)nb;
 	double edge0 = lo - resolution / 2.0;
+	double edge1 = edge0 + (double)nbins * width;
+	/* Bins narrower than about 1e-9 of the values cannot be told apart
+	 * (1e17 ns in 10 ns bins: the ulp is 16). */
+	if (!isfinite(edge1) || !(edge0 < edge1) || width < fabs(edge0) * 0x1p-30 ||
+	    width < fabs(edge1) * 0x1p-30)
+		return -1;
 
 	gsl_histogram *g = gsl_histogram_alloc(nbins);
 	double *counts = malloc(nbins * sizeof(*counts));
@@ -67,7 +80,11 @@ int stats_histogram(const double *x, size_t n, double resolution, size_t max_bin
 		free(counts);
 		return -1;
 	}
-	gsl_histogram_set_ranges_uniform(g, edge0, edge0 + (double)nbins * width);
+	if (gsl_histogram_set_ranges_uniform(g, edge0, edge1) != GSL_SUCCESS) {
+		gsl_histogram_free(g);
+		free(counts);
+		return -1;
+	}
 	for (size_t i = 0; i < n; i++) {
 		if (isnan(x[i]))
 			continue;
@@ -76,8 +93,12 @@ int stats_histogram(const double *x, size_t n, double resolution, size_t max_bin
 			h->below++;
 		else if (x[i] >= g->range[nbins])
 			h->above++;
-		else
-			gsl_histogram_increment(g, x[i]);
+		else if (gsl_histogram_increment(g, x[i]) != GSL_SUCCESS) {
+			gsl_histogram_free(g);
+			free(counts);
+			memset(h, 0, sizeof(*h));
+			return -1;
+		}
 	}
 	for (size_t b = 0; b < nbins; b++)
 		counts[b] = gsl_histogram_get(g, b);

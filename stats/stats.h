@@ -16,6 +16,11 @@ struct tl_summary {
 double stats_quantile_sorted(const double *sorted, size_t n, double p);
 /* Summary of x (not modified). n == 0 gives NaNs. */
 void stats_summary(const double *x, size_t n, struct tl_summary *s);
+
+/* Turns GSL's default error handler (print and abort()) off, once, before
+ * any statistics run: every GSL status is checked where it is returned, so
+ * hostile input gives an error, never a SIGABRT. */
+void stats_init(void);
 /* filter_cost: x[i] -= te_std. */
 void stats_filter_cost(double *x, size_t n, double te_std);
 /* Median of x (not modified); NaN for n == 0. */

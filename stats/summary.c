@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gsl/gsl_errno.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
@@ -95,4 +96,9 @@ void stats_filter_cost(double *x, size_t n, double te_std)
 {
 	for (size_t i = 0; i < n; i++)
 		x[i] -= te_std;
+}
+
+void stats_init(void)
+{
+	gsl_set_error_handler_off();
 }

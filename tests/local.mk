@@ -13,3 +13,4 @@ EXTRA_DIST += tests/test_output_failures.sh
 TESTS += tests/test_fleet_cli.sh tests/test_slurm_fleet.sh
 EXTRA_DIST += tests/test_fleet_cli.sh tests/test_slurm_fleet.sh
 EXTRA_DIST += contrib/fleet.sbatch contrib/check_ticklab_fleet
+include tests/fuzz/local.mk

@@ -128,7 +128,11 @@ static void test_bad_params(void)
 	bad("sim:foo=1", "foo");
 	bad("sim:foo=1", "accepted keys are sd, quantum");
 	bad("sim:sd=-1", "sd");
-	bad("sim:sd=abc", "want a number >= 0");
+	bad("sim:sd=abc", "want a number in [0, 1e+12]");
+	/* Issue 11 item 5: values no saved file may hold (|ns| <= 1e15). */
+	bad("sim:overhead=1e308", "bad value '1e308' for overhead: want a number in [0, 1e+12]");
+	bad("sim:ns_per_add=1e308", "for ns_per_add: want a number in [0, 100000]");
+	bad("sim:ns_per_load=1e6", "ns_per_load");
 	bad("sim:quantum=nan", "quantum");
 	bad("sim:spike_rate=1.5", "[0, 1]");
 	bad("sim:spike_ns=1e400", "spike_ns");

@@ -93,6 +93,27 @@ static int interior_empty(const struct tl_histogram *h)
 	return (int)empty;
 }
 
+/* Issue 11 item 5: values a hostile file could hold. Before, +-1e308 made a
+ * NaN bin count (UBSan: "-nan is outside the range of 'unsigned long'") and
+ * 1e17 with a 10 ns step made GSL abort ("xmin must be less than xmax");
+ * both are refused now, and nothing aborts (GSL's handler is off). */
+static void test_histogram_hostile(void)
+{
+	double wide[] = { 1e308, -1e308, 1e308, 1e308, 1e308 };
+	double big[] = { 1e17, 1e17, 1e17, 1e17, 1e17 };
+	double huge_step[] = { 1, 2, 3 };
+	struct tl_histogram h;
+
+	ok(stats_histogram(wide, 5, 10, 50, 0, 0, &h) < 0 && h.counts == NULL,
+	   "+-1e308: refused (no finite layout)");
+	ok(stats_histogram(big, 5, 10, 50, 0, 0, &h) < 0, "1e17 with a 10 ns step: refused");
+	ok(stats_histogram(big, 5, 10, 50, 1e17, 1e17, &h) < 0, "the same as an explicit range");
+	ok(stats_histogram(huge_step, 3, NAN, 50, 0, 0, &h) < 0, "a NaN step: refused");
+	ok(stats_histogram(big, 5, 1e9, 50, 0, 0, &h) == 0 && h.total == 5,
+	   "1e17 in 1 s bins (far above its ulp) still works");
+	stats_histogram_free(&h);
+}
+
 static void test_histogram(void)
 {
 	double x[231];
@@ -163,6 +184,7 @@ static void test_histogram(void)
 	ok(stats_histogram(&one, 1, 1, 10, 0, 0, &h) == 0 && h.nbins == 1 && h.counts[0] == 1,
 	   "a single value gets one bin");
 	stats_histogram_free(&h);
+	test_histogram_hostile();
 }
 
 static void test_ecdf(void)
@@ -295,6 +317,7 @@ static void test_drift(void)
 
 int main(void)
 {
+	stats_init();
 	test_summary();
 	test_quantile();
 	test_histogram();

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "tests/tap.h"
@@ -159,11 +160,73 @@ static void test_colours(void)
 	is_int(tui_colour_8(TUI_RGB_DEFAULT), -1, "default stays default (8)");
 }
 
+/* Issue 11 item 6: a symlink to /dev/zero made the loader spin forever
+ * (every 1023-byte read of NULs looked blank), a FIFO blocked its open,
+ * and a line over 1023 bytes was split, so the error named the wrong
+ * line. Now: non-regular files and big ones are refused, long lines and
+ * NUL bytes are named with their own line number. */
+static void test_hostile(void)
+{
+	char dir[] = "/tmp/tl_theme_XXXXXX", path[256], zero[256], fifo[256], why[512];
+	struct tui_theme t;
+	char *big;
+	FILE *f;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	snprintf(path, sizeof path, "%s/h.theme", dir);
+	snprintf(zero, sizeof zero, "%s/z.theme", dir);
+	snprintf(fifo, sizeof fifo, "%s/f.theme", dir);
+
+	ok(symlink("/dev/zero", zero) == 0 && tui_theme_load(zero, &t, why, sizeof why) < 0 &&
+		   strstr(why, "not a regular file"),
+	   "a symlink to /dev/zero is refused at once: %s", why);
+	ok(mkfifo(fifo, 0600) == 0 && tui_theme_load(fifo, &t, why, sizeof why) < 0 &&
+		   strstr(why, "not a regular file"),
+	   "a FIFO is refused without blocking: %s", why);
+	ok(tui_theme_find(dir, "f", path, sizeof path) == 0, "finding a FIFO theme does not block");
+	ok(tui_theme_load(dir, &t, why, sizeof why) < 0 && strstr(why, "not a regular file"),
+	   "a directory is refused: %s", why);
+
+	snprintf(path, sizeof path, "%s/h.theme", dir);
+	big = malloc(2000);
+	memset(big, 'x', 1999);
+	big[1999] = '\0';
+	f = fopen(path, "w");
+	fprintf(f, "# one\n# two\n# %s\ntheme[title]=\"#12345\"\n", big);
+	fclose(f);
+	ok(tui_theme_load(path, &t, why, sizeof why) < 0 && strstr(why, "h.theme:3:") &&
+		   strstr(why, "more than 1023"),
+	   "a 2001-byte line is named as line 3: %s", why);
+	f = fopen(path, "w");
+	fputs("# fine\n", f);
+	fputc('\0', f);
+	fputs("theme[title]=\"#010203\"\n", f);
+	fclose(f);
+	ok(tui_theme_load(path, &t, why, sizeof why) < 0 && strstr(why, "h.theme:2:") &&
+		   strstr(why, "NUL"),
+	   "a NUL byte is named with its line: %s", why);
+	f = fopen(path, "w");
+	for (int i = 0; i < 100; i++)
+		fprintf(f, "# %s\n", big);
+	fclose(f);
+	ok(tui_theme_load(path, &t, why, sizeof why) < 0 && strstr(why, "more than a theme's"),
+	   "a 200 KB file is refused: %s", why);
+	free(big);
+	unlink(path);
+	unlink(zero);
+	unlink(fifo);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_shipped();
 	test_bad();
 	test_builtin();
+	test_hostile();
 	test_colours();
 	return tap_done();
 }

@@ -181,6 +181,9 @@ struct tui_app {
 int tui_term_open(struct tui_app *app, char *why, size_t whylen);
 void tui_done(void);
 int tui_term_signal_fd(void);
+/* Called as the main loop starts reading that fd; until then INT, TERM and
+ * HUP restore the terminal and exit 128 + the signal at once. */
+void tui_term_loop_started(void);
 void tui_term_suspend(void);
 void tui_term_resize(struct tui_app *app);
 void tui_term_apply_theme(struct tui_app *app);

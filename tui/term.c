@@ -32,18 +32,11 @@ static size_t restore_len;
 static const int quit_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT};
 static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 
-static void on_signal(int sig)
-{
-	int saved = errno;
-	unsigned char b = (unsigned char)sig;
-	if (sig_pipe[1] >= 0 && write(sig_pipe[1], &b, 1) < 0) {
-		/* a full pipe already holds a wake-up */
-	}
-	errno = saved;
-}
+/* Set once the main loop reads the self-pipe: before, nothing reads it. */
+static volatile sig_atomic_t loop_running;
 
-/* Only async-signal-safe calls: put the terminal back, then die as asked. */
-static void on_crash(int sig)
+/* Only async-signal-safe calls: put the terminal back. */
+static void restore_terminal(void)
 {
 	if (term_active) {
 		if (restore_len && write(STDOUT_FILENO, restore_seq, restore_len) < 0) {
@@ -52,6 +45,34 @@ static void on_crash(int sig)
 		if (have_tio)
 			tcsetattr(STDIN_FILENO, TCSANOW, &saved_tio);
 	}
+}
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+	unsigned char b = (unsigned char)sig;
+
+	/* Before the loop (loading a theme or a replay) nothing is measured
+	 * yet and nothing would read the pipe: INT, TERM and HUP end it now. */
+	if (!loop_running && (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)) {
+		restore_terminal();
+		_exit(128 + sig);
+	}
+	if (sig_pipe[1] >= 0 && write(sig_pipe[1], &b, 1) < 0) {
+		/* a full pipe already holds a wake-up */
+	}
+	errno = saved;
+}
+
+void tui_term_loop_started(void)
+{
+	loop_running = 1;
+}
+
+/* Put the terminal back, then die as asked. */
+static void on_crash(int sig)
+{
+	restore_terminal();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }

@@ -521,6 +521,7 @@ static void signals(struct tui_app *app, char *saved, size_t len)
 
 static int loop(struct tui_app *app, char *saved, size_t len)
 {
+	tui_term_loop_started();
 	while (!app->quit) {
 		tui_live_poll(app);
 		tui_info_poll(app);

@@ -1,0 +1,106 @@
+#include "config.h"
+
+#include "cli/stop.h"
+
+#include <signal.h>
+#include <stdbool.h>
+#include <string.h>
+#include <unistd.h>
+
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+#define NSIGNALS (sizeof stop_signals / sizeof stop_signals[0])
+
+static struct sigaction saved[NSIGNALS];
+static bool armed;
+static volatile sig_atomic_t caught;
+static volatile sig_atomic_t count;
+static volatile sig_atomic_t exiting;
+static const char *volatile exit_msg;
+/* atomic_bool is lock-free on every target we build for, so storing through
+ * it is async-signal-safe. */
+static _Atomic(atomic_bool *) target;
+
+static void say_and_exit(int sig)
+{
+	const char *m = exit_msg;
+
+	if (m)
+		(void)!write(STDERR_FILENO, m, strlen(m));
+	_exit(128 + sig);
+}
+
+static void on_signal(int sig)
+{
+	atomic_bool *flag = atomic_load(&target);
+
+	if (!caught)
+		caught = sig;
+	count++;
+	if (exiting)
+		say_and_exit(caught);
+	if (flag)
+		atomic_store(flag, true);
+}
+
+void cli_stop_arm(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NSIGNALS; i++)
+		sigaddset(&sa.sa_mask, stop_signals[i]);
+	caught = 0;
+	count = 0;
+	exiting = 0;
+	atomic_store(&target, NULL);
+	for (size_t i = 0; i < NSIGNALS; i++)
+		sigaction(stop_signals[i], &sa, armed ? NULL : &saved[i]);
+	armed = true;
+}
+
+void cli_stop_disarm(void)
+{
+	if (!armed)
+		return;
+	for (size_t i = 0; i < NSIGNALS; i++)
+		sigaction(stop_signals[i], &saved[i], NULL);
+	armed = false;
+	atomic_store(&target, NULL);
+}
+
+void cli_stop_target(atomic_bool *flag)
+{
+	atomic_store(&target, flag);
+	if (flag && caught)
+		atomic_store(flag, true);
+}
+
+void cli_stop_exiting(const char *msg, int since)
+{
+	exit_msg = msg;
+	exiting = 1;
+	if (count != since)
+		say_and_exit(caught);
+}
+
+void cli_stop_stopping(void)
+{
+	exiting = 0;
+}
+
+int cli_stop_signal(void)
+{
+	return caught;
+}
+
+int cli_stop_count(void)
+{
+	return count;
+}
+
+int cli_stop_status(int rc)
+{
+	return caught ? 128 + caught : rc;
+}
