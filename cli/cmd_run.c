@@ -65,14 +65,10 @@ static const char usage_text[] =
 	"  -q, --quiet          print nothing but errors (no table, progress, warnings)\n"
 	"  -h, --help           this help\n"
 	"\n"
-	"Exit status: 0 done, 1 measurement or write failure (or, with --baseline, a
-"
-	"cell differs), 2 bad input, 128 + the signal when stopped by INT (130), TERM
-"
-	"(143) or HUP (129): what was measured is still written (the raw samples
-"
-	"before the analysis).
-";
+	"Exit status: 0 done, 1 measurement or write failure (or, with --baseline, a\n"
+	"cell differs), 2 bad input, 128 + the signal when stopped by INT (130), TERM\n"
+	"(143) or HUP (129): what was measured is still written (the raw samples\n"
+	"before the analysis).\n";
 
 enum { OPT_BASELINE = OPT_FIRST_FREE, OPT_THRESHOLD };
 
@@ -725,15 +721,21 @@ static int analyse_and_write(const struct run_opts *o, struct tl_run *run,
 			atomic_load(&run->samples_done), run->samples_total);
 	fflush(stdout);
 	if (o->out.json && !files->json) {
-		/* The raw file is replaced by the analysed one. */
+		/* The raw file is replaced by the analysed one; the summary CSV
+		 * and the Markdown are still open in files. */
 		struct cli_outputs json_only = {.os = o->out.os, .json = o->out.json};
+		struct cli_open_outputs jf;
 
-		wrc = cli_outputs_write("run", &json_only, NULL, run, an, m, o->seed, stopped,
-					tl_host_to_json(host), o->have_base ? &bl : NULL);
-	} else {
-		wrc = cli_outputs_write("run", &o->out, files, run, an, m, o->seed, stopped,
-					tl_host_to_json(host), o->have_base ? &bl : NULL);
+		if (cli_outputs_open("run", &json_only, &jf) != TL_EXIT_OK) {
+			cli_outputs_abort(files);
+			tl_run_compare_free(&cmp);
+			free(an);
+			return TL_EXIT_FAIL;
+		}
+		files->json = jf.json;
 	}
+	wrc = cli_outputs_write("run", &o->out, files, run, an, m, o->seed, stopped,
+				tl_host_to_json(host), o->have_base ? &bl : NULL);
 	differ = cmp.differ;
 	tl_run_compare_free(&cmp);
 	free(an);
