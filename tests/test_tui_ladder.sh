@@ -51,7 +51,7 @@ wait_for 'done in' 60; ok $? "the ladder run finishes"
 wait_for 'Memory ladder: ns per load \(p50 / K\) by buffer size, flush 0' 5
 ok $? "a ladder run opens on the ladder view"
 shows 'L1d' && shows 'L2 ' && shows 'L3'; ok $? "the L1d, L2 and L3 ends are labelled"
-wait_for 'sim +L1d 1.2 ns +L2 1.2 ns +L3 1.2 ns +memory 1.2 ns' 5
+wait_for 'sim +L1d 1.2 +L2 1.2 +L3 1.2 +memory 1.2 ns' 5
 ok $? "each level's latency is sim's ns_per_load, 1.2 ns"
 shows "no step at L1d's end 32KiB"; ok $? "a ladder without steps is said plainly"
 golden ladder-80x24.txt

@@ -333,10 +333,12 @@ static int draw_levels(struct tui_app *app, int y, int x, int w, int ymax,
 		}
 		for (size_t j = 0; j <= s->nends && u < sizeof line; j++)
 			if (f->count[j])
-				u += (size_t)snprintf(line + u, sizeof line - u, "  %s %.3g ns",
+				u += (size_t)snprintf(line + u, sizeof line - u, "  %s %.3g",
 						      s->names[j], f->mean_ns[j]);
+		if (u < sizeof line)
+			u += (size_t)snprintf(line + u, sizeof line - u, " ns");
 		if (u < sizeof line && f->nlevels >= 2)
-			snprintf(line + u, sizeof line - u, "   flat %s, rising %s",
+			snprintf(line + u, sizeof line - u, "  flat %s, rising %s",
 				 f->flat ? "ok" : "FAILS", f->monotone ? "ok" : "FAILS");
 		tui_put(y, x + c, w - c, tui_attr(app, f->flat && f->monotone ? TUI_ROLE_MAIN_FG
 										: TUI_ROLE_WARN),
