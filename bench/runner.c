@@ -291,10 +291,13 @@ static void warm_up(struct tl_run *run)
 		}
 	}
 	/* One lap of every chase: a buffer that fits a cache level is then
-	 * in it from the first sample on, as it is in the steady state. */
+	 * in it from the first sample on, as it is in the steady state. A
+	 * cell sampled in one chunk gets that lap right before its chunk
+	 * (run_chunk), so a second one here would only cost time: seconds
+	 * per buffer past the last cache. */
 	for (size_t i = 0; i < run->ncells; i++) {
 		struct tl_cell *c = &run->cells[i];
-		if (c->chase) {
+		if (c->chase && c->chunk < c->n) {
 			struct tl_timer *tm = &run->timers[c->timer];
 			(void)tm->backend->time_loads(tm, &c->cursor, c->kernel.bytes / 64);
 		}

@@ -8,6 +8,7 @@
 #include "cli/opts.h"
 #include "io/analysis.h"
 #include "io/chains.h"
+#include "io/host_json.h"
 #include "io/ladder.h"
 #include "io/fingerprint.h"
 #include "io/results.h"
@@ -120,18 +121,6 @@ static int report_search(const json_t *doc, const char *name, const struct cli_o
 	return rc;
 }
 
-/* The cache sizes the run's host saw, for the ladder's levels. */
-static bool topology_of(const json_t *host, struct tl_topology *topo)
-{
-	memset(topo, 0, sizeof *topo);
-	if (!host)
-		return false;
-	topo->l1d = (uint64_t)json_integer_value(json_object_get(host, "l1d_bytes"));
-	topo->l2 = (uint64_t)json_integer_value(json_object_get(host, "l2_bytes"));
-	topo->l3 = (uint64_t)json_integer_value(json_object_get(host, "l3_bytes"));
-	return topo->l1d || topo->l2 || topo->l3;
-}
-
 /* A fingerprint: its figures through the one reader fleet uses too. */
 static int report_fingerprint(const json_t *doc, const char *name, const struct cli_outputs *out)
 {
@@ -172,7 +161,7 @@ static int report_run(const json_t *doc, const char *name, const struct cli_outp
 	tl_chains_print(cli_table_stream(out), &run, an);
 	{
 		struct tl_topology topo;
-		bool have = topology_of(meta.host, &topo);
+		bool have = tl_host_json_topology(meta.host, &topo);
 
 		tl_ladder_print(cli_table_stream(out), &run, an, have ? &topo : NULL);
 	}

@@ -128,3 +128,14 @@ json_t *tl_host_to_json(const struct tl_host *h)
 	json_object_set_new(o, "spoilers", spoilers_to_json(h));
 	return o;
 }
+
+bool tl_host_json_topology(const json_t *host, struct tl_topology *topo)
+{
+	memset(topo, 0, sizeof *topo);
+	if (!host)
+		return false;
+	topo->l1d = (uint64_t)json_integer_value(json_object_get(host, "l1d_bytes"));
+	topo->l2 = (uint64_t)json_integer_value(json_object_get(host, "l2_bytes"));
+	topo->l3 = (uint64_t)json_integer_value(json_object_get(host, "l3_bytes"));
+	return topo->l1d || topo->l2 || topo->l3;
+}

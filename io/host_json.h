@@ -4,10 +4,15 @@
 #define TL_IO_HOST_JSON_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 #include "bench/host.h"
 
 /* A new object (NULL only when out of memory). Unknown facts are null. */
 json_t *tl_host_to_json(const struct tl_host *h);
+
+/* The cache sizes a saved host object records (l1d/l2/l3_bytes), for a
+ * ladder's levels when the run is read back: true when it names any. */
+bool tl_host_json_topology(const json_t *host, struct tl_topology *topo);
 
 #endif

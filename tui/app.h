@@ -171,6 +171,10 @@ struct tui_app {
 	bool search_replay;        /* rows came from a file */
 	size_t search_cur;         /* row whose curves are shown */
 
+	/* memory ladder (ladder.c): its state, and whether Live shows it */
+	struct tui_ladder_view *ladder;
+	bool ladder_on;
+
 	/* wakeups from worker threads (one byte per event, never blocking) */
 	int wake[2];
 	bool dirty;
@@ -218,6 +222,9 @@ void tui_setup_input_done(struct tui_app *app, bool accept);
 /* A mouse click at (y, x): focus the list and the row there; toggle selects it. */
 void tui_setup_click(struct tui_app *app, int y, int x, bool toggle);
 bool tui_list_visible(const struct tui_list *l, size_t i);
+/* Adds the kernels of a spec to the kernel list: 0, or -1 with why. */
+int tui_setup_add_kernels(struct tui_app *app, const char *text, bool selected, char *why,
+			  size_t whylen);
 
 /* live.c */
 int tui_live_start(struct tui_app *app, char *why, size_t whylen);
@@ -230,6 +237,9 @@ void tui_live_stop(struct tui_app *app);
 void tui_live_free(struct tui_app *app);
 int tui_live_export(struct tui_app *app, bool csv, bool interrupted, char *path, size_t pathlen,
 		    char *why, size_t whylen);
+const struct tui_view *tui_live_view(struct tui_app *app, size_t cell);
+/* Brings the views of cells up to date (throttled as the drawn ones are). */
+void tui_live_refresh(struct tui_app *app, const size_t *cells, size_t n);
 /* Writes an export's document atomically and releases it; a NULL doc (its
  * building ran out of memory) is an error too. */
 int tui_export_json(const char *path, json_t *doc, char *why, size_t whylen);
@@ -264,6 +274,14 @@ void tui_search_free(struct tui_app *app);
 int tui_search_load(struct tui_app *app, const char *path, char *why, size_t whylen);
 /* The search's JSON (the schema of ticklab search --json) to path. */
 int tui_search_export(struct tui_app *app, const char *path, char *why, size_t whylen);
+
+/* ladder.c: the memory ladder preset (Setup) and view (Live) */
+void tui_ladder_preset(struct tui_app *app);
+void tui_ladder_reset(struct tui_app *app);  /* a new run or replay */
+void tui_ladder_toggle(struct tui_app *app);
+void tui_ladder_poll(struct tui_app *app);   /* event loop: new samples -> ladders */
+void tui_ladder_draw(struct tui_app *app);
+void tui_ladder_free(struct tui_app *app);
 
 /* info.c */
 void tui_info_draw(struct tui_app *app);

@@ -44,6 +44,8 @@ const struct tui_key tui_keys[] = {
 	{'p', "p", TUI_ACT_PAUSE, S_LIVE, "pause / resume sampling", "pause"},
 	{' ', "Space", TUI_ACT_PAUSE, S_LIVE, NULL, NULL},
 	{'r', "r", TUI_ACT_REF, S_SEARCH, "next reference backend for the ratios", "ref"},
+	{'m', "m", TUI_ACT_LADDER, S_SETUP, "memory ladder preset (load sizes, flush 0)", NULL},
+	{'m', "m", TUI_ACT_LADDER, S_LIVE, "memory ladder / histograms", NULL},
 	{'o', "o", TUI_ACT_PARAMS, S_SETUP | S_SEARCH, "search parameters (eps, n, repeats, ...)", NULL},
 	{'s', "s", TUI_ACT_SEARCH, S_SETUP | S_LIVE, "search t_min and t_diff", "search"},
 	{'i', "i", TUI_ACT_INFO, S_SETUP | S_LIVE | S_SEARCH, "node info", "info"},

@@ -79,6 +79,7 @@ static int views_alloc(struct tui_app *app)
 	for (size_t i = 0; i < app->run.ncells; i++)
 		app->views[i].done = SIZE_MAX;
 	app->cur_flush = app->cur_kernel = app->page = 0;
+	tui_ladder_reset(app);
 	return collect_kernels(app);
 }
 
@@ -400,6 +401,11 @@ static void view_update(struct tui_app *app, const struct tl_run *run, size_t ce
 	v->cost = tl_monotonic_s() - v->when;
 }
 
+const struct tui_view *tui_live_view(struct tui_app *app, size_t cell)
+{
+	return cell < app->run.ncells ? &app->views[cell] : NULL;
+}
+
 /* Refreshes the views the screen shows. */
 static void views_refresh(struct tui_app *app, const size_t *cells, size_t n, size_t bins)
 {
@@ -435,6 +441,11 @@ static void views_refresh(struct tui_app *app, const size_t *cells, size_t n, si
 	free(copy);
 }
 
+void tui_live_refresh(struct tui_app *app, const size_t *cells, size_t n)
+{
+	views_refresh(app, cells, n, (size_t)(app->lay.hist[0].w > 0 ? app->lay.hist[0].w : 1));
+}
+
 void tui_live_action(struct tui_app *app, enum tui_action a)
 {
 	size_t ntimers = app->run.ntimers;
@@ -468,6 +479,9 @@ void tui_live_action(struct tui_app *app, enum tui_action a)
 			atomic_store(&app->run.paused, p);
 			tui_message(app, false, p ? "paused: p resumes" : "resumed");
 		}
+		break;
+	case TUI_ACT_LADDER:
+		tui_ladder_toggle(app);
 		break;
 	default:
 		break;
@@ -783,6 +797,10 @@ void tui_live_draw(struct tui_app *app)
 		cells[i] = tui_live_cell(app, app->page + i, app->cur_flush, kern);
 	views_refresh(app, cells, n, bins);
 	draw_progress(app);
+	if (app->ladder_on) {
+		tui_ladder_draw(app);
+		return;
+	}
 	for (size_t i = 0; i < n; i++) {
 		const struct tui_view *v = column_view(app, cells, i);
 		draw_hist(app, &app->lay.hist[i], app->page + i, column_series(app, i), v);

@@ -4,7 +4,7 @@ libticklab_a_SOURCES += tui/tui.h tui/curses.h \
 	tui/layout.c tui/layout.h \
 	tui/theme.h \
 	tui/canvas.c tui/canvas.h \
-	tui/app.h tui/term.c tui/tui.c tui/setup.c tui/live.c tui/info.c tui/search_ui.c
+	tui/app.h tui/term.c tui/tui.c tui/setup.c tui/live.c tui/info.c tui/search_ui.c tui/ladder.c
 
 check_PROGRAMS += tests/test_layout tests/test_theme
 tests_test_layout_SOURCES = tests/test_layout.c
@@ -31,3 +31,6 @@ EXTRA_DIST += tests/test_tui_lecture.sh tests/tui_harness.sh
 # the jitter verdicts in the TUI, golden screens at 80x24 and 200x50
 TESTS += tests/test_tui_jitter.sh
 EXTRA_DIST += tests/test_tui_jitter.sh tests/golden/jitter-80x24.txt tests/golden/jitter-200x50.txt
+# kernels helper: the memory ladder preset and view (issue 14)
+TESTS += tests/test_tui_ladder.sh
+EXTRA_DIST += tests/test_tui_ladder.sh tests/golden/ladder-80x24.txt tests/golden/ladder-200x50.txt

@@ -109,6 +109,12 @@ static int add_kernels(struct tui_app *app, const char *text, bool selected, cha
 	return 0;
 }
 
+int tui_setup_add_kernels(struct tui_app *app, const char *text, bool selected, char *why,
+			  size_t whylen)
+{
+	return add_kernels(app, text, selected, why, whylen);
+}
+
 void tui_setup_init(struct tui_app *app)
 {
 	static const char *const titles[3] = {"Backends", "Flush sizes", "Kernels"};
@@ -350,6 +356,9 @@ void tui_setup_action(struct tui_app *app, enum tui_action a)
 		start_input(app, TUI_INPUT_N, n);
 		break;
 	}
+	case TUI_ACT_LADDER:
+		tui_ladder_preset(app);
+		break;
 	default:
 		break;
 	}

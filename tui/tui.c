@@ -525,6 +525,7 @@ static int loop(struct tui_app *app, char *saved, size_t len)
 	while (!app->quit) {
 		tui_live_poll(app);
 		tui_info_poll(app);
+		tui_ladder_poll(app);
 		if (tui_search_running(app))
 			app->dirty = true; /* the search screen polls its worker when drawn */
 		double now = tl_monotonic_s();
@@ -571,6 +572,7 @@ static void app_free(struct tui_app *app)
 	tui_info_free(app);
 	tui_search_free(app);
 	tui_live_free(app);
+	tui_ladder_free(app);
 	tui_setup_free(app);
 	for (int i = 0; i < 2; i++)
 		if (app->wake[i] >= 0)
