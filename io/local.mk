@@ -28,3 +28,5 @@ endif
 # the chains and memory ladder under run and report, end to end on sim (issue 14)
 TESTS += tests/test_ladder_run.sh
 EXTRA_DIST += tests/test_ladder_run.sh
+# lecture helper: the TUI's remembered setup (issue 13)
+libticklab_a_SOURCES += io/setup_memory.c io/setup_memory.h

@@ -16,6 +16,7 @@
 #include "bench/search_cell.h"
 #include "bench/topology.h"
 #include "io/results.h"
+#include "io/setup_memory.h"
 #include "stats/search.h"
 #include "stats/stats.h"
 #include "tui/canvas.h"
@@ -166,6 +167,13 @@ struct tui_app {
 	bool search_replay;        /* rows came from a file */
 	size_t search_cur;         /* row whose curves are shown */
 
+	/* the remembered setup (memory.c) */
+	char memory_path[1024];     /* "" when there is nowhere to keep it */
+	bool memory_loaded;         /* memory holds a valid file's setup */
+	struct tl_setup_memory memory;
+	size_t n_default;           /* N before the memory: R goes back to it */
+	const char *theme_default;  /* likewise the theme (NULL: "default") */
+
 	/* wakeups from worker threads (one byte per event, never blocking) */
 	int wake[2];
 	bool dirty;
@@ -210,6 +218,20 @@ void tui_setup_input_done(struct tui_app *app, bool accept);
 /* A mouse click at (y, x): focus the list and the row there; toggle selects it. */
 void tui_setup_click(struct tui_app *app, int y, int x, bool toggle);
 bool tui_list_visible(const struct tui_list *l, size_t i);
+/* The remembered setup onto the lists: unselect a whole list, then select
+ * the row labelled text (added when missing and it parses or probes here;
+ * false when it cannot be had on this node). */
+void tui_setup_unselect_all(struct tui_app *app, int which);
+bool tui_setup_pick(struct tui_app *app, int which, const char *text);
+
+/* memory.c: the last setup, kept in $XDG_CONFIG_HOME/ticklab/setup.json.
+ * load before the theme (it may name one), apply after the lists exist,
+ * save when a run starts and when the TUI ends, reset on R. */
+void tui_memory_load(struct tui_app *app);
+void tui_memory_apply(struct tui_app *app);
+/* Returns 0, or -1 with why (the caller says it: a message, or stderr at the end). */
+int tui_memory_save(struct tui_app *app, char *why, size_t whylen);
+void tui_memory_reset(struct tui_app *app);
 
 /* live.c */
 int tui_live_start(struct tui_app *app, char *why, size_t whylen);

@@ -44,6 +44,7 @@ enum tui_action {
 	TUI_ACT_GO_LIVE,
 	TUI_ACT_GO_SEARCH,
 	TUI_ACT_GO_INFO,
+	TUI_ACT_RESET,
 };
 
 struct tui_key {

@@ -28,3 +28,5 @@ TESTS += tests/test_search_faces
 # lecture helper: messages, navigation, themes and setup memory (issue 13)
 TESTS += tests/test_tui_lecture.sh
 EXTRA_DIST += tests/test_tui_lecture.sh tests/tui_harness.sh
+# lecture helper: the remembered setup restored and saved (issue 13)
+libticklab_a_SOURCES += tui/memory.c

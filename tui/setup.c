@@ -158,6 +158,7 @@ void tui_setup_free(struct tui_app *app)
 		free(app->lists[i].items);
 		app->lists[i].items = NULL;
 		app->lists[i].n = app->lists[i].cap = 0;
+		app->lists[i].cursor = app->lists[i].top = 0;
 	}
 }
 
@@ -350,6 +351,12 @@ void tui_setup_action(struct tui_app *app, enum tui_action a)
 		start_input(app, TUI_INPUT_N, n);
 		break;
 	}
+	case TUI_ACT_RESET:
+		if (tui_live_running(app) || tui_search_running(app))
+			tui_message(app, true, "busy: reset when the run or search has ended");
+		else
+			tui_memory_reset(app);
+		break;
 	default:
 		break;
 	}
@@ -439,4 +446,48 @@ void tui_setup_draw(struct tui_app *app)
 {
 	for (int i = 0; i < 3; i++)
 		draw_list(app, i);
+}
+
+/* ---- the remembered setup (tui/memory.c) ---- */
+
+void tui_setup_unselect_all(struct tui_app *app, int which)
+{
+	struct tui_list *l = &app->lists[which];
+	for (size_t i = 0; i < l->n; i++)
+		l->items[i].selected = false;
+}
+
+bool tui_setup_pick(struct tui_app *app, int which, const char *text)
+{
+	struct tui_list *l = &app->lists[which];
+	char why[512];
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->items[i].label, text) == 0) {
+			if (!l->items[i].available)
+				return false;
+			l->items[i].selected = true;
+			return true;
+		}
+	if (which == LIST_FLUSH) {
+		uint64_t bytes;
+		if (tl_size_parse(text, app->have_topo ? &app->topo : NULL, &bytes, why,
+				  sizeof why) < 0)
+			return false;
+		add_flush(app, text, true);
+		for (size_t i = 0; i < l->n; i++) /* an equal size under another name */
+			if (l->items[i].bytes == bytes)
+				l->items[i].selected = true;
+		return true;
+	}
+	if (which == LIST_KERNELS)
+		return add_kernels(app, text, true, why, sizeof why) == 0;
+	struct tui_item probe;
+	memset(&probe, 0, sizeof probe);
+	probe_backend(&probe, text);
+	if (!probe.available)
+		return false;
+	struct tui_item *it = list_add(l);
+	*it = probe;
+	it->selected = true;
+	return true;
 }

@@ -342,8 +342,11 @@ static void action(struct tui_app *app, enum tui_action a)
 			tui_message(app, true, "busy: wait for the current run or search, or press q");
 		else if (tui_live_start(app, why, sizeof why) < 0)
 			tui_message(app, true, "cannot run: %s", why);
-		else
+		else {
 			go(app, TUI_LIVE);
+			if (tui_memory_save(app, why, sizeof why) < 0)
+				tui_message(app, true, "the setup is not remembered: %s", why);
+		}
 		break;
 	case TUI_ACT_PARAMS:
 		tui_search_params_edit(app);
@@ -624,9 +627,11 @@ int tui_run(const struct tui_opts *opts, char *why, size_t whylen)
 			fcntl(app->wake[i], F_SETFL, fcntl(app->wake[i], F_GETFL) | O_NONBLOCK);
 			fcntl(app->wake[i], F_SETFD, FD_CLOEXEC);
 		}
+	tui_memory_load(app);
 	theme_init(app);
 	tui_term_apply_theme(app);
 	tui_setup_init(app);
+	tui_memory_apply(app);
 	app->screen = app->search_replay ? TUI_SEARCH : app->replay ? TUI_LIVE : TUI_SETUP;
 	app->back = TUI_SETUP;
 	if (!app->msg[0])
@@ -636,6 +641,9 @@ int tui_run(const struct tui_opts *opts, char *why, size_t whylen)
 	app->dirty = true;
 	rc = loop(app, saved, sizeof saved);
 	tui_done();
+	char mwhy[WHY_LEN];
+	if (tui_memory_save(app, mwhy, sizeof mwhy) < 0)
+		fprintf(stderr, "ticklab: the setup is not remembered: %s\n", mwhy);
 	if (saved[0])
 		printf("ticklab: interrupted; session saved to %s\n", saved);
 	int status = rc < 0 ? 1 : app->exit_status;
