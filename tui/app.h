@@ -47,6 +47,10 @@ struct tui_list {
 	void *re;                  /* pcre2_code of the filter, NULL: all */
 	void *md;                  /* its match data */
 	char pattern[128];
+	char before[128];          /* the pattern when / was pressed (Esc restores it) */
+	size_t cursor_before;      /* and the cursor */
+	int row_cols;              /* columns of a drawn row (0: not drawn yet) */
+	int label_cols;            /* the label's padded width in a row */
 };
 
 enum tui_input {
@@ -144,6 +148,7 @@ struct tui_app {
 	int thread_rc;
 	char thread_why[512];
 	double t_start, t_end;
+	double paused_at, paused_s; /* when the pause began; seconds paused before it */
 	struct tui_view *views;    /* one per cell */
 	size_t cur_flush, cur_kernel, page;
 	char (*kernels)[64];       /* distinct visible kernel labels */
@@ -215,6 +220,8 @@ void tui_setup_free(struct tui_app *app);
 void tui_setup_draw(struct tui_app *app);
 void tui_setup_action(struct tui_app *app, enum tui_action a);
 void tui_setup_input_done(struct tui_app *app, bool accept);
+/* The filter follows the typing: the list narrows with each key. */
+void tui_setup_filter_typed(struct tui_app *app);
 /* A mouse click at (y, x): focus the list and the row there; toggle selects it. */
 void tui_setup_click(struct tui_app *app, int y, int x, bool toggle);
 bool tui_list_visible(const struct tui_list *l, size_t i);

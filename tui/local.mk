@@ -30,3 +30,6 @@ TESTS += tests/test_tui_lecture.sh
 EXTRA_DIST += tests/test_tui_lecture.sh tests/tui_harness.sh
 # lecture helper: the remembered setup restored and saved (issue 13)
 libticklab_a_SOURCES += tui/memory.c
+# lecture helper: the small things of a demo (issue 13)
+TESTS += tests/test_tui_demo.sh
+EXTRA_DIST += tests/test_tui_demo.sh

@@ -188,6 +188,13 @@ static void draw_help(struct tui_app *app)
 {
 	char lines[64][96];
 	size_t n = tui_keys_help(app->screen, lines, 64);
+	/* what the live screen's marks mean, below its keys */
+	static const char *const live_legend[] = {
+		"  +N>          N samples above p99, off the histogram",
+		"  min < 0      t_e,std varies more than the kernel's cost",
+	};
+	for (size_t i = 0; app->screen == TUI_LIVE && i < 2 && n < 64; i++)
+		snprintf(lines[n++], sizeof lines[0], "%s", live_legend[i]);
 	int w = 62, h = (int)n + 4;
 	if (w > app->cols - 2)
 		w = app->cols - 2;
@@ -426,6 +433,8 @@ static void input_key(struct tui_app *app, wint_t ch, bool fkey)
 			app->inbuf[app->inlen] = '\0';
 		}
 	}
+	if (app->input == TUI_INPUT_FILTER)
+		tui_setup_filter_typed(app);
 	app->dirty = true;
 }
 
