@@ -117,4 +117,44 @@ PYEOF
 else
 	diag "python3 missing: the drift and +N> checks are skipped"
 fi
+# ---- navigation: a page indicator when backends split across pages, all
+# of them after widening; with --mouse the tabs and arrows are clickable
+"$BIN" run -b sim,sim:sd=6,sim:sd=7,sim:sd=8,sim:sd=9 -k add:100,empty -f 0,32KiB -n 2000 \
+	--json "$W/five.json" >/dev/null 2>&1
+ok $? "a run of five sim backends is saved"
+start 80 24 "LANG=$UTF8 TERM=xterm-256color" tui --replay "'$W/five.json'"
+wait_for 'page 1/2, Tab' 20; ok $? "five backends at 80 columns: the page indicator shows"
+keys Tab
+wait_for 'page 2/2, Tab' 5 && wait_for 'sim:sd=9' 2; ok $? "Tab shows page 2/2"
+X resize-window -t t -x 200 -y 50 >/dev/null 2>&1
+wait_for '● sim .*sim:sd=6.*sim:sd=7.*sim:sd=8.*sim:sd=9' 10 && lacks 'page [0-9]/'
+ok $? "widened to 200 columns, all five show at once, without Tab"
+[ $? -eq 0 ] || show
+
+# click COL ROW (1-based): an SGR mouse press and release, as xterm sends it
+click() { keys -l "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' "$1" "$2" "$1" "$2")"; }
+# col TEXT [OFFSET]: the column of TEXT on the progress row (the ASCII
+# tier, so one byte is one column), plus OFFSET
+col() { sed -n 2p "$W/screen" | awk -v t="$1" -v o="${2:-0}" '{ i = index($0, t); print i ? i + o : 0 }'; }
+start 80 24 "LANG=C TERM=xterm-256color" tui --mouse --replay "'$W/five.json'"
+wait_for 'flush < 0 >' 20; ok $? "replay with --mouse (ASCII arrows)"
+click "$(col 'flush <' 6)" 2
+wait_for 'flush < 32KiB >' 5; ok $? "a click on > shows the next flush size"
+click "$(col 'flush <' 6)" 2
+wait_for 'flush < 0 >' 5; ok $? "a click on < the previous one"
+click "$(col ' v  CPU' 1)" 2
+wait_for 'kernel \^ empty v' 5; ok $? "a click on v the next kernel"
+click "$(col 'kernel ^' 7)" 2
+wait_for 'kernel \^ add:100 v' 5; ok $? "a click on ^ the previous kernel"
+click "$(col 'page 1/2' 2)" 2
+wait_for 'page 2/2, Tab' 5; ok $? "a click on the page indicator turns the page"
+tab=$(sed -n 1p "$W/screen" | awk '{ print index($0, " Info") + 2 }')
+click "$tab" 1
+wait_gone 'CDF' 5 && wait_for 'Esc back' 2; ok $? "a click on the Info tab opens Info"
+tab=$(sed -n 1p "$W/screen" | awk '{ print index($0, " Live ") + 2 }')
+click "$tab" 1
+wait_for 'CDF' 5; ok $? "a click on the Live tab comes back"
+tab=$(sed -n 1p "$W/screen" | awk '{ print index($0, " Setup ") + 2 }')
+click "$tab" 1
+wait_for 'Flush sizes' 5; ok $? "a click on the Setup tab opens Setup"
 done_testing

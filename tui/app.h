@@ -172,6 +172,11 @@ struct tui_app {
 	bool search_replay;        /* rows came from a file */
 	size_t search_cur;         /* row whose curves are shown */
 
+	/* where a mouse click acts, as last drawn (0 wide: not shown) */
+	int tab_x[TUI_NSCREENS + 1]; /* tab s spans [tab_x[s], tab_x[s + 1]) on the title row */
+	int nav_y;                   /* the live progress row */
+	int nav_x[5][2];             /* there: left, right, up, down arrows and the page indicator */
+
 	/* the remembered setup (memory.c) */
 	char memory_path[1024];     /* "" when there is nowhere to keep it */
 	bool memory_loaded;         /* memory holds a valid file's setup */
@@ -247,6 +252,8 @@ void tui_live_poll(struct tui_app *app);
 void tui_live_draw(struct tui_app *app);
 void tui_live_action(struct tui_app *app, enum tui_action a);
 bool tui_live_running(const struct tui_app *app);
+/* The backends on one page of Live, and how many pages there are. */
+size_t tui_live_pages(const struct tui_app *app);
 void tui_live_stop(struct tui_app *app);
 void tui_live_free(struct tui_app *app);
 int tui_live_export(struct tui_app *app, bool csv, bool interrupted, char *path, size_t pathlen,

@@ -45,6 +45,12 @@ static void *run_main(void *arg)
 	return NULL;
 }
 
+size_t tui_live_pages(const struct tui_app *app)
+{
+	size_t per = app->lay.ncols ? app->lay.ncols : 1;
+	return app->have_run ? (app->run.ntimers + per - 1) / per : 0;
+}
+
 bool tui_live_running(const struct tui_app *app)
 {
 	return app->thread_live;
@@ -496,7 +502,7 @@ static void draw_progress(struct tui_app *app)
 	const struct tui_rect *r = &app->lay.progress;
 	size_t done = atomic_load(&app->run.samples_done), total = app->run.samples_total;
 	double frac = total ? (double)done / (double)total : 1.0;
-	char flush[32], left[96], tail[256];
+	char flush[32], left[96];
 	tl_size_format(app->run.nflush ? app->run.flush_bytes[app->cur_flush] : 0, flush,
 		       sizeof flush);
 	int barw = r->w >= 120 ? 30 : 12;
@@ -522,13 +528,40 @@ static void draw_progress(struct tui_app *app)
 		snprintf(left, sizeof left, " %3.0f%% done in %.1fs", 100 * frac,
 			 app->t_end - app->t_start);
 	x += tui_put(r->y, x, r->x + r->w - x, tui_attr(app, TUI_ROLE_HI), left);
-	snprintf(tail, sizeof tail, "  flush %s %s %s  kernel %s %s %s  CPU %d",
-		 app->tier == TUI_TIER_UTF8 ? "◀" : "<", flush,
-		 app->tier == TUI_TIER_UTF8 ? "▶" : ">",
-		 app->tier == TUI_TIER_UTF8 ? "▲" : "^",
-		 app->nkernels ? app->kernels[app->cur_kernel] : "-",
-		 app->tier == TUI_TIER_UTF8 ? "▼" : "v", app->run.cpu);
-	tui_put(r->y, x, r->x + r->w - x, tui_attr(app, TUI_ROLE_MAIN_FG), tail);
+	/* the page indicator keeps the row's right end; the rest gets what is left */
+	char page[40] = "";
+	size_t pages = tui_live_pages(app);
+	if (pages > 1)
+		snprintf(page, sizeof page, "  page %zu/%zu, Tab ",
+			 app->page / (app->lay.ncols ? app->lay.ncols : 1) + 1, pages);
+	int pw = (int)strlen(page), end = r->x + r->w - pw;
+	bool u = app->tier == TUI_TIER_UTF8;
+	struct {
+		const char *text;
+		int nav; /* index into app->nav_x, -1: not clickable */
+	} parts[] = {{"  flush ", -1}, {u ? "◀" : "<", 0}, {" ", -1}, {flush, -1}, {" ", -1},
+		     {u ? "▶" : ">", 1}, {"  kernel ", -1}, {u ? "▲" : "^", 2}, {" ", -1},
+		     {app->nkernels ? app->kernels[app->cur_kernel] : "-", -1}, {" ", -1},
+		     {u ? "▼" : "v", 3}};
+	memset(app->nav_x, 0, sizeof app->nav_x);
+	app->nav_y = r->y;
+	int fg = tui_attr(app, TUI_ROLE_MAIN_FG);
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0] && x < end; i++) {
+		int used = tui_put(r->y, x, end - x, fg, parts[i].text);
+		if (parts[i].nav >= 0 && used > 0) {
+			/* a click one column either side still counts: arrows are small */
+			app->nav_x[parts[i].nav][0] = x - 1;
+			app->nav_x[parts[i].nav][1] = x + used + 1;
+		}
+		x += used;
+	}
+	if (x < end)
+		x += tui_putf(r->y, x, end - x, fg, "  CPU %d", app->run.cpu);
+	if (pw && end > r->x) {
+		tui_put(r->y, end, pw, tui_attr(app, TUI_ROLE_HI) | A_BOLD, page);
+		app->nav_x[4][0] = end;
+		app->nav_x[4][1] = end + pw;
+	}
 }
 
 static void draw_hist(struct tui_app *app, const struct tui_rect *r, size_t timer, int series,
@@ -798,8 +831,12 @@ void tui_live_draw(struct tui_app *app)
 	}
 	size_t cells[TUI_MAX_COLS];
 	size_t n = app->lay.ncols;
-	if (app->page >= app->run.ntimers)
+	/* pages start at multiples of the columns that fit now: after a resize
+	 * a wider screen shows every backend it has room for, from the first */
+	if (app->page >= app->run.ntimers || n >= app->run.ntimers || !n)
 		app->page = 0;
+	else
+		app->page -= app->page % n;
 	if (n > app->run.ntimers - app->page)
 		n = app->run.ntimers - app->page;
 	const char *kern = app->nkernels ? app->kernels[app->cur_kernel] : "";

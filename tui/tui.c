@@ -72,8 +72,10 @@ static void draw_title(struct tui_app *app)
 	int x = tui_put(r->y, r->x, r->w, a | A_BOLD, " ticklab ");
 	for (int s = 0; s < TUI_NSCREENS; s++) {
 		int sa = s == (int)app->screen ? tui_attr_selected(app) | (int)A_BOLD : a;
+		app->tab_x[s] = x;
 		x += tui_putf(r->y, x, r->x + r->w - x, sa, " %s ", tui_screen_name((enum tui_screen)s));
 	}
+	app->tab_x[TUI_NSCREENS] = x;
 	char right[700];
 	if (app->replay)
 		snprintf(right, sizeof right, "replay %s  theme %s ", app->replay_path, app->theme.name);
@@ -438,10 +440,36 @@ static void input_key(struct tui_app *app, wint_t ch, bool fkey)
 	app->dirty = true;
 }
 
-/* Only with --mouse: clicks pick rows on Setup, the wheel moves. */
+/* A click on a screen's tab, or on Live's arrows and page indicator: the
+ * action of the key they stand for. */
+static bool mouse_nav(struct tui_app *app, const MEVENT *ev)
+{
+	static const enum tui_action nav[5] = {TUI_ACT_LEFT, TUI_ACT_RIGHT, TUI_ACT_UP,
+					       TUI_ACT_DOWN, TUI_ACT_PANE};
+	if (ev->y == app->lay.title.y)
+		for (int s = 0; s < TUI_NSCREENS; s++)
+			if (ev->x >= app->tab_x[s] && ev->x < app->tab_x[s + 1]) {
+				action(app, (enum tui_action)(TUI_ACT_GO_SETUP + s));
+				return true;
+			}
+	if (app->screen == TUI_LIVE && app->have_run && ev->y == app->nav_y)
+		for (int i = 0; i < 5; i++)
+			if (ev->x >= app->nav_x[i][0] && ev->x < app->nav_x[i][1]) {
+				action(app, nav[i]);
+				return true;
+			}
+	return false;
+}
+
+/* Only with --mouse: clicks pick rows on Setup, switch screens on the tabs
+ * and step Live's flush, kernel and page on its arrows; the wheel moves. */
 static void mouse(struct tui_app *app, const MEVENT *ev)
 {
 	if (app->help || app->input != TUI_INPUT_NONE || app->lay.too_small)
+		return;
+	if ((ev->bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_DOUBLE_CLICKED |
+			    BUTTON1_TRIPLE_CLICKED)) &&
+	    mouse_nav(app, ev))
 		return;
 	if (ev->bstate & BUTTON4_PRESSED)
 		action(app, TUI_ACT_UP);
