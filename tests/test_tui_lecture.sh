@@ -66,6 +66,22 @@ keys Escape
 wait_for 'CDF' 5 && wait_for 'done in' 2; ok $? "Esc from the search returns to the live results"
 keys 3
 wait_for 'search done' 5; ok $? "3 shows the search again"
+# e: the JSON, and beside it the figures ticklab plot would draw of it
+keys e
+wait_for 'exported to' 20
+poll 5 shows 'figures:|no figure' >/dev/null
+if ! shows 'no figure: built without cairo'; then
+	poll 5 sh -c "tr -s ' \n' '  ' <'$W/screen' | grep -q 'figures: .*-cv\.svg'"
+	ok $? "the search export says where its figures went"
+	[ $? -eq 0 ] || show
+	j=$(ls "$W"/ticklab-search-*.json 2>/dev/null | head -1)
+	b=${j%.json}
+	for f in "$b.svg" "$b-cv.svg" "$b-overlap.svg"; do
+		head -c 400 "$f" 2>/dev/null | grep -q '<svg'; ok $? "$(basename "$f") is an SVG beside the JSON"
+	done
+else
+	ok 0 "without cairo the export says there is no figure"
+fi
 keys F3
 wait_for 'CDF' 5; ok $? "F3 shows Live"
 keys '?'
