@@ -102,6 +102,7 @@ struct tl_search_cell *tl_search_cells_new(const struct tl_search_plan *p)
 		cells[i].b = i % p->nbackends;
 		cells[i].f = i / p->nbackends;
 		cells[i].rep = calloc(r, sizeof(*cells[i].rep));
+		cells[i].nrep = cells[i].rep ? r : 0;
 		if (!cells[i].rep) {
 			tl_search_cells_free(cells, n);
 			return NULL;
@@ -114,9 +115,46 @@ struct tl_search_cell *tl_search_cells_new(const struct tl_search_plan *p)
 
 void tl_search_cells_free(struct tl_search_cell *cells, size_t ncells)
 {
-	for (size_t i = 0; cells && i < ncells; i++)
+	for (size_t i = 0; cells && i < ncells; i++) {
+		for (unsigned r = 0; cells[i].rep && r < cells[i].nrep; r++)
+			for (int k = 0; k < 2; k++)
+				tl_search_points_free(&cells[i].rep[r].points[k]);
 		free(cells[i].rep);
+	}
 	free(cells);
+}
+
+int tl_search_points_add(struct tl_search_points *pts, double x, double y)
+{
+	if (pts->n == pts->cap) {
+		size_t cap = pts->cap ? 2 * pts->cap : 64;
+		double(*xy)[2] = realloc(pts->xy, cap * sizeof *xy);
+		if (!xy)
+			return -1;
+		pts->xy = xy;
+		pts->cap = cap;
+	}
+	pts->xy[pts->n][0] = x;
+	pts->xy[pts->n][1] = y;
+	pts->n++;
+	return 0;
+}
+
+size_t tl_search_points_total(const struct tl_search_cell *cells, size_t ncells, int kind)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ncells; i++)
+		for (unsigned r = 0; r < cells[i].nrep; r++)
+			n += cells[i].rep[r].points[kind].n;
+	return n;
+}
+
+void tl_search_points_free(struct tl_search_points *pts)
+{
+	free(pts->xy);
+	pts->xy = NULL;
+	pts->n = pts->cap = 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -146,6 +184,7 @@ struct run_ctx {
 	struct tl_search_cell *cells;
 	const struct tl_search_hooks *h;
 	size_t cell;
+	struct tl_search_rep *rep;  /* the repeat searching now (its points grow) */
 };
 
 static void lock(const struct tl_search_hooks *h)
@@ -179,6 +218,9 @@ static void on_point(void *ctx, int kind, uint64_t x, double y)
 {
 	const struct run_ctx *rc = ctx;
 
+	/* kept for the figures; a point that finds no memory is only not drawn */
+	if (rc->rep && (kind == 0 || kind == 1))
+		(void)tl_search_points_add(&rc->rep->points[kind], (double)x, y);
 	if (rc->h && rc->h->point)
 		rc->h->point(rc->h->ctx, rc->cell, kind, x, y);
 }
@@ -274,7 +316,9 @@ static int rep_search(const struct run_ctx *rc, struct tl_search_engine *e, unsi
 {
 	const struct tl_search_plan *p = rc->plan;
 	struct tl_search_params sp = p->sp;
-	struct tl_search_io io = {tl_search_engine_measure, e, on_point, (void *)rc,
+	struct run_ctx here = *rc;  /* the point hook keeps this repeat's points */
+	here.rep = rep;
+	struct tl_search_io io = {tl_search_engine_measure, e, on_point, &here,
 				  rc->h ? rc->h->stop : NULL, tl_monotonic_s};
 	int st;
 
@@ -357,7 +401,7 @@ int tl_search_run(const struct tl_search_plan *p, struct tl_search_cell *cells,
 	struct tl_timer *timers = calloc(p->nbackends ? p->nbackends : 1, sizeof(*timers));
 	bool *open = calloc(p->nbackends ? p->nbackends : 1, sizeof(*open));
 	size_t *order = calloc(n ? n : 1, sizeof(*order));
-	struct run_ctx rc = {p, cells, h, 0};
+	struct run_ctx rc = {p, cells, h, 0, NULL};
 	int result = 0;
 
 	if (!timers || !open || !order) {

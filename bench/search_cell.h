@@ -44,12 +44,25 @@ struct tl_search_plan {
 	size_t ref;                 /* index into backends */
 };
 
+/* The points one search evaluated, in order: t_min's (K, CV) or t_diff's
+ * (delta, overlap), as the engine's point hook saw them. Owned by their
+ * repeat, freed with the cells. */
+struct tl_search_points {
+	double (*xy)[2];
+	size_t n, cap;
+};
+
+/* Appends (x, y); -1 out of memory (the points so far stay). */
+int tl_search_points_add(struct tl_search_points *pts, double x, double y);
+void tl_search_points_free(struct tl_search_points *pts);
+
 /* One repeat of one cell. */
 struct tl_search_rep {
 	bool ran, done_tmin, done_tdiff;
 	double overhead_ns, ns_per_add, fit_r2, resolution_ns, flush_s;
 	size_t fast_n, setup_measurements;
 	struct tl_search_result tmin, tdiff;
+	struct tl_search_points points[2]; /* [0] t_min's, [1] t_diff's */
 	char why[TL_WHY_MAX];       /* a setup failure */
 };
 
@@ -81,6 +94,7 @@ struct tl_search_cell {
 	int phase;                  /* while running: 0 setup, 1 t_min, 2 t_diff */
 	size_t reps_done;
 	struct tl_search_rep *rep;  /* plan->repeats of them */
+	unsigned nrep;              /* how many rep holds */
 	struct tl_search_stat tmin, tdiff;
 	struct tl_search_ratio ratio_tmin, ratio_tdiff;
 	/* medians over the repeats that measured them */
@@ -115,6 +129,10 @@ size_t tl_search_cell_index(const struct tl_search_plan *p, size_t b, size_t f);
 /* nbackends x nflush cells, each with room for p->repeats repeats. */
 struct tl_search_cell *tl_search_cells_new(const struct tl_search_plan *p);
 void tl_search_cells_free(struct tl_search_cell *cells, size_t ncells);
+/* Points of kind (0 t_min, 1 t_diff) over every repeat of ncells cells:
+ * none in a file written before they were kept. */
+size_t tl_search_points_total(const struct tl_search_cell *cells, size_t ncells, int kind);
+
 
 /* Runs every repeat of every cell on the calling thread (pin it first).
  * Returns 0 done, 1 stopped (cells keep what was found), -1 when some cell

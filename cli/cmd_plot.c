@@ -29,8 +29,11 @@ static const char usage_text[] =
 	"                   after filter_cost and the OS filter, on one shared x axis\n"
 	"                   (--axis shared, default) or each on its own (--axis own)\n"
 	"                   cdf  every cell's CDF overlaid\n"
-	"kind of a search:  search (default) t_min and t_diff per backend and flush,\n"
+	"kinds of a search: search (default) t_min and t_diff per backend and flush,\n"
 	"                   the median of the repeats with its interval\n"
+	"                   cv  every t_min point evaluated: CV against K, with eps\n"
+	"                   overlap  every t_diff point: overlap against delta, with\n"
+	"                   alpha (files from before points were kept have neither)\n"
 	"--size WxH         pixels (PNG) or points (SVG, PDF), each 200..8000\n"
 	"                   (default 800x600)\n"
 	"--theme NAME       colours from a theme (default light: a white page)\n"
@@ -155,14 +158,12 @@ static int pick_kind(const struct plot_args *a, bool search, enum tl_plot_kind *
 		*k = strcmp(kind, "hist") == 0 ? TL_PLOT_HIST : TL_PLOT_CDF;
 		return 0;
 	}
-	if (search && (strcmp(kind, "cv") == 0 || strcmp(kind, "overlap") == 0))
-		snprintf(why, whylen, "--kind %s: a search file keeps each repeat's answer, not the "
-				      "points evaluated on the way, so it has no %s curve; accepted for "
-				      "a search: search", kind, strcmp(kind, "cv") == 0 ? "CV-vs-t" :
-				      "overlap-vs-delta");
-	else
-		snprintf(why, whylen, "--kind '%s' for a %s file: accepted: %s", kind,
-			 search ? "search" : "run", search ? "search" : "hist, cdf");
+	if (search && (strcmp(kind, "cv") == 0 || strcmp(kind, "overlap") == 0)) {
+		*k = strcmp(kind, "cv") == 0 ? TL_PLOT_CV : TL_PLOT_OVERLAP;
+		return 0;
+	}
+	snprintf(why, whylen, "--kind '%s' for a %s file: accepted: %s", kind,
+		 search ? "search" : "run", search ? "search, cv, overlap" : "hist, cdf");
 	return -1;
 }
 
@@ -176,6 +177,19 @@ static int plot_search(const json_t *doc, const char *name, const struct tl_plot
 	int rc = TL_EXIT_OK;
 
 	if (tl_search_from_json(doc, name, &plan, &cells, &interrupted, why, sizeof why) < 0) {
+		tl_search_plan_free(&plan);
+		return opts_fail("plot", why);
+	}
+	int kind = o->kind == TL_PLOT_OVERLAP;
+	if (o->kind != TL_PLOT_SEARCH &&
+	    !tl_search_points_total(cells, plan.nbackends * plan.nflush, kind)) {
+		snprintf(why, sizeof why, "--kind %s: %s keeps no evaluated %s points, so it has no %s "
+					  "curve (written before ticklab kept them, or %s); accepted: "
+					  "search",
+			 kind ? "overlap" : "cv", name, kind ? "t_diff" : "t_min",
+			 kind ? "overlap-vs-delta" : "CV-vs-t",
+			 kind ? "t_diff was not searched" : "nothing was searched");
+		tl_search_cells_free(cells, plan.nbackends * plan.nflush);
 		tl_search_plan_free(&plan);
 		return opts_fail("plot", why);
 	}
@@ -249,8 +263,10 @@ int cli_plot_main(int argc, char **argv)
 		return opts_fail("plot", why);
 	}
 	if (search)
-		snprintf(title, sizeof title, "%s: t_min and t_diff",
-			 strrchr(name, '/') ? strrchr(name, '/') + 1 : name);
+		snprintf(title, sizeof title, "%s: %s", strrchr(name, '/') ? strrchr(name, '/') + 1 : name,
+			 o.kind == TL_PLOT_CV	     ? "CV against K (t_min's search)"
+			 : o.kind == TL_PLOT_OVERLAP ? "overlap against delta (t_diff's search)"
+						     : "t_min and t_diff");
 	else
 		default_title(&a, name, title, sizeof title);
 	o.title = a.title ? a.title : title;

@@ -78,6 +78,7 @@ static int parse_opts(int argc, char **argv, struct tui_opts *o)
 			o->mouse = true;
 			break;
 		case 'n':
+			o->n_given = true;
 			if (opts_parse_count(optarg, "-n", &o->n, why, sizeof why) < 0)
 				return opts_fail("tui", why);
 			break;

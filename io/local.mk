@@ -46,3 +46,5 @@ libticklab_a_SOURCES += io/fleet.c io/fleet.h
 # Hostile saved files and parameters (issue 11 items 5 and 8).
 TESTS += tests/test_hostile_files.sh
 EXTRA_DIST += tests/test_hostile_files.sh
+# lecture helper: the TUI's remembered setup (issue 13)
+libticklab_a_SOURCES += io/setup_memory.c io/setup_memory.h

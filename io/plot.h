@@ -6,9 +6,9 @@
  * A run gives histograms (one panel per cell, on a shared or each on its
  * own x axis) or the CDFs of every cell overlaid, of the samples the filters
  * kept (tl_cell_analyse_kept: after filter_cost and the OS filter). A search
- * gives t_min and t_diff per backend and flush with their intervals; its
- * file keeps each repeat's answer but not the points evaluated on the way,
- * so there is no CV-vs-t or overlap-vs-delta curve to draw. */
+ * gives t_min and t_diff per backend and flush with their intervals (kind
+ * search), or the points each repeat evaluated on the way: CV against K
+ * (kind cv) and overlap against delta (kind overlap), with the threshold. */
 #ifndef TL_IO_PLOT_H
 #define TL_IO_PLOT_H
 
@@ -21,7 +21,7 @@
 #include "io/theme.h"
 #include "stats/stats.h"
 
-enum tl_plot_kind { TL_PLOT_HIST, TL_PLOT_CDF, TL_PLOT_SEARCH };
+enum tl_plot_kind { TL_PLOT_HIST, TL_PLOT_CDF, TL_PLOT_SEARCH, TL_PLOT_CV, TL_PLOT_OVERLAP };
 enum tl_plot_format { TL_PLOT_SVG, TL_PLOT_PNG, TL_PLOT_PDF };
 
 #define TL_PLOT_DEFAULT_W 800
@@ -50,7 +50,7 @@ bool tl_plot_available(void);
 int tl_plot_run(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
 		const struct tl_plot_opts *o, const char *path, char *why, size_t whylen);
 
-/* A search's figure (kind TL_PLOT_SEARCH) into path. */
+/* A search's figure (kind TL_PLOT_SEARCH, TL_PLOT_CV or TL_PLOT_OVERLAP) into path. */
 int tl_plot_search(const struct tl_search_plan *p, const struct tl_search_cell *cells,
 		   const struct tl_plot_opts *o, const char *path, char *why, size_t whylen);
 

@@ -1,6 +1,7 @@
-/* A search's figure: t_min and t_diff of every backend and flush, the median
- * of the repeats with its interval, or an arrow from the bound below which
- * nothing was found. */
+/* A search's figures: t_min and t_diff of every backend and flush, the
+ * median of the repeats with its interval, or an arrow from the bound below
+ * which nothing was found; and the curves the searches walked, CV against K
+ * and overlap against delta, from the points each repeat kept. */
 #include "config.h"
 
 #include <math.h>
@@ -14,6 +15,7 @@ struct search_fig {
 	const struct tl_search_plan *p;
 	const struct tl_search_cell *cells;
 	size_t ncells;
+	int kind;                   /* the curves: 0 t_min's CV, 1 t_diff's overlap */
 };
 
 static const struct tl_search_stat *metric(const struct tl_search_cell *c, int kind)
@@ -165,18 +167,153 @@ static int draw_search(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, do
 	return 0;
 }
 
+/* ---- the curves: every evaluated point of every repeat ---- */
+
+static int by_x(const void *a, const void *b)
+{
+	const double *u = a, *v = b;
+
+	return (u[0] > v[0]) - (u[0] < v[0]);
+}
+
+/* One repeat's points in x order, joined, each with the cell's marker;
+ * points above the frame are drawn at its edge (clipped). */
+static void curve(cairo_t *cr, const struct tl_plot_ink *ink, const struct tl_plot_frame *f,
+		  const struct tl_search_points *pts, size_t series, double font)
+{
+	double(*xy)[2] = malloc((pts->n ? pts->n : 1) * sizeof *xy);
+	size_t n = 0;
+
+	if (!xy)
+		return;
+	for (size_t i = 0; i < pts->n; i++)
+		if (pts->xy[i][0] > 0 && isfinite(pts->xy[i][1])) {
+			xy[n][0] = pts->xy[i][0];
+			xy[n++][1] = pts->xy[i][1];
+		}
+	qsort(xy, n, sizeof *xy, by_x);
+	cairo_save(cr);
+	cairo_rectangle(cr, f->x, f->y, f->w, f->h);
+	cairo_clip(cr);
+	tl_plot_series_line(cr, ink, series, 1.3);
+	for (size_t i = 0; i < n; i++) {
+		double x = tl_plot_px(f, xy[i][0]), y = tl_plot_py(f, fmin(xy[i][1], f->yhi));
+
+		if (i)
+			cairo_line_to(cr, x, y);
+		else
+			cairo_move_to(cr, x, y);
+	}
+	cairo_stroke(cr);
+	for (size_t i = 0; i < n; i++)
+		tl_plot_marker(cr, ink, series, tl_plot_px(f, xy[i][0]),
+			       tl_plot_py(f, fmin(xy[i][1], f->yhi)), font * 0.22);
+	cairo_restore(cr);
+	free(xy);
+}
+
+static int draw_curves(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, double w,
+		       double h, double top)
+{
+	struct search_fig *s = ctx;
+	int kind = s->kind;
+	double font = h / 40 < 14 ? h / 40 : 14, thr = kind == 0 ? s->p->sp.eps : s->p->sp.alpha;
+	double xlo = INFINITY, xhi = -INFINITY, yhi = 0;
+	char buf[256], (*labels)[160] = calloc(s->ncells ? s->ncells : 1, sizeof *labels);
+	const char **lp = calloc(s->ncells ? s->ncells : 1, sizeof *lp);
+	size_t *series = calloc(s->ncells ? s->ncells : 1, sizeof *series), nl = 0;
+
+	if (!labels || !lp || !series) {
+		free(labels);
+		free(lp);
+		free(series);
+		return -1;
+	}
+	for (size_t i = 0; i < s->ncells; i++)
+		for (unsigned r = 0; r < s->cells[i].nrep; r++) {
+			const struct tl_search_points *pts = &s->cells[i].rep[r].points[kind];
+
+			for (size_t j = 0; j < pts->n; j++)
+				if (pts->xy[j][0] > 0 && isfinite(pts->xy[j][1])) {
+					extend(&xlo, &xhi, pts->xy[j][0]);
+					yhi = fmax(yhi, pts->xy[j][1]);
+				}
+		}
+	if (!isfinite(xlo)) {
+		xlo = 1;
+		xhi = 10;
+	}
+	xlo = pow(10, floor(log10(xlo)));
+	xhi = pow(10, ceil(log10(xhi * 1.0001)));
+	/* the first guesses' CV can be many times eps: the view stays where the
+	 * threshold is read (a point above the top is drawn on the edge) */
+	yhi = kind == 0 ? fmin(fmax(yhi, 2 * thr), 8 * thr) : 1.0;
+	struct tl_plot_frame f = {.x = font * 5, .y = top + font * 1.2, .w = w - font * 6.5,
+				  .h = h - top - font * 6.2, .xlo = xlo, .xhi = xhi, .ylo = 0,
+				  .yhi = yhi, .xlog = true};
+
+	tl_plot_axes(cr, ink, &f, kind == 0 ? "K, ADDs in the timed region (log scale)"
+					    : "delta, ADDs added to one side (log scale)",
+		     kind == 0 ? "CV of the samples" : "overlap (Mann-Whitney p)", font * 0.85);
+	/* the threshold the search stops at */
+	cairo_save(cr);
+	tl_plot_set(cr, ink->muted, 1);
+	cairo_set_line_width(cr, 1);
+	cairo_move_to(cr, f.x, tl_plot_py(&f, thr));
+	cairo_line_to(cr, f.x + f.w, tl_plot_py(&f, thr));
+	cairo_stroke(cr);
+	cairo_set_font_size(cr, font * 0.75);
+	snprintf(buf, sizeof buf, kind == 0 ? "eps %g" : "alpha %g", thr);
+	tl_plot_text(cr, buf, f.x + f.w - font * 0.3, tl_plot_py(&f, thr) - font * 0.2, 1, 1);
+	cairo_restore(cr);
+	for (size_t i = 0; i < s->ncells; i++) {
+		bool any = false;
+
+		for (unsigned r = 0; r < s->cells[i].nrep; r++) {
+			curve(cr, ink, &f, &s->cells[i].rep[r].points[kind], i, font);
+			any |= s->cells[i].rep[r].points[kind].n > 0;
+		}
+		if (any) {
+			row_label(s, i, labels[nl], sizeof labels[nl]);
+			lp[nl] = labels[nl];
+			series[nl++] = i;
+		}
+	}
+	tl_plot_legend(cr, ink, &f, lp, series, nl, TL_PLOT_TOP_RIGHT, font * 0.8);
+	snprintf(buf, sizeof buf, "every point evaluated, each of %u repeats its own line (%s "
+				  "method); the line across: the threshold",
+		 s->p->repeats, tl_search_method_name(s->p->sp.method));
+	cairo_save(cr);
+	cairo_set_font_size(cr, font * 0.85);
+	tl_plot_set(cr, ink->muted, 1);
+	tl_plot_text(cr, buf, w / 2, h - font * 0.4, 0.5, 1);
+	cairo_restore(cr);
+	free(labels);
+	free(lp);
+	free(series);
+	return 0;
+}
+
 int tl_plot_search(const struct tl_search_plan *p, const struct tl_search_cell *cells,
 		   const struct tl_plot_opts *o, const char *path, char *why, size_t whylen)
 {
 	struct search_fig s = {.p = p, .cells = cells, .ncells = p->nbackends * p->nflush};
 
-	if (o->kind != TL_PLOT_SEARCH) {
-		snprintf(why, whylen, "a search file draws kind search");
-		return -1;
-	}
 	if (!s.ncells) {
 		snprintf(why, whylen, "the search has no cells to draw");
 		return -1;
 	}
-	return tl_plot_page(o, path, draw_search, &s, why, whylen);
+	if (o->kind == TL_PLOT_SEARCH)
+		return tl_plot_page(o, path, draw_search, &s, why, whylen);
+	if (o->kind != TL_PLOT_CV && o->kind != TL_PLOT_OVERLAP) {
+		snprintf(why, whylen, "a search file draws kinds search, cv and overlap");
+		return -1;
+	}
+	s.kind = o->kind == TL_PLOT_CV ? 0 : 1;
+	if (!tl_search_points_total(cells, s.ncells, s.kind)) {
+		snprintf(why, whylen, "the search file keeps no evaluated %s points", s.kind ? "t_diff"
+											  : "t_min");
+		return -1;
+	}
+	return tl_plot_page(o, path, draw_curves, &s, why, whylen);
 }

@@ -18,8 +18,22 @@ static json_t *count(size_t v)
 	return json_integer((json_int_t)v);
 }
 
-/* One search of one repeat (the keys `search --json` always had). */
-static json_t *result_json(const struct tl_search_result *r, int kind)
+/* The evaluated points as [[x, y], ...]: x the K or delta (whole ADDs),
+ * y the CV or overlap (null when it was not a number). */
+static json_t *points_json(const struct tl_search_points *pts)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < pts->n; i++)
+		json_array_append_new(a, json_pack("[I, o]", (json_int_t)llround(pts->xy[i][0]),
+						   tl_json_real(pts->xy[i][1])));
+	return a;
+}
+
+/* One search of one repeat (the keys `search --json` always had, and the
+ * points it evaluated, for the figures). */
+static json_t *result_json(const struct tl_search_result *r, int kind,
+			   const struct tl_search_points *pts)
 {
 	json_t *j = json_object();
 
@@ -43,6 +57,7 @@ static json_t *result_json(const struct tl_search_result *r, int kind)
 	json_object_set_new(j, "bound_adds", json_integer((json_int_t)r->bound_adds));
 	json_object_set_new(j, "out_of_time", json_boolean(r->out_of_time));
 	json_object_set_new(j, "note", json_string(r->note));
+	json_object_set_new(j, "points", points_json(pts));
 	return j;
 }
 
@@ -85,7 +100,8 @@ static json_t *metric_json(const struct tl_search_plan *p, const struct tl_searc
 		const struct tl_search_rep *rep = &c->rep[r];
 		bool done = rep->ran && (kind == 0 ? rep->done_tmin : rep->done_tdiff);
 
-		json_array_append_new(reps, done ? result_json(kind == 0 ? &rep->tmin : &rep->tdiff, kind)
+		json_array_append_new(reps, done ? result_json(kind == 0 ? &rep->tmin : &rep->tdiff, kind,
+							       &rep->points[kind])
 						 : json_null());
 	}
 	json_object_set_new(j, "repeats", reps);
@@ -369,6 +385,34 @@ static const json_t *metric_rep(const json_t *metric, unsigned r)
 	return json_is_object(metric) ? metric : NULL;
 }
 
+/* "points" of one repeat's search; absent in files from before them. */
+static int read_points(const struct reader *rd, const json_t *j, const char *where,
+		       struct tl_search_points *pts)
+{
+	const json_t *a = json_object_get(j, "points"), *pt;
+	size_t i;
+
+	if (!a)
+		return 0;
+	if (!json_is_array(a))
+		return bad(rd, where, "\"points\" is not a list of [x, y] pairs");
+	json_array_foreach(a, i, pt) {
+		const json_t *x = json_array_get(pt, 0), *y = json_array_get(pt, 1);
+
+		if (!json_is_array(pt) || json_array_size(pt) != 2 || !json_is_number(x) ||
+		    !(json_is_number(y) || json_is_null(y)) || json_number_value(x) < 0) {
+			char at[128];
+
+			snprintf(at, sizeof at, "%s.points[%zu]", where, i);
+			return bad(rd, at, "not an [x, y] pair (x >= 0 ADDs, y a number or null)");
+		}
+		if (tl_search_points_add(pts, json_number_value(x),
+					 json_is_null(y) ? NAN : json_number_value(y)) < 0)
+			return bad(rd, where, "out of memory");
+	}
+	return 0;
+}
+
 static void read_rep(const json_t *c, unsigned r, enum tl_search_method m, struct tl_search_rep *rep)
 {
 	const json_t *reps = json_object_get(c, "repeats");
@@ -404,14 +448,26 @@ static enum tl_search_state state_parse(const char *s)
 					   : TL_CELL_DONE;
 }
 
-static void read_cell(const struct tl_search_plan *p, const json_t *c, struct tl_search_cell *cell)
+static int read_cell(const struct reader *rd, const struct tl_search_plan *p, const json_t *c,
+		     size_t i, struct tl_search_cell *cell)
 {
+	static const char *const metric[2] = {"tmin", "tdiff"};
+
 	cell->state = state_parse(text(c, "state"));
 	snprintf(cell->why, sizeof cell->why, "%s", text(c, "error"));
 	for (unsigned r = 0; r < p->repeats; r++) {
 		read_rep(c, r, p->sp.method, &cell->rep[r]);
 		cell->reps_done += cell->rep[r].ran;
+		for (int k = 0; k < 2; k++) {
+			const json_t *j = metric_rep(json_object_get(c, metric[k]), r);
+			char where[96];
+
+			snprintf(where, sizeof where, "results[%zu].%s.repeats[%u]", i, metric[k], r);
+			if (j && read_points(rd, j, where, &cell->rep[r].points[k]) < 0)
+				return -1;
+		}
 	}
+	return 0;
 }
 
 int tl_search_from_json(const json_t *doc, const char *name, struct tl_search_plan *p,
@@ -444,7 +500,11 @@ int tl_search_from_json(const json_t *doc, const char *name, struct tl_search_pl
 			b++;
 		while (p->flush[f] != whole(c, "flush_bytes", 0))
 			f++;
-		read_cell(p, c, &(*cells)[tl_search_cell_index(p, b, f)]);
+		if (read_cell(&rd, p, c, i, &(*cells)[tl_search_cell_index(p, b, f)]) < 0) {
+			tl_search_cells_free(*cells, p->nbackends * p->nflush);
+			*cells = NULL;
+			return -1;
+		}
 	}
 	tl_search_summarise(p, *cells);
 	return 0;

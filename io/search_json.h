@@ -21,6 +21,9 @@
  *            (most repeats found one), found, ran, lo, hi, lo_ns, hi_ns,
  *            interval_method, unstable, unstable_why, bound_adds, bound_ns,
  *            note, "repeats": [ one search's result | null ] }
+ *   one search's result: its answer, and "points": [[x, y], ...] every
+ *            point it evaluated in order (t_min: K, CV; t_diff: delta,
+ *            overlap), absent in files from before they were kept
  * SPEC section 5's keys keep their meaning; the rest are extra. The repeats
  * are enough to summarise again, so a reader recomputes medians, intervals
  * and ratios with the same code the search used. */

@@ -1,6 +1,7 @@
 #!/bin/sh
 # `ticklab plot`: every kind of figure (a run's histograms on a shared and on
-# their own axes, its CDFs, a search's t_min/t_diff) in every format, checked
+# their own axes, its CDFs, a search's t_min/t_diff and its CV and overlap
+# curves) in every format, checked
 # to be a valid SVG, PNG or PDF of the size asked for, with the theme's series
 # colours and one dash pattern per series; bad input exits 2 and a figure that
 # cannot be written exits 1 leaving nothing behind.
@@ -49,11 +50,48 @@ for fmt in svg png pdf; do
 		check "$tmp/$name.$fmt" $fmt 800 600 2>"$tmp/err"
 		ok $? "run --kind $kind: a valid $fmt of 800x600 $(head -c 200 "$tmp/err")"
 	done
-	"$B" plot "$tmp/search.json" -o "$tmp/search.$fmt" 2>"$tmp/err"
-	ok $? "search as $fmt"
-	check "$tmp/search.$fmt" $fmt 800 600 2>"$tmp/err"
-	ok $? "search: a valid $fmt of 800x600 $(head -c 200 "$tmp/err")"
+	for kind in search cv overlap; do
+		"$B" plot "$tmp/search.json" -o "$tmp/search-$kind.$fmt" --kind $kind 2>"$tmp/err"
+		ok $? "search --kind $kind as $fmt $(head -c 200 "$tmp/err")"
+		check "$tmp/search-$kind.$fmt" $fmt 800 600 2>"$tmp/err"
+		ok $? "search --kind $kind: a valid $fmt of 800x600 $(head -c 200 "$tmp/err")"
+	done
 done
+
+# the points a search kept: one per evaluation of every repeat, and the
+# answer is among them with the statistic the repeat reports
+"$PY" - "$tmp/search.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+seen = 0
+for c in d["results"]:
+    for m, stat in (("tmin", "cv"), ("tdiff", "alpha")):
+        for r in c[m]["repeats"]:
+            if not r:
+                continue
+            pts = r["points"]
+            assert len(pts) == r["evaluations"], (m, len(pts), r["evaluations"])
+            assert all(len(p) == 2 and p[0] >= 0 for p in pts), pts
+            if r["converged"]:
+                hit = [p for p in pts if p[0] == r["adds"]]
+                assert hit and any(abs(p[1] - r[stat]) <= 1e-12 for p in hit), (m, r["adds"], hit)
+            seen += len(pts)
+assert seen > 0
+PYEOF
+ok $? "each repeat keeps one point per evaluation, its answer among them"
+# a file from before the points: the other kinds still draw, the curves are refused
+"$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for c in d["results"]:
+    for m in ("tmin", "tdiff"):
+        for r in c[m]["repeats"]:
+            if r: r.pop("points", None)
+json.dump(d, open(sys.argv[2], "w"))' "$tmp/search.json" "$tmp/old.json"
+"$B" plot "$tmp/old.json" -o "$tmp/old.png" 2>/dev/null
+ok $? "a search file without points still draws its t_min/t_diff figure"
+"$B" report "$tmp/old.json" >/dev/null 2>&1
+ok $? "and still reads back (report)"
 "$B" plot "$tmp/run.json" -o "$tmp/big.PNG" --size 1280x720 2>/dev/null
 check "$tmp/big.PNG" png 1280 720
 ok $? "--size 1280x720 gives a 1280x720 PNG (the ending's case does not matter)"
@@ -78,8 +116,17 @@ expect_status 2 "bad --axis" "$B" plot "$tmp/run.json" -o "$tmp/x.png" --axis bo
 expect_status 2 "bad --size" "$B" plot "$tmp/run.json" -o "$tmp/x.png" --size 10x10
 expect_status 2 "unknown theme" "$B" plot "$tmp/run.json" -o "$tmp/x.png" --theme nope
 expect_status 2 "a run has no kind search" "$B" plot "$tmp/run.json" -o "$tmp/x.png" --kind search
-expect_status 2 "a search has no CV curve" "$B" plot "$tmp/search.json" -o "$tmp/x.png" --kind cv
+expect_status 2 "a search file without points has no CV curve" "$B" plot "$tmp/old.json" -o "$tmp/x.png" --kind cv
 grep -q 'no CV-vs-t curve' /tmp/tl_tap_err.$$; ok $? "the message says the search file has no curve"
+expect_status 2 "nor an overlap curve" "$B" plot "$tmp/old.json" -o "$tmp/x.png" --kind overlap
+"$PY" -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["results"][0]["tmin"]["repeats"][0]["points"][0] = [1, "x"]
+json.dump(d, open(sys.argv[2], "w"))' "$tmp/search.json" "$tmp/badpts.json"
+expect_status 2 "a malformed point is bad input" "$B" plot "$tmp/badpts.json" -o "$tmp/x.png" --kind cv
+grep -q 'results\[0\].tmin.repeats\[0\].points\[0\]' /tmp/tl_tap_err.$$; ok $? "the message names the point"
+expect_status 2 "a run has no kind cv" "$B" plot "$tmp/run.json" -o "$tmp/x.png" --kind cv
 expect_status 2 "not a ticklab file" "$B" plot "$tmp/err" -o "$tmp/x.png"
 [ ! -e "$tmp/x.png" ] && [ ! -e "$tmp/x.jpg" ]; ok $? "no file left by refused input"
 expect_status 1 "unwritable place" "$B" plot "$tmp/run.json" -o /nonexistent/dir/x.png

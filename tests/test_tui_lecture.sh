@@ -66,6 +66,22 @@ keys Escape
 wait_for 'CDF' 5 && wait_for 'done in' 2; ok $? "Esc from the search returns to the live results"
 keys 3
 wait_for 'search done' 5; ok $? "3 shows the search again"
+# e: the JSON, and beside it the figures ticklab plot would draw of it
+keys e
+wait_for 'exported to' 20
+poll 5 shows 'figures:|no figure' >/dev/null
+if ! shows 'no figure: built without cairo'; then
+	poll 5 sh -c "tr -s ' \n' '  ' <'$W/screen' | grep -q 'figures: .*-cv\.svg'"
+	ok $? "the search export says where its figures went"
+	[ $? -eq 0 ] || show
+	j=$(ls "$W"/ticklab-search-*.json 2>/dev/null | head -1)
+	b=${j%.json}
+	for f in "$b.svg" "$b-cv.svg" "$b-overlap.svg"; do
+		head -c 400 "$f" 2>/dev/null | grep -q '<svg'; ok $? "$(basename "$f") is an SVG beside the JSON"
+	done
+else
+	ok 0 "without cairo the export says there is no figure"
+fi
 keys F3
 wait_for 'CDF' 5; ok $? "F3 shows Live"
 keys '?'
@@ -90,4 +106,71 @@ expect_status 2 "tui --replay of a file that is neither run nor search exits 2" 
 	env TERM=xterm "$BIN" tui --replay "$W/compare.json"
 start 80 24 "LANG=$UTF8 TERM=xterm-256color" tui --replay "'$W/compare.json'"
 wait_for 'TL_EXIT=' 10 && shows 'TL_EXIT=2'; ok $? "on a terminal too, the wrong file exits 2"
+# ---- memory: the last setup (backends, flushes, kernels, N, theme) comes
+# back at the next start; a corrupt file is named and ignored; R resets
+M="XDG_CONFIG_HOME=$W/mem"
+start 80 24 "LANG=$UTF8 TERM=xterm-256color $M" -n 3000
+wait_for 'Flush sizes' 20; ok $? "setup screen (memory)"
+lacks 'restored'; ok $? "nothing is restored on a first start"
+# the preselected backends are on the list's first rows: unselect them
+for id in $(sed -n '3,/Flush sizes/p' "$W/screen" | grep -o '\[x\] [a-z0-9-]*' | awk '{print $2}'); do
+	keys / C-u "^$id " Enter
+	wait_for "\[x\] $id " 5 && keys Space && wait_for "\[ \] $id " 5
+done
+keys / C-u '^sim ' Enter
+wait_for 'shows 1 of' 5 && keys Space && wait_for '\[x\] sim ' 5
+keys / C-u Enter
+wait_for 'filter cleared' 5
+keys Tab a 44KiB Enter
+wait_for 'added flush size 44KiB' 5
+keys Tab a add:777 Enter
+wait_for 'added 1 kernel' 5
+keys / C-u '^add:500 ' Enter
+wait_for 'shows 1 of' 5 && keys Space && wait_for '\[ \] add:500' 5
+keys / C-u Enter
+keys n C-u 1234 Enter
+wait_for 'N = 1234' 5
+keys t
+wait_for 'theme [a-z-]+ \(built in\)' 5
+theme=$(sed -n 's/.*theme \([a-z-]*\) (built in).*/\1/p' "$W/screen" | head -1)
+keys q
+wait_for 'TL_EXIT=0' 10; ok $? "quits cleanly"
+[ -s "$W/mem/ticklab/setup.json" ]; ok $? "the setup is kept in \$XDG_CONFIG_HOME/ticklab/setup.json"
+start 80 24 "LANG=$UTF8 TERM=xterm-256color $M"
+wait_for 'last setup restored' 20; ok $? "the next start says the setup was restored"
+wait_for "N=1234  theme $theme" 5; ok $? "N and the theme ($theme) come back"
+shows 'Backends  1 selected' && lacks '\[x\] (barrier|papi|clock|perf)'
+ok $? "one backend comes back selected, none of the default ones"
+[ $? -eq 0 ] || show
+shows '\[x\] empty' && shows '\[ \] add:500'; ok $? "the kernels' selection comes back"
+keys / '^sim ' Enter
+wait_for '\[x\] sim ' 5; ok $? "the one selected is sim"
+keys / C-u Enter
+keys Tab / 44KiB Enter
+wait_for '\[x\] 44KiB' 5; ok $? "the added flush size comes back, selected"
+keys Tab / 777 Enter
+wait_for '\[x\] add:777' 5; ok $? "the added kernel comes back, selected"
+keys / C-u Enter Tab
+keys R
+wait_for 'setup reset to the defaults' 5; ok $? "R resets"
+wait_for 'N=3000|N=10000' 5 && lacks '44KiB' && lacks "theme $theme " ; ok $? "R brings back the default N, lists and theme"
+[ ! -e "$W/mem/ticklab/setup.json" ]; ok $? "R forgets the file"
+keys '?'
+wait_for 'R +reset: forget the remembered setup' 5; ok $? "help lists R"
+keys x q
+wait_for 'TL_EXIT=0' 10
+for bad in '{"ticklab_setup": 1, "backends": "sim"' \
+	'{"ticklab_setup": 1, "backends": [], "flushes": [], "kernels": [], "n": 1, "theme": "x"}' \
+	'{"ticklab_setup": 1, "backends": [7], "flushes": [], "kernels": [], "n": 5, "theme": "x"}' \
+	'{"ticklab_setup": 1, "backends": [], "flushes": [], "kernels": [], "n": 5, "theme": "../x"}'; do
+	printf '%s' "$bad" >"$W/mem/ticklab/setup.json"
+	start 80 24 "LANG=$UTF8 TERM=xterm-256color $M" -n 3000
+	wait_for 'Flush sizes' 20 && wait_for 'remembered setup is ignored' 5 && wait_for 'N=3000  theme default' 2
+	ok $? "a corrupt memory is named and ignored: $bad"
+	[ $? -eq 0 ] || show
+	keys q
+	wait_for 'TL_EXIT=0' 10; ok $? "and the TUI runs on and quits cleanly"
+done
+start 80 24 "LANG=$UTF8 TERM=xterm-256color $M" -n 3000
+wait_for 'last setup restored' 20; ok $? "quitting after a corrupt file wrote a valid one"
 done_testing

@@ -23,7 +23,9 @@ UTF8=C.UTF-8
 locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' || UTF8=en_US.UTF-8
 
 # start COLS ROWS "ENV..." ARGS...: a fresh pane running `ticklab tui ARGS`;
-# after it exits the pane shows its status and the terminal's modes.
+# after it exits the pane shows its status and the terminal's modes. Each
+# pane gets its own empty XDG_CONFIG_HOME, so a setup one pane remembers
+# never leaks into the next; ENV may name a shared one (XDG_CONFIG_HOME=...).
 start() {
 	cols=$1 rows=$2 envs=$3
 	shift 3
@@ -31,7 +33,7 @@ start() {
 	nserv=$((nserv + 1))
 	S=tl$$-$nserv
 	X new-session -d -s t -x "$cols" -y "$rows" \
-		"cd '$W' && env -i PATH='$PATH' HOME='$W' TZ=UTC XDG_CONFIG_HOME='$W/xdg' \
+		"cd '$W' && env -i PATH='$PATH' HOME='$W' TZ=UTC XDG_CONFIG_HOME='$W/xdg-$nserv' \
 		ASAN_OPTIONS=detect_leaks=0 $envs '$BIN' $* 2>>'$W/stderr'; \
 		echo TL_EXIT=\$?; stty -a; echo TL_END; exec sleep 600"
 }

@@ -17,6 +17,7 @@
 #include "bench/topology.h"
 #include "io/jitter.h"
 #include "io/results.h"
+#include "io/setup_memory.h"
 #include "stats/search.h"
 #include "stats/stats.h"
 #include "tui/canvas.h"
@@ -47,6 +48,10 @@ struct tui_list {
 	void *re;                  /* pcre2_code of the filter, NULL: all */
 	void *md;                  /* its match data */
 	char pattern[128];
+	char before[128];          /* the pattern when / was pressed (Esc restores it) */
+	size_t cursor_before;      /* and the cursor */
+	int row_cols;              /* columns of a drawn row (0: not drawn yet) */
+	int label_cols;            /* the label's padded width in a row */
 };
 
 enum tui_input {
@@ -148,6 +153,7 @@ struct tui_app {
 	int thread_rc;
 	char thread_why[512];
 	double t_start, t_end;
+	double paused_at, paused_s; /* when the pause began; seconds paused before it */
 	struct tui_view *views;    /* one per cell */
 	size_t cur_flush, cur_kernel, page;
 	char (*kernels)[64];       /* distinct visible kernel labels */
@@ -174,6 +180,17 @@ struct tui_app {
 	/* memory ladder (ladder.c): its state, and whether Live shows it */
 	struct tui_ladder_view *ladder;
 	bool ladder_on;
+	/* where a mouse click acts, as last drawn (0 wide: not shown) */
+	int tab_x[TUI_NSCREENS + 1]; /* tab s spans [tab_x[s], tab_x[s + 1]) on the title row */
+	int nav_y;                   /* the live progress row */
+	int nav_x[5][2];             /* there: left, right, up, down arrows and the page indicator */
+
+	/* the remembered setup (memory.c) */
+	char memory_path[1024];     /* "" when there is nowhere to keep it */
+	bool memory_loaded;         /* memory holds a valid file's setup */
+	struct tl_setup_memory memory;
+	size_t n_default;           /* N before the memory: R goes back to it */
+	const char *theme_default;  /* likewise the theme (NULL: "default") */
 
 	/* wakeups from worker threads (one byte per event, never blocking) */
 	int wake[2];
@@ -219,12 +236,28 @@ void tui_setup_free(struct tui_app *app);
 void tui_setup_draw(struct tui_app *app);
 void tui_setup_action(struct tui_app *app, enum tui_action a);
 void tui_setup_input_done(struct tui_app *app, bool accept);
+/* The filter follows the typing: the list narrows with each key. */
+void tui_setup_filter_typed(struct tui_app *app);
 /* A mouse click at (y, x): focus the list and the row there; toggle selects it. */
 void tui_setup_click(struct tui_app *app, int y, int x, bool toggle);
 bool tui_list_visible(const struct tui_list *l, size_t i);
 /* Adds the kernels of a spec to the kernel list: 0, or -1 with why. */
 int tui_setup_add_kernels(struct tui_app *app, const char *text, bool selected, char *why,
 			  size_t whylen);
+/* The remembered setup onto the lists: unselect a whole list, then select
+ * the row labelled text (added when missing and it parses or probes here;
+ * false when it cannot be had on this node). */
+void tui_setup_unselect_all(struct tui_app *app, int which);
+bool tui_setup_pick(struct tui_app *app, int which, const char *text);
+
+/* memory.c: the last setup, kept in $XDG_CONFIG_HOME/ticklab/setup.json.
+ * load before the theme (it may name one), apply after the lists exist,
+ * save when a run starts and when the TUI ends, reset on R. */
+void tui_memory_load(struct tui_app *app);
+void tui_memory_apply(struct tui_app *app);
+/* Returns 0, or -1 with why (the caller says it: a message, or stderr at the end). */
+int tui_memory_save(struct tui_app *app, char *why, size_t whylen);
+void tui_memory_reset(struct tui_app *app);
 
 /* live.c */
 int tui_live_start(struct tui_app *app, char *why, size_t whylen);
@@ -233,6 +266,8 @@ void tui_live_poll(struct tui_app *app);
 void tui_live_draw(struct tui_app *app);
 void tui_live_action(struct tui_app *app, enum tui_action a);
 bool tui_live_running(const struct tui_app *app);
+/* The backends on one page of Live, and how many pages there are. */
+size_t tui_live_pages(const struct tui_app *app);
 void tui_live_stop(struct tui_app *app);
 void tui_live_free(struct tui_app *app);
 int tui_live_export(struct tui_app *app, bool csv, bool interrupted, char *path, size_t pathlen,

@@ -41,6 +41,7 @@ const struct tui_key tui_keys[] = {
 	{'/', "/", TUI_ACT_FILTER, S_SETUP, "filter the list (PCRE2 regex)", "filter"},
 	{'a', "a", TUI_ACT_ADD, S_SETUP, "add a custom flush size or kernel", "add"},
 	{'n', "n", TUI_ACT_SETN, S_SETUP, "set N, samples per cell", "N"},
+	{'R', "R", TUI_ACT_RESET, S_SETUP, "reset: forget the remembered setup", NULL},
 	{'p', "p", TUI_ACT_PAUSE, S_LIVE, "pause / resume sampling", "pause"},
 	{' ', "Space", TUI_ACT_PAUSE, S_LIVE, NULL, NULL},
 	{'r', "r", TUI_ACT_REF, S_SEARCH, "next reference backend for the ratios", "ref"},

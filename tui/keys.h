@@ -45,6 +45,7 @@ enum tui_action {
 	TUI_ACT_GO_SEARCH,
 	TUI_ACT_GO_INFO,
 	TUI_ACT_LADDER,
+	TUI_ACT_RESET,
 };
 
 struct tui_key {

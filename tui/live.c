@@ -21,6 +21,7 @@
 #include "stats/stats.h"
 #include "tui/app.h"
 #include "tui/curses.h"
+#include "tui/wrap.h"
 
 /* Analyses of a growing cell are redone at most this often: the OS-noise
  * filter is the expensive part, and the eye does not need more. */
@@ -43,6 +44,12 @@ static void *run_main(void *arg)
 	atomic_store(&app->thread_done, true);
 	tui_wake(app);
 	return NULL;
+}
+
+size_t tui_live_pages(const struct tui_app *app)
+{
+	size_t per = app->lay.ncols ? app->lay.ncols : 1;
+	return app->have_run ? (app->run.ntimers + per - 1) / per : 0;
 }
 
 bool tui_live_running(const struct tui_app *app)
@@ -197,6 +204,7 @@ int tui_live_start(struct tui_app *app, char *why, size_t whylen)
 	app->thread_live = true;
 	app->t_start = tl_monotonic_s();
 	app->t_end = 0;
+	app->paused_s = 0;
 	tui_affinity_ui(app, app->run.cpu);
 	return 0;
 }
@@ -477,6 +485,11 @@ void tui_live_action(struct tui_app *app, enum tui_action a)
 		} else {
 			bool p = !atomic_load(&app->run.paused);
 			atomic_store(&app->run.paused, p);
+			/* the ETA counts sampling time only: a pause must not grow it */
+			if (p)
+				app->paused_at = tl_monotonic_s();
+			else
+				app->paused_s += tl_monotonic_s() - app->paused_at;
 			tui_message(app, false, p ? "paused: p resumes" : "resumed");
 		}
 		break;
@@ -496,7 +509,7 @@ static void draw_progress(struct tui_app *app)
 	const struct tui_rect *r = &app->lay.progress;
 	size_t done = atomic_load(&app->run.samples_done), total = app->run.samples_total;
 	double frac = total ? (double)done / (double)total : 1.0;
-	char flush[32], left[96], tail[256];
+	char flush[32], left[96];
 	tl_size_format(app->run.nflush ? app->run.flush_bytes[app->cur_flush] : 0, flush,
 		       sizeof flush);
 	int barw = r->w >= 120 ? 30 : 12;
@@ -512,7 +525,9 @@ static void draw_progress(struct tui_app *app)
 	if (app->replay)
 		snprintf(left, sizeof left, " replay%s", app->interrupted ? " (interrupted session)" : "");
 	else if (app->thread_live) {
-		double el = tl_monotonic_s() - app->t_start;
+		double now = tl_monotonic_s();
+		double el = now - app->t_start - app->paused_s -
+			    (atomic_load(&app->run.paused) ? now - app->paused_at : 0);
 		double eta = done ? el * (double)(total - done) / (double)done : 0;
 		snprintf(left, sizeof left, " %3.0f%% %zu/%zu ETA %.0fs%s", 100 * frac, done, total,
 			 eta, atomic_load(&app->run.paused) ? " PAUSED" : "");
@@ -520,13 +535,40 @@ static void draw_progress(struct tui_app *app)
 		snprintf(left, sizeof left, " %3.0f%% done in %.1fs", 100 * frac,
 			 app->t_end - app->t_start);
 	x += tui_put(r->y, x, r->x + r->w - x, tui_attr(app, TUI_ROLE_HI), left);
-	snprintf(tail, sizeof tail, "  flush %s %s %s  kernel %s %s %s  CPU %d",
-		 app->tier == TUI_TIER_UTF8 ? "◀" : "<", flush,
-		 app->tier == TUI_TIER_UTF8 ? "▶" : ">",
-		 app->tier == TUI_TIER_UTF8 ? "▲" : "^",
-		 app->nkernels ? app->kernels[app->cur_kernel] : "-",
-		 app->tier == TUI_TIER_UTF8 ? "▼" : "v", app->run.cpu);
-	tui_put(r->y, x, r->x + r->w - x, tui_attr(app, TUI_ROLE_MAIN_FG), tail);
+	/* the page indicator keeps the row's right end; the rest gets what is left */
+	char page[40] = "";
+	size_t pages = tui_live_pages(app);
+	if (pages > 1)
+		snprintf(page, sizeof page, "  page %zu/%zu, Tab ",
+			 app->page / (app->lay.ncols ? app->lay.ncols : 1) + 1, pages);
+	int pw = (int)strlen(page), end = r->x + r->w - pw;
+	bool u = app->tier == TUI_TIER_UTF8;
+	struct {
+		const char *text;
+		int nav; /* index into app->nav_x, -1: not clickable */
+	} parts[] = {{"  flush ", -1}, {u ? "◀" : "<", 0}, {" ", -1}, {flush, -1}, {" ", -1},
+		     {u ? "▶" : ">", 1}, {"  kernel ", -1}, {u ? "▲" : "^", 2}, {" ", -1},
+		     {app->nkernels ? app->kernels[app->cur_kernel] : "-", -1}, {" ", -1},
+		     {u ? "▼" : "v", 3}};
+	memset(app->nav_x, 0, sizeof app->nav_x);
+	app->nav_y = r->y;
+	int fg = tui_attr(app, TUI_ROLE_MAIN_FG);
+	for (size_t i = 0; i < sizeof parts / sizeof parts[0] && x < end; i++) {
+		int used = tui_put(r->y, x, end - x, fg, parts[i].text);
+		if (parts[i].nav >= 0 && used > 0) {
+			/* a click one column either side still counts: arrows are small */
+			app->nav_x[parts[i].nav][0] = x - 1;
+			app->nav_x[parts[i].nav][1] = x + used + 1;
+		}
+		x += used;
+	}
+	if (x < end)
+		x += tui_putf(r->y, x, end - x, fg, "  CPU %d", app->run.cpu);
+	if (pw && end > r->x) {
+		tui_put(r->y, end, pw, tui_attr(app, TUI_ROLE_HI) | A_BOLD, page);
+		app->nav_x[4][0] = end;
+		app->nav_x[4][1] = end + pw;
+	}
 }
 
 static void draw_hist(struct tui_app *app, const struct tui_rect *r, size_t timer, int series,
@@ -620,6 +662,27 @@ static void draw_verdict(struct tui_app *app, int y, const struct tui_rect *r,
 	tui_put(y, r->x, r->w, attr, line);
 }
 
+/* A warning in the summary: the first form wrapped when the rows left take
+ * it whole, else the longest other form that fits one row with a space to
+ * spare (columns touch: a cut word would read as the next column's). */
+static void put_fitting(struct tui_app *app, int *y, const struct tui_rect *r,
+			const char *const *forms)
+{
+	char rows[8][TUI_WRAP_LINE];
+	int w = r->w - 1, left = r->y + r->h - *y, attr = tui_attr(app, TUI_ROLE_WARN);
+	size_t n = tui_wrap(forms[0], w, rows, 8);
+	if (n == 1 || (int)n <= left) {
+		for (size_t i = 0; i < n && i < 8; i++)
+			tui_put((*y)++, r->x, w, attr, rows[i]);
+		return;
+	}
+	for (size_t i = 1; forms[i]; i++)
+		if ((int)strlen(forms[i]) <= w || !forms[i + 1]) {
+			tui_put((*y)++, r->x, w, attr, forms[i]);
+			return;
+		}
+}
+
 static void draw_summary(struct tui_app *app, const struct tui_rect *r, const struct tl_cell *c,
 			 const struct tui_view *v)
 {
@@ -670,9 +733,24 @@ static void draw_summary(struct tui_app *app, const struct tui_rect *r, const st
 		tui_putf(y++, r->x, r->w, dim, "t_e,std %s res %s", te, res);
 	/* CV's floor when the level moved during the run (stats_drift); the
 	 * info screen's clock probe tells whether the core clock is why. */
-	if (tl_cell_shows_drift(c, &v->an) && y < r->y + r->h)
-		tui_putf(y++, r->x, r->w, tui_attr(app, TUI_ROLE_WARN), "drift %.2f%% (level moved)",
-			 100.0 * v->an.drift.rel_sd);
+	if (tl_cell_shows_drift(c, &v->an) && y < r->y + r->h) {
+		char d[3][48];
+		snprintf(d[0], sizeof d[0], "drift %.2f%% (level moved)", 100.0 * v->an.drift.rel_sd);
+		snprintf(d[1], sizeof d[1], "drift %.2f%% (moved)", 100.0 * v->an.drift.rel_sd);
+		snprintf(d[2], sizeof d[2], "drift %.2f%%", 100.0 * v->an.drift.rel_sd);
+		put_fitting(app, &y, r, (const char *[]){d[0], d[1], d[2], NULL});
+	}
+	/* Negative times are the filter_cost's doing, and said so: t_e,std
+	 * (a median) is taken off every sample. */
+	if (s->min < 0 && y < r->y + r->h)
+		put_fitting(app, &y, r,
+			    c->kernel.kind == TL_KERNEL_EMPTY
+				    ? (const char *[]){"min < 0: t_e,std is taken off, so empty is "
+						       "centred on 0",
+						       "min < 0: centred on 0", NULL}
+				    : (const char *[]){"min < 0: the timer's own cost varies more than "
+						       "this kernel's",
+						       "min < 0: t_e varies more", "min < 0", NULL});
 	/* The pitfall is said, not hidden: an inactive filter's note, wrapped. */
 	if (!v->an.os.active && v->an.os.note[0] && v->an.os.method != TL_OS_NONE) {
 		const char *p = v->an.os.note;
@@ -728,6 +806,20 @@ static void draw_cdf(struct tui_app *app, const size_t *cells, size_t n)
 			      tui_series_glyph(app->tier, series),
 			      app->run.timers[app->run.cells[cells[i]].timer].id);
 	}
+	/* The histograms end at p99: their "+N>" says how many samples lie past it. */
+	bool above = false;
+	for (size_t i = 0; i < n; i++) {
+		const struct tui_view *v = column_view(app, cells, i);
+		above |= v && v->have_hist && v->hist.above;
+	}
+	static const char *const legend[] = {"  +N> on an axis: N samples above p99, off it",
+					     "  +N>: N above p99", NULL};
+	for (size_t i = 0; above && legend[i]; i++)
+		if ((int)strlen(legend[i]) <= r->x + r->w - x) {
+			tui_put(r->y, r->x + r->w - (int)strlen(legend[i]), (int)strlen(legend[i]),
+				tui_attr(app, TUI_ROLE_INACTIVE), legend[i]);
+			break;
+		}
 	if (w < 4 || h < 2)
 		return;
 	double lo = INFINITY, hi = -INFINITY;
@@ -787,8 +879,12 @@ void tui_live_draw(struct tui_app *app)
 	}
 	size_t cells[TUI_MAX_COLS];
 	size_t n = app->lay.ncols;
-	if (app->page >= app->run.ntimers)
+	/* pages start at multiples of the columns that fit now: after a resize
+	 * a wider screen shows every backend it has room for, from the first */
+	if (app->page >= app->run.ntimers || n >= app->run.ntimers || !n)
 		app->page = 0;
+	else
+		app->page -= app->page % n;
 	if (n > app->run.ntimers - app->page)
 		n = app->run.ntimers - app->page;
 	const char *kern = app->nkernels ? app->kernels[app->cur_kernel] : "";

@@ -13,6 +13,7 @@
 #include "bench/search_params.h"
 #include "bench/size.h"
 #include "io/host_json.h"
+#include "io/plot.h"
 #include "io/results.h"
 #include "io/search_json.h"
 #include "tui/app.h"
@@ -288,6 +289,52 @@ static size_t row_flushes(const struct tui_app *app, size_t *out, size_t max)
 
 static int export_search(struct tui_app *app, char *path, size_t len, char *why, size_t whylen);
 
+/* Beside the exported JSON, the figures `ticklab plot` would draw of it
+ * (SVG, the light theme): t_min and t_diff, and the curves whose points
+ * the search kept. Said in one message, with what could not be drawn. */
+static void export_figures(struct tui_app *app, const char *json)
+{
+	static const struct {
+		enum tl_plot_kind kind;
+		const char *suffix;
+		int points; /* -1: always; else the kind of points it needs */
+	} figs[] = {{TL_PLOT_SEARCH, ".svg", -1}, {TL_PLOT_CV, "-cv.svg", 0},
+		    {TL_PLOT_OVERLAP, "-overlap.svg", 1}};
+	char base[1024], path[1100], why[512], said[1400] = "";
+	struct tl_plot_opts o;
+
+	if (!tl_plot_available()) {
+		tui_message(app, false, "exported to %s (no figure: built without cairo)", json);
+		return;
+	}
+	memset(&o, 0, sizeof o);
+	o.width = TL_PLOT_DEFAULT_W;
+	o.height = TL_PLOT_DEFAULT_H;
+	o.title = json;
+	if (tui_theme_load_named(app->opts.themes_dir, "light", &o.theme, why, sizeof why) < 0)
+		tui_theme_builtin(&o.theme);
+	snprintf(base, sizeof base, "%.*s", (int)(strlen(json) - 5), json); /* without .json */
+	size_t nsaid = 0;
+	for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++) {
+		pthread_mutex_lock(&app->search_mu);
+		bool have = figs[i].points < 0 ||
+			    tl_search_points_total(app->search_cells, app->nrows_s, figs[i].points);
+		int rc = 0;
+		o.kind = figs[i].kind;
+		snprintf(path, sizeof path, "%s%s", base, figs[i].suffix);
+		if (have)
+			rc = tl_plot_search(&app->search_plan, app->search_cells, &o, path, why,
+					    sizeof why);
+		pthread_mutex_unlock(&app->search_mu);
+		if (!have)
+			continue;
+		nsaid = strlen(said);
+		snprintf(said + nsaid, sizeof said - nsaid, "%s%s", nsaid ? ", " : "",
+			 rc < 0 ? why : path);
+	}
+	tui_message(app, false, "exported to %s; figures: %s", json, said);
+}
+
 void tui_search_action(struct tui_app *app, enum tui_action a)
 {
 	size_t fl[64];
@@ -316,7 +363,7 @@ void tui_search_action(struct tui_app *app, enum tui_action a)
 		else if (export_search(app, path, sizeof path, why, sizeof why) < 0)
 			tui_message(app, true, "export failed: %s", why);
 		else
-			tui_message(app, false, "exported to %s", path);
+			export_figures(app, path);
 	}
 	app->dirty = true;
 }

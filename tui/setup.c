@@ -164,7 +164,27 @@ void tui_setup_free(struct tui_app *app)
 		free(app->lists[i].items);
 		app->lists[i].items = NULL;
 		app->lists[i].n = app->lists[i].cap = 0;
+		app->lists[i].cursor = app->lists[i].top = 0;
 	}
+}
+
+/* What a row shows of an item: its label and as much of its detail as the
+ * row has room for (draw_list's layout), so a filter never matches words
+ * cut off the screen. Before the first draw, all of it. */
+static void shown_text(const struct tui_list *l, size_t i, char *buf, size_t len)
+{
+	const struct tui_item *it = &l->items[i];
+	size_t lab = strlen(it->label);
+	long room = (long)sizeof it->detail;
+	if (l->row_cols > 0)
+		room = (long)l->row_cols - 4 - (long)(lab > (size_t)l->label_cols ? lab : (size_t)l->label_cols) - 1;
+	size_t bytes = 0;
+	for (long cols = 0; it->detail[bytes] && cols < room; cols++) {
+		bytes++;
+		while ((it->detail[bytes] & 0xc0) == 0x80)
+			bytes++;
+	}
+	snprintf(buf, len, "%s  %.*s", it->label, (int)bytes, it->detail);
 }
 
 bool tui_list_visible(const struct tui_list *l, size_t i)
@@ -172,7 +192,7 @@ bool tui_list_visible(const struct tui_list *l, size_t i)
 	if (!l->re)
 		return true;
 	char text[TL_ID_MAX + 210];
-	snprintf(text, sizeof text, "%s  %s", l->items[i].label, l->items[i].detail);
+	shown_text(l, i, text, sizeof text);
 	return pcre2_match(l->re, (PCRE2_SPTR)text, strlen(text), 0, 0, l->md, NULL) >= 0;
 }
 
@@ -205,13 +225,13 @@ static void cursor_move(struct tui_list *l, int dir)
 	}
 }
 
-/* Compiles the pattern once; the list keeps it until the next one. */
-static void filter_set(struct tui_app *app, struct tui_list *l, const char *pattern)
+/* Compiles the pattern once; the list keeps it until the next one.
+ * Returns 0, or -1 with the regex error in why (the list unchanged). */
+static int filter_compile(struct tui_list *l, const char *pattern, char *why, size_t whylen)
 {
 	if (!*pattern) {
 		filter_clear(l);
-		tui_message(app, false, "%s: filter cleared", l->title);
-		return;
+		return 0;
 	}
 	int err;
 	PCRE2_SIZE off;
@@ -220,18 +240,41 @@ static void filter_set(struct tui_app *app, struct tui_list *l, const char *patt
 	if (!re) {
 		PCRE2_UCHAR msg[256];
 		pcre2_get_error_message(err, msg, sizeof msg);
-		tui_message(app, true, "regex error at offset %zu: %s", (size_t)off, (char *)msg);
-		return;
+		snprintf(why, whylen, "regex error at offset %zu: %s", (size_t)off, (char *)msg);
+		return -1;
 	}
 	filter_clear(l);
 	l->re = re;
 	l->md = pcre2_match_data_create_from_pattern(re, NULL);
 	snprintf(l->pattern, sizeof l->pattern, "%s", pattern);
+	cursor_fix(l, 1);
+	return 0;
+}
+
+static void filter_set(struct tui_app *app, struct tui_list *l, const char *pattern)
+{
+	char why[320];
+	if (filter_compile(l, pattern, why, sizeof why) < 0) {
+		tui_message(app, true, "%s", why);
+		return;
+	}
+	if (!*pattern) {
+		tui_message(app, false, "%s: filter cleared", l->title);
+		return;
+	}
 	size_t shown = 0;
 	for (size_t i = 0; i < l->n; i++)
 		shown += tui_list_visible(l, i);
-	cursor_fix(l, 1);
 	tui_message(app, false, "%s: /%s/ shows %zu of %zu", l->title, pattern, shown, l->n);
+}
+
+/* A pattern half typed ("[a") may not compile yet: the last one that did
+ * stays until Enter says what is wrong. */
+void tui_setup_filter_typed(struct tui_app *app)
+{
+	char why[320];
+	app->inbuf[app->inlen] = '\0';
+	filter_compile(&app->lists[app->focus], app->inbuf, why, sizeof why);
 }
 
 static void custom_add(struct tui_app *app, const char *text)
@@ -287,6 +330,13 @@ void tui_setup_input_done(struct tui_app *app, bool accept)
 	app->input = TUI_INPUT_NONE;
 	app->inbuf[app->inlen] = '\0';
 	if (!accept) {
+		if (what == TUI_INPUT_FILTER) {
+			char why[320];
+			struct tui_list *l = &app->lists[app->focus];
+			filter_compile(l, l->before, why, sizeof why);
+			l->cursor = l->cursor_before;
+			cursor_fix(l, 1);
+		}
 		tui_message(app, false, " ");
 		return;
 	}
@@ -345,6 +395,8 @@ void tui_setup_action(struct tui_app *app, enum tui_action a)
 		}
 		break;
 	case TUI_ACT_FILTER:
+		memcpy(l->before, l->pattern, sizeof l->before);
+		l->cursor_before = l->cursor;
 		start_input(app, TUI_INPUT_FILTER, l->pattern);
 		break;
 	case TUI_ACT_ADD:
@@ -358,6 +410,11 @@ void tui_setup_action(struct tui_app *app, enum tui_action a)
 	}
 	case TUI_ACT_LADDER:
 		tui_ladder_preset(app);
+	case TUI_ACT_RESET:
+		if (tui_live_running(app) || tui_search_running(app))
+			tui_message(app, true, "busy: reset when the run or search has ended");
+		else
+			tui_memory_reset(app);
 		break;
 	default:
 		break;
@@ -401,6 +458,16 @@ static void draw_list(struct tui_app *app, int which)
 		nsel += l->items[i].selected;
 		nvis += tui_list_visible(l, i);
 	}
+	int pad = which == LIST_BACKENDS ? 22 : 8;
+	if (l->row_cols != r->w || l->label_cols != pad) {
+		/* what is shown changed: so may what the filter matches */
+		l->row_cols = r->w;
+		l->label_cols = pad;
+		nvis = 0;
+		for (size_t i = 0; i < l->n; i++)
+			nvis += tui_list_visible(l, i);
+		cursor_fix(l, 1);
+	}
 	int head = focused ? tui_attr_selected(app) : tui_attr(app, TUI_ROLE_TITLE);
 	tui_fill(r->y, r->x, r->w, head);
 	int used = tui_putf(r->y, r->x, r->w, head, " %s  %zu selected", l->title, nsel);
@@ -435,7 +502,7 @@ static void draw_list(struct tui_app *app, int which)
 		const char *box = it->selected ? "[x]" : "[ ]";
 		tui_fill(y, r->x, r->w, attr);
 		int w = tui_putf(y, r->x, r->w, attr | (it->selected ? (int)A_BOLD : 0), "%s %-*s ", box,
-				 which == LIST_BACKENDS ? 22 : 8, it->label);
+				 pad, it->label);
 		tui_put(y, r->x + w, r->w - w, attr, it->detail);
 		y++;
 	}
@@ -448,4 +515,48 @@ void tui_setup_draw(struct tui_app *app)
 {
 	for (int i = 0; i < 3; i++)
 		draw_list(app, i);
+}
+
+/* ---- the remembered setup (tui/memory.c) ---- */
+
+void tui_setup_unselect_all(struct tui_app *app, int which)
+{
+	struct tui_list *l = &app->lists[which];
+	for (size_t i = 0; i < l->n; i++)
+		l->items[i].selected = false;
+}
+
+bool tui_setup_pick(struct tui_app *app, int which, const char *text)
+{
+	struct tui_list *l = &app->lists[which];
+	char why[512];
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->items[i].label, text) == 0) {
+			if (!l->items[i].available)
+				return false;
+			l->items[i].selected = true;
+			return true;
+		}
+	if (which == LIST_FLUSH) {
+		uint64_t bytes;
+		if (tl_size_parse(text, app->have_topo ? &app->topo : NULL, &bytes, why,
+				  sizeof why) < 0)
+			return false;
+		add_flush(app, text, true);
+		for (size_t i = 0; i < l->n; i++) /* an equal size under another name */
+			if (l->items[i].bytes == bytes)
+				l->items[i].selected = true;
+		return true;
+	}
+	if (which == LIST_KERNELS)
+		return add_kernels(app, text, true, why, sizeof why) == 0;
+	struct tui_item probe;
+	memset(&probe, 0, sizeof probe);
+	probe_backend(&probe, text);
+	if (!probe.available)
+		return false;
+	struct tui_item *it = list_add(l);
+	*it = probe;
+	it->selected = true;
+	return true;
 }

@@ -72,8 +72,10 @@ static void draw_title(struct tui_app *app)
 	int x = tui_put(r->y, r->x, r->w, a | A_BOLD, " ticklab ");
 	for (int s = 0; s < TUI_NSCREENS; s++) {
 		int sa = s == (int)app->screen ? tui_attr_selected(app) | (int)A_BOLD : a;
+		app->tab_x[s] = x;
 		x += tui_putf(r->y, x, r->x + r->w - x, sa, " %s ", tui_screen_name((enum tui_screen)s));
 	}
+	app->tab_x[TUI_NSCREENS] = x;
 	char right[700];
 	if (app->replay)
 		snprintf(right, sizeof right, "replay %s  theme %s ", app->replay_path, app->theme.name);
@@ -188,11 +190,20 @@ static void draw_help(struct tui_app *app)
 {
 	char lines[64][96];
 	size_t n = tui_keys_help(app->screen, lines, 64);
+	/* what the live screen's marks mean, below its keys */
+	static const char *const live_legend[] = {
+		"  +N>          N samples above p99, off the histogram",
+		"  min < 0      t_e,std varies more than the kernel's cost",
+	};
+	for (size_t i = 0; app->screen == TUI_LIVE && i < 2 && n < 64; i++)
+		snprintf(lines[n++], sizeof lines[0], "%s", live_legend[i]);
 	int w = 62, h = (int)n + 4;
 	if (w > app->cols - 2)
 		w = app->cols - 2;
-	if (h > app->rows - 2)
-		h = app->rows - 2;
+	/* the overlay may cover the title and status rows: at 80x24 every key
+	 * of Setup then still fits (q fell off the bottom as keys were added) */
+	if (h > app->rows)
+		h = app->rows;
 	int y0 = (app->rows - h) / 2, x0 = (app->cols - w) / 2;
 	int a = tui_attr(app, TUI_ROLE_MAIN_FG);
 	for (int y = 0; y < h; y++)
@@ -342,8 +353,11 @@ static void action(struct tui_app *app, enum tui_action a)
 			tui_message(app, true, "busy: wait for the current run or search, or press q");
 		else if (tui_live_start(app, why, sizeof why) < 0)
 			tui_message(app, true, "cannot run: %s", why);
-		else
+		else {
 			go(app, TUI_LIVE);
+			if (tui_memory_save(app, why, sizeof why) < 0)
+				tui_message(app, true, "the setup is not remembered: %s", why);
+		}
 		break;
 	case TUI_ACT_PARAMS:
 		tui_search_params_edit(app);
@@ -423,13 +437,41 @@ static void input_key(struct tui_app *app, wint_t ch, bool fkey)
 			app->inbuf[app->inlen] = '\0';
 		}
 	}
+	if (app->input == TUI_INPUT_FILTER)
+		tui_setup_filter_typed(app);
 	app->dirty = true;
 }
 
-/* Only with --mouse: clicks pick rows on Setup, the wheel moves. */
+/* A click on a screen's tab, or on Live's arrows and page indicator: the
+ * action of the key they stand for. */
+static bool mouse_nav(struct tui_app *app, const MEVENT *ev)
+{
+	static const enum tui_action nav[5] = {TUI_ACT_LEFT, TUI_ACT_RIGHT, TUI_ACT_UP,
+					       TUI_ACT_DOWN, TUI_ACT_PANE};
+	if (ev->y == app->lay.title.y)
+		for (int s = 0; s < TUI_NSCREENS; s++)
+			if (ev->x >= app->tab_x[s] && ev->x < app->tab_x[s + 1]) {
+				action(app, (enum tui_action)(TUI_ACT_GO_SETUP + s));
+				return true;
+			}
+	if (app->screen == TUI_LIVE && app->have_run && ev->y == app->nav_y)
+		for (int i = 0; i < 5; i++)
+			if (ev->x >= app->nav_x[i][0] && ev->x < app->nav_x[i][1]) {
+				action(app, nav[i]);
+				return true;
+			}
+	return false;
+}
+
+/* Only with --mouse: clicks pick rows on Setup, switch screens on the tabs
+ * and step Live's flush, kernel and page on its arrows; the wheel moves. */
 static void mouse(struct tui_app *app, const MEVENT *ev)
 {
 	if (app->help || app->input != TUI_INPUT_NONE || app->lay.too_small)
+		return;
+	if ((ev->bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_DOUBLE_CLICKED |
+			    BUTTON1_TRIPLE_CLICKED)) &&
+	    mouse_nav(app, ev))
 		return;
 	if (ev->bstate & BUTTON4_PRESSED)
 		action(app, TUI_ACT_UP);
@@ -627,9 +669,11 @@ int tui_run(const struct tui_opts *opts, char *why, size_t whylen)
 			fcntl(app->wake[i], F_SETFL, fcntl(app->wake[i], F_GETFL) | O_NONBLOCK);
 			fcntl(app->wake[i], F_SETFD, FD_CLOEXEC);
 		}
+	tui_memory_load(app);
 	theme_init(app);
 	tui_term_apply_theme(app);
 	tui_setup_init(app);
+	tui_memory_apply(app);
 	app->screen = app->search_replay ? TUI_SEARCH : app->replay ? TUI_LIVE : TUI_SETUP;
 	app->back = TUI_SETUP;
 	if (!app->msg[0])
@@ -639,6 +683,9 @@ int tui_run(const struct tui_opts *opts, char *why, size_t whylen)
 	app->dirty = true;
 	rc = loop(app, saved, sizeof saved);
 	tui_done();
+	char mwhy[WHY_LEN];
+	if (tui_memory_save(app, mwhy, sizeof mwhy) < 0)
+		fprintf(stderr, "ticklab: the setup is not remembered: %s\n", mwhy);
 	if (saved[0])
 		printf("ticklab: interrupted; session saved to %s\n", saved);
 	int status = rc < 0 ? 1 : app->exit_status;

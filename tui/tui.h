@@ -14,6 +14,7 @@ struct tui_opts {
 	const char *replay;   /* a saved run, session or search to show */
 	bool mouse;
 	size_t n;             /* samples per cell */
+	bool n_given;         /* -n was given: it wins over the remembered N */
 	int cpu;              /* sampling CPU, -1: the default */
 	uint64_t seed;
 };

@@ -1,0 +1,109 @@
+/* The last setup comes back: what was selected when the TUI last ran a
+ * selection or ended is restored at start, unless the command line says
+ * otherwise (-n, --theme win). A file this version cannot read is left
+ * alone and named in a message; the defaults stay. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/app.h"
+
+static const char *const list_name[3] = {"backend", "flush size", "kernel"};
+
+void tui_memory_load(struct tui_app *app)
+{
+	char why[1024];
+	app->n_default = app->opts.n;
+	app->theme_default = app->opts.theme;
+	if (tl_setup_memory_path(app->memory_path, sizeof app->memory_path, why, sizeof why) < 0) {
+		app->memory_path[0] = '\0';
+		return;
+	}
+	int rc = tl_setup_memory_load(app->memory_path, &app->memory, why, sizeof why);
+	if (rc < 0)
+		tui_message(app, true, "the remembered setup is ignored (defaults used): %s", why);
+	app->memory_loaded = rc == 0;
+	if (!app->memory_loaded)
+		return;
+	if (!app->opts.n_given)
+		app->opts.n = app->memory.n;
+	if (!app->opts.theme)
+		app->opts.theme = app->memory.theme;
+}
+
+/* One list back as it was; the labels this node cannot have are named. */
+static void apply_list(struct tui_app *app, int which, const char (*labels)[TL_MEMORY_TEXT],
+		       size_t n, char *missed, size_t len)
+{
+	tui_setup_unselect_all(app, which);
+	for (size_t i = 0; i < n; i++) {
+		if (tui_setup_pick(app, which, labels[i]))
+			continue;
+		size_t used = strlen(missed);
+		snprintf(missed + used, len - used, "%s%s %s", used ? ", " : "", list_name[which],
+			 labels[i]);
+	}
+}
+
+void tui_memory_apply(struct tui_app *app)
+{
+	char missed[600] = "";
+	if (!app->memory_loaded)
+		return;
+	const struct tl_setup_memory *m = &app->memory;
+	apply_list(app, 0, m->backends, m->nbackends, missed, sizeof missed);
+	apply_list(app, 1, m->flushes, m->nflushes, missed, sizeof missed);
+	apply_list(app, 2, m->kernels, m->nkernels, missed, sizeof missed);
+	if (missed[0])
+		tui_message(app, true, "last setup restored (R resets) but not here: %s", missed);
+	else
+		tui_message(app, false, "last setup restored from %s (R resets to the defaults)",
+			    app->memory_path);
+}
+
+static void gather(const struct tui_list *l, char (*out)[TL_MEMORY_TEXT], size_t *n)
+{
+	*n = 0;
+	for (size_t i = 0; i < l->n && *n < TL_MEMORY_ITEMS; i++)
+		if (l->items[i].selected)
+			snprintf(out[(*n)++], TL_MEMORY_TEXT, "%s", l->items[i].label);
+}
+
+int tui_memory_save(struct tui_app *app, char *why, size_t whylen)
+{
+	struct tl_setup_memory *m = &app->memory;
+	if (!app->memory_path[0] || app->opts.replay)
+		return 0; /* a replay shows a file: its setup is not the user's */
+	gather(&app->lists[0], m->backends, &m->nbackends);
+	gather(&app->lists[1], m->flushes, &m->nflushes);
+	gather(&app->lists[2], m->kernels, &m->nkernels);
+	m->n = app->opts.n;
+	snprintf(m->theme, sizeof m->theme, "%s", app->theme.name);
+	return tl_setup_memory_save(app->memory_path, m, why, whylen);
+}
+
+void tui_memory_reset(struct tui_app *app)
+{
+	char why[1024];
+	if (app->memory_path[0] &&
+	    tl_setup_memory_forget(app->memory_path, why, sizeof why) < 0) {
+		tui_message(app, true, "cannot reset: %s", why);
+		return;
+	}
+	app->memory_loaded = false;
+	tui_setup_free(app);
+	tui_setup_init(app);
+	app->opts.n = app->n_default;
+	app->opts.theme = app->theme_default;
+	const char *name = app->theme_default ? app->theme_default : "default";
+	if (tui_theme_load_named(app->opts.themes_dir, name, &app->theme, why, sizeof why) == 0)
+		for (size_t i = 0; i < app->ntheme_names; i++)
+			if (strcmp(app->theme_names[i], app->theme.name) == 0)
+				app->theme_idx = i;
+	tui_term_apply_theme(app);
+	app->focus = 0;
+	tui_message(app, false, "setup reset to the defaults (N=%zu, theme %s); the remembered "
+				"one is forgotten",
+		    app->opts.n, app->theme.name);
+}
