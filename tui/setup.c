@@ -410,6 +410,7 @@ void tui_setup_action(struct tui_app *app, enum tui_action a)
 	}
 	case TUI_ACT_LADDER:
 		tui_ladder_preset(app);
+		break;
 	case TUI_ACT_RESET:
 		if (tui_live_running(app) || tui_search_running(app))
 			tui_message(app, true, "busy: reset when the run or search has ended");

@@ -24,13 +24,14 @@ bool tui_live_may_draw(struct tui_app *app);
 
 /* The theme the user asked for; a bad file leaves the built-in one and a
  * message naming file, line and problem. */
-static void theme_init(struct tui_app *app)
+/* why gets the theme's failure ("" when it loaded), said once Setup is
+ * built: the lists' setup would otherwise replace the message. */
+static void theme_init(struct tui_app *app, char *why, size_t whylen)
 {
-	char why[WHY_LEN];
 	const char *name = app->opts.theme ? app->opts.theme : "default";
+	why[0] = '\0';
 	app->ntheme_names = tui_theme_list(app->opts.themes_dir, app->theme_names, 32);
-	if (tui_theme_load_named(app->opts.themes_dir, name, &app->theme, why, sizeof why) < 0)
-		tui_message(app, true, "%s; using the built-in theme", why);
+	tui_theme_load_named(app->opts.themes_dir, name, &app->theme, why, whylen);
 	for (size_t i = 0; i < app->ntheme_names; i++)
 		if (strcmp(app->theme_names[i], app->theme.name) == 0)
 			app->theme_idx = i;
@@ -669,11 +670,14 @@ int tui_run(const struct tui_opts *opts, char *why, size_t whylen)
 			fcntl(app->wake[i], F_SETFL, fcntl(app->wake[i], F_GETFL) | O_NONBLOCK);
 			fcntl(app->wake[i], F_SETFD, FD_CLOEXEC);
 		}
+	char theme_why[WHY_LEN];
 	tui_memory_load(app);
-	theme_init(app);
+	theme_init(app, theme_why, sizeof theme_why);
 	tui_term_apply_theme(app);
 	tui_setup_init(app);
 	tui_memory_apply(app);
+	if (theme_why[0])
+		tui_message(app, true, "%s; using the built-in theme", theme_why);
 	app->screen = app->search_replay ? TUI_SEARCH : app->replay ? TUI_LIVE : TUI_SETUP;
 	app->back = TUI_SETUP;
 	if (!app->msg[0])
