@@ -12,6 +12,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "backends/backend.h"
+#include "base/xalloc.h"
 #include "bench/load_sizes.h"
 #include "bench/size.h"
 
@@ -390,11 +391,9 @@ void tl_kernel_plan(const struct tl_kernel *kern, uint64_t seed, uint64_t *adds,
 	extra = (size_t)llround(kern->p * (double)n);
 	r = gsl_rng_alloc(gsl_rng_mt19937);
 	if (!r)
-		abort();
+		tl_fail("out of memory (a random number generator)");
 	gsl_rng_set(r, (unsigned long)(seed ^ (seed >> 32)) + 1);
-	size_t *idx = malloc(n * sizeof *idx);
-	if (!idx)
-		abort();
+	size_t *idx = tl_xcalloc(n, sizeof *idx);
 	for (size_t i = 0; i < n; i++)
 		idx[i] = i;
 	for (size_t i = 0; i < extra; i++) {

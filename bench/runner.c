@@ -12,21 +12,13 @@
 
 #include <gsl/gsl_rng.h>
 
+#include "base/xalloc.h"
 #include "bench/probe.h"
 #include "bench/size.h"
 #include "stats/stats.h"
 
 #define RESOLUTION_TRIES 2000
 
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p) {
-		fprintf(stderr, "ticklab: out of memory (%zu x %zu bytes)\n", n, size);
-		abort();
-	}
-	return p;
-}
 
 uint64_t tl_seed_derive(uint64_t seed, uint64_t index)
 {
@@ -141,9 +133,9 @@ static void cell_init(struct tl_run *run, struct tl_cell *c, size_t timer, size_
 	c->n = run->cfg.n;
 	c->chunk = load_chunk(k, run->cfg.chunk, c->n);
 	atomic_init(&c->done, 0);
-	c->raw = xcalloc(c->n, sizeof *c->raw);
-	c->ns = xcalloc(c->n, sizeof *c->ns);
-	c->adds = xcalloc(c->n, sizeof *c->adds);
+	c->raw = tl_xcalloc(c->n, sizeof *c->raw);
+	c->ns = tl_xcalloc(c->n, sizeof *c->ns);
+	c->adds = tl_xcalloc(c->n, sizeof *c->adds);
 	/* Fault the pages in now: a page fault while storing a sample would be
 	 * OS noise injected between measurements. */
 	memset(c->raw, 0, c->n * sizeof *c->raw);
@@ -155,9 +147,7 @@ static void cell_init(struct tl_run *run, struct tl_cell *c, size_t timer, size_
 	if (k->kind == TL_KERNEL_LOAD) {
 		c->chase = tl_kernel_chase_layout(k->bytes, tl_seed_derive(run->cfg.seed, index));
 		if (!c->chase) {
-			fprintf(stderr, "ticklab: out of memory (a %llu-byte load buffer)\n",
-				(unsigned long long)k->bytes);
-			abort();
+			tl_fail("out of memory (a %llu-byte load buffer)", (unsigned long long)k->bytes);
 		}
 		c->cursor = c->chase;
 	}
@@ -175,7 +165,7 @@ static void cells_init(struct tl_run *run)
 	static const struct tl_kernel empty = { .kind = TL_KERNEL_EMPTY, .label = "empty" };
 
 	run->ncells = run->ntimers * run->nflush * per;
-	run->cells = xcalloc(run->ncells, sizeof *run->cells);
+	run->cells = tl_xcalloc(run->ncells, sizeof *run->cells);
 	run->samples_total = run->ncells * cfg->n;
 	for (size_t t = 0; t < run->ntimers; t++)
 		for (size_t f = 0; f < run->nflush; f++) {
@@ -248,7 +238,7 @@ int tl_run_prepare(struct tl_run *run, const struct tl_run_config *cfg, char *wh
 	if (cpu_check(run->cpu, why, whylen))
 		return -1;
 
-	run->timers = xcalloc(cfg->nbackends, sizeof *run->timers);
+	run->timers = tl_xcalloc(cfg->nbackends, sizeof *run->timers);
 	for (size_t i = 0; i < cfg->nbackends; i++) {
 		char reason[TL_WHY_MAX];
 		if (tl_timer_open(&run->timers[i], cfg->backends[i], reason, sizeof reason)) {
@@ -259,8 +249,8 @@ int tl_run_prepare(struct tl_run *run, const struct tl_run_config *cfg, char *wh
 		run->ntimers++;
 	}
 
-	run->flush_bytes = xcalloc(cfg->nflush, sizeof *run->flush_bytes);
-	run->flushes = xcalloc(cfg->nflush, sizeof *run->flushes);
+	run->flush_bytes = tl_xcalloc(cfg->nflush, sizeof *run->flush_bytes);
+	run->flushes = tl_xcalloc(cfg->nflush, sizeof *run->flushes);
 	for (size_t i = 0; i < cfg->nflush; i++) {
 		run->flush_bytes[i] = cfg->flush_bytes[i];
 		if (tl_flush_init(&run->flushes[i], cfg->flush_bytes[i], why, whylen)) {
@@ -360,7 +350,7 @@ static size_t *schedule(const struct tl_run *run, size_t *count)
 
 	for (size_t c = 0; c < run->ncells; c++)
 		n += (run->cells[c].n + run->cells[c].chunk - 1) / run->cells[c].chunk;
-	order = xcalloc(n, sizeof *order);
+	order = tl_xcalloc(n, sizeof *order);
 	n = 0;
 	for (size_t c = 0; c < run->ncells; c++)
 		for (size_t j = 0; j < (run->cells[c].n + run->cells[c].chunk - 1) / run->cells[c].chunk;
@@ -368,7 +358,7 @@ static size_t *schedule(const struct tl_run *run, size_t *count)
 			order[n++] = c;
 	r = gsl_rng_alloc(gsl_rng_mt19937);
 	if (!r)
-		abort();
+		tl_fail("out of memory (a random number generator)");
 	gsl_rng_set(r, (unsigned long)tl_seed_derive(run->cfg.seed, UINT64_MAX));
 	for (size_t i = n; i > 1; i--) {
 		size_t j = (size_t)gsl_rng_uniform_int(r, (unsigned long)i);

@@ -10,6 +10,7 @@
 
 #include <pcre2.h>
 
+#include "base/xalloc.h"
 #include "bench/flush.h"
 
 static const char accepted[] =
@@ -147,7 +148,7 @@ int tl_size_parse(const char *text, const struct tl_topology *topo, uint64_t *by
 		text = "";
 	md = pcre2_match_data_create_from_pattern(re, NULL);
 	if (!md)
-		abort();
+		tl_fail("out of memory (PCRE2 match data)");
 	rc = pcre2_match(re, (PCRE2_SPTR)text, strlen(text), 0, 0, md, NULL);
 	if (rc < 0) {
 		pcre2_match_data_free(md);

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The layers' one-way dependencies, kept true by grepping the includes:
-# cli/tui -> io -> bench -> stats/backends. A file may include its own
+# cli/tui -> io -> bench -> stats/backends -> base. A file may include its own
 # folder and the folders below it; tui/ is reached from cli/ only through
 # cli/cmd_tui.c and cli/main.c, and nothing below cli/ includes cli/.
 . "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
@@ -23,12 +23,13 @@ layer() {
 	[ -z "$bad" ]; ok $? "$dir/ includes only $dir/${2:+ and $2}${bad:+ (found:$bad)}"
 }
 
-layer backends ""
-layer stats ""
-layer bench "backends stats"
-layer io "bench backends stats"
-layer tui "io bench backends stats"
-layer cli "tui io bench backends stats"
+layer base ""
+layer backends "base"
+layer stats "base"
+layer bench "backends stats base"
+layer io "bench backends stats base"
+layer tui "io bench backends stats base"
+layer cli "tui io bench backends stats base"
 
 # cli/ reaches tui/ only where the TUI is started.
 bad=$(grep -l '^[[:space:]]*#[[:space:]]*include[[:space:]]*"tui/' "$SRC"/cli/*.c "$SRC"/cli/*.h 2>/dev/null |

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "backends/backend.h"
+#include "base/xalloc.h"
 #include "bench/probe.h"
 #include "bench/size.h"
 #include "tui/app.h"
@@ -20,12 +21,7 @@ static struct tui_item *list_add(struct tui_list *l)
 {
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? 2 * l->cap : 16;
-		struct tui_item *it = realloc(l->items, cap * sizeof *it);
-		if (!it) {
-			tui_done();
-			fprintf(stderr, "ticklab: out of memory\n");
-			abort();
-		}
+		struct tui_item *it = tl_xrealloc(l->items, cap, sizeof *it);
 		l->items = it;
 		l->cap = cap;
 	}

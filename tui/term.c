@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "base/xalloc.h"
 #include "tui/app.h"
 #include "tui/wrap.h"
 #define TUI_TERMINFO
@@ -45,6 +46,15 @@ static void restore_terminal(void)
 		if (have_tio)
 			tcsetattr(STDIN_FILENO, TCSANOW, &saved_tio);
 	}
+}
+
+/* tl_fail's hook: out of memory, endwin could itself allocate, so the
+ * prepared sequence is written instead. */
+static void restore_on_fail(void *arg)
+{
+	(void)arg;
+	restore_terminal();
+	term_active = 0;
 }
 
 static void on_signal(int sig)
@@ -158,6 +168,7 @@ int tui_term_open(struct tui_app *app, char *why, size_t whylen)
 	append_cap("cnorm");
 	append_cap("rmcup");
 	atexit(tui_done);
+	tl_fail_hook_add(restore_on_fail, NULL);
 
 	cbreak(); /* not raw: Ctrl-C and Ctrl-Z still reach us as signals */
 	noecho();
@@ -177,6 +188,7 @@ void tui_done(void)
 	if (!term_active)
 		return;
 	term_active = 0;
+	tl_fail_hook_remove(restore_on_fail, NULL);
 	endwin();
 	if (screen) {
 		delscreen(screen);

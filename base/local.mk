@@ -1,0 +1,7 @@
+# base/ files (see Makefile.am): the policies every layer shares.
+libticklab_a_SOURCES += base/xalloc.c base/xalloc.h
+
+check_PROGRAMS += tests/test_xalloc
+tests_test_xalloc_SOURCES = tests/test_xalloc.c
+tests_test_xalloc_LDADD = $(TL_LIBS)
+TESTS += tests/test_xalloc
