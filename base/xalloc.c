@@ -50,17 +50,18 @@ void tl_fail_hook_remove(tl_fail_hook fn, void *arg)
 void tl_fail(const char *fmt, ...)
 {
 	va_list ap;
+	char msg[512];
 
 	/* A second thread failing meanwhile must not interleave its message or
 	 * run the hooks twice; it blocks here until the first one exits. */
 	pthread_mutex_lock(&failing);
 	for (size_t i = nhooks; i-- > 0;)
 		hooks[i].fn(hooks[i].arg);
-	fputs("ticklab: ", stderr);
+	/* One write, so the line is not interleaved with another thread's. */
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "ticklab: %s\n", msg);
 	fflush(stderr);
 	/* _Exit, not exit: atexit handlers would run over half-built state. */
 	_Exit(1);

@@ -8,6 +8,7 @@
 
 #include "bench/size.h"
 #include "io/analysis.h"
+#include "io/json_build.h"
 #include "io/results.h"
 
 int tl_jitter_analyse(const struct tl_run *run, size_t cell, uint64_t seed, struct tl_jitter *j)
@@ -93,30 +94,23 @@ out:
 
 json_t *tl_jitter_to_json(const struct tl_jitter *j, uint64_t d)
 {
-	json_t *o = json_object();
-	int bad = 0;
+	json_t *o = tl_json_object();
 
-	if (!o)
-		return NULL;
-	bad |= json_object_set_new(o, "d", json_integer((json_int_t)d));
-	bad |= json_object_set_new(o, "ns_per_add", tl_json_real(j->ns_per_add));
-	bad |= json_object_set_new(o, "true_shift_ns", tl_json_real(j->true_shift_ns));
-	bad |= json_object_set_new(o, "n_plain", json_integer((json_int_t)j->cmp.na));
-	bad |= json_object_set_new(o, "n_injected", json_integer((json_int_t)j->cmp.nb));
-	bad |= json_object_set_new(o, "shift_ns", tl_json_real(j->ok ? j->cmp.hl : NAN));
-	bad |= json_object_set_new(o, "median_diff_ns", tl_json_real(j->ok ? j->cmp.median_diff : NAN));
-	bad |= json_object_set_new(o, "ci_lo_ns", tl_json_real(j->ok ? j->cmp.lo : NAN));
-	bad |= json_object_set_new(o, "ci_hi_ns", tl_json_real(j->ok ? j->cmp.hi : NAN));
-	bad |= json_object_set_new(o, "mwu_p", tl_json_real(j->ok ? j->cmp.mwu_p : NAN));
-	bad |= json_object_set_new(o, "ks_p", tl_json_real(j->ok ? j->cmp.ks_p : NAN));
-	bad |= json_object_set_new(o, "alpha", json_real(TL_JITTER_ALPHA));
-	bad |= json_object_set_new(o, "detected", json_boolean(j->detected));
-	bad |= json_object_set_new(o, "null_split", json_boolean(j->null_split));
-	bad |= json_object_set_new(o, "note", json_string(j->note));
-	if (bad) {
-		json_decref(o);
-		return NULL;
-	}
+	tl_json_set(o, "d", json_integer((json_int_t)d));
+	tl_json_set(o, "ns_per_add", tl_json_real(j->ns_per_add));
+	tl_json_set(o, "true_shift_ns", tl_json_real(j->true_shift_ns));
+	tl_json_set(o, "n_plain", json_integer((json_int_t)j->cmp.na));
+	tl_json_set(o, "n_injected", json_integer((json_int_t)j->cmp.nb));
+	tl_json_set(o, "shift_ns", tl_json_real(j->ok ? j->cmp.hl : NAN));
+	tl_json_set(o, "median_diff_ns", tl_json_real(j->ok ? j->cmp.median_diff : NAN));
+	tl_json_set(o, "ci_lo_ns", tl_json_real(j->ok ? j->cmp.lo : NAN));
+	tl_json_set(o, "ci_hi_ns", tl_json_real(j->ok ? j->cmp.hi : NAN));
+	tl_json_set(o, "mwu_p", tl_json_real(j->ok ? j->cmp.mwu_p : NAN));
+	tl_json_set(o, "ks_p", tl_json_real(j->ok ? j->cmp.ks_p : NAN));
+	tl_json_set(o, "alpha", json_real(TL_JITTER_ALPHA));
+	tl_json_set(o, "detected", json_boolean(j->detected));
+	tl_json_set(o, "null_split", json_boolean(j->null_split));
+	tl_json_set(o, "note", json_string(j->note));
 	return o;
 }
 

@@ -2,7 +2,7 @@
 libticklab_a_SOURCES += io/theme.c io/theme.h io/analysis.c io/analysis.h io/results.c io/results.h io/table.c \
 	io/table.h io/host_json.c io/host_json.h io/jitter.c io/jitter.h \
 	io/ladder.c io/ladder.h io/chains.c io/chains.h io/run_compare.c \
-	io/run_compare.h io/markdown.c io/markdown.h
+	io/run_compare.h io/markdown.c io/markdown.h io/json_build.c io/json_build.h
 
 check_PROGRAMS += tests/test_json_io
 tests_test_json_io_SOURCES = tests/test_json_io.c tests/tap.h

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "io/json_build.h"
 #include "io/results.h"
 #include "stats/stats.h"
 
@@ -22,10 +23,10 @@ static json_t *count(size_t v)
  * y the CV or overlap (null when it was not a number). */
 static json_t *points_json(const struct tl_search_points *pts)
 {
-	json_t *a = json_array();
+	json_t *a = tl_json_array();
 
 	for (size_t i = 0; a && i < pts->n; i++)
-		json_array_append_new(a, json_pack("[I, o]", (json_int_t)llround(pts->xy[i][0]),
+		tl_json_append(a, json_pack("[I, o]", (json_int_t)llround(pts->xy[i][0]),
 						   tl_json_real(pts->xy[i][1])));
 	return a;
 }
@@ -35,29 +36,29 @@ static json_t *points_json(const struct tl_search_points *pts)
 static json_t *result_json(const struct tl_search_result *r, int kind,
 			   const struct tl_search_points *pts)
 {
-	json_t *j = json_object();
+	json_t *j = tl_json_object();
 
-	json_object_set_new(j, "adds", r->converged ? json_integer((json_int_t)r->adds) : json_null());
-	json_object_set_new(j, "ns", tl_json_real(r->converged ? r->ns : NAN));
-	json_object_set_new(j, "method", json_string(tl_search_method_name(r->method)));
-	json_object_set_new(j, "measurements", count(r->measurements));
-	json_object_set_new(j, "seconds", tl_json_real(r->seconds));
-	json_object_set_new(j, "converged", json_boolean(r->converged));
-	json_object_set_new(j, "stopped", json_boolean(r->stopped));
-	json_object_set_new(j, kind == 0 ? "cv" : "alpha", tl_json_real(r->stat));
-	json_object_set_new(j, "on_floor", json_boolean(r->on_floor));
-	json_object_set_new(j, "floor_ns", tl_json_real(r->floor_ns));
-	json_object_set_new(j, "evaluations", count(r->evaluations));
-	json_object_set_new(j, "predicted_adds", tl_json_real(r->predicted_adds));
+	tl_json_set(j, "adds", r->converged ? json_integer((json_int_t)r->adds) : json_null());
+	tl_json_set(j, "ns", tl_json_real(r->converged ? r->ns : NAN));
+	tl_json_set(j, "method", json_string(tl_search_method_name(r->method)));
+	tl_json_set(j, "measurements", count(r->measurements));
+	tl_json_set(j, "seconds", tl_json_real(r->seconds));
+	tl_json_set(j, "converged", json_boolean(r->converged));
+	tl_json_set(j, "stopped", json_boolean(r->stopped));
+	tl_json_set(j, kind == 0 ? "cv" : "alpha", tl_json_real(r->stat));
+	tl_json_set(j, "on_floor", json_boolean(r->on_floor));
+	tl_json_set(j, "floor_ns", tl_json_real(r->floor_ns));
+	tl_json_set(j, "evaluations", count(r->evaluations));
+	tl_json_set(j, "predicted_adds", tl_json_real(r->predicted_adds));
 	if (kind == 0) {
-		json_object_set_new(j, "lowest_cv_adds", json_integer((json_int_t)r->best_adds));
-		json_object_set_new(j, "lowest_cv", tl_json_real(r->best_cv));
-		json_object_set_new(j, "drift_at_lowest_cv", tl_json_real(r->best_drift));
+		tl_json_set(j, "lowest_cv_adds", json_integer((json_int_t)r->best_adds));
+		tl_json_set(j, "lowest_cv", tl_json_real(r->best_cv));
+		tl_json_set(j, "drift_at_lowest_cv", tl_json_real(r->best_drift));
 	}
-	json_object_set_new(j, "bound_adds", json_integer((json_int_t)r->bound_adds));
-	json_object_set_new(j, "out_of_time", json_boolean(r->out_of_time));
-	json_object_set_new(j, "note", json_string(r->note));
-	json_object_set_new(j, "points", points_json(pts));
+	tl_json_set(j, "bound_adds", json_integer((json_int_t)r->bound_adds));
+	tl_json_set(j, "out_of_time", json_boolean(r->out_of_time));
+	tl_json_set(j, "note", json_string(r->note));
+	tl_json_set(j, "points", points_json(pts));
 	return j;
 }
 
@@ -76,35 +77,35 @@ static const char *first_note(const struct tl_search_cell *c, unsigned nrep, int
 static json_t *metric_json(const struct tl_search_plan *p, const struct tl_search_cell *c, int kind)
 {
 	const struct tl_search_stat *s = kind == 0 ? &c->tmin : &c->tdiff;
-	json_t *j = json_object(), *reps = json_array();
+	json_t *j = tl_json_object(), *reps = tl_json_array();
 
-	json_object_set_new(j, "adds", s->found ? json_integer((json_int_t)llround(s->adds)) : json_null());
-	json_object_set_new(j, "ns", tl_json_real(s->ns));
-	json_object_set_new(j, "method", json_string(tl_search_method_name(p->sp.method)));
-	json_object_set_new(j, "measurements", count(s->measurements));
-	json_object_set_new(j, "seconds", tl_json_real(s->seconds));
-	json_object_set_new(j, "converged", json_boolean(s->ran && 2 * s->found > s->ran));
-	json_object_set_new(j, "found", count(s->found));
-	json_object_set_new(j, "ran", count(s->ran));
-	json_object_set_new(j, "lo", tl_json_real(s->lo));
-	json_object_set_new(j, "hi", tl_json_real(s->hi));
-	json_object_set_new(j, "lo_ns", tl_json_real(s->lo_ns));
-	json_object_set_new(j, "hi_ns", tl_json_real(s->hi_ns));
-	json_object_set_new(j, "interval_method", json_string(tl_search_interval_method((unsigned)s->found)));
-	json_object_set_new(j, "unstable", json_boolean(s->unstable));
-	json_object_set_new(j, "unstable_why", s->unstable ? json_string(s->why) : json_null());
-	json_object_set_new(j, "bound_adds", tl_json_real(s->bound_adds));
-	json_object_set_new(j, "bound_ns", tl_json_real(s->bound_ns));
-	json_object_set_new(j, "note", json_string(first_note(c, p->repeats, kind)));
+	tl_json_set(j, "adds", s->found ? json_integer((json_int_t)llround(s->adds)) : json_null());
+	tl_json_set(j, "ns", tl_json_real(s->ns));
+	tl_json_set(j, "method", json_string(tl_search_method_name(p->sp.method)));
+	tl_json_set(j, "measurements", count(s->measurements));
+	tl_json_set(j, "seconds", tl_json_real(s->seconds));
+	tl_json_set(j, "converged", json_boolean(s->ran && 2 * s->found > s->ran));
+	tl_json_set(j, "found", count(s->found));
+	tl_json_set(j, "ran", count(s->ran));
+	tl_json_set(j, "lo", tl_json_real(s->lo));
+	tl_json_set(j, "hi", tl_json_real(s->hi));
+	tl_json_set(j, "lo_ns", tl_json_real(s->lo_ns));
+	tl_json_set(j, "hi_ns", tl_json_real(s->hi_ns));
+	tl_json_set(j, "interval_method", json_string(tl_search_interval_method((unsigned)s->found)));
+	tl_json_set(j, "unstable", json_boolean(s->unstable));
+	tl_json_set(j, "unstable_why", s->unstable ? json_string(s->why) : json_null());
+	tl_json_set(j, "bound_adds", tl_json_real(s->bound_adds));
+	tl_json_set(j, "bound_ns", tl_json_real(s->bound_ns));
+	tl_json_set(j, "note", json_string(first_note(c, p->repeats, kind)));
 	for (unsigned r = 0; r < p->repeats; r++) {
 		const struct tl_search_rep *rep = &c->rep[r];
 		bool done = rep->ran && (kind == 0 ? rep->done_tmin : rep->done_tdiff);
 
-		json_array_append_new(reps, done ? result_json(kind == 0 ? &rep->tmin : &rep->tdiff, kind,
+		tl_json_append(reps, done ? result_json(kind == 0 ? &rep->tmin : &rep->tdiff, kind,
 							       &rep->points[kind])
 						 : json_null());
 	}
-	json_object_set_new(j, "repeats", reps);
+	tl_json_set(j, "repeats", reps);
 	return j;
 }
 
@@ -113,16 +114,16 @@ static void ratio_json(json_t *j, const char *key, const struct tl_search_ratio 
 	char k[48];
 	const char *rel = r->rel == '=' ? "=" : r->rel == '>' ? ">=" : r->rel == '<' ? "<=" : NULL;
 
-	json_object_set_new(j, key, tl_json_real(r->rel ? r->value : NAN));
+	tl_json_set(j, key, tl_json_real(r->rel ? r->value : NAN));
 	snprintf(k, sizeof k, "%s_relation", key);
-	json_object_set_new(j, k, rel ? json_string(rel) : json_null());
+	tl_json_set(j, k, rel ? json_string(rel) : json_null());
 	snprintf(k, sizeof k, "%s_lo", key);
-	json_object_set_new(j, k, tl_json_real(r->lo));
+	tl_json_set(j, k, tl_json_real(r->lo));
 	snprintf(k, sizeof k, "%s_hi", key);
-	json_object_set_new(j, k, tl_json_real(r->hi));
+	tl_json_set(j, k, tl_json_real(r->hi));
 	if (!r->rel) {
 		snprintf(k, sizeof k, "%s_why", key);
-		json_object_set_new(j, k, json_string(r->why));
+		tl_json_set(j, k, json_string(r->why));
 	}
 }
 
@@ -132,16 +133,16 @@ static json_t *rep_json(const struct tl_search_rep *rep)
 
 	if (!rep->ran)
 		return json_null();
-	j = json_object();
-	json_object_set_new(j, "overhead", tl_json_real(rep->overhead_ns));
-	json_object_set_new(j, "ns_per_add", tl_json_real(rep->ns_per_add));
-	json_object_set_new(j, "ns_per_add_r2", tl_json_real(rep->fit_r2));
-	json_object_set_new(j, "resolution_ns", tl_json_real(rep->resolution_ns));
-	json_object_set_new(j, "flush_seconds", tl_json_real(rep->flush_s));
-	json_object_set_new(j, "n_per_evaluation", count(rep->fast_n));
-	json_object_set_new(j, "setup_measurements", count(rep->setup_measurements));
+	j = tl_json_object();
+	tl_json_set(j, "overhead", tl_json_real(rep->overhead_ns));
+	tl_json_set(j, "ns_per_add", tl_json_real(rep->ns_per_add));
+	tl_json_set(j, "ns_per_add_r2", tl_json_real(rep->fit_r2));
+	tl_json_set(j, "resolution_ns", tl_json_real(rep->resolution_ns));
+	tl_json_set(j, "flush_seconds", tl_json_real(rep->flush_s));
+	tl_json_set(j, "n_per_evaluation", count(rep->fast_n));
+	tl_json_set(j, "setup_measurements", count(rep->setup_measurements));
 	if (rep->why[0])
-		json_object_set_new(j, "error", json_string(rep->why));
+		tl_json_set(j, "error", json_string(rep->why));
 	return j;
 }
 
@@ -154,69 +155,69 @@ static const char *state_name(enum tl_search_state s)
 
 static json_t *cell_json(const struct tl_search_plan *p, const struct tl_search_cell *c)
 {
-	json_t *j = json_object(), *reps = json_array();
+	json_t *j = tl_json_object(), *reps = tl_json_array();
 
-	json_object_set_new(j, "backend", json_string(p->backends[c->b]));
-	json_object_set_new(j, "flush_bytes", json_integer((json_int_t)p->flush[c->f]));
-	json_object_set_new(j, "flush", json_string(p->flush_names[c->f]));
-	json_object_set_new(j, "overhead", tl_json_real(c->overhead_ns));
-	json_object_set_new(j, "ns_per_add", tl_json_real(c->ns_per_add));
-	json_object_set_new(j, "ns_per_add_r2", tl_json_real(c->fit_r2));
-	json_object_set_new(j, "resolution_ns", tl_json_real(c->resolution_ns));
-	json_object_set_new(j, "flush_seconds", tl_json_real(c->flush_s));
-	json_object_set_new(j, "n_per_evaluation", count(c->fast_n));
-	json_object_set_new(j, "setup_measurements", count(c->setup_measurements));
-	json_object_set_new(j, "state", json_string(state_name(c->state)));
+	tl_json_set(j, "backend", json_string(p->backends[c->b]));
+	tl_json_set(j, "flush_bytes", json_integer((json_int_t)p->flush[c->f]));
+	tl_json_set(j, "flush", json_string(p->flush_names[c->f]));
+	tl_json_set(j, "overhead", tl_json_real(c->overhead_ns));
+	tl_json_set(j, "ns_per_add", tl_json_real(c->ns_per_add));
+	tl_json_set(j, "ns_per_add_r2", tl_json_real(c->fit_r2));
+	tl_json_set(j, "resolution_ns", tl_json_real(c->resolution_ns));
+	tl_json_set(j, "flush_seconds", tl_json_real(c->flush_s));
+	tl_json_set(j, "n_per_evaluation", count(c->fast_n));
+	tl_json_set(j, "setup_measurements", count(c->setup_measurements));
+	tl_json_set(j, "state", json_string(state_name(c->state)));
 	if (c->why[0])
-		json_object_set_new(j, "error", json_string(c->why));
-	json_object_set_new(j, "tmin", metric_json(p, c, 0));
-	json_object_set_new(j, "tdiff", metric_json(p, c, 1));
+		tl_json_set(j, "error", json_string(c->why));
+	tl_json_set(j, "tmin", metric_json(p, c, 0));
+	tl_json_set(j, "tdiff", metric_json(p, c, 1));
 	ratio_json(j, "ratio_tmin", &c->ratio_tmin);
 	ratio_json(j, "ratio_tdiff", &c->ratio_tdiff);
 	for (unsigned r = 0; r < p->repeats; r++)
-		json_array_append_new(reps, rep_json(&c->rep[r]));
-	json_object_set_new(j, "repeats", reps);
+		tl_json_append(reps, rep_json(&c->rep[r]));
+	tl_json_set(j, "repeats", reps);
 	return j;
 }
 
 static json_t *params_json(const struct tl_search_plan *p)
 {
 	const struct tl_search_params *sp = &p->sp;
-	json_t *j = json_object();
+	json_t *j = tl_json_object();
 
-	json_object_set_new(j, "method", json_string(tl_search_method_name(sp->method)));
-	json_object_set_new(j, "eps", tl_json_real(sp->eps));
-	json_object_set_new(j, "alpha", tl_json_real(sp->alpha));
-	json_object_set_new(j, "n", count(sp->n));
-	json_object_set_new(j, "p", json_integer(sp->p));
-	json_object_set_new(j, "q", json_integer(sp->q));
-	json_object_set_new(j, "tmin_step", json_integer((json_int_t)sp->tmin_step));
-	json_object_set_new(j, "tdiff_step", json_integer((json_int_t)sp->tdiff_step));
-	json_object_set_new(j, "max_adds", json_integer((json_int_t)sp->max_adds));
-	json_object_set_new(j, "os_filter", json_string(stats_os_method_name(sp->os)));
-	json_object_set_new(j, "seed", json_integer((json_int_t)sp->seed));
-	json_object_set_new(j, "budget_seconds", tl_json_real(p->budget_s));
-	json_object_set_new(j, "repeats", json_integer(p->repeats));
-	json_object_set_new(j, "tdiff", json_boolean(p->want_tdiff));
+	tl_json_set(j, "method", json_string(tl_search_method_name(sp->method)));
+	tl_json_set(j, "eps", tl_json_real(sp->eps));
+	tl_json_set(j, "alpha", tl_json_real(sp->alpha));
+	tl_json_set(j, "n", count(sp->n));
+	tl_json_set(j, "p", json_integer(sp->p));
+	tl_json_set(j, "q", json_integer(sp->q));
+	tl_json_set(j, "tmin_step", json_integer((json_int_t)sp->tmin_step));
+	tl_json_set(j, "tdiff_step", json_integer((json_int_t)sp->tdiff_step));
+	tl_json_set(j, "max_adds", json_integer((json_int_t)sp->max_adds));
+	tl_json_set(j, "os_filter", json_string(stats_os_method_name(sp->os)));
+	tl_json_set(j, "seed", json_integer((json_int_t)sp->seed));
+	tl_json_set(j, "budget_seconds", tl_json_real(p->budget_s));
+	tl_json_set(j, "repeats", json_integer(p->repeats));
+	tl_json_set(j, "tdiff", json_boolean(p->want_tdiff));
 	return j;
 }
 
 json_t *tl_search_to_json(const struct tl_search_plan *p, const struct tl_search_cell *cells,
 			  json_t *host, bool interrupted)
 {
-	json_t *doc = json_object(), *meta = json_object(), *results = json_array();
+	json_t *doc = tl_json_object(), *meta = tl_json_object(), *results = tl_json_array();
 
-	json_object_set_new(meta, "version", json_string(PACKAGE_VERSION));
-	json_object_set_new(meta, "command", json_string("search"));
-	json_object_set_new(doc, "ticklab", meta);
-	json_object_set_new(doc, "host", host ? host : json_null());
-	json_object_set_new(doc, "params", params_json(p));
-	json_object_set_new(doc, "reference", json_string(p->backends[p->ref]));
-	json_object_set_new(doc, "interval_method", json_string(tl_search_interval_method(p->repeats)));
-	json_object_set_new(doc, "interrupted", json_boolean(interrupted));
+	tl_json_set(meta, "version", json_string(PACKAGE_VERSION));
+	tl_json_set(meta, "command", json_string("search"));
+	tl_json_set(doc, "ticklab", meta);
+	tl_json_set(doc, "host", host ? host : json_null());
+	tl_json_set(doc, "params", params_json(p));
+	tl_json_set(doc, "reference", json_string(p->backends[p->ref]));
+	tl_json_set(doc, "interval_method", json_string(tl_search_interval_method(p->repeats)));
+	tl_json_set(doc, "interrupted", json_boolean(interrupted));
 	for (size_t i = 0; i < p->nbackends * p->nflush; i++)
-		json_array_append_new(results, cell_json(p, &cells[i]));
-	json_object_set_new(doc, "results", results);
+		tl_json_append(results, cell_json(p, &cells[i]));
+	tl_json_set(doc, "results", results);
 	return doc;
 }
 

@@ -28,6 +28,15 @@ static void hook_b(void *arg)
 		_exit(3);
 }
 
+static void read_all(int fd, char *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n;
+	while (got < len - 1 && (n = read(fd, buf + got, len - 1 - got)) > 0)
+		got += (size_t)n;
+	buf[got] = '\0';
+}
+
 /* Runs body in a child with stderr and the hook pipe captured. */
 static int in_child(void (*body)(void), char *err, size_t errlen, char *hooks, size_t hookslen)
 {
@@ -43,10 +52,8 @@ static int in_child(void (*body)(void), char *err, size_t errlen, char *hooks, s
 	}
 	close(epipe[1]);
 	close(hpipe[1]);
-	ssize_t n = read(epipe[0], err, errlen - 1);
-	err[n > 0 ? n : 0] = '\0';
-	n = read(hpipe[0], hooks, hookslen - 1);
-	hooks[n > 0 ? n : 0] = '\0';
+	read_all(epipe[0], err, errlen);
+	read_all(hpipe[0], hooks, hookslen);
 	close(epipe[0]);
 	close(hpipe[0]);
 	waitpid(pid, &status, 0);

@@ -1,0 +1,33 @@
+#include "config.h"
+
+#include "io/json_build.h"
+
+#include "base/xalloc.h"
+
+json_t *tl_json_object(void)
+{
+	json_t *o = json_object();
+	if (!o)
+		tl_fail("out of memory building JSON (an object)");
+	return o;
+}
+
+json_t *tl_json_array(void)
+{
+	json_t *a = json_array();
+	if (!a)
+		tl_fail("out of memory building JSON (an array)");
+	return a;
+}
+
+void tl_json_set(json_t *obj, const char *key, json_t *value)
+{
+	if (json_object_set_new(obj, key, value) != 0)
+		tl_fail("out of memory building JSON (key \"%s\")", key);
+}
+
+void tl_json_append(json_t *arr, json_t *value)
+{
+	if (json_array_append_new(arr, value) != 0)
+		tl_fail("out of memory building JSON (an array element)");
+}
