@@ -40,3 +40,9 @@ libticklab_a_SOURCES += tui/memory.c
 # lecture helper: the small things of a demo (issue 13)
 TESTS += tests/test_tui_demo.sh
 EXTRA_DIST += tests/test_tui_demo.sh
+# fleet helper: the Fleet screen (tui --fleet), golden screens from real fingerprints
+TESTS += tests/test_tui_fleet.sh
+EXTRA_DIST += tests/test_tui_fleet.sh tests/golden/fleet-80x24.txt tests/golden/fleet-200x50.txt \
+	tests/golden/fleet-vt100-80x24.txt tests/fixtures/fleet/n1.json.xz \
+	tests/fixtures/fleet/n2.json.xz tests/fixtures/fleet/n3.json.xz \
+	tests/fixtures/fleet/n4.json.xz tests/fixtures/fleet/make-fleet-fixtures.sh
