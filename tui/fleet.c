@@ -290,13 +290,14 @@ static void draw_row(struct tui_app *app, int y, int x, int w, const struct tabl
 		 FLAG_W - 2, nd->flagged ? "FLAGGED" : "ok");
 }
 
-/* Wrapped text from y (never cut: the caller made room); returns the next row. */
-static int put_lines(int y, int x, int w, int attr, const char *text)
+/* Wrapped text from y, above ymax (the caller made room for it whole, at
+ * the table's and the curves' expense); returns the next row. */
+static int put_lines(int y, int ymax, int x, int w, int attr, const char *text)
 {
 	static char rows[REASON_ROWS][TUI_WRAP_LINE];
 	size_t n = tui_wrap(text, w - 2, rows, REASON_ROWS);
 
-	for (size_t i = 0; i < n && i < REASON_ROWS; i++)
+	for (size_t i = 0; i < n && i < REASON_ROWS && y < ymax; i++)
 		tui_put(y++, x + (i ? 2 : 0), w - (i ? 2 : 0), attr, rows[i]);
 	return y;
 }
@@ -329,7 +330,7 @@ static size_t verdict_rows(const struct tui_fleet_view *v, int w)
 	return flagged ? rows : 1;
 }
 
-static void draw_verdicts(struct tui_app *app, int y, int x, int w)
+static void draw_verdicts(struct tui_app *app, int y, int ymax, int x, int w)
 {
 	const struct tui_fleet_view *v = app->fleet;
 	char text[1700];
@@ -338,10 +339,10 @@ static void draw_verdicts(struct tui_app *app, int y, int x, int w)
 	for (size_t j = 0; j < group_size(v); j++)
 		if (group_node(v, j)->flagged) {
 			verdict_text(v, j, text, sizeof text);
-			y = put_lines(y, x, w, tui_attr(app, TUI_ROLE_WARN), text);
+			y = put_lines(y, ymax, x, w, tui_attr(app, TUI_ROLE_WARN), text);
 			flagged++;
 		}
-	if (!flagged && !v->fl.groups[v->group].note[0])
+	if (!flagged && !v->fl.groups[v->group].note[0] && y < ymax)
 		tui_putf(y, x, w, tui_attr(app, TUI_ROLE_OK),
 			 "no node of this group stands out (|robust z| <= %.0f on every figure; "
 			 "samples alike)",
@@ -446,16 +447,16 @@ static void head_text(const struct tui_fleet_view *v, char *buf, size_t len)
 		 g->note);
 }
 
-static int draw_head(struct tui_app *app, int y, int x, int w)
+static int draw_head(struct tui_app *app, int y, int ymax, int x, int w)
 {
 	const struct tui_fleet_view *v = app->fleet;
 	char text[512];
 
 	snprintf(text, sizeof text, "Fleet of %zu node(s) from %s: %zu flagged", v->fl.n, v->source,
 		 v->fl.nflagged);
-	y = put_lines(y, x, w, tui_attr(app, TUI_ROLE_TITLE) | (int)A_BOLD, text);
+	y = put_lines(y, ymax, x, w, tui_attr(app, TUI_ROLE_TITLE) | (int)A_BOLD, text);
 	head_text(v, text, sizeof text);
-	return put_lines(y, x, w,
+	return put_lines(y, ymax, x, w,
 			 tui_attr(app, v->fl.groups[v->group].note[0] ? TUI_ROLE_WARN : TUI_ROLE_MAIN_FG),
 			 text);
 }
@@ -487,10 +488,13 @@ void tui_fleet_draw(struct tui_app *app)
 	count = group_size(v);
 	/* rows: the header and the verdicts whole, then the table, then the CDF */
 	left = (int)(ymax - y) - (int)head_rows(v, w) - (int)verdict_rows(v, w) - 2;
-	rows = count;
+	/* at most one row per series, so the curves in view differ in glyph and
+	 * colour; the curves keep two fifths of what is left */
+	rows = count < TUI_NSERIES ? count : TUI_NSERIES;
 	cdf_h = left - 1 - (int)rows;
-	if (cdf_h < CDF_MIN_ROWS) {
-		int fit = left - 1 - CDF_MIN_ROWS;
+	if (cdf_h < CDF_MIN_ROWS || cdf_h < left * 2 / 5) {
+		int keep = left * 2 / 5 > CDF_MIN_ROWS ? left * 2 / 5 : CDF_MIN_ROWS;
+		int fit = left - 1 - keep;
 		rows = fit > TABLE_MIN_ROWS ? (size_t)fit : TABLE_MIN_ROWS;
 		rows = rows < count ? rows : count;
 		cdf_h = left - 1 - (int)rows;
@@ -499,12 +503,12 @@ void tui_fleet_draw(struct tui_app *app)
 		v->top = v->cursor;
 	if (v->cursor >= v->top + rows)
 		v->top = v->cursor + 1 - rows;
-	y = draw_head(app, y, x, w);
+	y = draw_head(app, y, ymax, x, w);
 	table_of(v, w, &t);
 	draw_table_head(app, y++, x, w, &t);
-	for (size_t j = v->top; j < v->top + rows && j < count; j++)
+	for (size_t j = v->top; j < v->top + rows && j < count && y < ymax; j++)
 		draw_row(app, y++, x, w, &t, j, j == v->cursor);
-	if (rows < count)
+	if (rows < count && y < ymax)
 		tui_putf(y, x + ROW_FIXED, w - ROW_FIXED, tui_attr(app, TUI_ROLE_INACTIVE),
 			 "nodes %zu-%zu of %zu (Up/Down)", v->top + 1, v->top + rows, count);
 	y++;
@@ -512,5 +516,5 @@ void tui_fleet_draw(struct tui_app *app)
 		draw_cdf(app, y, x, w, cdf_h, v->top, rows);
 		y += cdf_h + 1;
 	}
-	draw_verdicts(app, y, x, w);
+	draw_verdicts(app, y, ymax, x, w);
 }
