@@ -18,8 +18,8 @@
 #define WHY_LEN 1024
 
 static const char usage_text[] =
-	"usage: ticklab tui [--replay FILE.json] [--theme NAME] [--themes-dir DIR] [--mouse]\n"
-	"                   [-n N] [--cpu C] [--seed S]\n"
+	"usage: ticklab tui [--replay FILE.json] [--fleet DIR|FILE.json...] [--theme NAME]\n"
+	"                   [--themes-dir DIR] [--mouse] [-n N] [--cpu C] [--seed S]\n"
 	"       ticklab [the same options]\n"
 	"\n"
 	"The terminal lab: pick backends, flush sizes and kernels, watch them run side by\n"
@@ -27,6 +27,9 @@ static const char usage_text[] =
 	"\n"
 	"  -r, --replay FILE    open a saved run, session or search (ticklab run --json,\n"
 	"                       search --json, e, Ctrl-C) and show it without measuring\n"
+	"  -F, --fleet DIR      open fingerprints (ticklab fingerprint --json; a DIR gives\n"
+	"                       its *.json, more files may follow) on the Fleet screen,\n"
+	"                       judged as ticklab fleet judges them\n"
 	"  -t, --theme NAME     colour theme (default, light, high-contrast, mono, ...)\n"
 	"      --themes-dir DIR look for NAME.theme here first, then\n"
 	"                       $XDG_CONFIG_HOME/ticklab/themes, then " TL_DATADIR "/themes\n"
@@ -41,6 +44,7 @@ static const char usage_text[] =
 
 static const struct option longopts[] = {
 	{"replay", required_argument, NULL, 'r'},
+	{"fleet", required_argument, NULL, 'F'},
 	{"theme", required_argument, NULL, 't'},
 	{"themes-dir", required_argument, NULL, 'T'},
 	{"mouse", no_argument, NULL, 'm'},
@@ -51,8 +55,16 @@ static const struct option longopts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-/* 0 to go on, -1 after --help, or an exit status for bad input. */
-static int parse_opts(int argc, char **argv, struct tui_opts *o)
+/* --fleet's paths: every --fleet, then the operands (more files). */
+static void fleet_path(struct tui_opts *o, char **paths, char *path)
+{
+	paths[o->nfleet++] = path;
+	o->fleet = paths;
+}
+
+/* 0 to go on, -1 after --help, or an exit status for bad input. paths has
+ * room for argc pointers. */
+static int parse_opts(int argc, char **argv, struct tui_opts *o, char **paths)
 {
 	char why[WHY_LEN];
 	int ch;
@@ -63,10 +75,13 @@ static int parse_opts(int argc, char **argv, struct tui_opts *o)
 	o->seed = 1;
 	opterr = 0;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, ":r:t:n:c:s:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":r:F:t:n:c:s:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'r':
 			o->replay = optarg;
+			break;
+		case 'F':
+			fleet_path(o, paths, optarg);
 			break;
 		case 't':
 			o->theme = optarg;
@@ -98,6 +113,8 @@ static int parse_opts(int argc, char **argv, struct tui_opts *o)
 			return opts_fail("tui", why);
 		}
 	}
+	while (o->nfleet && optind < argc)
+		fleet_path(o, paths, argv[optind++]);
 	if (opts_no_operand(argc, argv, "see ticklab tui --help", why, sizeof why) < 0)
 		return opts_fail("tui", why);
 	return 0;
@@ -119,6 +136,19 @@ static bool interactive(const char **why)
 
 static int fallback(const struct tui_opts *o, const char *why)
 {
+	if (o->nfleet) {
+		char **args = calloc(o->nfleet + 2, sizeof *args);
+		int rc;
+
+		if (!args)
+			return TL_EXIT_FAIL;
+		args[0] = (char *)"fleet";
+		memcpy(args + 1, o->fleet, o->nfleet * sizeof *args);
+		fprintf(stderr, "ticklab tui: %s: printing the fleet table instead\n", why);
+		rc = cli_fleet_main((int)o->nfleet + 1, args);
+		free(args);
+		return rc;
+	}
 	if (o->replay) {
 		char *args[] = {(char *)"report", (char *)o->replay, NULL};
 
@@ -129,13 +159,13 @@ static int fallback(const struct tui_opts *o, const char *why)
 	return cli_default_table();
 }
 
-int cli_tui_main(int argc, char **argv)
+static int tui_main(int argc, char **argv, char **paths)
 {
 	struct tui_opts o;
 	const char *no_term;
 	struct stat st;
 	char why[WHY_LEN];
-	int rc = parse_opts(argc, argv, &o);
+	int rc = parse_opts(argc, argv, &o, paths);
 
 	if (rc)
 		return rc < 0 ? TL_EXIT_OK : rc;
@@ -154,5 +184,19 @@ int cli_tui_main(int argc, char **argv)
 		return fallback(&o, why);
 	if (rc == TUI_LOAD_FAILED) /* a file report would refuse too: bad input */
 		return opts_fail("tui", why);
+	return rc;
+}
+
+int cli_tui_main(int argc, char **argv)
+{
+	char **paths = calloc((size_t)argc + 1, sizeof *paths);
+	int rc;
+
+	if (!paths) {
+		fprintf(stderr, "ticklab tui: out of memory\n");
+		return TL_EXIT_FAIL;
+	}
+	rc = tui_main(argc, argv, paths);
+	free(paths);
 	return rc;
 }

@@ -180,6 +180,7 @@ struct tui_app {
 	/* memory ladder (ladder.c): its state, and whether Live shows it */
 	struct tui_ladder_view *ladder;
 	bool ladder_on;
+	struct tui_fleet_view *fleet; /* fleet.c: NULL when no fleet is open */
 	/* where a mouse click acts, as last drawn (0 wide: not shown) */
 	int tab_x[TUI_NSCREENS + 1]; /* tab s spans [tab_x[s], tab_x[s + 1]) on the title row */
 	int nav_y;                   /* the live progress row */
@@ -317,6 +318,14 @@ void tui_ladder_toggle(struct tui_app *app);
 void tui_ladder_poll(struct tui_app *app);   /* event loop: new samples -> ladders */
 void tui_ladder_draw(struct tui_app *app);
 void tui_ladder_free(struct tui_app *app);
+
+/* fleet.c: fingerprints judged once by io/fleet.c as `ticklab fleet`
+ * judges them; the screen only reads the verdicts. load: 0, or -1 with why
+ * as `ticklab fleet` says it (naming the file). */
+int tui_fleet_load(struct tui_app *app, char *const *paths, size_t n, char *why, size_t whylen);
+void tui_fleet_draw(struct tui_app *app);
+void tui_fleet_action(struct tui_app *app, enum tui_action a);
+void tui_fleet_free(struct tui_app *app);
 
 /* info.c */
 void tui_info_draw(struct tui_app *app);

@@ -10,6 +10,7 @@
 #define S_LIVE TUI_ON(TUI_LIVE)
 #define S_SEARCH TUI_ON(TUI_SEARCH)
 #define S_INFO TUI_ON(TUI_INFO)
+#define S_FLEET TUI_ON(TUI_FLEET)
 #define ESC_KEY 27
 
 /* Order matters twice: lookup takes the first binding for a screen, and the
@@ -34,6 +35,11 @@ const struct tui_key tui_keys[] = {
 	{'l', "l", TUI_ACT_RIGHT, S_LIVE | S_SEARCH, NULL, NULL},
 	{'\t', "Tab", TUI_ACT_PANE, S_SETUP, "next list", "next"},
 	{'\t', "Tab", TUI_ACT_PANE, S_LIVE | S_SEARCH, "next page of backends", NULL},
+	{KEY_UP, "Up", TUI_ACT_UP, S_FLEET, "previous node", "node"},
+	{'k', "k", TUI_ACT_UP, S_FLEET, NULL, NULL},
+	{KEY_DOWN, "Down", TUI_ACT_DOWN, S_FLEET, "next node", NULL},
+	{'j', "j", TUI_ACT_DOWN, S_FLEET, NULL, NULL},
+	{'\t', "Tab", TUI_ACT_PANE, S_FLEET, "next group (nodes of other hardware)", "group"},
 	{' ', "Space", TUI_ACT_SELECT, S_SETUP, "select / unselect", "select"},
 	{'\n', "Enter", TUI_ACT_RUN, S_SETUP, "run the selection live", "run"},
 	{KEY_ENTER, "Enter", TUI_ACT_RUN, S_SETUP, NULL, NULL},
@@ -64,6 +70,10 @@ const struct tui_key tui_keys[] = {
 	{KEY_F(3), "F2-F5", TUI_ACT_GO_LIVE, TUI_ALL, NULL, NULL},
 	{KEY_F(4), "F2-F5", TUI_ACT_GO_SEARCH, TUI_ALL, NULL, NULL},
 	{KEY_F(5), "F2-F5", TUI_ACT_GO_INFO, TUI_ALL, NULL, NULL},
+	/* listed on Fleet's help only: Setup's overlay is full at 80x24 */
+	{'5', "5 F6", TUI_ACT_GO_FLEET, S_FLEET, "Fleet screen (tui --fleet DIR)", NULL},
+	{'5', "5 F6", TUI_ACT_GO_FLEET, TUI_ALL, NULL, NULL},
+	{KEY_F(6), "5 F6", TUI_ACT_GO_FLEET, TUI_ALL, NULL, NULL},
 	{'L', "L", TUI_ACT_LOG, TUI_ALL, "messages of this session (the log)", NULL},
 	{ESC_KEY, "Esc", TUI_ACT_BACK, S_LIVE | S_SEARCH | S_INFO, "back", "back"},
 	{'q', "q", TUI_ACT_QUIT, TUI_ALL, "quit (asks while a run is going)", "quit"},
@@ -117,6 +127,7 @@ size_t tui_keys_help(enum tui_screen s, char lines[][96], size_t max)
 
 const char *tui_screen_name(enum tui_screen s)
 {
-	static const char *const names[TUI_NSCREENS] = {"Setup", "Live", "Search", "Info"};
+	static const char *const names[TUI_NSCREENS] = {"Setup", "Live", "Search", "Info",
+								"Fleet"};
 	return s < TUI_NSCREENS ? names[s] : "?";
 }

@@ -10,6 +10,7 @@ enum tui_screen {
 	TUI_LIVE,
 	TUI_SEARCH,
 	TUI_INFO,
+	TUI_FLEET, /* shown only when a fleet is open (tui --fleet) */
 	TUI_NSCREENS,
 };
 
@@ -40,10 +41,11 @@ enum tui_action {
 	TUI_ACT_BACK,
 	TUI_ACT_PARAMS,
 	TUI_ACT_LOG,
-	TUI_ACT_GO_SETUP, /* the four in screen order: TUI_ACT_GO_SETUP + enum tui_screen */
+	TUI_ACT_GO_SETUP, /* the five in screen order: TUI_ACT_GO_SETUP + enum tui_screen */
 	TUI_ACT_GO_LIVE,
 	TUI_ACT_GO_SEARCH,
 	TUI_ACT_GO_INFO,
+	TUI_ACT_GO_FLEET,
 	TUI_ACT_LADDER,
 	TUI_ACT_RESET,
 };

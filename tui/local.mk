@@ -4,7 +4,8 @@ libticklab_a_SOURCES += tui/tui.h tui/curses.h \
 	tui/layout.c tui/layout.h \
 	tui/theme.h \
 	tui/canvas.c tui/canvas.h \
-	tui/app.h tui/term.c tui/tui.c tui/setup.c tui/live.c tui/info.c tui/search_ui.c tui/ladder.c
+	tui/app.h tui/term.c tui/tui.c tui/setup.c tui/live.c tui/info.c tui/search_ui.c tui/ladder.c \
+	tui/fleet.c
 
 check_PROGRAMS += tests/test_layout tests/test_theme
 tests_test_layout_SOURCES = tests/test_layout.c
@@ -39,3 +40,9 @@ libticklab_a_SOURCES += tui/memory.c
 # lecture helper: the small things of a demo (issue 13)
 TESTS += tests/test_tui_demo.sh
 EXTRA_DIST += tests/test_tui_demo.sh
+# fleet helper: the Fleet screen (tui --fleet), golden screens from real fingerprints
+TESTS += tests/test_tui_fleet.sh
+EXTRA_DIST += tests/test_tui_fleet.sh tests/golden/fleet-80x24.txt tests/golden/fleet-200x50.txt \
+	tests/golden/fleet-vt100-80x24.txt tests/fixtures/fleet/n1.json.xz \
+	tests/fixtures/fleet/n2.json.xz tests/fixtures/fleet/n3.json.xz \
+	tests/fixtures/fleet/n4.json.xz tests/fixtures/fleet/make-fleet-fixtures.sh

@@ -74,6 +74,8 @@ static void draw_title(struct tui_app *app)
 	for (int s = 0; s < TUI_NSCREENS; s++) {
 		int sa = s == (int)app->screen ? tui_attr_selected(app) | (int)A_BOLD : a;
 		app->tab_x[s] = x;
+		if (s == TUI_FLEET && !app->fleet)
+			continue;
 		x += tui_putf(r->y, x, r->x + r->w - x, sa, " %s ", tui_screen_name((enum tui_screen)s));
 	}
 	app->tab_x[TUI_NSCREENS] = x;
@@ -262,6 +264,9 @@ static void draw(struct tui_app *app)
 		case TUI_SEARCH:
 			tui_search_draw(app);
 			break;
+		case TUI_FLEET:
+			tui_fleet_draw(app);
+			break;
 		default:
 			tui_info_draw(app);
 			break;
@@ -310,6 +315,8 @@ static void go_direct(struct tui_app *app, enum tui_screen s)
 		tui_message(app, true, "no run yet: Enter on Setup runs the selection live");
 	else if (s == TUI_SEARCH && !app->nrows_s)
 		tui_message(app, true, "no search yet: s on Setup or Live searches");
+	else if (s == TUI_FLEET && !app->fleet)
+		tui_message(app, true, "no fleet: ticklab tui --fleet DIR opens one");
 	else
 		go(app, s);
 }
@@ -345,6 +352,7 @@ static void action(struct tui_app *app, enum tui_action a)
 	case TUI_ACT_GO_LIVE:
 	case TUI_ACT_GO_SEARCH:
 	case TUI_ACT_GO_INFO:
+	case TUI_ACT_GO_FLEET:
 		go_direct(app, (enum tui_screen)(a - TUI_ACT_GO_SETUP));
 		break;
 	case TUI_ACT_RUN:
@@ -394,6 +402,8 @@ static void action(struct tui_app *app, enum tui_action a)
 			tui_live_action(app, a);
 		else if (app->screen == TUI_SEARCH)
 			tui_search_action(app, a);
+		else if (app->screen == TUI_FLEET)
+			tui_fleet_action(app, a);
 		else
 			tui_info_action(app, a);
 		break;
@@ -613,6 +623,7 @@ static int loop(struct tui_app *app, char *saved, size_t len)
 static void app_free(struct tui_app *app)
 {
 	tui_info_free(app);
+	tui_fleet_free(app);
 	tui_search_free(app);
 	tui_live_free(app);
 	tui_ladder_free(app);
@@ -661,6 +672,10 @@ int tui_run(const struct tui_opts *opts, char *why, size_t whylen)
 		app_free(app);
 		return TUI_LOAD_FAILED;
 	}
+	if (opts->nfleet && tui_fleet_load(app, opts->fleet, opts->nfleet, why, whylen) < 0) {
+		app_free(app);
+		return TUI_LOAD_FAILED;
+	}
 	if (tui_term_open(app, why, whylen) < 0) {
 		app_free(app);
 		return TUI_NO_TERMINAL;
@@ -679,8 +694,12 @@ int tui_run(const struct tui_opts *opts, char *why, size_t whylen)
 	if (theme_why[0])
 		tui_message(app, true, "%s; using the built-in theme", theme_why);
 	app->screen = app->search_replay ? TUI_SEARCH : app->replay ? TUI_LIVE : TUI_SETUP;
+	if (app->fleet)
+		app->screen = TUI_FLEET;
 	app->back = TUI_SETUP;
-	if (!app->msg[0])
+	if (app->fleet && !app->msg[0])
+		tui_message(app, false, "fleet: Up/Down picks a node, Tab the next group, ? every key");
+	else if (!app->msg[0])
 		tui_message(app, false, app->replay ? "replay: %s (nothing is measured)"
 						    : "Space selects, Enter runs, ? shows every key%s",
 			    app->replay ? app->replay_path : "");

@@ -12,6 +12,8 @@ struct tui_opts {
 	const char *themes_dir;
 	const char *theme;
 	const char *replay;   /* a saved run, session or search to show */
+	char *const *fleet;   /* fingerprints (files, directories) to open as a fleet */
+	size_t nfleet;
 	bool mouse;
 	size_t n;             /* samples per cell */
 	bool n_given;         /* -n was given: it wins over the remembered N */
@@ -21,7 +23,7 @@ struct tui_opts {
 
 /* tui_run could not use the terminal (why says: unknown TERM, ...). */
 #define TUI_NO_TERMINAL (-2)
-/* The replay file could not be loaded (why says). */
+/* The replay file or the fleet could not be loaded (why says). */
 #define TUI_LOAD_FAILED (-3)
 
 /* Runs the lab on the terminal. Returns the exit status (0, or 128 + the
