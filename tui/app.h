@@ -23,6 +23,7 @@
 #include "tui/canvas.h"
 #include "tui/keys.h"
 #include "tui/layout.h"
+#include "tui/series.h"
 #include "tui/theme.h"
 #include "tui/tui.h"
 
@@ -180,6 +181,8 @@ struct tui_app {
 	/* memory ladder (ladder.c): its state, and whether Live shows it */
 	struct tui_ladder_view *ladder;
 	bool ladder_on;
+	/* Live's shown series and their x-axis (series.c) */
+	struct tui_series series;
 	/* where a mouse click acts, as last drawn (0 wide: not shown) */
 	int tab_x[TUI_NSCREENS + 1]; /* tab s spans [tab_x[s], tab_x[s + 1]) on the title row */
 	int nav_y;                   /* the live progress row */

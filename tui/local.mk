@@ -4,7 +4,8 @@ libticklab_a_SOURCES += tui/tui.h tui/curses.h \
 	tui/layout.c tui/layout.h \
 	tui/theme.h \
 	tui/canvas.c tui/canvas.h \
-	tui/app.h tui/term.c tui/tui.c tui/setup.c tui/live.c tui/info.c tui/search_ui.c tui/ladder.c
+	tui/app.h tui/term.c tui/tui.c tui/setup.c tui/live.c tui/info.c tui/search_ui.c tui/ladder.c \
+	tui/series.c tui/series.h
 
 check_PROGRAMS += tests/test_layout tests/test_theme
 tests_test_layout_SOURCES = tests/test_layout.c
@@ -39,3 +40,7 @@ libticklab_a_SOURCES += tui/memory.c
 # lecture helper: the small things of a demo (issue 13)
 TESTS += tests/test_tui_demo.sh
 EXTRA_DIST += tests/test_tui_demo.sh
+# verdict helper: shared x-axis, hidden and solo series on Live (issue 12 item 3)
+TESTS += tests/test_tui_series.sh
+EXTRA_DIST += tests/test_tui_series.sh tests/golden/series-shared-80x24.txt \
+	tests/golden/series-hidden-80x24.txt tests/golden/series-solo-200x50.txt
