@@ -13,13 +13,14 @@
 #include "bench/runner.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "io/results.h"
 #include "tui/tui.h"
 
 #define WHY_LEN 1024
 
 static const char usage_text[] =
-	"usage: ticklab tui [--replay FILE.json] [--theme NAME] [--themes-dir DIR] [--mouse]\n"
-	"                   [-n N] [--cpu C] [--seed S]\n"
+	"usage: ticklab tui [--replay FILE.json] [--baseline FILE.json] [--theme NAME]\n"
+	"                   [--themes-dir DIR] [--mouse] [-n N] [--cpu C] [--seed S]\n"
 	"       ticklab [the same options]\n"
 	"\n"
 	"The terminal lab: pick backends, flush sizes and kernels, watch them run side by\n"
@@ -27,6 +28,9 @@ static const char usage_text[] =
 	"\n"
 	"  -r, --replay FILE    open a saved run, session or search (ticklab run --json,\n"
 	"                       search --json, e, Ctrl-C) and show it without measuring\n"
+	"  -b, --baseline FILE  a saved run (ticklab run --json, e): its CDFs drawn dashed\n"
+	"                       beside the live ones, each cell's verdict against it\n"
+	"                       (as ticklab compare) once the run is done\n"
 	"  -t, --theme NAME     colour theme (default, light, high-contrast, mono, ...)\n"
 	"      --themes-dir DIR look for NAME.theme here first, then\n"
 	"                       $XDG_CONFIG_HOME/ticklab/themes, then " TL_DATADIR "/themes\n"
@@ -41,6 +45,7 @@ static const char usage_text[] =
 
 static const struct option longopts[] = {
 	{"replay", required_argument, NULL, 'r'},
+	{"baseline", required_argument, NULL, 'b'},
 	{"theme", required_argument, NULL, 't'},
 	{"themes-dir", required_argument, NULL, 'T'},
 	{"mouse", no_argument, NULL, 'm'},
@@ -63,10 +68,13 @@ static int parse_opts(int argc, char **argv, struct tui_opts *o)
 	o->seed = 1;
 	opterr = 0;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, ":r:t:n:c:s:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":r:b:t:n:c:s:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'r':
 			o->replay = optarg;
+			break;
+		case 'b':
+			o->baseline = optarg;
 			break;
 		case 't':
 			o->theme = optarg;
@@ -117,8 +125,30 @@ static bool interactive(const char **why)
 	return *why == NULL;
 }
 
+/* Without a terminal the baseline is still checked: a bad file is bad
+ * input either way. */
+static int baseline_check(const struct tui_opts *o)
+{
+	struct tl_run run;
+	struct tl_results_meta meta;
+	char why[WHY_LEN];
+
+	if (!o->baseline)
+		return 0;
+	memset(&run, 0, sizeof run);
+	memset(&meta, 0, sizeof meta);
+	if (tl_run_load(o->baseline, &run, &meta, why, sizeof why) < 0)
+		return opts_fail("tui", why);
+	tl_run_unload(&run, &meta);
+	return 0;
+}
+
 static int fallback(const struct tui_opts *o, const char *why)
 {
+	int rc = baseline_check(o);
+
+	if (rc)
+		return rc;
 	if (o->replay) {
 		char *args[] = {(char *)"report", (char *)o->replay, NULL};
 
@@ -139,6 +169,12 @@ int cli_tui_main(int argc, char **argv)
 
 	if (rc)
 		return rc < 0 ? TL_EXIT_OK : rc;
+	if (o.baseline && stat(o.baseline, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(why, sizeof why, "--baseline '%s' is a directory (accepted: a run's JSON "
+					  "file, from ticklab run --json or the TUI's export)",
+			 o.baseline);
+		return opts_fail("tui", why);
+	}
 	if (o.replay && stat(o.replay, &st) == 0 && S_ISDIR(st.st_mode)) {
 		snprintf(why, sizeof why, "--replay '%s' is a directory (accepted: a JSON file "
 					  "written by ticklab run, search or the TUI)",

@@ -20,6 +20,7 @@
 #include "io/setup_memory.h"
 #include "stats/search.h"
 #include "stats/stats.h"
+#include "tui/baseline.h"
 #include "tui/canvas.h"
 #include "tui/keys.h"
 #include "tui/layout.h"
@@ -183,6 +184,8 @@ struct tui_app {
 	bool ladder_on;
 	/* Live's shown series and their x-axis (series.c) */
 	struct tui_series series;
+	/* tui --baseline FILE: ghosts and verdicts (baseline.c), NULL without */
+	struct tui_baseline *baseline;
 	/* where a mouse click acts, as last drawn (0 wide: not shown) */
 	int tab_x[TUI_NSCREENS + 1]; /* tab s spans [tab_x[s], tab_x[s + 1]) on the title row */
 	int nav_y;                   /* the live progress row */

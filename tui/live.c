@@ -88,6 +88,7 @@ static int views_alloc(struct tui_app *app)
 	app->cur_flush = app->cur_kernel = app->page = 0;
 	tui_ladder_reset(app);
 	tui_series_reset(app);
+	tui_baseline_reset(app);
 	return collect_kernels(app);
 }
 
@@ -728,6 +729,11 @@ static void draw_summary(struct tui_app *app, const struct tui_rect *r, const st
 	tui_putf(y++, r->x, r->w, a, "n %zu  os_rm %zu", s->n, s->os_removed);
 	if (c->kernel.kind == TL_KERNEL_JITTER)
 		draw_verdict(app, y++, r, c, v);
+	char bl[160];
+	bool bad, bdim;
+	if (tui_baseline_line(app, (size_t)(c - app->run.cells), r->w, bl, sizeof bl, &bad, &bdim))
+		tui_put(y++, r->x, r->w,
+			bdim ? dim : tui_attr(app, bad ? TUI_ROLE_WARN : TUI_ROLE_OK) | (int)A_BOLD, bl);
 	if (longform) {
 		for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
 			fmt1(val, sizeof val, f[i].v);
@@ -811,6 +817,26 @@ static int cdf_py(const struct tui_view *v, double val, int h)
 	return (int)lround(stats_ecdf(v->sorted, v->nsorted, val) * (4 * h - 1));
 }
 
+/* The baseline's CDF of the cell, dashed and dim in the series' colour. */
+static void draw_ghost(struct tui_canvas *cv, const struct tui_app *app, size_t cell, int series,
+		       double lo, double hi, int w, int h)
+{
+	const double *gs;
+	size_t gn;
+	double gmin, gp99;
+	if (!tui_baseline_ghost(app, cell, &gs, &gn, &gmin, &gp99))
+		return;
+	int px0 = -1, py0 = 0;
+	for (int px = 0; px < 2 * w; px++) {
+		double val = lo + ((double)px + 0.5) / (2.0 * w) * (hi - lo);
+		int py = (int)lround(stats_ecdf(gs, gn, val) * (4 * h - 1));
+		if (px0 >= 0 && (px / 3) % 2 == 0)
+			tui_canvas_line(cv, px0, py0, px, py, TUI_GHOST_SERIES + series);
+		px0 = px;
+		py0 = py;
+	}
+}
+
 static void draw_cdf(struct tui_app *app, const size_t *cells, size_t n)
 {
 	const struct tui_rect *r = &app->lay.cdf;
@@ -845,6 +871,16 @@ static void draw_cdf(struct tui_app *app, const size_t *cells, size_t n)
 		return;
 	/* the shown series' range: a hidden slow timer no longer squashes the rest */
 	double lo = app->series.lo, hi = app->series.hi;
+	for (size_t i = 0; i < n; i++) {
+		const double *gs;
+		size_t gn;
+		double gmin, gp99;
+		if (column_shown(app, cells, i) &&
+		    tui_baseline_ghost(app, cells[i], &gs, &gn, &gmin, &gp99)) {
+			lo = gmin < lo ? gmin : lo;
+			hi = gp99 > hi ? gp99 : hi;
+		}
+	}
 	int dim = tui_attr(app, TUI_ROLE_INACTIVE);
 	tui_put(r->y + 1, r->x, lab, dim, "1.0");
 	tui_put(r->y + h / 2 + 1, r->x, lab, dim, "0.5");
@@ -855,6 +891,8 @@ static void draw_cdf(struct tui_app *app, const size_t *cells, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const struct tui_view *v = column_view(app, cells, i);
 		int series = column_series(app, i);
+		if (column_shown(app, cells, i))
+			draw_ghost(&cv, app, cells[i], series, lo, hi, w, h);
 		if (!v || !v->nsorted || !column_shown(app, cells, i))
 			continue;
 		int px0 = -1, py0 = 0;

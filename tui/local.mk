@@ -44,3 +44,8 @@ EXTRA_DIST += tests/test_tui_demo.sh
 TESTS += tests/test_tui_series.sh
 EXTRA_DIST += tests/test_tui_series.sh tests/golden/series-shared-80x24.txt \
 	tests/golden/series-hidden-80x24.txt tests/golden/series-solo-200x50.txt
+# verdict helper: a baseline's ghost CDFs and verdicts on Live (issue 12 item 3)
+libticklab_a_SOURCES += tui/baseline.c tui/baseline.h
+TESTS += tests/test_tui_baseline.sh
+EXTRA_DIST += tests/test_tui_baseline.sh tests/golden/baseline-80x24.txt \
+	tests/golden/baseline-200x50.txt

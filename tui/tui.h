@@ -12,6 +12,7 @@ struct tui_opts {
 	const char *themes_dir;
 	const char *theme;
 	const char *replay;   /* a saved run, session or search to show */
+	const char *baseline; /* a saved run drawn as ghosts, each cell compared with it */
 	bool mouse;
 	size_t n;             /* samples per cell */
 	bool n_given;         /* -n was given: it wins over the remembered N */
