@@ -10,16 +10,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/xalloc.h"
 #include "bench/runner.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
+#include "io/results.h"
 #include "tui/tui.h"
 
 #define WHY_LEN 1024
 
 static const char usage_text[] =
-	"usage: ticklab tui [--replay FILE.json] [--fleet DIR|FILE.json...] [--theme NAME]\n"
+	"usage: ticklab tui [--replay FILE.json] [--baseline FILE.json] [--theme NAME]\n"
 	"                   [--themes-dir DIR] [--mouse] [-n N] [--cpu C] [--seed S]\n"
+	"                   [--fleet DIR|FILE.json...]\n"
 	"       ticklab [the same options]\n"
 	"\n"
 	"The terminal lab: pick backends, flush sizes and kernels, watch them run side by\n"
@@ -30,6 +33,9 @@ static const char usage_text[] =
 	"  -F, --fleet DIR      open fingerprints (ticklab fingerprint --json; a DIR gives\n"
 	"                       its *.json, more files may follow) on the Fleet screen,\n"
 	"                       judged as ticklab fleet judges them\n"
+	"  -b, --baseline FILE  a saved run (ticklab run --json, e): its CDFs drawn dashed\n"
+	"                       beside the live ones, each cell's verdict against it\n"
+	"                       (as ticklab compare) once the run is done\n"
 	"  -t, --theme NAME     colour theme (default, light, high-contrast, mono, ...)\n"
 	"      --themes-dir DIR look for NAME.theme here first, then\n"
 	"                       $XDG_CONFIG_HOME/ticklab/themes, then " TL_DATADIR "/themes\n"
@@ -45,6 +51,7 @@ static const char usage_text[] =
 static const struct option longopts[] = {
 	{"replay", required_argument, NULL, 'r'},
 	{"fleet", required_argument, NULL, 'F'},
+	{"baseline", required_argument, NULL, 'b'},
 	{"theme", required_argument, NULL, 't'},
 	{"themes-dir", required_argument, NULL, 'T'},
 	{"mouse", no_argument, NULL, 'm'},
@@ -75,13 +82,16 @@ static int parse_opts(int argc, char **argv, struct tui_opts *o, char **paths)
 	o->seed = 1;
 	opterr = 0;
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, ":r:F:t:n:c:s:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":r:F:b:t:n:c:s:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'r':
 			o->replay = optarg;
 			break;
 		case 'F':
 			fleet_path(o, paths, optarg);
+			break;
+		case 'b':
+			o->baseline = optarg;
 			break;
 		case 't':
 			o->theme = optarg;
@@ -134,14 +144,31 @@ static bool interactive(const char **why)
 	return *why == NULL;
 }
 
+/* Without a terminal the baseline is still checked: a bad file is bad
+ * input either way. */
+static int baseline_check(const struct tui_opts *o)
+{
+	struct tl_run run;
+	struct tl_results_meta meta;
+	char why[WHY_LEN];
+
+	if (!o->baseline)
+		return 0;
+	memset(&run, 0, sizeof run);
+	memset(&meta, 0, sizeof meta);
+	if (tl_run_load(o->baseline, &run, &meta, why, sizeof why) < 0)
+		return opts_fail("tui", why);
+	tl_run_unload(&run, &meta);
+	return 0;
+}
+
 static int fallback(const struct tui_opts *o, const char *why)
 {
-	if (o->nfleet) {
-		char **args = calloc(o->nfleet + 2, sizeof *args);
-		int rc;
+	int rc;
 
-		if (!args)
-			return TL_EXIT_FAIL;
+	if (o->nfleet) {
+		char **args = tl_xcalloc(o->nfleet + 2, sizeof *args);
+
 		args[0] = (char *)"fleet";
 		memcpy(args + 1, o->fleet, o->nfleet * sizeof *args);
 		fprintf(stderr, "ticklab tui: %s: printing the fleet table instead\n", why);
@@ -149,6 +176,9 @@ static int fallback(const struct tui_opts *o, const char *why)
 		free(args);
 		return rc;
 	}
+	rc = baseline_check(o);
+	if (rc)
+		return rc;
 	if (o->replay) {
 		char *args[] = {(char *)"report", (char *)o->replay, NULL};
 
@@ -169,6 +199,12 @@ static int tui_main(int argc, char **argv, char **paths)
 
 	if (rc)
 		return rc < 0 ? TL_EXIT_OK : rc;
+	if (o.baseline && stat(o.baseline, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(why, sizeof why, "--baseline '%s' is a directory (accepted: a run's JSON "
+					  "file, from ticklab run --json or the TUI's export)",
+			 o.baseline);
+		return opts_fail("tui", why);
+	}
 	if (o.replay && stat(o.replay, &st) == 0 && S_ISDIR(st.st_mode)) {
 		snprintf(why, sizeof why, "--replay '%s' is a directory (accepted: a JSON file "
 					  "written by ticklab run, search or the TUI)",

@@ -27,7 +27,7 @@ static const double *baseline_of(const struct tl_run *run, size_t i, size_t *n)
 	return *n ? run->cells[b].ns : NULL;
 }
 
-static long find_match(const struct tl_run *b, const struct tl_run *a, size_t i)
+long tl_run_match(const struct tl_run *b, const struct tl_run *a, size_t i)
 {
 	const struct tl_cell *c = &a->cells[i];
 
@@ -72,23 +72,28 @@ static int compare_cell(const struct tl_run *base, size_t i, const struct tl_run
 	return 1;
 }
 
-int tl_runs_compare(const struct tl_run *base, const struct tl_run *new_, double threshold_pct,
-		    uint64_t seed, struct tl_run_compare *out)
+int tl_runs_compare_begin(const struct tl_run *base, double threshold_pct, uint64_t seed,
+			  struct tl_run_compare *out)
 {
 	memset(out, 0, sizeof *out);
 	out->threshold_pct = threshold_pct;
 	out->seed = seed;
 	out->rows = calloc(base->ncells ? base->ncells : 1, sizeof *out->rows);
-	if (!out->rows)
-		return -1;
-	for (size_t i = 0; i < base->ncells; i++) {
+	return out->rows ? 0 : -1;
+}
+
+int tl_runs_compare_step(const struct tl_run *base, const struct tl_run *new_, size_t *next,
+			 struct tl_run_compare *out)
+{
+	for (; *next < base->ncells; (*next)++) {
+		size_t i = *next;
 		long j;
 		int rc;
 
-		if (base->cells[i].hidden || (j = find_match(new_, base, i)) < 0)
+		if (base->cells[i].hidden || (j = tl_run_match(new_, base, i)) < 0)
 			continue;
-		rc = compare_cell(base, i, new_, (size_t)j, threshold_pct,
-				  tl_seed_derive(seed, out->nrows), &out->rows[out->nrows]);
+		rc = compare_cell(base, i, new_, (size_t)j, out->threshold_pct,
+				  tl_seed_derive(out->seed, out->nrows), &out->rows[out->nrows]);
 		if (rc < 0) {
 			tl_run_compare_free(out);
 			return -1;
@@ -97,8 +102,23 @@ int tl_runs_compare(const struct tl_run *base, const struct tl_run *new_, double
 			continue;
 		out->differ += out->rows[out->nrows].cmp.verdict == TL_VERDICT_DIFFERENT;
 		out->nrows++;
+		(*next)++;
+		return 1;
 	}
 	return 0;
+}
+
+int tl_runs_compare(const struct tl_run *base, const struct tl_run *new_, double threshold_pct,
+		    uint64_t seed, struct tl_run_compare *out)
+{
+	size_t next = 0;
+	int rc;
+
+	if (tl_runs_compare_begin(base, threshold_pct, seed, out) < 0)
+		return -1;
+	while ((rc = tl_runs_compare_step(base, new_, &next, out)) > 0)
+		;
+	return rc;
 }
 
 void tl_run_compare_free(struct tl_run_compare *rc)

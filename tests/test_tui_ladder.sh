@@ -66,12 +66,12 @@ f=$(ls "$W"/ticklab-run-*.json 2>/dev/null | head -n 1)
 # The replay takes the levels from the file's host: no synthetic topology now.
 start 80 24 "LANG=$UTF8 TERM=xterm-256color" tui --replay "'$f'"
 wait_for 'Memory ladder' 20; ok $? "the replay of a ladder run opens on the ladder view"
-keys x # an unbound key: the replay's opening message shrinks to its line
+keys z # an unbound key: the replay's opening message shrinks to its line
 wait_for 'L: log' 5
 golden ladder-80x24.txt
 start 200 50 "LANG=$UTF8 TERM=xterm-256color" tui --replay "'$f'"
 wait_for 'Memory ladder' 20 && wait_for 'size +● +level' 5
 ok $? "at 200 columns a table of size, ns per load and level stands beside the plot"
-keys x
+keys z
 golden ladder-200x50.txt
 done_testing

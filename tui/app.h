@@ -20,9 +20,11 @@
 #include "io/setup_memory.h"
 #include "stats/search.h"
 #include "stats/stats.h"
+#include "tui/baseline.h"
 #include "tui/canvas.h"
 #include "tui/keys.h"
 #include "tui/layout.h"
+#include "tui/series.h"
 #include "tui/theme.h"
 #include "tui/tui.h"
 
@@ -181,6 +183,10 @@ struct tui_app {
 	struct tui_ladder_view *ladder;
 	bool ladder_on;
 	struct tui_fleet_view *fleet; /* fleet.c: NULL when no fleet is open */
+	/* Live's shown series and their x-axis (series.c) */
+	struct tui_series series;
+	/* tui --baseline FILE: ghosts and verdicts (baseline.c), NULL without */
+	struct tui_baseline *baseline;
 	/* where a mouse click acts, as last drawn (0 wide: not shown) */
 	int tab_x[TUI_NSCREENS + 1]; /* tab s spans [tab_x[s], tab_x[s + 1]) on the title row */
 	int nav_y;                   /* the live progress row */

@@ -23,6 +23,9 @@ struct tui_canvas {
 	int8_t *marker;     /* series whose marker sits in the cell, -1 none */
 };
 
+/* Series s drawn as a ghost (a baseline): TUI_GHOST_SERIES + s, dim. */
+#define TUI_GHOST_SERIES 16
+
 int tui_canvas_init(struct tui_canvas *c, int w, int h);
 void tui_canvas_free(struct tui_canvas *c);
 /* tui_canvas_init for a plot whose x axis runs over [lo, *hi]: -1, nothing

@@ -48,6 +48,11 @@ enum tui_action {
 	TUI_ACT_GO_FLEET,
 	TUI_ACT_LADDER,
 	TUI_ACT_RESET,
+	TUI_ACT_AXIS,
+	TUI_ACT_SEL_NEXT,
+	TUI_ACT_HIDE,
+	TUI_ACT_SOLO,
+	TUI_ACT_SHOW_ALL,
 };
 
 struct tui_key {

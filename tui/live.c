@@ -87,6 +87,8 @@ static int views_alloc(struct tui_app *app)
 		app->views[i].done = SIZE_MAX;
 	app->cur_flush = app->cur_kernel = app->page = 0;
 	tui_ladder_reset(app);
+	tui_series_reset(app);
+	tui_baseline_reset(app);
 	return collect_kernels(app);
 }
 
@@ -496,6 +498,13 @@ void tui_live_action(struct tui_app *app, enum tui_action a)
 	case TUI_ACT_LADDER:
 		tui_ladder_toggle(app);
 		break;
+	case TUI_ACT_AXIS:
+	case TUI_ACT_SEL_NEXT:
+	case TUI_ACT_HIDE:
+	case TUI_ACT_SOLO:
+	case TUI_ACT_SHOW_ALL:
+		tui_series_action(app, a);
+		break;
 	default:
 		break;
 	}
@@ -572,21 +581,28 @@ static void draw_progress(struct tui_app *app)
 }
 
 static void draw_hist(struct tui_app *app, const struct tui_rect *r, size_t timer, int series,
-		      const struct tui_view *v)
+		      const struct tui_view *v, const struct tl_histogram *h)
 {
 	const struct tl_timer *t = &app->run.timers[timer];
 	int sa = tui_attr_series(app, series);
 	int x = r->x;
-	x += tui_putf(r->y, x, r->w, sa | A_BOLD, "%s %s", tui_series_glyph(app->tier, series), t->id);
+	/* the selected backend (b) is the one v and o act on */
+	int sel = timer == app->series.sel && app->run.ntimers > 1 ? (int)A_REVERSE : 0;
+	x += tui_putf(r->y, x, r->w, sa | A_BOLD | sel, "%s %s", tui_series_glyph(app->tier, series),
+		      t->id);
 	if (t->backend && t->backend->simulated)
 		tui_put(r->y, x, r->x + r->w - x, tui_attr(app, TUI_ROLE_WARN), " (simulated)");
 	int rows = r->h - 2;
-	if (!v || !v->have_hist || !v->hist.nbins || rows <= 0) {
+	if (!tui_series_shown(app, timer)) {
+		tui_put(r->y + 1, r->x, r->w, tui_attr(app, TUI_ROLE_INACTIVE),
+			"hidden: v shows it, a all");
+		return;
+	}
+	if (!v || !h || !h->nbins || rows <= 0) {
 		tui_put(r->y + 1, r->x, r->w, tui_attr(app, TUI_ROLE_INACTIVE),
 			v && v->done != SIZE_MAX ? "waiting for samples" : "");
 		return;
 	}
-	const struct tl_histogram *h = &v->hist;
 	double peak = 0;
 	for (size_t b = 0; b < h->nbins; b++)
 		if (h->counts[b] > peak)
@@ -713,6 +729,11 @@ static void draw_summary(struct tui_app *app, const struct tui_rect *r, const st
 	tui_putf(y++, r->x, r->w, a, "n %zu  os_rm %zu", s->n, s->os_removed);
 	if (c->kernel.kind == TL_KERNEL_JITTER)
 		draw_verdict(app, y++, r, c, v);
+	char bl[160];
+	bool bad, bdim;
+	if (tui_baseline_line(app, (size_t)(c - app->run.cells), r->w, bl, sizeof bl, &bad, &bdim))
+		tui_put(y++, r->x, r->w,
+			bdim ? dim : tui_attr(app, bad ? TUI_ROLE_WARN : TUI_ROLE_OK) | (int)A_BOLD, bl);
 	if (longform) {
 		for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
 			fmt1(val, sizeof val, f[i].v);
@@ -780,6 +801,11 @@ static const struct tui_view *column_view(const struct tui_app *app, const size_
 	return cells[i] == SIZE_MAX ? NULL : &app->views[cells[i]];
 }
 
+static bool column_shown(const struct tui_app *app, const size_t *cells, size_t i)
+{
+	return cells[i] != SIZE_MAX && tui_series_shown(app, app->run.cells[cells[i]].timer);
+}
+
 static int column_series(const struct tui_app *app, size_t i)
 {
 	return (int)((app->page + i) % TUI_NSERIES);
@@ -791,6 +817,26 @@ static int cdf_py(const struct tui_view *v, double val, int h)
 	return (int)lround(stats_ecdf(v->sorted, v->nsorted, val) * (4 * h - 1));
 }
 
+/* The baseline's CDF of the cell, dashed and dim in the series' colour. */
+static void draw_ghost(struct tui_canvas *cv, const struct tui_app *app, size_t cell, int series,
+		       double lo, double hi, int w, int h)
+{
+	const double *gs;
+	size_t gn;
+	double gmin, gp99;
+	if (!tui_baseline_ghost(app, cell, &gs, &gn, &gmin, &gp99))
+		return;
+	int px0 = -1, py0 = 0;
+	for (int px = 0; px < 2 * w; px++) {
+		double val = lo + ((double)px + 0.5) / (2.0 * w) * (hi - lo);
+		int py = (int)lround(stats_ecdf(gs, gn, val) * (4 * h - 1));
+		if (px0 >= 0 && (px / 3) % 2 == 0)
+			tui_canvas_line(cv, px0, py0, px, py, TUI_GHOST_SERIES + series);
+		px0 = px;
+		py0 = py;
+	}
+}
+
 static void draw_cdf(struct tui_app *app, const size_t *cells, size_t n)
 {
 	const struct tui_rect *r = &app->lay.cdf;
@@ -799,7 +845,7 @@ static void draw_cdf(struct tui_app *app, const size_t *cells, size_t n)
 	int x = r->x;
 	x += tui_put(r->y, x, r->w, tui_attr(app, TUI_ROLE_TITLE), "CDF (ns after filters, to p99)");
 	for (size_t i = 0; i < n; i++) {
-		if (cells[i] == SIZE_MAX)
+		if (!column_shown(app, cells, i))
 			continue;
 		int series = column_series(app, i);
 		x += tui_putf(r->y, x, r->x + r->w - x, tui_attr_series(app, series), "  %s %s",
@@ -810,7 +856,8 @@ static void draw_cdf(struct tui_app *app, const size_t *cells, size_t n)
 	bool above = false;
 	for (size_t i = 0; i < n; i++) {
 		const struct tui_view *v = column_view(app, cells, i);
-		above |= v && v->have_hist && v->hist.above;
+		const struct tl_histogram *hg = tui_series_hist(app, i, v);
+		above |= column_shown(app, cells, i) && hg && hg->above;
 	}
 	static const char *const legend[] = {"  +N> on an axis: N samples above p99, off it",
 					     "  +N>: N above p99", NULL};
@@ -822,15 +869,17 @@ static void draw_cdf(struct tui_app *app, const size_t *cells, size_t n)
 		}
 	if (w < 4 || h < 2)
 		return;
-	double lo = INFINITY, hi = -INFINITY;
+	/* the shown series' range: a hidden slow timer no longer squashes the rest */
+	double lo = app->series.lo, hi = app->series.hi;
 	for (size_t i = 0; i < n; i++) {
-		const struct tui_view *v = column_view(app, cells, i);
-		if (!v || !v->nsorted)
-			continue;
-		if (v->an.summary.min < lo)
-			lo = v->an.summary.min;
-		if (v->an.summary.p99 > hi)
-			hi = v->an.summary.p99;
+		const double *gs;
+		size_t gn;
+		double gmin, gp99;
+		if (column_shown(app, cells, i) &&
+		    tui_baseline_ghost(app, cells[i], &gs, &gn, &gmin, &gp99)) {
+			lo = gmin < lo ? gmin : lo;
+			hi = gp99 > hi ? gp99 : hi;
+		}
 	}
 	int dim = tui_attr(app, TUI_ROLE_INACTIVE);
 	tui_put(r->y + 1, r->x, lab, dim, "1.0");
@@ -842,7 +891,9 @@ static void draw_cdf(struct tui_app *app, const size_t *cells, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		const struct tui_view *v = column_view(app, cells, i);
 		int series = column_series(app, i);
-		if (!v || !v->nsorted)
+		if (column_shown(app, cells, i))
+			draw_ghost(&cv, app, cells[i], series, lo, hi, w, h);
+		if (!v || !v->nsorted || !column_shown(app, cells, i))
 			continue;
 		int px0 = -1, py0 = 0;
 		for (int px = 0; px < 2 * w; px++) {
@@ -892,6 +943,7 @@ void tui_live_draw(struct tui_app *app)
 	for (size_t i = 0; i < n; i++)
 		cells[i] = tui_live_cell(app, app->page + i, app->cur_flush, kern);
 	views_refresh(app, cells, n, bins);
+	tui_series_refresh(app, cells, n, bins);
 	draw_progress(app);
 	if (app->ladder_on) {
 		tui_ladder_draw(app);
@@ -899,7 +951,8 @@ void tui_live_draw(struct tui_app *app)
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct tui_view *v = column_view(app, cells, i);
-		draw_hist(app, &app->lay.hist[i], app->page + i, column_series(app, i), v);
+		draw_hist(app, &app->lay.hist[i], app->page + i, column_series(app, i), v,
+			  tui_series_hist(app, i, v));
 		if (cells[i] != SIZE_MAX)
 			draw_summary(app, &app->lay.summary[i], &app->run.cells[cells[i]], v);
 	}

@@ -5,7 +5,7 @@ libticklab_a_SOURCES += tui/tui.h tui/curses.h \
 	tui/theme.h \
 	tui/canvas.c tui/canvas.h \
 	tui/app.h tui/term.c tui/tui.c tui/setup.c tui/live.c tui/info.c tui/search_ui.c tui/ladder.c \
-	tui/fleet.c
+	tui/fleet.c tui/series.c tui/series.h
 
 check_PROGRAMS += tests/test_layout tests/test_theme
 tests_test_layout_SOURCES = tests/test_layout.c
@@ -46,3 +46,12 @@ EXTRA_DIST += tests/test_tui_fleet.sh tests/golden/fleet-80x24.txt tests/golden/
 	tests/golden/fleet-vt100-80x24.txt tests/fixtures/fleet/n1.json.xz \
 	tests/fixtures/fleet/n2.json.xz tests/fixtures/fleet/n3.json.xz \
 	tests/fixtures/fleet/n4.json.xz tests/fixtures/fleet/make-fleet-fixtures.sh
+# verdict helper: shared x-axis, hidden and solo series on Live (issue 12 item 3)
+TESTS += tests/test_tui_series.sh
+EXTRA_DIST += tests/test_tui_series.sh tests/golden/series-shared-80x24.txt \
+	tests/golden/series-hidden-80x24.txt tests/golden/series-solo-200x50.txt
+# verdict helper: a baseline's ghost CDFs and verdicts on Live (issue 12 item 3)
+libticklab_a_SOURCES += tui/baseline.c tui/baseline.h
+TESTS += tests/test_tui_baseline.sh
+EXTRA_DIST += tests/test_tui_baseline.sh tests/golden/baseline-80x24.txt \
+	tests/golden/baseline-200x50.txt

@@ -347,7 +347,10 @@ void tui_put_canvas(const struct tui_app *app, int y, int x, const struct tui_ca
 			int s = tui_canvas_cell(cv, app->tier, cx, cy, g);
 			if (strcmp(g, " "))
 				tui_put(y + cy, x + cx, 1,
-					s >= 0 ? tui_attr_series(app, s) : tui_attr(app, TUI_ROLE_INACTIVE),
+					s >= TUI_GHOST_SERIES
+						? tui_attr_series(app, s - TUI_GHOST_SERIES) | (int)A_DIM
+					: s >= 0 ? tui_attr_series(app, s)
+						 : tui_attr(app, TUI_ROLE_INACTIVE),
 					g);
 		}
 }

@@ -79,14 +79,29 @@ static void draw_title(struct tui_app *app)
 		x += tui_putf(r->y, x, r->x + r->w - x, sa, " %s ", tui_screen_name((enum tui_screen)s));
 	}
 	app->tab_x[TUI_NSCREENS] = x;
-	char right[700];
+	char right[3][900], rest[700], mode[160] = "";
 	if (app->replay)
-		snprintf(right, sizeof right, "replay %s  theme %s ", app->replay_path, app->theme.name);
+		snprintf(rest, sizeof rest, "replay %s  theme %s ", app->replay_path, app->theme.name);
 	else
-		snprintf(right, sizeof right, "N=%zu  theme %s ", app->opts.n, app->theme.name);
-	int rw = (int)strlen(right);
-	if (x + rw + 1 < r->x + r->w)
-		tui_put(r->y, r->x + r->w - rw, rw, a, right);
+		snprintf(rest, sizeof rest, "N=%zu  theme %s ", app->opts.n, app->theme.name);
+	/* Live says its histograms' axis mode first: the rest only where it fits */
+	if (app->screen == TUI_LIVE && app->have_run) {
+		const char *bl = tui_baseline_path(app), *slash = bl ? strrchr(bl, '/') : NULL;
+		tui_series_mode(app, mode, sizeof mode);
+		if (bl)
+			snprintf(mode + strlen(mode), sizeof mode - strlen(mode), "  vs %s",
+				 slash ? slash + 1 : bl);
+	}
+	snprintf(right[0], sizeof right[0], "%s%s%s", mode, mode[0] ? "  " : "", rest);
+	snprintf(right[1], sizeof right[1], "%s%s", mode, mode[0] ? " " : "");
+	snprintf(right[2], sizeof right[2], "%s", rest);
+	for (int i = 0; i < 3; i++) {
+		int rw = (int)strlen(right[i]);
+		if (rw && x + rw + 1 < r->x + r->w) {
+			tui_put(r->y, r->x + r->w - rw, rw, a, right[i]);
+			break;
+		}
+	}
 }
 
 /* The message on the prompt line. A new one too long for the line takes
@@ -579,6 +594,7 @@ static int loop(struct tui_app *app, char *saved, size_t len)
 		tui_live_poll(app);
 		tui_info_poll(app);
 		tui_ladder_poll(app);
+		tui_baseline_poll(app);
 		if (tui_search_running(app))
 			app->dirty = true; /* the search screen polls its worker when drawn */
 		double now = tl_monotonic_s();
@@ -627,6 +643,8 @@ static void app_free(struct tui_app *app)
 	tui_search_free(app);
 	tui_live_free(app);
 	tui_ladder_free(app);
+	tui_series_free(app);
+	tui_baseline_free(app);
 	tui_setup_free(app);
 	for (int i = 0; i < 2; i++)
 		if (app->wake[i] >= 0)
@@ -673,6 +691,10 @@ int tui_run(const struct tui_opts *opts, char *why, size_t whylen)
 		return TUI_LOAD_FAILED;
 	}
 	if (opts->nfleet && tui_fleet_load(app, opts->fleet, opts->nfleet, why, whylen) < 0) {
+		app_free(app);
+		return TUI_LOAD_FAILED;
+	}
+	if (app->opts.baseline && tui_baseline_load(app, app->opts.baseline, why, whylen) < 0) {
 		app_free(app);
 		return TUI_LOAD_FAILED;
 	}

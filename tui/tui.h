@@ -14,6 +14,7 @@ struct tui_opts {
 	const char *replay;   /* a saved run, session or search to show */
 	char *const *fleet;   /* fingerprints (files, directories) to open as a fleet */
 	size_t nfleet;
+	const char *baseline; /* a saved run drawn as ghosts, each cell compared with it */
 	bool mouse;
 	size_t n;             /* samples per cell */
 	bool n_given;         /* -n was given: it wins over the remembered N */

@@ -1,0 +1,80 @@
+#!/bin/sh
+# Issue 12 item 3 in tmux: ticklab tui --baseline FILE draws the baseline's
+# CDF dashed beside each live series and says each cell's verdict against it,
+# from the machinery of ticklab compare. Two sim timers replayed against a
+# baseline of the same run; the second's samples are shifted by +20 ns in the
+# new file (analytic answer: same, and different by 20 ns). Golden screens at
+# 80x24 and 200x50 (CPU masked); a bad baseline is bad input (status 2).
+# GENERATE=1 rewrites tests/golden/baseline-*.txt and docs/screens/baseline-*.txt.
+. "${TL_TOP_SRCDIR:-.}/tests/tui_harness.sh"
+
+view() { sed -E 's/CPU [0-9]+/CPU N/' "$W/screen"; }
+view_is_golden() {
+	view >"$W/view"
+	[ -z "$GENERATE" ] && cmp -s "$GOLDEN/$1" "$W/view"
+}
+golden() { # NAME
+	poll 10 view_is_golden "$1"
+	if [ -n "$GENERATE" ]; then
+		cp "$W/view" "$GOLDEN/$1"
+		cp "$W/view" "$SRC/docs/screens/$1"
+		ok 0 "golden $1 written"
+		return
+	fi
+	diff -u "$GOLDEN/$1" "$W/view" >"$W/diff" 2>&1
+	st=$?
+	ok $st "screen matches tests/golden/$1"
+	[ $st -eq 0 ] || sed 's/^/#   /' "$W/diff" | head -n 40
+}
+
+BK='sim:sd=2,seed=1,sim:sd=5,quantum=1,seed=2'
+"$BIN" run --backend "$BK" --kernel add:100 -n 500 --seed 1 --json "$W/base.json" -q &&
+	"$BIN" run --backend "$BK" --kernel add:100 -n 500 --seed 2 --json "$W/new0.json" -q
+ok $? "two sim runs"
+/usr/bin/python3 - "$W/new0.json" "$W/new.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for c in d["cells"]:
+    if c["backend"].startswith("sim:sd=5") and c["kernel"] == "add:100":
+        c["samples"] = [x + 20 for x in c["samples"]]
+        c["samples_ns"] = [x + 20 for x in c["samples_ns"]]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+ok $? "the second timer's samples shifted by +20 ns"
+# The TUI seeds its comparison with the replayed run's seed (2), as run
+# --baseline does: the same rows as ticklab compare --seed 2.
+"$BIN" compare --seed 2 "$W/base.json" "$W/new.json" >"$W/compare.txt"
+want=$(/usr/bin/python3 - "$W/compare.txt" <<'PY'
+import re, sys
+for line in open(sys.argv[1]):
+    m = re.match(r"sim:sd=5,quantum=1,seed=2 .* add:100 +(\S+) \[(\S+), (\S+)\] .* different$", line)
+    if m:
+        hl, lo, hi = (float(x) for x in m.groups())
+        # +20 ns put in, against two draws of an sd 5 timer: near 20
+        if lo <= 20 + 2 and hi >= 20 - 2:
+            text = "base: different %+.1f ns [%+.1f, %+.1f]" % (hl, lo, hi)
+            print(re.sub(r"([][+.])", r"\\\1", text))  # as an ERE
+PY
+)
+grep -q '^sim:sd=2,seed=1 .* same$' "$W/compare.txt" && [ -n "$want" ]
+ok $? "ticklab compare: same, and different by about 20 ns ($want)"
+
+for size in "80 24" "200 50"; do
+	set -- $size
+	start "$1" "$2" "LANG=$UTF8 TERM=xterm-256color" tui --replay new.json --baseline base.json
+	wait_for 'vs base.json' 20; ok $? "$1x$2: the title names the baseline"
+	wait_for 'compared with the baseline: 2 cells, 1 different' 120
+	ok $? "$1x$2: the comparison ends, one cell different"
+	wait_for 'base: same \+0\.0 ns' 5; ok $? "$1x$2: the unshifted timer is the same"
+	wait_for "$want" 5; ok $? "$1x$2: the shifted one differs as ticklab compare says"
+	golden "baseline-$1x$2.txt"
+done
+
+for bad in "$W/missing.json" "$W" "$W/compare.txt"; do
+	"$BIN" tui --baseline "$bad" </dev/null >/dev/null 2>"$W/err"
+	st=$?
+	[ $st -eq 2 ] && grep -q "$(basename "$bad")" "$W/err"
+	ok $? "a bad baseline ($(basename "$bad")) is refused with status 2 (got $st), naming it"
+done
+
+done_testing
