@@ -148,31 +148,35 @@ void tui_affinity_ui(struct tui_app *app, int sampling_cpu)
 			    app->ui_cpu);
 }
 
-int tui_live_start(struct tui_app *app, char *why, size_t whylen)
+/* The run copies its configuration (tl_run_prepare), so the arrays built
+ * here from the Setup lists' selected rows live only as long as this call,
+ * and no list length caps them. */
+static int prepare_from_setup(struct tui_app *app, char *why, size_t whylen)
 {
 	const struct tui_list *lb = &app->lists[0], *lf = &app->lists[1], *lk = &app->lists[2];
-	/* The run keeps pointing at its configuration: one run at a time. */
-	static const char *ids[64];
-	static char idbuf[64][TL_ID_MAX];
-	static uint64_t flush[64];
-	static struct tl_kernel kern[256];
+	const char **ids = calloc(lb->n + 1, sizeof *ids);
+	uint64_t *flush = calloc(lf->n + 1, sizeof *flush);
+	struct tl_kernel *kern = calloc(lk->n + 1, sizeof *kern);
 	size_t nb = 0, nf = 0, nk = 0;
-	for (size_t i = 0; i < lb->n && nb < 64; i++)
-		if (lb->items[i].selected) {
-			snprintf(idbuf[nb], TL_ID_MAX, "%s", lb->items[i].label);
-			ids[nb] = idbuf[nb];
-			nb++;
-		}
-	for (size_t i = 0; i < lf->n && nf < 64; i++)
+	int rc = -1;
+
+	if (!ids || !flush || !kern) {
+		snprintf(why, whylen, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < lb->n; i++)
+		if (lb->items[i].selected)
+			ids[nb++] = lb->items[i].label;
+	for (size_t i = 0; i < lf->n; i++)
 		if (lf->items[i].selected)
 			flush[nf++] = lf->items[i].bytes;
-	for (size_t i = 0; i < lk->n && nk < 256; i++)
+	for (size_t i = 0; i < lk->n; i++)
 		if (lk->items[i].selected)
 			kern[nk++] = lk->items[i].kernel;
 	if (!nb || !nf || !nk) {
 		snprintf(why, whylen, "select at least one %s (Space), then Enter",
 			 !nb ? "backend" : !nf ? "flush size" : "kernel");
-		return -1;
+		goto out;
 	}
 	tui_live_free(app);
 	struct tl_run_config cfg = {
@@ -180,8 +184,17 @@ int tui_live_start(struct tui_app *app, char *why, size_t whylen)
 		.kernels = kern, .nkernels = nk, .n = app->opts.n, .cpu = app->opts.cpu,
 		.seed = app->opts.seed, .chunk = 0,
 	};
-	memset(&app->run, 0, sizeof app->run);
-	if (tl_run_prepare(&app->run, &cfg, why, whylen) < 0)
+	rc = tl_run_prepare(&app->run, &cfg, why, whylen);
+out:
+	free(ids);
+	free(flush);
+	free(kern);
+	return rc;
+}
+
+int tui_live_start(struct tui_app *app, char *why, size_t whylen)
+{
+	if (prepare_from_setup(app, why, whylen) < 0)
 		return -1;
 	app->have_run = true;
 	app->replay = false;
@@ -299,10 +312,8 @@ void tui_live_free(struct tui_app *app)
 	app->kernels = NULL;
 	app->nkernels = 0;
 	if (app->have_run) {
-		if (app->replay)
-			tl_run_unload(&app->run, &app->meta);
-		else
-			tl_run_free(&app->run);
+		/* one free for a sampled run and a loaded one; only a loaded one has meta */
+		tl_run_unload(&app->run, app->replay ? &app->meta : NULL);
 		app->host_json = NULL;
 	}
 	app->have_run = false;
@@ -330,47 +341,6 @@ size_t tui_live_cell(const struct tui_app *app, size_t timer, size_t flush, cons
 			return i;
 	}
 	return SIZE_MAX;
-}
-
-/* A consistent copy of the run's cells while sampling goes on: the counts
- * are read once (acquire, so the samples below them are complete) and
- * t_e,std is the baseline's median so far, as the runner will set it at
- * the end from all of the baseline's samples. */
-static int snapshot(const struct tl_run *run, struct tl_run *snap, struct tl_cell **cells)
-{
-	*cells = calloc(run->ncells ? run->ncells : 1, sizeof **cells);
-	if (!*cells)
-		return -1;
-	memset(snap, 0, sizeof *snap);
-	snap->cfg = run->cfg;
-	snap->timers = run->timers;
-	snap->ntimers = run->ntimers;
-	snap->flush_bytes = run->flush_bytes;
-	snap->flushes = run->flushes;
-	snap->nflush = run->nflush;
-	snap->ncells = run->ncells;
-	snap->cpu = run->cpu;
-	snap->cells = *cells;
-	for (size_t i = 0; i < run->ncells; i++) {
-		const struct tl_cell *c = &run->cells[i];
-		struct tl_cell *d = &(*cells)[i];
-		d->timer = c->timer;
-		d->flush = c->flush;
-		d->kernel = c->kernel;
-		d->hidden = c->hidden;
-		d->baseline = c->baseline;
-		d->n = c->n;
-		d->raw = c->raw;
-		d->ns = c->ns;
-		d->adds = c->adds;
-		atomic_init(&d->done, atomic_load_explicit(&c->done, memory_order_acquire));
-		d->resolution_ns = c->resolution_ns;
-	}
-	for (size_t i = 0; i < run->ncells; i++) {
-		const struct tl_cell *b = &snap->cells[snap->cells[i].baseline];
-		snap->cells[i].overhead_ns = stats_median(b->ns, atomic_load(&b->done));
-	}
-	return 0;
 }
 
 /* Brings view `cell` up to date from run (the live run or a snapshot):
@@ -418,7 +388,6 @@ const struct tui_view *tui_live_view(struct tui_app *app, size_t cell)
 static void views_refresh(struct tui_app *app, const size_t *cells, size_t n, size_t bins)
 {
 	struct tl_run snap;
-	struct tl_cell *copy = NULL;
 	bool live = app->thread_live;
 	bool have_snap = false;
 	double now = tl_monotonic_s();
@@ -440,13 +409,14 @@ static void views_refresh(struct tui_app *app, const size_t *cells, size_t n, si
 			continue;
 		}
 		if (!have_snap) {
-			if (snapshot(&app->run, &snap, &copy) < 0)
+			if (tl_run_snapshot(&app->run, &snap) < 0)
 				return;
 			have_snap = true;
 		}
 		view_update(app, &snap, ci, bins);
 	}
-	free(copy);
+	if (have_snap)
+		tl_run_snapshot_free(&snap);
 }
 
 void tui_live_refresh(struct tui_app *app, const size_t *cells, size_t n)
