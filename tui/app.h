@@ -270,18 +270,20 @@ bool tui_live_running(const struct tui_app *app);
 size_t tui_live_pages(const struct tui_app *app);
 void tui_live_stop(struct tui_app *app);
 void tui_live_free(struct tui_app *app);
-int tui_live_export(struct tui_app *app, bool csv, bool interrupted, char *path, size_t pathlen,
-		    char *why, size_t whylen);
 const struct tui_view *tui_live_view(struct tui_app *app, size_t cell);
 /* Brings the views of cells up to date (throttled as the drawn ones are). */
 void tui_live_refresh(struct tui_app *app, const size_t *cells, size_t n);
-/* Writes an export's document atomically and releases it; a NULL doc (its
- * building ran out of memory) is an error too. */
-int tui_export_json(const char *path, json_t *doc, char *why, size_t whylen);
 /* The visible cell of (timer, flush, kernel label), or SIZE_MAX. */
 size_t tui_live_cell(const struct tui_app *app, size_t timer, size_t flush, const char *kernel);
 
-/* The UI thread's CPU while a worker samples: the process's original mask
+/* export.c */
+int tui_live_export(struct tui_app *app, bool csv, bool interrupted, char *path, size_t pathlen,
+		    char *why, size_t whylen);
+/* Writes an export's document atomically and releases it; a NULL doc (its
+ * building ran out of memory) is an error too. */
+int tui_export_json(const char *path, json_t *doc, char *why, size_t whylen);
+
+/* worker.c: the UI thread's CPU while a worker samples: the process's original mask
  * is kept so workers (and the UI afterwards) get it back. */
 void tui_affinity_save(void);
 void tui_affinity_restore(void);

@@ -1,22 +1,18 @@
+/* The Live screen: a run sampled by a worker (tui/worker.c) or loaded from
+ * a file, its views (each shown cell's analysis, kept up to date from a
+ * snapshot while sampling goes on), the keys that move through it and its
+ * drawing. Exports are tui/export.c's. */
 #include "config.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <math.h>
-#include <pthread.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <gsl/gsl_sort.h>
 
 #include "bench/size.h"
 #include "io/analysis.h"
-#include "io/host_json.h"
 #include "io/results.h"
 #include "stats/stats.h"
 #include "tui/app.h"
@@ -88,64 +84,6 @@ static int views_alloc(struct tui_app *app)
 	app->cur_flush = app->cur_kernel = app->page = 0;
 	tui_ladder_reset(app);
 	return collect_kernels(app);
-}
-
-/* Another CPU than the sampling one for the UI thread, or -1. */
-static int other_cpu(int sampling)
-{
-	cpu_set_t set;
-	if (sched_getaffinity(0, sizeof set, &set) < 0)
-		return -1;
-	for (int c = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &set) && c != sampling)
-			return c;
-	return -1;
-}
-
-static cpu_set_t orig_mask;
-static bool have_orig;
-
-void tui_affinity_save(void)
-{
-	have_orig = sched_getaffinity(0, sizeof orig_mask, &orig_mask) == 0;
-}
-
-void tui_affinity_restore(void)
-{
-	if (have_orig)
-		sched_setaffinity(0, sizeof orig_mask, &orig_mask);
-}
-
-int tui_worker_start(pthread_t *thread, void *(*fn)(void *), void *arg)
-{
-	sigset_t all, old;
-	sigfillset(&all);
-	tui_affinity_restore();
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	int rc = pthread_create(thread, NULL, fn, arg);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return rc;
-}
-
-void tui_worker_join(pthread_t thread, bool *live)
-{
-	pthread_join(thread, NULL);
-	*live = false;
-	tui_affinity_restore();
-}
-
-/* Moves the UI thread off the sampling CPU (workers are created before
- * this, with the whole mask, so they can pin themselves). */
-void tui_affinity_ui(struct tui_app *app, int sampling_cpu)
-{
-	char why[256];
-	app->ui_cpu = other_cpu(sampling_cpu);
-	if (app->ui_cpu < 0 || tl_cpu_pin(app->ui_cpu, why, sizeof why) < 0)
-		tui_message(app, true, "warning: the UI shares CPU %d with sampling (one CPU allowed)",
-			    sampling_cpu);
-	else
-		tui_message(app, false, "sampling on CPU %d, drawing on CPU %d", sampling_cpu,
-			    app->ui_cpu);
 }
 
 /* The run copies its configuration (tl_run_prepare), so the arrays built
@@ -890,68 +828,4 @@ bool tui_live_may_draw(struct tui_app *app)
 				return true;
 	} while (tl_monotonic_s() < until);
 	return false;
-}
-
-static void export_name(char *buf, size_t len, const char *kind, const char *ext)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-	char stamp[32];
-	localtime_r(&now, &tm);
-	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-	char cwd[PATH_MAX];
-	const char *dir = getcwd(cwd, sizeof cwd) && access(cwd, W_OK) == 0 ? cwd : NULL;
-	if (!dir) {
-		dir = getenv("TMPDIR");
-		if (!dir || !*dir)
-			dir = "/tmp";
-	}
-	snprintf(buf, len, "%s/ticklab-%s-%s-%d.%s", dir, kind, stamp, (int)getpid(), ext);
-}
-
-int tui_export_json(const char *path, json_t *doc, char *why, size_t whylen)
-{
-	if (!doc) {
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
-	int rc = tl_json_write(path, doc, why, whylen);
-	json_decref(doc);
-	return rc;
-}
-
-int tui_live_export(struct tui_app *app, bool csv, bool interrupted, char *path, size_t pathlen,
-		    char *why, size_t whylen)
-{
-	if (!app->have_run) {
-		snprintf(why, whylen, "nothing to export: run something first (Enter on Setup)");
-		return -1;
-	}
-	if (app->thread_live) {
-		snprintf(why, whylen, "the run is still sampling: export when it ends (Ctrl-C saves a "
-				      "session now)");
-		return -1;
-	}
-	export_name(path, pathlen, interrupted ? "session" : "run", csv ? "csv" : "json");
-	if (csv)
-		return tl_run_write_csv(path, &app->run, why, whylen);
-
-	struct tl_analysis *an = calloc(app->run.ncells ? app->run.ncells : 1, sizeof *an);
-	if (!an) {
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
-	for (size_t i = 0; i < app->run.ncells; i++)
-		tl_cell_analyse(&app->run, i, app->os, app->run_seed, &an[i]);
-	json_t *host = NULL;
-	if (app->replay && app->host_json)
-		host = json_deep_copy(app->host_json);
-	else {
-		tui_info_ensure(app);
-		host = tl_host_to_json(&app->host);
-	}
-	json_t *doc = tl_run_to_json(&app->run, an, app->os, app->run_seed,
-				     interrupted || app->interrupted, host);
-	free(an);
-	return tui_export_json(path, doc, why, whylen);
 }
