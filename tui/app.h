@@ -16,6 +16,7 @@
 #include "bench/search_cell.h"
 #include "bench/topology.h"
 #include "io/jitter.h"
+#include "io/plot.h"
 #include "io/results.h"
 #include "io/setup_memory.h"
 #include "stats/search.h"
@@ -282,6 +283,24 @@ int tui_live_export(struct tui_app *app, bool csv, bool interrupted, char *path,
 /* Writes an export's document atomically and releases it; a NULL doc (its
  * building ran out of memory) is an error too. */
 int tui_export_json(const char *path, json_t *doc, char *why, size_t whylen);
+/* DIR/ticklab-KIND-YYYYmmdd-HHMMSS-PID.EXT, DIR the working directory when
+ * it is writable, else $TMPDIR or /tmp. */
+void tui_export_name(char *buf, size_t len, const char *kind, const char *ext);
+/* Beside an exported JSON, its figures: each is drawn by draw into the
+ * JSON's name with .json replaced by the figure's suffix, and one message
+ * says where the JSON and every figure went (or why one could not be
+ * drawn). draw returns 0, 1 when there is nothing of that kind to draw (the
+ * figure is left out), -1 with why. */
+struct tui_figure {
+	enum tl_plot_kind kind;
+	const char *suffix;
+};
+typedef int (*tui_figure_fn)(struct tui_app *app, const struct tl_plot_opts *o, const char *path,
+			     char *why, size_t whylen);
+void tui_export_figures(struct tui_app *app, const char *json, const struct tui_figure *figs,
+			size_t n, tui_figure_fn draw);
+/* e on Live: the run's histograms (.svg) and CDFs (-cdf.svg). */
+void tui_live_export_figures(struct tui_app *app, const char *json);
 
 /* worker.c: the UI thread's CPU while a worker samples: the process's original mask
  * is kept so workers (and the UI afterwards) get it back. */
