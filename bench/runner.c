@@ -207,10 +207,36 @@ static int check_memory(const struct tl_run_config *cfg, char *why, size_t whyle
 	return -1;
 }
 
-int tl_run_prepare(struct tl_run *run, const struct tl_run_config *cfg, char *why, size_t whylen)
+void tl_run_own_config(struct tl_run *run, const struct tl_run_config *cfg)
 {
-	memset(run, 0, sizeof *run);
+	/* The ids in one block: their pointers, then the strings. */
+	size_t bytes = cfg->nbackends * sizeof(char *), used;
+	for (size_t i = 0; i < cfg->nbackends; i++)
+		bytes += strlen(cfg->backends[i]) + 1;
+	char **ids = tl_xcalloc(1, bytes);
+	used = cfg->nbackends * sizeof(char *);
+	for (size_t i = 0; i < cfg->nbackends; i++) {
+		size_t len = strlen(cfg->backends[i]) + 1;
+		ids[i] = (char *)ids + used;
+		memcpy(ids[i], cfg->backends[i], len);
+		used += len;
+	}
+	uint64_t *flush = tl_xcalloc(cfg->nflush, sizeof *flush);
+	struct tl_kernel *kernels = tl_xcalloc(cfg->nkernels, sizeof *kernels);
+	if (cfg->nflush)
+		memcpy(flush, cfg->flush_bytes, cfg->nflush * sizeof *flush);
+	if (cfg->nkernels)
+		memcpy(kernels, cfg->kernels, cfg->nkernels * sizeof *kernels);
 	run->cfg = *cfg;
+	run->cfg.backends = (const char **)ids;
+	run->cfg.flush_bytes = flush;
+	run->cfg.kernels = kernels;
+}
+
+/* Everything but the config, which run already owns (cfg is run->cfg);
+ * on failure the caller frees what was built. */
+static int prepare(struct tl_run *run, const struct tl_run_config *cfg, char *why, size_t whylen)
+{
 	if (run->cfg.n == 0)
 		run->cfg.n = TL_DEFAULT_N;
 	if (run->cfg.chunk == 0)
@@ -225,7 +251,7 @@ int tl_run_prepare(struct tl_run *run, const struct tl_run_config *cfg, char *wh
 				      "kernel");
 		return -1;
 	}
-	if (check_memory(&run->cfg, why, whylen))
+	if (check_memory(cfg, why, whylen))
 		return -1;
 	for (size_t k = 0; k < cfg->nkernels; k++) {
 		char reason[TL_WHY_MAX];
@@ -239,11 +265,11 @@ int tl_run_prepare(struct tl_run *run, const struct tl_run_config *cfg, char *wh
 		return -1;
 
 	run->timers = tl_xcalloc(cfg->nbackends, sizeof *run->timers);
+	run->timers_open = true;
 	for (size_t i = 0; i < cfg->nbackends; i++) {
 		char reason[TL_WHY_MAX];
 		if (tl_timer_open(&run->timers[i], cfg->backends[i], reason, sizeof reason)) {
 			snprintf(why, whylen, "backend %s: %s", cfg->backends[i], reason);
-			tl_run_free(run);
 			return -1;
 		}
 		run->ntimers++;
@@ -253,13 +279,22 @@ int tl_run_prepare(struct tl_run *run, const struct tl_run_config *cfg, char *wh
 	run->flushes = tl_xcalloc(cfg->nflush, sizeof *run->flushes);
 	for (size_t i = 0; i < cfg->nflush; i++) {
 		run->flush_bytes[i] = cfg->flush_bytes[i];
-		if (tl_flush_init(&run->flushes[i], cfg->flush_bytes[i], why, whylen)) {
-			tl_run_free(run);
+		if (tl_flush_init(&run->flushes[i], cfg->flush_bytes[i], why, whylen))
 			return -1;
-		}
 		run->nflush++;
 	}
 	cells_init(run);
+	return 0;
+}
+
+int tl_run_prepare(struct tl_run *run, const struct tl_run_config *cfg, char *why, size_t whylen)
+{
+	memset(run, 0, sizeof *run);
+	tl_run_own_config(run, cfg);
+	if (prepare(run, &run->cfg, why, whylen) < 0) {
+		tl_run_free(run);
+		return -1;
+	}
 	return 0;
 }
 
@@ -442,7 +477,8 @@ static void wait_while_paused(struct tl_run *run)
 }
 
 /* t_e,std of each cell: the median of its baseline under the same timer
- * and flush, over the samples the baseline has (all of them unless stopped). */
+ * and flush, over the samples the baseline has (all of them unless
+ * stopped; a snapshot's so far). */
 static void finish(struct tl_run *run)
 {
 	for (size_t i = 0; i < run->ncells; i++) {
@@ -506,12 +542,65 @@ void tl_run_free(struct tl_run *run)
 		free(run->cells[i].chase);
 	}
 	free(run->cells);
-	for (size_t i = 0; i < run->ntimers; i++)
+	for (size_t i = 0; run->timers_open && i < run->ntimers; i++)
 		tl_timer_close(&run->timers[i]);
 	free(run->timers);
-	for (size_t i = 0; i < run->nflush; i++)
+	for (size_t i = 0; run->flushes && i < run->nflush; i++)
 		tl_flush_free(&run->flushes[i]);
 	free(run->flushes);
 	free(run->flush_bytes);
+	free((void *)run->cfg.backends);
+	free((void *)run->cfg.flush_bytes);
+	free((void *)run->cfg.kernels);
 	memset(run, 0, sizeof *run);
+}
+
+/* Copies the fields of a cell that sampling does not move; done is read
+ * first, with acquire, and everything after it is at least that current.
+ * The chase buffer stays the run's: the sampling thread moves its cursor. */
+static void cell_snapshot(const struct tl_cell *c, struct tl_cell *d)
+{
+	atomic_init(&d->done, atomic_load_explicit(&c->done, memory_order_acquire));
+	d->timer = c->timer;
+	d->flush = c->flush;
+	d->kernel = c->kernel;
+	d->hidden = c->hidden;
+	d->baseline = c->baseline;
+	d->n = c->n;
+	d->chunk = c->chunk;
+	d->raw = c->raw;
+	d->ns = c->ns;
+	d->adds = c->adds;
+	d->resolution_ns = c->resolution_ns;
+	d->d_ns_per_add = c->d_ns_per_add;
+}
+
+void tl_run_snapshot(const struct tl_run *run, struct tl_run *snap)
+{
+	struct tl_cell *cells = tl_xcalloc(run->ncells, sizeof *cells);
+
+	memset(snap, 0, sizeof *snap);
+	snap->cfg = run->cfg;
+	snap->timers = run->timers;
+	snap->ntimers = run->ntimers;
+	snap->flush_bytes = run->flush_bytes;
+	snap->flushes = run->flushes;
+	snap->nflush = run->nflush;
+	snap->cells = cells;
+	snap->ncells = run->ncells;
+	snap->cpu = run->cpu;
+	snap->samples_total = run->samples_total;
+	for (size_t i = 0; i < run->ncells; i++)
+		cell_snapshot(&run->cells[i], &cells[i]);
+	size_t done = 0;
+	for (size_t i = 0; i < run->ncells; i++)
+		done += atomic_load(&cells[i].done);
+	atomic_init(&snap->samples_done, done);
+	finish(snap);
+}
+
+void tl_run_snapshot_free(struct tl_run *snap)
+{
+	free(snap->cells);
+	memset(snap, 0, sizeof *snap);
 }

@@ -38,6 +38,8 @@ struct tl_cell {
 				* (NAN otherwise) */
 };
 
+/* What a run was asked for. A run keeps its own deep copy (tl_run_prepare,
+ * tl_run_own_config): the caller's arrays may go once prepare returns. */
 struct tl_run_config {
 	const char **backends; /* ids with parameters */
 	size_t nbackends;
@@ -61,6 +63,8 @@ struct tl_run {
 	struct tl_cell *cells;
 	size_t ncells;
 	int cpu;                        /* where sampling ran */
+	bool timers_open;               /* opened by tl_run_prepare; a loaded run's timers
+					 * only describe the backends (never closed) */
 	_Atomic size_t samples_done;    /* over all cells */
 	size_t samples_total;
 	atomic_bool stop;               /* set from anywhere: the run ends after the current chunk */
@@ -81,7 +85,23 @@ int tl_run_prepare(struct tl_run *run, const struct tl_run_config *cfg, char *wh
 int tl_run_execute(struct tl_run *run, void (*on_chunk)(void *ctx, struct tl_run *run, size_t cell),
 		   void *ctx, char *why, size_t whylen);
 
+/* Frees everything a run holds, whether tl_run_prepare or the loader
+ * (io/results.h) built it; the run is left zeroed, so a second call is
+ * harmless. */
 void tl_run_free(struct tl_run *run);
+
+/* Sets run->cfg to a deep copy of cfg (ids, flush sizes, kernels), owned by
+ * the run and freed by tl_run_free. Aborts when out of memory. */
+void tl_run_own_config(struct tl_run *run, const struct tl_run_config *cfg);
+
+/* A consistent view of a run that is still sampling: each cell's done is
+ * read once (acquire, so the samples below it are complete) and t_e,std
+ * is set from the baseline's samples so far, as the runner sets it from
+ * all of them when it ends. The snapshot has its own cell array and
+ * borrows the rest (config, timers, flushes, sample buffers) from run:
+ * free it with tl_run_snapshot_free, before run. */
+void tl_run_snapshot(const struct tl_run *run, struct tl_run *snap);
+void tl_run_snapshot_free(struct tl_run *snap);
 
 /* ADDs of the ns-per-ADD calibration: at ~0.2-1 ns per ADD, 0.2-1 ms, three
  * orders above a microsecond-step clock's resolution. */

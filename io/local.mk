@@ -48,3 +48,9 @@ TESTS += tests/test_hostile_files.sh
 EXTRA_DIST += tests/test_hostile_files.sh
 # lecture helper: the TUI's remembered setup (issue 13)
 libticklab_a_SOURCES += io/setup_memory.c io/setup_memory.h
+# tuirun helper: a run owns its config; one free for sampled and loaded runs;
+# the mid-run snapshot against the runner's own finish (issue 10 item 2)
+check_PROGRAMS += tests/test_run_own
+tests_test_run_own_SOURCES = tests/test_run_own.c tests/tap.h
+tests_test_run_own_LDADD = $(TL_LIBS)
+TESTS += tests/test_run_own

@@ -965,17 +965,18 @@ static int link_baselines(struct reader *r, struct tl_run *run)
 }
 
 /* Fills cfg from the cells so code that looks at the configuration of a
- * live run sees the same shape. */
+ * live run sees the same shape; the run owns a copy, as a prepared one does. */
 static int fill_config(struct reader *r, struct tl_run *run, size_t n, int cpu, uint64_t seed)
 {
 	const char **ids = calloc(run->ntimers ? run->ntimers : 1, sizeof *ids);
 	struct tl_kernel *ks = calloc(run->ncells ? run->ncells : 1, sizeof *ks);
 	size_t nk = 0;
 
-	run->cfg.backends = ids;
-	run->cfg.kernels = ks;
-	if (!ids || !ks)
+	if (!ids || !ks) {
+		free(ids);
+		free(ks);
 		return rd_fail(r, NULL, "out of memory");
+	}
 	for (size_t i = 0; i < run->ntimers; i++)
 		ids[i] = run->timers[i].id;
 	for (size_t i = 0; i < run->ncells; i++) {
@@ -988,13 +989,12 @@ static int fill_config(struct reader *r, struct tl_run *run, size_t n, int cpu, 
 		if (j == nk)
 			ks[nk++] = run->cells[i].kernel;
 	}
-	run->cfg.nbackends = run->ntimers;
-	run->cfg.flush_bytes = run->flush_bytes;
-	run->cfg.nflush = run->nflush;
-	run->cfg.nkernels = nk;
-	run->cfg.n = n;
-	run->cfg.cpu = cpu;
-	run->cfg.seed = seed;
+	tl_run_own_config(run, &(struct tl_run_config){
+		.backends = ids, .nbackends = run->ntimers, .flush_bytes = run->flush_bytes,
+		.nflush = run->nflush, .kernels = ks, .nkernels = nk, .n = n, .cpu = cpu,
+		.seed = seed});
+	free(ids);
+	free(ks);
 	run->cpu = cpu;
 	atomic_store(&run->samples_done, run->samples_total);
 	return 0;
@@ -1133,17 +1133,7 @@ int tl_run_load(const char *path, struct tl_run *run, struct tl_results_meta *me
 
 void tl_run_unload(struct tl_run *run, struct tl_results_meta *meta)
 {
-	for (size_t i = 0; run->cells && i < run->ncells; i++) {
-		free(run->cells[i].raw);
-		free(run->cells[i].ns);
-		free(run->cells[i].adds);
-	}
-	free(run->cells);
-	free(run->timers);
-	free(run->flush_bytes);
-	free((void *)run->cfg.backends);
-	free((void *)run->cfg.kernels);
-	memset(run, 0, sizeof *run);
+	tl_run_free(run);
 	if (meta) {
 		json_decref(meta->host);
 		meta->host = NULL;

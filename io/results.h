@@ -103,8 +103,9 @@ json_t *tl_json_load(const char *path, char *why, size_t whylen);
 /* Reads a run file written by tl_run_to_json. Timers are not opened: each
  * keeps its backend, id and ns_per_unit (state NULL). Every key is checked
  * (times beyond +-TL_RESULTS_MAX_ABS, NaN and infinities are refused);
- * a problem gives -1 with why = "FILE: where: what is wrong". Free with
- * tl_run_unload (never tl_run_free, which closes timers). */
+ * a problem gives -1 with why = "FILE: where: what is wrong". The run
+ * owns what it holds, as a prepared one does: tl_run_free frees it, and
+ * tl_run_unload does that and drops meta's host (meta may be NULL). */
 int tl_run_load(const char *path, struct tl_run *run, struct tl_results_meta *meta, char *why,
 		size_t whylen);
 /* The same from a parsed document; name is used in messages. */

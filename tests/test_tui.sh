@@ -65,6 +65,31 @@ keys e
 wait_for 'exported to .*\.json' 10; ok $? "e exports JSON"
 f=$(ls "$W"/ticklab-run-*.json 2>/dev/null | head -n 1)
 [ -n "$f" ] && grep -q '"samples_ns"' "$f"; ok $? "the export has raw samples"
+# and beside the JSON the figures `ticklab plot` draws of a run, named in the message
+poll 5 shows 'figures:|no figure' >/dev/null
+if shows 'no figure: built without cairo'; then
+	ok 0 "without cairo the run export says there is no figure"
+else
+	b=${f%.json}
+	poll 5 sh -c "tr -s ' \n' '  ' <'$W/screen' |
+		grep -q 'exported to .*$(basename "$b").json; figures: .*$(basename "$b").svg, .*-cdf\.svg'"
+	ok $? "the message names the JSON and both figures"
+	for g in "$b.svg" "$b-cdf.svg"; do
+		if command -v python3 >/dev/null 2>&1; then
+			python3 - "$g" >"$W/py" 2>&1 <<'PYEOF'
+import re, sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == '{http://www.w3.org/2000/svg}svg', root.tag
+size = [float(re.match(r'[\d.]+', root.get(k)).group()) for k in ('width', 'height')]
+assert size == [800, 600], size
+PYEOF
+		else
+			head -c 400 "$g" | grep -q '<svg' >"$W/py" 2>&1
+		fi
+		ok $? "$(basename "$g") beside the JSON is an 800x600 SVG"
+		[ -s "$W/py" ] && sed 's/^/#   /' "$W/py"
+	done
+fi
 keys E
 wait_for 'exported to .*\.csv' 10; ok $? "E exports CSV"
 # Search only the simulated timers so the test is quick on any machine.

@@ -16,6 +16,7 @@
 #include "bench/search_cell.h"
 #include "bench/topology.h"
 #include "io/jitter.h"
+#include "io/plot.h"
 #include "io/results.h"
 #include "io/setup_memory.h"
 #include "stats/search.h"
@@ -277,18 +278,38 @@ bool tui_live_running(const struct tui_app *app);
 size_t tui_live_pages(const struct tui_app *app);
 void tui_live_stop(struct tui_app *app);
 void tui_live_free(struct tui_app *app);
-int tui_live_export(struct tui_app *app, bool csv, bool interrupted, char *path, size_t pathlen,
-		    char *why, size_t whylen);
 const struct tui_view *tui_live_view(struct tui_app *app, size_t cell);
 /* Brings the views of cells up to date (throttled as the drawn ones are). */
 void tui_live_refresh(struct tui_app *app, const size_t *cells, size_t n);
-/* Writes an export's document atomically and releases it; a NULL doc (its
- * building ran out of memory) is an error too. */
-int tui_export_json(const char *path, json_t *doc, char *why, size_t whylen);
 /* The visible cell of (timer, flush, kernel label), or SIZE_MAX. */
 size_t tui_live_cell(const struct tui_app *app, size_t timer, size_t flush, const char *kernel);
 
-/* The UI thread's CPU while a worker samples: the process's original mask
+/* export.c */
+int tui_live_export(struct tui_app *app, bool csv, bool interrupted, char *path, size_t pathlen,
+		    char *why, size_t whylen);
+/* Writes an export's document atomically and releases it; a NULL doc (its
+ * building ran out of memory) is an error too. */
+int tui_export_json(const char *path, json_t *doc, char *why, size_t whylen);
+/* DIR/ticklab-KIND-YYYYmmdd-HHMMSS-PID.EXT, DIR the working directory when
+ * it is writable, else $TMPDIR or /tmp. */
+void tui_export_name(char *buf, size_t len, const char *kind, const char *ext);
+/* Beside an exported JSON, its figures: each is drawn by draw into the
+ * JSON's name with .json replaced by the figure's suffix, and one message
+ * says where the JSON and every figure went (or why one could not be
+ * drawn). draw returns 0, 1 when there is nothing of that kind to draw (the
+ * figure is left out), -1 with why. */
+struct tui_figure {
+	enum tl_plot_kind kind;
+	const char *suffix;
+};
+typedef int (*tui_figure_fn)(struct tui_app *app, const struct tl_plot_opts *o, const char *path,
+			     char *why, size_t whylen);
+void tui_export_figures(struct tui_app *app, const char *json, const struct tui_figure *figs,
+			size_t n, tui_figure_fn draw);
+/* e on Live: the run's histograms (.svg) and CDFs (-cdf.svg). */
+void tui_live_export_figures(struct tui_app *app, const char *json);
+
+/* worker.c: the UI thread's CPU while a worker samples: the process's original mask
  * is kept so workers (and the UI afterwards) get it back. */
 void tui_affinity_save(void);
 void tui_affinity_restore(void);

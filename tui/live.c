@@ -1,22 +1,18 @@
+/* The Live screen: a run sampled by a worker (tui/worker.c) or loaded from
+ * a file, its views (each shown cell's analysis, kept up to date from a
+ * snapshot while sampling goes on), the keys that move through it and its
+ * drawing. Exports are tui/export.c's. */
 #include "config.h"
 
-#include <errno.h>
-#include <limits.h>
 #include <math.h>
-#include <pthread.h>
-#include <sched.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <gsl/gsl_sort.h>
 
 #include "bench/size.h"
 #include "io/analysis.h"
-#include "io/host_json.h"
 #include "io/results.h"
 #include "stats/stats.h"
 #include "tui/app.h"
@@ -92,89 +88,35 @@ static int views_alloc(struct tui_app *app)
 	return collect_kernels(app);
 }
 
-/* Another CPU than the sampling one for the UI thread, or -1. */
-static int other_cpu(int sampling)
-{
-	cpu_set_t set;
-	if (sched_getaffinity(0, sizeof set, &set) < 0)
-		return -1;
-	for (int c = 0; c < CPU_SETSIZE; c++)
-		if (CPU_ISSET(c, &set) && c != sampling)
-			return c;
-	return -1;
-}
-
-static cpu_set_t orig_mask;
-static bool have_orig;
-
-void tui_affinity_save(void)
-{
-	have_orig = sched_getaffinity(0, sizeof orig_mask, &orig_mask) == 0;
-}
-
-void tui_affinity_restore(void)
-{
-	if (have_orig)
-		sched_setaffinity(0, sizeof orig_mask, &orig_mask);
-}
-
-int tui_worker_start(pthread_t *thread, void *(*fn)(void *), void *arg)
-{
-	sigset_t all, old;
-	sigfillset(&all);
-	tui_affinity_restore();
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	int rc = pthread_create(thread, NULL, fn, arg);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return rc;
-}
-
-void tui_worker_join(pthread_t thread, bool *live)
-{
-	pthread_join(thread, NULL);
-	*live = false;
-	tui_affinity_restore();
-}
-
-/* Moves the UI thread off the sampling CPU (workers are created before
- * this, with the whole mask, so they can pin themselves). */
-void tui_affinity_ui(struct tui_app *app, int sampling_cpu)
-{
-	char why[256];
-	app->ui_cpu = other_cpu(sampling_cpu);
-	if (app->ui_cpu < 0 || tl_cpu_pin(app->ui_cpu, why, sizeof why) < 0)
-		tui_message(app, true, "warning: the UI shares CPU %d with sampling (one CPU allowed)",
-			    sampling_cpu);
-	else
-		tui_message(app, false, "sampling on CPU %d, drawing on CPU %d", sampling_cpu,
-			    app->ui_cpu);
-}
-
-int tui_live_start(struct tui_app *app, char *why, size_t whylen)
+/* The run copies its configuration (tl_run_prepare), so the arrays built
+ * here from the Setup lists' selected rows live only as long as this call,
+ * and no list length caps them. */
+static int prepare_from_setup(struct tui_app *app, char *why, size_t whylen)
 {
 	const struct tui_list *lb = &app->lists[0], *lf = &app->lists[1], *lk = &app->lists[2];
-	/* The run keeps pointing at its configuration: one run at a time. */
-	static const char *ids[64];
-	static char idbuf[64][TL_ID_MAX];
-	static uint64_t flush[64];
-	static struct tl_kernel kern[256];
+	const char **ids = calloc(lb->n + 1, sizeof *ids);
+	uint64_t *flush = calloc(lf->n + 1, sizeof *flush);
+	struct tl_kernel *kern = calloc(lk->n + 1, sizeof *kern);
 	size_t nb = 0, nf = 0, nk = 0;
-	for (size_t i = 0; i < lb->n && nb < 64; i++)
-		if (lb->items[i].selected) {
-			snprintf(idbuf[nb], TL_ID_MAX, "%s", lb->items[i].label);
-			ids[nb] = idbuf[nb];
-			nb++;
-		}
-	for (size_t i = 0; i < lf->n && nf < 64; i++)
+	int rc = -1;
+
+	if (!ids || !flush || !kern) {
+		snprintf(why, whylen, "out of memory");
+		goto out;
+	}
+	for (size_t i = 0; i < lb->n; i++)
+		if (lb->items[i].selected)
+			ids[nb++] = lb->items[i].label;
+	for (size_t i = 0; i < lf->n; i++)
 		if (lf->items[i].selected)
 			flush[nf++] = lf->items[i].bytes;
-	for (size_t i = 0; i < lk->n && nk < 256; i++)
+	for (size_t i = 0; i < lk->n; i++)
 		if (lk->items[i].selected)
 			kern[nk++] = lk->items[i].kernel;
 	if (!nb || !nf || !nk) {
 		snprintf(why, whylen, "select at least one %s (Space), then Enter",
 			 !nb ? "backend" : !nf ? "flush size" : "kernel");
-		return -1;
+		goto out;
 	}
 	tui_live_free(app);
 	struct tl_run_config cfg = {
@@ -182,8 +124,17 @@ int tui_live_start(struct tui_app *app, char *why, size_t whylen)
 		.kernels = kern, .nkernels = nk, .n = app->opts.n, .cpu = app->opts.cpu,
 		.seed = app->opts.seed, .chunk = 0,
 	};
-	memset(&app->run, 0, sizeof app->run);
-	if (tl_run_prepare(&app->run, &cfg, why, whylen) < 0)
+	rc = tl_run_prepare(&app->run, &cfg, why, whylen);
+out:
+	free(ids);
+	free(flush);
+	free(kern);
+	return rc;
+}
+
+int tui_live_start(struct tui_app *app, char *why, size_t whylen)
+{
+	if (prepare_from_setup(app, why, whylen) < 0)
 		return -1;
 	app->have_run = true;
 	app->replay = false;
@@ -301,10 +252,8 @@ void tui_live_free(struct tui_app *app)
 	app->kernels = NULL;
 	app->nkernels = 0;
 	if (app->have_run) {
-		if (app->replay)
-			tl_run_unload(&app->run, &app->meta);
-		else
-			tl_run_free(&app->run);
+		/* one free for a sampled run and a loaded one; only a loaded one has meta */
+		tl_run_unload(&app->run, app->replay ? &app->meta : NULL);
 		app->host_json = NULL;
 	}
 	app->have_run = false;
@@ -332,47 +281,6 @@ size_t tui_live_cell(const struct tui_app *app, size_t timer, size_t flush, cons
 			return i;
 	}
 	return SIZE_MAX;
-}
-
-/* A consistent copy of the run's cells while sampling goes on: the counts
- * are read once (acquire, so the samples below them are complete) and
- * t_e,std is the baseline's median so far, as the runner will set it at
- * the end from all of the baseline's samples. */
-static int snapshot(const struct tl_run *run, struct tl_run *snap, struct tl_cell **cells)
-{
-	*cells = calloc(run->ncells ? run->ncells : 1, sizeof **cells);
-	if (!*cells)
-		return -1;
-	memset(snap, 0, sizeof *snap);
-	snap->cfg = run->cfg;
-	snap->timers = run->timers;
-	snap->ntimers = run->ntimers;
-	snap->flush_bytes = run->flush_bytes;
-	snap->flushes = run->flushes;
-	snap->nflush = run->nflush;
-	snap->ncells = run->ncells;
-	snap->cpu = run->cpu;
-	snap->cells = *cells;
-	for (size_t i = 0; i < run->ncells; i++) {
-		const struct tl_cell *c = &run->cells[i];
-		struct tl_cell *d = &(*cells)[i];
-		d->timer = c->timer;
-		d->flush = c->flush;
-		d->kernel = c->kernel;
-		d->hidden = c->hidden;
-		d->baseline = c->baseline;
-		d->n = c->n;
-		d->raw = c->raw;
-		d->ns = c->ns;
-		d->adds = c->adds;
-		atomic_init(&d->done, atomic_load_explicit(&c->done, memory_order_acquire));
-		d->resolution_ns = c->resolution_ns;
-	}
-	for (size_t i = 0; i < run->ncells; i++) {
-		const struct tl_cell *b = &snap->cells[snap->cells[i].baseline];
-		snap->cells[i].overhead_ns = stats_median(b->ns, atomic_load(&b->done));
-	}
-	return 0;
 }
 
 /* Brings view `cell` up to date from run (the live run or a snapshot):
@@ -420,7 +328,6 @@ const struct tui_view *tui_live_view(struct tui_app *app, size_t cell)
 static void views_refresh(struct tui_app *app, const size_t *cells, size_t n, size_t bins)
 {
 	struct tl_run snap;
-	struct tl_cell *copy = NULL;
 	bool live = app->thread_live;
 	bool have_snap = false;
 	double now = tl_monotonic_s();
@@ -442,13 +349,13 @@ static void views_refresh(struct tui_app *app, const size_t *cells, size_t n, si
 			continue;
 		}
 		if (!have_snap) {
-			if (snapshot(&app->run, &snap, &copy) < 0)
-				return;
+			tl_run_snapshot(&app->run, &snap);
 			have_snap = true;
 		}
 		view_update(app, &snap, ci, bins);
 	}
-	free(copy);
+	if (have_snap)
+		tl_run_snapshot_free(&snap);
 }
 
 void tui_live_refresh(struct tui_app *app, const size_t *cells, size_t n)
@@ -973,68 +880,4 @@ bool tui_live_may_draw(struct tui_app *app)
 				return true;
 	} while (tl_monotonic_s() < until);
 	return false;
-}
-
-static void export_name(char *buf, size_t len, const char *kind, const char *ext)
-{
-	time_t now = time(NULL);
-	struct tm tm;
-	char stamp[32];
-	localtime_r(&now, &tm);
-	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-	char cwd[PATH_MAX];
-	const char *dir = getcwd(cwd, sizeof cwd) && access(cwd, W_OK) == 0 ? cwd : NULL;
-	if (!dir) {
-		dir = getenv("TMPDIR");
-		if (!dir || !*dir)
-			dir = "/tmp";
-	}
-	snprintf(buf, len, "%s/ticklab-%s-%s-%d.%s", dir, kind, stamp, (int)getpid(), ext);
-}
-
-int tui_export_json(const char *path, json_t *doc, char *why, size_t whylen)
-{
-	if (!doc) {
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
-	int rc = tl_json_write(path, doc, why, whylen);
-	json_decref(doc);
-	return rc;
-}
-
-int tui_live_export(struct tui_app *app, bool csv, bool interrupted, char *path, size_t pathlen,
-		    char *why, size_t whylen)
-{
-	if (!app->have_run) {
-		snprintf(why, whylen, "nothing to export: run something first (Enter on Setup)");
-		return -1;
-	}
-	if (app->thread_live) {
-		snprintf(why, whylen, "the run is still sampling: export when it ends (Ctrl-C saves a "
-				      "session now)");
-		return -1;
-	}
-	export_name(path, pathlen, interrupted ? "session" : "run", csv ? "csv" : "json");
-	if (csv)
-		return tl_run_write_csv(path, &app->run, why, whylen);
-
-	struct tl_analysis *an = calloc(app->run.ncells ? app->run.ncells : 1, sizeof *an);
-	if (!an) {
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
-	for (size_t i = 0; i < app->run.ncells; i++)
-		tl_cell_analyse(&app->run, i, app->os, app->run_seed, &an[i]);
-	json_t *host = NULL;
-	if (app->replay && app->host_json)
-		host = json_deep_copy(app->host_json);
-	else {
-		tui_info_ensure(app);
-		host = tl_host_to_json(&app->host);
-	}
-	json_t *doc = tl_run_to_json(&app->run, an, app->os, app->run_seed,
-				     interrupted || app->interrupted, host);
-	free(an);
-	return tui_export_json(path, doc, why, whylen);
 }

@@ -289,50 +289,29 @@ static size_t row_flushes(const struct tui_app *app, size_t *out, size_t max)
 
 static int export_search(struct tui_app *app, char *path, size_t len, char *why, size_t whylen);
 
-/* Beside the exported JSON, the figures `ticklab plot` would draw of it
- * (SVG, the light theme): t_min and t_diff, and the curves whose points
- * the search kept. Said in one message, with what could not be drawn. */
+/* A search figure; the CV and overlap curves only when the search kept
+ * points of their kind. */
+static int draw_search(struct tui_app *app, const struct tl_plot_opts *o, const char *path,
+		       char *why, size_t whylen)
+{
+	int rc = 1;
+	pthread_mutex_lock(&app->search_mu);
+	if (o->kind == TL_PLOT_SEARCH ||
+	    tl_search_points_total(app->search_cells, app->nrows_s, o->kind == TL_PLOT_OVERLAP))
+		rc = tl_plot_search(&app->search_plan, app->search_cells, o, path, why, whylen);
+	pthread_mutex_unlock(&app->search_mu);
+	return rc;
+}
+
+/* Beside the exported JSON, the figures `ticklab plot` would draw of it:
+ * t_min and t_diff, and the curves whose points the search kept. */
 static void export_figures(struct tui_app *app, const char *json)
 {
-	static const struct {
-		enum tl_plot_kind kind;
-		const char *suffix;
-		int points; /* -1: always; else the kind of points it needs */
-	} figs[] = {{TL_PLOT_SEARCH, ".svg", -1}, {TL_PLOT_CV, "-cv.svg", 0},
-		    {TL_PLOT_OVERLAP, "-overlap.svg", 1}};
-	char base[1024], path[1100], why[512], said[1400] = "";
-	struct tl_plot_opts o;
+	static const struct tui_figure figs[] = {{TL_PLOT_SEARCH, ".svg"},
+						 {TL_PLOT_CV, "-cv.svg"},
+						 {TL_PLOT_OVERLAP, "-overlap.svg"}};
 
-	if (!tl_plot_available()) {
-		tui_message(app, false, "exported to %s (no figure: built without cairo)", json);
-		return;
-	}
-	memset(&o, 0, sizeof o);
-	o.width = TL_PLOT_DEFAULT_W;
-	o.height = TL_PLOT_DEFAULT_H;
-	o.title = json;
-	if (tui_theme_load_named(app->opts.themes_dir, "light", &o.theme, why, sizeof why) < 0)
-		tui_theme_builtin(&o.theme);
-	snprintf(base, sizeof base, "%.*s", (int)(strlen(json) - 5), json); /* without .json */
-	size_t nsaid = 0;
-	for (size_t i = 0; i < sizeof figs / sizeof figs[0]; i++) {
-		pthread_mutex_lock(&app->search_mu);
-		bool have = figs[i].points < 0 ||
-			    tl_search_points_total(app->search_cells, app->nrows_s, figs[i].points);
-		int rc = 0;
-		o.kind = figs[i].kind;
-		snprintf(path, sizeof path, "%s%s", base, figs[i].suffix);
-		if (have)
-			rc = tl_plot_search(&app->search_plan, app->search_cells, &o, path, why,
-					    sizeof why);
-		pthread_mutex_unlock(&app->search_mu);
-		if (!have)
-			continue;
-		nsaid = strlen(said);
-		snprintf(said + nsaid, sizeof said - nsaid, "%s%s", nsaid ? ", " : "",
-			 rc < 0 ? why : path);
-	}
-	tui_message(app, false, "exported to %s; figures: %s", json, said);
+	tui_export_figures(app, json, figs, sizeof figs / sizeof figs[0], draw_search);
 }
 
 void tui_search_action(struct tui_app *app, enum tui_action a)
@@ -629,12 +608,7 @@ int tui_search_export(struct tui_app *app, const char *path, char *why, size_t w
 
 static int export_search(struct tui_app *app, char *path, size_t len, char *why, size_t whylen)
 {
-	char stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
-	localtime_r(&now, &tm);
-	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-	snprintf(path, len, "ticklab-search-%s-%d.json", stamp, (int)getpid());
+	tui_export_name(path, len, "search", "json");
 	return tui_search_export(app, path, why, whylen);
 }
 

@@ -1,0 +1,130 @@
+/* What the export keys write: a run's JSON or CSV, a search's JSON, and
+ * beside a JSON the figures `ticklab plot` would draw of it, under names
+ * that say what and when, in the working directory or, when that cannot be
+ * written, in $TMPDIR. */
+#include "config.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/xalloc.h"
+#include "io/analysis.h"
+#include "io/host_json.h"
+#include "io/plot.h"
+#include "io/results.h"
+#include "io/theme.h"
+#include "tui/app.h"
+
+void tui_export_name(char *buf, size_t len, const char *kind, const char *ext)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+	char stamp[32];
+	localtime_r(&now, &tm);
+	strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+	char cwd[PATH_MAX];
+	const char *dir = getcwd(cwd, sizeof cwd) && access(cwd, W_OK) == 0 ? cwd : NULL;
+	if (!dir) {
+		dir = getenv("TMPDIR");
+		if (!dir || !*dir)
+			dir = "/tmp";
+	}
+	snprintf(buf, len, "%s/ticklab-%s-%s-%d.%s", dir, kind, stamp, (int)getpid(), ext);
+}
+
+int tui_export_json(const char *path, json_t *doc, char *why, size_t whylen)
+{
+	if (!doc) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	int rc = tl_json_write(path, doc, why, whylen);
+	json_decref(doc);
+	return rc;
+}
+
+int tui_live_export(struct tui_app *app, bool csv, bool interrupted, char *path, size_t pathlen,
+		    char *why, size_t whylen)
+{
+	if (!app->have_run) {
+		snprintf(why, whylen, "nothing to export: run something first (Enter on Setup)");
+		return -1;
+	}
+	if (app->thread_live) {
+		snprintf(why, whylen, "the run is still sampling: export when it ends (Ctrl-C saves a "
+				      "session now)");
+		return -1;
+	}
+	tui_export_name(path, pathlen, interrupted ? "session" : "run", csv ? "csv" : "json");
+	if (csv)
+		return tl_run_write_csv(path, &app->run, why, whylen);
+
+	struct tl_analysis *an = tl_xcalloc(app->run.ncells, sizeof *an);
+	for (size_t i = 0; i < app->run.ncells; i++)
+		tl_cell_analyse(&app->run, i, app->os, app->run_seed, &an[i]);
+	json_t *host = NULL;
+	if (app->replay && app->host_json)
+		host = json_deep_copy(app->host_json);
+	else {
+		tui_info_ensure(app);
+		host = tl_host_to_json(&app->host);
+	}
+	json_t *doc = tl_run_to_json(&app->run, an, app->os, app->run_seed,
+				     interrupted || app->interrupted, host);
+	free(an);
+	return tui_export_json(path, doc, why, whylen);
+}
+
+void tui_export_figures(struct tui_app *app, const char *json, const struct tui_figure *figs,
+			size_t n, tui_figure_fn draw)
+{
+	char base[1024], path[1100], why[512], said[1400] = "";
+	struct tl_plot_opts o;
+
+	if (!tl_plot_available()) {
+		tui_message(app, false, "exported to %s (no figure: built without cairo)", json);
+		return;
+	}
+	/* The light theme, as on a slide or a page; the built-in one when no
+	 * theme file can be read. */
+	memset(&o, 0, sizeof o);
+	o.width = TL_PLOT_DEFAULT_W;
+	o.height = TL_PLOT_DEFAULT_H;
+	o.title = json;
+	if (tui_theme_load_named(app->opts.themes_dir, "light", &o.theme, why, sizeof why) < 0)
+		tui_theme_builtin(&o.theme);
+	size_t len = strlen(json);
+	if (len > 5 && strcmp(json + len - 5, ".json") == 0)
+		len -= 5;
+	snprintf(base, sizeof base, "%.*s", (int)len, json);
+	for (size_t i = 0; i < n; i++) {
+		o.kind = figs[i].kind;
+		snprintf(path, sizeof path, "%s%s", base, figs[i].suffix);
+		int rc = draw(app, &o, path, why, sizeof why);
+		if (rc > 0)
+			continue; /* nothing of this kind to draw */
+		size_t nsaid = strlen(said);
+		snprintf(said + nsaid, sizeof said - nsaid, "%s%s", nsaid ? ", " : "",
+			 rc < 0 ? why : path);
+	}
+	tui_message(app, false, "exported to %s; figures: %s", json, said);
+}
+
+static int draw_run(struct tui_app *app, const struct tl_plot_opts *o, const char *path,
+		    char *why, size_t whylen)
+{
+	return tl_plot_run(&app->run, app->os, app->run_seed, o, path, why, whylen);
+}
+
+void tui_live_export_figures(struct tui_app *app, const char *json)
+{
+	/* What `ticklab plot` draws of a run: the histograms, and the CDFs of
+	 * the Live screen's lower pane overlaid. */
+	static const struct tui_figure figs[] = {{TL_PLOT_HIST, ".svg"}, {TL_PLOT_CDF, "-cdf.svg"}};
+
+	tui_export_figures(app, json, figs, sizeof figs / sizeof figs[0], draw_run);
+}
