@@ -64,7 +64,7 @@ const struct tui_key tui_keys[] = {
 	{'i', "i", TUI_ACT_INFO, S_SETUP | S_SEARCH, "node info", "info"},
 	/* Live's status bar has no room for it at 80 columns: its tab says it */
 	{'i', "i", TUI_ACT_INFO, S_LIVE, "node info", NULL},
-	{'e', "e", TUI_ACT_EXPORT, S_LIVE | S_SEARCH, "export JSON (raw samples)", "export"},
+	{'e', "e", TUI_ACT_EXPORT, S_LIVE | S_SEARCH, "export JSON and its figures", "export"},
 	{'E', "E", TUI_ACT_EXPORT_CSV, S_LIVE, "export CSV", NULL},
 	{'t', "t", TUI_ACT_THEME, TUI_ALL, "next theme", NULL},
 	{'?', "?", TUI_ACT_HELP, TUI_ALL, "help", "help"},
