@@ -6,6 +6,7 @@ libticklab_a_SOURCES += \
 	bench/load_sizes.c bench/load_sizes.h \
 	bench/topology.c bench/topology.h \
 	bench/runner.c bench/runner.h \
+	bench/analysis.c bench/analysis.h \
 	bench/host.c bench/host.h \
 	bench/probe.c bench/probe.h \
 	bench/clock_probe.c bench/ladder_probe.c

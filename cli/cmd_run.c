@@ -19,7 +19,7 @@
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "cli/stop.h"
-#include "io/analysis.h"
+#include "bench/analysis.h"
 #include "io/chains.h"
 #include "io/host_json.h"
 #include "io/ladder.h"

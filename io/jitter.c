@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "bench/size.h"
-#include "io/analysis.h"
+#include "bench/analysis.h"
 #include "io/results.h"
 
 int tl_jitter_analyse(const struct tl_run *run, size_t cell, uint64_t seed, struct tl_jitter *j)

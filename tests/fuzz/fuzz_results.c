@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-#include "io/analysis.h"
+#include "bench/analysis.h"
 #include "io/results.h"
 #include "stats/stats.h"
 
