@@ -4,6 +4,7 @@
 #include "io/run_json.h"
 #include "io/jitter.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -11,22 +12,6 @@
 
 #include "backends/backend.h"
 #include "bench/size.h"
-
-int tl_run_commit_raw(struct tl_out *o, const struct tl_run *run, enum tl_os_method m,
-		      uint64_t seed, bool interrupted, json_t *host, char *why, size_t whylen)
-{
-	json_t *doc = tl_run_to_json(run, NULL, m, seed, interrupted, host);
-	int rc;
-
-	if (!doc) {
-		snprintf(why, whylen, "out of memory building the JSON");
-		tl_out_abort(o);
-		return -1;
-	}
-	rc = tl_json_commit(o, doc, why, whylen);
-	json_decref(doc);
-	return rc;
-}
 
 json_t *tl_json_real(double v)
 {
@@ -117,8 +102,55 @@ static void put(json_t *o, const char *key, json_t *v, bool *failed)
 		*failed = true;
 }
 
+/* The sample arrays of a document written by tl_run_doc_commit: in the tree
+ * each is an empty array standing in for the run's own array, which the
+ * writer prints in its place. A run of 10^7 samples would otherwise be a
+ * tree of 10^7 json_t reals (about 60 B each) before a byte is written. */
+enum mark_kind { MARK_DOUBLES, MARK_ADDS };
+
+struct mark {
+	const json_t *at; /* the stand-in */
+	enum mark_kind kind;
+	const void *v;
+	size_t n;
+};
+
+struct marks {
+	struct mark *m;
+	size_t n, cap;
+};
+
+struct tl_run_doc {
+	json_t *doc;
+	struct marks mk;
+};
+
+/* The values as a JSON array, or (mk given) a stand-in for them. */
+static json_t *samples_json(struct marks *mk, enum mark_kind kind, const void *v, size_t n)
+{
+	json_t *a;
+
+	if (!mk)
+		return kind == MARK_DOUBLES ? doubles_to_json(v, n) : adds_to_json(v, n);
+	a = json_array();
+	if (a && mk->n == mk->cap) {
+		size_t cap = mk->cap ? 2 * mk->cap : 16;
+		struct mark *grown = realloc(mk->m, cap * sizeof *grown);
+
+		if (!grown) {
+			json_decref(a);
+			return NULL;
+		}
+		mk->m = grown;
+		mk->cap = cap;
+	}
+	if (a)
+		mk->m[mk->n++] = (struct mark){ a, kind, v, n };
+	return a;
+}
+
 static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_analysis *an_all,
-			    uint64_t seed)
+			    uint64_t seed, struct marks *mk)
 {
 	const struct tl_analysis *an = an_all ? &an_all[i] : NULL;
 	const struct tl_cell *c = &run->cells[i];
@@ -163,11 +195,11 @@ static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_
 	put(o, "resolution_ns", tl_json_real(c->resolution_ns), &failed);
 	if (c->hidden)
 		put(o, "baseline", json_true(), &failed);
-	put(o, "samples", doubles_to_json(c->raw, done), &failed);
-	put(o, "samples_ns", doubles_to_json(c->ns, done), &failed);
+	put(o, "samples", samples_json(mk, MARK_DOUBLES, c->raw, done), &failed);
+	put(o, "samples_ns", samples_json(mk, MARK_DOUBLES, c->ns, done), &failed);
 	/* Plain add:K cells would repeat K n times: only jitter's vary. */
 	if (jitter)
-		put(o, "adds", adds_to_json(c->adds, done), &failed);
+		put(o, "adds", samples_json(mk, MARK_ADDS, c->adds, done), &failed);
 	if (!an)
 		goto done; /* raw samples only (tl_run_commit_raw) */
 	if (jitter) {
@@ -200,8 +232,9 @@ static json_t *seed_to_json(uint64_t seed)
 	return json_string(text);
 }
 
-json_t *tl_run_to_json(const struct tl_run *run, const struct tl_analysis *an,
-		       enum tl_os_method m, uint64_t seed, bool interrupted, json_t *host)
+static json_t *run_to_json(const struct tl_run *run, const struct tl_analysis *an,
+			   enum tl_os_method m, uint64_t seed, bool interrupted, json_t *host,
+			   struct marks *mk)
 {
 	json_t *doc, *cells, *baselines;
 
@@ -220,7 +253,7 @@ json_t *tl_run_to_json(const struct tl_run *run, const struct tl_analysis *an,
 	if (!cells || !baselines)
 		goto fail;
 	for (size_t i = 0; i < run->ncells; i++) {
-		json_t *c = cell_to_json(run, i, an, seed);
+		json_t *c = cell_to_json(run, i, an, seed, mk);
 
 		if (!c || json_array_append_new(run->cells[i].hidden ? baselines : cells, c) != 0)
 			goto fail;
@@ -229,6 +262,186 @@ json_t *tl_run_to_json(const struct tl_run *run, const struct tl_analysis *an,
 fail:
 	json_decref(doc);
 	return NULL;
+}
+
+json_t *tl_run_to_json(const struct tl_run *run, const struct tl_analysis *an,
+		       enum tl_os_method m, uint64_t seed, bool interrupted, json_t *host)
+{
+	return run_to_json(run, an, m, seed, interrupted, host, NULL);
+}
+
+struct tl_run_doc *tl_run_doc_new(const struct tl_run *run, const struct tl_analysis *an,
+				  enum tl_os_method m, uint64_t seed, bool interrupted, json_t *host)
+{
+	struct tl_run_doc *d = calloc(1, sizeof *d);
+
+	if (!d) {
+		json_decref(host);
+		return NULL;
+	}
+	d->doc = run_to_json(run, an, m, seed, interrupted, host, &d->mk);
+	if (!d->doc) {
+		tl_run_doc_free(d);
+		return NULL;
+	}
+	return d;
+}
+
+json_t *tl_run_doc_json(struct tl_run_doc *d)
+{
+	return d->doc;
+}
+
+void tl_run_doc_free(struct tl_run_doc *d)
+{
+	if (!d)
+		return;
+	json_decref(d->doc);
+	free(d->mk.m);
+	free(d);
+}
+
+/* ---- the streaming writer ---------------------------------------------- */
+
+#define DUMP_FLAGS (JSON_COMPACT | JSON_REAL_PRECISION(17) | JSON_ENCODE_ANY)
+
+static int mark_cmp(const void *a, const void *b)
+{
+	uintptr_t x = (uintptr_t)((const struct mark *)a)->at;
+	uintptr_t y = (uintptr_t)((const struct mark *)b)->at;
+
+	return (x > y) - (x < y);
+}
+
+static const struct mark *mark_find(const struct marks *mk, const json_t *v)
+{
+	struct mark key = { .at = v };
+
+	return mk->n ? bsearch(&key, mk->m, mk->n, sizeof *mk->m, mark_cmp) : NULL;
+}
+
+/* A double as jansson prints it with JSON_REAL_PRECISION(17) (its
+ * jsonp_dtostr): %.17g, ".0" added when it would read back as an integer,
+ * the exponent without '+' or leading zeros; null when not finite, as
+ * tl_json_real writes. tests/test_json_io.c checks the bytes against
+ * json_dumpf of the same tree. Numbers use '.': ticklab keeps LC_NUMERIC
+ * at "C" (the TUI sets it back after setlocale). */
+static int put_real(FILE *f, double v)
+{
+	char buf[40];
+	int len;
+	char *e;
+
+	if (!isfinite(v))
+		return fputs("null", f) < 0 ? -1 : 0;
+	len = snprintf(buf, sizeof buf - 2, "%.17g", v);
+	if (len < 0 || (size_t)len >= sizeof buf - 2)
+		return -1;
+	if (!strchr(buf, '.') && !strchr(buf, 'e'))
+		memcpy(buf + len, ".0", 3);
+	e = strchr(buf, 'e');
+	if (e) {
+		char *start = e + 1, *end = start + 1;
+
+		if (*start == '-')
+			start++;
+		while (*end == '0')
+			end++;
+		if (end != start)
+			memmove(start, end, strlen(end) + 1);
+	}
+	return fputs(buf, f) < 0 ? -1 : 0;
+}
+
+static int put_mark(FILE *f, const struct mark *k)
+{
+	if (fputc('[', f) == EOF)
+		return -1;
+	for (size_t i = 0; i < k->n; i++) {
+		if (i && fputc(',', f) == EOF)
+			return -1;
+		if (k->kind == MARK_DOUBLES ? put_real(f, ((const double *)k->v)[i]) < 0
+					    : fprintf(f, "%" PRIu64, ((const uint64_t *)k->v)[i]) < 0)
+			return -1;
+	}
+	return fputc(']', f) == EOF ? -1 : 0;
+}
+
+/* The tree as json_dumpf(JSON_COMPACT) prints it (keys in insertion order,
+ * no spaces), each stand-in replaced by its array; leaves are printed by
+ * jansson itself. */
+static int put_node(FILE *f, const json_t *v, const struct marks *mk)
+{
+	const struct mark *k = mark_find(mk, v);
+	const char *key;
+	json_t *item;
+	size_t i;
+	bool first = true;
+
+	if (k)
+		return put_mark(f, k);
+	if (json_is_object(v)) {
+		if (fputc('{', f) == EOF)
+			return -1;
+		json_object_foreach ((json_t *)v, key, item) {
+			json_t *name = json_string(key);
+			int rc = name && (first || fputc(',', f) != EOF) &&
+					 json_dumpf(name, f, DUMP_FLAGS) == 0 && fputc(':', f) != EOF
+				 ? put_node(f, item, mk)
+				 : -1;
+
+			json_decref(name);
+			if (rc < 0)
+				return -1;
+			first = false;
+		}
+		return fputc('}', f) == EOF ? -1 : 0;
+	}
+	if (json_is_array(v)) {
+		if (fputc('[', f) == EOF)
+			return -1;
+		json_array_foreach (v, i, item)
+			if ((i && fputc(',', f) == EOF) || put_node(f, item, mk) < 0)
+				return -1;
+		return fputc(']', f) == EOF ? -1 : 0;
+	}
+	return json_dumpf(v, f, DUMP_FLAGS) == 0 ? 0 : -1;
+}
+
+static int emit_run_doc(FILE *f, void *ctx)
+{
+	struct tl_run_doc *d = ctx;
+
+	qsort(d->mk.m, d->mk.n, sizeof *d->mk.m, mark_cmp);
+	if (put_node(f, d->doc, &d->mk) < 0)
+		return -1;
+	return fputc('\n', f) == EOF ? -1 : 0;
+}
+
+int tl_run_doc_commit(struct tl_out *o, struct tl_run_doc *d, char *why, size_t whylen)
+{
+	return tl_out_commit(o, emit_run_doc, d, why, whylen);
+}
+
+int tl_run_doc_write(FILE *f, struct tl_run_doc *d)
+{
+	return emit_run_doc(f, d);
+}
+
+int tl_run_commit_raw(struct tl_out *o, const struct tl_run *run, enum tl_os_method m,
+		      uint64_t seed, bool interrupted, json_t *host, char *why, size_t whylen)
+{
+	struct tl_run_doc *d = tl_run_doc_new(run, NULL, m, seed, interrupted, host);
+	int rc;
+
+	if (!d) {
+		snprintf(why, whylen, "out of memory building the JSON");
+		tl_out_abort(o);
+		return -1;
+	}
+	rc = tl_run_doc_commit(o, d, why, whylen);
+	tl_run_doc_free(d);
+	return rc;
 }
 
 /* ------------------------------------------------------------------ */

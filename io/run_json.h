@@ -41,6 +41,22 @@ json_t *tl_json_real(double v);
 json_t *tl_run_to_json(const struct tl_run *run, const struct tl_analysis *an,
 		       enum tl_os_method m, uint64_t seed, bool interrupted, json_t *host);
 
+/* The same document for writing: the tree (tl_run_doc_json, which a caller
+ * may add keys to) holds stand-ins for the sample arrays, and the commit
+ * prints the run's arrays in their place, so a run of any size costs a
+ * few kB of tree, not ~60 B per sample. The bytes are those json_dumpf of
+ * tl_run_to_json's tree would give. host is stolen; NULL when out of
+ * memory. The run must outlive the document. */
+struct tl_run_doc;
+struct tl_run_doc *tl_run_doc_new(const struct tl_run *run, const struct tl_analysis *an,
+				  enum tl_os_method m, uint64_t seed, bool interrupted, json_t *host);
+json_t *tl_run_doc_json(struct tl_run_doc *d);
+/* Commits into o (which it frees; d stays the caller's). */
+int tl_run_doc_commit(struct tl_out *o, struct tl_run_doc *d, char *why, size_t whylen);
+/* The document and its newline to f: 0, or -1 on a write error. */
+int tl_run_doc_write(FILE *f, struct tl_run_doc *d);
+void tl_run_doc_free(struct tl_run_doc *d);
+
 /* tl_run_to_json(run, NULL, ...) committed into o (which it frees). */
 int tl_run_commit_raw(struct tl_out *o, const struct tl_run *run, enum tl_os_method m,
 		      uint64_t seed, bool interrupted, json_t *host, char *why, size_t whylen);
