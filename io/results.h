@@ -6,6 +6,7 @@
 
 #include "io/atomic.h"
 #include "io/run_json.h"
+#include "io/run_bulk.h"
 #include "io/run_load.h"
 
 #endif

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include "io/run_load.h"
+#include "io/run_bulk.h"
 
 #include <errno.h>
 #include <math.h>
@@ -20,6 +21,7 @@ struct reader {
 	char *why;
 	size_t whylen;
 	char where[64]; /* "cells[3]" */
+	struct tl_bulk *bulk; /* the sample arrays taken out of the tree, or NULL */
 };
 
 #if defined(__GNUC__)
@@ -123,16 +125,39 @@ static int rd_number(struct reader *r, const json_t *o, const char *key, bool nu
 	return 0;
 }
 
-static int rd_doubles(struct reader *r, const json_t *o, const char *key, size_t n, double *out)
+/* The length of a sample array, in the tree or taken out of it. */
+static bool rd_array(struct reader *r, const json_t *a, size_t *len)
+{
+	struct tl_bulk_array *ba = tl_bulk_find(r->bulk, a);
+
+	if (ba)
+		*len = ba->n;
+	else if (json_is_array(a))
+		*len = json_array_size(a);
+	else
+		return false;
+	return true;
+}
+
+/* *out: a new array of the n values (free()). */
+static int rd_doubles(struct reader *r, const json_t *o, const char *key, size_t n, double **out)
 {
 	json_t *a;
+	struct tl_bulk_array *ba;
 
 	if (rd_get(r, o, key, false, &a) < 0)
 		return -1;
-	if (!json_is_array(a))
-		return rd_fail(r, key, "expected an array of numbers, got %s", type_name(a));
-	if (json_array_size(a) != n)
-		return rd_fail(r, key, "has %zu values but n is %zu", json_array_size(a), n);
+	ba = tl_bulk_find(r->bulk, a);
+	if (ba) {
+		if (ba->bad != SIZE_MAX)
+			return rd_fail(r, key, "value %zu is %g, outside the plausible +-%g", ba->bad,
+				       ba->bad_value, TL_RESULTS_MAX_ABS);
+		*out = tl_bulk_take(ba);
+		return *out ? 0 : rd_fail(r, NULL, "out of memory");
+	}
+	*out = malloc((n ? n : 1) * sizeof **out);
+	if (!*out)
+		return rd_fail(r, NULL, "out of memory");
 	for (size_t i = 0; i < n; i++) {
 		json_t *v = json_array_get(a, i);
 
@@ -142,34 +167,47 @@ static int rd_doubles(struct reader *r, const json_t *o, const char *key, size_t
 		if (fabs(json_number_value(v)) > TL_RESULTS_MAX_ABS)
 			return rd_fail(r, key, "value %zu is %g, outside the plausible +-%g", i,
 				       json_number_value(v), TL_RESULTS_MAX_ABS);
-		out[i] = json_number_value(v);
+		(*out)[i] = json_number_value(v);
 	}
 	return 0;
 }
 
 static int rd_adds(struct reader *r, const json_t *o, const struct tl_kernel *k, size_t n,
-		   uint64_t *out)
+		   uint64_t **out)
 {
 	json_t *a;
+	struct tl_bulk_array *ba;
+	size_t len;
 
 	if (rd_get(r, o, "adds", true, &a) < 0)
 		return -1;
+	if (a && !rd_array(r, a, &len))
+		return rd_fail(r, "adds", "expected an array of whole numbers, got %s", type_name(a));
+	if (a && len != n)
+		return rd_fail(r, "adds", "has %zu values but n is %zu", len, n);
+	ba = tl_bulk_find(r->bulk, a);
+	if (ba && ba->counts) {
+		if (ba->bad != SIZE_MAX)
+			return rd_fail(r, "adds", "value %zu is %s, expected a whole number >= 0",
+				       ba->bad, ba->bad_type);
+		*out = tl_bulk_take(ba);
+		return *out ? 0 : rd_fail(r, NULL, "out of memory");
+	}
+	*out = malloc((n ? n : 1) * sizeof **out);
+	if (!*out)
+		return rd_fail(r, NULL, "out of memory");
 	if (!a) {
 		for (size_t i = 0; i < n; i++)
-			out[i] = k->k;
+			(*out)[i] = k->k;
 		return 0;
 	}
-	if (!json_is_array(a))
-		return rd_fail(r, "adds", "expected an array of whole numbers, got %s", type_name(a));
-	if (json_array_size(a) != n)
-		return rd_fail(r, "adds", "has %zu values but n is %zu", json_array_size(a), n);
 	for (size_t i = 0; i < n; i++) {
 		json_t *v = json_array_get(a, i);
 
 		if (!json_is_integer(v) || json_integer_value(v) < 0)
 			return rd_fail(r, "adds", "value %zu is %s, expected a whole number >= 0", i,
 				       type_name(v));
-		out[i] = (uint64_t)json_integer_value(v);
+		(*out)[i] = (uint64_t)json_integer_value(v);
 	}
 	return 0;
 }
@@ -283,32 +321,30 @@ static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run
 	for (size_t i = 0; i < 2; i++) {
 		const char *key = i ? "samples_ns" : "samples";
 		json_t *a = json_object_get(o, key);
+		size_t len;
 
 		if (!a)
 			return rd_fail(r, key, "missing");
-		if (!json_is_array(a))
+		if (!rd_array(r, a, &len) || (tl_bulk_find(r->bulk, a) && tl_bulk_find(r->bulk, a)->counts))
 			return rd_fail(r, key, "expected an array of numbers, got %s", type_name(a));
-		if (json_array_size(a) != n)
-			return rd_fail(r, key, "has %zu values but n is %llu", json_array_size(a),
+		if (len != n)
+			return rd_fail(r, key, "has %zu values but n is %llu", len,
 				       (unsigned long long)n);
 	}
 	ti = find_or_add_timer(run, b, id, ns_per_unit);
 	fi = find_or_add_flush(run, flush);
 	/* A saved file has exactly the samples that were taken: n = done. */
 	c->n = (size_t)n;
-	c->raw = malloc((n ? n : 1) * sizeof *c->raw);
-	c->ns = malloc((n ? n : 1) * sizeof *c->ns);
-	c->adds = malloc((n ? n : 1) * sizeof *c->adds);
-	if (ti < 0 || fi < 0 || !c->raw || !c->ns || !c->adds)
+	if (ti < 0 || fi < 0)
 		return rd_fail(r, NULL, "out of memory");
 	if (run->timers[ti].ns_per_unit != ns_per_unit)
 		return rd_fail(r, "ns_per_unit", "differs from an earlier cell of backend '%s'", id);
 	c->timer = (size_t)ti;
 	c->flush = (size_t)fi;
 	c->hidden = hidden;
-	if (rd_doubles(r, o, "samples", c->n, c->raw) < 0 ||
-	    rd_doubles(r, o, "samples_ns", c->n, c->ns) < 0 || rd_adds(r, o, &c->kernel, c->n,
-								      c->adds) < 0)
+	if (rd_doubles(r, o, "samples", c->n, &c->raw) < 0 ||
+	    rd_doubles(r, o, "samples_ns", c->n, &c->ns) < 0 ||
+	    rd_adds(r, o, &c->kernel, c->n, &c->adds) < 0)
 		return -1;
 	atomic_store(&c->done, c->n);
 	return 0;
@@ -476,7 +512,13 @@ static int rd_header(struct reader *r, const json_t *doc, struct tl_results_meta
 int tl_run_from_json(const json_t *doc, const char *name, struct tl_run *run,
 		     struct tl_results_meta *meta, char *why, size_t whylen)
 {
-	struct reader r = {.name = name, .why = why, .whylen = whylen};
+	return tl_run_from_json_bulk(doc, NULL, name, run, meta, why, whylen);
+}
+
+int tl_run_from_json_bulk(const json_t *doc, struct tl_bulk *bulk, const char *name,
+			  struct tl_run *run, struct tl_results_meta *meta, char *why, size_t whylen)
+{
+	struct reader r = {.name = name, .why = why, .whylen = whylen, .bulk = bulk};
 	uint64_t n = 0;
 	int cpu = -1;
 
@@ -531,17 +573,19 @@ json_t *tl_json_load(const char *path, char *why, size_t whylen)
 int tl_run_load(const char *path, struct tl_run *run, struct tl_results_meta *meta, char *why,
 		size_t whylen)
 {
+	struct tl_bulk *bulk;
 	json_t *doc;
 	int rc;
 
 	memset(run, 0, sizeof *run);
 	memset(meta, 0, sizeof *meta);
-	doc = tl_json_load(path, why, whylen);
+	doc = tl_json_load_bulk(path, &bulk, why, whylen);
 	if (!doc)
 		return -1;
-	rc = tl_run_from_json(doc, strcmp(path, "-") == 0 ? "standard input" : path, run, meta, why,
-			      whylen);
+	rc = tl_run_from_json_bulk(doc, bulk, strcmp(path, "-") == 0 ? "standard input" : path, run,
+				   meta, why, whylen);
 	json_decref(doc);
+	tl_bulk_free(bulk);
 	return rc;
 }
 

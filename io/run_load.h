@@ -37,6 +37,12 @@ int tl_run_load(const char *path, struct tl_run *run, struct tl_results_meta *me
 /* The same from a parsed document; name is used in messages. */
 int tl_run_from_json(const json_t *doc, const char *name, struct tl_run *run,
 		     struct tl_results_meta *meta, char *why, size_t whylen);
+/* The same over a document read by tl_json_load_bulk (io/run_bulk.h): its
+ * sample arrays are taken from bulk (which still needs tl_bulk_free). */
+struct tl_bulk;
+int tl_run_from_json_bulk(const json_t *doc, struct tl_bulk *bulk, const char *name,
+			  struct tl_run *run, struct tl_results_meta *meta, char *why,
+			  size_t whylen);
 void tl_run_unload(struct tl_run *run, struct tl_results_meta *meta);
 
 #endif
