@@ -6,6 +6,8 @@ libticklab_a_SOURCES += \
 	bench/load_sizes.c bench/load_sizes.h \
 	bench/topology.c bench/topology.h \
 	bench/runner.c bench/runner.h \
+	bench/analysis.c bench/analysis.h \
+	bench/memory.c bench/memory.h \
 	bench/host.c bench/host.h \
 	bench/probe.c bench/probe.h \
 	bench/clock_probe.c bench/ladder_probe.c
@@ -70,3 +72,6 @@ libticklab_a_SOURCES += bench/fingerprint.c bench/fingerprint.h
 # Kernel lists and runs that used to be quadratic (issue 11 item 7).
 TESTS += tests/test_big_inputs.sh
 EXTRA_DIST += tests/test_big_inputs.sh
+# Memory per sample, the pre-flight refusal and out of memory in the analysis (issue 11 item 4).
+TESTS += tests/test_memory.sh
+EXTRA_DIST += tests/test_memory.sh

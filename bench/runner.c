@@ -13,6 +13,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "base/xalloc.h"
+#include "bench/memory.h"
 #include "bench/probe.h"
 #include "bench/size.h"
 #include "stats/stats.h"
@@ -121,8 +122,10 @@ static size_t load_chunk(const struct tl_kernel *k, size_t chunk, size_t n)
 	return chunk;
 }
 
-static void cell_init(struct tl_run *run, struct tl_cell *c, size_t timer, size_t flush,
-		      const struct tl_kernel *k, bool hidden, size_t baseline)
+/* -1 when the cell's samples do not fit: said before any sampling, and
+ * nothing was measured yet that could be lost. */
+static int cell_init(struct tl_run *run, struct tl_cell *c, size_t timer, size_t flush,
+		     const struct tl_kernel *k, bool hidden, size_t baseline)
 {
 	size_t index = (size_t)(c - run->cells);
 	c->timer = timer;
@@ -133,9 +136,11 @@ static void cell_init(struct tl_run *run, struct tl_cell *c, size_t timer, size_
 	c->n = run->cfg.n;
 	c->chunk = load_chunk(k, run->cfg.chunk, c->n);
 	atomic_init(&c->done, 0);
-	c->raw = tl_xcalloc(c->n, sizeof *c->raw);
-	c->ns = tl_xcalloc(c->n, sizeof *c->ns);
-	c->adds = tl_xcalloc(c->n, sizeof *c->adds);
+	c->raw = calloc(c->n ? c->n : 1, sizeof *c->raw);
+	c->ns = calloc(c->n ? c->n : 1, sizeof *c->ns);
+	c->adds = calloc(c->n ? c->n : 1, sizeof *c->adds);
+	if (!c->raw || !c->ns || !c->adds)
+		return -1;
 	/* Fault the pages in now: a page fault while storing a sample would be
 	 * OS noise injected between measurements. */
 	memset(c->raw, 0, c->n * sizeof *c->raw);
@@ -151,12 +156,13 @@ static void cell_init(struct tl_run *run, struct tl_cell *c, size_t timer, size_
 		}
 		c->cursor = c->chase;
 	}
+	return 0;
 }
 
 /* Cells in a fixed order: timer, then flush, then [hidden baseline] and the
  * user's kernels. The cell index seeds its plan, so the order is part of
  * what makes a run reproducible. */
-static void cells_init(struct tl_run *run)
+static int cells_init(struct tl_run *run)
 {
 	const struct tl_run_config *cfg = &run->cfg;
 	size_t user_empty = 0;
@@ -171,12 +177,14 @@ static void cells_init(struct tl_run *run)
 		for (size_t f = 0; f < run->nflush; f++) {
 			size_t first = (t * run->nflush + f) * per, i = first;
 			size_t base = have_empty ? first + user_empty : first;
-			if (!have_empty)
-				cell_init(run, &run->cells[i++], t, f, &empty, true, base);
+			if (!have_empty && cell_init(run, &run->cells[i++], t, f, &empty, true, base))
+				return -1;
 			for (size_t k = 0; k < cfg->nkernels; k++)
-				cell_init(run, &run->cells[i++], t, f, &cfg->kernels[k], false,
-					  base);
+				if (cell_init(run, &run->cells[i++], t, f, &cfg->kernels[k], false,
+					      base))
+					return -1;
 		}
+	return 0;
 }
 
 /* Samples and flush buffers are faulted in up front, so a run that does not
@@ -186,16 +194,9 @@ static int check_memory(const struct tl_run_config *cfg, char *why, size_t whyle
 	size_t unused;
 	double cells = (double)cfg->nbackends * (double)cfg->nflush *
 		       (double)(cfg->nkernels + (wants_empty(cfg, &unused) ? 0 : 1));
-	double per_sample = 2 * sizeof(double) + sizeof(uint64_t);
-	double need = cells * (double)cfg->n * per_sample, limit = (double)tl_flush_max_bytes();
+	double need = tl_run_memory_estimate(cfg), limit = (double)tl_flush_max_bytes();
 	char a[32], b[32];
 
-	for (size_t i = 0; i < cfg->nflush; i++)
-		need += (double)cfg->flush_bytes[i];
-	for (size_t k = 0; k < cfg->nkernels; k++)
-		if (cfg->kernels[k].kind == TL_KERNEL_LOAD)
-			need += (double)cfg->kernels[k].bytes * (double)cfg->nbackends *
-				(double)cfg->nflush;
 	if (need <= limit)
 		return 0;
 	tl_size_format(need >= 1.8e19 ? UINT64_MAX : (uint64_t)need, a, sizeof a);
@@ -283,7 +284,12 @@ static int prepare(struct tl_run *run, const struct tl_run_config *cfg, char *wh
 			return -1;
 		run->nflush++;
 	}
-	cells_init(run);
+	if (cells_init(run) < 0) {
+		snprintf(why, whylen, "out of memory: %zu cells x %zu samples do not fit (nothing was "
+				      "sampled); use a smaller -n or fewer cells", run->ncells, run->cfg.n);
+		tl_run_free(run);
+		return -1;
+	}
 	return 0;
 }
 

@@ -12,7 +12,7 @@
 #include "bench/size.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
-#include "io/analysis.h"
+#include "bench/analysis.h"
 #include "io/results.h"
 #include "io/run_compare.h"
 #include "stats/compare.h"

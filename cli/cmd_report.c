@@ -6,7 +6,7 @@
 
 #include "cli/commands.h"
 #include "cli/opts.h"
-#include "io/analysis.h"
+#include "bench/analysis.h"
 #include "io/chains.h"
 #include "io/host_json.h"
 #include "io/ladder.h"
@@ -137,7 +137,8 @@ static int report_fingerprint(const json_t *doc, const char *name, const struct 
 	return TL_EXIT_OK;
 }
 
-static int report_run(const json_t *doc, const char *name, const struct cli_outputs *out)
+static int report_run(const json_t *doc, struct tl_bulk *bulk, const char *name,
+		      const struct cli_outputs *out)
 {
 	struct tl_run run;
 	struct tl_results_meta meta;
@@ -148,7 +149,7 @@ static int report_run(const json_t *doc, const char *name, const struct cli_outp
 
 	memset(&run, 0, sizeof run);
 	memset(&meta, 0, sizeof meta);
-	if (tl_run_from_json(doc, name, &run, &meta, why, sizeof why) < 0)
+	if (tl_run_from_json_bulk(doc, bulk, name, &run, &meta, why, sizeof why) < 0)
 		return opts_fail("report", why);
 	m = out->os >= 0 ? (enum tl_os_method)out->os : meta.os;
 	an = tl_run_analyse(&run, m, meta.seed);
@@ -182,13 +183,23 @@ int cli_report_main(int argc, char **argv)
 	char why[WHY_LEN];
 	const char *name;
 	json_t *doc;
+	struct tl_bulk *bulk;
 	int rc = parse_args(argc, argv, &o, why, sizeof why);
 
 	if (rc > 0)
 		return TL_EXIT_OK;
 	if (rc < 0)
 		return opts_fail("report", why);
-	doc = tl_json_load(o.file, why, sizeof why);
+	/* A run's sample arrays are read into arrays, not a tree (io/run_bulk.c). */
+	doc = tl_json_load_bulk(o.file, &bulk, why, sizeof why);
+	if (doc && bulk && (tl_fp_json_is(doc) || tl_search_json_is(doc))) {
+		/* Not a run: its readers want the whole tree (a regular file,
+		 * so it can be read again). */
+		json_decref(doc);
+		tl_bulk_free(bulk);
+		bulk = NULL;
+		doc = tl_json_load(o.file, why, sizeof why);
+	}
 	if (!doc)
 		return opts_fail("report", why);
 	name = strcmp(o.file, "-") == 0 ? "standard input" : o.file;
@@ -196,7 +207,8 @@ int cli_report_main(int argc, char **argv)
 		rc = report_fingerprint(doc, name, &o.out);
 	else
 		rc = tl_search_json_is(doc) ? report_search(doc, name, &o.out)
-					    : report_run(doc, name, &o.out);
+					    : report_run(doc, bulk, name, &o.out);
 	json_decref(doc);
+	tl_bulk_free(bulk);
 	return rc;
 }

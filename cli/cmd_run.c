@@ -13,13 +13,14 @@
 #include "backends/backend.h"
 #include "bench/host.h"
 #include "bench/kernel.h"
+#include "bench/memory.h"
 #include "bench/runner.h"
 #include "bench/size.h"
 #include "bench/topology.h"
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "cli/stop.h"
-#include "io/analysis.h"
+#include "bench/analysis.h"
 #include "io/chains.h"
 #include "io/host_json.h"
 #include "io/ladder.h"
@@ -302,6 +303,29 @@ static int check_output(const char *opt, const char *path, char *why, size_t why
 	return rc;
 }
 
+/* The run's peak memory (bench/memory.c) against what the kernel says is
+ * available: a run that cannot fit is refused before anything is
+ * measured, rather than swapping or meeting the OOM killer half-way. */
+static int check_fits(const struct run_opts *o, char *why, size_t whylen)
+{
+	struct tl_run_config cfg = {
+		.nbackends = o->nbackends, .flush_bytes = o->flush, .nflush = o->nflush,
+		.kernels = o->kernels, .nkernels = o->nkernels, .n = o->n,
+	};
+	double need = tl_run_memory_estimate(&cfg);
+	uint64_t avail = tl_mem_available();
+	char a[32], b[32];
+
+	if (avail == 0 || need <= (double)avail)
+		return 0;
+	tl_size_format(need >= 1.8e19 ? UINT64_MAX : (uint64_t)need, a, sizeof a);
+	tl_size_format(avail, b, sizeof b);
+	snprintf(why, whylen, "-n %zu: this run would need about %s (its samples and their "
+			      "analysis) but %s is available (MemAvailable); use a smaller -n or "
+			      "fewer cells", o->n, a, b);
+	return -1;
+}
+
 /* The baseline is read before sampling, and must share a cell with what
  * this run will measure (backend id, flush size, kernel label), so a wrong
  * file costs no measurement. */
@@ -403,7 +427,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char *why, size
 	    check_output("--csv", o->out.csv, why, whylen) < 0 ||
 	    check_output("--markdown", o->out.markdown, why, whylen) < 0 || check_backends(o, why, whylen) < 0 ||
 	    check_flush(o, why, whylen) < 0 || check_kernels(o, why, whylen) < 0 ||
-	    check_cells(o, why, whylen) < 0 || check_baseline(o, why, whylen) < 0)
+	    check_cells(o, why, whylen) < 0 || check_fits(o, why, whylen) < 0 ||
+	    check_baseline(o, why, whylen) < 0)
 		return -1;
 	return 0;
 }
@@ -554,24 +579,24 @@ int cli_outputs_write(const char *cmd, const struct cli_outputs *o, struct cli_o
 	if (!h->json) {
 		json_decref(host);
 	} else {
-		json_t *doc = tl_run_to_json(run, an, m, seed, stopped, host);
+		struct tl_run_doc *doc = tl_run_doc_new(run, an, m, seed, stopped, host);
 		struct tl_out *jo = h->json;
 
 		h->json = NULL;
 		if (doc && bl && bl->cmp &&
-		    tl_run_compare_attach(doc, run, bl->base, bl->cmp, bl->path) < 0) {
-			json_decref(doc);
+		    tl_run_compare_attach(tl_run_doc_json(doc), run, bl->base, bl->cmp, bl->path) < 0) {
+			tl_run_doc_free(doc);
 			doc = NULL;
 		}
 		if (!doc) {
 			fprintf(stderr, "ticklab %s: out of memory building the JSON\n", cmd);
 			tl_out_abort(jo);
 			rc = TL_EXIT_FAIL;
-		} else if (tl_json_commit(jo, doc, why, sizeof why) < 0) {
+		} else if (tl_run_doc_commit(jo, doc, why, sizeof why) < 0) {
 			fprintf(stderr, "ticklab %s: %s\n", cmd, why);
 			rc = TL_EXIT_FAIL;
 		}
-		json_decref(doc);
+		tl_run_doc_free(doc);
 	}
 	if (h->csv) {
 		struct tl_out *co = h->csv;
@@ -692,7 +717,15 @@ static int analyse_and_write(const struct run_opts *o, struct tl_run *run,
 		return TL_EXIT_OK;
 	}
 	if (!an) {
-		fprintf(stderr, "ticklab run: out of memory analysing the samples\n");
+		/* write_raw put the samples on disk before the analysis. */
+		const char *kept = o->out.json && !files->json ? o->out.json : o->out.csv;
+
+		if (kept && strcmp(kept, "-") != 0)
+			fprintf(stderr, "ticklab run: out of memory during analysis; raw samples kept "
+					"in %s\n", kept);
+		else
+			fprintf(stderr, "ticklab run: out of memory during analysis (no --json or "
+					"--csv file: the samples are lost)\n");
 		cli_outputs_abort(files);
 		return TL_EXIT_FAIL;
 	}

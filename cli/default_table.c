@@ -9,7 +9,7 @@
 #include "cli/commands.h"
 #include "cli/opts.h"
 #include "cli/stop.h"
-#include "io/analysis.h"
+#include "bench/analysis.h"
 #include "io/table.h"
 #include "stats/stats.h"
 

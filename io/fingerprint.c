@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "bench/size.h"
-#include "io/analysis.h"
+#include "bench/analysis.h"
 #include "io/host_json.h"
 #include "io/results.h"
 #include "io/search_json.h"

@@ -1,6 +1,6 @@
 /* A fingerprint as JSON, and the figures read back from one. The figures
  * are computed only here (tl_fp_figures_from_json), from the saved raw
- * samples through io/analysis.h and the saved search repeats through
+ * samples through bench/analysis.h and the saved search repeats through
  * io/search_json.h, so `ticklab fingerprint`, `ticklab report FILE` and a
  * node's row in `ticklab fleet` print the same numbers.
  *

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "bench/size.h"
-#include "io/analysis.h"
+#include "bench/analysis.h"
 #include "io/json_build.h"
 #include "io/results.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "bench/size.h"
-#include "io/analysis.h"
+#include "bench/analysis.h"
 #include "io/jitter.h"
 #include "io/results.h"
 #include "io/table.h"

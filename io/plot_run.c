@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "bench/size.h"
-#include "io/analysis.h"
+#include "bench/analysis.h"
 #include "io/plot_draw.h"
 
 #define HIST_BINS 60

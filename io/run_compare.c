@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "bench/size.h"
-#include "io/analysis.h"
+#include "bench/analysis.h"
 #include "io/markdown.h"
 #include "io/results.h"
 #include "stats/stats.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "bench/size.h"
-#include "io/analysis.h"
+#include "bench/analysis.h"
 #include "io/jitter.h"
 
 enum { COL_BACKEND, COL_FLUSH, COL_KERNEL, COL_N, COL_OSRM, COL_OVERHEAD, COL_RES, COL_MIN,

@@ -5,10 +5,12 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_sort.h>
 
 #include "stats/stats.h"
 
@@ -153,7 +155,8 @@ struct tl_iforest *stats_iforest_fit(const double *const *features, size_t nfeat
 	if (nfeat < 1 || nfeat > MAX_FEAT || n == 0 || !features || n > 0xffffffffUL)
 		return NULL;
 	struct tl_iforest *fo = malloc(sizeof(*fo));
-	size_t *perm = malloc(n * sizeof(*perm));
+	/* 32-bit rows (n < 2^32 above): half the memory of size_t at 10^7. */
+	uint32_t *perm = malloc(n * sizeof(*perm));
 	double *buf = malloc(MAX_FEAT * TL_IFOREST_MAX_SAMPLES * sizeof(*buf));
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	if (!fo || !perm || !buf || !rng) {
@@ -169,7 +172,7 @@ struct tl_iforest *stats_iforest_fit(const double *const *features, size_t nfeat
 	fo->psi = n < TL_IFOREST_MAX_SAMPLES ? n : TL_IFOREST_MAX_SAMPLES;
 	fo->c_psi = stats_iforest_c((double)fo->psi);
 	for (size_t i = 0; i < n; i++)
-		perm[i] = i;
+		perm[i] = (uint32_t)i;
 
 	struct builder b = { .nfeat = nfeat, .max_depth = depth_limit(fo->psi), .rng = rng };
 	for (size_t f = 0; f < nfeat; f++)
@@ -180,7 +183,7 @@ struct tl_iforest *stats_iforest_fit(const double *const *features, size_t nfeat
 		 * costs O(psi), not O(n), per tree. */
 		for (size_t i = 0; i < fo->psi; i++) {
 			size_t j = i + (size_t)gsl_rng_uniform_int(rng, (unsigned long)(n - i));
-			size_t tmp = perm[i];
+			uint32_t tmp = perm[i];
 			perm[i] = perm[j];
 			perm[j] = tmp;
 			for (size_t f = 0; f < nfeat; f++)
@@ -273,6 +276,62 @@ static int keyed_cmp(const void *pa, const void *pb)
  * point, so the result is identical to scoring every row. The per-point sum
  * runs over the trees in the same order as stats_iforest_score, so scores
  * are bitwise equal. */
+/* One feature (every cell's analysis): the distinct values are a sorted
+ * copy made unique, scored tile by tile, and each row finds its value by
+ * binary search. 8 B per sample while sorting, then 16 B per distinct
+ * value, instead of the 32 B per sample of keyed rows and groups. The
+ * sums run as in the general path, so the scores are the same bits. */
+static int scores_one(const struct tl_iforest *fo, const double *x, size_t n, double *scores)
+{
+	double *d = malloc(n * sizeof(*d)), *ds, *shrunk;
+	struct keyed tile[TILE];
+	double sum[TILE];
+	size_t nd = 0;
+
+	if (!d)
+		return -1;
+	memcpy(d, x, n * sizeof(*d));
+	gsl_sort(d, 1, n);
+	for (size_t i = 0; i < n; i++)
+		if (nd == 0 || d[i] != d[nd - 1])
+			d[nd++] = d[i];
+	shrunk = realloc(d, nd * sizeof(*d));
+	if (shrunk)
+		d = shrunk;
+	ds = malloc(nd * sizeof(*ds));
+	if (!ds) {
+		free(d);
+		return -1;
+	}
+	for (size_t j0 = 0; j0 < nd; j0 += TILE) {
+		size_t m = nd - j0 < TILE ? nd - j0 : TILE;
+		for (size_t u = 0; u < m; u++) {
+			tile[u].v[0] = d[j0 + u];
+			tile[u].v[1] = 0.0;
+			tile[u].i = u;
+			sum[u] = 0.0;
+		}
+		for (int t = 0; t < TL_IFOREST_TREES; t++)
+			walk_block(&fo->trees[t], tile, m, sum);
+		for (size_t u = 0; u < m; u++)
+			ds[j0 + u] = score_of(fo, sum[u]);
+	}
+	for (size_t i = 0; i < n; i++) {
+		size_t lo = 0, hi = nd - 1;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (d[mid] < x[i])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		scores[i] = ds[lo];
+	}
+	free(d);
+	free(ds);
+	return 0;
+}
+
 int stats_iforest_scores(const double *const *features, size_t nfeat, size_t n, uint64_t seed,
 			 double *scores)
 {
@@ -281,6 +340,11 @@ int stats_iforest_scores(const double *const *features, size_t nfeat, size_t n, 
 	if (!scores || nfeat < 1 || nfeat > MAX_FEAT)
 		return -1;
 	struct tl_iforest *fo = stats_iforest_fit(features, nfeat, n, seed);
+	if (fo && nfeat == 1) {
+		int rc = scores_one(fo, features[0], n, scores);
+		stats_iforest_free(fo);
+		return rc;
+	}
 	struct keyed *k = malloc(n * sizeof(*k));
 	size_t *group = malloc(n * sizeof(*group));
 	if (!fo || !k || !group) {

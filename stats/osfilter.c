@@ -68,35 +68,57 @@ void stats_beta_search_ex(const double *values, const double *scores, size_t n,
 		snprintf(res->note, sizeof(res->note), "OS-noise filter inactive: no samples");
 		return;
 	}
-	size_t *order = malloc(n * sizeof(*order));
-	if (!order) {
-		snprintf(res->note, sizeof(res->note), "OS-noise filter inactive: out of memory");
-		return;
-	}
-	gsl_sort_index(order, scores, 1, n); /* ascending: walk from the end */
-	double lowest = scores[order[0]];
+	/* Each point joins at the first grid step whose threshold it passes and
+	 * stays in from there (the grid falls), so per step the count and the
+	 * largest value of the points joining there, summed and maxed along
+	 * the grid, give each step's kept count and M_k in one pass, without
+	 * sorting n indexes (8 B per sample). */
+	double lowest = INFINITY;
+	for (size_t i = 0; i < n; i++)
+		if (scores[i] < lowest)
+			lowest = scores[i];
 	res->lowest_score = lowest;
 	res->beta = lowest;
 
+	int ng = 0;
+	while (ng < MAX_GRID && grid_beta(ng) >= lowest - TL_BETA_TOL)
+		ng++;
+	double join_top[MAX_GRID];
+	size_t join_n[MAX_GRID];
+	for (int k = 0; k < ng; k++) {
+		join_top[k] = -INFINITY;
+		join_n[k] = 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		/* A guess from the grid's formula, then the comparison the grid
+		 * itself makes decides, so rounding cannot move a point. */
+		double guess = ceil((TL_BETA_START - TL_BETA_TOL - scores[i]) / TL_BETA_STEP);
+		int k = !(guess > 0) ? 0 : guess > ng ? ng : (int)guess;
+		while (k > 0 && scores[i] >= grid_beta(k - 1) - TL_BETA_TOL)
+			k--;
+		while (k < ng && !(scores[i] >= grid_beta(k) - TL_BETA_TOL))
+			k++;
+		if (k == ng)
+			continue;
+		join_n[k]++;
+		if (values[i] > join_top[k])
+			join_top[k] = values[i];
+	}
+
 	double beta[MAX_GRID], top[MAX_GRID];
 	int nb = 0;
-	size_t pos = n, kept = 0;
+	size_t kept = 0;
 	double cur = -INFINITY;
-	for (int k = 0; k < MAX_GRID && grid_beta(k) >= lowest - TL_BETA_TOL; k++) {
-		double b = grid_beta(k);
-		while (pos > 0 && scores[order[pos - 1]] >= b - TL_BETA_TOL) {
-			double v = values[order[--pos]];
-			if (v > cur)
-				cur = v;
-			kept++;
-		}
+	for (int k = 0; k < ng; k++) {
+		kept += join_n[k];
+		if (join_top[k] > cur)
+			cur = join_top[k];
 		if (kept == 0)
 			continue;
-		beta[nb] = b;
+		beta[nb] = grid_beta(k);
 		top[nb] = cur;
 		nb++;
 	}
-	free(order);
 	if (nb < 2) {
 		note_inactive_grid(res);
 		return;
@@ -266,10 +288,11 @@ int stats_analyse(const double *ns, size_t n, double overhead_ns, enum tl_os_met
 	for (size_t i = 0; i < n; i++)
 		if (rc < 0 || keep[i])
 			v[m++] = v[i];
-	stats_summary(v, m, &a->summary);
-	a->summary.os_removed = n - m;
+	/* kept wants sample order; the summary then sorts v itself, not a copy. */
 	if (kept)
 		memcpy(kept, v, m * sizeof(*v));
+	stats_summary_sort(v, m, &a->summary);
+	a->summary.os_removed = n - m;
 	if (nkept)
 		*nkept = m;
 	free(v);

@@ -16,6 +16,9 @@ struct tl_summary {
 double stats_quantile_sorted(const double *sorted, size_t n, double p);
 /* Summary of x (not modified). n == 0 gives NaNs. */
 void stats_summary(const double *x, size_t n, struct tl_summary *s);
+/* stats_summary that sorts x in place instead of a copy (the same numbers):
+ * for a caller whose array's order is no longer needed. */
+void stats_summary_sort(double *x, size_t n, struct tl_summary *s);
 
 /* Turns GSL's default error handler (print and abort()) off, once, before
  * any statistics run: every GSL status is checked where it is returned, so

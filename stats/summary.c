@@ -69,14 +69,8 @@ static void summary_nan(struct tl_summary *s, size_t n)
  * sd uses n-1, so it (and CV) is NaN for n < 2; CV is sd/mean as is, even
  * when mean is near 0 (an `empty` kernel after filter_cost). Allocation
  * failure leaves NaNs rather than a wrong number. */
-void stats_summary(const double *x, size_t n, struct tl_summary *s)
+static void summary_sorted(const double *v, size_t n, struct tl_summary *s)
 {
-	summary_nan(s, n);
-	if (n == 0)
-		return;
-	double *v = sorted_copy(x, n);
-	if (!v)
-		return;
 	s->min = v[0];
 	s->max = v[n - 1];
 	s->p1 = stats_quantile_sorted(v, n, 0.01);
@@ -89,7 +83,27 @@ void stats_summary(const double *x, size_t n, struct tl_summary *s)
 		s->sd = gsl_stats_sd_m(v, 1, n, s->mean);
 		s->cv = s->sd / s->mean;
 	}
+}
+
+void stats_summary(const double *x, size_t n, struct tl_summary *s)
+{
+	summary_nan(s, n);
+	if (n == 0)
+		return;
+	double *v = sorted_copy(x, n);
+	if (!v)
+		return;
+	summary_sorted(v, n, s);
 	free(v);
+}
+
+void stats_summary_sort(double *x, size_t n, struct tl_summary *s)
+{
+	summary_nan(s, n);
+	if (n == 0)
+		return;
+	gsl_sort(x, 1, n);
+	summary_sorted(x, n, s);
 }
 
 void stats_filter_cost(double *x, size_t n, double te_std)

@@ -1,4 +1,4 @@
-/* io/analysis: the values tl_cell_analyse_kept hands out are exactly the
+/* bench/analysis: the values tl_cell_analyse_kept hands out are exactly the
  * samples behind the summary (the TUI's CDF and histogram draw them), for
  * every OS-noise method, and its summary is tl_cell_analyse's bit for bit.
  * A buffer smaller than the cell analyses the first cap samples, as a
@@ -12,7 +12,7 @@
 #include <gsl/gsl_sort.h>
 
 #include "bench/runner.h"
-#include "io/analysis.h"
+#include "bench/analysis.h"
 #include "stats/stats.h"
 #include "tests/tap.h"
 

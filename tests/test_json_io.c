@@ -5,13 +5,14 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench/runner.h"
-#include "io/analysis.h"
+#include "bench/analysis.h"
 #include "io/results.h"
 #include "tests/tap.h"
 
@@ -260,6 +261,42 @@ static void test_atomic(void)
 	rmdir(dir);
 }
 
+/* The streaming writer prints the bytes jansson would print for the whole
+ * tree, including doubles at the edges of %.17g's forms. */
+static void test_streamed_bytes(void)
+{
+	static const double edge[] = {1e-5, 1e20, -0.0, 5e-324, 123456789012345678.0, NAN,
+				      INFINITY, 0.1, 1.0, -2.5e-300, 1e15, 12345.678901234567};
+	struct tl_run run;
+	struct tl_analysis *an;
+	struct tl_run_doc *d;
+	json_t *doc;
+	char *want, *got = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (!ok(make_run(&run) == 0, "a sim run to write both ways"))
+		return;
+	for (size_t i = 0; i < sizeof edge / sizeof edge[0]; i++)
+		run.cells[1].raw[i] = edge[i]; /* raw: not analysed */
+	an = tl_run_analyse(&run, TL_OS_IFOREST, SEED);
+	doc = tl_run_to_json(&run, an, TL_OS_IFOREST, SEED, false, json_pack("{s:s}", "x", "y"));
+	d = tl_run_doc_new(&run, an, TL_OS_IFOREST, SEED, false, json_pack("{s:s}", "x", "y"));
+	want = doc ? json_dumps(doc, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+	f = open_memstream(&got, &len);
+	ok(want && d && f && tl_run_doc_write(f, d) == 0 && fclose(f) == 0,
+	   "the document is built and streamed");
+	ok(got && want && len == strlen(want) + 1 && memcmp(got, want, strlen(want)) == 0 &&
+		   got[len - 1] == '\n',
+	   "streamed bytes = json_dumpf of the whole tree (%zu bytes)", len);
+	free(got);
+	free(want);
+	json_decref(doc);
+	tl_run_doc_free(d);
+	free(an);
+	tl_run_free(&run);
+}
+
 static void test_json_real(void)
 {
 	json_t *v = tl_json_real(NAN);
@@ -282,5 +319,6 @@ int main(void)
 	test_reader_rejects();
 	test_atomic();
 	test_json_real();
+	test_streamed_bytes();
 	return tap_done();
 }

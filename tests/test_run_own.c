@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "bench/runner.h"
-#include "io/analysis.h"
+#include "bench/analysis.h"
 #include "io/results.h"
 #include "tests/tap.h"
 

@@ -13,7 +13,7 @@
 
 #include <gsl/gsl_sort.h>
 
-#include "io/analysis.h"
+#include "bench/analysis.h"
 #include "io/results.h"
 #include "io/run_compare.h"
 #include "stats/compare.h"

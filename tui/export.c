@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "base/xalloc.h"
-#include "io/analysis.h"
+#include "bench/analysis.h"
 #include "io/host_json.h"
 #include "io/plot.h"
 #include "io/results.h"

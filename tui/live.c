@@ -12,7 +12,7 @@
 #include <gsl/gsl_sort.h>
 
 #include "bench/size.h"
-#include "io/analysis.h"
+#include "bench/analysis.h"
 #include "io/results.h"
 #include "stats/stats.h"
 #include "tui/app.h"

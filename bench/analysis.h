@@ -1,8 +1,8 @@
 /* The one place a cell's raw samples become the summary everyone shows:
  * `ticklab run`, `ticklab report` and the TUI all call tl_cell_analyse, so a
  * saved run re-analysed later prints exactly the numbers the live run did. */
-#ifndef TL_IO_ANALYSIS_H
-#define TL_IO_ANALYSIS_H
+#ifndef TL_BENCH_ANALYSIS_H
+#define TL_BENCH_ANALYSIS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 #include "config.h"
 
-#include "io/analysis.h"
+#include "bench/analysis.h"
 
 #include <math.h>
 #include <stdatomic.h>

@@ -1,0 +1,73 @@
+/* A run out, as JSON (jansson) and CSV, written atomically (io/atomic.h);
+ * io/run_load.h reads it back.
+ *
+ * Shape of a run file (SPEC section 5; extra keys are ours):
+ *   {"ticklab": {"version", "command": "run"}, "host": {...}, "seed", "n", "cpu",
+ *    "os_filter": "iforest"|"iqr"|"none", "interrupted": bool,
+ *    "cells": [cell...],      one per backend x flush x kernel the user asked for
+ *    "baselines": [cell...]}  the hidden empty baselines the runner added to
+ *                             measure t_e,std (each flagged "baseline": true)
+ * cell: {"backend", "family", "clock": "wall"|"cycles", "unit", "ns_per_unit",
+ *        "simulated", "kernel", "kind", "k", ("d", "p" for jitter), "flush_bytes",
+ *        "flush", "n" (samples kept, = done), "n_planned", "overhead" (t_e,std ns),
+ *        "overhead_sd_ns" (its spread: the filtered sd of the baseline cell),
+ *        "resolution_ns", "samples" (raw, backend unit), "samples_ns",
+ *        "adds" (per-sample ADD counts, jitter cells only), "summary" {n, os_removed,
+ *        min, p1, p5, p50, p95, p99, max, mean, sd, cv} (ns after filter_cost and
+ *        filter_os), "os_filter" {method, active, beta, lowest_score, removed, note}}
+ * Doubles are printed with 17 significant digits (round-trip exact); a NaN
+ * (no data) is written as null. */
+#ifndef TL_IO_RUN_JSON_H
+#define TL_IO_RUN_JSON_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bench/runner.h"
+#include "io/atomic.h"
+#include "stats/stats.h"
+
+/* A JSON number, or null for NaN/inf (jansson refuses non-finite reals). */
+json_t *tl_json_real(double v);
+
+/* The run document. an[i] is cell i's analysis (from tl_cell_analyse with
+ * method m and seed); host is the node description (reference stolen, may
+ * be NULL). With an NULL the document has the raw samples only: no
+ * "summary", "os_filter", "drift" or "jitter", and "analysed": false (what
+ * `run` saves before its analysis; report reads it like any run file).
+ * Returns NULL only when out of memory. */
+json_t *tl_run_to_json(const struct tl_run *run, const struct tl_analysis *an,
+		       enum tl_os_method m, uint64_t seed, bool interrupted, json_t *host);
+
+/* The same document for writing: the tree (tl_run_doc_json, which a caller
+ * may add keys to) holds stand-ins for the sample arrays, and the commit
+ * prints the run's arrays in their place, so a run of any size costs a
+ * few kB of tree, not ~60 B per sample. The bytes are those json_dumpf of
+ * tl_run_to_json's tree would give. host is stolen; NULL when out of
+ * memory. The run must outlive the document. */
+struct tl_run_doc;
+struct tl_run_doc *tl_run_doc_new(const struct tl_run *run, const struct tl_analysis *an,
+				  enum tl_os_method m, uint64_t seed, bool interrupted, json_t *host);
+json_t *tl_run_doc_json(struct tl_run_doc *d);
+/* Commits into o (which it frees; d stays the caller's). */
+int tl_run_doc_commit(struct tl_out *o, struct tl_run_doc *d, char *why, size_t whylen);
+/* The document and its newline to f: 0, or -1 on a write error. */
+int tl_run_doc_write(FILE *f, struct tl_run_doc *d);
+void tl_run_doc_free(struct tl_run_doc *d);
+
+/* tl_run_to_json(run, NULL, ...) committed into o (which it frees). */
+int tl_run_commit_raw(struct tl_out *o, const struct tl_run *run, enum tl_os_method m,
+		      uint64_t seed, bool interrupted, json_t *host, char *why, size_t whylen);
+
+/* One row per sample of every visible cell:
+ * backend,flush_bytes,kernel,k,i,raw,ns (k is the sample's ADD count). */
+int tl_run_write_csv(const char *path, const struct tl_run *run, char *why, size_t whylen);
+int tl_run_commit_csv(struct tl_out *o, const struct tl_run *run, char *why, size_t whylen);
+
+/* One CSV field, RFC 4180-quoted when it holds a comma, quote or newline
+ * (sim parameters, jitter kernels). 0, or -1 on a write error. */
+int tl_csv_field(FILE *f, const char *s);
+
+#endif

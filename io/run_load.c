@@ -1,0 +1,594 @@
+/* A run in: the JSON reader behind report, compare, plot and tui --replay.
+ * Every key is checked and a problem is named with its cell and key. */
+#include "config.h"
+
+#include "io/run_load.h"
+#include "io/run_bulk.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "backends/backend.h"
+#include "base/xalloc.h"
+#include "bench/size.h"
+
+struct reader {
+	const char *name;
+	char *why;
+	size_t whylen;
+	char where[64]; /* "cells[3]" */
+	struct tl_bulk *bulk; /* the sample arrays taken out of the tree, or NULL */
+};
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 3, 4)))
+#endif
+static int rd_fail(struct reader *r, const char *key, const char *fmt, ...)
+{
+	char msg[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	if (!*r->where && !key)
+		snprintf(r->why, r->whylen, "%s: %s", r->name, msg);
+	else
+		snprintf(r->why, r->whylen, "%s: %s%s%s: %s", r->name, r->where,
+			 *r->where && key ? "." : "", key ? key : "", msg);
+	return -1;
+}
+
+static const char *type_name(const json_t *v)
+{
+	switch (json_typeof(v)) {
+	case JSON_OBJECT:
+		return "an object";
+	case JSON_ARRAY:
+		return "an array";
+	case JSON_STRING:
+		return "a string";
+	case JSON_INTEGER:
+		return "an integer";
+	case JSON_REAL:
+		return "a number";
+	case JSON_TRUE:
+	case JSON_FALSE:
+		return "a boolean";
+	case JSON_NULL:
+		return "null";
+	}
+	return "something else";
+}
+
+/* Looks up key in o; missing is an error unless optional (then *v = NULL). */
+static int rd_get(struct reader *r, const json_t *o, const char *key, bool optional, json_t **v)
+{
+	*v = json_object_get(o, key);
+	if (!*v && !optional)
+		return rd_fail(r, key, "missing");
+	return 0;
+}
+
+static int rd_string(struct reader *r, const json_t *o, const char *key, const char **out)
+{
+	json_t *v;
+
+	if (rd_get(r, o, key, false, &v) < 0)
+		return -1;
+	if (!json_is_string(v))
+		return rd_fail(r, key, "expected a string, got %s", type_name(v));
+	*out = json_string_value(v);
+	return 0;
+}
+
+static int rd_uint(struct reader *r, const json_t *o, const char *key, bool optional,
+		   uint64_t *out)
+{
+	json_t *v;
+
+	if (rd_get(r, o, key, optional, &v) < 0)
+		return -1;
+	if (!v)
+		return 0;
+	if (!json_is_integer(v))
+		return rd_fail(r, key, "expected a whole number, got %s", type_name(v));
+	if (json_integer_value(v) < 0)
+		return rd_fail(r, key, "must be >= 0, got %lld", (long long)json_integer_value(v));
+	*out = (uint64_t)json_integer_value(v);
+	return 0;
+}
+
+/* A number, or null read as NaN when nullable. */
+static int rd_number(struct reader *r, const json_t *o, const char *key, bool nullable,
+		     double *out)
+{
+	json_t *v;
+
+	if (rd_get(r, o, key, false, &v) < 0)
+		return -1;
+	if (json_is_null(v) && nullable) {
+		*out = NAN;
+		return 0;
+	}
+	if (!json_is_number(v))
+		return rd_fail(r, key, "expected a number%s, got %s", nullable ? " or null" : "",
+			       type_name(v));
+	if (fabs(json_number_value(v)) > TL_RESULTS_MAX_ABS)
+		return rd_fail(r, key, "is %g, outside the plausible +-%g", json_number_value(v),
+			       TL_RESULTS_MAX_ABS);
+	*out = json_number_value(v);
+	return 0;
+}
+
+/* The length of a sample array, in the tree or taken out of it. */
+static bool rd_array(struct reader *r, const json_t *a, size_t *len)
+{
+	struct tl_bulk_array *ba = tl_bulk_find(r->bulk, a);
+
+	if (ba)
+		*len = ba->n;
+	else if (json_is_array(a))
+		*len = json_array_size(a);
+	else
+		return false;
+	return true;
+}
+
+/* *out: a new array of the n values (free()). */
+static int rd_doubles(struct reader *r, const json_t *o, const char *key, size_t n, double **out)
+{
+	json_t *a;
+	struct tl_bulk_array *ba;
+
+	if (rd_get(r, o, key, false, &a) < 0)
+		return -1;
+	ba = tl_bulk_find(r->bulk, a);
+	if (ba) {
+		if (ba->bad != SIZE_MAX)
+			return rd_fail(r, key, "value %zu is %g, outside the plausible +-%g", ba->bad,
+				       ba->bad_value, TL_RESULTS_MAX_ABS);
+		*out = tl_bulk_take(ba);
+		return *out ? 0 : rd_fail(r, NULL, "out of memory");
+	}
+	*out = malloc((n ? n : 1) * sizeof **out);
+	if (!*out)
+		return rd_fail(r, NULL, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		json_t *v = json_array_get(a, i);
+
+		if (!json_is_number(v) || !isfinite(json_number_value(v)))
+			return rd_fail(r, key, "value %zu is %s, expected a finite number", i,
+				       type_name(v));
+		if (fabs(json_number_value(v)) > TL_RESULTS_MAX_ABS)
+			return rd_fail(r, key, "value %zu is %g, outside the plausible +-%g", i,
+				       json_number_value(v), TL_RESULTS_MAX_ABS);
+		(*out)[i] = json_number_value(v);
+	}
+	return 0;
+}
+
+static int rd_adds(struct reader *r, const json_t *o, const struct tl_kernel *k, size_t n,
+		   uint64_t **out)
+{
+	json_t *a;
+	struct tl_bulk_array *ba;
+	size_t len;
+
+	if (rd_get(r, o, "adds", true, &a) < 0)
+		return -1;
+	if (a && !rd_array(r, a, &len))
+		return rd_fail(r, "adds", "expected an array of whole numbers, got %s", type_name(a));
+	if (a && len != n)
+		return rd_fail(r, "adds", "has %zu values but n is %zu", len, n);
+	ba = tl_bulk_find(r->bulk, a);
+	if (ba && ba->counts) {
+		if (ba->bad != SIZE_MAX)
+			return rd_fail(r, "adds", "value %zu is %s, expected a whole number >= 0",
+				       ba->bad, ba->bad_type);
+		*out = tl_bulk_take(ba);
+		return *out ? 0 : rd_fail(r, NULL, "out of memory");
+	}
+	*out = malloc((n ? n : 1) * sizeof **out);
+	if (!*out)
+		return rd_fail(r, NULL, "out of memory");
+	if (!a) {
+		for (size_t i = 0; i < n; i++)
+			(*out)[i] = k->k;
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++) {
+		json_t *v = json_array_get(a, i);
+
+		if (!json_is_integer(v) || json_integer_value(v) < 0)
+			return rd_fail(r, "adds", "value %zu is %s, expected a whole number >= 0", i,
+				       type_name(v));
+		(*out)[i] = (uint64_t)json_integer_value(v);
+	}
+	return 0;
+}
+
+/* Appends a distinct value to a growing array; returns its index or -1. */
+static long find_or_add_timer(struct tl_run *run, const struct tl_backend *b, const char *id,
+			      double ns_per_unit)
+{
+	struct tl_timer *grown;
+
+	for (size_t i = 0; i < run->ntimers; i++)
+		if (strcmp(run->timers[i].id, id) == 0)
+			return (long)i;
+	grown = realloc(run->timers, (run->ntimers + 1) * sizeof *grown);
+	if (!grown)
+		return -1;
+	run->timers = grown;
+	memset(&grown[run->ntimers], 0, sizeof *grown);
+	grown[run->ntimers].backend = b;
+	snprintf(grown[run->ntimers].id, sizeof grown[run->ntimers].id, "%s", id);
+	grown[run->ntimers].ns_per_unit = ns_per_unit;
+	return (long)run->ntimers++;
+}
+
+static long find_or_add_flush(struct tl_run *run, uint64_t bytes)
+{
+	uint64_t *grown;
+
+	for (size_t i = 0; i < run->nflush; i++)
+		if (run->flush_bytes[i] == bytes)
+			return (long)i;
+	grown = realloc(run->flush_bytes, (run->nflush + 1) * sizeof *grown);
+	if (!grown)
+		return -1;
+	run->flush_bytes = grown;
+	grown[run->nflush] = bytes;
+	return (long)run->nflush++;
+}
+
+static int rd_kernel(struct reader *r, const json_t *o, struct tl_kernel *out)
+{
+	const char *label;
+	struct tl_kernel *ks = NULL;
+	size_t nk = 0;
+	uint64_t k = 0;
+	char why[TL_WHY_MAX];
+
+	if (rd_string(r, o, "kernel", &label) < 0 || rd_uint(r, o, "k", true, &k) < 0)
+		return -1;
+	if (tl_kernel_parse_list(label, &ks, &nk, why, sizeof why) < 0) {
+		free(ks);
+		return rd_fail(r, "kernel", "%s", why);
+	}
+	if (nk != 1) {
+		free(ks);
+		return rd_fail(r, "kernel", "'%s' is a list or range, expected one kernel", label);
+	}
+	*out = ks[0];
+	free(ks);
+	if (json_object_get(o, "k") && k != out->k)
+		return rd_fail(r, "k", "is %llu but kernel '%s' has K = %llu", (unsigned long long)k,
+			       label, (unsigned long long)out->k);
+	return 0;
+}
+
+static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run *run,
+		   struct tl_cell *c)
+{
+	const char *id;
+	const struct tl_backend *b;
+	double ns_per_unit;
+	uint64_t flush, n, planned;
+	long ti, fi;
+
+	if (!json_is_object(o))
+		return rd_fail(r, NULL, "expected an object, got %s", type_name(o));
+	if (rd_string(r, o, "backend", &id) < 0 || rd_number(r, o, "ns_per_unit", false,
+							    &ns_per_unit) < 0)
+		return -1;
+	b = tl_backend_find(id);
+	if (!b)
+		return rd_fail(r, "backend", "unknown backend '%s' (this ticklab knows: %s)", id,
+			       tl_backend_ids());
+	if (strlen(id) >= TL_ID_MAX)
+		return rd_fail(r, "backend", "id is longer than %d characters", TL_ID_MAX - 1);
+	if (!(ns_per_unit > 0) || !isfinite(ns_per_unit))
+		return rd_fail(r, "ns_per_unit", "must be a positive number, got %g", ns_per_unit);
+	if (rd_kernel(r, o, &c->kernel) < 0 || rd_uint(r, o, "flush_bytes", false, &flush) < 0 ||
+	    rd_uint(r, o, "n", false, &n) < 0)
+		return -1;
+	planned = n;
+	if (rd_uint(r, o, "n_planned", true, &planned) < 0)
+		return -1;
+	if (planned < n)
+		return rd_fail(r, "n_planned", "is %llu, less than n = %llu",
+			       (unsigned long long)planned, (unsigned long long)n);
+	if (n > ((uint64_t)1 << 32))
+		return rd_fail(r, "n", "%llu samples is more than ticklab records",
+			       (unsigned long long)n);
+	if (rd_number(r, o, "overhead", true, &c->overhead_ns) < 0 ||
+	    rd_number(r, o, "resolution_ns", true, &c->resolution_ns) < 0)
+		return -1;
+	c->d_ns_per_add = NAN;
+	/* D in ns: the label keeps what was asked, "d" the ADDs it became. */
+	if (c->kernel.kind == TL_KERNEL_JITTER && c->kernel.d_ns > 0 &&
+	    (rd_uint(r, o, "d", false, &c->kernel.d) < 0 ||
+	     rd_number(r, o, "d_ns_per_add", true, &c->d_ns_per_add) < 0))
+		return -1;
+	/* Lengths are checked before anything of size n is allocated, so a
+	 * file claiming billions of samples costs nothing. */
+	for (size_t i = 0; i < 2; i++) {
+		const char *key = i ? "samples_ns" : "samples";
+		json_t *a = json_object_get(o, key);
+		size_t len;
+
+		if (!a)
+			return rd_fail(r, key, "missing");
+		if (!rd_array(r, a, &len) || (tl_bulk_find(r->bulk, a) && tl_bulk_find(r->bulk, a)->counts))
+			return rd_fail(r, key, "expected an array of numbers, got %s", type_name(a));
+		if (len != n)
+			return rd_fail(r, key, "has %zu values but n is %llu", len,
+				       (unsigned long long)n);
+	}
+	ti = find_or_add_timer(run, b, id, ns_per_unit);
+	fi = find_or_add_flush(run, flush);
+	/* A saved file has exactly the samples that were taken: n = done. */
+	c->n = (size_t)n;
+	if (ti < 0 || fi < 0)
+		return rd_fail(r, NULL, "out of memory");
+	if (run->timers[ti].ns_per_unit != ns_per_unit)
+		return rd_fail(r, "ns_per_unit", "differs from an earlier cell of backend '%s'", id);
+	c->timer = (size_t)ti;
+	c->flush = (size_t)fi;
+	c->hidden = hidden;
+	if (rd_doubles(r, o, "samples", c->n, &c->raw) < 0 ||
+	    rd_doubles(r, o, "samples_ns", c->n, &c->ns) < 0 ||
+	    rd_adds(r, o, &c->kernel, c->n, &c->adds) < 0)
+		return -1;
+	atomic_store(&c->done, c->n);
+	return 0;
+}
+
+static int rd_cells(struct reader *r, const json_t *doc, const char *key, bool hidden,
+		    struct tl_run *run)
+{
+	json_t *a;
+	size_t n;
+	struct tl_cell *grown;
+
+	if (rd_get(r, doc, key, hidden, &a) < 0)
+		return -1;
+	if (!a)
+		return 0;
+	if (!json_is_array(a))
+		return rd_fail(r, key, "expected an array of cells, got %s", type_name(a));
+	n = json_array_size(a);
+	if (!hidden && n == 0)
+		return rd_fail(r, key, "no cells: nothing to report");
+	grown = realloc(run->cells, (run->ncells + n) * sizeof *grown);
+	if (!grown)
+		return rd_fail(r, key, "out of memory");
+	run->cells = grown;
+	for (size_t i = 0; i < n; i++) {
+		struct tl_cell *c = &run->cells[run->ncells];
+
+		memset(c, 0, sizeof *c);
+		run->ncells++; /* counted first so a failure frees what was allocated */
+		snprintf(r->where, sizeof r->where, "%s[%zu]", key, i);
+		if (rd_cell(r, json_array_get(a, i), hidden, run, c) < 0)
+			return -1;
+		run->samples_total += c->n;
+	}
+	r->where[0] = '\0';
+	return 0;
+}
+
+/* Every cell needs the empty cell of its timer and flush: it is where
+ * t_e,std came from. */
+static int link_baselines(struct reader *r, struct tl_run *run)
+{
+	for (size_t i = 0; i < run->ncells; i++) {
+		struct tl_cell *c = &run->cells[i];
+		size_t best = SIZE_MAX;
+
+		for (size_t j = 0; j < run->ncells && best == SIZE_MAX; j++) {
+			const struct tl_cell *e = &run->cells[j];
+
+			if (e->timer == c->timer && e->flush == c->flush &&
+			    e->kernel.kind == TL_KERNEL_EMPTY)
+				best = j;
+		}
+		if (best == SIZE_MAX) {
+			char flush[32];
+
+			tl_size_format(run->flush_bytes[c->flush], flush, sizeof flush);
+			r->where[0] = '\0';
+			return rd_fail(r, NULL,
+				       "no empty baseline cell for backend '%s' at flush %s (every "
+				       "backend and flush needs one: it measured t_e,std)",
+				       run->timers[c->timer].id, flush);
+		}
+		c->baseline = best;
+	}
+	return 0;
+}
+
+/* Fills cfg from the cells so code that looks at the configuration of a
+ * live run sees the same shape; the run owns a copy, as a prepared one does. */
+static void fill_config(struct tl_run *run, size_t n, int cpu, uint64_t seed)
+{
+	const char **ids = tl_xcalloc(run->ntimers, sizeof *ids);
+	struct tl_kernel *ks = tl_xcalloc(run->ncells, sizeof *ks);
+	size_t nk = 0;
+
+	for (size_t i = 0; i < run->ntimers; i++)
+		ids[i] = run->timers[i].id;
+	for (size_t i = 0; i < run->ncells; i++) {
+		size_t j;
+
+		if (run->cells[i].hidden)
+			continue;
+		for (j = 0; j < nk && strcmp(ks[j].label, run->cells[i].kernel.label) != 0; j++)
+			;
+		if (j == nk)
+			ks[nk++] = run->cells[i].kernel;
+	}
+	tl_run_own_config(run, &(struct tl_run_config){
+		.backends = ids, .nbackends = run->ntimers, .flush_bytes = run->flush_bytes,
+		.nflush = run->nflush, .kernels = ks, .nkernels = nk, .n = n, .cpu = cpu,
+		.seed = seed});
+	free(ids);
+	free(ks);
+	run->cpu = cpu;
+	atomic_store(&run->samples_done, run->samples_total);
+}
+
+static int rd_seed(struct reader *r, const json_t *doc, uint64_t *seed)
+{
+	json_t *v;
+	char *end;
+
+	if (rd_get(r, doc, "seed", false, &v) < 0)
+		return -1;
+	if (json_is_integer(v) && json_integer_value(v) >= 0) {
+		*seed = (uint64_t)json_integer_value(v);
+		return 0;
+	}
+	if (json_is_string(v) && json_string_value(v)[0] >= '0' && json_string_value(v)[0] <= '9') {
+		errno = 0;
+		*seed = strtoull(json_string_value(v), &end, 10);
+		if (*end == '\0' && errno == 0)
+			return 0;
+	}
+	return rd_fail(r, "seed", "expected a whole number >= 0, got %s", type_name(v));
+}
+
+static int rd_header(struct reader *r, const json_t *doc, struct tl_results_meta *meta,
+		     uint64_t *n, int *cpu)
+{
+	json_t *v;
+	int m;
+
+	if (rd_seed(r, doc, &meta->seed) < 0 || rd_uint(r, doc, "n", true, n) < 0)
+		return -1;
+	if (rd_get(r, doc, "cpu", true, &v) < 0)
+		return -1;
+	if (v && !(json_is_integer(v) && json_integer_value(v) >= -1 &&
+		   json_integer_value(v) < 1 << 20))
+		return rd_fail(r, "cpu", "expected a CPU number (or -1), got %s", type_name(v));
+	if (v)
+		*cpu = (int)json_integer_value(v);
+	if (rd_get(r, doc, "os_filter", true, &v) < 0)
+		return -1;
+	if (v) {
+		if (!json_is_string(v))
+			return rd_fail(r, "os_filter", "expected a string, got %s", type_name(v));
+		m = stats_os_method_parse(json_string_value(v));
+		if (m < 0)
+			return rd_fail(r, "os_filter", "'%s' is not a filter (accepted: iforest, iqr, none)",
+				       json_string_value(v));
+		meta->os = (enum tl_os_method)m;
+	}
+	if (rd_get(r, doc, "interrupted", true, &v) < 0)
+		return -1;
+	if (v && !json_is_boolean(v))
+		return rd_fail(r, "interrupted", "expected true or false, got %s", type_name(v));
+	meta->interrupted = v && json_is_true(v);
+	if (rd_get(r, doc, "host", true, &v) < 0)
+		return -1;
+	if (v && !json_is_object(v))
+		return rd_fail(r, "host", "expected an object, got %s", type_name(v));
+	meta->host = v ? json_incref(v) : NULL;
+	return 0;
+}
+
+int tl_run_from_json(const json_t *doc, const char *name, struct tl_run *run,
+		     struct tl_results_meta *meta, char *why, size_t whylen)
+{
+	return tl_run_from_json_bulk(doc, NULL, name, run, meta, why, whylen);
+}
+
+int tl_run_from_json_bulk(const json_t *doc, struct tl_bulk *bulk, const char *name,
+			  struct tl_run *run, struct tl_results_meta *meta, char *why, size_t whylen)
+{
+	struct reader r = {.name = name, .why = why, .whylen = whylen, .bulk = bulk};
+	uint64_t n = 0;
+	int cpu = -1;
+
+	memset(run, 0, sizeof *run);
+	memset(meta, 0, sizeof *meta);
+	meta->os = TL_OS_IFOREST;
+	if (!json_is_object(doc)) {
+		rd_fail(&r, NULL, "expected a ticklab run (a JSON object), got %s", type_name(doc));
+		return -1;
+	}
+	if (!json_object_get(doc, "cells") && json_object_get(doc, "results")) {
+		rd_fail(&r, NULL, "this is a `ticklab search` result, not a run: report reads the "
+				  "files `ticklab run --json` writes");
+		return -1;
+	}
+	if (rd_header(&r, doc, meta, &n, &cpu) < 0 || rd_cells(&r, doc, "cells", false, run) < 0 ||
+	    rd_cells(&r, doc, "baselines", true, run) < 0 || link_baselines(&r, run) < 0) {
+		tl_run_unload(run, meta);
+		return -1;
+	}
+	fill_config(run, n ? (size_t)n : run->cells[0].n, cpu, meta->seed);
+	return 0;
+}
+
+json_t *tl_json_load(const char *path, char *why, size_t whylen)
+{
+	json_error_t err;
+	json_t *doc;
+	const char *name = strcmp(path, "-") == 0 ? "standard input" : path;
+	struct stat st;
+
+	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(why, whylen, "%s: is a directory (accepted: a JSON file written by ticklab)",
+			 name);
+		return NULL;
+	}
+
+	if (strcmp(path, "-") == 0)
+		doc = json_loadf(stdin, JSON_REJECT_DUPLICATES, &err);
+	else
+		doc = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
+	if (!doc) {
+		if (err.line <= 0)
+			snprintf(why, whylen, "%s: %s", name, err.text);
+		else
+			snprintf(why, whylen, "%s:%d:%d: not valid JSON: %s", name, err.line,
+				 err.column, err.text);
+	}
+	return doc;
+}
+
+int tl_run_load(const char *path, struct tl_run *run, struct tl_results_meta *meta, char *why,
+		size_t whylen)
+{
+	struct tl_bulk *bulk;
+	json_t *doc;
+	int rc;
+
+	memset(run, 0, sizeof *run);
+	memset(meta, 0, sizeof *meta);
+	doc = tl_json_load_bulk(path, &bulk, why, whylen);
+	if (!doc)
+		return -1;
+	rc = tl_run_from_json_bulk(doc, bulk, strcmp(path, "-") == 0 ? "standard input" : path, run,
+				   meta, why, whylen);
+	json_decref(doc);
+	tl_bulk_free(bulk);
+	return rc;
+}
+
+void tl_run_unload(struct tl_run *run, struct tl_results_meta *meta)
+{
+	tl_run_free(run);
+	if (meta) {
+		json_decref(meta->host);
+		meta->host = NULL;
+	}
+}
