@@ -14,7 +14,7 @@
 #include "bench/runner.h"
 #include "bench/size.h"
 #include "bench/topology.h"
-#include "cli/commands.h"
+#include "cli/command.h"
 #include "cli/opts.h"
 #include "io/results.h"
 
@@ -98,75 +98,70 @@ static int check_flush(struct detect_opts *o, char *why, size_t whylen)
 	return 0;
 }
 
-static int parse_one(struct detect_opts *o, int c, char **argv, char *why, size_t whylen)
+static void detect_init(void *st)
 {
+	struct detect_opts *o = st;
+
+	o->flush_text = "0";
+	o->cpu = -1;
+	tl_detect_defaults(&o->p);
+}
+
+static int detect_option(void *st, int c, const char *arg, char *why, size_t whylen)
+{
+	struct detect_opts *o = st;
 	size_t v;
 
 	switch (c) {
 	case 'b':
-		o->backend_text = optarg;
+		o->backend_text = arg;
 		return 0;
 	case 'f':
-		o->flush_text = optarg;
+		o->flush_text = arg;
 		return 0;
 	case 'n':
-		if (opts_parse_count(optarg, "-n", &o->p.n, why, whylen) < 0)
+		if (opts_parse_count(arg, "-n", &o->p.n, why, whylen) < 0)
 			return -1;
 		if (o->p.n < 2) {
 			snprintf(why, whylen, "-n '%s': need at least 2 samples (one plain, one injected)",
-				 optarg);
+				 arg);
 			return -1;
 		}
 		return 0;
 	case OPT_K:
-		return opts_parse_u64(optarg, "--k", &o->p.k, why, whylen) < 0 || o->p.k > TL_KERNEL_MAX_K
+		return opts_parse_u64(arg, "--k", &o->p.k, why, whylen) < 0 || o->p.k > TL_KERNEL_MAX_K
 			       ? (snprintf(why, whylen, "--k '%s': expected a whole number 0.."
-						      TL_KERNEL_MAX_K_TEXT, optarg), -1)
+						      TL_KERNEL_MAX_K_TEXT, arg), -1)
 			       : 0;
 	case OPT_ALPHA_D:
-		return opts_parse_double(optarg, "--alpha", 1e-12, 0.5, &o->p.alpha, why, whylen);
+		return opts_parse_double(arg, "--alpha", 1e-12, 0.5, &o->p.alpha, why, whylen);
 	case OPT_MAX_D:
-		if (opts_parse_count(optarg, "--max-d", &v, why, whylen) < 0)
+		if (opts_parse_count(arg, "--max-d", &v, why, whylen) < 0)
 			return -1;
 		if (v > TL_KERNEL_MAX_K) {
-			snprintf(why, whylen, "--max-d '%s': expected 1.." TL_KERNEL_MAX_K_TEXT, optarg);
+			snprintf(why, whylen, "--max-d '%s': expected 1.." TL_KERNEL_MAX_K_TEXT, arg);
 			return -1;
 		}
 		o->p.max_d = v;
 		return 0;
 	case 'c':
-		return opts_parse_cpu(optarg, &o->cpu, why, whylen);
+		return opts_parse_cpu(arg, &o->cpu, why, whylen);
 	case 's':
-		return opts_parse_u64(optarg, "--seed", &o->p.seed, why, whylen);
+		return opts_parse_u64(arg, "--seed", &o->p.seed, why, whylen);
 	case OPT_JSON:
-		o->json = optarg;
+		o->json = arg;
 		return 0;
 	default:
-		opts_usage_error(c, argv, longopts, why, whylen);
-		return -1;
+		return CLI_NOT_MINE;
 	}
 }
 
-static int parse_args(int argc, char **argv, struct detect_opts *o, char *why, size_t whylen)
+static int detect_check(void *st, int argc, char **argv, char *why, size_t whylen)
 {
-	int c;
+	struct detect_opts *o = st;
 
-	memset(o, 0, sizeof *o);
-	o->flush_text = "0";
-	o->cpu = -1;
-	tl_detect_defaults(&o->p);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":b:f:n:c:s:h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(usage_text, stdout);
-			return 1;
-		}
-		if (parse_one(o, c, argv, why, whylen) < 0)
-			return -1;
-	}
-	if (opts_no_operand(argc, argv, "lists are comma-separated: --backend a,b", why, whylen) < 0)
-		return -1;
+	(void)argc;
+	(void)argv;
 	if (!o->backend_text) {
 		snprintf(why, whylen, "which timers? give --backend LIST (see `ticklab info`)");
 		return -1;
@@ -177,8 +172,10 @@ static int parse_args(int argc, char **argv, struct detect_opts *o, char *why, s
 	return 0;
 }
 
-static void opts_release(struct detect_opts *o)
+static void detect_release(void *st)
 {
+	struct detect_opts *o = st;
+
 	opts_free_list(o->backends, o->nbackends);
 	opts_free_list(o->flush_names, o->nflush);
 	free(o->flush);
@@ -238,8 +235,9 @@ static int detect_cell(const struct detect_opts *o, size_t b, size_t fi, FILE *o
 	return rc;
 }
 
-static int detect_all(const struct detect_opts *o)
+static int detect_exec(void *st)
 {
+	const struct detect_opts *o = st;
 	bool to_stderr = o->json && strcmp(o->json, "-") == 0;
 	FILE *out = to_stderr ? stderr : stdout;
 	json_t *rows = o->json ? json_array() : NULL;
@@ -286,18 +284,17 @@ static int detect_all(const struct detect_opts *o)
 	return rc;
 }
 
-int cli_detect_main(int argc, char **argv)
-{
-	struct detect_opts o;
-	char why[WHY_LEN];
-	int rc = parse_args(argc, argv, &o, why, sizeof why);
-
-	if (rc == 0)
-		rc = detect_all(&o);
-	else if (rc > 0)
-		rc = TL_EXIT_OK;
-	else
-		rc = opts_fail("detect", why);
-	opts_release(&o);
-	return rc;
-}
+const struct cli_command cli_cmd_detect = {
+	.name = "detect",
+	.summary = "the smallest injected variation each timer shows (t_diff's cousin)",
+	.usage = usage_text,
+	.shortopts = "b:f:n:c:s:",
+	.longopts = longopts,
+	.no_operand_hint = "lists are comma-separated: --backend a,b",
+	.size = sizeof(struct detect_opts),
+	.init = detect_init,
+	.option = detect_option,
+	.check = detect_check,
+	.exec = detect_exec,
+	.release = detect_release,
+};

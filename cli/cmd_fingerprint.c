@@ -12,7 +12,7 @@
 
 #include "bench/fingerprint.h"
 #include "bench/runner.h"
-#include "cli/commands.h"
+#include "cli/command.h"
 #include "cli/opts.h"
 #include "io/fingerprint.h"
 #include "io/results.h"
@@ -59,6 +59,7 @@ static const struct option longopts[] = {
 };
 
 struct fp_opts {
+	struct tl_fp_node node; /* read first: --json's %h, %n and %j */
 	struct tl_fp_config cfg;
 	bool quick, budget_given, quiet;
 	char json[4096]; /* expanded; "" none */
@@ -72,37 +73,20 @@ static void on_stop_signal(int sig)
 	atomic_store(&stop_flag, true);
 }
 
-static int check_dir(const char *path, char *why, size_t whylen)
+static void fp_init(void *st)
 {
-	const char *slash = strrchr(path, '/');
-	struct stat st;
-	char *dir;
-	int rc = 0;
+	struct fp_opts *o = st;
 
-	if (strcmp(path, "-") == 0)
-		return 0;
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(why, whylen, "--json '%.900s' is a directory (accepted: a file path, which may "
-				      "hold %%h, %%n, %%j, or -)",
-			 path);
-		return -1;
-	}
-	dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
-	if (!dir) {
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		snprintf(why, whylen, "--json '%.400s': directory '%.400s' does not exist", path, dir);
-		rc = -1;
-	}
-	free(dir);
-	return rc;
+	tl_fp_node_read(&o->node);
+	o->cfg.budget_s = TL_FP_BUDGET_S;
+	o->cfg.cpu = -1;
+	o->cfg.seed = 1;
 }
 
-static int parse_one(struct fp_opts *o, int c, char **argv, const struct tl_fp_node *node,
-		     char *why, size_t whylen)
+static int fp_option(void *st, int c, const char *arg, char *why, size_t whylen)
 {
+	struct fp_opts *o = st;
+
 	switch (c) {
 	case OPT_QUICK:
 		o->quick = true;
@@ -110,44 +94,28 @@ static int parse_one(struct fp_opts *o, int c, char **argv, const struct tl_fp_n
 		return 0;
 	case OPT_BUDGET:
 		o->budget_given = true;
-		return opts_parse_double(optarg, "--budget", 1, 3600, &o->cfg.budget_s, why, whylen);
+		return opts_parse_double(arg, "--budget", 1, 3600, &o->cfg.budget_s, why, whylen);
 	case OPT_JSON:
-		if (tl_fp_expand_path(optarg, node, o->json, sizeof o->json, why, whylen) < 0)
+		if (tl_fp_expand_path(arg, &o->node, o->json, sizeof o->json, why, whylen) < 0)
 			return -1;
-		return check_dir(o->json, why, whylen);
+		return opts_check_output("--json", o->json,
+					 "a file path, which may hold %h, %n, %j, or -", why, whylen);
 	case 'c':
-		return opts_parse_cpu(optarg, &o->cfg.cpu, why, whylen);
+		return opts_parse_cpu(arg, &o->cfg.cpu, why, whylen);
 	case 's':
-		return opts_parse_u64(optarg, "--seed", &o->cfg.seed, why, whylen);
+		return opts_parse_u64(arg, "--seed", &o->cfg.seed, why, whylen);
 	case 'q':
 		o->quiet = true;
 		return 0;
 	default:
-		opts_usage_error(c, argv, longopts, why, whylen);
-		return -1;
+		return CLI_NOT_MINE;
 	}
 }
 
-/* 0 to run, 1 when --help was printed, -1 with why on bad input. */
-static int parse_args(int argc, char **argv, struct fp_opts *o, const struct tl_fp_node *node,
-		      char *why, size_t whylen)
+static int fp_check(void *st, int argc, char **argv, char *why, size_t whylen)
 {
-	int c;
+	struct fp_opts *o = st;
 
-	memset(o, 0, sizeof *o);
-	o->cfg.budget_s = TL_FP_BUDGET_S;
-	o->cfg.cpu = -1;
-	o->cfg.seed = 1;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:s:qh", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(usage_text, stdout);
-			return 1;
-		}
-		if (parse_one(o, c, argv, node, why, whylen) < 0)
-			return -1;
-	}
 	if (o->quick && o->budget_given) {
 		snprintf(why, whylen, "--quick and --budget both set the time (accepted: one of them)");
 		return -1;
@@ -180,8 +148,9 @@ static int show_and_write(const struct fp_opts *o, const json_t *doc, struct tl_
 	return rc;
 }
 
-static int fingerprint(const struct fp_opts *o, const struct tl_fp_node *node)
+static int fp_exec(void *st)
 {
+	const struct fp_opts *o = st;
 	struct sigaction sa, old_int, old_term;
 	struct tl_out *out = NULL;
 	struct tl_fp fp;
@@ -210,7 +179,7 @@ static int fingerprint(const struct fp_opts *o, const struct tl_fp_node *node)
 		tl_fp_free(&fp);
 		return rc < 0 ? TL_EXIT_FAIL : TL_EXIT_INTERRUPTED;
 	}
-	doc = tl_fp_to_json(&fp, node);
+	doc = tl_fp_to_json(&fp, &o->node);
 	tl_fp_free(&fp);
 	if (!doc) {
 		fprintf(stderr, "ticklab fingerprint: out of memory building the JSON\n");
@@ -222,18 +191,15 @@ static int fingerprint(const struct fp_opts *o, const struct tl_fp_node *node)
 	return rc;
 }
 
-int cli_fingerprint_main(int argc, char **argv)
-{
-	struct tl_fp_node node;
-	struct fp_opts o;
-	char why[WHY_LEN];
-	int rc;
-
-	tl_fp_node_read(&node);
-	rc = parse_args(argc, argv, &o, &node, why, sizeof why);
-	if (rc > 0)
-		return TL_EXIT_OK;
-	if (rc < 0)
-		return opts_fail("fingerprint", why);
-	return fingerprint(&o, &node);
-}
+const struct cli_command cli_cmd_fingerprint = {
+	.name = "fingerprint",
+	.summary = "this node's fixed battery, one JSON per node (for fleet)",
+	.usage = usage_text,
+	.shortopts = "c:s:q",
+	.longopts = longopts,
+	.size = sizeof(struct fp_opts),
+	.init = fp_init,
+	.option = fp_option,
+	.check = fp_check,
+	.exec = fp_exec,
+};

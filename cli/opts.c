@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "backends/backend.h"
 #include "stats/stats.h"
@@ -297,4 +298,34 @@ int opts_parse_backends(const char *text, char ***ids, size_t *n, char *why, siz
 		tl_timer_close(&t);
 	}
 	return 0;
+}
+
+int opts_check_output(const char *opt, const char *path, const char *accepted, char *why,
+		      size_t whylen)
+{
+	const char *slash;
+	char *dir;
+	struct stat st;
+	int rc = 0;
+
+	if (!path || strcmp(path, "-") == 0)
+		return 0;
+	/* The precisions keep the message whole for any path a shell passes. */
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(why, whylen, "%s '%.900s' is a directory (accepted: %s)", opt, path,
+			 accepted);
+		return -1;
+	}
+	slash = strrchr(path, '/');
+	dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
+	if (!dir) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(why, whylen, "%s '%.400s': directory '%.400s' does not exist", opt, path, dir);
+		rc = -1;
+	}
+	free(dir);
+	return rc;
 }

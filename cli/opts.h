@@ -61,6 +61,12 @@ int opts_no_operand(int argc, char *const *argv, const char *hint, char *why, si
 void opts_usage_error(int code, char *const *argv, const struct option *longopts, char *why,
 		      size_t whylen);
 
+/* An output path refused before minutes of work: -1 with why when it is a
+ * directory (the message lists accepted) or its directory does not exist.
+ * NULL and "-" (standard output) pass. opt names the option. */
+int opts_check_output(const char *opt, const char *path, const char *accepted, char *why,
+		      size_t whylen);
+
 /* Prints "ticklab CMD: why" on stderr and returns TL_EXIT_USAGE. */
 int opts_fail(const char *cmd, const char *why);
 
