@@ -176,15 +176,16 @@ static int plot_search(const json_t *doc, const char *name, const struct tl_plot
 		tl_search_plan_free(&plan);
 		return opts_fail("plot", why);
 	}
-	int kind = o->kind == TL_PLOT_OVERLAP;
+	bool ov = o->kind == TL_PLOT_OVERLAP;
 	if (o->kind != TL_PLOT_SEARCH &&
-	    !tl_search_points_total(cells, plan.nbackends * plan.nflush, kind)) {
+	    !tl_search_points_total(cells, plan.nbackends * plan.nflush,
+				    ov ? TL_SEARCH_TDIFF : TL_SEARCH_TMIN)) {
 		snprintf(why, sizeof why, "--kind %s: %s keeps no evaluated %s points, so it has no %s "
 					  "curve (written before ticklab kept them, or %s); accepted: "
 					  "search",
-			 kind ? "overlap" : "cv", name, kind ? "t_diff" : "t_min",
-			 kind ? "overlap-vs-delta" : "CV-vs-t",
-			 kind ? "t_diff was not searched" : "nothing was searched");
+			 ov ? "overlap" : "cv", name, ov ? "t_diff" : "t_min",
+			 ov ? "overlap-vs-delta" : "CV-vs-t",
+			 ov ? "t_diff was not searched" : "nothing was searched");
 		tl_search_cells_free(cells, plan.nbackends * plan.nflush);
 		tl_search_plan_free(&plan);
 		return opts_fail("plot", why);

@@ -321,15 +321,15 @@ struct progress {
 	const struct tl_search_cell *cells;
 };
 
-static void on_point(void *ctx, size_t cell, int kind, uint64_t x, double y)
+static void on_point(void *ctx, size_t cell, enum tl_search_kind kind, uint64_t x, double y)
 {
 	const struct progress *p = ctx;
 	const struct tl_search_cell *c = &p->cells[cell];
 
 	if (p->show)
 		fprintf(stderr, "\r%-20.20s %-8.8s r%-2zu %s %-12llu %s %-10.4g", p->plan->backends[c->b],
-			p->plan->flush_names[c->f], c->reps_done + 1, kind == 0 ? "t_min K" : "t_diff d",
-			(unsigned long long)x, kind == 0 ? "CV" : "alpha", y);
+			p->plan->flush_names[c->f], c->reps_done + 1, kind == TL_SEARCH_TMIN ? "t_min K" : "t_diff d",
+			(unsigned long long)x, kind == TL_SEARCH_TMIN ? "CV" : "alpha", y);
 }
 
 static int write_json(const struct search_opts *o, const struct tl_search_cell *cells,
