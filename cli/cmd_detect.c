@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,7 @@
 #include "bench/topology.h"
 #include "cli/command.h"
 #include "cli/opts.h"
+#include "cli/stop.h"
 #include "io/results.h"
 
 #define WHY_LEN 1024
@@ -71,12 +71,6 @@ struct detect_opts {
 };
 
 static atomic_bool stop_flag;
-
-static void on_stop(int sig)
-{
-	(void)sig;
-	atomic_store(&stop_flag, true);
-}
 
 static int check_flush(struct detect_opts *o, char *why, size_t whylen)
 {
@@ -243,19 +237,13 @@ static int detect_exec(void *st)
 	json_t *rows = o->json ? json_array() : NULL;
 	int cpu = o->cpu < 0 ? tl_cpu_default() : o->cpu, rc = TL_EXIT_OK;
 	char why[WHY_LEN];
-	struct sigaction sa, old_int, old_term;
 
 	if (tl_cpu_pin(cpu, why, sizeof why) < 0) {
 		fprintf(stderr, "ticklab detect: %s\n", why);
 		json_decref(rows);
 		return TL_EXIT_FAIL;
 	}
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	atomic_store(&stop_flag, false);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	cli_stop_watch(&stop_flag);
 	fprintf(out, "smallest D detected by jitter:%llu,D,0.5 with %zu samples (Mann-Whitney p < %g)\n",
 		(unsigned long long)o->p.k, o->p.n, o->p.alpha);
 	fprintf(out, "%-24s %-8s %7s %16s %9s %5s  %s\n", "backend", "flush", "ns/ADD",
@@ -264,8 +252,7 @@ static int detect_exec(void *st)
 		for (size_t b = 0; b < o->nbackends && !atomic_load(&stop_flag); b++)
 			if (detect_cell(o, b, fi, out, rows) != TL_EXIT_OK)
 				rc = TL_EXIT_FAIL;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	cli_stop_disarm();
 	fflush(out);
 	if (rows) {
 		json_t *doc = json_pack("{s:{s:s,s:s},s:I,s:I,s:f,s:I,s:o}", "ticklab", "version",

@@ -2,18 +2,17 @@
  * node, one JSON named by the node (for `ticklab fleet`) and its table. */
 #include "config.h"
 
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench/fingerprint.h"
 #include "bench/runner.h"
 #include "cli/command.h"
 #include "cli/opts.h"
+#include "cli/stop.h"
 #include "io/fingerprint.h"
 #include "io/results.h"
 
@@ -66,12 +65,6 @@ struct fp_opts {
 };
 
 static atomic_bool stop_flag;
-
-static void on_stop_signal(int sig)
-{
-	(void)sig;
-	atomic_store(&stop_flag, true);
-}
 
 static void fp_init(void *st)
 {
@@ -151,7 +144,6 @@ static int show_and_write(const struct fp_opts *o, const json_t *doc, struct tl_
 static int fp_exec(void *st)
 {
 	const struct fp_opts *o = st;
-	struct sigaction sa, old_int, old_term;
 	struct tl_out *out = NULL;
 	struct tl_fp fp;
 	char why[WHY_LEN];
@@ -162,15 +154,9 @@ static int fp_exec(void *st)
 		fprintf(stderr, "ticklab fingerprint: %s\n", why);
 		return TL_EXIT_FAIL;
 	}
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop_signal;
-	sigemptyset(&sa.sa_mask);
-	atomic_store(&stop_flag, false);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	cli_stop_watch(&stop_flag);
 	rc = tl_fp_measure(&o->cfg, &fp, &stop_flag, why, sizeof why);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	cli_stop_disarm();
 	if (rc != 0) {
 		/* an interrupted battery is not a fingerprint: no file */
 		fprintf(stderr, "ticklab fingerprint: %s\n",

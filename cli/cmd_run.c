@@ -1,13 +1,9 @@
 #include "config.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "backends/backend.h"
@@ -24,7 +20,6 @@
 #include "io/chains.h"
 #include "io/host_json.h"
 #include "io/ladder.h"
-#include "io/markdown.h"
 #include "io/results.h"
 #include "io/run_compare.h"
 #include "io/table.h"

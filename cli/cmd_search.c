@@ -7,14 +7,11 @@
  * This file parses the command line into a plan and prints progress. */
 #include "config.h"
 
-#include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "backends/backend.h"

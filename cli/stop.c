@@ -81,6 +81,13 @@ void cli_stop_target(atomic_bool *flag)
 		atomic_store(flag, true);
 }
 
+void cli_stop_watch(atomic_bool *flag)
+{
+	atomic_store(flag, false);
+	cli_stop_arm();
+	cli_stop_target(flag);
+}
+
 void cli_stop_exiting(const char *msg, int since)
 {
 	exit_msg = msg;

@@ -22,6 +22,9 @@
 void cli_stop_arm(void);
 /* Restores the handlers that were there before cli_stop_arm. */
 void cli_stop_disarm(void);
+/* For a loop whose only stop is flag (detect, fingerprint): clears flag,
+ * arms and targets it; cli_stop_disarm ends it. */
+void cli_stop_watch(atomic_bool *flag);
 /* flag (may be NULL) is set by later signals, and now if one already came. */
 void cli_stop_target(atomic_bool *flag);
 /* From now a signal prints msg (a static string) and exits 128 + the first

@@ -161,11 +161,7 @@ static int draw_search(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, do
 	snprintf(buf, sizeof buf, "median of %u repeats with its interval (%s method); "
 				  "arrow: nothing found below its start",
 		 s->p->repeats, tl_search_method_name(s->p->sp.method));
-	cairo_save(cr);
-	cairo_set_font_size(cr, font * 0.85);
-	tl_plot_set(cr, ink->muted, 1);
-	tl_plot_text(cr, buf, w / 2, h - font * 0.4, 0.5, 1);
-	cairo_restore(cr);
+	tl_plot_caption(cr, ink, buf, w, h, font);
 	return 0;
 }
 
@@ -288,11 +284,7 @@ static int draw_curves(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, do
 	snprintf(buf, sizeof buf, "every point evaluated, each of %u repeats its own line (%s "
 				  "method); the line across: the threshold",
 		 s->p->repeats, tl_search_method_name(s->p->sp.method));
-	cairo_save(cr);
-	cairo_set_font_size(cr, font * 0.85);
-	tl_plot_set(cr, ink->muted, 1);
-	tl_plot_text(cr, buf, w / 2, h - font * 0.4, 0.5, 1);
-	cairo_restore(cr);
+	tl_plot_caption(cr, ink, buf, w, h, font);
 	free(labels);
 	free(lp);
 	free(series);
