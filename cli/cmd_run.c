@@ -495,8 +495,9 @@ static int analyse_and_write(const struct run_opts *o, struct tl_run *run,
 	return differ > 0 ? TL_EXIT_FAIL : TL_EXIT_OK;
 }
 
-static int measure_and_report(const struct run_opts *o)
+static int run_exec(void *st)
 {
+	const struct run_opts *o = st;
 	struct tl_run_config cfg = {
 		.backends = (const char **)o->backends,
 		.nbackends = o->nbackends,
@@ -540,18 +541,6 @@ static int measure_and_report(const struct run_opts *o)
 	return rc;
 }
 
-static int run_exec(void *st)
-{
-	int rc;
-
-	/* Armed before anything is prepared: a signal from here on keeps what
-	 * was measured (cli/stop.h). */
-	cli_stop_arm();
-	rc = measure_and_report(st);
-	cli_stop_disarm();
-	return cli_stop_status(rc);
-}
-
 const struct cli_command cli_cmd_run = {
 	.name = "run",
 	.summary = "take samples and print filtered summaries (--json, --csv)",
@@ -559,6 +548,7 @@ const struct cli_command cli_cmd_run = {
 	.shortopts = "b:f:k:n:c:s:q",
 	.longopts = longopts,
 	.no_operand_hint = "lists are comma-separated: --backend a,b",
+	.keeps_on_signal = true,
 	.size = sizeof(struct run_opts),
 	.init = run_init,
 	.option = run_option,

@@ -344,8 +344,10 @@ static int write_json(const struct search_opts *o, const struct tl_search_cell *
 	return rc;
 }
 
-static int search_all(const struct search_opts *o)
+/* INT, TERM and HUP keep what was found until it is written. */
+static int search_exec(void *st)
 {
+	const struct search_opts *o = st;
 	size_t ncells = o->nbackends * o->nflush;
 	struct tl_search_cell *cells = tl_search_cells_new(&o->plan);
 	bool stdout_taken = (o->json && strcmp(o->json, "-") == 0) ||
@@ -388,16 +390,6 @@ static int search_all(const struct search_opts *o)
 	return rc == 1 ? TL_EXIT_INTERRUPTED : rc < 0 ? TL_EXIT_FAIL : TL_EXIT_OK;
 }
 
-static int search_exec(void *st)
-{
-	int rc;
-
-	cli_stop_arm(); /* INT, TERM, HUP keep what was found until it is written */
-	rc = search_all(st);
-	cli_stop_disarm();
-	return cli_stop_status(rc);
-}
-
 const struct cli_command cli_cmd_search = {
 	.name = "search",
 	.summary = "t_min and t_diff (precision, sensitivity) per backend and flush",
@@ -405,6 +397,7 @@ const struct cli_command cli_cmd_search = {
 	.shortopts = "b:f:m:M:n:R:c:s:q",
 	.longopts = longopts,
 	.no_operand_hint = "lists are comma-separated: --backend a,b",
+	.keeps_on_signal = true,
 	.size = sizeof(struct search_opts),
 	.init = search_init,
 	.option = search_option,

@@ -8,6 +8,7 @@
 
 #include "cli/command.h"
 #include "cli/opts.h"
+#include "cli/stop.h"
 
 #define WHY_LEN 2048
 
@@ -84,8 +85,14 @@ int cli_command_main(const struct cli_command *cmd, int argc, char **argv)
 		rc = TL_EXIT_OK;
 	else if (rc < 0)
 		rc = opts_fail(cmd->name, why);
-	else
+	else if (!cmd->keeps_on_signal)
 		rc = cmd->exec(st);
+	else {
+		cli_stop_arm();
+		rc = cmd->exec(st);
+		cli_stop_disarm();
+		rc = cli_stop_status(rc);
+	}
 	if (cmd->release)
 		cmd->release(st);
 	free(st);

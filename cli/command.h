@@ -12,6 +12,7 @@
 #define TL_CLI_COMMAND_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct cli_command {
@@ -27,6 +28,10 @@ struct cli_command {
 	/* Set: an operand is refused as "unexpected argument 'X' (hint)" before
 	 * check runs. NULL: the command takes operands in check. */
 	const char *no_operand_hint;
+	/* Commands that measure (run, search): exec runs under cli/stop.h's
+	 * INT/TERM/HUP handling, armed before anything is prepared so a signal
+	 * keeps what was measured, and the status is then 128 + the signal. */
+	bool keeps_on_signal;
 	size_t size; /* of the command's state, zeroed before init */
 	/* Defaults (may be NULL). */
 	void (*init)(void *st);
