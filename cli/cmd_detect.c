@@ -11,8 +11,6 @@
 
 #include "bench/detect.h"
 #include "bench/runner.h"
-#include "bench/size.h"
-#include "bench/topology.h"
 #include "cli/command.h"
 #include "cli/opts.h"
 #include "cli/stop.h"
@@ -71,26 +69,6 @@ struct detect_opts {
 };
 
 static atomic_bool stop_flag;
-
-static int check_flush(struct detect_opts *o, char *why, size_t whylen)
-{
-	struct tl_topology topo;
-	char twhy[TL_WHY_MAX];
-	bool have = tl_topology_read_live(o->cpu < 0 ? tl_cpu_default() : o->cpu, &topo, twhy,
-					  sizeof twhy) == 0;
-
-	if (opts_split_list(o->flush_text, "--flush", &o->flush_names, &o->nflush, why, whylen) < 0)
-		return -1;
-	o->flush = calloc(o->nflush, sizeof *o->flush);
-	if (!o->flush) {
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
-	for (size_t i = 0; i < o->nflush; i++)
-		if (tl_size_parse(o->flush_names[i], have ? &topo : NULL, &o->flush[i], why, whylen) < 0)
-			return -1;
-	return 0;
-}
 
 static void detect_init(void *st)
 {
@@ -161,7 +139,8 @@ static int detect_check(void *st, int argc, char **argv, char *why, size_t whyle
 		return -1;
 	}
 	if (opts_parse_backends(o->backend_text, &o->backends, &o->nbackends, why, whylen) < 0 ||
-	    check_flush(o, why, whylen) < 0)
+	    opts_parse_flush(o->flush_text, o->cpu, &o->flush_names, &o->flush, &o->nflush, why,
+			     whylen) < 0)
 		return -1;
 	return 0;
 }

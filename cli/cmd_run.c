@@ -10,7 +10,6 @@
 #include "bench/host.h"
 #include "bench/kernel.h"
 #include "bench/runner.h"
-#include "bench/size.h"
 #include "bench/topology.h"
 #include "cli/command.h"
 #include "cli/opts.h"
@@ -117,38 +116,13 @@ static int check_backends(struct run_opts *o, char *why, size_t whylen)
 
 static int check_flush(struct run_opts *o, char *why, size_t whylen)
 {
-	struct tl_topology topo;
-	char topo_why[TL_WHY_MAX];
-	bool have_topo;
-	char **items;
-	size_t n;
+	char **names;
 
-	have_topo = tl_topology_read_live(o->cpu < 0 ? tl_cpu_default() : o->cpu, &topo,
-					  topo_why, sizeof topo_why) == 0;
-	if (opts_split_list(o->flush_text, "--flush", &items, &n, why, whylen) < 0)
+	if (opts_parse_flush(o->flush_text, o->cpu, &names, &o->flush, &o->nflush, why,
+			     whylen) < 0)
 		return -1;
-	o->flush = calloc(n, sizeof *o->flush);
-	if (!o->flush) {
-		opts_free_list(items, n);
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (tl_size_parse(items[i], have_topo ? &topo : NULL, &o->flush[i], why, whylen) < 0)
-			goto fail;
-		for (size_t j = 0; j < i; j++)
-			if (o->flush[j] == o->flush[i]) {
-				snprintf(why, whylen, "flush size '%s' is given twice (%llu bytes)",
-					 items[i], (unsigned long long)o->flush[i]);
-				goto fail;
-			}
-		o->nflush++;
-	}
-	opts_free_list(items, n);
+	opts_free_list(names, o->nflush);
 	return 0;
-fail:
-	opts_free_list(items, n);
-	return -1;
 }
 
 static uint64_t fnv1a(const char *s)

@@ -20,8 +20,6 @@
 #include "bench/runner.h"
 #include "bench/search_cell.h"
 #include "bench/search_params.h"
-#include "bench/size.h"
-#include "bench/topology.h"
 #include "cli/command.h"
 #include "cli/opts.h"
 #include "cli/stop.h"
@@ -183,34 +181,6 @@ static int check_reference(struct search_opts *o, char *why, size_t whylen)
 	return 0;
 }
 
-static int check_flush(struct search_opts *o, char *why, size_t whylen)
-{
-	struct tl_topology topo;
-	char topo_why[TL_WHY_MAX];
-	bool have_topo = tl_topology_read_live(o->plan.cpu < 0 ? tl_cpu_default() : o->plan.cpu,
-					       &topo, topo_why, sizeof topo_why) == 0;
-
-	if (opts_split_list(o->flush_text, "--flush", &o->flush_names, &o->nflush, why, whylen) < 0)
-		return -1;
-	o->flush = calloc(o->nflush, sizeof *o->flush);
-	if (!o->flush) {
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
-	for (size_t i = 0; i < o->nflush; i++) {
-		if (tl_size_parse(o->flush_names[i], have_topo ? &topo : NULL, &o->flush[i], why,
-				  whylen) < 0)
-			return -1;
-		for (size_t j = 0; j < i; j++)
-			if (o->flush[j] == o->flush[i]) {
-				snprintf(why, whylen, "flush size '%s' is given twice (%llu bytes)",
-					 o->flush_names[i], (unsigned long long)o->flush[i]);
-				return -1;
-			}
-	}
-	return 0;
-}
-
 static void search_release(void *st)
 {
 	struct search_opts *o = st;
@@ -297,7 +267,8 @@ static int search_check(void *st, int argc, char **argv, char *why, size_t whyle
 	(void)argv;
 	if (opts_check_output("--json", o->json, "a file path or -", why, whylen) < 0 ||
 	    check_backends(o, why, whylen) < 0 || check_reference(o, why, whylen) < 0 ||
-	    check_flush(o, why, whylen) < 0)
+	    opts_parse_flush(o->flush_text, o->plan.cpu, &o->flush_names, &o->flush, &o->nflush,
+			     why, whylen) < 0)
 		return -1;
 	o->plan.want_tdiff = o->want_tdiff;
 	if (tl_search_plan_set(&o->plan, (const char *const *)o->backends, o->nbackends,

@@ -47,6 +47,12 @@ int opts_parse_double(const char *text, const char *what, double lo, double hi, 
 /* A CPU number the process may run on (checked against sched_getaffinity). */
 int opts_parse_cpu(const char *text, int *cpu, char *why, size_t whylen);
 
+/* --flush LIST: sizes (0, 32KiB, 4xL2, ...; cache multiples from cpu's
+ * caches, cpu < 0 the default sampling CPU) as the items' texts and their
+ * bytes, a size given twice refused. -1 with why, nothing allocated. */
+int opts_parse_flush(const char *text, int cpu, char ***names, uint64_t **bytes, size_t *n,
+		     char *why, size_t whylen);
+
 /* --os-filter's value: the method (an enum tl_os_method), or -1 with why
  * naming the text and the accepted ones. */
 int opts_parse_os_filter(const char *text, char *why, size_t whylen);
