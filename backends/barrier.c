@@ -288,6 +288,17 @@ static inline double barrier_pmu_diff(const struct tl_timer *t, uint32_t lock, u
 	const struct barrier_pmu_view v_ = barrier_pmu_view(p_);                   \
 	if (!v_.cap || v_.index == 0 || ((want_index) && v_.index != (want_index))) \
 		return (double)NAN
+
+/* barrier-pmc's and barrier-pmccntr's close: the counter's fd and page. */
+static void barrier_pmu_timer_close(struct tl_timer *t)
+{
+	if (t->state)
+		barrier_pmu_close(t->state);
+	t->state = NULL;
+}
+#define BARRIER_PMU_CLOSE barrier_pmu_timer_close
+#else
+#define BARRIER_PMU_CLOSE NULL
 #endif
 
 #if defined(BARRIER_PMU) && defined(__x86_64__)
@@ -362,17 +373,9 @@ static int barrier_pmc_open(struct tl_timer *t, const char *params, char *why, s
 	return 0;
 }
 
-static void barrier_pmc_close(struct tl_timer *t)
-{
-	if (t->state)
-		barrier_pmu_close(t->state);
-	t->state = NULL;
-}
-
 #else
 
 #define BARRIER_PMC_FN(f) NULL
-#define barrier_pmc_close NULL
 
 static int barrier_pmc_open(struct tl_timer *t, const char *params, char *why, size_t whylen)
 {
@@ -540,17 +543,9 @@ static int barrier_pmccntr_open(struct tl_timer *t, const char *params, char *wh
 	return 0;
 }
 
-static void barrier_pmccntr_close(struct tl_timer *t)
-{
-	if (t->state)
-		barrier_pmu_close(t->state);
-	t->state = NULL;
-}
-
 #else
 
 #define BARRIER_PMCCNTR_FN(f) NULL
-#define barrier_pmccntr_close NULL
 
 static int barrier_pmccntr_open(struct tl_timer *t, const char *params, char *why, size_t whylen)
 {
@@ -620,7 +615,7 @@ const struct tl_backend tl_backend_barrier_pmc = {
 	.how = "lfence; rdpmc; lfence (inline) on the perf cycles counter (mmap page index)",
 	.simulated = false,
 	.open = barrier_pmc_open,
-	.close = barrier_pmc_close,
+	.close = BARRIER_PMU_CLOSE,
 	.time_empty = BARRIER_PMC_FN(time_empty),
 	.time_adds = BARRIER_PMC_FN(time_adds),
 	.time_muls = BARRIER_PMC_FN(time_muls),
@@ -652,7 +647,7 @@ const struct tl_backend tl_backend_barrier_pmccntr = {
 	.how = "isb; mrs pmccntr_el0; isb (inline), needs perf_user_access=1",
 	.simulated = false,
 	.open = barrier_pmccntr_open,
-	.close = barrier_pmccntr_close,
+	.close = BARRIER_PMU_CLOSE,
 	.time_empty = BARRIER_PMCCNTR_FN(time_empty),
 	.time_adds = BARRIER_PMCCNTR_FN(time_adds),
 	.time_muls = BARRIER_PMCCNTR_FN(time_muls),

@@ -49,26 +49,44 @@ struct sim_state {
 static const char sim_keys[] = "sd, quantum, spike_rate, spike_ns, ns_per_add, ns_per_mul, "
 				"ns_per_fma, ns_per_load, overhead, seed";
 
+/* The defaults, written once: the model's values and the two texts that
+ * state them (tl_sim_describe and the backend's how) come from here. */
+#define SIM_SD 5
+#define SIM_QUANTUM 10
+#define SIM_SPIKE_RATE 0.01
+#define SIM_SPIKE_NS 2000
+#define SIM_NS_PER_ADD 0.3
+#define SIM_NS_PER_MUL 0.9
+#define SIM_NS_PER_FMA 1.2
+#define SIM_NS_PER_LOAD 1.2
+#define SIM_OVERHEAD 20
+#define SIM_SEED 1
+#define SIM_TEXT(v) SIM_TEXT_(v)
+#define SIM_TEXT_(v) #v
+
 void tl_sim_defaults(struct tl_sim_model *m)
 {
-	m->sd = 5.0;
-	m->quantum = 10.0;
-	m->spike_rate = 0.01;
-	m->spike_ns = 2000.0;
-	m->ns_per_add = 0.3;
-	m->ns_per_mul = 0.9;
-	m->ns_per_fma = 1.2;
-	m->ns_per_load = 1.2;
-	m->overhead = 20.0;
-	m->seed = 1;
+	m->sd = SIM_SD;
+	m->quantum = SIM_QUANTUM;
+	m->spike_rate = SIM_SPIKE_RATE;
+	m->spike_ns = SIM_SPIKE_NS;
+	m->ns_per_add = SIM_NS_PER_ADD;
+	m->ns_per_mul = SIM_NS_PER_MUL;
+	m->ns_per_fma = SIM_NS_PER_FMA;
+	m->ns_per_load = SIM_NS_PER_LOAD;
+	m->overhead = SIM_OVERHEAD;
+	m->seed = SIM_SEED;
 }
 
 const char *tl_sim_describe(void)
 {
 	return "simulated: overhead + ns_per_add*K + N(0,sd) [+ spike_ns w.p. spike_rate], "
-	       "quantized to quantum at a random phase; keys (defaults) sd (5), quantum (10), "
-	       "spike_rate (0.01), spike_ns (2000), ns_per_add (0.3), ns_per_mul (0.9), "
-	       "ns_per_fma (1.2), ns_per_load (1.2), overhead (20), seed (1)";
+	       "quantized to quantum at a random phase; keys (defaults) sd (" SIM_TEXT(SIM_SD)
+	       "), quantum (" SIM_TEXT(SIM_QUANTUM) "), spike_rate (" SIM_TEXT(SIM_SPIKE_RATE)
+	       "), spike_ns (" SIM_TEXT(SIM_SPIKE_NS) "), ns_per_add (" SIM_TEXT(SIM_NS_PER_ADD)
+	       "), ns_per_mul (" SIM_TEXT(SIM_NS_PER_MUL) "), ns_per_fma ("
+	       SIM_TEXT(SIM_NS_PER_FMA) "), ns_per_load (" SIM_TEXT(SIM_NS_PER_LOAD)
+	       "), overhead (" SIM_TEXT(SIM_OVERHEAD) "), seed (" SIM_TEXT(SIM_SEED) ")";
 }
 
 static int sim_number(const char *key, const char *val, double lo, double hi, double *out,
@@ -252,8 +270,10 @@ const struct tl_backend tl_backend_sim = {
 	.clock = TL_CLOCK_WALL,
 	.unit = "ns",
 	.how = "simulated: overhead + ns_per_add*K + N(0,sd) [+ spike_ns w.p. spike_rate], "
-	       "quantized at a random phase (defaults sd=5,quantum=10,spike_rate=0.01,"
-	       "spike_ns=2000,ns_per_add=0.3,overhead=20,seed=1)",
+	       "quantized at a random phase (defaults sd=" SIM_TEXT(SIM_SD) ",quantum="
+	       SIM_TEXT(SIM_QUANTUM) ",spike_rate=" SIM_TEXT(SIM_SPIKE_RATE) ",spike_ns="
+	       SIM_TEXT(SIM_SPIKE_NS) ",ns_per_add=" SIM_TEXT(SIM_NS_PER_ADD) ",overhead="
+	       SIM_TEXT(SIM_OVERHEAD) ",seed=" SIM_TEXT(SIM_SEED) ")",
 	.simulated = true,
 	.open = sim_open,
 	.close = sim_close,

@@ -141,7 +141,7 @@ struct search_watch {
 	bool by_deadline;
 };
 
-static void on_point(void *ctx, size_t cell, int kind, uint64_t x, double y)
+static void on_point(void *ctx, size_t cell, enum tl_search_kind kind, uint64_t x, double y)
 {
 	struct search_watch *w = ctx;
 

@@ -100,7 +100,8 @@ struct tl_host {
 int tl_host_read(const char *root, int cpu, struct tl_host *h);
 
 /* Measures whether the core clock holds still: 20000 samples of a
- * 20000-ADD chain (about 0.2 s) on h->cpu with the first barrier timer that
+ * 20000-ADD chain (4e8 ADDs: a few tenths of a second, more where an ADD
+ * is slow or the vCPU is shared) on h->cpu with the first barrier timer that
  * opens (clock-gettime otherwise), cut into 100-sample chunks by
  * stats_drift. Fills the clock fields and the "clock" spoiler. The calling
  * thread is pinned for the measurement and its affinity restored. Only for

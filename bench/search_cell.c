@@ -140,7 +140,8 @@ int tl_search_points_add(struct tl_search_points *pts, double x, double y)
 	return 0;
 }
 
-size_t tl_search_points_total(const struct tl_search_cell *cells, size_t ncells, int kind)
+size_t tl_search_points_total(const struct tl_search_cell *cells, size_t ncells,
+			      enum tl_search_kind kind)
 {
 	size_t n = 0;
 
@@ -214,12 +215,12 @@ static void set_phase(const struct run_ctx *rc, enum tl_search_state st, int pha
 	changed(rc);
 }
 
-static void on_point(void *ctx, int kind, uint64_t x, double y)
+static void on_point(void *ctx, enum tl_search_kind kind, uint64_t x, double y)
 {
 	const struct run_ctx *rc = ctx;
 
 	/* kept for the figures; a point that finds no memory is only not drawn */
-	if (rc->rep && (kind == 0 || kind == 1))
+	if (rc->rep && (kind == TL_SEARCH_TMIN || kind == TL_SEARCH_TDIFF))
 		(void)tl_search_points_add(&rc->rep->points[kind], (double)x, y);
 	if (rc->h && rc->h->point)
 		rc->h->point(rc->h->ctx, rc->cell, kind, x, y);

@@ -62,7 +62,7 @@ struct tl_search_rep {
 	double overhead_ns, ns_per_add, fit_r2, resolution_ns, flush_s;
 	size_t fast_n, setup_measurements;
 	struct tl_search_result tmin, tdiff;
-	struct tl_search_points points[2]; /* [0] t_min's, [1] t_diff's */
+	struct tl_search_points points[2]; /* by enum tl_search_kind */
 	char why[TL_WHY_MAX];       /* a setup failure */
 };
 
@@ -106,8 +106,8 @@ struct tl_search_cell {
 /* What a face wants to hear while the engine runs (every member may be NULL). */
 struct tl_search_hooks {
 	void *ctx;
-	/* every evaluated point: kind 0 (K, CV), 1 (delta, alpha) */
-	void (*point)(void *ctx, size_t cell, int kind, uint64_t x, double y);
+	/* every evaluated point (stats/search.h) */
+	void (*point)(void *ctx, size_t cell, enum tl_search_kind kind, uint64_t x, double y);
 	/* around every write into cells, so a drawing thread reads whole values */
 	void (*lock)(void *ctx);
 	void (*unlock)(void *ctx);
@@ -131,7 +131,8 @@ struct tl_search_cell *tl_search_cells_new(const struct tl_search_plan *p);
 void tl_search_cells_free(struct tl_search_cell *cells, size_t ncells);
 /* Points of kind (0 t_min, 1 t_diff) over every repeat of ncells cells:
  * none in a file written before they were kept. */
-size_t tl_search_points_total(const struct tl_search_cell *cells, size_t ncells, int kind);
+size_t tl_search_points_total(const struct tl_search_cell *cells, size_t ncells,
+			      enum tl_search_kind kind);
 
 
 /* Runs every repeat of every cell on the calling thread (pin it first).

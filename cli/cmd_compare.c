@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "bench/size.h"
-#include "cli/commands.h"
+#include "cli/command.h"
 #include "cli/opts.h"
 #include "bench/analysis.h"
 #include "io/results.h"
@@ -59,52 +59,55 @@ static int is_stdout(const char *path)
 	return path && strcmp(path, "-") == 0;
 }
 
-static int parse_args(int argc, char **argv, struct compare_opts *o, char *why, size_t whylen)
+static void compare_init(void *st)
 {
-	int c;
+	struct compare_opts *o = st;
+
+	o->threshold_pct = TL_COMPARE_DEFAULT_THRESHOLD_PCT;
+}
+
+static int compare_option(void *st, int c, const char *arg, char *why, size_t whylen)
+{
+	struct compare_opts *o = st;
 	char *end;
 
-	memset(o, 0, sizeof *o);
-	o->threshold_pct = TL_COMPARE_DEFAULT_THRESHOLD_PCT;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			fputs(usage_text, stdout);
-			return 1;
-		case OPT_THRESHOLD:
-			errno = 0;
-			o->threshold_pct = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(o->threshold_pct >= 0) ||
-			    o->threshold_pct > 100) {
-				snprintf(why, whylen, "--threshold '%s': expected a percentage from 0 "
-						      "to 100 (e.g. 1 or 0.5)", optarg);
-				return -1;
-			}
-			break;
-		case OPT_SEED_C:
-			errno = 0;
-			o->seed = strtoull(optarg, &end, 10);
-			if (errno || end == optarg || *end || optarg[0] == '-') {
-				snprintf(why, whylen, "--seed '%s': expected a whole number >= 0", optarg);
-				return -1;
-			}
-			break;
-		case OPT_JSON_C:
-			o->json = optarg;
-			break;
-		case OPT_MD_C:
-			o->markdown = optarg;
-			break;
-		case OPT_CSV_C:
-			o->csv = optarg;
-			break;
-		default:
-			opts_usage_error(c, argv, longopts, why, whylen);
+	switch (c) {
+	case OPT_THRESHOLD:
+		errno = 0;
+		o->threshold_pct = strtod(arg, &end);
+		if (errno || end == arg || *end || !(o->threshold_pct >= 0) ||
+		    o->threshold_pct > 100) {
+			snprintf(why, whylen, "--threshold '%s': expected a percentage from 0 "
+					      "to 100 (e.g. 1 or 0.5)", arg);
 			return -1;
 		}
+		return 0;
+	case OPT_SEED_C:
+		errno = 0;
+		o->seed = strtoull(arg, &end, 10);
+		if (errno || end == arg || *end || arg[0] == '-') {
+			snprintf(why, whylen, "--seed '%s': expected a whole number >= 0", arg);
+			return -1;
+		}
+		return 0;
+	case OPT_JSON_C:
+		o->json = arg;
+		return 0;
+	case OPT_MD_C:
+		o->markdown = arg;
+		return 0;
+	case OPT_CSV_C:
+		o->csv = arg;
+		return 0;
+	default:
+		return CLI_NOT_MINE;
 	}
+}
+
+static int compare_check(void *st, int argc, char **argv, char *why, size_t whylen)
+{
+	struct compare_opts *o = st;
+
 	if (argc - optind != 2) {
 		snprintf(why, whylen, "expected two run files, BASE.json and NEW.json, got %d "
 				      "(usage: ticklab compare BASE.json NEW.json)", argc - optind);
@@ -181,41 +184,37 @@ static int write_outputs(const struct compare_opts *o, const struct tl_run *a,
 	return rc_out;
 }
 
-int cli_compare_main(int argc, char **argv)
+static int compare_exec(void *st)
 {
-	struct compare_opts o;
+	const struct compare_opts *o = st;
 	struct tl_run a, b;
 	struct tl_results_meta ma, mb;
 	struct tl_run_compare rc_rows;
 	char why[WHY_LEN];
-	int rc = parse_args(argc, argv, &o, why, sizeof why);
+	int rc;
 
-	if (rc > 0)
-		return TL_EXIT_OK;
-	if (rc < 0)
-		return opts_fail("compare", why);
 	memset(&a, 0, sizeof a);
 	memset(&b, 0, sizeof b);
 	memset(&ma, 0, sizeof ma);
 	memset(&mb, 0, sizeof mb);
-	if (tl_run_load(o.base, &a, &ma, why, sizeof why) < 0)
+	if (tl_run_load(o->base, &a, &ma, why, sizeof why) < 0)
 		return opts_fail("compare", why);
-	if (tl_run_load(o.new_, &b, &mb, why, sizeof why) < 0) {
+	if (tl_run_load(o->new_, &b, &mb, why, sizeof why) < 0) {
 		tl_run_unload(&a, &ma);
 		return opts_fail("compare", why);
 	}
-	if (tl_runs_compare(&a, &b, o.threshold_pct, o.seed, &rc_rows) < 0) {
+	if (tl_runs_compare(&a, &b, o->threshold_pct, o->seed, &rc_rows) < 0) {
 		fprintf(stderr, "ticklab compare: out of memory\n");
 		rc = TL_EXIT_FAIL;
 	} else if (rc_rows.nrows == 0) {
 		snprintf(why, sizeof why, "%s and %s have no cell in common (a cell matches on "
-					  "backend id, flush size and kernel)", o.base, o.new_);
+					  "backend id, flush size and kernel)", o->base, o->new_);
 		rc = opts_fail("compare", why);
 	} else {
 		/* A file on stdout takes it: the table goes to stderr then. */
-		tl_run_compare_print(stdout_taken(&o) ? stderr : stdout, &a, &rc_rows);
+		tl_run_compare_print(stdout_taken(o) ? stderr : stdout, &a, &rc_rows);
 		fflush(stdout);
-		rc = write_outputs(&o, &a, &rc_rows);
+		rc = write_outputs(o, &a, &rc_rows);
 		if (rc == TL_EXIT_OK)
 			rc = rc_rows.differ > 0;
 	}
@@ -224,3 +223,15 @@ int cli_compare_main(int argc, char **argv)
 	tl_run_unload(&b, &mb);
 	return rc;
 }
+
+const struct cli_command cli_cmd_compare = {
+	.name = "compare",
+	.summary = "two saved runs cell by cell: shift, interval, p-values, verdict",
+	.usage = usage_text,
+	.longopts = longopts,
+	.size = sizeof(struct compare_opts),
+	.init = compare_init,
+	.option = compare_option,
+	.check = compare_check,
+	.exec = compare_exec,
+};

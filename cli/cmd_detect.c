@@ -4,7 +4,6 @@
 #include "config.h"
 
 #include <math.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,10 +11,9 @@
 
 #include "bench/detect.h"
 #include "bench/runner.h"
-#include "bench/size.h"
-#include "bench/topology.h"
-#include "cli/commands.h"
+#include "cli/command.h"
 #include "cli/opts.h"
+#include "cli/stop.h"
 #include "io/results.h"
 
 #define WHY_LEN 1024
@@ -72,113 +70,85 @@ struct detect_opts {
 
 static atomic_bool stop_flag;
 
-static void on_stop(int sig)
+static void detect_init(void *st)
 {
-	(void)sig;
-	atomic_store(&stop_flag, true);
+	struct detect_opts *o = st;
+
+	o->flush_text = "0";
+	o->cpu = -1;
+	tl_detect_defaults(&o->p);
 }
 
-static int check_flush(struct detect_opts *o, char *why, size_t whylen)
+static int detect_option(void *st, int c, const char *arg, char *why, size_t whylen)
 {
-	struct tl_topology topo;
-	char twhy[TL_WHY_MAX];
-	bool have = tl_topology_read_live(o->cpu < 0 ? tl_cpu_default() : o->cpu, &topo, twhy,
-					  sizeof twhy) == 0;
-
-	if (opts_split_list(o->flush_text, "--flush", &o->flush_names, &o->nflush, why, whylen) < 0)
-		return -1;
-	o->flush = calloc(o->nflush, sizeof *o->flush);
-	if (!o->flush) {
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
-	for (size_t i = 0; i < o->nflush; i++)
-		if (tl_size_parse(o->flush_names[i], have ? &topo : NULL, &o->flush[i], why, whylen) < 0)
-			return -1;
-	return 0;
-}
-
-static int parse_one(struct detect_opts *o, int c, char **argv, char *why, size_t whylen)
-{
+	struct detect_opts *o = st;
 	size_t v;
 
 	switch (c) {
 	case 'b':
-		o->backend_text = optarg;
+		o->backend_text = arg;
 		return 0;
 	case 'f':
-		o->flush_text = optarg;
+		o->flush_text = arg;
 		return 0;
 	case 'n':
-		if (opts_parse_count(optarg, "-n", &o->p.n, why, whylen) < 0)
+		if (opts_parse_count(arg, "-n", &o->p.n, why, whylen) < 0)
 			return -1;
 		if (o->p.n < 2) {
 			snprintf(why, whylen, "-n '%s': need at least 2 samples (one plain, one injected)",
-				 optarg);
+				 arg);
 			return -1;
 		}
 		return 0;
 	case OPT_K:
-		return opts_parse_u64(optarg, "--k", &o->p.k, why, whylen) < 0 || o->p.k > TL_KERNEL_MAX_K
+		return opts_parse_u64(arg, "--k", &o->p.k, why, whylen) < 0 || o->p.k > TL_KERNEL_MAX_K
 			       ? (snprintf(why, whylen, "--k '%s': expected a whole number 0.."
-						      TL_KERNEL_MAX_K_TEXT, optarg), -1)
+						      TL_KERNEL_MAX_K_TEXT, arg), -1)
 			       : 0;
 	case OPT_ALPHA_D:
-		return opts_parse_double(optarg, "--alpha", 1e-12, 0.5, &o->p.alpha, why, whylen);
+		return opts_parse_double(arg, "--alpha", 1e-12, 0.5, &o->p.alpha, why, whylen);
 	case OPT_MAX_D:
-		if (opts_parse_count(optarg, "--max-d", &v, why, whylen) < 0)
+		if (opts_parse_count(arg, "--max-d", &v, why, whylen) < 0)
 			return -1;
 		if (v > TL_KERNEL_MAX_K) {
-			snprintf(why, whylen, "--max-d '%s': expected 1.." TL_KERNEL_MAX_K_TEXT, optarg);
+			snprintf(why, whylen, "--max-d '%s': expected 1.." TL_KERNEL_MAX_K_TEXT, arg);
 			return -1;
 		}
 		o->p.max_d = v;
 		return 0;
 	case 'c':
-		return opts_parse_cpu(optarg, &o->cpu, why, whylen);
+		return opts_parse_cpu(arg, &o->cpu, why, whylen);
 	case 's':
-		return opts_parse_u64(optarg, "--seed", &o->p.seed, why, whylen);
+		return opts_parse_u64(arg, "--seed", &o->p.seed, why, whylen);
 	case OPT_JSON:
-		o->json = optarg;
+		o->json = arg;
 		return 0;
 	default:
-		opts_usage_error(c, argv, longopts, why, whylen);
-		return -1;
+		return CLI_NOT_MINE;
 	}
 }
 
-static int parse_args(int argc, char **argv, struct detect_opts *o, char *why, size_t whylen)
+static int detect_check(void *st, int argc, char **argv, char *why, size_t whylen)
 {
-	int c;
+	struct detect_opts *o = st;
 
-	memset(o, 0, sizeof *o);
-	o->flush_text = "0";
-	o->cpu = -1;
-	tl_detect_defaults(&o->p);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":b:f:n:c:s:h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(usage_text, stdout);
-			return 1;
-		}
-		if (parse_one(o, c, argv, why, whylen) < 0)
-			return -1;
-	}
-	if (opts_no_operand(argc, argv, "lists are comma-separated: --backend a,b", why, whylen) < 0)
-		return -1;
+	(void)argc;
+	(void)argv;
 	if (!o->backend_text) {
 		snprintf(why, whylen, "which timers? give --backend LIST (see `ticklab info`)");
 		return -1;
 	}
 	if (opts_parse_backends(o->backend_text, &o->backends, &o->nbackends, why, whylen) < 0 ||
-	    check_flush(o, why, whylen) < 0)
+	    opts_parse_flush(o->flush_text, o->cpu, &o->flush_names, &o->flush, &o->nflush, why,
+			     whylen) < 0)
 		return -1;
 	return 0;
 }
 
-static void opts_release(struct detect_opts *o)
+static void detect_release(void *st)
 {
+	struct detect_opts *o = st;
+
 	opts_free_list(o->backends, o->nbackends);
 	opts_free_list(o->flush_names, o->nflush);
 	free(o->flush);
@@ -238,26 +208,21 @@ static int detect_cell(const struct detect_opts *o, size_t b, size_t fi, FILE *o
 	return rc;
 }
 
-static int detect_all(const struct detect_opts *o)
+static int detect_exec(void *st)
 {
+	const struct detect_opts *o = st;
 	bool to_stderr = o->json && strcmp(o->json, "-") == 0;
 	FILE *out = to_stderr ? stderr : stdout;
 	json_t *rows = o->json ? json_array() : NULL;
 	int cpu = o->cpu < 0 ? tl_cpu_default() : o->cpu, rc = TL_EXIT_OK;
 	char why[WHY_LEN];
-	struct sigaction sa, old_int, old_term;
 
 	if (tl_cpu_pin(cpu, why, sizeof why) < 0) {
 		fprintf(stderr, "ticklab detect: %s\n", why);
 		json_decref(rows);
 		return TL_EXIT_FAIL;
 	}
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	atomic_store(&stop_flag, false);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	cli_stop_watch(&stop_flag);
 	fprintf(out, "smallest D detected by jitter:%llu,D,0.5 with %zu samples (Mann-Whitney p < %g)\n",
 		(unsigned long long)o->p.k, o->p.n, o->p.alpha);
 	fprintf(out, "%-24s %-8s %7s %16s %9s %5s  %s\n", "backend", "flush", "ns/ADD",
@@ -266,8 +231,7 @@ static int detect_all(const struct detect_opts *o)
 		for (size_t b = 0; b < o->nbackends && !atomic_load(&stop_flag); b++)
 			if (detect_cell(o, b, fi, out, rows) != TL_EXIT_OK)
 				rc = TL_EXIT_FAIL;
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	cli_stop_disarm();
 	fflush(out);
 	if (rows) {
 		json_t *doc = json_pack("{s:{s:s,s:s},s:I,s:I,s:f,s:I,s:o}", "ticklab", "version",
@@ -286,18 +250,17 @@ static int detect_all(const struct detect_opts *o)
 	return rc;
 }
 
-int cli_detect_main(int argc, char **argv)
-{
-	struct detect_opts o;
-	char why[WHY_LEN];
-	int rc = parse_args(argc, argv, &o, why, sizeof why);
-
-	if (rc == 0)
-		rc = detect_all(&o);
-	else if (rc > 0)
-		rc = TL_EXIT_OK;
-	else
-		rc = opts_fail("detect", why);
-	opts_release(&o);
-	return rc;
-}
+const struct cli_command cli_cmd_detect = {
+	.name = "detect",
+	.summary = "the smallest injected variation each timer shows (t_diff's cousin)",
+	.usage = usage_text,
+	.shortopts = "b:f:n:c:s:",
+	.longopts = longopts,
+	.no_operand_hint = "lists are comma-separated: --backend a,b",
+	.size = sizeof(struct detect_opts),
+	.init = detect_init,
+	.option = detect_option,
+	.check = detect_check,
+	.exec = detect_exec,
+	.release = detect_release,
+};

@@ -2,18 +2,17 @@
  * node, one JSON named by the node (for `ticklab fleet`) and its table. */
 #include "config.h"
 
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "bench/fingerprint.h"
 #include "bench/runner.h"
-#include "cli/commands.h"
+#include "cli/command.h"
 #include "cli/opts.h"
+#include "cli/stop.h"
 #include "io/fingerprint.h"
 #include "io/results.h"
 
@@ -59,6 +58,7 @@ static const struct option longopts[] = {
 };
 
 struct fp_opts {
+	struct tl_fp_node node; /* read first: --json's %h, %n and %j */
 	struct tl_fp_config cfg;
 	bool quick, budget_given, quiet;
 	char json[4096]; /* expanded; "" none */
@@ -66,43 +66,20 @@ struct fp_opts {
 
 static atomic_bool stop_flag;
 
-static void on_stop_signal(int sig)
+static void fp_init(void *st)
 {
-	(void)sig;
-	atomic_store(&stop_flag, true);
+	struct fp_opts *o = st;
+
+	tl_fp_node_read(&o->node);
+	o->cfg.budget_s = TL_FP_BUDGET_S;
+	o->cfg.cpu = -1;
+	o->cfg.seed = 1;
 }
 
-static int check_dir(const char *path, char *why, size_t whylen)
+static int fp_option(void *st, int c, const char *arg, char *why, size_t whylen)
 {
-	const char *slash = strrchr(path, '/');
-	struct stat st;
-	char *dir;
-	int rc = 0;
+	struct fp_opts *o = st;
 
-	if (strcmp(path, "-") == 0)
-		return 0;
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(why, whylen, "--json '%.900s' is a directory (accepted: a file path, which may "
-				      "hold %%h, %%n, %%j, or -)",
-			 path);
-		return -1;
-	}
-	dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
-	if (!dir) {
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		snprintf(why, whylen, "--json '%.400s': directory '%.400s' does not exist", path, dir);
-		rc = -1;
-	}
-	free(dir);
-	return rc;
-}
-
-static int parse_one(struct fp_opts *o, int c, char **argv, const struct tl_fp_node *node,
-		     char *why, size_t whylen)
-{
 	switch (c) {
 	case OPT_QUICK:
 		o->quick = true;
@@ -110,44 +87,28 @@ static int parse_one(struct fp_opts *o, int c, char **argv, const struct tl_fp_n
 		return 0;
 	case OPT_BUDGET:
 		o->budget_given = true;
-		return opts_parse_double(optarg, "--budget", 1, 3600, &o->cfg.budget_s, why, whylen);
+		return opts_parse_double(arg, "--budget", 1, 3600, &o->cfg.budget_s, why, whylen);
 	case OPT_JSON:
-		if (tl_fp_expand_path(optarg, node, o->json, sizeof o->json, why, whylen) < 0)
+		if (tl_fp_expand_path(arg, &o->node, o->json, sizeof o->json, why, whylen) < 0)
 			return -1;
-		return check_dir(o->json, why, whylen);
+		return opts_check_output("--json", o->json,
+					 "a file path, which may hold %h, %n, %j, or -", why, whylen);
 	case 'c':
-		return opts_parse_cpu(optarg, &o->cfg.cpu, why, whylen);
+		return opts_parse_cpu(arg, &o->cfg.cpu, why, whylen);
 	case 's':
-		return opts_parse_u64(optarg, "--seed", &o->cfg.seed, why, whylen);
+		return opts_parse_u64(arg, "--seed", &o->cfg.seed, why, whylen);
 	case 'q':
 		o->quiet = true;
 		return 0;
 	default:
-		opts_usage_error(c, argv, longopts, why, whylen);
-		return -1;
+		return CLI_NOT_MINE;
 	}
 }
 
-/* 0 to run, 1 when --help was printed, -1 with why on bad input. */
-static int parse_args(int argc, char **argv, struct fp_opts *o, const struct tl_fp_node *node,
-		      char *why, size_t whylen)
+static int fp_check(void *st, int argc, char **argv, char *why, size_t whylen)
 {
-	int c;
+	struct fp_opts *o = st;
 
-	memset(o, 0, sizeof *o);
-	o->cfg.budget_s = TL_FP_BUDGET_S;
-	o->cfg.cpu = -1;
-	o->cfg.seed = 1;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:s:qh", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(usage_text, stdout);
-			return 1;
-		}
-		if (parse_one(o, c, argv, node, why, whylen) < 0)
-			return -1;
-	}
 	if (o->quick && o->budget_given) {
 		snprintf(why, whylen, "--quick and --budget both set the time (accepted: one of them)");
 		return -1;
@@ -180,9 +141,9 @@ static int show_and_write(const struct fp_opts *o, const json_t *doc, struct tl_
 	return rc;
 }
 
-static int fingerprint(const struct fp_opts *o, const struct tl_fp_node *node)
+static int fp_exec(void *st)
 {
-	struct sigaction sa, old_int, old_term;
+	const struct fp_opts *o = st;
 	struct tl_out *out = NULL;
 	struct tl_fp fp;
 	char why[WHY_LEN];
@@ -193,15 +154,9 @@ static int fingerprint(const struct fp_opts *o, const struct tl_fp_node *node)
 		fprintf(stderr, "ticklab fingerprint: %s\n", why);
 		return TL_EXIT_FAIL;
 	}
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_stop_signal;
-	sigemptyset(&sa.sa_mask);
-	atomic_store(&stop_flag, false);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
+	cli_stop_watch(&stop_flag);
 	rc = tl_fp_measure(&o->cfg, &fp, &stop_flag, why, sizeof why);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
+	cli_stop_disarm();
 	if (rc != 0) {
 		/* an interrupted battery is not a fingerprint: no file */
 		fprintf(stderr, "ticklab fingerprint: %s\n",
@@ -210,7 +165,7 @@ static int fingerprint(const struct fp_opts *o, const struct tl_fp_node *node)
 		tl_fp_free(&fp);
 		return rc < 0 ? TL_EXIT_FAIL : TL_EXIT_INTERRUPTED;
 	}
-	doc = tl_fp_to_json(&fp, node);
+	doc = tl_fp_to_json(&fp, &o->node);
 	tl_fp_free(&fp);
 	if (!doc) {
 		fprintf(stderr, "ticklab fingerprint: out of memory building the JSON\n");
@@ -222,18 +177,15 @@ static int fingerprint(const struct fp_opts *o, const struct tl_fp_node *node)
 	return rc;
 }
 
-int cli_fingerprint_main(int argc, char **argv)
-{
-	struct tl_fp_node node;
-	struct fp_opts o;
-	char why[WHY_LEN];
-	int rc;
-
-	tl_fp_node_read(&node);
-	rc = parse_args(argc, argv, &o, &node, why, sizeof why);
-	if (rc > 0)
-		return TL_EXIT_OK;
-	if (rc < 0)
-		return opts_fail("fingerprint", why);
-	return fingerprint(&o, &node);
-}
+const struct cli_command cli_cmd_fingerprint = {
+	.name = "fingerprint",
+	.summary = "this node's fixed battery, one JSON per node (for fleet)",
+	.usage = usage_text,
+	.shortopts = "c:s:q",
+	.longopts = longopts,
+	.size = sizeof(struct fp_opts),
+	.init = fp_init,
+	.option = fp_option,
+	.check = fp_check,
+	.exec = fp_exec,
+};

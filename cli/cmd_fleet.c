@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
+#include "cli/command.h"
 #include "cli/opts.h"
 #include "io/fleet.h"
 #include "io/results.h"
@@ -54,32 +54,31 @@ struct fleet_opts {
 	size_t npaths;
 };
 
-static int parse_args(int argc, char **argv, struct fleet_opts *o, char *why, size_t whylen)
+static int fleet_option(void *st, int c, const char *arg, char *why, size_t whylen)
 {
-	int c;
+	struct fleet_opts *o = st;
 
-	memset(o, 0, sizeof *o);
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_JSON:
-			o->json = optarg;
-			break;
-		case OPT_MARKDOWN:
-			o->markdown = optarg;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 1;
-		default:
-			opts_usage_error(c, argv, longopts, why, whylen);
-			return -1;
-		}
+	(void)why;
+	(void)whylen;
+	switch (c) {
+	case OPT_JSON:
+		o->json = arg;
+		return 0;
+	case OPT_MARKDOWN:
+		o->markdown = arg;
+		return 0;
+	case 'q':
+		o->quiet = true;
+		return 0;
+	default:
+		return CLI_NOT_MINE;
 	}
+}
+
+static int fleet_check(void *st, int argc, char **argv, char *why, size_t whylen)
+{
+	struct fleet_opts *o = st;
+
 	if (optind >= argc) {
 		snprintf(why, whylen, "which fingerprints? (usage: ticklab fleet FILE.json... | DIR)");
 		return -1;
@@ -121,19 +120,15 @@ static int write_outputs(const struct fleet_opts *o, const struct tl_fleet *fl)
 	return rc;
 }
 
-int cli_fleet_main(int argc, char **argv)
+static int fleet_exec(void *st)
 {
-	struct fleet_opts o;
+	const struct fleet_opts *o = st;
 	struct tl_fleet fl;
 	char why[WHY_LEN];
-	int rc = parse_args(argc, argv, &o, why, sizeof why);
 	bool taken;
+	int rc;
 
-	if (rc > 0)
-		return TL_EXIT_OK;
-	if (rc < 0)
-		return opts_fail("fleet", why);
-	if (tl_fleet_load(o.paths, o.npaths, &fl, why, sizeof why) < 0) {
+	if (tl_fleet_load(o->paths, o->npaths, &fl, why, sizeof why) < 0) {
 		tl_fleet_free(&fl);
 		return opts_fail("fleet", why);
 	}
@@ -142,8 +137,8 @@ int cli_fleet_main(int argc, char **argv)
 		fprintf(stderr, "ticklab fleet: out of memory\n");
 		return TL_EXIT_FAIL;
 	}
-	taken = (o.json && strcmp(o.json, "-") == 0) || (o.markdown && strcmp(o.markdown, "-") == 0);
-	if (o.quiet) {
+	taken = (o->json && strcmp(o->json, "-") == 0) || (o->markdown && strcmp(o->markdown, "-") == 0);
+	if (o->quiet) {
 		for (size_t i = 0; i < fl.n; i++)
 			if (fl.nodes[i].flagged)
 				fprintf(taken ? stderr : stdout, "%s | %s\n", fl.nodes[i].fig.node.name,
@@ -152,9 +147,21 @@ int cli_fleet_main(int argc, char **argv)
 		tl_fleet_table_print(taken ? stderr : stdout, &fl);
 	}
 	fflush(stdout);
-	rc = write_outputs(&o, &fl);
+	rc = write_outputs(o, &fl);
 	if (rc == TL_EXIT_OK && fl.nflagged)
 		rc = TL_EXIT_FAIL;
 	tl_fleet_free(&fl);
 	return rc;
 }
+
+const struct cli_command cli_cmd_fleet = {
+	.name = "fleet",
+	.summary = "fingerprints of many nodes side by side; the odd node flagged",
+	.usage = usage_text,
+	.shortopts = "q",
+	.longopts = longopts,
+	.size = sizeof(struct fleet_opts),
+	.option = fleet_option,
+	.check = fleet_check,
+	.exec = fleet_exec,
+};

@@ -10,7 +10,7 @@
 #include "bench/probe.h"
 #include "bench/runner.h"
 #include "bench/size.h"
-#include "cli/commands.h"
+#include "cli/command.h"
 #include "cli/opts.h"
 #include "io/host_json.h"
 #include "io/results.h"
@@ -210,38 +210,42 @@ static int print_json(const struct tl_host *h, const struct tl_probe *bi, size_t
 	return rc;
 }
 
-int cli_info_main(int argc, char **argv)
+struct info_opts {
+	bool json;
+	int cpu;
+};
+
+static void info_init(void *st)
 {
+	struct info_opts *o = st;
+
+	o->cpu = -1;
+}
+
+static int info_option(void *st, int c, const char *arg, char *why, size_t whylen)
+{
+	struct info_opts *o = st;
+
+	switch (c) {
+	case OPT_JSON:
+		o->json = true;
+		return 0;
+	case 'c':
+		return opts_parse_cpu(arg, &o->cpu, why, whylen);
+	default:
+		return CLI_NOT_MINE;
+	}
+}
+
+static int info_exec(void *st)
+{
+	const struct info_opts *o = st;
 	struct tl_probe *bi;
 	struct tl_host host;
 	char why[WHY_LEN];
-	bool json = false;
-	int cpu = -1, c, rc;
+	int cpu = o->cpu < 0 ? tl_cpu_default() : o->cpu, rc;
 	size_t n = 0;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":c:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case OPT_JSON:
-			json = true;
-			break;
-		case 'c':
-			if (opts_parse_cpu(optarg, &cpu, why, sizeof why) < 0)
-				return opts_fail("info", why);
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return TL_EXIT_OK;
-		default:
-			opts_usage_error(c, argv, longopts, why, sizeof why);
-			return opts_fail("info", why);
-		}
-	}
-	if (opts_no_operand(argc, argv, "accepted: --json, --cpu C", why, sizeof why) < 0)
-		return opts_fail("info", why);
-	if (cpu < 0)
-		cpu = tl_cpu_default();
 	/* Resolution and overhead are measured where a run would sample. */
 	if (tl_cpu_pin(cpu, why, sizeof why) < 0)
 		fprintf(stderr, "ticklab info: %s (measuring unpinned)\n", why);
@@ -258,7 +262,7 @@ int cli_info_main(int argc, char **argv)
 	for (size_t i = 0; i < n; i++)
 		tl_backend_probe(tl_backends[i]->id, &host.cost, &bi[i]);
 	tl_host_note_syscalls(&host, bi, n);
-	if (json) {
+	if (o->json) {
 		rc = print_json(&host, bi, n);
 	} else {
 		printf("ticklab %s\n", PACKAGE_VERSION);
@@ -269,3 +273,16 @@ int cli_info_main(int argc, char **argv)
 	free(bi);
 	return rc;
 }
+
+const struct cli_command cli_cmd_info = {
+	.name = "info",
+	.summary = "the node and every timer backend's availability and reason",
+	.usage = usage_text,
+	.shortopts = "c:",
+	.longopts = longopts,
+	.no_operand_hint = "accepted: --json, --cpu C",
+	.size = sizeof(struct info_opts),
+	.init = info_init,
+	.option = info_option,
+	.exec = info_exec,
+};

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
+#include "cli/command.h"
 #include "cli/opts.h"
 #include "io/plot.h"
 #include "io/results.h"
@@ -84,52 +84,48 @@ static int parse_size(const char *text, int *w, int *h, char *why, size_t whylen
 	return -1;
 }
 
-static int parse_option(struct plot_args *a, int c, char **argv, char *why, size_t whylen)
+static int plot_option(void *st, int c, const char *arg, char *why, size_t whylen)
 {
+	struct plot_args *a = st;
+
 	switch (c) {
-	case 'o': a->out = optarg; return 0;
-	case OPT_KIND: a->kind = optarg; return 0;
-	case OPT_THEME: a->theme = optarg; return 0;
-	case OPT_THEMES_DIR: a->themes_dir = optarg; return 0;
-	case OPT_TITLE: a->title = optarg; return 0;
-	case OPT_SIZE: return parse_size(optarg, &a->width, &a->height, why, whylen);
+	case 'o': a->out = arg; return 0;
+	case OPT_KIND: a->kind = arg; return 0;
+	case OPT_THEME: a->theme = arg; return 0;
+	case OPT_THEMES_DIR: a->themes_dir = arg; return 0;
+	case OPT_TITLE: a->title = arg; return 0;
+	case OPT_SIZE: return parse_size(arg, &a->width, &a->height, why, whylen);
 	case OPT_AXIS:
-		if (strcmp(optarg, "shared") == 0 || strcmp(optarg, "own") == 0) {
-			a->own_axis = strcmp(optarg, "own") == 0;
+		if (strcmp(arg, "shared") == 0 || strcmp(arg, "own") == 0) {
+			a->own_axis = strcmp(arg, "own") == 0;
 			return 0;
 		}
 		snprintf(why, whylen, "--axis '%s': accepted: shared (one x axis for every "
-				      "histogram) or own (each its own)", optarg);
+				      "histogram) or own (each its own)", arg);
 		return -1;
 	case OPT_OS_FILTER:
-		a->os = opts_parse_os_filter(optarg, why, whylen);
+		a->os = opts_parse_os_filter(arg, why, whylen);
 		return a->os < 0 ? -1 : 0;
 	default:
-		opts_usage_error(c, argv, longopts, why, whylen);
-		return -1;
+		return CLI_NOT_MINE;
 	}
 }
 
-static int parse_args(int argc, char **argv, struct plot_args *a, char *why, size_t whylen)
+static void plot_init(void *st)
 {
-	int c;
-	enum tl_plot_format f;
+	struct plot_args *a = st;
 
-	memset(a, 0, sizeof *a);
 	a->os = -1;
 	a->width = TL_PLOT_DEFAULT_W;
 	a->height = TL_PLOT_DEFAULT_H;
 	a->theme = "light";
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(usage_text, stdout);
-			return 1;
-		}
-		if (parse_option(a, c, argv, why, whylen) < 0)
-			return -1;
-	}
+}
+
+static int plot_check(void *st, int argc, char **argv, char *why, size_t whylen)
+{
+	struct plot_args *a = st;
+	enum tl_plot_format f;
+
 	if (optind >= argc) {
 		snprintf(why, whylen, "which file? (usage: ticklab plot FILE.json -o FIG.svg|.png|.pdf)");
 		return -1;
@@ -180,15 +176,16 @@ static int plot_search(const json_t *doc, const char *name, const struct tl_plot
 		tl_search_plan_free(&plan);
 		return opts_fail("plot", why);
 	}
-	int kind = o->kind == TL_PLOT_OVERLAP;
+	bool ov = o->kind == TL_PLOT_OVERLAP;
 	if (o->kind != TL_PLOT_SEARCH &&
-	    !tl_search_points_total(cells, plan.nbackends * plan.nflush, kind)) {
+	    !tl_search_points_total(cells, plan.nbackends * plan.nflush,
+				    ov ? TL_SEARCH_TDIFF : TL_SEARCH_TMIN)) {
 		snprintf(why, sizeof why, "--kind %s: %s keeps no evaluated %s points, so it has no %s "
 					  "curve (written before ticklab kept them, or %s); accepted: "
 					  "search",
-			 kind ? "overlap" : "cv", name, kind ? "t_diff" : "t_min",
-			 kind ? "overlap-vs-delta" : "CV-vs-t",
-			 kind ? "t_diff was not searched" : "nothing was searched");
+			 ov ? "overlap" : "cv", name, ov ? "t_diff" : "t_min",
+			 ov ? "overlap-vs-delta" : "CV-vs-t",
+			 ov ? "t_diff was not searched" : "nothing was searched");
 		tl_search_cells_free(cells, plan.nbackends * plan.nflush);
 		tl_search_plan_free(&plan);
 		return opts_fail("plot", why);
@@ -233,32 +230,28 @@ static void default_title(const struct plot_args *a, const char *name, char *buf
 	snprintf(buf, len, "%s: %s", base ? base + 1 : name, what);
 }
 
-int cli_plot_main(int argc, char **argv)
+static int plot_exec(void *st)
 {
-	struct plot_args a;
+	const struct plot_args *a = st;
 	struct tl_plot_opts o;
 	char why[WHY_LEN], title[512];
 	const char *name;
 	json_t *doc;
 	bool search;
-	int rc = parse_args(argc, argv, &a, why, sizeof why);
+	int rc;
 
-	if (rc > 0)
-		return TL_EXIT_OK;
-	if (rc < 0)
-		return opts_fail("plot", why);
 	memset(&o, 0, sizeof o);
-	o.own_axis = a.own_axis;
-	o.width = a.width;
-	o.height = a.height;
-	if (tui_theme_load_named(a.themes_dir, a.theme, &o.theme, why, sizeof why) < 0)
+	o.own_axis = a->own_axis;
+	o.width = a->width;
+	o.height = a->height;
+	if (tui_theme_load_named(a->themes_dir, a->theme, &o.theme, why, sizeof why) < 0)
 		return opts_fail("plot", why);
-	doc = tl_json_load(a.file, why, sizeof why);
+	doc = tl_json_load(a->file, why, sizeof why);
 	if (!doc)
 		return opts_fail("plot", why);
-	name = strcmp(a.file, "-") == 0 ? "standard input" : a.file;
+	name = strcmp(a->file, "-") == 0 ? "standard input" : a->file;
 	search = tl_search_json_is(doc);
-	if (pick_kind(&a, search, &o.kind, why, sizeof why) < 0) {
+	if (pick_kind(a, search, &o.kind, why, sizeof why) < 0) {
 		json_decref(doc);
 		return opts_fail("plot", why);
 	}
@@ -268,9 +261,22 @@ int cli_plot_main(int argc, char **argv)
 			 : o.kind == TL_PLOT_OVERLAP ? "overlap against delta (t_diff's search)"
 						     : "t_min and t_diff");
 	else
-		default_title(&a, name, title, sizeof title);
-	o.title = a.title ? a.title : title;
-	rc = search ? plot_search(doc, name, &o, a.out) : plot_run(doc, name, &a, &o);
+		default_title(a, name, title, sizeof title);
+	o.title = a->title ? a->title : title;
+	rc = search ? plot_search(doc, name, &o, a->out) : plot_run(doc, name, a, &o);
 	json_decref(doc);
 	return rc;
 }
+
+const struct cli_command cli_cmd_plot = {
+	.name = "plot",
+	.summary = "a saved run or search as a figure (SVG, PNG, PDF)",
+	.usage = usage_text,
+	.shortopts = "o:",
+	.longopts = longopts,
+	.size = sizeof(struct plot_args),
+	.init = plot_init,
+	.option = plot_option,
+	.check = plot_check,
+	.exec = plot_exec,
+};

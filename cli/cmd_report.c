@@ -4,8 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
+#include "cli/command.h"
 #include "cli/opts.h"
+#include "cli/outputs.h"
 #include "bench/analysis.h"
 #include "io/chains.h"
 #include "io/host_json.h"
@@ -51,24 +52,24 @@ struct report_opts {
 	struct cli_outputs out; /* out.os -1: the file's */
 };
 
-static int parse_args(int argc, char **argv, struct report_opts *o, char *why, size_t whylen)
+static void report_init(void *st)
 {
-	int c;
+	struct report_opts *o = st;
 
-	memset(o, 0, sizeof *o);
 	o->out.os = -1;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'h':
-			fputs(usage_text, stdout);
-			return 1;
-		default:
-			if (cli_outputs_option(&o->out, c, argv, longopts, why, whylen) < 0)
-				return -1;
-		}
-	}
+}
+
+static int report_option(void *st, int c, const char *arg, char *why, size_t whylen)
+{
+	struct report_opts *o = st;
+
+	return cli_outputs_option(&o->out, c, arg, why, whylen);
+}
+
+static int report_check(void *st, int argc, char **argv, char *why, size_t whylen)
+{
+	struct report_opts *o = st;
+
 	if (optind >= argc) {
 		snprintf(why, whylen, "which file? (usage: ticklab report FILE.json; FILE - reads "
 				      "standard input)");
@@ -177,38 +178,46 @@ static int report_run(const json_t *doc, struct tl_bulk *bulk, const char *name,
 	return rc;
 }
 
-int cli_report_main(int argc, char **argv)
+static int report_exec(void *st)
 {
-	struct report_opts o;
+	const struct report_opts *o = st;
 	char why[WHY_LEN];
 	const char *name;
 	json_t *doc;
 	struct tl_bulk *bulk;
-	int rc = parse_args(argc, argv, &o, why, sizeof why);
+	int rc;
 
-	if (rc > 0)
-		return TL_EXIT_OK;
-	if (rc < 0)
-		return opts_fail("report", why);
 	/* A run's sample arrays are read into arrays, not a tree (io/run_bulk.c). */
-	doc = tl_json_load_bulk(o.file, &bulk, why, sizeof why);
+	doc = tl_json_load_bulk(o->file, &bulk, why, sizeof why);
 	if (doc && bulk && (tl_fp_json_is(doc) || tl_search_json_is(doc))) {
 		/* Not a run: its readers want the whole tree (a regular file,
 		 * so it can be read again). */
 		json_decref(doc);
 		tl_bulk_free(bulk);
 		bulk = NULL;
-		doc = tl_json_load(o.file, why, sizeof why);
+		doc = tl_json_load(o->file, why, sizeof why);
 	}
 	if (!doc)
 		return opts_fail("report", why);
-	name = strcmp(o.file, "-") == 0 ? "standard input" : o.file;
+	name = strcmp(o->file, "-") == 0 ? "standard input" : o->file;
 	if (tl_fp_json_is(doc))
-		rc = report_fingerprint(doc, name, &o.out);
+		rc = report_fingerprint(doc, name, &o->out);
 	else
-		rc = tl_search_json_is(doc) ? report_search(doc, name, &o.out)
-					    : report_run(doc, bulk, name, &o.out);
+		rc = tl_search_json_is(doc) ? report_search(doc, name, &o->out)
+					    : report_run(doc, bulk, name, &o->out);
 	json_decref(doc);
 	tl_bulk_free(bulk);
 	return rc;
 }
+
+const struct cli_command cli_cmd_report = {
+	.name = "report",
+	.summary = "re-analyse a saved run and print the same numbers",
+	.usage = usage_text,
+	.longopts = longopts,
+	.size = sizeof(struct report_opts),
+	.init = report_init,
+	.option = report_option,
+	.check = report_check,
+	.exec = report_exec,
+};

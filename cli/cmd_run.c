@@ -1,13 +1,9 @@
 #include "config.h"
 
-#include <errno.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "backends/backend.h"
@@ -17,14 +13,14 @@
 #include "bench/runner.h"
 #include "bench/size.h"
 #include "bench/topology.h"
-#include "cli/commands.h"
+#include "cli/command.h"
 #include "cli/opts.h"
+#include "cli/outputs.h"
 #include "cli/stop.h"
 #include "bench/analysis.h"
 #include "io/chains.h"
 #include "io/host_json.h"
 #include "io/ladder.h"
-#include "io/markdown.h"
 #include "io/results.h"
 #include "io/run_compare.h"
 #include "io/table.h"
@@ -112,54 +108,6 @@ struct run_opts {
 };
 
 /* ------------------------------------------------------------------ */
-/* Execution with Ctrl-C                                                */
-/* ------------------------------------------------------------------ */
-
-struct progress {
-	bool show;
-	struct timespec last;
-};
-
-static double seconds_since(const struct timespec *t)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - t->tv_sec) + 1e-9 * (double)(now.tv_nsec - t->tv_nsec);
-}
-
-static void on_chunk(void *ctx, struct tl_run *run, size_t cell)
-{
-	struct progress *p = ctx;
-	size_t done = atomic_load(&run->samples_done);
-
-	(void)cell;
-	/* Redraw a few times a second at most: stderr is slow over SSH. */
-	if (!p->show || seconds_since(&p->last) < 0.2)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &p->last);
-	fprintf(stderr, "\rsampling: %3.0f%% (%zu of %zu samples)",
-		run->samples_total ? 100.0 * (double)done / (double)run->samples_total : 100.0, done,
-		run->samples_total);
-}
-
-int cli_run_execute(struct tl_run *run, bool progress, char *why, size_t whylen)
-{
-	struct progress p = {.show = progress};
-	int rc;
-
-	/* The handlers stay armed after sampling (cli/stop.h): the caller
-	 * still has files to write. */
-	cli_stop_target(&run->stop);
-	clock_gettime(CLOCK_MONOTONIC, &p.last);
-	rc = tl_run_execute(run, on_chunk, &p, why, whylen);
-	cli_stop_target(NULL);
-	if (progress)
-		fprintf(stderr, "\r%*s\r", 60, "");
-	return rc;
-}
-
-/* ------------------------------------------------------------------ */
 /* Argument checks                                                      */
 /* ------------------------------------------------------------------ */
 
@@ -170,38 +118,13 @@ static int check_backends(struct run_opts *o, char *why, size_t whylen)
 
 static int check_flush(struct run_opts *o, char *why, size_t whylen)
 {
-	struct tl_topology topo;
-	char topo_why[TL_WHY_MAX];
-	bool have_topo;
-	char **items;
-	size_t n;
+	char **names;
 
-	have_topo = tl_topology_read_live(o->cpu < 0 ? tl_cpu_default() : o->cpu, &topo,
-					  topo_why, sizeof topo_why) == 0;
-	if (opts_split_list(o->flush_text, "--flush", &items, &n, why, whylen) < 0)
+	if (opts_parse_flush(o->flush_text, o->cpu, &names, &o->flush, &o->nflush, why,
+			     whylen) < 0)
 		return -1;
-	o->flush = calloc(n, sizeof *o->flush);
-	if (!o->flush) {
-		opts_free_list(items, n);
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
-	for (size_t i = 0; i < n; i++) {
-		if (tl_size_parse(items[i], have_topo ? &topo : NULL, &o->flush[i], why, whylen) < 0)
-			goto fail;
-		for (size_t j = 0; j < i; j++)
-			if (o->flush[j] == o->flush[i]) {
-				snprintf(why, whylen, "flush size '%s' is given twice (%llu bytes)",
-					 items[i], (unsigned long long)o->flush[i]);
-				goto fail;
-			}
-		o->nflush++;
-	}
-	opts_free_list(items, n);
+	opts_free_list(names, o->nflush);
 	return 0;
-fail:
-	opts_free_list(items, n);
-	return -1;
 }
 
 static uint64_t fnv1a(const char *s)
@@ -275,34 +198,6 @@ static int check_cells(const struct run_opts *o, char *why, size_t whylen)
 	return -1;
 }
 
-/* Refuses an output path that cannot be written before minutes of sampling. */
-static int check_output(const char *opt, const char *path, char *why, size_t whylen)
-{
-	const char *slash;
-	char *dir;
-	struct stat st;
-	int rc = 0;
-
-	if (!path || strcmp(path, "-") == 0)
-		return 0;
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(why, whylen, "%s '%s' is a directory (accepted: a file path or -)", opt, path);
-		return -1;
-	}
-	slash = strrchr(path, '/');
-	dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
-	if (!dir) {
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		snprintf(why, whylen, "%s '%s': directory '%s' does not exist", opt, path, dir);
-		rc = -1;
-	}
-	free(dir);
-	return rc;
-}
-
 /* The run's peak memory (bench/memory.c) against what the kernel says is
  * available: a run that cannot fit is refused before anything is
  * measured, rather than swapping or meeting the OOM killer half-way. */
@@ -354,8 +249,10 @@ static int check_baseline(struct run_opts *o, char *why, size_t whylen)
 	return -1;
 }
 
-static void run_opts_free(struct run_opts *o)
+static void run_release(void *st)
 {
+	struct run_opts *o = st;
+
 	if (o->have_base)
 		tl_run_unload(&o->base, &o->base_meta);
 	opts_free_list(o->backends, o->nbackends);
@@ -363,12 +260,10 @@ static void run_opts_free(struct run_opts *o)
 	free(o->kernels);
 }
 
-/* Returns 0 to run, 1 when --help was printed, -1 with why on bad input. */
-static int parse_args(int argc, char **argv, struct run_opts *o, char *why, size_t whylen)
+static void run_init(void *st)
 {
-	int c;
+	struct run_opts *o = st;
 
-	memset(o, 0, sizeof *o);
 	o->flush_text = "0";
 	o->kernel_text = "empty,add:500";
 	o->n = TL_DEFAULT_N;
@@ -376,58 +271,55 @@ static int parse_args(int argc, char **argv, struct run_opts *o, char *why, size
 	o->seed = 1;
 	o->out.os = TL_OS_IFOREST;
 	o->threshold_pct = TL_COMPARE_DEFAULT_THRESHOLD_PCT;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":b:f:k:n:c:s:qh", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'b':
-			o->backend_text = optarg;
-			break;
-		case 'f':
-			o->flush_text = optarg;
-			break;
-		case 'k':
-			o->kernel_text = optarg;
-			break;
-		case 'n':
-			if (opts_parse_count(optarg, "-n", &o->n, why, whylen) < 0)
-				return -1;
-			break;
-		case 'c':
-			if (opts_parse_cpu(optarg, &o->cpu, why, whylen) < 0)
-				return -1;
-			break;
-		case 's':
-			if (opts_parse_u64(optarg, "--seed", &o->seed, why, whylen) < 0)
-				return -1;
-			break;
-		case 'q':
-			o->quiet = true;
-			break;
-		case OPT_BASELINE:
-			o->baseline = optarg;
-			break;
-		case OPT_THRESHOLD:
-			if (opts_parse_double(optarg, "--threshold", 0, 100, &o->threshold_pct, why,
-					      whylen) < 0)
-				return -1;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 1;
-		default:
-			if (cli_outputs_option(&o->out, c, argv, longopts, why, whylen) < 0)
-				return -1;
-		}
+}
+
+static int run_option(void *st, int c, const char *arg, char *why, size_t whylen)
+{
+	struct run_opts *o = st;
+
+	switch (c) {
+	case 'b':
+		o->backend_text = arg;
+		return 0;
+	case 'f':
+		o->flush_text = arg;
+		return 0;
+	case 'k':
+		o->kernel_text = arg;
+		return 0;
+	case 'n':
+		return opts_parse_count(arg, "-n", &o->n, why, whylen);
+	case 'c':
+		return opts_parse_cpu(arg, &o->cpu, why, whylen);
+	case 's':
+		return opts_parse_u64(arg, "--seed", &o->seed, why, whylen);
+	case 'q':
+		o->quiet = true;
+		return 0;
+	case OPT_BASELINE:
+		o->baseline = arg;
+		return 0;
+	case OPT_THRESHOLD:
+		return opts_parse_double(arg, "--threshold", 0, 100, &o->threshold_pct, why, whylen);
+	default:
+		return cli_outputs_option(&o->out, c, arg, why, whylen);
 	}
-	if (opts_no_operand(argc, argv, "lists are comma-separated: --backend a,b", why, whylen) < 0 ||
-	    cli_outputs_check(&o->out, why, whylen) < 0)
-		return -1;
-	if (check_output("--json", o->out.json, why, whylen) < 0 ||
-	    check_output("--csv", o->out.csv, why, whylen) < 0 ||
-	    check_output("--markdown", o->out.markdown, why, whylen) < 0 || check_backends(o, why, whylen) < 0 ||
-	    check_flush(o, why, whylen) < 0 || check_kernels(o, why, whylen) < 0 ||
-	    check_cells(o, why, whylen) < 0 || check_fits(o, why, whylen) < 0 ||
+}
+
+static int run_check(void *st, int argc, char **argv, char *why, size_t whylen)
+{
+	struct run_opts *o = st;
+	static const char file[] = "a file path or -";
+
+	(void)argc;
+	(void)argv;
+	if (cli_outputs_check(&o->out, why, whylen) < 0 ||
+	    opts_check_output("--json", o->out.json, file, why, whylen) < 0 ||
+	    opts_check_output("--csv", o->out.csv, file, why, whylen) < 0 ||
+	    opts_check_output("--markdown", o->out.markdown, file, why, whylen) < 0 ||
+	    check_backends(o, why, whylen) < 0 || check_flush(o, why, whylen) < 0 ||
+	    check_kernels(o, why, whylen) < 0 || check_cells(o, why, whylen) < 0 ||
+	    check_fits(o, why, whylen) < 0 ||
 	    check_baseline(o, why, whylen) < 0)
 		return -1;
 	return 0;
@@ -445,173 +337,6 @@ static void warn_spoilers(const struct tl_host *h)
 		if (s->bad && s->what)
 			fprintf(stderr, "warning: %s (%s): %s\n", s->what, s->seen, s->why);
 	}
-}
-
-int cli_outputs_option(struct cli_outputs *o, int c, char *const *argv,
-		       const struct option *accepted, char *why, size_t whylen)
-{
-	switch (c) {
-	case OPT_OS_FILTER:
-		o->os = opts_parse_os_filter(optarg, why, whylen);
-		return o->os < 0 ? -1 : 0;
-	case OPT_JSON:
-		o->json = optarg;
-		return 0;
-	case OPT_CSV:
-		o->csv = optarg;
-		return 0;
-	case OPT_MARKDOWN:
-		o->markdown = optarg;
-		return 0;
-	default:
-		opts_usage_error(c, argv, accepted, why, whylen);
-		return -1;
-	}
-}
-
-static int is_stdout(const char *path)
-{
-	return path && strcmp(path, "-") == 0;
-}
-
-int cli_outputs_check(const struct cli_outputs *o, char *why, size_t whylen)
-{
-	if (is_stdout(o->json) + is_stdout(o->csv) + is_stdout(o->markdown) > 1) {
-		snprintf(why, whylen, "only one of --json, --csv and --markdown can be standard "
-				      "output (-)");
-		return -1;
-	}
-	return 0;
-}
-
-FILE *cli_table_stream(const struct cli_outputs *o)
-{
-	bool taken = is_stdout(o->json) || is_stdout(o->csv) || is_stdout(o->markdown);
-
-	return taken ? stderr : stdout;
-}
-
-int cli_outputs_open(const char *cmd, const struct cli_outputs *o, struct cli_open_outputs *h)
-{
-	char why[WHY_LEN];
-
-	char *summary = o->csv ? tl_summary_csv_path(o->csv) : NULL;
-
-	memset(h, 0, sizeof *h);
-	if ((o->json && !(h->json = tl_out_open(o->json, why, sizeof why))) ||
-	    (o->csv && !(h->csv = tl_out_open(o->csv, why, sizeof why))) ||
-	    (summary && !(h->csv_summary = tl_out_open(summary, why, sizeof why))) ||
-	    (o->markdown && !(h->markdown = tl_out_open(o->markdown, why, sizeof why)))) {
-		fprintf(stderr, "ticklab %s: %s\n", cmd, why);
-		free(summary);
-		cli_outputs_abort(h);
-		return TL_EXIT_FAIL;
-	}
-	free(summary);
-	return TL_EXIT_OK;
-}
-
-void cli_outputs_abort(struct cli_open_outputs *h)
-{
-	tl_out_abort(h->json);
-	tl_out_abort(h->csv);
-	tl_out_abort(h->csv_summary);
-	tl_out_abort(h->markdown);
-	memset(h, 0, sizeof *h);
-}
-
-struct summary_ctx {
-	const struct tl_run *run;
-	const struct tl_analysis *an;
-	enum tl_os_method m;
-	uint64_t seed;
-	const struct cli_baseline *bl;
-};
-
-static int emit_summary_csv(FILE *f, void *ctx)
-{
-	const struct summary_ctx *s = ctx;
-
-	return tl_run_summary_csv(f, s->run, s->an, s->seed);
-}
-
-static int emit_markdown(FILE *f, void *ctx)
-{
-	const struct summary_ctx *s = ctx;
-
-	return tl_run_markdown(f, s->run, s->an, s->m, s->seed, s->bl ? s->bl->cmp : NULL,
-			       s->bl ? s->bl->base : NULL);
-}
-
-/* Commits one opened output (taking it from *slot); says a failure. */
-static int commit_one(const char *cmd, struct tl_out **slot, int (*emit)(FILE *, void *),
-		      void *ctx)
-{
-	struct tl_out *out = *slot;
-	char why[WHY_LEN];
-
-	*slot = NULL;
-	if (!out)
-		return TL_EXIT_OK;
-	if (tl_out_commit(out, emit, ctx, why, sizeof why) < 0) {
-		fprintf(stderr, "ticklab %s: %s\n", cmd, why);
-		return TL_EXIT_FAIL;
-	}
-	return TL_EXIT_OK;
-}
-
-int cli_outputs_write(const char *cmd, const struct cli_outputs *o, struct cli_open_outputs *h,
-		      const struct tl_run *run, const struct tl_analysis *an, enum tl_os_method m,
-		      uint64_t seed, bool stopped, json_t *host, const struct cli_baseline *bl)
-{
-	struct summary_ctx sc = { run, an, m, seed, bl };
-	struct cli_open_outputs now;
-	char why[WHY_LEN];
-	int rc = TL_EXIT_OK;
-
-	if (!h) {
-		if (cli_outputs_open(cmd, o, &now) != TL_EXIT_OK) {
-			json_decref(host);
-			return TL_EXIT_FAIL;
-		}
-		h = &now;
-	}
-	if (!h->json) {
-		json_decref(host);
-	} else {
-		struct tl_run_doc *doc = tl_run_doc_new(run, an, m, seed, stopped, host);
-		struct tl_out *jo = h->json;
-
-		h->json = NULL;
-		if (doc && bl && bl->cmp &&
-		    tl_run_compare_attach(tl_run_doc_json(doc), run, bl->base, bl->cmp, bl->path) < 0) {
-			tl_run_doc_free(doc);
-			doc = NULL;
-		}
-		if (!doc) {
-			fprintf(stderr, "ticklab %s: out of memory building the JSON\n", cmd);
-			tl_out_abort(jo);
-			rc = TL_EXIT_FAIL;
-		} else if (tl_run_doc_commit(jo, doc, why, sizeof why) < 0) {
-			fprintf(stderr, "ticklab %s: %s\n", cmd, why);
-			rc = TL_EXIT_FAIL;
-		}
-		tl_run_doc_free(doc);
-	}
-	if (h->csv) {
-		struct tl_out *co = h->csv;
-
-		h->csv = NULL;
-		if (tl_run_commit_csv(co, run, why, sizeof why) < 0) {
-			fprintf(stderr, "ticklab %s: %s\n", cmd, why);
-			rc = TL_EXIT_FAIL;
-		}
-	}
-	if (commit_one(cmd, &h->csv_summary, emit_summary_csv, &sc) != TL_EXIT_OK)
-		rc = TL_EXIT_FAIL;
-	if (commit_one(cmd, &h->markdown, emit_markdown, &sc) != TL_EXIT_OK)
-		rc = TL_EXIT_FAIL;
-	return rc;
 }
 
 /* The samples on disk before the long analysis: the CSV (which needs no
@@ -778,8 +503,9 @@ static int analyse_and_write(const struct run_opts *o, struct tl_run *run,
 	return differ > 0 ? TL_EXIT_FAIL : TL_EXIT_OK;
 }
 
-static int measure_and_report(const struct run_opts *o)
+static int run_exec(void *st)
 {
+	const struct run_opts *o = st;
 	struct tl_run_config cfg = {
 		.backends = (const char **)o->backends,
 		.nbackends = o->nbackends,
@@ -823,25 +549,18 @@ static int measure_and_report(const struct run_opts *o)
 	return rc;
 }
 
-int cli_run_main(int argc, char **argv)
-{
-	struct run_opts o;
-	char why[WHY_LEN];
-	int rc = parse_args(argc, argv, &o, why, sizeof why);
-
-	if (rc > 0) {
-		run_opts_free(&o);
-		return TL_EXIT_OK;
-	}
-	if (rc < 0) {
-		run_opts_free(&o);
-		return opts_fail("run", why);
-	}
-	/* Armed before anything is prepared: a signal from here on keeps what
-	 * was measured (cli/stop.h). */
-	cli_stop_arm();
-	rc = measure_and_report(&o);
-	run_opts_free(&o);
-	cli_stop_disarm();
-	return cli_stop_status(rc);
-}
+const struct cli_command cli_cmd_run = {
+	.name = "run",
+	.summary = "take samples and print filtered summaries (--json, --csv)",
+	.usage = usage_text,
+	.shortopts = "b:f:k:n:c:s:q",
+	.longopts = longopts,
+	.no_operand_hint = "lists are comma-separated: --backend a,b",
+	.keeps_on_signal = true,
+	.size = sizeof(struct run_opts),
+	.init = run_init,
+	.option = run_option,
+	.check = run_check,
+	.exec = run_exec,
+	.release = run_release,
+};

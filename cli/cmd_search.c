@@ -7,14 +7,11 @@
  * This file parses the command line into a plan and prints progress. */
 #include "config.h"
 
-#include <errno.h>
 #include <math.h>
-#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "backends/backend.h"
@@ -23,9 +20,7 @@
 #include "bench/runner.h"
 #include "bench/search_cell.h"
 #include "bench/search_params.h"
-#include "bench/size.h"
-#include "bench/topology.h"
-#include "cli/commands.h"
+#include "cli/command.h"
 #include "cli/opts.h"
 #include "cli/stop.h"
 #include "io/host_json.h"
@@ -165,7 +160,6 @@ static int parse_metric(struct search_opts *o, const char *text, char *why, size
 	return 0;
 }
 
-/* A whole number >= 1 of ADDs, also written as 1e8. */
 static int check_backends(struct search_opts *o, char *why, size_t whylen)
 {
 	return opts_parse_backends(o->backend_text, &o->backends, &o->nbackends, why, whylen);
@@ -187,153 +181,94 @@ static int check_reference(struct search_opts *o, char *why, size_t whylen)
 	return 0;
 }
 
-static int check_flush(struct search_opts *o, char *why, size_t whylen)
+static void search_release(void *st)
 {
-	struct tl_topology topo;
-	char topo_why[TL_WHY_MAX];
-	bool have_topo = tl_topology_read_live(o->plan.cpu < 0 ? tl_cpu_default() : o->plan.cpu,
-					       &topo, topo_why, sizeof topo_why) == 0;
+	struct search_opts *o = st;
 
-	if (opts_split_list(o->flush_text, "--flush", &o->flush_names, &o->nflush, why, whylen) < 0)
-		return -1;
-	o->flush = calloc(o->nflush, sizeof *o->flush);
-	if (!o->flush) {
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
-	for (size_t i = 0; i < o->nflush; i++) {
-		if (tl_size_parse(o->flush_names[i], have_topo ? &topo : NULL, &o->flush[i], why,
-				  whylen) < 0)
-			return -1;
-		for (size_t j = 0; j < i; j++)
-			if (o->flush[j] == o->flush[i]) {
-				snprintf(why, whylen, "flush size '%s' is given twice (%llu bytes)",
-					 o->flush_names[i], (unsigned long long)o->flush[i]);
-				return -1;
-			}
-	}
-	return 0;
-}
-
-static int check_output(const char *path, char *why, size_t whylen)
-{
-	struct stat st;
-	const char *slash;
-	char *dir;
-	int rc = 0;
-
-	if (!path || strcmp(path, "-") == 0)
-		return 0;
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(why, whylen, "--json '%s' is a directory (accepted: a file path or -)", path);
-		return -1;
-	}
-	slash = strrchr(path, '/');
-	dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
-	if (!dir)
-		return -1;
-	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		snprintf(why, whylen, "--json '%s': directory '%s' does not exist", path, dir);
-		rc = -1;
-	}
-	free(dir);
-	return rc;
-}
-
-static void opts_release(struct search_opts *o)
-{
 	opts_free_list(o->backends, o->nbackends);
 	opts_free_list(o->flush_names, o->nflush);
 	free(o->flush);
 	tl_search_plan_free(&o->plan);
 }
 
-/* One option; 0 ok, -1 bad (why filled). */
-static int parse_one(struct search_opts *o, int c, char **argv, char *why, size_t whylen)
+static void search_init(void *st)
 {
+	struct search_opts *o = st;
+
+	tl_search_plan_default(&o->plan);
+	o->flush_text = "0";
+	o->want_tmin = o->want_tdiff = true;
+}
+
+static int search_option(void *st, int c, const char *arg, char *why, size_t whylen)
+{
+	struct search_opts *o = st;
+
 	/* the search parameters go through the validator the TUI uses too */
 	switch (c) {
 	case 'b':
-		o->backend_text = optarg;
+		o->backend_text = arg;
 		return 0;
 	case 'f':
-		o->flush_text = optarg;
+		o->flush_text = arg;
 		return 0;
 	case 'm':
-		return parse_metric(o, optarg, why, whylen);
+		return parse_metric(o, arg, why, whylen);
 	case 'M':
-		return tl_search_plan_param(&o->plan, "method", "--method", optarg, why, whylen);
+		return tl_search_plan_param(&o->plan, "method", "--method", arg, why, whylen);
 	case OPT_EPS:
-		return tl_search_plan_param(&o->plan, "eps", "--eps", optarg, why, whylen);
+		return tl_search_plan_param(&o->plan, "eps", "--eps", arg, why, whylen);
 	case OPT_ALPHA:
-		return tl_search_plan_param(&o->plan, "alpha", "--alpha", optarg, why, whylen);
+		return tl_search_plan_param(&o->plan, "alpha", "--alpha", arg, why, whylen);
 	case 'n':
-		return tl_search_plan_param(&o->plan, "n", "-n", optarg, why, whylen);
+		return tl_search_plan_param(&o->plan, "n", "-n", arg, why, whylen);
 	case OPT_P:
-		return tl_search_plan_param(&o->plan, "p", "--p", optarg, why, whylen);
+		return tl_search_plan_param(&o->plan, "p", "--p", arg, why, whylen);
 	case OPT_Q:
-		return tl_search_plan_param(&o->plan, "q", "--q", optarg, why, whylen);
+		return tl_search_plan_param(&o->plan, "q", "--q", arg, why, whylen);
 	case OPT_TMIN_STEP:
-		return tl_search_plan_param(&o->plan, "tmin-step", "--tmin-step", optarg, why, whylen);
+		return tl_search_plan_param(&o->plan, "tmin-step", "--tmin-step", arg, why, whylen);
 	case OPT_TDIFF_STEP:
-		return tl_search_plan_param(&o->plan, "tdiff-step", "--tdiff-step", optarg, why, whylen);
+		return tl_search_plan_param(&o->plan, "tdiff-step", "--tdiff-step", arg, why, whylen);
 	case OPT_MAX_ADDS:
-		return tl_search_plan_param(&o->plan, "max-adds", "--max-adds", optarg, why, whylen);
+		return tl_search_plan_param(&o->plan, "max-adds", "--max-adds", arg, why, whylen);
 	case OPT_OS_FILTER:
-		return tl_search_plan_param(&o->plan, "os-filter", "--os-filter", optarg, why, whylen);
+		return tl_search_plan_param(&o->plan, "os-filter", "--os-filter", arg, why, whylen);
 	case OPT_REF:
-		o->reference = optarg;
+		o->reference = arg;
 		return 0;
 	case OPT_BUDGET:
-		return tl_search_plan_param(&o->plan, "budget", "--budget", optarg, why, whylen);
+		return tl_search_plan_param(&o->plan, "budget", "--budget", arg, why, whylen);
 	case 'R':
-		return tl_search_plan_param(&o->plan, "repeats", "--repeats", optarg, why, whylen);
+		return tl_search_plan_param(&o->plan, "repeats", "--repeats", arg, why, whylen);
 	case 'c':
-		return opts_parse_cpu(optarg, &o->plan.cpu, why, whylen);
+		return opts_parse_cpu(arg, &o->plan.cpu, why, whylen);
 	case 's':
-		return tl_search_plan_param(&o->plan, "seed", "--seed", optarg, why, whylen);
+		return tl_search_plan_param(&o->plan, "seed", "--seed", arg, why, whylen);
 	case OPT_JSON:
-		o->json = optarg;
+		o->json = arg;
 		return 0;
 	case OPT_MARKDOWN:
-		o->markdown = optarg;
+		o->markdown = arg;
 		return 0;
 	case 'q':
 		o->quiet = true;
 		return 0;
 	default:
-		opts_usage_error(c, argv, longopts, why, whylen);
-		return -1;
+		return CLI_NOT_MINE;
 	}
 }
 
-/* 0 to run, 1 when --help was printed, -1 with why on bad input. */
-static int parse_args(int argc, char **argv, struct search_opts *o, char *why, size_t whylen)
+static int search_check(void *st, int argc, char **argv, char *why, size_t whylen)
 {
-	int c;
+	struct search_opts *o = st;
 
-	memset(o, 0, sizeof *o);
-	tl_search_plan_default(&o->plan);
-	o->flush_text = "0";
-	o->want_tmin = o->want_tdiff = true;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":b:f:m:M:n:R:c:s:qh", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			fputs(usage_text, stdout);
-			return 1;
-		}
-		if (parse_one(o, c, argv, why, whylen) < 0)
-			return -1;
-	}
-	if (optind < argc) {
-		snprintf(why, whylen, "unexpected argument '%s' (lists are comma-separated: "
-				      "--backend a,b)",
-			 argv[optind]);
-		return -1;
-	}
-	if (check_output(o->json, why, whylen) < 0 || check_backends(o, why, whylen) < 0 ||
-	    check_reference(o, why, whylen) < 0 || check_flush(o, why, whylen) < 0)
+	(void)argc;
+	(void)argv;
+	if (opts_check_output("--json", o->json, "a file path or -", why, whylen) < 0 ||
+	    check_backends(o, why, whylen) < 0 || check_reference(o, why, whylen) < 0 ||
+	    opts_parse_flush(o->flush_text, o->plan.cpu, &o->flush_names, &o->flush, &o->nflush,
+			     why, whylen) < 0)
 		return -1;
 	o->plan.want_tdiff = o->want_tdiff;
 	if (tl_search_plan_set(&o->plan, (const char *const *)o->backends, o->nbackends,
@@ -354,15 +289,15 @@ struct progress {
 	const struct tl_search_cell *cells;
 };
 
-static void on_point(void *ctx, size_t cell, int kind, uint64_t x, double y)
+static void on_point(void *ctx, size_t cell, enum tl_search_kind kind, uint64_t x, double y)
 {
 	const struct progress *p = ctx;
 	const struct tl_search_cell *c = &p->cells[cell];
 
 	if (p->show)
 		fprintf(stderr, "\r%-20.20s %-8.8s r%-2zu %s %-12llu %s %-10.4g", p->plan->backends[c->b],
-			p->plan->flush_names[c->f], c->reps_done + 1, kind == 0 ? "t_min K" : "t_diff d",
-			(unsigned long long)x, kind == 0 ? "CV" : "alpha", y);
+			p->plan->flush_names[c->f], c->reps_done + 1, kind == TL_SEARCH_TMIN ? "t_min K" : "t_diff d",
+			(unsigned long long)x, kind == TL_SEARCH_TMIN ? "CV" : "alpha", y);
 }
 
 static int write_json(const struct search_opts *o, const struct tl_search_cell *cells,
@@ -380,8 +315,10 @@ static int write_json(const struct search_opts *o, const struct tl_search_cell *
 	return rc;
 }
 
-static int search_all(const struct search_opts *o)
+/* INT, TERM and HUP keep what was found until it is written. */
+static int search_exec(void *st)
 {
+	const struct search_opts *o = st;
 	size_t ncells = o->nbackends * o->nflush;
 	struct tl_search_cell *cells = tl_search_cells_new(&o->plan);
 	bool stdout_taken = (o->json && strcmp(o->json, "-") == 0) ||
@@ -424,23 +361,18 @@ static int search_all(const struct search_opts *o)
 	return rc == 1 ? TL_EXIT_INTERRUPTED : rc < 0 ? TL_EXIT_FAIL : TL_EXIT_OK;
 }
 
-int cli_search_main(int argc, char **argv)
-{
-	struct search_opts o;
-	char why[WHY_LEN];
-	int rc = parse_args(argc, argv, &o, why, sizeof why);
-
-	if (rc > 0) {
-		opts_release(&o);
-		return TL_EXIT_OK;
-	}
-	if (rc < 0) {
-		opts_release(&o);
-		return opts_fail("search", why);
-	}
-	cli_stop_arm(); /* INT, TERM, HUP keep what was found until it is written */
-	rc = search_all(&o);
-	opts_release(&o);
-	cli_stop_disarm();
-	return cli_stop_status(rc);
-}
+const struct cli_command cli_cmd_search = {
+	.name = "search",
+	.summary = "t_min and t_diff (precision, sensitivity) per backend and flush",
+	.usage = usage_text,
+	.shortopts = "b:f:m:M:n:R:c:s:q",
+	.longopts = longopts,
+	.no_operand_hint = "lists are comma-separated: --backend a,b",
+	.keeps_on_signal = true,
+	.size = sizeof(struct search_opts),
+	.init = search_init,
+	.option = search_option,
+	.check = search_check,
+	.exec = search_exec,
+	.release = search_release,
+};

@@ -12,7 +12,7 @@
 
 #include "base/xalloc.h"
 #include "bench/runner.h"
-#include "cli/commands.h"
+#include "cli/command.h"
 #include "cli/opts.h"
 #include "io/results.h"
 #include "tui/tui.h"
@@ -62,71 +62,86 @@ static const struct option longopts[] = {
 	{NULL, 0, NULL, 0},
 };
 
-/* --fleet's paths: every --fleet, then the operands (more files). */
-static void fleet_path(struct tui_opts *o, char **paths, char *path)
+struct tui_cmd {
+	struct tui_opts o;
+	bool plain;   /* `ticklab` with nothing asked */
+	char **fleet; /* --fleet's paths, then the operands after it (owned array) */
+};
+
+static void fleet_path(struct tui_cmd *t, char *path)
 {
-	paths[o->nfleet++] = path;
-	o->fleet = paths;
+	t->fleet = tl_xrealloc(t->fleet, t->o.nfleet + 1, sizeof *t->fleet);
+	t->fleet[t->o.nfleet++] = path;
+	t->o.fleet = t->fleet;
 }
 
-/* 0 to go on, -1 after --help, or an exit status for bad input. paths has
- * room for argc pointers. */
-static int parse_opts(int argc, char **argv, struct tui_opts *o, char **paths)
+static void tui_init(void *st)
 {
-	char why[WHY_LEN];
-	int ch;
+	struct tui_opts *o = &((struct tui_cmd *)st)->o;
 
-	memset(o, 0, sizeof *o);
 	o->n = TL_DEFAULT_N;
 	o->cpu = -1;
 	o->seed = 1;
-	opterr = 0;
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, ":r:F:b:t:n:c:s:h", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'r':
-			o->replay = optarg;
-			break;
-		case 'F':
-			fleet_path(o, paths, optarg);
-			break;
-		case 'b':
-			o->baseline = optarg;
-			break;
-		case 't':
-			o->theme = optarg;
-			break;
-		case 'T':
-			o->themes_dir = optarg;
-			break;
-		case 'm':
-			o->mouse = true;
-			break;
-		case 'n':
-			o->n_given = true;
-			if (opts_parse_count(optarg, "-n", &o->n, why, sizeof why) < 0)
-				return opts_fail("tui", why);
-			break;
-		case 'c':
-			if (opts_parse_cpu(optarg, &o->cpu, why, sizeof why) < 0)
-				return opts_fail("tui", why);
-			break;
-		case 's':
-			if (opts_parse_u64(optarg, "--seed", &o->seed, why, sizeof why) < 0)
-				return opts_fail("tui", why);
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return -1;
-		default:
-			opts_usage_error(ch, argv, longopts, why, sizeof why);
-			return opts_fail("tui", why);
-		}
+}
+
+static int tui_option(void *st, int c, const char *arg, char *why, size_t whylen)
+{
+	struct tui_opts *o = &((struct tui_cmd *)st)->o;
+
+	switch (c) {
+	case 'r':
+		o->replay = arg;
+		return 0;
+	case 'F':
+		fleet_path(st, (char *)arg);
+		return 0;
+	case 'b':
+		o->baseline = arg;
+		return 0;
+	case 't':
+		o->theme = arg;
+		return 0;
+	case 'T':
+		o->themes_dir = arg;
+		return 0;
+	case 'm':
+		o->mouse = true;
+		return 0;
+	case 'n':
+		o->n_given = true;
+		return opts_parse_count(arg, "-n", &o->n, why, whylen);
+	case 'c':
+		return opts_parse_cpu(arg, &o->cpu, why, whylen);
+	case 's':
+		return opts_parse_u64(arg, "--seed", &o->seed, why, whylen);
+	default:
+		return CLI_NOT_MINE;
 	}
-	while (o->nfleet && optind < argc)
-		fleet_path(o, paths, argv[optind++]);
-	if (opts_no_operand(argc, argv, "see ticklab tui --help", why, sizeof why) < 0)
-		return opts_fail("tui", why);
+}
+
+static int tui_check(void *st, int argc, char **argv, char *why, size_t whylen)
+{
+	struct tui_cmd *t = st;
+	struct stat sb;
+
+	t->plain = argc < 2 && strcmp(argv[0], "tui") != 0;
+	/* More fingerprints may follow --fleet as operands; nothing else may. */
+	while (t->o.nfleet && optind < argc)
+		fleet_path(t, argv[optind++]);
+	if (opts_no_operand(argc, argv, "see ticklab tui --help", why, whylen) < 0)
+		return -1;
+	if (t->o.baseline && stat(t->o.baseline, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		snprintf(why, whylen, "--baseline '%s' is a directory (accepted: a run's JSON "
+				      "file, from ticklab run --json or the TUI's export)",
+			 t->o.baseline);
+		return -1;
+	}
+	if (t->o.replay && stat(t->o.replay, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		snprintf(why, whylen, "--replay '%s' is a directory (accepted: a JSON file "
+				      "written by ticklab run, search or the TUI)",
+			 t->o.replay);
+		return -1;
+	}
 	return 0;
 }
 
@@ -172,7 +187,7 @@ static int fallback(const struct tui_opts *o, const char *why)
 		args[0] = (char *)"fleet";
 		memcpy(args + 1, o->fleet, o->nfleet * sizeof *args);
 		fprintf(stderr, "ticklab tui: %s: printing the fleet table instead\n", why);
-		rc = cli_fleet_main((int)o->nfleet + 1, args);
+		rc = cli_command_main(cli_command_find("fleet"), (int)o->nfleet + 1, args);
 		free(args);
 		return rc;
 	}
@@ -183,56 +198,45 @@ static int fallback(const struct tui_opts *o, const char *why)
 		char *args[] = {(char *)"report", (char *)o->replay, NULL};
 
 		fprintf(stderr, "ticklab tui: %s: printing the report instead\n", why);
-		return cli_report_main(2, args);
+		return cli_command_main(cli_command_find("report"), 2, args);
 	}
 	fprintf(stderr, "ticklab: %s: showing the plain-text comparison instead\n", why);
 	return cli_default_table();
 }
 
-static int tui_main(int argc, char **argv, char **paths)
+static int tui_exec(void *st)
 {
-	struct tui_opts o;
+	const struct tui_cmd *t = st;
 	const char *no_term;
-	struct stat st;
 	char why[WHY_LEN];
-	int rc = parse_opts(argc, argv, &o, paths);
+	int rc;
 
-	if (rc)
-		return rc < 0 ? TL_EXIT_OK : rc;
-	if (o.baseline && stat(o.baseline, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(why, sizeof why, "--baseline '%s' is a directory (accepted: a run's JSON "
-					  "file, from ticklab run --json or the TUI's export)",
-			 o.baseline);
-		return opts_fail("tui", why);
-	}
-	if (o.replay && stat(o.replay, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(why, sizeof why, "--replay '%s' is a directory (accepted: a JSON file "
-					  "written by ticklab run, search or the TUI)",
-			 o.replay);
-		return opts_fail("tui", why);
-	}
 	/* Plain `ticklab` with nothing asked prints the table without a word. */
 	if (!interactive(&no_term))
-		return argc < 2 && strcmp(argv[0], "tui") != 0 ? cli_default_table()
-							     : fallback(&o, no_term);
-	rc = tui_run(&o, why, sizeof why);
+		return t->plain ? cli_default_table() : fallback(&t->o, no_term);
+	rc = tui_run(&t->o, why, sizeof why);
 	if (rc == TUI_NO_TERMINAL)
-		return fallback(&o, why);
+		return fallback(&t->o, why);
 	if (rc == TUI_LOAD_FAILED) /* a file report would refuse too: bad input */
 		return opts_fail("tui", why);
 	return rc;
 }
 
-int cli_tui_main(int argc, char **argv)
+static void tui_release(void *st)
 {
-	char **paths = calloc((size_t)argc + 1, sizeof *paths);
-	int rc;
-
-	if (!paths) {
-		fprintf(stderr, "ticklab tui: out of memory\n");
-		return TL_EXIT_FAIL;
-	}
-	rc = tui_main(argc, argv, paths);
-	free(paths);
-	return rc;
+	free(((struct tui_cmd *)st)->fleet);
 }
+
+const struct cli_command cli_cmd_tui = {
+	.name = "tui",
+	.summary = "the interactive lab (--replay FILE.json shows a saved run)",
+	.usage = usage_text,
+	.shortopts = "r:F:b:t:n:c:s:",
+	.longopts = longopts,
+	.size = sizeof(struct tui_cmd),
+	.init = tui_init,
+	.option = tui_option,
+	.check = tui_check,
+	.exec = tui_exec,
+	.release = tui_release,
+};

@@ -6,7 +6,7 @@
 #include "backends/backend.h"
 #include "bench/kernel.h"
 #include "bench/runner.h"
-#include "cli/commands.h"
+#include "cli/command.h"
 #include "cli/opts.h"
 #include "cli/stop.h"
 #include "bench/analysis.h"

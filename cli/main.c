@@ -5,11 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/commands.h"
+#include "cli/command.h"
 #include "cli/opts.h"
 #include "stats/stats.h"
 
-static const char usage_text[] =
+static const char usage_head[] =
 	"usage: ticklab [COMMAND] [OPTIONS]\n"
 	"\n"
 	"A terminal lab for comparing CPU timing methods (serialized barrier, PAPI,\n"
@@ -17,17 +17,8 @@ static const char usage_text[] =
 	"terminal, the interactive lab; without one, a short default comparison\n"
 	"printed as a table.\n"
 	"\n"
-	"commands:\n"
-	"  info      the node and every timer backend's availability and reason\n"
-	"  run       take samples and print filtered summaries (--json, --csv)\n"
-	"  search    t_min and t_diff (precision, sensitivity) per backend and flush\n"
-	"  report    re-analyse a saved run and print the same numbers\n"
-	"  compare   two saved runs cell by cell: shift, interval, p-values, verdict\n"
-	"  plot      a saved run or search as a figure (SVG, PNG, PDF)\n"
-	"  detect    the smallest injected variation each timer shows (t_diff's cousin)\n"
-	"  fingerprint  this node's fixed battery, one JSON per node (for fleet)\n"
-	"  fleet     fingerprints of many nodes side by side; the odd node flagged\n"
-	"  tui       the interactive lab (--replay FILE.json shows a saved run)\n"
+	"commands:\n";
+static const char usage_tail[] =
 	"\n"
 	"  ticklab COMMAND --help   options of one command\n"
 	"  ticklab [TUI OPTIONS]    the lab with `ticklab tui`'s options (--mouse, ...)\n"
@@ -35,45 +26,41 @@ static const char usage_text[] =
 	"\n"
 	"See ticklab(1).\n";
 
-struct command {
-	const char *name;
-	int (*main)(int argc, char **argv);
-};
-
-static const struct command commands[] = {
-	{"info", cli_info_main},
-	{"run", cli_run_main},
-	{"search", cli_search_main},
-	{"report", cli_report_main},
-	{"compare", cli_compare_main},
-	{"plot", cli_plot_main},
-	{"detect", cli_detect_main},
-	{"fingerprint", cli_fingerprint_main},
-	{"fleet", cli_fleet_main},
-	{"tui", cli_tui_main},
-};
-#define NCOMMANDS (sizeof commands / sizeof commands[0])
+static void usage(void)
+{
+	fputs(usage_head, stdout);
+	for (size_t i = 0; cli_commands[i]; i++)
+		printf("  %-8s  %s\n", cli_commands[i]->name, cli_commands[i]->summary);
+	fputs(usage_tail, stdout);
+}
 
 static int unknown(const char *what)
 {
-	fprintf(stderr,
-		"ticklab: unknown command '%s' (accepted: info, run, search, report, compare, plot, "
-		"detect, fingerprint, fleet, tui, --help, "
-		"--version, or the options of `ticklab tui`)\n",
-		what);
+	char names[256] = "";
+	size_t used = 0;
+
+	for (size_t i = 0; cli_commands[i] && used < sizeof names; i++)
+		used += (size_t)snprintf(names + used, sizeof names - used, "%s, ",
+					 cli_commands[i]->name);
+	fprintf(stderr, "ticklab: unknown command '%s' (accepted: %s--help, --version, or the "
+			"options of `ticklab tui`)\n",
+		what, names);
 	return TL_EXIT_USAGE;
 }
 
 static int dispatch(int argc, char **argv)
 {
+	const struct cli_command *tui = cli_command_find("tui");
+	const struct cli_command *cmd;
+
 	if (argc < 2)
-		return cli_tui_main(argc, argv);
-	for (size_t i = 0; i < NCOMMANDS; i++)
-		if (strcmp(argv[1], commands[i].name) == 0)
-			return commands[i].main(argc - 1, argv + 1);
+		return cli_command_main(tui, argc, argv);
+	cmd = cli_command_find(argv[1]);
+	if (cmd)
+		return cli_command_main(cmd, argc - 1, argv + 1);
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
 	    strcmp(argv[1], "help") == 0) {
-		fputs(usage_text, stdout);
+		usage();
 		return TL_EXIT_OK;
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
@@ -82,7 +69,7 @@ static int dispatch(int argc, char **argv)
 	}
 	/* `ticklab --mouse` and every other TUI option work without `tui`. */
 	if (argv[1][0] == '-')
-		return cli_tui_main(argc, argv);
+		return cli_command_main(tui, argc, argv);
 	return unknown(argv[1]);
 }
 

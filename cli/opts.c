@@ -9,8 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "backends/backend.h"
+#include "bench/runner.h"
+#include "bench/size.h"
+#include "bench/topology.h"
 #include "stats/stats.h"
 
 /* "key=value" where key is an identifier: the start of another parameter
@@ -297,4 +301,71 @@ int opts_parse_backends(const char *text, char ***ids, size_t *n, char *why, siz
 		tl_timer_close(&t);
 	}
 	return 0;
+}
+
+int opts_check_output(const char *opt, const char *path, const char *accepted, char *why,
+		      size_t whylen)
+{
+	const char *slash;
+	char *dir;
+	struct stat st;
+	int rc = 0;
+
+	if (!path || strcmp(path, "-") == 0)
+		return 0;
+	/* The precisions keep the message whole for any path a shell passes. */
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(why, whylen, "%s '%.900s' is a directory (accepted: %s)", opt, path,
+			 accepted);
+		return -1;
+	}
+	slash = strrchr(path, '/');
+	dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
+	if (!dir) {
+		snprintf(why, whylen, "out of memory");
+		return -1;
+	}
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		snprintf(why, whylen, "%s '%.400s': directory '%.400s' does not exist", opt, path, dir);
+		rc = -1;
+	}
+	free(dir);
+	return rc;
+}
+
+int opts_parse_flush(const char *text, int cpu, char ***names, uint64_t **bytes, size_t *n,
+		     char *why, size_t whylen)
+{
+	struct tl_topology topo;
+	char topo_why[TL_WHY_MAX];
+	/* 4xL2 needs the caches of the CPU that will flush */
+	bool have_topo = tl_topology_read_live(cpu < 0 ? tl_cpu_default() : cpu, &topo, topo_why,
+					       sizeof topo_why) == 0;
+
+	*bytes = NULL;
+	if (opts_split_list(text, "--flush", names, n, why, whylen) < 0)
+		return -1;
+	*bytes = calloc(*n, sizeof **bytes);
+	if (!*bytes) {
+		snprintf(why, whylen, "out of memory");
+		goto fail;
+	}
+	for (size_t i = 0; i < *n; i++) {
+		if (tl_size_parse((*names)[i], have_topo ? &topo : NULL, &(*bytes)[i], why, whylen) < 0)
+			goto fail;
+		for (size_t j = 0; j < i; j++)
+			if ((*bytes)[j] == (*bytes)[i]) {
+				snprintf(why, whylen, "flush size '%s' is given twice (%llu bytes)",
+					 (*names)[i], (unsigned long long)(*bytes)[i]);
+				goto fail;
+			}
+	}
+	return 0;
+fail:
+	opts_free_list(*names, *n);
+	free(*bytes);
+	*names = NULL;
+	*bytes = NULL;
+	*n = 0;
+	return -1;
 }

@@ -47,6 +47,12 @@ int opts_parse_double(const char *text, const char *what, double lo, double hi, 
 /* A CPU number the process may run on (checked against sched_getaffinity). */
 int opts_parse_cpu(const char *text, int *cpu, char *why, size_t whylen);
 
+/* --flush LIST: sizes (0, 32KiB, 4xL2, ...; cache multiples from cpu's
+ * caches, cpu < 0 the default sampling CPU) as the items' texts and their
+ * bytes, a size given twice refused. -1 with why, nothing allocated. */
+int opts_parse_flush(const char *text, int cpu, char ***names, uint64_t **bytes, size_t *n,
+		     char *why, size_t whylen);
+
 /* --os-filter's value: the method (an enum tl_os_method), or -1 with why
  * naming the text and the accepted ones. */
 int opts_parse_os_filter(const char *text, char *why, size_t whylen);
@@ -59,6 +65,12 @@ int opts_no_operand(int argc, char *const *argv, const char *hint, char *why, si
  * returned code '?' or ':' (use opterr = 0 and an optstring starting with
  * ':'). Names the option and lists the accepted ones. */
 void opts_usage_error(int code, char *const *argv, const struct option *longopts, char *why,
+		      size_t whylen);
+
+/* An output path refused before minutes of work: -1 with why when it is a
+ * directory (the message lists accepted) or its directory does not exist.
+ * NULL and "-" (standard output) pass. opt names the option. */
+int opts_check_output(const char *opt, const char *path, const char *accepted, char *why,
 		      size_t whylen);
 
 /* Prints "ticklab CMD: why" on stderr and returns TL_EXIT_USAGE. */

@@ -4,8 +4,12 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "backends/backend.h"
+#include "bench/runner.h"
 
 static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
 #define NSIGNALS (sizeof stop_signals / sizeof stop_signals[0])
@@ -77,6 +81,13 @@ void cli_stop_target(atomic_bool *flag)
 		atomic_store(flag, true);
 }
 
+void cli_stop_watch(atomic_bool *flag)
+{
+	atomic_store(flag, false);
+	cli_stop_arm();
+	cli_stop_target(flag);
+}
+
 void cli_stop_exiting(const char *msg, int since)
 {
 	exit_msg = msg;
@@ -103,4 +114,40 @@ int cli_stop_count(void)
 int cli_stop_status(int rc)
 {
 	return caught ? 128 + caught : rc;
+}
+
+struct progress {
+	bool show;
+	double last; /* tl_monotonic_s() of the last line */
+};
+
+static void on_chunk(void *ctx, struct tl_run *run, size_t cell)
+{
+	struct progress *p = ctx;
+	size_t done = atomic_load(&run->samples_done);
+	double now;
+
+	(void)cell;
+	/* Redraw a few times a second at most: stderr is slow over SSH. */
+	if (!p->show || (now = tl_monotonic_s()) - p->last < 0.2)
+		return;
+	p->last = now;
+	fprintf(stderr, "\rsampling: %3.0f%% (%zu of %zu samples)",
+		run->samples_total ? 100.0 * (double)done / (double)run->samples_total : 100.0, done,
+		run->samples_total);
+}
+
+int cli_run_execute(struct tl_run *run, bool progress, char *why, size_t whylen)
+{
+	struct progress p = {.show = progress, .last = tl_monotonic_s()};
+	int rc;
+
+	/* The handlers stay armed after sampling: the caller still has files
+	 * to write. */
+	cli_stop_target(&run->stop);
+	rc = tl_run_execute(run, on_chunk, &p, why, whylen);
+	cli_stop_target(NULL);
+	if (progress)
+		fprintf(stderr, "\r%*s\r", 60, "");
+	return rc;
 }

@@ -15,11 +15,16 @@
 #define TL_CLI_STOP_H
 
 #include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 /* Installs the handlers and forgets any earlier signal. */
 void cli_stop_arm(void);
 /* Restores the handlers that were there before cli_stop_arm. */
 void cli_stop_disarm(void);
+/* For a loop whose only stop is flag (detect, fingerprint): clears flag,
+ * arms and targets it; cli_stop_disarm ends it. */
+void cli_stop_watch(atomic_bool *flag);
 /* flag (may be NULL) is set by later signals, and now if one already came. */
 void cli_stop_target(atomic_bool *flag);
 /* From now a signal prints msg (a static string) and exits 128 + the first
@@ -35,5 +40,11 @@ int cli_stop_signal(void);
 int cli_stop_count(void);
 /* 128 + the first signal when there was one, else rc. */
 int cli_stop_status(int rc);
+
+/* tl_run_execute with these signals setting run->stop (the samples taken
+ * so far are kept) and, when progress is set, a progress line on stderr.
+ * Returns tl_run_execute's status: 0 done, 1 stopped early, -1 error. */
+struct tl_run;
+int cli_run_execute(struct tl_run *run, bool progress, char *why, size_t whylen);
 
 #endif

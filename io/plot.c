@@ -210,6 +210,16 @@ void tl_plot_text(cairo_t *cr, const char *s, double x, double y, double ax, dou
 	cairo_show_text(cr, s);
 }
 
+void tl_plot_caption(cairo_t *cr, const struct tl_plot_ink *ink, const char *text, double w,
+		     double h, double font)
+{
+	cairo_save(cr);
+	cairo_set_font_size(cr, font * 0.85);
+	tl_plot_set(cr, ink->muted, 1);
+	tl_plot_text(cr, text, w / 2, h - font * 0.4, 0.5, 1);
+	cairo_restore(cr);
+}
+
 /* ------------------------------------------------------------------ */
 /* Axes                                                                 */
 /* ------------------------------------------------------------------ */

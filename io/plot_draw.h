@@ -42,6 +42,9 @@ void tl_plot_marker(cairo_t *cr, const struct tl_plot_ink *ink, size_t i, double
 void tl_plot_fit(cairo_t *cr, const char *s, double maxw, char *out, size_t len);
 /* Text with its anchor: ax 0 left, 0.5 centre, 1 right; ay likewise top..bottom. */
 void tl_plot_text(cairo_t *cr, const char *s, double x, double y, double ax, double ay);
+/* The line under a w x h figure that says how to read it, muted. */
+void tl_plot_caption(cairo_t *cr, const struct tl_plot_ink *ink, const char *text, double w,
+		     double h, double font);
 
 /* Axes box, grid, ticks and labels; xlabel/ylabel may be NULL. */
 void tl_plot_axes(cairo_t *cr, const struct tl_plot_ink *ink, const struct tl_plot_frame *f,

@@ -82,16 +82,6 @@ static void widen(double *lo, double *hi)
 	}
 }
 
-static void caption(cairo_t *cr, const struct tl_plot_ink *ink, const char *text, double w,
-		    double h, double font)
-{
-	cairo_save(cr);
-	cairo_set_font_size(cr, font * 0.85);
-	tl_plot_set(cr, ink->muted, 1);
-	tl_plot_text(cr, text, w / 2, h - font * 0.4, 0.5, 1);
-	cairo_restore(cr);
-}
-
 /* ------------------------------------------------------------------ */
 /* Histograms                                                           */
 /* ------------------------------------------------------------------ */
@@ -189,7 +179,7 @@ static int draw_hist(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, doub
 		};
 		hist_panel(cr, ink, r, i, &f, font);
 	}
-	caption(cr, ink,
+	tl_plot_caption(cr, ink,
 		r->o->own_axis
 			? "ns after filter_cost (can be < 0) and the OS filter; each panel min..p99; "
 			  "+N: samples beyond the axis; marker at top: median"
@@ -259,8 +249,10 @@ static int draw_cdf(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, doubl
 	}
 	cairo_restore(cr);
 	tl_plot_legend(cr, ink, &f, labels, idx, r->n, TL_PLOT_BOTTOM_RIGHT, font * 0.85);
-	caption(cr, ink, "ns after filter_cost (can be < 0) and the OS filter; axis: lowest min.."
-			 "highest p99", w, h, font);
+	tl_plot_caption(cr, ink,
+			"ns after filter_cost (can be < 0) and the OS filter; axis: lowest min.."
+			"highest p99",
+			w, h, font);
 	free(labels);
 	free(idx);
 	return 0;

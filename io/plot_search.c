@@ -15,12 +15,13 @@ struct search_fig {
 	const struct tl_search_plan *p;
 	const struct tl_search_cell *cells;
 	size_t ncells;
-	int kind;                   /* the curves: 0 t_min's CV, 1 t_diff's overlap */
+	enum tl_search_kind kind;   /* the curves: t_min's CV or t_diff's overlap */
 };
 
-static const struct tl_search_stat *metric(const struct tl_search_cell *c, int kind)
+static const struct tl_search_stat *metric(const struct tl_search_cell *c,
+					   enum tl_search_kind kind)
 {
-	return kind == 0 ? &c->tmin : &c->tdiff;
+	return kind == TL_SEARCH_TMIN ? &c->tmin : &c->tdiff;
 }
 
 static void extend(double *lo, double *hi, double v)
@@ -75,7 +76,8 @@ static void arrow(cairo_t *cr, double x0, double x1, double y, double r)
 }
 
 static void row(cairo_t *cr, const struct tl_plot_ink *ink, const struct search_fig *s,
-		size_t i, int kind, const struct tl_plot_frame *f, double y, double font)
+		size_t i, enum tl_search_kind kind, const struct tl_plot_frame *f, double y,
+		double font)
 {
 	const struct tl_search_stat *m = metric(&s->cells[i], kind);
 	size_t series = s->cells[i].b;
@@ -159,11 +161,7 @@ static int draw_search(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, do
 	snprintf(buf, sizeof buf, "median of %u repeats with its interval (%s method); "
 				  "arrow: nothing found below its start",
 		 s->p->repeats, tl_search_method_name(s->p->sp.method));
-	cairo_save(cr);
-	cairo_set_font_size(cr, font * 0.85);
-	tl_plot_set(cr, ink->muted, 1);
-	tl_plot_text(cr, buf, w / 2, h - font * 0.4, 0.5, 1);
-	cairo_restore(cr);
+	tl_plot_caption(cr, ink, buf, w, h, font);
 	return 0;
 }
 
@@ -216,8 +214,9 @@ static int draw_curves(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, do
 		       double h, double top)
 {
 	struct search_fig *s = ctx;
-	int kind = s->kind;
-	double font = h / 40 < 14 ? h / 40 : 14, thr = kind == 0 ? s->p->sp.eps : s->p->sp.alpha;
+	enum tl_search_kind kind = s->kind;
+	double font = h / 40 < 14 ? h / 40 : 14;
+	double thr = kind == TL_SEARCH_TMIN ? s->p->sp.eps : s->p->sp.alpha;
 	double xlo = INFINITY, xhi = -INFINITY, yhi = 0;
 	char buf[256], (*labels)[160] = calloc(s->ncells ? s->ncells : 1, sizeof *labels);
 	const char **lp = calloc(s->ncells ? s->ncells : 1, sizeof *lp);
@@ -247,14 +246,16 @@ static int draw_curves(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, do
 	xhi = pow(10, ceil(log10(xhi * 1.0001)));
 	/* the first guesses' CV can be many times eps: the view stays where the
 	 * threshold is read (a point above the top is drawn on the edge) */
-	yhi = kind == 0 ? fmin(fmax(yhi, 2 * thr), 8 * thr) : 1.0;
+	yhi = kind == TL_SEARCH_TMIN ? fmin(fmax(yhi, 2 * thr), 8 * thr) : 1.0;
 	struct tl_plot_frame f = {.x = font * 5, .y = top + font * 1.2, .w = w - font * 6.5,
 				  .h = h - top - font * 6.2, .xlo = xlo, .xhi = xhi, .ylo = 0,
 				  .yhi = yhi, .xlog = true};
 
-	tl_plot_axes(cr, ink, &f, kind == 0 ? "K, ADDs in the timed region (log scale)"
+	tl_plot_axes(cr, ink, &f,
+		     kind == TL_SEARCH_TMIN ? "K, ADDs in the timed region (log scale)"
 					    : "delta, ADDs added to one side (log scale)",
-		     kind == 0 ? "CV of the samples" : "overlap (Mann-Whitney p)", font * 0.85);
+		     kind == TL_SEARCH_TMIN ? "CV of the samples" : "overlap (Mann-Whitney p)",
+		     font * 0.85);
 	/* the threshold the search stops at */
 	cairo_save(cr);
 	tl_plot_set(cr, ink->muted, 1);
@@ -263,7 +264,7 @@ static int draw_curves(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, do
 	cairo_line_to(cr, f.x + f.w, tl_plot_py(&f, thr));
 	cairo_stroke(cr);
 	cairo_set_font_size(cr, font * 0.75);
-	snprintf(buf, sizeof buf, kind == 0 ? "eps %g" : "alpha %g", thr);
+	snprintf(buf, sizeof buf, kind == TL_SEARCH_TMIN ? "eps %g" : "alpha %g", thr);
 	tl_plot_text(cr, buf, f.x + f.w - font * 0.3, tl_plot_py(&f, thr) - font * 0.2, 1, 1);
 	cairo_restore(cr);
 	for (size_t i = 0; i < s->ncells; i++) {
@@ -283,11 +284,7 @@ static int draw_curves(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, do
 	snprintf(buf, sizeof buf, "every point evaluated, each of %u repeats its own line (%s "
 				  "method); the line across: the threshold",
 		 s->p->repeats, tl_search_method_name(s->p->sp.method));
-	cairo_save(cr);
-	cairo_set_font_size(cr, font * 0.85);
-	tl_plot_set(cr, ink->muted, 1);
-	tl_plot_text(cr, buf, w / 2, h - font * 0.4, 0.5, 1);
-	cairo_restore(cr);
+	tl_plot_caption(cr, ink, buf, w, h, font);
 	free(labels);
 	free(lp);
 	free(series);
@@ -309,10 +306,10 @@ int tl_plot_search(const struct tl_search_plan *p, const struct tl_search_cell *
 		snprintf(why, whylen, "a search file draws kinds search, cv and overlap");
 		return -1;
 	}
-	s.kind = o->kind == TL_PLOT_CV ? 0 : 1;
+	s.kind = o->kind == TL_PLOT_CV ? TL_SEARCH_TMIN : TL_SEARCH_TDIFF;
 	if (!tl_search_points_total(cells, s.ncells, s.kind)) {
-		snprintf(why, whylen, "the search file keeps no evaluated %s points", s.kind ? "t_diff"
-											  : "t_min");
+		snprintf(why, whylen, "the search file keeps no evaluated %s points",
+			 s.kind == TL_SEARCH_TDIFF ? "t_diff" : "t_min");
 		return -1;
 	}
 	return tl_plot_page(o, path, draw_curves, &s, why, whylen);

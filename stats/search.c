@@ -208,7 +208,7 @@ int srch_pair(struct tl_srch *s, uint64_t a0, uint64_t a1, size_t n, double *ove
 	return 0;
 }
 
-void srch_observe(struct tl_srch *s, int kind, uint64_t x, double y)
+void srch_observe(struct tl_srch *s, enum tl_search_kind kind, uint64_t x, double y)
 {
 	s->r->evaluations++;
 	if (s->io->observe)
@@ -225,10 +225,10 @@ double srch_tdiff_floor_ns(const struct tl_search_params *p)
 	return p->resolution_ns > 0 ? (1.0 - p->alpha) * p->resolution_ns : 0;
 }
 
-void srch_answer(struct tl_srch *s, int kind, uint64_t adds, double stat)
+void srch_answer(struct tl_srch *s, enum tl_search_kind kind, uint64_t adds, double stat)
 {
 	struct tl_search_result *r = s->r;
-	double fl = kind == 0 ? srch_tmin_floor_ns(s->p) : srch_tdiff_floor_ns(s->p);
+	double fl = kind == TL_SEARCH_TMIN ? srch_tmin_floor_ns(s->p) : srch_tdiff_floor_ns(s->p);
 
 	r->adds = adds;
 	r->ns = s->p->ns_per_add > 0 ? (double)adds * s->p->ns_per_add : NAN;
@@ -239,20 +239,20 @@ void srch_answer(struct tl_srch *s, int kind, uint64_t adds, double stat)
 	 * for t_diff a quantized reading spreads over about two steps, so an
 	 * answer below twice the rule-of-thumb floor is the timer's step. */
 	if (fl > 0 && isfinite(r->ns))
-		r->on_floor = kind == 0 ? r->ns <= 1.25 * fl : r->ns <= 2.0 * fl;
+		r->on_floor = kind == TL_SEARCH_TMIN ? r->ns <= 1.25 * fl : r->ns <= 2.0 * fl;
 }
 
-static void finish_note(struct tl_search_result *r, int kind)
+static void finish_note(struct tl_search_result *r, enum tl_search_kind kind)
 {
 	size_t len = strlen(r->note);
 
 	if (r->on_floor && len < sizeof(r->note) - 2)
 		snprintf(r->note + len, sizeof(r->note) - len, "%son the timer-resolution floor (%s %.3g ns)",
-			 len ? "; " : "", kind == 0 ? "(q/sqrt 6)/eps =" : "(1-alpha) q =", r->floor_ns);
+			 len ? "; " : "", kind == TL_SEARCH_TMIN ? "(q/sqrt 6)/eps =" : "(1-alpha) q =", r->floor_ns);
 	len = strlen(r->note);
 	/* Why no t_min: the level itself moved between chunks there (on a VM,
 	 * usually the core clock; `ticklab info` probes that). */
-	if (kind == 0 && !r->converged && isfinite(r->best_drift) && len < sizeof(r->note) - 2)
+	if (kind == TL_SEARCH_TMIN && !r->converged && isfinite(r->best_drift) && len < sizeof(r->note) - 2)
 		snprintf(r->note + len, sizeof(r->note) - len,
 			 "%sthere the level drifts %.3g %% between 100-sample chunks, and CV cannot "
 			 "fall much below it",
@@ -260,7 +260,8 @@ static void finish_note(struct tl_search_result *r, int kind)
 }
 
 /* kind 0: t_min; kind 1: t_diff from A0 = tmin_adds. */
-static int search_run(const struct tl_search_params *p, const struct tl_search_io *io, int kind,
+static int search_run(const struct tl_search_params *p, const struct tl_search_io *io,
+		      enum tl_search_kind kind,
 		      uint64_t tmin_adds, struct tl_search_result *r)
 {
 	struct tl_srch s;
@@ -270,12 +271,12 @@ static int search_run(const struct tl_search_params *p, const struct tl_search_i
 
 	if (srch_begin(&s, p, io, r, n) != 0)
 		return -1;
-	if (kind == 0)
+	if (kind == TL_SEARCH_TMIN)
 		rc = paper ? search_paper_tmin(&s) : search_fast_tmin(&s);
 	else
 		rc = paper ? search_paper_tdiff(&s, tmin_adds) : search_fast_tdiff(&s, tmin_adds);
 	if (!r->converged) {
-		r->bound_adds = kind == 0 ? s.hi_adds : s.hi_delta;
+		r->bound_adds = kind == TL_SEARCH_TMIN ? s.hi_adds : s.hi_delta;
 		r->out_of_time = r->out_of_time || (rc == 0 && srch_out_of_time(&s));
 	}
 	srch_end(&s);
@@ -288,13 +289,13 @@ static int search_run(const struct tl_search_params *p, const struct tl_search_i
 int tl_search_tmin(const struct tl_search_params *p, const struct tl_search_io *io,
 		   struct tl_search_result *r)
 {
-	return search_run(p, io, 0, 0, r);
+	return search_run(p, io, TL_SEARCH_TMIN, 0, r);
 }
 
 int tl_search_tdiff(const struct tl_search_params *p, const struct tl_search_io *io,
 		    uint64_t tmin_adds, struct tl_search_result *r)
 {
-	return search_run(p, io, 1, tmin_adds, r);
+	return search_run(p, io, TL_SEARCH_TDIFF, tmin_adds, r);
 }
 
 double tl_search_ratio(const struct tl_search_result *ref, const struct tl_search_result *r)

@@ -75,8 +75,15 @@ struct tl_search_result {
 	bool out_of_time;      /* the fast method's time limit ended it */
 };
 
-/* Live progress for the TUI: every evaluated point. kind 0: (adds, CV), 1: (delta, alpha). */
-typedef void (*tl_search_observer)(void *ctx, int kind, uint64_t x, double y);
+/* Which answer a point or result belongs to; also the index of its
+ * points (bench/search_cell.h). */
+enum tl_search_kind {
+	TL_SEARCH_TMIN,  /* precision: x is K in ADDs, y the CV */
+	TL_SEARCH_TDIFF, /* sensitivity: x is delta in ADDs, y the overlap (alpha) */
+};
+
+/* Live progress for the TUI: every evaluated point. */
+typedef void (*tl_search_observer)(void *ctx, enum tl_search_kind kind, uint64_t x, double y);
 
 struct tl_search_io {
 	tl_measure_fn measure;

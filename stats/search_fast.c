@@ -230,13 +230,13 @@ int search_fast_tmin(struct tl_srch *s)
 		}
 		if (srch_sample(s, k, s->cap, false, &pt) != 0) {
 			if (hi) {
-				srch_answer(s, 0, hi, cv_hi);
+				srch_answer(s, TL_SEARCH_TMIN, hi, cv_hi);
 				snprintf(s->r->note, sizeof(s->r->note), "stopped: t_min <= %llu ADDs",
 					 (unsigned long long)hi);
 			}
 			return 1;
 		}
-		srch_observe(s, 0, k, pt.cv);
+		srch_observe(s, TL_SEARCH_TMIN, k, pt.cv);
 		/* Algorithm 1 accepts a point after p+1 passes in a row: a pass
 		 * here needs CV below eps by the spread of the worst of p+1 */
 		double m1 = 1.0 + z * sqrt(fmax(pt.kurtosis - 1.0, 0.5) / (4.0 * (double)p->n));
@@ -261,7 +261,7 @@ int search_fast_tmin(struct tl_srch *s)
 			if (isnan(s->r->predicted_adds))
 				s->r->predicted_adds = pred;
 			/* the model agrees with a pass it just saw (its answer is at
-			 * most 5 % below): done */
+			 * most FAST_TMIN_AGREE below, and not 2 % above): done */
 			if (pass && hi == k && pred >= (1.0 - FAST_TMIN_AGREE) * (double)k && pred <= 1.02 * (double)k)
 				goto answer;
 		}
@@ -289,7 +289,7 @@ int search_fast_tmin(struct tl_srch *s)
 			 (double)p->max_adds, 100.0 * s->cv_floor, (unsigned long long)lo);
 answer:
 	if (hi) {
-		srch_answer(s, 0, hi, cv_hi);
+		srch_answer(s, TL_SEARCH_TMIN, hi, cv_hi);
 		s->r->converged = true;
 	}
 	return 0;
@@ -519,9 +519,9 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 			if (ov > p->alpha)
 				pass = false;
 		}
-		srch_observe(s, 1, d, worst);
+		srch_observe(s, TL_SEARCH_TDIFF, d, worst);
 		if (pass) {
-			srch_answer(s, 1, d, worst);
+			srch_answer(s, TL_SEARCH_TDIFF, d, worst);
 			s->r->converged = true;
 			if (round > 0)
 				snprintf(s->r->note, sizeof(s->r->note),

@@ -52,9 +52,9 @@ int srch_sample(struct tl_srch *s, uint64_t adds, size_t n, bool second, struct 
  * stay in s->kept (n0) and s->kept2 (n1). 0, or 1 stopped. */
 int srch_pair(struct tl_srch *s, uint64_t a0, uint64_t a1, size_t n, double *overlap, size_t *n0,
 	      size_t *n1);
-void srch_observe(struct tl_srch *s, int kind, uint64_t x, double y);
-/* Writes adds, ns, stat, on_floor for a t_min (kind 0) or t_diff (kind 1). */
-void srch_answer(struct tl_srch *s, int kind, uint64_t adds, double stat);
+void srch_observe(struct tl_srch *s, enum tl_search_kind kind, uint64_t x, double y);
+/* Writes adds, ns, stat, on_floor for a t_min or a t_diff. */
+void srch_answer(struct tl_srch *s, enum tl_search_kind kind, uint64_t adds, double stat);
 
 /* The resolution floors of SPEC section 4's pitfalls, in ns (0 unknown). */
 double srch_tmin_floor_ns(const struct tl_search_params *p);

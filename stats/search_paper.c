@@ -32,7 +32,7 @@ static int tmin_point(struct tl_srch *s, uint64_t t, double *cv)
 	if (srch_sample(s, t, s->p->n, false, &pt) != 0)
 		return -1;
 	*cv = pt.cv;
-	srch_observe(s, 0, t, pt.cv);
+	srch_observe(s, TL_SEARCH_TMIN, t, pt.cv);
 	return pt.cv > s->p->eps ? 0 : 1;
 }
 
@@ -70,59 +70,17 @@ static void note_bound(struct tl_srch *s, const char *what)
 			 (double)s->p->max_adds, what);
 }
 
-static void keep_found(struct tl_srch *s, int kind, bool have, uint64_t end, double stat)
+static void keep_found(struct tl_srch *s, enum tl_search_kind kind, bool have, uint64_t end,
+		       double stat)
 {
 	if (have) {
 		srch_answer(s, kind, end, stat);
 		snprintf(s->r->note, sizeof(s->r->note),
 			 "stopped: %s is an upper bound (step not refined to 1)",
-			 kind == 0 ? "t_min" : "t_diff");
+			 kind == TL_SEARCH_TMIN ? "t_min" : "t_diff");
 	} else {
 		snprintf(s->r->note, sizeof(s->r->note), "stopped before any point passed");
 	}
-}
-
-int search_paper_tmin(struct tl_srch *s)
-{
-	const struct tl_search_params *p = s->p;
-	uint64_t start = 0, end = 0, t = 0, step = p->tmin_step;
-	double cv_end = NAN, cv = NAN;
-	bool have = false;
-
-	while (step >= 1) {
-		for (;;) {
-			int rc;
-
-			t += step;
-			if (t > p->max_adds) {
-				/* a coarser round already passed: keep it, unrefined */
-				if (have) {
-					srch_answer(s, 0, end, cv_end);
-					s->r->converged = true;
-					return 0;
-				}
-				note_bound(s, "no point passed");
-				return 0;
-			}
-			rc = tmin_confirmed(s, t, &cv);
-			if (rc < 0) {
-				keep_found(s, 0, have, end, cv_end);
-				return 1;
-			}
-			if (rc == 1) {
-				end = t;
-				cv_end = cv;
-				have = true;
-				break;
-			}
-			start = t;
-		}
-		t = start;
-		step /= 10;
-	}
-	srch_answer(s, 0, end, cv_end);
-	s->r->converged = true;
-	return 0;
 }
 
 /* All q pairs at delta; 1 pass, 0 fail, -1 stopped. *worst: largest overlap. */
@@ -146,57 +104,84 @@ static int tdiff_point(struct tl_srch *s, uint64_t tmin, uint64_t d, double *wor
 			break;
 		}
 	}
-	srch_observe(s, 1, d, *worst);
+	srch_observe(s, TL_SEARCH_TDIFF, d, *worst);
 	return res;
 }
 
-int search_paper_tdiff(struct tl_srch *s, uint64_t tmin)
+/* Algorithm 2's bound: the pair's A1 would pass --max-adds. */
+static void note_tdiff_bound(struct tl_srch *s, uint64_t d, uint64_t step, double worst)
 {
 	const struct tl_search_params *p = s->p;
-	uint64_t start = 0, end = 0, d = 0, step = p->tdiff_step;
-	double worst = NAN, worst_end = NAN;
+
+	if (isnan(worst))
+		snprintf(s->r->note, sizeof(s->r->note),
+			 "no t_diff below the %.3g-ADD bound (--max-adds): %u pairs %llu ADDs "
+			 "apart would need longer kernels",
+			 (double)p->max_adds, p->q, (unsigned long long)d);
+	else
+		snprintf(s->r->note, sizeof(s->r->note),
+			 "no t_diff below the %.3g-ADD bound (--max-adds): overlap still %.3g at "
+			 "%llu ADDs apart",
+			 (double)p->max_adds, worst, (unsigned long long)(d - step));
+}
+
+/* The walk both algorithms share: x climbs by step until a point passes,
+ * then restarts from the last failing x with step / 10, down to a step of
+ * 1; the answer is the point that passed in the last round. t_min walks t
+ * (Algorithm 1), t_diff walks delta above tmin (Algorithm 2). Returns 0
+ * done (converged or at the bound), 1 stopped. */
+static int refine_by_tenths(struct tl_srch *s, enum tl_search_kind kind, uint64_t tmin,
+			    uint64_t step)
+{
+	const struct tl_search_params *p = s->p;
+	uint64_t start = 0, end = 0, x = 0;
+	double y = NAN, y_end = NAN;
 	bool have = false;
 
 	while (step >= 1) {
 		for (;;) {
 			int rc;
 
-			d += step;
-			if (tmin + (uint64_t)p->q * d > p->max_adds) {
+			x += step;
+			if (kind == TL_SEARCH_TMIN ? x > p->max_adds : tmin + (uint64_t)p->q * x > p->max_adds) {
+				/* a coarser round already passed: keep it, unrefined */
 				if (have) {
-					srch_answer(s, 1, end, worst_end);
+					srch_answer(s, kind, end, y_end);
 					s->r->converged = true;
-					return 0;
+				} else if (kind == TL_SEARCH_TMIN) {
+					note_bound(s, "no point passed");
+				} else {
+					note_tdiff_bound(s, x, step, y);
 				}
-				if (isnan(worst))
-					snprintf(s->r->note, sizeof(s->r->note),
-						 "no t_diff below the %.3g-ADD bound (--max-adds): %u pairs %llu ADDs "
-						 "apart would need longer kernels",
-						 (double)p->max_adds, p->q, (unsigned long long)d);
-				else
-					snprintf(s->r->note, sizeof(s->r->note),
-						 "no t_diff below the %.3g-ADD bound (--max-adds): overlap still %.3g at "
-						 "%llu ADDs apart",
-						 (double)p->max_adds, worst, (unsigned long long)(d - step));
 				return 0;
 			}
-			rc = tdiff_point(s, tmin, d, &worst);
+			rc = kind == TL_SEARCH_TMIN ? tmin_confirmed(s, x, &y) : tdiff_point(s, tmin, x, &y);
 			if (rc < 0) {
-				keep_found(s, 1, have, end, worst_end);
+				keep_found(s, kind, have, end, y_end);
 				return 1;
 			}
 			if (rc == 1) {
-				end = d;
-				worst_end = worst;
+				end = x;
+				y_end = y;
 				have = true;
 				break;
 			}
-			start = d;
+			start = x;
 		}
-		d = start;
+		x = start;
 		step /= 10;
 	}
-	srch_answer(s, 1, end, worst_end);
+	srch_answer(s, kind, end, y_end);
 	s->r->converged = true;
 	return 0;
+}
+
+int search_paper_tmin(struct tl_srch *s)
+{
+	return refine_by_tenths(s, TL_SEARCH_TMIN, 0, s->p->tmin_step);
+}
+
+int search_paper_tdiff(struct tl_srch *s, uint64_t tmin)
+{
+	return refine_by_tenths(s, TL_SEARCH_TDIFF, tmin, s->p->tdiff_step);
 }

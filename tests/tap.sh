@@ -8,6 +8,17 @@ ok() { # ok STATUS DESCRIPTION
 diag() { echo "# $*"; }
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 done_testing() { echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]; }
+# tap_from FILE: feeds an embedded python check's "ok"/"not ok" lines (and
+# its "#" notes) into this TAP stream.
+tap_from() {
+	while read -r line; do
+		case $line in
+		"ok "*) ok 0 "${line#ok - }" ;;
+		"not ok "*) ok 1 "${line#not ok - }" ;;
+		"#"*) echo "$line" ;;
+		esac
+	done <"$1"
+}
 # expect_status WANT DESCRIPTION CMD...: runs CMD, checks its exit status.
 expect_status() {
 	want=$1; desc=$2; shift 2

@@ -49,12 +49,7 @@ ok(all(rows[k]["verdict"] == "different" and rows[k]["ci_lo_ns"] <= 20 <= rows[k
 ok(all(rows[c["kernel"]] == c for c in cmp),
    "every row equals `ticklab compare BASE this-run`'s (one engine)")
 EOF2
-while read -r line; do
-	case $line in
-	"ok "*) ok 0 "${line#ok - }" ;;
-	"not ok "*) ok 1 "${line#not ok - }" ;;
-	esac
-done <"$tmp/tap"
+tap_from "$tmp/tap"
 grep -q '^| sim:sd=2,quantum=0.5 | 0 | add:1000 | .* | same |$' "$tmp/same.md"
 ok $? "the Markdown has the baseline verdicts"
 

@@ -44,12 +44,7 @@ ok(all(abs(c["shift_ns"] - 20) < 1e-9 and abs(c["median_diff_ns"] - 20) < 1e-9 f
 ok(all(abs(c["shift_pct"] - 100 * 20 / c["median_base_ns"]) < 1e-9 for c in off["cells"]),
    "shift in % of BASE's median")
 EOF2
-while read -r line; do
-	case $line in
-	"ok "*) ok 0 "${line#ok - }" ;;
-	"not ok "*) ok 1 "${line#not ok - }" ;;
-	esac
-done <"$tmp/tap"
+tap_from "$tmp/tap"
 
 expect_status 2 "one file only" "$TL_BIN" compare "$tmp/a.json"
 expect_status 2 "a missing file" "$TL_BIN" compare "$tmp/a.json" "$tmp/nope.json"

@@ -44,13 +44,7 @@ larger = sum(y["d_adds"] > x["d_adds"] for x, y in zip(a, b))
 ok(larger >= 15, "sd 80 needs a larger D than sd 40 in >= 15 of 20 seeds (%d)" % larger)
 print("# sd 40: D %s; sd 80: D %s" % (sorted(r["d_adds"] for r in a), sorted(r["d_adds"] for r in b)))
 EOF2
-while read -r line; do
-	case $line in
-	"ok "*) ok 0 "${line#ok - }" ;;
-	"not ok "*) ok 1 "${line#not ok - }" ;;
-	"#"*) echo "$line" ;;
-	esac
-done <"$tmp/tap"
+tap_from "$tmp/tap"
 
 expect_status 2 "detect without --backend" "$TL_BIN" detect
 expect_status 2 "detect -n 1" "$TL_BIN" detect --backend sim -n 1

@@ -52,13 +52,7 @@ ok(all(c["jitter"]["null_split"] for c in null), "D = 0 cells say their split is
 ok(fa <= 2, "D = 0 detected in at most 2 of 12 seeds (%d): a 5 %% false-alarm rate" % fa)
 print("# D = 40: detected %d/%d, covered %d/%d; D = 0: detected %d/%d" % (det, len(big), cover, len(big), fa, len(null)))
 EOF2
-while read -r line; do
-	case $line in
-	"ok "*) ok 0 "${line#ok - }" ;;
-	"not ok "*) ok 1 "${line#not ok - }" ;;
-	"#"*) echo "$line" ;;
-	esac
-done <"$tmp/tap"
+tap_from "$tmp/tap"
 
 # report re-analyses a saved run into the same lines.
 "$TL_BIN" report "$tmp/j1.json" >"$tmp/r1" 2>&1

@@ -7,16 +7,6 @@
 . "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
 cli_test_init "python3 is needed to read JSON"
 
-# Feeds an embedded python check's "ok"/"not ok" lines into this TAP stream.
-tap_from() {
-	while read -r line; do
-		case $line in
-		"ok "*) ok 0 "${line#ok - }" ;;
-		"not ok "*) ok 1 "${line#not ok - }" ;;
-		"#"*) echo "$line" ;;
-		esac
-	done <"$1"
-}
 
 backends=sim
 case $(uname -m) in x86_64 | i?86) backends=barrier-tsc,sim ;; esac

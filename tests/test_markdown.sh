@@ -93,12 +93,7 @@ r = sm[0][2]
 ok(r[3] == "%.0f" % s[0]["tmin"]["adds"] and r[6] == "%.0f" % s[0]["tdiff"]["adds"],
    "search Markdown t_min and t_diff = the JSON's")
 EOF2
-while read -r line; do
-	case $line in
-	"ok "*) ok 0 "${line#ok - }" ;;
-	"not ok "*) ok 1 "${line#not ok - }" ;;
-	esac
-done <"$tmp/tap"
+tap_from "$tmp/tap"
 
 expect_status 2 "run --markdown into a missing directory" \
 	"$TL_BIN" run --backend sim --kernel add:5 -n 10 --markdown "$tmp/no/such.md"

@@ -49,9 +49,7 @@ same = all(x[k] == y[k] for x, y in zip(a["cells"] + a["baselines"], b["cells"] 
 ok(same, "raw samples, summaries and filter results are bit-identical after a round trip")
 ok(a["host"] == b["host"] and a["seed"] == b["seed"], "host and seed carried over")
 EOF
-while read -r line; do
-	case $line in "ok "*) ok 0 "${line#ok - }" ;; "not ok "*) ok 1 "${line#not ok - }" ;; esac
-done <"$tmp/tap"
+tap_from "$tmp/tap"
 head -n 1 "$tmp/again.csv" | grep -qx 'backend,flush_bytes,kernel,k,i,raw,ns'; ok $? "report --csv writes the samples"
 
 # --- files that are not a ticklab run -----------------------------------------

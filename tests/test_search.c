@@ -237,7 +237,7 @@ static void test_bound_stop_observer(void)
 	rig_close(&r);
 }
 
-static void count_obs(void *ctx, int kind, uint64_t x, double y)
+static void count_obs(void *ctx, enum tl_search_kind kind, uint64_t x, double y)
 {
 	(void)x;
 	(void)y;

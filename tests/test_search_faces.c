@@ -1,5 +1,5 @@
 /* The CLI and the TUI run one search: the same sim search (same seed)
- * through `ticklab search --json` (cli_search_main) and through the TUI's
+ * through `ticklab search --json` (the search command) and through the TUI's
  * search screen (tui_search_start on Setup selections, then the export the
  * e key writes) gives the same results and params, key for key. Only the
  * wall-clock keys (seconds, flush_seconds) may differ. Also: the search
@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli/commands.h"
+#include "cli/command.h"
 #include "bench/search_params.h"
 #include "io/search_json.h"
 #include "tests/tap.h"
@@ -29,7 +29,7 @@ static int cli_path(const char *out, bool edited)
 			"--json", (char *)out, "--quiet", "--eps", "0.02", "--alpha", "0.1",
 			"--repeats", "2", NULL};
 
-	return cli_search_main(edited ? 16 : 10, argv);
+	return cli_command_main(cli_command_find("search"), edited ? 16 : 10, argv);
 }
 
 static void add_item(struct tui_list *l, const char *label, uint64_t bytes)

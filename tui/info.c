@@ -77,8 +77,9 @@ static void *info_main(void *arg)
 	struct tui_app *app = job->app;
 
 	tl_host_read(NULL, info_cpu(app), &app->info_result);
-	/* The clock probe samples on the sampling CPU for 0.12 s: only when
-	 * nothing else sampled there when it was asked for. */
+	/* The clock probe samples on the sampling CPU (a few tenths of a
+	 * second, bench/host.h): only when nothing else sampled there when it
+	 * was asked for. */
 	if (job->probe_clock) {
 		tl_host_probe_clock(&app->info_result);
 		tl_host_probe_ladder(&app->info_result);

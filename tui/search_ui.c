@@ -44,12 +44,12 @@ static int push(uint64_t **xs, double **ys, size_t *n, size_t *cap, uint64_t x, 
 	return 0;
 }
 
-static void on_point(void *ctx, size_t cell, int kind, uint64_t x, double y)
+static void on_point(void *ctx, size_t cell, enum tl_search_kind kind, uint64_t x, double y)
 {
 	struct tui_app *app = ctx;
 	struct tui_search_row *r = &app->rows_s[cell];
 	pthread_mutex_lock(&app->search_mu);
-	if (kind == 0)
+	if (kind == TL_SEARCH_TMIN)
 		push(&r->cv_x, &r->cv_y, &r->ncv, &r->capcv, x, y);
 	else
 		push(&r->ov_x, &r->ov_y, &r->nov, &r->capov, x, y);

@@ -1,9 +1,8 @@
-/* Subcommands: each parses its own argv (argv[0] is the subcommand name)
- * and returns the process exit status (0 ok, 1 runtime failure, 2 bad input). */
-#ifndef TL_CLI_COMMANDS_H
-#define TL_CLI_COMMANDS_H
+/* What run and report share: the options --os-filter, --json, --csv and
+ * --markdown, the table of an analysed run and its files. */
+#ifndef TL_CLI_OUTPUTS_H
+#define TL_CLI_OUTPUTS_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,37 +10,16 @@
 
 #include "io/results.h"
 
-int cli_info_main(int argc, char **argv);
-int cli_run_main(int argc, char **argv);
-int cli_search_main(int argc, char **argv);
-int cli_report_main(int argc, char **argv);
-int cli_compare_main(int argc, char **argv);
-int cli_plot_main(int argc, char **argv);
-int cli_detect_main(int argc, char **argv);
-int cli_fingerprint_main(int argc, char **argv);
-int cli_fleet_main(int argc, char **argv);
-/* The plain-text default comparison shown when there is no terminal. */
-int cli_default_table(void);
-/* `ticklab tui` and plain `ticklab` (with or without TUI options). */
-int cli_tui_main(int argc, char **argv);
-
-/* tl_run_execute with SIGINT/SIGTERM setting run->stop (the samples taken
- * so far are kept) and, when progress is set, a progress line on stderr.
- * Returns tl_run_execute's status: 0 done, 1 stopped early, -1 error. */
-int cli_run_execute(struct tl_run *run, bool progress, char *why, size_t whylen);
-
-/* What run and report share: the options --os-filter, --json, --csv and
- * --markdown, the table of an analysed run and its files. A --csv FILE
+/* A --csv FILE
  * (not -) gets a per-cell summary CSV beside it (tl_summary_csv_path). */
 struct cli_outputs {
 	int os;                 /* an enum tl_os_method; the caller's default until given */
 	const char *json, *csv, *markdown; /* paths, "-" for stdout, or NULL */
 };
-/* For getopt_long's default case: takes c (with optarg) when it is one of
- * those options and returns 0; -1 with why on a bad --os-filter, and for
- * anything else the message of opts_usage_error. */
-int cli_outputs_option(struct cli_outputs *o, int c, char *const *argv,
-		       const struct option *accepted, char *why, size_t whylen);
+/* For a command's option(): takes c (with arg) when it is one of those
+ * options and returns 0; -1 with why on a bad --os-filter; CLI_NOT_MINE
+ * (cli/command.h) for anything else. */
+int cli_outputs_option(struct cli_outputs *o, int c, const char *arg, char *why, size_t whylen);
 /* -1 with why when two files would go to stdout. */
 int cli_outputs_check(const struct cli_outputs *o, char *why, size_t whylen);
 /* Where the table goes: stderr when a file takes stdout, so the file stays clean. */

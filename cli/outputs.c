@@ -1,0 +1,182 @@
+/* The outputs run and report share (cli/outputs.h): the --json, --csv and
+ * --markdown options, opening them before the work and committing them
+ * after it through io/'s atomic writer. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/command.h"
+#include "cli/opts.h"
+#include "cli/outputs.h"
+#include "io/markdown.h"
+#include "io/results.h"
+#include "io/run_compare.h"
+
+#define WHY_LEN 1024
+
+int cli_outputs_option(struct cli_outputs *o, int c, const char *arg, char *why, size_t whylen)
+{
+	switch (c) {
+	case OPT_OS_FILTER:
+		o->os = opts_parse_os_filter(arg, why, whylen);
+		return o->os < 0 ? -1 : 0;
+	case OPT_JSON:
+		o->json = arg;
+		return 0;
+	case OPT_CSV:
+		o->csv = arg;
+		return 0;
+	case OPT_MARKDOWN:
+		o->markdown = arg;
+		return 0;
+	default:
+		return CLI_NOT_MINE;
+	}
+}
+
+static int is_stdout(const char *path)
+{
+	return path && strcmp(path, "-") == 0;
+}
+
+int cli_outputs_check(const struct cli_outputs *o, char *why, size_t whylen)
+{
+	if (is_stdout(o->json) + is_stdout(o->csv) + is_stdout(o->markdown) > 1) {
+		snprintf(why, whylen, "only one of --json, --csv and --markdown can be standard "
+				      "output (-)");
+		return -1;
+	}
+	return 0;
+}
+
+FILE *cli_table_stream(const struct cli_outputs *o)
+{
+	bool taken = is_stdout(o->json) || is_stdout(o->csv) || is_stdout(o->markdown);
+
+	return taken ? stderr : stdout;
+}
+
+int cli_outputs_open(const char *cmd, const struct cli_outputs *o, struct cli_open_outputs *h)
+{
+	char why[WHY_LEN];
+
+	char *summary = o->csv ? tl_summary_csv_path(o->csv) : NULL;
+
+	memset(h, 0, sizeof *h);
+	if ((o->json && !(h->json = tl_out_open(o->json, why, sizeof why))) ||
+	    (o->csv && !(h->csv = tl_out_open(o->csv, why, sizeof why))) ||
+	    (summary && !(h->csv_summary = tl_out_open(summary, why, sizeof why))) ||
+	    (o->markdown && !(h->markdown = tl_out_open(o->markdown, why, sizeof why)))) {
+		fprintf(stderr, "ticklab %s: %s\n", cmd, why);
+		free(summary);
+		cli_outputs_abort(h);
+		return TL_EXIT_FAIL;
+	}
+	free(summary);
+	return TL_EXIT_OK;
+}
+
+void cli_outputs_abort(struct cli_open_outputs *h)
+{
+	tl_out_abort(h->json);
+	tl_out_abort(h->csv);
+	tl_out_abort(h->csv_summary);
+	tl_out_abort(h->markdown);
+	memset(h, 0, sizeof *h);
+}
+
+struct summary_ctx {
+	const struct tl_run *run;
+	const struct tl_analysis *an;
+	enum tl_os_method m;
+	uint64_t seed;
+	const struct cli_baseline *bl;
+};
+
+static int emit_summary_csv(FILE *f, void *ctx)
+{
+	const struct summary_ctx *s = ctx;
+
+	return tl_run_summary_csv(f, s->run, s->an, s->seed);
+}
+
+static int emit_markdown(FILE *f, void *ctx)
+{
+	const struct summary_ctx *s = ctx;
+
+	return tl_run_markdown(f, s->run, s->an, s->m, s->seed, s->bl ? s->bl->cmp : NULL,
+			       s->bl ? s->bl->base : NULL);
+}
+
+/* Commits one opened output (taking it from *slot); says a failure. */
+static int commit_one(const char *cmd, struct tl_out **slot, int (*emit)(FILE *, void *),
+		      void *ctx)
+{
+	struct tl_out *out = *slot;
+	char why[WHY_LEN];
+
+	*slot = NULL;
+	if (!out)
+		return TL_EXIT_OK;
+	if (tl_out_commit(out, emit, ctx, why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab %s: %s\n", cmd, why);
+		return TL_EXIT_FAIL;
+	}
+	return TL_EXIT_OK;
+}
+
+int cli_outputs_write(const char *cmd, const struct cli_outputs *o, struct cli_open_outputs *h,
+		      const struct tl_run *run, const struct tl_analysis *an, enum tl_os_method m,
+		      uint64_t seed, bool stopped, json_t *host, const struct cli_baseline *bl)
+{
+	struct summary_ctx sc = { run, an, m, seed, bl };
+	struct cli_open_outputs now;
+	char why[WHY_LEN];
+	int rc = TL_EXIT_OK;
+
+	if (!h) {
+		if (cli_outputs_open(cmd, o, &now) != TL_EXIT_OK) {
+			json_decref(host);
+			return TL_EXIT_FAIL;
+		}
+		h = &now;
+	}
+	if (!h->json) {
+		json_decref(host);
+	} else {
+		struct tl_run_doc *doc = tl_run_doc_new(run, an, m, seed, stopped, host);
+		struct tl_out *jo = h->json;
+
+		h->json = NULL;
+		if (doc && bl && bl->cmp &&
+		    tl_run_compare_attach(tl_run_doc_json(doc), run, bl->base, bl->cmp, bl->path) < 0) {
+			tl_run_doc_free(doc);
+			doc = NULL;
+		}
+		if (!doc) {
+			fprintf(stderr, "ticklab %s: out of memory building the JSON\n", cmd);
+			tl_out_abort(jo);
+			rc = TL_EXIT_FAIL;
+		} else if (tl_run_doc_commit(jo, doc, why, sizeof why) < 0) {
+			fprintf(stderr, "ticklab %s: %s\n", cmd, why);
+			rc = TL_EXIT_FAIL;
+		}
+		tl_run_doc_free(doc);
+	}
+	if (h->csv) {
+		struct tl_out *co = h->csv;
+
+		h->csv = NULL;
+		if (tl_run_commit_csv(co, run, why, sizeof why) < 0) {
+			fprintf(stderr, "ticklab %s: %s\n", cmd, why);
+			rc = TL_EXIT_FAIL;
+		}
+	}
+	if (commit_one(cmd, &h->csv_summary, emit_summary_csv, &sc) != TL_EXIT_OK)
+		rc = TL_EXIT_FAIL;
+	if (commit_one(cmd, &h->markdown, emit_markdown, &sc) != TL_EXIT_OK)
+		rc = TL_EXIT_FAIL;
+	return rc;
+}
