@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include <gsl/gsl_rng.h>
 
@@ -432,6 +433,27 @@ int tl_kernel_runnable(const struct tl_kernel *k, char *why, size_t whylen)
 	return 0;
 }
 
+#define CHASE_HUGE ((size_t)2 << 20)
+
+/* Whole 2 MiB pages with the huge-page hint, at every size: with 4 KiB
+ * pages a chase past a few MiB also misses the TLB on almost every load
+ * (and under a hypervisor each miss walks two page tables), so the ladder
+ * would step where the TLB's reach ends, not where a cache does; and
+ * whether a buffer got huge pages would otherwise depend on the system's
+ * THP mode and on where malloc placed it. A hint: fine if refused. */
+static void *chase_alloc(size_t bytes)
+{
+	size_t alloc = (bytes + CHASE_HUGE - 1) / CHASE_HUGE * CHASE_HUGE;
+	void *p;
+
+	if (posix_memalign(&p, CHASE_HUGE, alloc))
+		return NULL;
+#ifdef MADV_HUGEPAGE
+	(void)madvise(p, alloc, MADV_HUGEPAGE);
+#endif
+	return p;
+}
+
 void *tl_kernel_chase_layout(uint64_t bytes, uint64_t seed)
 {
 	size_t lines = (size_t)(bytes / 64), words = 64 / sizeof(void *);
@@ -439,7 +461,7 @@ void *tl_kernel_chase_layout(uint64_t bytes, uint64_t seed)
 	size_t *order;
 	gsl_rng *r;
 
-	if (lines == 0 || (buf = aligned_alloc(64, lines * 64)) == NULL)
+	if (lines == 0 || (buf = chase_alloc(lines * 64)) == NULL)
 		return NULL;
 	order = malloc(lines * sizeof *order);
 	r = gsl_rng_alloc(gsl_rng_mt19937);

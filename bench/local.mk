@@ -59,10 +59,10 @@ bench_bench_stats_LDADD = $(TL_LIBS)
 BENCH_RUN += bench/bench_stats
 # kernels helper: the memory ladder beside an independent pointer chase
 # (bench/chase_ref.c links nothing of the lab's) and the chain slopes
-noinst_PROGRAMS += bench/chase_ref bench/ladder_sizes
+noinst_PROGRAMS += bench/chase_ref bench/bench_ladder
 bench_chase_ref_SOURCES = bench/chase_ref.c
-bench_ladder_sizes_SOURCES = bench/ladder_sizes.c
-bench_ladder_sizes_LDADD = $(TL_LIBS)
+bench_bench_ladder_SOURCES = bench/bench_ladder.c
+bench_bench_ladder_LDADD = $(TL_LIBS)
 BENCH_RUN += bench/bench_ladder.sh
 EXTRA_DIST += bench/bench_ladder.sh
 # the detect helper: smallest injected D a jitter cell of n samples shows

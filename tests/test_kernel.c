@@ -1,4 +1,4 @@
-/* Kernel specs: parsing, ranges, rejections, and the jitter plan. */
+/* Kernel specs: parsing, ranges, rejections, the jitter plan, the chase layout. */
 #include "config.h"
 
 #include <stdint.h>
@@ -295,8 +295,63 @@ static void test_load_ranges(void)
 	   "a range to 2xL3 without a topology refused with a reason: %s", why);
 }
 
+/* Walks the chase from the start: the steps until it first comes back,
+ * or 0 when a pointer leaves the buffer's lines. */
+static size_t cycle_length(void *buf, size_t lines)
+{
+	char *base = buf, *at = buf;
+	size_t steps = 0;
+
+	do {
+		char *to = *(char **)at;
+		if (to < base || to >= base + lines * 64 || (size_t)(to - base) % 64)
+			return 0;
+		at = to;
+		steps++;
+	} while (at != base && steps <= lines);
+	return steps;
+}
+
+/* Lines of two layouts whose pointer goes to the same line offset. */
+static size_t same_links(void *a, void *b, size_t lines)
+{
+	size_t same = 0;
+
+	for (size_t l = 0; l < lines; l++)
+		same += (char *)((void **)a)[l * 8] - (char *)a ==
+			(char *)((void **)b)[l * 8] - (char *)b;
+	return same;
+}
+
+static void test_chase_layout(void)
+{
+	static const size_t sizes[] = { 64, 128, 4096, 48 * 1024, 3u << 20 };
+
+	for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+		size_t lines = sizes[i] / 64;
+		void *a = tl_kernel_chase_layout(sizes[i], 7), *b = tl_kernel_chase_layout(sizes[i], 7);
+
+		ok(a && cycle_length(a, lines) == lines,
+		   "%zu bytes: one cycle through all %zu lines, each pointer on a line start",
+		   sizes[i], lines);
+		ok(a && (uintptr_t)a % (2u << 20) == 0, "%zu bytes: on a 2 MiB page boundary",
+		   sizes[i]);
+		ok(a && b && same_links(a, b, lines) == lines, "%zu bytes: same seed, same cycle",
+		   sizes[i]);
+		free(a);
+		free(b);
+	}
+	void *a = tl_kernel_chase_layout(1 << 20, 1), *b = tl_kernel_chase_layout(1 << 20, 2);
+	size_t same = a && b ? same_links(a, b, (1 << 20) / 64) : 0;
+	ok(a && b && same < 100, "another seed, another cycle (%zu of 16384 links alike)", same);
+	free(a);
+	free(b);
+	ok(tl_kernel_chase_layout(63, 1) == NULL, "less than a line: no buffer");
+}
+
 int main(void)
 {
+	test_chase_layout();
 	test_load_ranges();
 	test_chains_and_loads();
 	test_single();
