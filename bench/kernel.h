@@ -71,7 +71,8 @@ int tl_kernel_runnable(const struct tl_kernel *k, char *why, size_t whylen);
  * `bytes` buffer: each line's first word points at the next line of the
  * cycle, so a chase visits every line once per lap in an order no
  * prefetcher can guess. Returns the buffer (free() it), the chase's start,
- * or NULL when out of memory. */
+ * or NULL when the buffer (bytes, usually the user's SIZE) cannot be
+ * allocated: the caller names the size. */
 void *tl_kernel_chase_layout(uint64_t bytes, uint64_t seed);
 
 /* Fills adds[0..n) with the operation count of each measurement (K, or K+d for a
