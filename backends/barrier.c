@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "backends/backend.h"
+#include "base/xalloc.h"
 #include "backends/internal.h"
 #include "backends/timed.h"
 
@@ -221,11 +222,7 @@ static struct barrier_pmu *barrier_pmu_open(uint64_t config1, char *why, size_t 
 	attr.type = PERF_TYPE_HARDWARE;
 	attr.config = PERF_COUNT_HW_CPU_CYCLES;
 	attr.config1 = config1;
-	p = calloc(1, sizeof *p);
-	if (!p) {
-		tl_why(why, whylen, "out of memory");
-		return NULL;
-	}
+	p = tl_xcalloc(1, sizeof *p);
 	p->fd = tl_perf_open(&attr, "cpu-cycles", why, whylen);
 	if (p->fd < 0) {
 		barrier_pmu_close(p);

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "backends/backend.h"
+#include "base/xalloc.h"
 #include "backends/internal.h"
 #include "backends/timed.h"
 
@@ -187,14 +188,7 @@ static int papi_read_open(struct tl_timer *t, const char *params, char *why, siz
 	if (tl_backend_no_params(t->backend, params, why, whylen) < 0 || papi_ready(why, whylen) < 0 ||
 	    papi_cycles_eventset(&es, why, whylen) < 0)
 		return -1;
-	s = malloc(sizeof *s);
-	if (!s) {
-		long long dummy;
-		PAPI_stop(es, &dummy);
-		PAPI_cleanup_eventset(es);
-		PAPI_destroy_eventset(&es);
-		return tl_why(why, whylen, "out of memory");
-	}
+	s = tl_xmalloc(sizeof *s);
 	s->eventset = es;
 	s->owner = pthread_self();
 	t->state = s;

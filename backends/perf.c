@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "backends/backend.h"
+#include "base/xalloc.h"
 #include "backends/internal.h"
 #include "backends/timed.h"
 
@@ -177,11 +178,7 @@ static int perf_open_event(struct tl_timer *t, uint32_t type, uint64_t config, c
 		close(fd);
 		return tl_why(why, whylen, "read() on the %s event failed", what);
 	}
-	s = malloc(sizeof *s);
-	if (!s) {
-		close(fd);
-		return tl_why(why, whylen, "out of memory");
-	}
+	s = tl_xmalloc(sizeof *s);
 	s->fd = fd;
 	s->owner = pthread_self();
 	s->attr = attr;

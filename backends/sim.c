@@ -38,6 +38,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "backends/backend.h"
+#include "base/xalloc.h"
 #include "backends/internal.h"
 #include "backends/sim.h"
 
@@ -202,19 +203,15 @@ double tl_sim_draw_work(const struct tl_sim_model *m, gsl_rng *rng, double work_
 
 static int sim_open(struct tl_timer *t, const char *params, char *why, size_t whylen)
 {
-	struct sim_state *s = calloc(1, sizeof *s);
+	struct sim_state *s = tl_xcalloc(1, sizeof *s);
 
-	if (!s)
-		return tl_why(why, whylen, "sim: out of memory");
 	if (tl_sim_parse(params, &s->m, why, whylen) < 0) {
 		free(s);
 		return -1;
 	}
 	s->rng = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!s->rng) {
-		free(s);
-		return tl_why(why, whylen, "sim: out of memory");
-	}
+	if (!s->rng)
+		tl_fail("out of memory (the simulator's random number generator)");
 	gsl_rng_set(s->rng, s->m.seed);
 	t->state = s;
 	t->ns_per_unit = 1.0;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "backends/backend.h"
+#include "base/xalloc.h"
 #include "bench/flush.h"
 #include "bench/host.h"
 #include "bench/runner.h"
@@ -93,14 +94,14 @@ void tl_host_probe_clock(struct tl_host *h)
 	struct tl_spoiler *s = &h->spoilers[TL_SPOILER_CLOCK];
 	cpu_set_t saved;
 	char why[TL_WHY_MAX];
-	double *ns = malloc(PROBE_SAMPLES * sizeof *ns);
+	double *ns = tl_xmalloc(PROBE_SAMPLES * sizeof *ns);
 	bool restore = sched_getaffinity(0, sizeof saved, &saved) == 0;
 
 	h->clock_probed = true; /* tried: a caller redrawing must not probe again */
-	if (!ns || tl_cpu_pin(h->cpu, why, sizeof why) < 0 || measure(h, ns) < 0) {
+	if (tl_cpu_pin(h->cpu, why, sizeof why) < 0 || measure(h, ns) < 0) {
 		snprintf(s->seen, sizeof s->seen, "not measured");
-		snprintf(s->why, sizeof s->why, "the clock probe could not run: %s",
-			 !ns ? "out of memory" : "no timer opened or the CPU could not be pinned");
+		snprintf(s->why, sizeof s->why,
+			 "the clock probe could not run: no timer opened or the CPU could not be pinned");
 	} else {
 		struct tl_drift d;
 		stats_drift(ns, PROBE_SAMPLES, TL_DRIFT_CHUNK, &d);

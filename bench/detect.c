@@ -25,7 +25,8 @@ struct buffers {
 	double *raw, *plain, *inj;
 };
 
-/* One jitter:K,D,0.5 cell: 1 when detected, 0 when not, -1 out of memory. */
+/* One jitter:K,D,0.5 cell: 1 when detected, 0 when not, -1 when the draw
+ * held no plain or no injected sample. */
 static int evaluate(struct tl_timer *t, const struct tl_flush *f, const struct tl_detect_params *p,
 		    uint64_t d, unsigned index, struct buffers *b, double *pval, double *shift)
 {
@@ -43,9 +44,10 @@ static int evaluate(struct tl_timer *t, const struct tl_flush *f, const struct t
 		else
 			b->inj[ni++] = ns;
 	}
-	if (stats_mann_whitney(b->plain, np, b->inj, ni, &u, pval) != 0 ||
-	    stats_hodges_lehmann(b->plain, np, b->inj, ni, shift) != 0)
+	/* A small n can draw every sample plain (or every one injected). */
+	if (stats_mann_whitney(b->plain, np, b->inj, ni, &u, pval) != 0)
 		return -1;
+	stats_hodges_lehmann(b->plain, np, b->inj, ni, shift);
 	/* U of the plain samples below its mean: they tend to be the smaller. */
 	return *pval < p->alpha && u < (double)np * (double)ni / 2;
 }
@@ -63,8 +65,12 @@ static int majority(struct tl_timer *t, const struct tl_flush *f, const struct t
 	for (int draw = 0; draw < 3 && hits < 2 && draw - hits < 2; draw++) {
 		int h = evaluate(t, f, p, d, r->evaluations++, b, pval, shift);
 
-		if (h < 0)
+		if (h < 0) {
+			snprintf(r->why, sizeof r->why,
+				 "a draw of %zu samples at D = %llu held only one kind (plain or injected)",
+				 p->n, (unsigned long long)d);
 			return -1;
+		}
 		hits += h;
 	}
 	return hits >= 2;
@@ -93,8 +99,11 @@ int tl_detect_run(struct tl_timer *t, const struct tl_flush *f, const struct tl_
 	b.raw = malloc(p->n * sizeof *b.raw);
 	b.plain = malloc(p->n * sizeof *b.plain);
 	b.inj = malloc(p->n * sizeof *b.inj);
-	if (!b.adds || !b.raw || !b.plain || !b.inj)
+	/* n is the user's: too many is said, not a tl_fail. */
+	if (!b.adds || !b.raw || !b.plain || !b.inj) {
+		snprintf(r->why, sizeof r->why, "out of memory for 4 buffers of %zu samples (-n)", p->n);
 		goto out;
+	}
 	r->ns_per_add = tl_ns_per_add(t);
 	/* Doubling: the first D detected bounds the answer from above. */
 	for (;;) {

@@ -47,7 +47,9 @@ void tl_detect_defaults(struct tl_detect_params *p);
  * it. Near the boundary detection is a rate, not a wall, so the answer
  * estimates the D where the test's power passes 1/2, within the scatter
  * of three draws. stop (may be NULL) ends it early.
- * Returns 0, -1 when out of memory. */
+ * Returns 0, or -1 with r->why saying what failed: the four buffers of n
+ * samples (the user's n) could not be allocated, or a draw held only plain
+ * or only injected samples. */
 int tl_detect_run(struct tl_timer *t, const struct tl_flush *f, const struct tl_detect_params *p,
 		  atomic_bool *stop, struct tl_detect_result *r);
 

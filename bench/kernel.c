@@ -89,24 +89,18 @@ static int push(struct tl_kernel **out, size_t *n, const struct tl_kernel *k)
 {
 	if (*n >= TL_KERNEL_MAX_LIST)
 		return -1;
-	if (*n == 0 || (*n >= 16 && (*n & (*n - 1)) == 0)) {
-		size_t cap = *n ? 2 * *n : 16;
-		struct tl_kernel *grown = realloc(*out, cap * sizeof **out);
-		if (!grown)
-			return -1;
-		*out = grown;
-	}
+	if (*n == 0 || (*n >= 16 && (*n & (*n - 1)) == 0))
+		*out = tl_xrealloc(*out, *n ? 2 * *n : 16, sizeof **out);
 	(*out)[*n] = *k;
 	(*n)++;
 	return 0;
 }
 
-static int push_fail(size_t n, const char *tok, char *why, size_t whylen)
+/* push fails only on a full list. */
+static int push_fail(const char *tok, char *why, size_t whylen)
 {
-	if (n >= TL_KERNEL_MAX_LIST)
-		return fail(why, whylen, "too many kernels at \"%s\": a list takes at most "
-			    TL_KERNEL_MAX_LIST_TEXT, tok);
-	return fail(why, whylen, "out of memory at \"%s\"", tok);
+	return fail(why, whylen, "too many kernels at \"%s\": a list takes at most "
+		    TL_KERNEL_MAX_LIST_TEXT, tok);
 }
 
 static void label(struct tl_kernel *k)
@@ -195,7 +189,7 @@ static int parse_chain(enum tl_kernel_kind kind, const char *tok, const char *ar
 	if (nf == 1) {
 		k.k = v[0];
 		label(&k);
-		return push(out, n, &k) ? push_fail(*n, tok, why, whylen) : 0;
+		return push(out, n, &k) ? push_fail(tok, why, whylen) : 0;
 	}
 	if (v[2] == 0)
 		return fail(why, whylen, "bad kernel range \"%s\": STEP must be > 0", tok);
@@ -210,7 +204,7 @@ static int parse_chain(enum tl_kernel_kind kind, const char *tok, const char *ar
 		k.k = x;
 		label(&k);
 		if (push(out, n, &k))
-			return push_fail(*n, tok, why, whylen);
+			return push_fail(tok, why, whylen);
 		if (v[1] - x < v[2])
 			break; /* the next step would pass END (or wrap) */
 	}
@@ -242,7 +236,7 @@ static int parse_jitter(const char *tok, const char *args, size_t alen, struct t
 	if (parse_share(f[2], fl[2], &k.p))
 		return fail(why, whylen, "bad kernel \"%s\": P must be a number in [0, 1]", tok);
 	label(&k);
-	return push(out, n, &k) ? push_fail(*n, tok, why, whylen) : 0;
+	return push(out, n, &k) ? push_fail(tok, why, whylen) : 0;
 }
 
 static int parse_load(const char *tok, const char *args, size_t alen,
@@ -272,7 +266,7 @@ static int parse_load(const char *tok, const char *args, size_t alen,
 		k.bytes = sizes[i];
 		label(&k);
 		if (push(out, n, &k))
-			return push_fail(*n, tok, why, whylen);
+			return push_fail(tok, why, whylen);
 	}
 	return 0;
 }
@@ -294,7 +288,7 @@ static int parse_one(const char *s, size_t len, const struct tl_topology *topo,
 	if (!strcmp(tok, "empty")) {
 		struct tl_kernel k = { .kind = TL_KERNEL_EMPTY };
 		label(&k);
-		return push(out, n, &k) ? push_fail(*n, tok, why, whylen) : 0;
+		return push(out, n, &k) ? push_fail(tok, why, whylen) : 0;
 	}
 	if (!strncmp(tok, "add:", 4))
 		return parse_chain(TL_KERNEL_ADD, tok, tok + 4, len - 4, out, n, why, whylen);
@@ -342,7 +336,7 @@ int tl_kernel_parse_list_topo(const char *text, const struct tl_topology *topo,
 			      struct tl_kernel **out, size_t *n, char *why, size_t whylen)
 {
 	const char *s = text;
-	struct tl_kernel *list = NULL, *grown;
+	struct tl_kernel *list = NULL;
 	size_t count = 0;
 
 	if (!text || !*text)
@@ -364,14 +358,9 @@ int tl_kernel_parse_list_topo(const char *text, const struct tl_topology *topo,
 			break;
 		s = e + 1;
 	}
-	grown = realloc(*out, (*n + count) * sizeof **out);
-	if (!grown) {
-		free(list);
-		return fail(why, whylen, "out of memory at \"%.40s\"", text);
-	}
-	memcpy(grown + *n, list, count * sizeof *list);
+	*out = tl_xrealloc(*out, *n + count, sizeof **out);
+	memcpy(*out + *n, list, count * sizeof *list);
 	free(list);
-	*out = grown;
 	*n += count;
 	return 0;
 }
@@ -463,15 +452,15 @@ void *tl_kernel_chase_layout(uint64_t bytes, uint64_t seed)
 
 	if (lines == 0 || (buf = chase_alloc(lines * 64)) == NULL)
 		return NULL;
+	/* order grows with the user's SIZE as buf does: checked the same way. */
 	order = malloc(lines * sizeof *order);
-	r = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!order || !r) {
-		free(order);
+	if (!order) {
 		free(buf);
-		if (r)
-			gsl_rng_free(r);
 		return NULL;
 	}
+	r = gsl_rng_alloc(gsl_rng_mt19937);
+	if (!r)
+		tl_fail("out of memory (a random number generator)");
 	gsl_rng_set(r, (unsigned long)(seed ^ (seed >> 32)) + 1);
 	/* Sattolo's shuffle yields a single cycle through every line, so a
 	 * chase of any length never settles into a short loop that caches. */

@@ -72,8 +72,9 @@ int tl_kernel_runnable(const struct tl_kernel *k, char *why, size_t whylen);
  * cycle, so a chase visits every line once per lap in an order no
  * prefetcher can guess. The buffer is whole 2 MiB pages hinted for huge
  * pages (MADV_HUGEPAGE), so TLB misses stay out of the ladder's steps.
- * Returns the buffer (free() it), the chase's start, or NULL when out of
- * memory. */
+ * Returns the buffer (free() it), the chase's start, or NULL when the
+ * buffer (bytes, usually the user's SIZE) cannot be allocated: the caller
+ * names the size. */
 void *tl_kernel_chase_layout(uint64_t bytes, uint64_t seed);
 
 /* Fills adds[0..n) with the operation count of each measurement (K, or K+d for a

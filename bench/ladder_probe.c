@@ -65,8 +65,10 @@ static void probe(struct tl_host *h, struct tl_timer *t)
 			continue;
 		}
 		l->ns = chase(t, l->bytes);
+		/* up to TL_LADDER_PROBE_MAX: large enough to be refused, and said */
 		if (isnan(l->ns))
-			snprintf(l->note, sizeof l->note, "out of memory");
+			snprintf(l->note, sizeof l->note, "out of memory for a %llu-byte chase",
+				 (unsigned long long)l->bytes);
 	}
 }
 

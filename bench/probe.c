@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/xalloc.h"
 #include "stats/stats.h"
 
 #define COST_BATCHES 21
@@ -48,9 +49,7 @@ double tl_timer_resolution(struct tl_timer *t, unsigned tries)
 
 	if (!b || tries == 0)
 		return NAN;
-	v = malloc(tries * sizeof *v);
-	if (!v)
-		return NAN;
+	v = tl_xmalloc(tries * sizeof *v);
 	for (unsigned i = 0; i < tries; i++)
 		v[i] = (i & 1) ? b->time_adds(t, (uint64_t)((i * 37u) % 128u)) : b->time_empty(t);
 	step = stats_lattice_step(v, tries);
@@ -79,6 +78,7 @@ bool tl_probe_is_syscall(double overhead_ns, const struct tl_syscall_cost *c)
 void tl_backend_probe(const char *id, const struct tl_syscall_cost *cost, struct tl_probe *p)
 {
 	struct tl_timer t;
+	struct tl_analysis a;
 	double *x;
 
 	memset(p, 0, sizeof *p);
@@ -91,18 +91,14 @@ void tl_backend_probe(const char *id, const struct tl_syscall_cost *cost, struct
 	p->available = true;
 	snprintf(p->reason, sizeof p->reason, "%s", t.note);
 	p->resolution_ns = tl_timer_resolution(&t, TL_PROBE_SAMPLES) * t.ns_per_unit;
-	x = malloc(TL_PROBE_SAMPLES * sizeof *x);
-	if (x) {
-		struct tl_analysis a;
-
-		for (size_t i = 0; i < TL_PROBE_SAMPLES; i++)
-			x[i] = t.backend->time_empty(&t) * t.ns_per_unit;
-		p->overhead_ns = stats_median(x, TL_PROBE_SAMPLES);
-		/* Tukey's fences need no seed, so the spread is reproducible. */
-		if (stats_analyse(x, TL_PROBE_SAMPLES, 0.0, TL_OS_IQR, 1, &a, NULL, NULL) == 0)
-			p->overhead_sd_ns = a.summary.sd;
-		free(x);
-	}
+	x = tl_xmalloc(TL_PROBE_SAMPLES * sizeof *x);
+	for (size_t i = 0; i < TL_PROBE_SAMPLES; i++)
+		x[i] = t.backend->time_empty(&t) * t.ns_per_unit;
+	p->overhead_ns = stats_median(x, TL_PROBE_SAMPLES);
+	/* Tukey's fences need no seed, so the spread is reproducible. */
+	if (stats_analyse(x, TL_PROBE_SAMPLES, 0.0, TL_OS_IQR, 1, &a, NULL, NULL) == 0)
+		p->overhead_sd_ns = a.summary.sd;
+	free(x);
 	p->syscall_per_read = tl_probe_is_syscall(p->overhead_ns, cost);
 	tl_timer_close(&t);
 }

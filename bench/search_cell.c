@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "backends/backend.h"
+#include "base/xalloc.h"
 #include "bench/flush.h"
 #include "bench/probe.h"
 #include "bench/runner.h"
@@ -47,13 +48,10 @@ void tl_search_plan_free(struct tl_search_plan *p)
 
 static char **copy_list(const char *const *v, size_t n)
 {
-	char **out = calloc(n ? n : 1, sizeof(*out));
+	char **out = tl_xcalloc(n, sizeof(*out));
 
-	for (size_t i = 0; out && i < n; i++)
-		if (!(out[i] = strdup(v[i]))) {
-			free_list(out, n);
-			return NULL;
-		}
+	for (size_t i = 0; i < n; i++)
+		out[i] = tl_xstrdup(v[i]);
 	return out;
 }
 
@@ -63,11 +61,7 @@ int tl_search_plan_set(struct tl_search_plan *p, const char *const *backends, si
 	tl_search_plan_free(p);
 	p->backends = copy_list(backends, nb);
 	p->flush_names = copy_list(flush_names, nf);
-	p->flush = calloc(nf ? nf : 1, sizeof(*p->flush));
-	if (!p->backends || !p->flush_names || !p->flush) {
-		tl_search_plan_free(p);
-		return -1;
-	}
+	p->flush = tl_xcalloc(nf, sizeof(*p->flush));
 	memcpy(p->flush, flush, nf * sizeof(*flush));
 	p->nbackends = nb;
 	p->nflush = nf;
@@ -96,20 +90,15 @@ struct tl_search_cell *tl_search_cells_new(const struct tl_search_plan *p)
 {
 	size_t n = p->nbackends * p->nflush;
 	unsigned r = p->repeats ? p->repeats : 1;
-	struct tl_search_cell *cells = calloc(n ? n : 1, sizeof(*cells));
+	struct tl_search_cell *cells = tl_xcalloc(n, sizeof(*cells));
 
-	for (size_t i = 0; cells && i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		cells[i].b = i % p->nbackends;
 		cells[i].f = i / p->nbackends;
-		cells[i].rep = calloc(r, sizeof(*cells[i].rep));
-		cells[i].nrep = cells[i].rep ? r : 0;
-		if (!cells[i].rep) {
-			tl_search_cells_free(cells, n);
-			return NULL;
-		}
+		cells[i].rep = tl_xcalloc(r, sizeof(*cells[i].rep));
+		cells[i].nrep = r;
 	}
-	if (cells)
-		tl_search_summarise(p, cells);
+	tl_search_summarise(p, cells);
 	return cells;
 }
 
@@ -124,20 +113,15 @@ void tl_search_cells_free(struct tl_search_cell *cells, size_t ncells)
 	free(cells);
 }
 
-int tl_search_points_add(struct tl_search_points *pts, double x, double y)
+void tl_search_points_add(struct tl_search_points *pts, double x, double y)
 {
 	if (pts->n == pts->cap) {
-		size_t cap = pts->cap ? 2 * pts->cap : 64;
-		double(*xy)[2] = realloc(pts->xy, cap * sizeof *xy);
-		if (!xy)
-			return -1;
-		pts->xy = xy;
-		pts->cap = cap;
+		pts->cap = pts->cap ? 2 * pts->cap : 64;
+		pts->xy = tl_xrealloc(pts->xy, pts->cap, sizeof *pts->xy);
 	}
 	pts->xy[pts->n][0] = x;
 	pts->xy[pts->n][1] = y;
 	pts->n++;
-	return 0;
 }
 
 size_t tl_search_points_total(const struct tl_search_cell *cells, size_t ncells,
@@ -219,9 +203,9 @@ static void on_point(void *ctx, enum tl_search_kind kind, uint64_t x, double y)
 {
 	const struct run_ctx *rc = ctx;
 
-	/* kept for the figures; a point that finds no memory is only not drawn */
+	/* kept for the figures */
 	if (rc->rep && (kind == TL_SEARCH_TMIN || kind == TL_SEARCH_TDIFF))
-		(void)tl_search_points_add(&rc->rep->points[kind], (double)x, y);
+		tl_search_points_add(&rc->rep->points[kind], (double)x, y);
 	if (rc->h && rc->h->point)
 		rc->h->point(rc->h->ctx, rc->cell, kind, x, y);
 }
@@ -399,18 +383,12 @@ int tl_search_run(const struct tl_search_plan *p, struct tl_search_cell *cells,
 		  const struct tl_search_hooks *h)
 {
 	size_t n = p->nbackends * p->nflush;
-	struct tl_timer *timers = calloc(p->nbackends ? p->nbackends : 1, sizeof(*timers));
-	bool *open = calloc(p->nbackends ? p->nbackends : 1, sizeof(*open));
-	size_t *order = calloc(n ? n : 1, sizeof(*order));
+	struct tl_timer *timers = tl_xcalloc(p->nbackends, sizeof(*timers));
+	bool *open = tl_xcalloc(p->nbackends, sizeof(*open));
+	size_t *order = tl_xcalloc(n, sizeof(*order));
 	struct run_ctx rc = {p, cells, h, 0, NULL};
 	int result = 0;
 
-	if (!timers || !open || !order) {
-		free(timers);
-		free(open);
-		free(order);
-		return -1;
-	}
 	/* one timer per backend for the whole session: a simulated timer's
 	 * draws then continue across repeats instead of repeating them */
 	for (size_t b = 0; b < p->nbackends; b++) {

@@ -52,8 +52,8 @@ struct tl_search_points {
 	size_t n, cap;
 };
 
-/* Appends (x, y); -1 out of memory (the points so far stay). */
-int tl_search_points_add(struct tl_search_points *pts, double x, double y);
+/* Appends (x, y). */
+void tl_search_points_add(struct tl_search_points *pts, double x, double y);
 void tl_search_points_free(struct tl_search_points *pts);
 
 /* One repeat of one cell. */
@@ -116,7 +116,7 @@ struct tl_search_hooks {
 };
 
 void tl_search_plan_default(struct tl_search_plan *p);
-/* Copies the lists into p (replacing any). 0, or -1 out of memory. */
+/* Copies the lists into p (replacing any). Returns 0. */
 int tl_search_plan_set(struct tl_search_plan *p, const char *const *backends, size_t nb,
 		       const char *const *flush_names, const uint64_t *flush, size_t nf);
 void tl_search_plan_free(struct tl_search_plan *p);
@@ -126,7 +126,8 @@ size_t tl_search_default_reference(const char *const *backends, size_t n);
 /* Cell index of backend b under flush f (flush-major, as they are listed). */
 size_t tl_search_cell_index(const struct tl_search_plan *p, size_t b, size_t f);
 
-/* nbackends x nflush cells, each with room for p->repeats repeats. */
+/* nbackends x nflush cells, each with room for p->repeats repeats (never
+ * NULL). */
 struct tl_search_cell *tl_search_cells_new(const struct tl_search_plan *p);
 void tl_search_cells_free(struct tl_search_cell *cells, size_t ncells);
 /* Points of kind (0 t_min, 1 t_diff) over every repeat of ncells cells:

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "backends/backend.h"
+#include "base/xalloc.h"
 #include "bench/runner.h"
 #include "stats/stats.h"
 
@@ -43,20 +44,14 @@ void tl_search_engine_free(struct tl_search_engine *e)
 	e->cap = 0;
 }
 
-static int grow(struct tl_search_engine *e, size_t n)
+/* n is at most a chunk (1024): small. */
+static void grow(struct tl_search_engine *e, size_t n)
 {
 	if (n <= e->cap)
-		return 0;
-	uint64_t *a = realloc(e->adds, n * sizeof(*a));
-	if (!a)
-		return -1;
-	e->adds = a;
-	double *r = realloc(e->raw, n * sizeof(*r));
-	if (!r)
-		return -1;
-	e->raw = r;
+		return;
+	e->adds = tl_xrealloc(e->adds, n, sizeof(*e->adds));
+	e->raw = tl_xrealloc(e->raw, n, sizeof(*e->raw));
 	e->cap = n;
-	return 0;
 }
 
 /* About 0.2 s of work between stop checks, so Ctrl-C answers quickly even
@@ -77,8 +72,7 @@ int tl_search_engine_measure(void *ctx, uint64_t adds, bool empty, size_t n, dou
 	struct tl_search_engine *e = ctx;
 	size_t chunk = chunk_size(e);
 
-	if (grow(e, chunk < n ? chunk : n) != 0)
-		return -1;
+	grow(e, chunk < n ? chunk : n);
 	for (size_t i = 0; i < chunk && i < e->cap; i++)
 		e->adds[i] = adds;
 	for (size_t done = 0; done < n;) {
@@ -97,9 +91,9 @@ int tl_search_engine_measure(void *ctx, uint64_t adds, bool empty, size_t n, dou
 
 double tl_search_engine_overhead(struct tl_search_engine *e, size_t n)
 {
-	double *v = malloc(n * sizeof(*v)), med = NAN;
+	double *v = tl_xmalloc(n * sizeof(*v)), med = NAN;
 
-	if (v && tl_search_engine_measure(e, 0, true, n, v) == 0)
+	if (tl_search_engine_measure(e, 0, true, n, v) == 0)
 		med = stats_median(v, n);
 	free(v);
 	return med;
@@ -108,11 +102,11 @@ double tl_search_engine_overhead(struct tl_search_engine *e, size_t n)
 int tl_search_engine_ns_per_add(struct tl_search_engine *e, uint64_t kmax, size_t nk, size_t n,
 				double *slope, double *r2)
 {
-	double *k = calloc(nk, sizeof(*k)), *med = calloc(nk, sizeof(*med));
-	double *v = malloc(n * sizeof(*v)), icpt, rr = NAN;
+	double *k = tl_xcalloc(nk, sizeof(*k)), *med = tl_xcalloc(nk, sizeof(*med));
+	double *v = tl_xmalloc(n * sizeof(*v)), icpt, rr = NAN;
 	int rc = -1;
 
-	if (!k || !med || !v || nk < 2)
+	if (nk < 2)
 		goto out;
 	for (size_t i = 0; i < nk; i++) {
 		uint64_t adds = (uint64_t)llround((double)kmax * (double)i / (double)(nk - 1));

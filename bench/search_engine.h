@@ -30,7 +30,7 @@ void tl_search_engine_init(struct tl_search_engine *e, struct tl_timer *t,
 void tl_search_engine_free(struct tl_search_engine *e);
 
 /* tl_measure_fn: n measurements of `adds` ADDs (or the empty kernel), in ns.
- * Returns 0, or -1 when stopped or out of memory (out_ns then incomplete). */
+ * Returns 0, or -1 when stopped (out_ns then incomplete). */
 int tl_search_engine_measure(void *ctx, uint64_t adds, bool empty, size_t n, double *out_ns);
 
 /* Seconds one flush of f takes (median of a few; 0 for size 0). */

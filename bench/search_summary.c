@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "bench/search_cell.h"
 #include "stats/stats.h"
 
@@ -60,26 +61,21 @@ static void interval_t(const double *xs, size_t n, double min_sd, double *lo, do
  * answers give the same interval. */
 static void interval_boot(const double *xs, size_t n, double *lo, double *hi)
 {
-	double *med = malloc(BOOT_RESAMPLES * sizeof(*med)), *draw = malloc(n * sizeof(*draw));
+	double *med = tl_xmalloc(BOOT_RESAMPLES * sizeof(*med)), *draw = tl_xmalloc(n * sizeof(*draw));
 	uint64_t s = 0x2545f4914f6cdd1dULL;
 
-	if (!med || !draw) {
-		*lo = xs[0];
-		*hi = xs[n - 1];
-	} else {
-		for (size_t b = 0; b < BOOT_RESAMPLES; b++) {
-			for (size_t i = 0; i < n; i++) {
-				s ^= s << 13;
-				s ^= s >> 7;
-				s ^= s << 17;
-				draw[i] = xs[s % n];
-			}
-			med[b] = stats_median(draw, n);
+	for (size_t b = 0; b < BOOT_RESAMPLES; b++) {
+		for (size_t i = 0; i < n; i++) {
+			s ^= s << 13;
+			s ^= s >> 7;
+			s ^= s << 17;
+			draw[i] = xs[s % n];
 		}
-		qsort(med, BOOT_RESAMPLES, sizeof(*med), cmp_double);
-		*lo = med[(size_t)(0.025 * BOOT_RESAMPLES)];
-		*hi = med[(size_t)(0.975 * BOOT_RESAMPLES) - 1];
+		med[b] = stats_median(draw, n);
 	}
+	qsort(med, BOOT_RESAMPLES, sizeof(*med), cmp_double);
+	*lo = med[(size_t)(0.025 * BOOT_RESAMPLES)];
+	*hi = med[(size_t)(0.975 * BOOT_RESAMPLES) - 1];
 	free(med);
 	free(draw);
 }
@@ -92,14 +88,13 @@ static void interval_boot(const double *xs, size_t n, double *lo, double *hi)
 static const char *interval_full(const double *xs, size_t n, double min_sd, double step, double *lo,
 				 double *hi)
 {
-	double *v = malloc((n ? n : 1) * sizeof(*v));
+	double *v;
 	const char *how;
 
 	*lo = *hi = NAN;
-	if (!v || n == 0) {
-		free(v);
+	if (n == 0)
 		return "none";
-	}
+	v = tl_xmalloc(n * sizeof(*v));
 	memcpy(v, xs, n * sizeof(*v));
 	qsort(v, n, sizeof(*v), cmp_double);
 	*lo = v[0];

@@ -5,29 +5,28 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "base/xalloc.h"
 #include "bench/size.h"
 
 int tl_chain_collect(const struct tl_run *run, const struct tl_analysis *an, size_t timer,
 		     size_t flush, enum tl_kernel_kind kind, double ns_per_add,
 		     struct tl_chain_fit *fit)
 {
-	double *k = calloc(run->ncells ? run->ncells : 1, sizeof *k);
-	double *ns = calloc(run->ncells ? run->ncells : 1, sizeof *ns);
+	double *k = tl_xcalloc(run->ncells, sizeof *k);
+	double *ns = tl_xcalloc(run->ncells, sizeof *ns);
 	size_t n = 0;
-	int rc = -1;
+	int rc;
 
-	if (k && ns) {
-		for (size_t i = 0; i < run->ncells; i++) {
-			const struct tl_cell *c = &run->cells[i];
+	for (size_t i = 0; i < run->ncells; i++) {
+		const struct tl_cell *c = &run->cells[i];
 
-			if (c->hidden || c->timer != timer || c->flush != flush ||
-			    c->kernel.kind != kind || !isfinite(an[i].summary.p50))
-				continue;
-			k[n] = (double)c->kernel.k;
-			ns[n++] = an[i].summary.p50;
-		}
-		rc = n ? stats_chain_fit(k, ns, n, ns_per_add, fit) : -1;
+		if (c->hidden || c->timer != timer || c->flush != flush ||
+		    c->kernel.kind != kind || !isfinite(an[i].summary.p50))
+			continue;
+		k[n] = (double)c->kernel.k;
+		ns[n++] = an[i].summary.p50;
 	}
+	rc = n ? stats_chain_fit(k, ns, n, ns_per_add, fit) : -1;
 	free(k);
 	free(ns);
 	return rc;

@@ -30,7 +30,7 @@ int tl_run_summary_csv(FILE *f, const struct tl_run *run, const struct tl_analys
 
 /* The summary CSV's path beside the raw one: x.csv -> x.summary.csv,
  * anything else gets ".summary.csv" appended. NULL for "-" (stdout holds
- * the raw rows) or when out of memory; free() it. */
+ * the raw rows); free() it. */
 char *tl_summary_csv_path(const char *csv_path);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "bench/size.h"
 #include "bench/analysis.h"
 #include "io/plot_draw.h"
@@ -41,9 +42,7 @@ static void series_free(struct run_fig *r)
 static int series_load(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
 		       struct run_fig *r)
 {
-	r->s = calloc(run->ncells ? run->ncells : 1, sizeof *r->s);
-	if (!r->s)
-		return -1;
+	r->s = tl_xcalloc(run->ncells, sizeof *r->s);
 	r->lo = INFINITY;
 	r->hi = -INFINITY;
 	for (size_t c = 0; c < run->ncells; c++) {
@@ -54,8 +53,8 @@ static int series_load(const struct tl_run *run, enum tl_os_method m, uint64_t s
 
 		if (cell->hidden)
 			continue;
-		s->v = malloc((done ? done : 1) * sizeof *s->v);
-		if (!s->v || tl_cell_analyse_kept(run, c, m, seed, &s->an, s->v, done, &s->n) < 0)
+		s->v = tl_xmalloc(done * sizeof *s->v);
+		if (tl_cell_analyse_kept(run, c, m, seed, &s->an, s->v, done, &s->n) < 0)
 			return -1;
 		r->n++;
 		gsl_sort(s->v, 1, s->n);
@@ -229,14 +228,9 @@ static int draw_cdf(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, doubl
 	struct tl_plot_frame f = {.x = font * 5, .y = top + font * 0.5, .w = w - font * 6.5,
 				  .h = h - top - font * 5.4, .xlo = r->lo, .xhi = r->hi,
 				  .ylo = 0, .yhi = 1};
-	const char **labels = calloc(r->n ? r->n : 1, sizeof *labels);
-	size_t *idx = calloc(r->n ? r->n : 1, sizeof *idx);
+	const char **labels = tl_xcalloc(r->n, sizeof *labels);
+	size_t *idx = tl_xcalloc(r->n, sizeof *idx);
 
-	if (!labels || !idx) {
-		free(labels);
-		free(idx);
-		return -1;
-	}
 	widen(&f.xlo, &f.xhi);
 	tl_plot_axes(cr, ink, &f, "ns", "share of samples <= x", font);
 	cairo_save(cr);

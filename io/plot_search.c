@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "io/plot_draw.h"
 
 struct search_fig {
@@ -179,11 +180,9 @@ static int by_x(const void *a, const void *b)
 static void curve(cairo_t *cr, const struct tl_plot_ink *ink, const struct tl_plot_frame *f,
 		  const struct tl_search_points *pts, size_t series, double font)
 {
-	double(*xy)[2] = malloc((pts->n ? pts->n : 1) * sizeof *xy);
+	double(*xy)[2] = tl_xmalloc(pts->n * sizeof *xy);
 	size_t n = 0;
 
-	if (!xy)
-		return;
 	for (size_t i = 0; i < pts->n; i++)
 		if (pts->xy[i][0] > 0 && isfinite(pts->xy[i][1])) {
 			xy[n][0] = pts->xy[i][0];
@@ -218,16 +217,10 @@ static int draw_curves(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, do
 	double font = h / 40 < 14 ? h / 40 : 14;
 	double thr = kind == TL_SEARCH_TMIN ? s->p->sp.eps : s->p->sp.alpha;
 	double xlo = INFINITY, xhi = -INFINITY, yhi = 0;
-	char buf[256], (*labels)[160] = calloc(s->ncells ? s->ncells : 1, sizeof *labels);
-	const char **lp = calloc(s->ncells ? s->ncells : 1, sizeof *lp);
-	size_t *series = calloc(s->ncells ? s->ncells : 1, sizeof *series), nl = 0;
+	char buf[256], (*labels)[160] = tl_xcalloc(s->ncells, sizeof *labels);
+	const char **lp = tl_xcalloc(s->ncells, sizeof *lp);
+	size_t *series = tl_xcalloc(s->ncells, sizeof *series), nl = 0;
 
-	if (!labels || !lp || !series) {
-		free(labels);
-		free(lp);
-		free(series);
-		return -1;
-	}
 	for (size_t i = 0; i < s->ncells; i++)
 		for (unsigned r = 0; r < s->cells[i].nrep; r++) {
 			const struct tl_search_points *pts = &s->cells[i].rep[r].points[kind];

@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "bench/size.h"
 #include "bench/analysis.h"
+#include "io/json_build.h"
 #include "io/markdown.h"
 #include "io/results.h"
 #include "stats/stats.h"
@@ -42,11 +44,10 @@ long tl_run_match(const struct tl_run *b, const struct tl_run *a, size_t i)
 	return -1;
 }
 
-/* 1 compared, 0 nothing to compare (a side has no samples), -1 out of
- * memory. Each side is compared less its own t_e,std (filter_cost): the
- * question is whether the kernel's time moved, not the timer's; the
- * bootstrap resamples the baselines as well, since each t_e,std is a
- * median with its own scatter. */
+/* 1 compared, 0 nothing to compare (a side has no samples). Each side is
+ * compared less its own t_e,std (filter_cost): the question is whether the
+ * kernel's time moved, not the timer's; the bootstrap resamples the
+ * baselines as well, since each t_e,std is a median with its own scatter. */
 static int compare_cell(const struct tl_run *base, size_t i, const struct tl_run *new_, size_t j,
 			double threshold_pct, uint64_t seed, struct tl_cell_compare *row)
 {
@@ -56,18 +57,16 @@ static int compare_cell(const struct tl_run *base, size_t i, const struct tl_run
 
 	if (na == 0 || nb == 0)
 		return 0;
-	xa = malloc(na * sizeof *xa);
-	if (!xa)
-		return -1;
+	xa = tl_xmalloc(na * sizeof *xa);
 	memcpy(xa, base->cells[i].ns, na * sizeof *xa);
 	stats_filter_cost(xa, na, ea ? stats_median(ea, nea) : 0);
 	row->base_cell = i;
 	row->new_cell = j;
 	row->base_median = stats_median(xa, na);
 	free(xa);
-	if (stats_compare_offset(base->cells[i].ns, na, ea, nea, new_->cells[j].ns, nb, eb, neb,
-				 threshold_pct / 100 * fabs(row->base_median), seed, &row->cmp) != 0)
-		return -1;
+	/* Both sides hold samples: it cannot refuse. */
+	stats_compare_offset(base->cells[i].ns, na, ea, nea, new_->cells[j].ns, nb, eb, neb,
+			     threshold_pct / 100 * fabs(row->base_median), seed, &row->cmp);
 	row->rel_pct = row->base_median != 0 ? 100 * row->cmp.hl / fabs(row->base_median) : NAN;
 	return 1;
 }
@@ -184,35 +183,39 @@ json_t *tl_cell_compare_json(const struct tl_run *base, const struct tl_cell_com
 {
 	const struct tl_cell *c = &base->cells[row->base_cell];
 	const struct tl_comparison *cmp = &row->cmp;
+	json_t *o = tl_json_object();
 
-	return json_pack("{s:s,s:I,s:s,s:I,s:I,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:o,s:s,s:o}", "backend",
-			 base->timers[c->timer].id, "flush_bytes",
-			 (json_int_t)base->flush_bytes[c->flush], "kernel", c->kernel.label, "n_base",
-			 (json_int_t)cmp->na, "n_new", (json_int_t)cmp->nb, "median_base_ns",
-			 tl_json_real(row->base_median), "shift_ns", tl_json_real(cmp->hl),
-			 "median_diff_ns", tl_json_real(cmp->median_diff), "ci_lo_ns",
-			 tl_json_real(cmp->lo), "ci_hi_ns", tl_json_real(cmp->hi), "shift_pct",
-			 tl_json_real(row->rel_pct), "mwu_p", tl_json_real(cmp->mwu_p), "ks_p",
-			 tl_json_real(cmp->ks_p), "verdict", stats_verdict_name(cmp->verdict),
-			 "need_more", tl_json_real(cmp->need_more));
+	tl_json_set(o, "backend", json_string(base->timers[c->timer].id));
+	tl_json_set(o, "flush_bytes", json_integer((json_int_t)base->flush_bytes[c->flush]));
+	tl_json_set(o, "kernel", json_string(c->kernel.label));
+	tl_json_set(o, "n_base", json_integer((json_int_t)cmp->na));
+	tl_json_set(o, "n_new", json_integer((json_int_t)cmp->nb));
+	tl_json_set(o, "median_base_ns", tl_json_real(row->base_median));
+	tl_json_set(o, "shift_ns", tl_json_real(cmp->hl));
+	tl_json_set(o, "median_diff_ns", tl_json_real(cmp->median_diff));
+	tl_json_set(o, "ci_lo_ns", tl_json_real(cmp->lo));
+	tl_json_set(o, "ci_hi_ns", tl_json_real(cmp->hi));
+	tl_json_set(o, "shift_pct", tl_json_real(row->rel_pct));
+	tl_json_set(o, "mwu_p", tl_json_real(cmp->mwu_p));
+	tl_json_set(o, "ks_p", tl_json_real(cmp->ks_p));
+	tl_json_set(o, "verdict", json_string(stats_verdict_name(cmp->verdict)));
+	tl_json_set(o, "need_more", tl_json_real(cmp->need_more));
+	return o;
 }
 
 json_t *tl_run_compare_json(const struct tl_run *base, const struct tl_run_compare *rc)
 {
-	json_t *a = json_array();
+	json_t *a = tl_json_array();
 
-	for (size_t r = 0; a && r < rc->nrows; r++)
-		if (json_array_append_new(a, tl_cell_compare_json(base, &rc->rows[r])) != 0) {
-			json_decref(a);
-			return NULL;
-		}
+	for (size_t r = 0; r < rc->nrows; r++)
+		tl_json_append(a, tl_cell_compare_json(base, &rc->rows[r]));
 	return a;
 }
 
 int tl_run_compare_attach(json_t *doc, const struct tl_run *run, const struct tl_run *base,
 			  const struct tl_run_compare *rc, const char *path)
 {
-	json_t *cells = json_object_get(doc, "cells"), *top;
+	json_t *cells = json_object_get(doc, "cells"), *top = tl_json_object();
 	size_t v = 0;
 
 	for (size_t i = 0; i < run->ncells; i++) {
@@ -221,15 +224,17 @@ int tl_run_compare_attach(json_t *doc, const struct tl_run *run, const struct tl
 		if (run->cells[i].hidden)
 			continue;
 		row = tl_run_compare_find(rc, i);
-		if (row && json_object_set_new(json_array_get(cells, v), "baseline",
-					       tl_cell_compare_json(base, row)) != 0)
-			return -1;
+		if (row)
+			tl_json_set(json_array_get(cells, v), "baseline", tl_cell_compare_json(base, row));
 		v++;
 	}
-	top = json_pack("{s:s,s:f,s:I,s:I,s:I}", "file", path ? path : "", "threshold_pct",
-			rc->threshold_pct, "seed", (json_int_t)rc->seed, "cells_compared",
-			(json_int_t)rc->nrows, "cells_different", (json_int_t)rc->differ);
-	return json_object_set_new(doc, "baseline", top) != 0 ? -1 : 0;
+	tl_json_set(top, "file", json_string(path ? path : ""));
+	tl_json_set(top, "threshold_pct", json_real(rc->threshold_pct));
+	tl_json_set(top, "seed", json_integer((json_int_t)rc->seed));
+	tl_json_set(top, "cells_compared", json_integer((json_int_t)rc->nrows));
+	tl_json_set(top, "cells_different", json_integer((json_int_t)rc->differ));
+	tl_json_set(doc, "baseline", top);
+	return 0;
 }
 
 int tl_run_compare_markdown(FILE *f, const struct tl_run *base, const struct tl_run_compare *rc,

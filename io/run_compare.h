@@ -58,14 +58,14 @@ void tl_cell_compare_verdict(const struct tl_cell_compare *row, char *buf, size_
 void tl_run_compare_print(FILE *f, const struct tl_run *base, const struct tl_run_compare *rc);
 /* A row as JSON {backend, flush_bytes, kernel, n_base, n_new, median_base_ns,
  * shift_ns, median_diff_ns, ci_lo_ns, ci_hi_ns, shift_pct, mwu_p, ks_p,
- * verdict, need_more}; NULL out of memory. */
+ * verdict, need_more}. */
 json_t *tl_cell_compare_json(const struct tl_run *base, const struct tl_cell_compare *row);
-/* Every row's JSON in an array; NULL out of memory. */
+/* Every row's JSON in an array. */
 json_t *tl_run_compare_json(const struct tl_run *base, const struct tl_run_compare *rc);
 /* run --baseline: each visible cell of run's JSON document (doc "cells",
  * in run order) that has a row gets "baseline": its row's JSON, and doc gets
  * "baseline": {file, threshold_pct, seed, cells_compared, cells_different}.
- * 0, or -1 out of memory. */
+ * Returns 0. */
 int tl_run_compare_attach(json_t *doc, const struct tl_run *run, const struct tl_run *base,
 			  const struct tl_run_compare *rc, const char *path);
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "io/json_build.h"
 #include "io/results.h"
 #include "stats/stats.h"
@@ -315,14 +316,10 @@ static size_t find_or_add(const char **names, size_t *n, const char *name)
 static int read_lists(const struct reader *rd, const json_t *results, struct tl_search_plan *p)
 {
 	size_t n = json_array_size(results), nb = 0, nf = 0;
-	const char **b = calloc(n + 1, sizeof(*b)), **fn = calloc(n + 1, sizeof(*fn));
-	uint64_t *fb = calloc(n + 1, sizeof(*fb));
+	const char **b = tl_xcalloc(n + 1, sizeof(*b)), **fn = tl_xcalloc(n + 1, sizeof(*fn));
+	uint64_t *fb = tl_xcalloc(n + 1, sizeof(*fb));
 	int rc = -1;
 
-	if (!b || !fn || !fb) {
-		bad(rd, "results", "out of memory");
-		goto out;
-	}
 	for (size_t i = 0; i < n; i++) {
 		const json_t *c = json_array_get(results, i);
 		const char *id = json_string_value(json_object_get(c, "backend"));
@@ -342,7 +339,8 @@ static int read_lists(const struct reader *rd, const json_t *results, struct tl_
 		bad(rd, "results", "not one result per backend x flush");
 		goto out;
 	}
-	rc = tl_search_plan_set(p, b, nb, fn, fb, nf) < 0 ? bad(rd, "results", "out of memory") : 0;
+	tl_search_plan_set(p, b, nb, fn, fb, nf);
+	rc = 0;
 out:
 	free(b);
 	free(fn);
@@ -407,9 +405,8 @@ static int read_points(const struct reader *rd, const json_t *j, const char *whe
 			snprintf(at, sizeof at, "%s.points[%zu]", where, i);
 			return bad(rd, at, "not an [x, y] pair (x >= 0 ADDs, y a number or null)");
 		}
-		if (tl_search_points_add(pts, json_number_value(x),
-					 json_is_null(y) ? NAN : json_number_value(y)) < 0)
-			return bad(rd, where, "out of memory");
+		tl_search_points_add(pts, json_number_value(x),
+				     json_is_null(y) ? NAN : json_number_value(y));
 	}
 	return 0;
 }
@@ -491,8 +488,6 @@ int tl_search_from_json(const json_t *doc, const char *name, struct tl_search_pl
 			p->ref = b;
 	*interrupted = json_is_true(json_object_get(doc, "interrupted"));
 	*cells = tl_search_cells_new(p);
-	if (!*cells)
-		return bad(&rd, "results", "out of memory");
 	for (size_t i = 0; i < json_array_size(results); i++) {
 		const json_t *c = json_array_get(results, i);
 		size_t b = 0, f = 0;

@@ -36,7 +36,7 @@
 
 #include "bench/search_cell.h"
 
-/* host is stolen (may be NULL). NULL only when out of memory. */
+/* host is stolen (may be NULL). Never NULL. */
 json_t *tl_search_to_json(const struct tl_search_plan *p, const struct tl_search_cell *cells,
 			  json_t *host, bool interrupted);
 

@@ -10,15 +10,14 @@
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 
+#include "base/xalloc.h"
 #include "stats/compare.h"
 #include "stats/stats.h"
 
 static double *sorted_copy(const double *x, size_t n)
 {
-	double *s = malloc((n ? n : 1) * sizeof *s);
+	double *s = tl_xmalloc(n * sizeof *s);
 
-	if (!s)
-		return NULL;
 	memcpy(s, x, n * sizeof *s);
 	gsl_sort(s, 1, n);
 	return s;
@@ -104,14 +103,11 @@ static double hl_scratch(const double *a, size_t na, const double *b, size_t nb,
 	return n % 2 ? m : (m + kth_diff(a, na, b, nb, n / 2 + 1, scratch)) / 2;
 }
 
-/* NaN only when out of memory. */
 static double hl_sorted(const double *a, size_t na, const double *b, size_t nb)
 {
-	double *scratch = malloc((na + nb) * sizeof *scratch);
-	double m = NAN;
+	double *scratch = tl_xmalloc((na + nb) * sizeof *scratch);
+	double m = hl_scratch(a, na, b, nb, scratch);
 
-	if (scratch)
-		m = hl_scratch(a, na, b, nb, scratch);
 	free(scratch);
 	return m;
 }
@@ -125,11 +121,6 @@ int stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb,
 		return 0;
 	sa = sorted_copy(a, na);
 	sb = sorted_copy(b, nb);
-	if (!sa || !sb) {
-		free(sa);
-		free(sb);
-		return -1;
-	}
 	*shift = hl_sorted(sa, na, sb, nb);
 	free(sa);
 	free(sb);
@@ -151,10 +142,8 @@ static int cmp_tagged(const void *x, const void *y)
 
 static struct tagged *pool(const double *a, size_t na, const double *b, size_t nb)
 {
-	struct tagged *t = malloc((na + nb) * sizeof *t);
+	struct tagged *t = tl_xmalloc((na + nb) * sizeof *t);
 
-	if (!t)
-		return NULL;
 	for (size_t i = 0; i < na; i++)
 		t[i] = (struct tagged){a[i], 1};
 	for (size_t j = 0; j < nb; j++)
@@ -173,8 +162,6 @@ int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, d
 	if (na == 0 || nb == 0)
 		return -1;
 	t = pool(a, na, b, nb);
-	if (!t)
-		return -1;
 	/* Tied values share the mean of the ranks they span (1-based). */
 	for (size_t i = 0; i < n;) {
 		size_t j = i, in_a = 0;
@@ -234,8 +221,7 @@ double stats_kolmogorov_q(double z)
  * (0, 0) to (m, n) that touch |x ng - y mg| >= h, found as the
  * probability that a uniformly random path has left the band by (x, y),
  * out(x, y) = (x out(x-1, y) + y out(x, y-1)) / (x + y), 1 outside the
- * band; every value is a probability, so nothing overflows. -1 when out
- * of memory. */
+ * band; every value is a probability, so nothing overflows. */
 static double ks_exact_p(size_t m, size_t n, uint64_t h)
 {
 	uint64_t g = m, r = n;
@@ -247,10 +233,8 @@ static double ks_exact_p(size_t m, size_t n, uint64_t h)
 		r = t;
 	}
 	uint64_t mg = m / g, ng = n / g;
-	double *col = malloc((n + 1) * sizeof *col);
+	double *col = tl_xmalloc((n + 1) * sizeof *col);
 
-	if (!col)
-		return -1;
 	for (size_t y = 0; y <= n; y++) {
 		uint64_t a = y * mg;
 
@@ -282,8 +266,6 @@ int stats_ks_2samp(const double *a, size_t na, const double *b, size_t nb, doubl
 	if (na == 0 || nb == 0)
 		return -1;
 	t = pool(a, na, b, nb);
-	if (!t)
-		return -1;
 	for (size_t i = 0; i < n;) {
 		size_t j = i;
 
@@ -316,8 +298,6 @@ int stats_ks_2samp(const double *a, size_t na, const double *b, size_t nb, doubl
 		uint64_t h = (uint64_t)llround(best * lcm);
 
 		*p = h == 0 ? 1 : ks_exact_p(na >= nb ? na : nb, na >= nb ? nb : na, h);
-		if (*p < 0)
-			return -1;
 		if (*p > 1)
 			*p = 1;
 		return 0;
@@ -387,18 +367,15 @@ struct offset {
 	double med;
 };
 
-static int offset_init(struct offset *o, const double *e, size_t n)
+static void offset_init(struct offset *o, const double *e, size_t n)
 {
 	memset(o, 0, sizeof *o);
 	if (!e || n == 0)
-		return 0;
+		return;
 	o->n = n;
 	o->se = sorted_copy(e, n);
-	o->re = malloc(n * sizeof *o->re);
-	if (!o->se || !o->re)
-		return -1;
+	o->re = tl_xmalloc(n * sizeof *o->re);
 	o->med = stats_quantile_sorted(o->se, n, 0.5);
-	return 0;
 }
 
 /* How far a resampled offset moved from the one subtracted (0 without one). */
@@ -442,15 +419,16 @@ int stats_compare_offset(const double *a, size_t na, const double *ea, size_t ne
 	nmax = nmax > neb ? nmax : neb;
 	sa = sorted_copy(a, na);
 	sb = sorted_copy(b, nb);
-	ra = malloc(na * sizeof *ra);
-	rb = malloc(nb * sizeof *rb);
-	scratch = malloc((na + nb) * sizeof *scratch);
-	cnt = malloc(nmax * sizeof *cnt);
-	boot = malloc(TL_COMPARE_BOOT * sizeof *boot);
+	ra = tl_xmalloc(na * sizeof *ra);
+	rb = tl_xmalloc(nb * sizeof *rb);
+	scratch = tl_xmalloc((na + nb) * sizeof *scratch);
+	cnt = tl_xmalloc(nmax * sizeof *cnt);
+	boot = tl_xmalloc(TL_COMPARE_BOOT * sizeof *boot);
 	rng = gsl_rng_alloc(gsl_rng_mt19937);
-	if (offset_init(&oa, ea, nea) < 0 || offset_init(&ob, eb, neb) < 0 || !sa || !sb || !ra ||
-	    !rb || !scratch || !cnt || !boot || !rng)
-		goto out;
+	if (!rng)
+		tl_fail("out of memory (a random number generator)");
+	offset_init(&oa, ea, nea);
+	offset_init(&ob, eb, neb);
 	/* Subtracting a constant keeps the order: still sorted. */
 	for (size_t i = 0; i < na; i++)
 		sa[i] -= oa.med;

@@ -10,13 +10,13 @@
 /* Hodges-Lehmann shift: the median of the na*nb differences b_j - a_i,
  * found exactly by selection on the sorted samples (never by listing the
  * pairs), so 10 000 x 10 000 samples cost O((na + nb) log) and no memory
- * for pairs. NaN when a sample is empty; -1 only when out of memory. */
+ * for pairs. NaN when a sample is empty. Returns 0. */
 int stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb, double *shift);
 
 /* Mann-Whitney U test, two-sided, by the normal approximation with the tie
  * correction and the continuity correction: scipy.stats.mannwhitneyu(a, b,
  * method="asymptotic") exactly. u is U of a (R_a - na(na+1)/2). p is 1 when
- * every value is tied. -1 when out of memory or a sample is empty. */
+ * every value is tied. -1 when a sample is empty. */
 int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, double *u,
 		       double *p);
 
@@ -27,8 +27,7 @@ int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, d
  * TL_KS_EXACT_MAX values, O(na nb); beyond that Kolmogorov's limit
  * distribution at (sqrt(en) + 0.12 + 0.11/sqrt(en)) d, en = na nb /
  * (na + nb) (Stephens' correction, as Numerical Recipes' kstwo; scipy's
- * asymptotic form differs in the third digit). -1 when out of memory or a
- * sample is empty. */
+ * asymptotic form differs in the third digit). -1 when a sample is empty. */
 #define TL_KS_EXACT_MAX 10000
 int stats_ks_2samp(const double *a, size_t na, const double *b, size_t nb, double *d, double *p);
 /* Kolmogorov's Q(z) = 2 sum_{k>=1} (-1)^(k-1) exp(-2 k^2 z^2), 1 at z <= 0. */
@@ -58,7 +57,7 @@ struct tl_comparison {
  * otherwise different when the interval excludes 0, otherwise unknown.
  * The bootstrap resamples A and B independently with GSL's mt19937 seeded
  * by seed, so the same data and seed give the same interval. Returns 0, or
- * -1 when out of memory or a sample is empty. */
+ * -1 when a sample is empty. */
 int stats_compare(const double *a, size_t na, const double *b, size_t nb, double threshold,
 		  uint64_t seed, struct tl_comparison *c);
 

@@ -12,6 +12,7 @@
 #include <gsl/gsl_histogram.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "base/xalloc.h"
 #include "stats/stats.h"
 
 /* Slack for ceil() of ratios that are whole numbers on paper but land a few
@@ -73,13 +74,9 @@ int stats_histogram(const double *x, size_t n, double resolution, size_t max_bin
 		return -1;
 
 	gsl_histogram *g = gsl_histogram_alloc(nbins);
-	double *counts = malloc(nbins * sizeof(*counts));
-	if (!g || !counts) {
-		if (g)
-			gsl_histogram_free(g);
-		free(counts);
-		return -1;
-	}
+	if (!g)
+		tl_fail("out of memory (a histogram of %zu bins)", nbins);
+	double *counts = tl_xmalloc(nbins * sizeof(*counts));
 	if (gsl_histogram_set_ranges_uniform(g, edge0, edge1) != GSL_SUCCESS) {
 		gsl_histogram_free(g);
 		free(counts);

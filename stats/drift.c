@@ -25,6 +25,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 
+#include "base/xalloc.h"
 #include "stats/stats.h"
 
 /* Chunk medians must spread this many standard errors to count as drift. */
@@ -66,7 +67,7 @@ static double bootstrap_sd(const double *x, size_t k, size_t chunk, double *buf,
 	size_t used = k < DRIFT_MAX_RESAMPLED_CHUNKS ? k : DRIFT_MAX_RESAMPLED_CHUNKS;
 
 	if (!rng)
-		return NAN;
+		tl_fail("out of memory (a random number generator)");
 	gsl_rng_set(rng, DRIFT_SEED);
 	for (size_t u = 0; u < used; u++) {
 		const double *c = x + (u * k / used) * chunk;
@@ -91,11 +92,8 @@ int stats_drift(const double *x, size_t n, size_t chunk, struct tl_drift *d)
 		return 0;
 	size_t k = n / chunk;
 	size_t nmed = k > DRIFT_RESAMPLES ? k : DRIFT_RESAMPLES;
-	double *buf = malloc(chunk * sizeof *buf), *med = malloc(nmed * sizeof *med),
-	       *var = malloc(DRIFT_MAX_RESAMPLED_CHUNKS * sizeof *var);
-	int rc = -1;
-	if (!buf || !med || !var)
-		goto out;
+	double *buf = tl_xmalloc(chunk * sizeof *buf), *med = tl_xmalloc(nmed * sizeof *med),
+	       *var = tl_xmalloc(DRIFT_MAX_RESAMPLED_CHUNKS * sizeof *var);
 	/* The trailing partial chunk is left out everywhere, so every number
 	 * describes the same k * chunk samples. */
 	chunk_medians(x, k, chunk, buf, med);
@@ -106,17 +104,13 @@ int stats_drift(const double *x, size_t n, size_t chunk, struct tl_drift *d)
 	d->hi = med[k - 1];
 	d->median = stats_median(x, k * chunk);
 	d->noise_sd = bootstrap_sd(x, k, chunk, buf, med, var);
-	if (isnan(d->median) || isnan(d->noise_sd)) /* out of memory */
-		goto out;
 	if (d->median > 0) {
 		d->rel_sd = d->sd / d->median;
 		d->noise_rel_sd = d->noise_sd / d->median;
 		d->drifts = d->sd > 0 && d->sd > DRIFT_SIGNIFICANCE * d->noise_sd;
 	}
-	rc = 0;
-out:
 	free(buf);
 	free(med);
 	free(var);
-	return rc;
+	return 0;
 }

@@ -5,18 +5,17 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "base/xalloc.h"
 #include "stats/stats.h"
 
 void stats_fleet_score(double x, const double *others, size_t n, double floor_abs,
 		       double floor_rel, struct tl_fleet_score *s)
 {
-	double *v = malloc((n ? n : 1) * sizeof *v);
+	double *v = tl_xmalloc(n * sizeof *v);
 	size_t k = 0;
 
 	s->n = 0;
 	s->median = s->mad = s->lo = s->hi = s->scale = s->z = NAN;
-	if (!v)
-		return;
 	for (size_t i = 0; i < n; i++)
 		if (isfinite(others[i]))
 			v[k++] = others[i];

@@ -16,6 +16,7 @@
 
 #include <gsl/gsl_sort.h>
 
+#include "base/xalloc.h"
 #include "stats/stats.h"
 
 /* Candidate periods are spaced by this factor: fine enough that the peak
@@ -76,16 +77,14 @@ static double refine(const struct lattice_points *p, double q)
 }
 
 /* Sorted |d| > 0 up to the quantile, folded into distinct values. */
-static int lattice_collect(const double *d, size_t n, struct lattice_points *p)
+static void lattice_collect(const double *d, size_t n, struct lattice_points *p)
 {
-	double *x = malloc((n ? n : 1) * sizeof *x);
+	double *x = tl_xmalloc(n * sizeof *x);
 	size_t m = 0, keep;
 
 	p->v = x;
-	p->w = malloc((n ? n : 1) * sizeof *p->w);
+	p->w = tl_xmalloc(n * sizeof *p->w);
 	p->n = 0;
-	if (!x || !p->w)
-		return -1;
 	for (size_t i = 0; i < n; i++)
 		if (isfinite(d[i]) && fabs(d[i]) > 0)
 			x[m++] = fabs(d[i]);
@@ -103,7 +102,6 @@ static int lattice_collect(const double *d, size_t n, struct lattice_points *p)
 		p->v[p->n] = x[i];
 		p->w[p->n++] = 1;
 	}
-	return 0;
 }
 
 static double smallest_gap(const struct lattice_points *p)
@@ -157,15 +155,14 @@ double stats_lattice_step(const double *d, size_t n)
 	double step = NAN, hi, lo, best = 0, *coh = NULL;
 	size_t ngrid, best_at = 0;
 
-	if (lattice_collect(d, n, &p) < 0 || p.n < 2)
+	lattice_collect(d, n, &p);
+	if (p.n < 2)
 		goto out;
 	/* Two distinct durations differ by at least one step. */
 	hi = p.v[p.n - 1] - p.v[0];
 	lo = fmax(smallest_gap(&p), hi / LATTICE_SPAN) / LATTICE_GRID;
 	ngrid = (size_t)ceil(log(hi / lo) / log(LATTICE_GRID)) + 2;
-	coh = malloc(ngrid * sizeof *coh);
-	if (!coh)
-		goto out;
+	coh = tl_xmalloc(ngrid * sizeof *coh);
 	for (size_t g = 0; g < ngrid; g++) {
 		coh[g] = coherence(&p, lo * pow(LATTICE_GRID, (double)g));
 		if (coh[g] >= best) {

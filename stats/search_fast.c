@@ -58,6 +58,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "stats/search_impl.h"
 
 #define FAST_MAX_EVALS 12
@@ -313,18 +314,13 @@ struct tdiff_pool {
 	size_t nall, capall;
 };
 
-static int pool_add(struct tdiff_pool *pl, const double *x, size_t n, double q)
+static void pool_add(struct tdiff_pool *pl, const double *x, size_t n, double q)
 {
 	if (n < 2 || pl->n >= FAST_MAX_CHUNKS)
-		return 0;
+		return;
 	if (pl->nall + n > pl->capall) {
-		size_t cap = 2 * (pl->nall + n);
-		double *a = realloc(pl->all, cap * sizeof(*a));
-
-		if (!a)
-			return -1;
-		pl->all = a;
-		pl->capall = cap;
+		pl->capall = 2 * (pl->nall + n);
+		pl->all = tl_xrealloc(pl->all, pl->capall, sizeof(*pl->all));
 	}
 	double mean = gsl_stats_mean(x, 1, n), mx = x[0];
 
@@ -340,7 +336,6 @@ static int pool_add(struct tdiff_pool *pl, const double *x, size_t n, double q)
 	pl->var[pl->n] = gsl_stats_variance_m(x, 1, n, mean);
 	pl->size[pl->n] = n;
 	pl->n++;
-	return 0;
 }
 
 /* The model's ratio unless the maxima are within their own scatter of it.
@@ -461,8 +456,7 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 			free(pool.all);
 			return 1;
 		}
-		if (pool_add(&pool, s->kept, pt.n, q) != 0)
-			goto nomem;
+		pool_add(&pool, s->kept, pt.n, q);
 	}
 	for (int round = 0; round < FAST_MAX_EVALS; round++) {
 		double pred = pool_predict(&pool, p->alpha, (double)p->n, (double)p->q, q);
@@ -512,8 +506,8 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 				free(pool.all);
 				return 1;
 			}
-			if (pool_add(&pool, s->kept, n0, q) != 0 || pool_add(&pool, s->kept2, n1, q) != 0)
-				goto nomem;
+			pool_add(&pool, s->kept, n0, q);
+			pool_add(&pool, s->kept2, n1, q);
 			if (ov > worst)
 				worst = ov;
 			if (ov > p->alpha)
@@ -545,8 +539,4 @@ out:
 	}
 	free(pool.all);
 	return rc;
-nomem:
-	free(pool.all);
-	snprintf(s->r->note, sizeof(s->r->note), "out of memory");
-	return -1;
 }

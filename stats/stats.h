@@ -35,7 +35,7 @@ double stats_median(const double *x, size_t n);
  * rounding jitter around a 10 ns step gives ~10, not 1. Durations with no
  * lattice give the smallest gap between distinct values. NaN when fewer
  * than two distinct non-zero durations were seen (the step cannot be
- * measured) or out of memory. */
+ * measured). */
 double stats_lattice_step(const double *d, size_t n);
 
 /* --- Drift: does a cell's level move while it is measured? (stats/drift.c) --- */
@@ -53,7 +53,7 @@ struct tl_drift {
 	bool drifts;            /* sd > 3 noise_sd and median > 0 */
 };
 /* x in time order, cut into consecutive chunks of `chunk` (a trailing part
- * chunk is left out). Returns 0, or -1 when out of memory. */
+ * chunk is left out). Returns 0. */
 int stats_drift(const double *x, size_t n, size_t chunk, struct tl_drift *d);
 
 /* --- OS-noise filter --- */
