@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "backends/backend.h"
+#include "base/xalloc.h"
 #include "bench/host.h"
 #include "bench/kernel.h"
 #include "bench/memory.h"
@@ -400,8 +401,36 @@ static const char exit_analysing[] =
 static const char exit_analysing_nofile[] =
 	"\nticklab run: interrupted during the analysis (nothing was to be saved)\n";
 
+/* What running out of memory after sampling means for the samples, said
+ * both by the analysis' own failure and by tl_fail's hook (an allocation
+ * failure anywhere in the analysis, the table or the final JSON). Prepared
+ * before the analysis: the hook may not allocate. */
+static char oom_note[1024];
+
+static void oom_note_prepare(const struct run_opts *o, const struct cli_open_outputs *files)
+{
+	/* write_raw put the samples on disk before the analysis. */
+	const char *kept = o->out.json && !files->json ? o->out.json : o->out.csv;
+
+	if (kept && strcmp(kept, "-") != 0)
+		snprintf(oom_note, sizeof oom_note,
+			 "ticklab run: out of memory during analysis; raw samples kept in %s\n", kept);
+	else
+		snprintf(oom_note, sizeof oom_note,
+			 "ticklab run: out of memory during analysis (no --json or --csv file: the "
+			 "samples are lost)\n");
+}
+
+static void oom_note_say(void *arg)
+{
+	(void)arg;
+	if (write(STDERR_FILENO, oom_note, strlen(oom_note)) < 0) {
+		/* nothing more can be said */
+	}
+}
+
 /* After sampling: raw samples out, analysis, table, final JSON. */
-static int analyse_and_write(const struct run_opts *o, struct tl_run *run,
+static int analyse_and_write_inner(const struct run_opts *o, struct tl_run *run,
 			     struct cli_open_outputs *files, bool stopped,
 			     const struct tl_host *host)
 {
@@ -424,6 +453,7 @@ static int analyse_and_write(const struct run_opts *o, struct tl_run *run,
 	if (!files->json)
 		cli_stop_exiting(o->out.json || o->out.csv ? exit_analysing : exit_analysing_nofile,
 				 seen);
+	oom_note_prepare(o, files);
 	an = analyse(run, m, o->seed, seen, &late_stop);
 	cli_stop_stopping();
 	if (!an && late_stop) {
@@ -442,15 +472,7 @@ static int analyse_and_write(const struct run_opts *o, struct tl_run *run,
 		return TL_EXIT_OK;
 	}
 	if (!an) {
-		/* write_raw put the samples on disk before the analysis. */
-		const char *kept = o->out.json && !files->json ? o->out.json : o->out.csv;
-
-		if (kept && strcmp(kept, "-") != 0)
-			fprintf(stderr, "ticklab run: out of memory during analysis; raw samples kept "
-					"in %s\n", kept);
-		else
-			fprintf(stderr, "ticklab run: out of memory during analysis (no --json or "
-					"--csv file: the samples are lost)\n");
+		oom_note_say(NULL);
 		cli_outputs_abort(files);
 		return TL_EXIT_FAIL;
 	}
@@ -501,6 +523,21 @@ static int analyse_and_write(const struct run_opts *o, struct tl_run *run,
 		return wrc;
 	/* As compare: 1 when a cell differs from the baseline. */
 	return differ > 0 ? TL_EXIT_FAIL : TL_EXIT_OK;
+}
+
+/* tl_fail's hook says where the samples are for as long as an allocation
+ * failure could end the process after sampling. */
+static int analyse_and_write(const struct run_opts *o, struct tl_run *run,
+			     struct cli_open_outputs *files, bool stopped,
+			     const struct tl_host *host)
+{
+	int rc;
+
+	oom_note[0] = '\0';
+	tl_fail_hook_add(oom_note_say, NULL);
+	rc = analyse_and_write_inner(o, run, files, stopped, host);
+	tl_fail_hook_remove(oom_note_say, NULL);
+	return rc;
 }
 
 static int run_exec(void *st)
