@@ -9,23 +9,7 @@
 . "${TL_TOP_SRCDIR:-.}/tests/tui_harness.sh"
 
 view() { sed -E 's/CPU [0-9]+/CPU N/' "$W/screen"; }
-view_is_golden() {
-	view >"$W/view"
-	[ -z "$GENERATE" ] && cmp -s "$GOLDEN/$1" "$W/view"
-}
-golden() { # NAME
-	poll 10 view_is_golden "$1"
-	if [ -n "$GENERATE" ]; then
-		cp "$W/view" "$GOLDEN/$1"
-		cp "$W/view" "$SRC/docs/screens/$1"
-		ok 0 "golden $1 written"
-		return
-	fi
-	diff -u "$GOLDEN/$1" "$W/view" >"$W/diff" 2>&1
-	st=$?
-	ok $st "screen matches tests/golden/$1"
-	[ $st -eq 0 ] || sed 's/^/#   /' "$W/diff" | head -n 40
-}
+GOLDEN_DOCS=1
 
 BK='sim:sd=2,seed=1,sim:sd=5,quantum=1,seed=2'
 "$BIN" run --backend "$BK" --kernel add:100 -n 500 --seed 1 --json "$W/base.json" -q &&

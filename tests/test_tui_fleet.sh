@@ -22,19 +22,8 @@ for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.json.xz"))):
 PY
 
 # the body and bars (not the title row) against a golden file
-below_title() { sed -n '2,$p' "$W/screen"; }
-view_is_golden() {
-	below_title >"$W/view"
-	[ -z "$GENERATE" ] && cmp -s "$GOLDEN/$1" "$W/view"
-}
-golden() {
-	poll 5 view_is_golden "$1"
-	if [ -n "$GENERATE" ]; then cp "$W/view" "$GOLDEN/$1"; ok 0 "golden $1 written"; return; fi
-	diff -u "$GOLDEN/$1" "$W/view" >"$W/diff" 2>&1
-	st=$?
-	ok $st "the fleet screen matches tests/golden/$1"
-	[ $st -eq 0 ] || sed 's/^/#   /' "$W/diff" | head -n 40
-}
+view() { sed -n '2,$p' "$W/screen"; }
+GOLDEN_WHAT='the fleet screen'
 
 # `ticklab fleet` on the same files: the table the screen must agree with.
 "$BIN" fleet "$W/fleet" --markdown "$W/fleet.md" >"$W/fleet.txt" 2>&1

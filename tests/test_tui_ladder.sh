@@ -10,21 +10,10 @@
 . "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
 . "${TL_TOP_SRCDIR:-.}/tests/tui_harness.sh"
 
-# golden NAME: the view (below the progress line, above the prompt) against
-# tests/golden/NAME, polled until it matches; GENERATE=1 writes it.
-body() { sed -n "3,$(($(wc -l <"$W/screen") - 2))p" "$W/screen"; }
-view_is_golden() {
-	body >"$W/view"
-	[ -z "$GENERATE" ] && cmp -s "$GOLDEN/$1" "$W/view"
-}
-golden() {
-	poll 5 view_is_golden "$1"
-	if [ -n "$GENERATE" ]; then cp "$W/view" "$GOLDEN/$1"; ok 0 "golden $1 written"; return; fi
-	diff -u "$GOLDEN/$1" "$W/view" >"$W/diff" 2>&1
-	st=$?
-	ok $st "the ladder view matches tests/golden/$1"
-	[ $st -eq 0 ] || sed 's/^/#   /' "$W/diff" | head -n 40
-}
+# The view under test: below the progress line, above the prompt (golden
+# is tests/tui_harness.sh's).
+view() { sed -n "3,$(($(wc -l <"$W/screen") - 2))p" "$W/screen"; }
+GOLDEN_WHAT='the ladder view'
 
 SYN='pack:1 l3:1(size=4194304) l2:1(size=524288) l1d:1(size=32768) core:1 pu:1'
 start 80 24 "LANG=$UTF8 TERM=xterm-256color HWLOC_SYNTHETIC='$SYN'" tui --cpu 0 -n 200

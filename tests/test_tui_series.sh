@@ -9,18 +9,6 @@
 . "${TL_TOP_SRCDIR:-.}/tests/tui_harness.sh"
 
 view() { sed -E 's/CPU [0-9]+/CPU N/' "$W/screen"; }
-view_is_golden() {
-	view >"$W/view"
-	[ -z "$GENERATE" ] && cmp -s "$GOLDEN/$1" "$W/view"
-}
-golden() { # NAME: polls until the screen matches tests/golden/NAME
-	poll 10 view_is_golden "$1"
-	if [ -n "$GENERATE" ]; then cp "$W/view" "$GOLDEN/$1"; ok 0 "golden $1 written"; return; fi
-	diff -u "$GOLDEN/$1" "$W/view" >"$W/diff" 2>&1
-	st=$?
-	ok $st "screen matches tests/golden/$1"
-	[ $st -eq 0 ] || sed 's/^/#   /' "$W/diff" | head -n 40
-}
 
 "$BIN" run --backend 'sim:sd=2,seed=1,sim:sd=3,quantum=1,seed=2,sim:sd=2000,quantum=1000,seed=3' \
 	--kernel add:100 -n 2000 --seed 1 --json "$W/wide.json" -q

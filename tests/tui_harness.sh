@@ -61,3 +61,24 @@ keys() { X send-keys -t t "$@"; }
 show() { sed 's/^/#   | /' "$W/screen"; }
 # joined: the screen's lines joined with single spaces (a wrapped message reads whole)
 joined() { tr -s ' \n' '  ' <"$W/screen"; }
+# golden NAME [SECONDS]: polls until `view` (each test defines it: the part
+# of $W/screen under test) matches tests/golden/NAME, and diffs when the
+# time is up. GENERATE=1 writes the view instead, and also the docs/screens
+# copy when GOLDEN_DOCS is set. GOLDEN_WHAT names the view in the check.
+view_is_golden() {
+	view >"$W/view"
+	[ -z "$GENERATE" ] && cmp -s "$GOLDEN/$1" "$W/view"
+}
+golden() {
+	poll "${2:-10}" view_is_golden "$1"
+	if [ -n "$GENERATE" ]; then
+		cp "$W/view" "$GOLDEN/$1"
+		[ -z "$GOLDEN_DOCS" ] || cp "$W/view" "$SRC/docs/screens/$1"
+		ok 0 "golden $1 written"
+		return
+	fi
+	diff -u "$GOLDEN/$1" "$W/view" >"$W/diff" 2>&1
+	st=$?
+	ok $st "${GOLDEN_WHAT:-screen} matches tests/golden/$1"
+	[ $st -eq 0 ] || sed 's/^/#   /' "$W/diff" | head -n 40
+}
