@@ -184,7 +184,8 @@ static int detect_cell(const struct detect_opts *o, size_t b, size_t fi, FILE *o
 		return TL_EXIT_FAIL;
 	}
 	if (tl_detect_run(&t, &f, &o->p, &stop_flag, &r) < 0) {
-		fprintf(stderr, "ticklab detect: out of memory\n");
+		fprintf(stderr, "ticklab detect: backend %s, flush %s: %s\n", o->backends[b],
+			o->flush_names[fi], r.why);
 		rc = TL_EXIT_FAIL;
 	} else {
 		if (r.found) {
