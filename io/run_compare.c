@@ -212,7 +212,7 @@ json_t *tl_run_compare_json(const struct tl_run *base, const struct tl_run_compa
 	return a;
 }
 
-int tl_run_compare_attach(json_t *doc, const struct tl_run *run, const struct tl_run *base,
+void tl_run_compare_attach(json_t *doc, const struct tl_run *run, const struct tl_run *base,
 			  const struct tl_run_compare *rc, const char *path)
 {
 	json_t *cells = json_object_get(doc, "cells"), *top = tl_json_object();
@@ -234,7 +234,6 @@ int tl_run_compare_attach(json_t *doc, const struct tl_run *run, const struct tl
 	tl_json_set(top, "cells_compared", json_integer((json_int_t)rc->nrows));
 	tl_json_set(top, "cells_different", json_integer((json_int_t)rc->differ));
 	tl_json_set(doc, "baseline", top);
-	return 0;
 }
 
 int tl_run_compare_markdown(FILE *f, const struct tl_run *base, const struct tl_run_compare *rc,

@@ -64,9 +64,8 @@ json_t *tl_cell_compare_json(const struct tl_run *base, const struct tl_cell_com
 json_t *tl_run_compare_json(const struct tl_run *base, const struct tl_run_compare *rc);
 /* run --baseline: each visible cell of run's JSON document (doc "cells",
  * in run order) that has a row gets "baseline": its row's JSON, and doc gets
- * "baseline": {file, threshold_pct, seed, cells_compared, cells_different}.
- * Returns 0. */
-int tl_run_compare_attach(json_t *doc, const struct tl_run *run, const struct tl_run *base,
+ * "baseline": {file, threshold_pct, seed, cells_compared, cells_different}. */
+void tl_run_compare_attach(json_t *doc, const struct tl_run *run, const struct tl_run *base,
 			  const struct tl_run_compare *rc, const char *path);
 
 /* A Markdown table of the rows, and the same as CSV. Return 0 or -1 on a
