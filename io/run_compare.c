@@ -71,14 +71,13 @@ static int compare_cell(const struct tl_run *base, size_t i, const struct tl_run
 	return 1;
 }
 
-int tl_runs_compare_begin(const struct tl_run *base, double threshold_pct, uint64_t seed,
-			  struct tl_run_compare *out)
+void tl_runs_compare_begin(const struct tl_run *base, double threshold_pct, uint64_t seed,
+			   struct tl_run_compare *out)
 {
 	memset(out, 0, sizeof *out);
 	out->threshold_pct = threshold_pct;
 	out->seed = seed;
-	out->rows = calloc(base->ncells ? base->ncells : 1, sizeof *out->rows);
-	return out->rows ? 0 : -1;
+	out->rows = tl_xcalloc(base->ncells ? base->ncells : 1, sizeof *out->rows);
 }
 
 int tl_runs_compare_step(const struct tl_run *base, const struct tl_run *new_, size_t *next,
@@ -113,8 +112,7 @@ int tl_runs_compare(const struct tl_run *base, const struct tl_run *new_, double
 	size_t next = 0;
 	int rc;
 
-	if (tl_runs_compare_begin(base, threshold_pct, seed, out) < 0)
-		return -1;
+	tl_runs_compare_begin(base, threshold_pct, seed, out);
 	while ((rc = tl_runs_compare_step(base, new_, &next, out)) > 0)
 		;
 	return rc;

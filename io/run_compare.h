@@ -36,12 +36,12 @@ int tl_runs_compare(const struct tl_run *base, const struct tl_run *new_, double
 		    uint64_t seed, struct tl_run_compare *out);
 void tl_run_compare_free(struct tl_run_compare *rc);
 /* tl_runs_compare a row at a time, for a caller that shows each row as it
- * comes: begin allocates out (0, or -1 out of memory); each step compares
+ * comes: begin allocates out; each step compares
  * base's cells from *next on until one gives a row and returns 1 (the row
  * is out->rows[out->nrows - 1]), 0 when no cell is left, -1 out of memory
  * (out is freed). The rows and their seeds are tl_runs_compare's. */
-int tl_runs_compare_begin(const struct tl_run *base, double threshold_pct, uint64_t seed,
-			  struct tl_run_compare *out);
+void tl_runs_compare_begin(const struct tl_run *base, double threshold_pct, uint64_t seed,
+			   struct tl_run_compare *out);
 int tl_runs_compare_step(const struct tl_run *base, const struct tl_run *new_, size_t *next,
 			 struct tl_run_compare *out);
 /* The visible cell of b matching a's cell i (same backend id, flush size
