@@ -304,8 +304,8 @@ static int write_json(const struct search_opts *o, const struct tl_search_cell *
 	char why[WHY_LEN];
 	int rc = TL_EXIT_OK;
 
-	if (!doc || tl_json_write(o->json, doc, why, sizeof why) < 0) {
-		fprintf(stderr, "ticklab search: %s\n", doc ? why : "out of memory");
+	if (tl_json_write(o->json, doc, why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab search: %s\n", why);
 		rc = TL_EXIT_FAIL;
 	}
 	json_decref(doc);
