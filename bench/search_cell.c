@@ -55,7 +55,7 @@ static char **copy_list(const char *const *v, size_t n)
 	return out;
 }
 
-int tl_search_plan_set(struct tl_search_plan *p, const char *const *backends, size_t nb,
+void tl_search_plan_set(struct tl_search_plan *p, const char *const *backends, size_t nb,
 		       const char *const *flush_names, const uint64_t *flush, size_t nf)
 {
 	tl_search_plan_free(p);
@@ -67,7 +67,6 @@ int tl_search_plan_set(struct tl_search_plan *p, const char *const *backends, si
 	p->nflush = nf;
 	if (p->ref >= nb)
 		p->ref = 0;
-	return 0;
 }
 
 size_t tl_search_default_reference(const char *const *backends, size_t n)

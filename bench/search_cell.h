@@ -116,8 +116,8 @@ struct tl_search_hooks {
 };
 
 void tl_search_plan_default(struct tl_search_plan *p);
-/* Copies the lists into p (replacing any). Returns 0. */
-int tl_search_plan_set(struct tl_search_plan *p, const char *const *backends, size_t nb,
+/* Copies the lists into p (replacing any). */
+void tl_search_plan_set(struct tl_search_plan *p, const char *const *backends, size_t nb,
 		       const char *const *flush_names, const uint64_t *flush, size_t nf);
 void tl_search_plan_free(struct tl_search_plan *p);
 /* The paper's reference: papi-real-nsec, else another papi-*, else a

@@ -13,6 +13,7 @@
 #include "cli/command.h"
 #include "cli/opts.h"
 #include "bench/analysis.h"
+#include "io/json_build.h"
 #include "io/results.h"
 #include "io/run_compare.h"
 #include "stats/compare.h"
@@ -161,14 +162,18 @@ static int write_outputs(const struct compare_opts *o, const struct tl_run *a,
 	int rc_out = TL_EXIT_OK;
 
 	if (o->json) {
-		json_t *doc = json_pack("{s:{s:s,s:s},s:s,s:s,s:f,s:I,s:f,s:o}", "ticklab", "version",
-					PACKAGE_VERSION, "command", "compare", "base", o->base,
-					"new", o->new_, "threshold_pct", o->threshold_pct, "seed",
-					(json_int_t)o->seed, "level", TL_COMPARE_LEVEL, "cells",
-					tl_run_compare_json(a, rc));
+		json_t *doc = tl_json_object();
 
-		if (!doc || tl_json_write(o->json, doc, why, sizeof why) < 0) {
-			fprintf(stderr, "ticklab compare: %s\n", doc ? why : "out of memory");
+		tl_json_set(doc, "ticklab", json_pack("{s:s,s:s}", "version", PACKAGE_VERSION,
+						      "command", "compare"));
+		tl_json_set(doc, "base", json_string(o->base));
+		tl_json_set(doc, "new", json_string(o->new_));
+		tl_json_set(doc, "threshold_pct", json_real(o->threshold_pct));
+		tl_json_set(doc, "seed", json_integer((json_int_t)o->seed));
+		tl_json_set(doc, "level", json_real(TL_COMPARE_LEVEL));
+		tl_json_set(doc, "cells", tl_run_compare_json(a, rc));
+		if (tl_json_write(o->json, doc, why, sizeof why) < 0) {
+			fprintf(stderr, "ticklab compare: %s\n", why);
 			rc_out = TL_EXIT_FAIL;
 		}
 		json_decref(doc);

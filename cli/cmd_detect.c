@@ -14,6 +14,7 @@
 #include "cli/command.h"
 #include "cli/opts.h"
 #include "cli/stop.h"
+#include "io/json_build.h"
 #include "io/results.h"
 
 #define WHY_LEN 1024
@@ -184,7 +185,8 @@ static int detect_cell(const struct detect_opts *o, size_t b, size_t fi, FILE *o
 		return TL_EXIT_FAIL;
 	}
 	if (tl_detect_run(&t, &f, &o->p, &stop_flag, &r) < 0) {
-		fprintf(stderr, "ticklab detect: out of memory\n");
+		fprintf(stderr, "ticklab detect: backend %s, flush %s: %s\n", o->backends[b],
+			o->flush_names[fi], r.why);
 		rc = TL_EXIT_FAIL;
 	} else {
 		if (r.found) {
@@ -200,8 +202,8 @@ static int detect_cell(const struct detect_opts *o, size_t b, size_t fi, FILE *o
 			snprintf(detail, sizeof detail, "%s", r.why);
 		fprintf(out, "%-24s %-8s %7.4f %16s %9s %5u  %s\n", o->backends[b], o->flush_names[fi],
 			r.ns_per_add, d, dns, r.evaluations, detail);
-		if (rows && json_array_append_new(rows, result_json(o->backends[b], o->flush[fi], &r)))
-			rc = TL_EXIT_FAIL;
+		if (rows)
+			tl_json_append(rows, result_json(o->backends[b], o->flush[fi], &r));
 	}
 	tl_flush_free(&f);
 	tl_timer_close(&t);
@@ -213,7 +215,7 @@ static int detect_exec(void *st)
 	const struct detect_opts *o = st;
 	bool to_stderr = o->json && strcmp(o->json, "-") == 0;
 	FILE *out = to_stderr ? stderr : stdout;
-	json_t *rows = o->json ? json_array() : NULL;
+	json_t *rows = o->json ? tl_json_array() : NULL;
 	int cpu = o->cpu < 0 ? tl_cpu_default() : o->cpu, rc = TL_EXIT_OK;
 	char why[WHY_LEN];
 
@@ -234,13 +236,17 @@ static int detect_exec(void *st)
 	cli_stop_disarm();
 	fflush(out);
 	if (rows) {
-		json_t *doc = json_pack("{s:{s:s,s:s},s:I,s:I,s:f,s:I,s:o}", "ticklab", "version",
-					PACKAGE_VERSION, "command", "detect", "k", (json_int_t)o->p.k,
-					"n", (json_int_t)o->p.n, "alpha", o->p.alpha, "seed",
-					(json_int_t)o->p.seed, "results", rows);
+		json_t *doc = tl_json_object();
 
-		if (!doc || tl_json_write(o->json, doc, why, sizeof why) < 0) {
-			fprintf(stderr, "ticklab detect: %s\n", doc ? why : "out of memory");
+		tl_json_set(doc, "ticklab", json_pack("{s:s,s:s}", "version", PACKAGE_VERSION,
+						      "command", "detect"));
+		tl_json_set(doc, "k", json_integer((json_int_t)o->p.k));
+		tl_json_set(doc, "n", json_integer((json_int_t)o->p.n));
+		tl_json_set(doc, "alpha", json_real(o->p.alpha));
+		tl_json_set(doc, "seed", json_integer((json_int_t)o->p.seed));
+		tl_json_set(doc, "results", rows);
+		if (tl_json_write(o->json, doc, why, sizeof why) < 0) {
+			fprintf(stderr, "ticklab detect: %s\n", why);
 			rc = TL_EXIT_FAIL;
 		}
 		json_decref(doc);

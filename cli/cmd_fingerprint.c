@@ -168,7 +168,7 @@ static int fp_exec(void *st)
 	doc = tl_fp_to_json(&fp, &o->node);
 	tl_fp_free(&fp);
 	if (!doc) {
-		fprintf(stderr, "ticklab fingerprint: out of memory building the JSON\n");
+		fprintf(stderr, "ticklab fingerprint: out of memory analysing the run's samples\n");
 		tl_out_abort(out);
 		return TL_EXIT_FAIL;
 	}

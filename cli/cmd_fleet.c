@@ -106,8 +106,8 @@ static int write_outputs(const struct fleet_opts *o, const struct tl_fleet *fl)
 	if (o->json) {
 		json_t *doc = tl_fleet_to_json(fl);
 
-		if (!doc || tl_json_write(o->json, doc, why, sizeof why) < 0) {
-			fprintf(stderr, "ticklab fleet: %s\n", doc ? why : "out of memory");
+		if (tl_json_write(o->json, doc, why, sizeof why) < 0) {
+			fprintf(stderr, "ticklab fleet: %s\n", why);
 			rc = TL_EXIT_FAIL;
 		}
 		json_decref(doc);

@@ -13,6 +13,7 @@
 #include "cli/command.h"
 #include "cli/opts.h"
 #include "io/host_json.h"
+#include "io/json_build.h"
 #include "io/results.h"
 #include "stats/stats.h"
 
@@ -170,14 +171,14 @@ static void print_backends(const struct tl_host *h, const struct tl_probe *bi, s
 
 static json_t *backends_to_json(const struct tl_host *h, const struct tl_probe *bi, size_t n)
 {
-	json_t *a = json_array();
+	json_t *a = tl_json_array();
 
-	for (size_t i = 0; a && i < n; i++) {
+	for (size_t i = 0; i < n; i++) {
 		const struct tl_probe *x = &bi[i];
 		char cost[TL_WHY_MAX];
 
 		tl_probe_cost_words(x, &h->cost, cost, sizeof cost);
-		json_array_append_new(
+		tl_json_append(
 			a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:b, s:o, s:o, s:o, s:o, s:o, s:b, s:o, s:b}",
 				     "id", x->backend->id, "family", x->backend->family, "clock",
 				     x->backend->clock == TL_CLOCK_CYCLES ? "cycles" : "wall", "unit",
@@ -198,12 +199,13 @@ static json_t *backends_to_json(const struct tl_host *h, const struct tl_probe *
 static int print_json(const struct tl_host *h, const struct tl_probe *bi, size_t n)
 {
 	char why[WHY_LEN];
-	json_t *doc = json_pack("{s:o, s:o}", "host", tl_host_to_json(h), "backends",
-				backends_to_json(h, bi, n));
+	json_t *doc = tl_json_object();
 	int rc = TL_EXIT_OK;
 
-	if (!doc || tl_json_write("-", doc, why, sizeof why) < 0) {
-		fprintf(stderr, "ticklab info: %s\n", doc ? why : "out of memory");
+	tl_json_set(doc, "host", tl_host_to_json(h));
+	tl_json_set(doc, "backends", backends_to_json(h, bi, n));
+	if (tl_json_write("-", doc, why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab info: %s\n", why);
 		rc = TL_EXIT_FAIL;
 	}
 	json_decref(doc);

@@ -111,8 +111,8 @@ static int report_search(const json_t *doc, const char *name, const struct cli_o
 		json_t *again = tl_search_to_json(&plan, cells,
 						  json_deep_copy(json_object_get(doc, "host")), interrupted);
 
-		if (!again || tl_json_write(out->json, again, why, sizeof why) < 0) {
-			fprintf(stderr, "ticklab report: %s\n", again ? why : "out of memory");
+		if (tl_json_write(out->json, again, why, sizeof why) < 0) {
+			fprintf(stderr, "ticklab report: %s\n", why);
 			rc = TL_EXIT_FAIL;
 		}
 		json_decref(again);

@@ -271,11 +271,8 @@ static int search_check(void *st, int argc, char **argv, char *why, size_t whyle
 			     why, whylen) < 0)
 		return -1;
 	o->plan.want_tdiff = o->want_tdiff;
-	if (tl_search_plan_set(&o->plan, (const char *const *)o->backends, o->nbackends,
-			       (const char *const *)o->flush_names, o->flush, o->nflush) < 0) {
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
+	tl_search_plan_set(&o->plan, (const char *const *)o->backends, o->nbackends,
+			   (const char *const *)o->flush_names, o->flush, o->nflush);
 	return 0;
 }
 
@@ -307,8 +304,8 @@ static int write_json(const struct search_opts *o, const struct tl_search_cell *
 	char why[WHY_LEN];
 	int rc = TL_EXIT_OK;
 
-	if (!doc || tl_json_write(o->json, doc, why, sizeof why) < 0) {
-		fprintf(stderr, "ticklab search: %s\n", doc ? why : "out of memory");
+	if (tl_json_write(o->json, doc, why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab search: %s\n", why);
 		rc = TL_EXIT_FAIL;
 	}
 	json_decref(doc);
@@ -329,10 +326,6 @@ static int search_exec(void *st)
 	char why[WHY_LEN];
 	int cpu = o->plan.cpu < 0 ? tl_cpu_default() : o->plan.cpu, rc, wrc;
 
-	if (!cells) {
-		fprintf(stderr, "ticklab search: out of memory\n");
-		return TL_EXIT_FAIL;
-	}
 	if (tl_cpu_pin(cpu, why, sizeof why) < 0) {
 		fprintf(stderr, "ticklab search: %s\n", why);
 		tl_search_cells_free(cells, ncells);

@@ -10,6 +10,7 @@
 #include "bench/size.h"
 #include "bench/analysis.h"
 #include "io/host_json.h"
+#include "io/json_build.h"
 #include "io/results.h"
 #include "io/search_json.h"
 
@@ -147,35 +148,33 @@ static json_t *drift_json(const struct tl_host *h)
 json_t *tl_fp_to_json(const struct tl_fp *fp, const struct tl_fp_node *node)
 {
 	json_t *run = run_json(fp), *doc;
-	json_t *search = fp->cells ? tl_search_to_json(&fp->plan, fp->cells, NULL, fp->search_cut)
-				   : json_null();
 
-	if (!run || !search) {
-		json_decref(run);
-		json_decref(search);
+	if (!run)
 		return NULL;
-	}
-	doc = json_pack("{s:{s:s, s:s}, s:{s:s, s:s, s:s, s:s}, s:o, s:o, s:o, s:i, s:s, s:s, s:s, "
-			"s:i}",
-			"ticklab", "version", PACKAGE_VERSION, "command", "fingerprint", "node",
-			"name", node->name, "hostname", node->hostname, "slurm_node",
-			node->slurm_node, "slurm_job", node->slurm_job, "host",
-			tl_host_to_json(&fp->host), "budget_seconds", tl_json_real(fp->cfg.budget_s),
-			"seconds", tl_json_real(fp->seconds), "adds", TL_FP_ADDS, "barrier",
-			fp->barrier, "barrier_why", fp->barrier_said, "skipped", fp->skipped, "cpu",
-			fp->cfg.cpu);
-	if (!doc) {
-		json_decref(run);
-		json_decref(search);
-		return NULL;
-	}
-	json_object_set_new(doc, "drift", drift_json(&fp->host));
-	json_object_set_new(doc, "sched",
-			    json_pack("{s:o, s:o, s:I}", "seconds", tl_json_real(fp->sched.seconds),
-				      "cpu_seconds", tl_json_real(fp->sched.cpu_seconds),
-				      "involuntary", (json_int_t)fp->sched.involuntary));
-	json_object_set_new(doc, "run", run);
-	json_object_set_new(doc, "search", search);
+	doc = tl_json_object();
+	tl_json_set(doc, "ticklab",
+		    json_pack("{s:s, s:s}", "version", PACKAGE_VERSION, "command", "fingerprint"));
+	tl_json_set(doc, "node",
+		    json_pack("{s:s, s:s, s:s, s:s}", "name", node->name, "hostname",
+			      node->hostname, "slurm_node", node->slurm_node, "slurm_job",
+			      node->slurm_job));
+	tl_json_set(doc, "host", tl_host_to_json(&fp->host));
+	tl_json_set(doc, "budget_seconds", tl_json_real(fp->cfg.budget_s));
+	tl_json_set(doc, "seconds", tl_json_real(fp->seconds));
+	tl_json_set(doc, "adds", json_integer(TL_FP_ADDS));
+	tl_json_set(doc, "barrier", json_string(fp->barrier));
+	tl_json_set(doc, "barrier_why", json_string(fp->barrier_said));
+	tl_json_set(doc, "skipped", json_string(fp->skipped));
+	tl_json_set(doc, "cpu", json_integer(fp->cfg.cpu));
+	tl_json_set(doc, "drift", drift_json(&fp->host));
+	tl_json_set(doc, "sched",
+		    json_pack("{s:o, s:o, s:I}", "seconds", tl_json_real(fp->sched.seconds),
+			      "cpu_seconds", tl_json_real(fp->sched.cpu_seconds), "involuntary",
+			      (json_int_t)fp->sched.involuntary));
+	tl_json_set(doc, "run", run);
+	tl_json_set(doc, "search",
+		    fp->cells ? tl_search_to_json(&fp->plan, fp->cells, NULL, fp->search_cut)
+			      : json_null());
 	return doc;
 }
 

@@ -37,7 +37,8 @@ void tl_fp_node_read(struct tl_fp_node *n);
 int tl_fp_expand_path(const char *pattern, const struct tl_fp_node *n, char *out, size_t len,
 		      char *why, size_t whylen);
 
-/* NULL only when out of memory. */
+/* NULL only when the run's samples could not be analysed (buffers of
+ * their size did not fit in memory). */
 json_t *tl_fp_to_json(const struct tl_fp *fp, const struct tl_fp_node *node);
 
 bool tl_fp_json_is(const json_t *doc);

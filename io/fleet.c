@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "io/json_build.h"
 #include "io/results.h"
 #include "stats/compare.h"
 
@@ -214,11 +215,11 @@ static int test_samples(struct tl_fleet *fl, size_t i)
 			n += fl->nodes[j].fig.nsamples;
 		}
 	if (stats_ks_2samp(pool, n, nd->fig.samples, nd->fig.nsamples, &nd->ks_d, &nd->ks_p) < 0 ||
-	    stats_mann_whitney(pool, n, nd->fig.samples, nd->fig.nsamples, &u, &nd->mwu_p) < 0 ||
-	    stats_hodges_lehmann(pool, n, nd->fig.samples, nd->fig.nsamples, &nd->hl_ns) < 0) {
+	    stats_mann_whitney(pool, n, nd->fig.samples, nd->fig.nsamples, &u, &nd->mwu_p) < 0) {
 		free(pool);
 		return -1;
 	}
+	stats_hodges_lehmann(pool, n, nd->fig.samples, nd->fig.nsamples, &nd->hl_ns);
 	nd->others_median = stats_median(pool, n);
 	nd->n_others = n;
 	nd->tested = true;
@@ -354,52 +355,62 @@ void tl_fleet_markdown_print(FILE *out, const struct tl_fleet *fl)
 
 static json_t *node_json(const struct tl_fleet_node *nd)
 {
-	json_t *figs = json_object(), *scores = json_object(), *iv = json_object(), *odd = json_array();
-	json_t *o;
+	json_t *o = tl_json_object(), *figs = tl_json_object(), *scores = tl_json_object();
+	json_t *iv = tl_json_object(), *odd = tl_json_array();
 
 	for (size_t k = 0; k < TL_FIG_COUNT; k++) {
 		const char *key = tl_fig_info[k].key;
 
-		json_object_set_new(figs, key, tl_json_real(nd->fig.v[k]));
-		json_object_set_new(scores, key, tl_json_real(nd->score[k].z));
+		tl_json_set(figs, key, tl_json_real(nd->fig.v[k]));
+		tl_json_set(scores, key, tl_json_real(nd->score[k].z));
 		if (isfinite(nd->fig.lo[k]))
-			json_object_set_new(iv, key, json_pack("[o, o]", tl_json_real(nd->fig.lo[k]),
-							       tl_json_real(nd->fig.hi[k])));
+			tl_json_set(iv, key, json_pack("[o, o]", tl_json_real(nd->fig.lo[k]),
+						       tl_json_real(nd->fig.hi[k])));
 		if (nd->odd[k])
-			json_array_append_new(odd, json_string(key));
+			tl_json_append(odd, json_string(key));
 	}
-	o = json_pack("{s:s, s:s, s:s, s:i, s:b, s:s, s:o, s:o, s:o, s:o}", "name",
-		      nd->fig.node.name, "hostname", nd->fig.node.hostname, "file", nd->file, "group",
-		      (int)nd->group + 1, "flagged", nd->flagged, "reason", nd->reason, "figures", figs,
-		      "intervals", iv, "robust_z", scores, "odd", odd);
-	if (o && nd->tested)
-		json_object_set_new(o, "samples_test",
-				    json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:b}", "n",
-					      (json_int_t)nd->fig.nsamples, "n_others",
-					      (json_int_t)nd->n_others, "ks_d", tl_json_real(nd->ks_d),
-					      "ks_p", tl_json_real(nd->ks_p), "mwu_p",
-					      tl_json_real(nd->mwu_p), "hl_shift_ns",
-					      tl_json_real(nd->hl_ns), "others_median_ns",
-					      tl_json_real(nd->others_median), "odd", nd->odd_samples));
+	tl_json_set(o, "name", json_string(nd->fig.node.name));
+	tl_json_set(o, "hostname", json_string(nd->fig.node.hostname));
+	tl_json_set(o, "file", json_string(nd->file));
+	tl_json_set(o, "group", json_integer((int)nd->group + 1));
+	tl_json_set(o, "flagged", json_boolean(nd->flagged));
+	tl_json_set(o, "reason", json_string(nd->reason));
+	tl_json_set(o, "figures", figs);
+	tl_json_set(o, "intervals", iv);
+	tl_json_set(o, "robust_z", scores);
+	tl_json_set(o, "odd", odd);
+	if (nd->tested)
+		tl_json_set(o, "samples_test",
+			    json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:b}", "n",
+				      (json_int_t)nd->fig.nsamples, "n_others", (json_int_t)nd->n_others,
+				      "ks_d", tl_json_real(nd->ks_d), "ks_p", tl_json_real(nd->ks_p),
+				      "mwu_p", tl_json_real(nd->mwu_p), "hl_shift_ns",
+				      tl_json_real(nd->hl_ns), "others_median_ns",
+				      tl_json_real(nd->others_median), "odd", nd->odd_samples));
 	return o;
 }
 
 json_t *tl_fleet_to_json(const struct tl_fleet *fl)
 {
-	json_t *groups = json_array(), *nodes = json_array(), *doc;
+	json_t *doc = tl_json_object(), *groups = tl_json_array(), *nodes = tl_json_array();
 
 	for (size_t g = 0; g < fl->ngroups; g++)
-		json_array_append_new(groups, json_pack("{s:i, s:s, s:o, s:I, s:s}", "group", (int)g + 1,
-							"model", fl->groups[g].model, "tsc_ghz",
-							tl_json_real(fl->groups[g].tsc_ghz), "nodes",
-							(json_int_t)fl->groups[g].nnodes, "note",
-							fl->groups[g].note));
+		tl_json_append(groups, json_pack("{s:i, s:s, s:o, s:I, s:s}", "group", (int)g + 1,
+						 "model", fl->groups[g].model, "tsc_ghz",
+						 tl_json_real(fl->groups[g].tsc_ghz), "nodes",
+						 (json_int_t)fl->groups[g].nnodes, "note",
+						 fl->groups[g].note));
 	for (size_t i = 0; i < fl->n; i++)
-		json_array_append_new(nodes, node_json(&fl->nodes[i]));
-	doc = json_pack("{s:{s:s, s:s}, s:{s:f, s:i, s:f, s:f, s:f}, s:I, s:o, s:o}", "ticklab",
-			"version", fl->n ? fl->nodes[0].fig.version : PACKAGE_VERSION, "command",
-			"fleet", "rules", "robust_z", TL_FLEET_Z, "min_nodes", TL_FLEET_MIN_NODES,
-			"ks_d", TL_FLEET_KS_D, "ks_p", TL_FLEET_KS_P, "shift_rel", TL_FLEET_SHIFT_REL,
-			"flagged", (json_int_t)fl->nflagged, "groups", groups, "nodes", nodes);
+		tl_json_append(nodes, node_json(&fl->nodes[i]));
+	tl_json_set(doc, "ticklab",
+		    json_pack("{s:s, s:s}", "version",
+			      fl->n ? fl->nodes[0].fig.version : PACKAGE_VERSION, "command", "fleet"));
+	tl_json_set(doc, "rules",
+		    json_pack("{s:f, s:i, s:f, s:f, s:f}", "robust_z", TL_FLEET_Z, "min_nodes",
+			      TL_FLEET_MIN_NODES, "ks_d", TL_FLEET_KS_D, "ks_p", TL_FLEET_KS_P,
+			      "shift_rel", TL_FLEET_SHIFT_REL));
+	tl_json_set(doc, "flagged", json_integer((json_int_t)fl->nflagged));
+	tl_json_set(doc, "groups", groups);
+	tl_json_set(doc, "nodes", nodes);
 	return doc;
 }

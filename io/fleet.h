@@ -65,7 +65,7 @@ void tl_fleet_free(struct tl_fleet *fl);
 
 void tl_fleet_table_print(FILE *out, const struct tl_fleet *fl);
 void tl_fleet_markdown_print(FILE *out, const struct tl_fleet *fl);
-/* NULL only when out of memory. */
+/* Never NULL. */
 json_t *tl_fleet_to_json(const struct tl_fleet *fl);
 
 #endif

@@ -12,7 +12,7 @@
 #include "io/json_build.h"
 #include "io/results.h"
 
-int tl_jitter_analyse(const struct tl_run *run, size_t cell, uint64_t seed, struct tl_jitter *j)
+void tl_jitter_analyse(const struct tl_run *run, size_t cell, uint64_t seed, struct tl_jitter *j)
 {
 	const struct tl_cell *c = &run->cells[cell];
 	size_t done = tl_cell_done(run, cell), np = 0, ni = 0;
@@ -24,7 +24,7 @@ int tl_jitter_analyse(const struct tl_run *run, size_t cell, uint64_t seed, stru
 	j->ns_per_add = j->true_shift_ns = NAN;
 	if (c->kernel.kind != TL_KERNEL_JITTER) {
 		snprintf(j->note, sizeof j->note, "not a jitter cell");
-		return 0;
+		return;
 	}
 	j->null_split = c->kernel.d == 0;
 	mark = tl_xmalloc(done * sizeof *mark);
@@ -85,7 +85,6 @@ out:
 	free(mark);
 	free(plain);
 	free(inj);
-	return 0;
 }
 
 json_t *tl_jitter_to_json(const struct tl_jitter *j, uint64_t d)

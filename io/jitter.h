@@ -27,9 +27,9 @@ struct tl_jitter {
 
 /* Compares cell's plain and injected samples (raw ns: filter_cost moves
  * both alike and the rank tests need no outlier filter). The bootstrap is
- * seeded from tl_cell_seed. Returns 0; a cell that is not jitter, or has
- * no samples on one side, gives ok = false. */
-int tl_jitter_analyse(const struct tl_run *run, size_t cell, uint64_t seed, struct tl_jitter *j);
+ * seeded from tl_cell_seed. A cell that is not jitter, or has no samples
+ * on one side, gives ok = false. */
+void tl_jitter_analyse(const struct tl_run *run, size_t cell, uint64_t seed, struct tl_jitter *j);
 
 /* {"d", "ns_per_add", "true_shift_ns", "n_plain", "n_injected", "shift_ns" (HL),
  *  "median_diff_ns", "ci_lo_ns", "ci_hi_ns", "mwu_p", "ks_p", "alpha", "detected",

@@ -71,14 +71,13 @@ static int compare_cell(const struct tl_run *base, size_t i, const struct tl_run
 	return 1;
 }
 
-int tl_runs_compare_begin(const struct tl_run *base, double threshold_pct, uint64_t seed,
-			  struct tl_run_compare *out)
+void tl_runs_compare_begin(const struct tl_run *base, double threshold_pct, uint64_t seed,
+			   struct tl_run_compare *out)
 {
 	memset(out, 0, sizeof *out);
 	out->threshold_pct = threshold_pct;
 	out->seed = seed;
-	out->rows = calloc(base->ncells ? base->ncells : 1, sizeof *out->rows);
-	return out->rows ? 0 : -1;
+	out->rows = tl_xcalloc(base->ncells ? base->ncells : 1, sizeof *out->rows);
 }
 
 int tl_runs_compare_step(const struct tl_run *base, const struct tl_run *new_, size_t *next,
@@ -113,8 +112,7 @@ int tl_runs_compare(const struct tl_run *base, const struct tl_run *new_, double
 	size_t next = 0;
 	int rc;
 
-	if (tl_runs_compare_begin(base, threshold_pct, seed, out) < 0)
-		return -1;
+	tl_runs_compare_begin(base, threshold_pct, seed, out);
 	while ((rc = tl_runs_compare_step(base, new_, &next, out)) > 0)
 		;
 	return rc;
@@ -212,7 +210,7 @@ json_t *tl_run_compare_json(const struct tl_run *base, const struct tl_run_compa
 	return a;
 }
 
-int tl_run_compare_attach(json_t *doc, const struct tl_run *run, const struct tl_run *base,
+void tl_run_compare_attach(json_t *doc, const struct tl_run *run, const struct tl_run *base,
 			  const struct tl_run_compare *rc, const char *path)
 {
 	json_t *cells = json_object_get(doc, "cells"), *top = tl_json_object();
@@ -234,7 +232,6 @@ int tl_run_compare_attach(json_t *doc, const struct tl_run *run, const struct tl
 	tl_json_set(top, "cells_compared", json_integer((json_int_t)rc->nrows));
 	tl_json_set(top, "cells_different", json_integer((json_int_t)rc->differ));
 	tl_json_set(doc, "baseline", top);
-	return 0;
 }
 
 int tl_run_compare_markdown(FILE *f, const struct tl_run *base, const struct tl_run_compare *rc,

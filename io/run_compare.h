@@ -36,12 +36,12 @@ int tl_runs_compare(const struct tl_run *base, const struct tl_run *new_, double
 		    uint64_t seed, struct tl_run_compare *out);
 void tl_run_compare_free(struct tl_run_compare *rc);
 /* tl_runs_compare a row at a time, for a caller that shows each row as it
- * comes: begin allocates out (0, or -1 out of memory); each step compares
+ * comes: begin allocates out; each step compares
  * base's cells from *next on until one gives a row and returns 1 (the row
  * is out->rows[out->nrows - 1]), 0 when no cell is left, -1 out of memory
  * (out is freed). The rows and their seeds are tl_runs_compare's. */
-int tl_runs_compare_begin(const struct tl_run *base, double threshold_pct, uint64_t seed,
-			  struct tl_run_compare *out);
+void tl_runs_compare_begin(const struct tl_run *base, double threshold_pct, uint64_t seed,
+			   struct tl_run_compare *out);
 int tl_runs_compare_step(const struct tl_run *base, const struct tl_run *new_, size_t *next,
 			 struct tl_run_compare *out);
 /* The visible cell of b matching a's cell i (same backend id, flush size
@@ -64,9 +64,8 @@ json_t *tl_cell_compare_json(const struct tl_run *base, const struct tl_cell_com
 json_t *tl_run_compare_json(const struct tl_run *base, const struct tl_run_compare *rc);
 /* run --baseline: each visible cell of run's JSON document (doc "cells",
  * in run order) that has a row gets "baseline": its row's JSON, and doc gets
- * "baseline": {file, threshold_pct, seed, cells_compared, cells_different}.
- * Returns 0. */
-int tl_run_compare_attach(json_t *doc, const struct tl_run *run, const struct tl_run *base,
+ * "baseline": {file, threshold_pct, seed, cells_compared, cells_different}. */
+void tl_run_compare_attach(json_t *doc, const struct tl_run *run, const struct tl_run *base,
 			  const struct tl_run_compare *rc, const char *path);
 
 /* A Markdown table of the rows, and the same as CSV. Return 0 or -1 on a

@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "backends/backend.h"
+#include "base/xalloc.h"
 #include "bench/size.h"
+#include "io/json_build.h"
 
 json_t *tl_json_real(double v)
 {
@@ -71,35 +73,20 @@ static json_t *drift_to_json(const struct tl_drift *d)
 
 static json_t *doubles_to_json(const double *v, size_t n)
 {
-	json_t *a = json_array();
+	json_t *a = tl_json_array();
 
-	for (size_t i = 0; a && i < n; i++) {
-		if (json_array_append_new(a, tl_json_real(v[i])) != 0) {
-			json_decref(a);
-			return NULL;
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		tl_json_append(a, tl_json_real(v[i]));
 	return a;
 }
 
 static json_t *adds_to_json(const uint64_t *v, size_t n)
 {
-	json_t *a = json_array();
+	json_t *a = tl_json_array();
 
-	for (size_t i = 0; a && i < n; i++) {
-		if (json_array_append_new(a, json_integer((json_int_t)v[i])) != 0) {
-			json_decref(a);
-			return NULL;
-		}
-	}
+	for (size_t i = 0; i < n; i++)
+		tl_json_append(a, json_integer((json_int_t)v[i]));
 	return a;
-}
-
-/* Sets key to a new value; remembers a NULL value or a failed set. */
-static void put(json_t *o, const char *key, json_t *v, bool *failed)
-{
-	if (!v || json_object_set_new(o, key, v) != 0)
-		*failed = true;
 }
 
 /* The sample arrays of a document written by tl_run_doc_commit: in the tree
@@ -132,20 +119,12 @@ static json_t *samples_json(struct marks *mk, enum mark_kind kind, const void *v
 
 	if (!mk)
 		return kind == MARK_DOUBLES ? doubles_to_json(v, n) : adds_to_json(v, n);
-	a = json_array();
-	if (a && mk->n == mk->cap) {
-		size_t cap = mk->cap ? 2 * mk->cap : 16;
-		struct mark *grown = realloc(mk->m, cap * sizeof *grown);
-
-		if (!grown) {
-			json_decref(a);
-			return NULL;
-		}
-		mk->m = grown;
-		mk->cap = cap;
+	a = tl_json_array();
+	if (mk->n == mk->cap) {
+		mk->cap = mk->cap ? 2 * mk->cap : 16;
+		mk->m = tl_xrealloc(mk->m, mk->cap, sizeof *mk->m);
 	}
-	if (a)
-		mk->m[mk->n++] = (struct mark){ a, kind, v, n };
+	mk->m[mk->n++] = (struct mark){ a, kind, v, n };
 	return a;
 }
 
@@ -159,65 +138,56 @@ static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_
 	size_t done = atomic_load(&c->done);
 	uint64_t flush = run->flush_bytes[c->flush];
 	bool jitter = c->kernel.kind == TL_KERNEL_JITTER;
-	bool failed = false;
 	char flush_text[32];
-	json_t *o = json_object();
+	json_t *o = tl_json_object();
 
-	if (!o)
-		return NULL;
 	if (done > c->n)
 		done = c->n;
 	tl_size_format(flush, flush_text, sizeof flush_text);
-	put(o, "backend", json_string(t->id), &failed);
-	put(o, "family", json_string(b->family), &failed);
-	put(o, "clock", json_string(b->clock == TL_CLOCK_CYCLES ? "cycles" : "wall"), &failed);
-	put(o, "unit", json_string(b->unit), &failed);
-	put(o, "ns_per_unit", tl_json_real(t->ns_per_unit), &failed);
-	put(o, "simulated", json_boolean(b->simulated), &failed);
-	put(o, "kernel", json_string(c->kernel.label), &failed);
-	put(o, "kind", json_string(kind_name(c->kernel.kind)), &failed);
-	put(o, "k", json_integer((json_int_t)c->kernel.k), &failed);
+	tl_json_set(o, "backend", json_string(t->id));
+	tl_json_set(o, "family", json_string(b->family));
+	tl_json_set(o, "clock", json_string(b->clock == TL_CLOCK_CYCLES ? "cycles" : "wall"));
+	tl_json_set(o, "unit", json_string(b->unit));
+	tl_json_set(o, "ns_per_unit", tl_json_real(t->ns_per_unit));
+	tl_json_set(o, "simulated", json_boolean(b->simulated));
+	tl_json_set(o, "kernel", json_string(c->kernel.label));
+	tl_json_set(o, "kind", json_string(kind_name(c->kernel.kind)));
+	tl_json_set(o, "k", json_integer((json_int_t)c->kernel.k));
 	if (jitter) {
-		put(o, "d", json_integer((json_int_t)c->kernel.d), &failed);
-		put(o, "p", tl_json_real(c->kernel.p), &failed);
+		tl_json_set(o, "d", json_integer((json_int_t)c->kernel.d));
+		tl_json_set(o, "p", tl_json_real(c->kernel.p));
 		if (c->kernel.d_ns > 0) {
-			put(o, "d_ns", tl_json_real(c->kernel.d_ns), &failed);
-			put(o, "d_ns_per_add", tl_json_real(c->d_ns_per_add), &failed);
+			tl_json_set(o, "d_ns", tl_json_real(c->kernel.d_ns));
+			tl_json_set(o, "d_ns_per_add", tl_json_real(c->d_ns_per_add));
 		}
 	}
-	put(o, "flush_bytes", json_integer((json_int_t)flush), &failed);
-	put(o, "flush", json_string(flush_text), &failed);
-	put(o, "n", json_integer((json_int_t)done), &failed);
-	put(o, "n_planned", json_integer((json_int_t)c->n), &failed);
-	put(o, "overhead", tl_json_real(c->overhead_ns), &failed);
+	tl_json_set(o, "flush_bytes", json_integer((json_int_t)flush));
+	tl_json_set(o, "flush", json_string(flush_text));
+	tl_json_set(o, "n", json_integer((json_int_t)done));
+	tl_json_set(o, "n_planned", json_integer((json_int_t)c->n));
+	tl_json_set(o, "overhead", tl_json_real(c->overhead_ns));
 	/* t_e,std's spread: the filtered sd of the baseline it came from. */
-	put(o, "overhead_sd_ns", tl_json_real(an ? an_all[c->baseline].summary.sd : NAN), &failed);
-	put(o, "resolution_ns", tl_json_real(c->resolution_ns), &failed);
+	tl_json_set(o, "overhead_sd_ns", tl_json_real(an ? an_all[c->baseline].summary.sd : NAN));
+	tl_json_set(o, "resolution_ns", tl_json_real(c->resolution_ns));
 	if (c->hidden)
-		put(o, "baseline", json_true(), &failed);
-	put(o, "samples", samples_json(mk, MARK_DOUBLES, c->raw, done), &failed);
-	put(o, "samples_ns", samples_json(mk, MARK_DOUBLES, c->ns, done), &failed);
+		tl_json_set(o, "baseline", json_true());
+	tl_json_set(o, "samples", samples_json(mk, MARK_DOUBLES, c->raw, done));
+	tl_json_set(o, "samples_ns", samples_json(mk, MARK_DOUBLES, c->ns, done));
 	/* Plain add:K cells would repeat K n times: only jitter's vary. */
 	if (jitter)
-		put(o, "adds", samples_json(mk, MARK_ADDS, c->adds, done), &failed);
+		tl_json_set(o, "adds", samples_json(mk, MARK_ADDS, c->adds, done));
 	if (!an)
 		goto done; /* raw samples only (tl_run_commit_raw) */
 	if (jitter) {
 		struct tl_jitter jit;
 
-		if (tl_jitter_analyse(run, i, seed, &jit) != 0)
-			failed = true;
-		else
-			put(o, "jitter", tl_jitter_to_json(&jit, c->kernel.d), &failed);
+		tl_jitter_analyse(run, i, seed, &jit);
+		tl_json_set(o, "jitter", tl_jitter_to_json(&jit, c->kernel.d));
 	}
-	put(o, "summary", summary_to_json(&an->summary), &failed);
-	put(o, "os_filter", os_to_json(&an->os), &failed);
-	put(o, "drift", drift_to_json(&an->drift), &failed);
+	tl_json_set(o, "summary", summary_to_json(&an->summary));
+	tl_json_set(o, "os_filter", os_to_json(&an->os));
+	tl_json_set(o, "drift", drift_to_json(&an->drift));
 done:
-	if (failed) {
-		json_decref(o);
-		return NULL;
-	}
 	return o;
 }
 
@@ -236,32 +206,25 @@ static json_t *run_to_json(const struct tl_run *run, const struct tl_analysis *a
 			   enum tl_os_method m, uint64_t seed, bool interrupted, json_t *host,
 			   struct marks *mk)
 {
-	json_t *doc, *cells, *baselines;
+	json_t *doc = tl_json_object(), *cells = tl_json_array(), *baselines = tl_json_array();
 
-	doc = json_pack("{s:{s:s, s:s}, s:o, s:o, s:I, s:i, s:s, s:b}", "ticklab", "version",
-			PACKAGE_VERSION, "command", "run", "host", host ? host : json_object(), "seed",
-			seed_to_json(seed), "n", (json_int_t)run->cfg.n, "cpu", run->cpu, "os_filter",
-			stats_os_method_name(m), "interrupted", interrupted);
-	if (!doc)
-		return NULL;
-	if (!an && json_object_set_new(doc, "analysed", json_false()) != 0)
-		goto fail;
-	cells = json_array();
-	baselines = json_array();
-	json_object_set_new(doc, "cells", cells);
-	json_object_set_new(doc, "baselines", baselines);
-	if (!cells || !baselines)
-		goto fail;
-	for (size_t i = 0; i < run->ncells; i++) {
-		json_t *c = cell_to_json(run, i, an, seed, mk);
-
-		if (!c || json_array_append_new(run->cells[i].hidden ? baselines : cells, c) != 0)
-			goto fail;
-	}
+	tl_json_set(doc, "ticklab",
+		    json_pack("{s:s, s:s}", "version", PACKAGE_VERSION, "command", "run"));
+	tl_json_set(doc, "host", host ? host : tl_json_object());
+	tl_json_set(doc, "seed", seed_to_json(seed));
+	tl_json_set(doc, "n", json_integer((json_int_t)run->cfg.n));
+	tl_json_set(doc, "cpu", json_integer(run->cpu));
+	tl_json_set(doc, "os_filter", json_string(stats_os_method_name(m)));
+	tl_json_set(doc, "interrupted", json_boolean(interrupted));
+	if (!an)
+		tl_json_set(doc, "analysed", json_false());
+	/* Set before they fill: the key order is the file's. */
+	tl_json_set(doc, "cells", cells);
+	tl_json_set(doc, "baselines", baselines);
+	for (size_t i = 0; i < run->ncells; i++)
+		tl_json_append(run->cells[i].hidden ? baselines : cells,
+			       cell_to_json(run, i, an, seed, mk));
 	return doc;
-fail:
-	json_decref(doc);
-	return NULL;
 }
 
 json_t *tl_run_to_json(const struct tl_run *run, const struct tl_analysis *an,
@@ -273,17 +236,9 @@ json_t *tl_run_to_json(const struct tl_run *run, const struct tl_analysis *an,
 struct tl_run_doc *tl_run_doc_new(const struct tl_run *run, const struct tl_analysis *an,
 				  enum tl_os_method m, uint64_t seed, bool interrupted, json_t *host)
 {
-	struct tl_run_doc *d = calloc(1, sizeof *d);
+	struct tl_run_doc *d = tl_xcalloc(1, sizeof *d);
 
-	if (!d) {
-		json_decref(host);
-		return NULL;
-	}
 	d->doc = run_to_json(run, an, m, seed, interrupted, host, &d->mk);
-	if (!d->doc) {
-		tl_run_doc_free(d);
-		return NULL;
-	}
 	return d;
 }
 
@@ -432,14 +387,7 @@ int tl_run_commit_raw(struct tl_out *o, const struct tl_run *run, enum tl_os_met
 		      uint64_t seed, bool interrupted, json_t *host, char *why, size_t whylen)
 {
 	struct tl_run_doc *d = tl_run_doc_new(run, NULL, m, seed, interrupted, host);
-	int rc;
-
-	if (!d) {
-		snprintf(why, whylen, "out of memory building the JSON");
-		tl_out_abort(o);
-		return -1;
-	}
-	rc = tl_run_doc_commit(o, d, why, whylen);
+	int rc = tl_run_doc_commit(o, d, why, whylen);
 	tl_run_doc_free(d);
 	return rc;
 }

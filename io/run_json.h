@@ -36,8 +36,7 @@ json_t *tl_json_real(double v);
  * method m and seed); host is the node description (reference stolen, may
  * be NULL). With an NULL the document has the raw samples only: no
  * "summary", "os_filter", "drift" or "jitter", and "analysed": false (what
- * `run` saves before its analysis; report reads it like any run file).
- * Returns NULL only when out of memory. */
+ * `run` saves before its analysis; report reads it like any run file). */
 json_t *tl_run_to_json(const struct tl_run *run, const struct tl_analysis *an,
 		       enum tl_os_method m, uint64_t seed, bool interrupted, json_t *host);
 
@@ -45,8 +44,8 @@ json_t *tl_run_to_json(const struct tl_run *run, const struct tl_analysis *an,
  * may add keys to) holds stand-ins for the sample arrays, and the commit
  * prints the run's arrays in their place, so a run of any size costs a
  * few kB of tree, not ~60 B per sample. The bytes are those json_dumpf of
- * tl_run_to_json's tree would give. host is stolen; NULL when out of
- * memory. The run must outlive the document. */
+ * tl_run_to_json's tree would give. host is stolen. The run must outlive
+ * the document. */
 struct tl_run_doc;
 struct tl_run_doc *tl_run_doc_new(const struct tl_run *run, const struct tl_analysis *an,
 				  enum tl_os_method m, uint64_t seed, bool interrupted, json_t *host);

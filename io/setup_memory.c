@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "io/json_build.h"
 #include "io/results.h"
 #include "io/setup_memory.h"
 
@@ -123,12 +124,9 @@ int tl_setup_memory_load(const char *path, struct tl_setup_memory *m, char *why,
 
 static json_t *list_json(const char (*items)[TL_MEMORY_TEXT], size_t n)
 {
-	json_t *a = json_array();
-	for (size_t i = 0; a && i < n; i++)
-		if (json_array_append_new(a, json_string(items[i])) < 0) {
-			json_decref(a);
-			return NULL;
-		}
+	json_t *a = tl_json_array();
+	for (size_t i = 0; i < n; i++)
+		tl_json_append(a, json_string(items[i]));
 	return a;
 }
 
@@ -159,16 +157,13 @@ static int make_parent(const char *path, char *why, size_t whylen)
 int tl_setup_memory_save(const char *path, const struct tl_setup_memory *m, char *why,
 			 size_t whylen)
 {
-	json_t *doc = json_pack("{s:i, s:o*, s:o*, s:o*, s:I, s:s}", "ticklab_setup", FORMAT,
-				"backends", list_json(m->backends, m->nbackends), "flushes",
-				list_json(m->flushes, m->nflushes), "kernels",
-				list_json(m->kernels, m->nkernels), "n", (json_int_t)m->n,
-				"theme", m->theme);
-	if (!doc || json_object_size(doc) != 6) {
-		json_decref(doc);
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
+	json_t *doc = tl_json_object();
+	tl_json_set(doc, "ticklab_setup", json_integer(FORMAT));
+	tl_json_set(doc, "backends", list_json(m->backends, m->nbackends));
+	tl_json_set(doc, "flushes", list_json(m->flushes, m->nflushes));
+	tl_json_set(doc, "kernels", list_json(m->kernels, m->nkernels));
+	tl_json_set(doc, "n", json_integer((json_int_t)m->n));
+	tl_json_set(doc, "theme", json_string(m->theme));
 	int rc = make_parent(path, why, whylen);
 	if (rc == 0)
 		rc = tl_json_write(path, doc, why, whylen);

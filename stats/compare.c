@@ -112,19 +112,18 @@ static double hl_sorted(const double *a, size_t na, const double *b, size_t nb)
 	return m;
 }
 
-int stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb, double *shift)
+void stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb, double *shift)
 {
 	double *sa, *sb;
 
 	*shift = NAN;
 	if (na == 0 || nb == 0)
-		return 0;
+		return;
 	sa = sorted_copy(a, na);
 	sb = sorted_copy(b, nb);
 	*shift = hl_sorted(sa, na, sb, nb);
 	free(sa);
 	free(sb);
-	return 0;
 }
 
 /* Sorted pooled values with their origin, for ranks and ECDFs. */

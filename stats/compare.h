@@ -10,8 +10,8 @@
 /* Hodges-Lehmann shift: the median of the na*nb differences b_j - a_i,
  * found exactly by selection on the sorted samples (never by listing the
  * pairs), so 10 000 x 10 000 samples cost O((na + nb) log) and no memory
- * for pairs. NaN when a sample is empty. Returns 0. */
-int stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb, double *shift);
+ * for pairs. NaN when a sample is empty. */
+void stats_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb, double *shift);
 
 /* Mann-Whitney U test, two-sided, by the normal approximation with the tie
  * correction and the continuity correction: scipy.stats.mannwhitneyu(a, b,

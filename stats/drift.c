@@ -85,11 +85,11 @@ static double bootstrap_sd(const double *x, size_t k, size_t chunk, double *buf,
 	return sqrt(stats_quantile_sorted(var, used, 0.5));
 }
 
-int stats_drift(const double *x, size_t n, size_t chunk, struct tl_drift *d)
+void stats_drift(const double *x, size_t n, size_t chunk, struct tl_drift *d)
 {
 	drift_none(d, chunk);
 	if (chunk < 2 || n / chunk < TL_DRIFT_MIN_CHUNKS)
-		return 0;
+		return;
 	size_t k = n / chunk;
 	size_t nmed = k > DRIFT_RESAMPLES ? k : DRIFT_RESAMPLES;
 	double *buf = tl_xmalloc(chunk * sizeof *buf), *med = tl_xmalloc(nmed * sizeof *med),
@@ -112,5 +112,4 @@ int stats_drift(const double *x, size_t n, size_t chunk, struct tl_drift *d)
 	free(buf);
 	free(med);
 	free(var);
-	return 0;
 }

@@ -53,8 +53,8 @@ struct tl_drift {
 	bool drifts;            /* sd > 3 noise_sd and median > 0 */
 };
 /* x in time order, cut into consecutive chunks of `chunk` (a trailing part
- * chunk is left out). Returns 0. */
-int stats_drift(const double *x, size_t n, size_t chunk, struct tl_drift *d);
+ * chunk is left out). */
+void stats_drift(const double *x, size_t n, size_t chunk, struct tl_drift *d);
 
 /* --- OS-noise filter --- */
 enum tl_os_method { TL_OS_IFOREST, TL_OS_IQR, TL_OS_NONE };

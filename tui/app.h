@@ -287,8 +287,7 @@ size_t tui_live_cell(const struct tui_app *app, size_t timer, size_t flush, cons
 /* export.c */
 int tui_live_export(struct tui_app *app, bool csv, bool interrupted, char *path, size_t pathlen,
 		    char *why, size_t whylen);
-/* Writes an export's document atomically and releases it; a NULL doc (its
- * building ran out of memory) is an error too. */
+/* Writes an export's document atomically and releases it. */
 int tui_export_json(const char *path, json_t *doc, char *why, size_t whylen);
 /* DIR/ticklab-KIND-YYYYmmdd-HHMMSS-PID.EXT, DIR the working directory when
  * it is writable, else $TMPDIR or /tmp. */

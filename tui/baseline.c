@@ -177,8 +177,7 @@ static void child_main(struct tui_app *app, int fd)
 	size_t next = 0;
 	int r;
 
-	if (tl_runs_compare_begin(&bl->run, TL_COMPARE_DEFAULT_THRESHOLD_PCT, app->run_seed, &rc) < 0)
-		_exit(1);
+	tl_runs_compare_begin(&bl->run, TL_COMPARE_DEFAULT_THRESHOLD_PCT, app->run_seed, &rc);
 	while ((r = tl_runs_compare_step(&bl->run, &app->run, &next, &rc)) > 0) {
 		struct msg m;
 

@@ -38,10 +38,6 @@ void tui_export_name(char *buf, size_t len, const char *kind, const char *ext)
 
 int tui_export_json(const char *path, json_t *doc, char *why, size_t whylen)
 {
-	if (!doc) {
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
 	int rc = tl_json_write(path, doc, why, whylen);
 	json_decref(doc);
 	return rc;

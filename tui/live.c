@@ -314,8 +314,10 @@ static void view_update(struct tui_app *app, const struct tl_run *run, size_t ce
 		res = s->p99 > s->min ? (s->p99 - s->min) / (double)bins : 1.0;
 	v->have_hist = stats_histogram(v->sorted, v->nsorted, res, bins ? bins : 1, s->min,
 				       s->p99 >= s->min ? s->p99 : s->min, &v->hist) == 0;
-	if (c->kernel.kind == TL_KERNEL_JITTER && done == c->n && !v->have_jit)
-		v->have_jit = tl_jitter_analyse(run, cell, app->run_seed, &v->jit) == 0 && v->jit.ok;
+	if (c->kernel.kind == TL_KERNEL_JITTER && done == c->n && !v->have_jit) {
+		tl_jitter_analyse(run, cell, app->run_seed, &v->jit);
+		v->have_jit = v->jit.ok;
+	}
 	v->cost = tl_monotonic_s() - v->when;
 }
 

@@ -213,12 +213,11 @@ static int plan_selected(struct tui_app *app, size_t nb, size_t nf)
 	app->search_plan.budget_s = next_params(app)->budget_s;
 	app->search_plan.repeats = next_params(app)->repeats;
 	app->search_plan.cpu = app->opts.cpu >= 0 ? app->opts.cpu : tl_cpu_default();
-	if (tl_search_plan_set(&app->search_plan, ids, nb, names, bytes, nf) < 0)
-		goto out;
+	tl_search_plan_set(&app->search_plan, ids, nb, names, bytes, nf);
 	app->search_plan.ref = tl_search_default_reference(ids, nb);
 	app->search_cells = tl_search_cells_new(&app->search_plan);
 	app->nrows_s = k;
-	rc = app->search_cells ? 0 : -1;
+	rc = 0;
 out:
 	free(ids);
 	free(names);
