@@ -47,6 +47,13 @@ void tl_fail_hook_remove(tl_fail_hook fn, void *arg)
 	pthread_mutex_unlock(&hooks_lock);
 }
 
+void tl_fail_hooks_clear(void)
+{
+	pthread_mutex_lock(&hooks_lock);
+	nhooks = 0;
+	pthread_mutex_unlock(&hooks_lock);
+}
+
 void tl_fail(const char *fmt, ...)
 {
 	va_list ap;

@@ -35,5 +35,8 @@ TL_NORETURN void tl_fail(const char *fmt, ...) TL_PRINTF(1, 2);
 typedef void (*tl_fail_hook)(void *arg);
 int tl_fail_hook_add(tl_fail_hook fn, void *arg);
 void tl_fail_hook_remove(tl_fail_hook fn, void *arg);
+/* In a forked child: the parent's hooks (its terminal, its files) are not
+ * the child's to act on. */
+void tl_fail_hooks_clear(void);
 
 #endif

@@ -13,6 +13,7 @@
 
 #include <gsl/gsl_sort.h>
 
+#include "base/xalloc.h"
 #include "bench/analysis.h"
 #include "io/results.h"
 #include "io/run_compare.h"
@@ -209,6 +210,7 @@ static void start(struct tui_app *app)
 	bl->child = fork();
 	if (bl->child == 0) {
 		close(fds[0]);
+		tl_fail_hooks_clear(); /* the terminal is the parent's */
 		child_main(app, fds[1]);
 	}
 	close(fds[1]);
