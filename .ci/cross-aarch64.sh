@@ -25,13 +25,13 @@ objs=()
 skip=""
 echo '#include <hwloc.h>' | $CC -E -x c - >/dev/null 2>&1 || skip=bench/topology.c
 [ -z "$skip" ] || echo "aarch64: no hwloc headers for $CC, $skip not compiled"
-for f in backends/*.c bench/*.c; do
+for f in base/*.c backends/*.c bench/*.c; do
 	[ "$f" != "$skip" ] || continue
 	o=$out/$(basename "${f%.c}").o
 	$CC $CFLAGS -I. -I$out -DPCRE2_CODE_UNIT_WIDTH=8 -c "$f" -o "$o"
 	objs+=("$o")
 done
-echo "aarch64: compiled ${#objs[@]} files from backends/ and bench/"
+echo "aarch64: compiled ${#objs[@]} files from base/, backends/ and bench/"
 
 command -v qemu-aarch64 >/dev/null || { echo "aarch64: qemu-aarch64 not installed, probe skipped"; exit 0; }
 cat > $out/probe.c <<'C'
@@ -90,7 +90,7 @@ int main(void)
 	return fails != 0;
 }
 C
-$CC $CFLAGS -static -I. -I$out $out/probe.c $out/barrier.o $out/util.o $out/perf.o $out/x86.o \
+$CC $CFLAGS -static -I. -I$out $out/probe.c $out/barrier.o $out/util.o $out/perf.o $out/x86.o $out/xalloc.o \
 	-lpthread -o $out/probe
 qemu-aarch64 $out/probe
 
