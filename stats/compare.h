@@ -36,14 +36,41 @@ double stats_kolmogorov_q(double z);
 enum tl_verdict { TL_VERDICT_SAME, TL_VERDICT_DIFFERENT, TL_VERDICT_UNKNOWN };
 const char *stats_verdict_name(enum tl_verdict v);
 
-#define TL_COMPARE_BOOT 1000  /* bootstrap resamples */
 #define TL_COMPARE_LEVEL 0.95 /* interval coverage */
+
+/* Where the shift is read. Hodges-Lehmann (the median of pairwise
+ * differences) is efficient and robust on continuous data, but on a clock
+ * whose step is near the data's spread every difference is a multiple of
+ * the step: the estimate sits on the lattice and its interval collapses to
+ * a point that can exclude the truth (issue 21: a true 2 ns read as 0 on a
+ * 10 ns clock). There the noise dithers the shift into the mean, so the
+ * difference of means is used. The rule: more than TL_TIE_SHARE_LATTICE of
+ * either side's values repeat a value already seen (continuous data have
+ * none; a lattice clock's readings have many). */
+enum tl_shift_method { TL_SHIFT_HL, TL_SHIFT_MEAN };
+#define TL_TIE_SHARE_LATTICE 0.05
+/* The mean's outer fences, in IQRs beyond the quartiles (Tukey's 3): far
+ * enough out to keep every level of a lattice, near enough to leave out
+ * OS spikes that would swamp a mean. */
+#define TL_FENCE 3.0
+/* "hodges-lehmann" or "mean": the name the JSON and the tables print. */
+const char *stats_shift_method_name(enum tl_shift_method m);
+/* Share of the values of sorted x that equal their predecessor. */
+double stats_tie_share(const double *sorted, size_t n);
 
 struct tl_comparison {
 	size_t na, nb;
-	double hl;           /* Hodges-Lehmann shift, B - A */
+	enum tl_shift_method method;
+	double tie_share;    /* the larger side's share of tied values (the rule's input) */
+	union {
+		double shift; /* B - A by method */
+		double hl;    /* its name before issue 21, for callers not yet moved */
+	};
+	size_t cut_a, cut_b; /* mean only: values beyond the fences, left out */
 	double median_diff;  /* median(B) - median(A) */
-	double lo, hi;       /* 95 % percentile bootstrap interval of hl */
+	double lo, hi;       /* 95 % interval of shift: Welch's for means, Lehmann's
+			      * (Mann-Whitney inverted) for Hodges-Lehmann, either
+			      * widened by the subtracted baselines' uncertainty */
 	double mwu_u, mwu_p; /* Mann-Whitney U of A and its two-sided p */
 	double ks_d, ks_p;   /* Kolmogorov-Smirnov statistic and p */
 	enum tl_verdict verdict;
@@ -55,21 +82,28 @@ struct tl_comparison {
 /* Compares A and B. threshold (>= 0, B's units) is the band of "same": the
  * verdict is same when [lo, hi] lies inside [-threshold, +threshold],
  * otherwise different when the interval excludes 0, otherwise unknown.
- * The bootstrap resamples A and B independently with GSL's mt19937 seeded
- * by seed, so the same data and seed give the same interval. Returns 0, or
- * -1 when a sample is empty. */
+ * The intervals are analytic, so the result depends on the data alone;
+ * seed is accepted and unused (callers pass one; it drew a bootstrap
+ * before issue 21). O((na + nb) log) except KS's exact p (O(na nb), as
+ * scipy's). Returns 0, or -1 when a sample is empty. */
 int stats_compare(const double *a, size_t na, const double *b, size_t nb, double threshold,
 		  uint64_t seed, struct tl_comparison *c);
 
-/* stats_compare of a - med(ea) and b - med(eb): each side less the median
- * of its own baseline samples (a run's t_e,std), with the bootstrap
- * resampling ea and eb too, so the interval carries the uncertainty of
- * both subtracted medians (which the shift's own resamples cannot see).
- * ea or eb NULL (or empty): nothing subtracted on that side. The rank
- * tests see the shifted samples. Same returns as stats_compare. */
+/* stats_compare of A and B each less its own baseline (ea, eb: a run's
+ * empty cell, t_e,std), the interval carrying the uncertainty of both
+ * subtracted levels. The level subtracted is the baseline's median for
+ * Hodges-Lehmann (t_e,std as the paper defines it) and its fenced mean
+ * for the mean (a median on a lattice sits on a level). ea or eb NULL (or
+ * empty): nothing subtracted on that side. The rank tests see the samples
+ * less the medians either way. Same returns as stats_compare. */
 int stats_compare_offset(const double *a, size_t na, const double *ea, size_t nea,
 			 const double *b, size_t nb, const double *eb, size_t neb,
 			 double threshold, uint64_t seed, struct tl_comparison *c);
+
+/* The shift B - A alone, by the method stats_compare would pick (said in
+ * *method); NaN when a sample is empty. */
+double stats_shift(const double *a, size_t na, const double *b, size_t nb,
+		   enum tl_shift_method *method);
 
 /* The verdict rule alone, and need_more: the interval's half-width shrinks
  * as 1/sqrt(n), so reaching half-width h' takes n (h/h')^2 samples, h' being
