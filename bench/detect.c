@@ -33,6 +33,7 @@ static int evaluate(struct tl_timer *t, const struct tl_flush *f, const struct t
 	struct tl_kernel k = { .kind = TL_KERNEL_JITTER, .k = p->k, .d = d, .p = 0.5 };
 	size_t np = 0, ni = 0;
 	double u;
+	enum tl_shift_method method; /* the JSON says shift_ns only */
 
 	tl_kernel_plan(&k, tl_seed_derive(p->seed, index), b->adds, p->n);
 	tl_measure(t, f, b->adds, p->n, b->raw);
@@ -47,7 +48,7 @@ static int evaluate(struct tl_timer *t, const struct tl_flush *f, const struct t
 	/* A small n can draw every sample plain (or every one injected). */
 	if (stats_mann_whitney(b->plain, np, b->inj, ni, &u, pval) != 0)
 		return -1;
-	stats_hodges_lehmann(b->plain, np, b->inj, ni, shift);
+	*shift = stats_shift(b->plain, np, b->inj, ni, &method);
 	/* U of the plain samples below its mean: they tend to be the smaller. */
 	return *pval < p->alpha && u < (double)np * (double)ni / 2;
 }

@@ -25,11 +25,18 @@ static const char usage_text[] =
 	"                       [--markdown FILE|-] [--csv FILE|-]\n"
 	"\n"
 	"Compares two saved runs (`ticklab run --json`) cell by cell: for every\n"
-	"backend, flush and kernel in both, the Hodges-Lehmann shift NEW - BASE in ns\n"
-	"(after filter_cost) with its 95 % bootstrap interval, the shift in % of\n"
-	"BASE's median, Mann-Whitney U and Kolmogorov-Smirnov p-values, and a verdict:\n"
+	"backend, flush and kernel in both, the shift NEW - BASE in ns (after\n"
+	"filter_cost) with its 95 % interval, the shift in % of BASE's median,\n"
+	"Mann-Whitney U and Kolmogorov-Smirnov p-values, and a verdict:\n"
 	"same (the interval lies inside +-PCT % of BASE's median, default 1), different\n"
 	"(it excludes 0), or unknown, with about how many more samples would decide.\n"
+	"The shift is the difference of fenced means (Welch's interval) where ties\n"
+	"are common (over 5 % of a side's values repeat: a lattice clock, whose\n"
+	"Hodges-Lehmann estimate sticks to the lattice), else Hodges-Lehmann\n"
+	"(Lehmann's interval); the 'by' column says which. Two runs of one clock on\n"
+	"one node (same host facts and backend, rates within 1e-4) are compared in\n"
+	"ticks with BASE's rate, so calibration cannot separate them; otherwise each\n"
+	"in ns by its own rate. The table ends with each backend's units and rates.\n"
 	"\n"
 	"--json, --markdown (a table a report or a slide takes) and --csv write the\n"
 	"same rows; - is standard output (then the table goes to stderr).\n"
@@ -208,7 +215,8 @@ static int compare_exec(void *st)
 		tl_run_unload(&a, &ma);
 		return opts_fail("compare", why);
 	}
-	if (tl_runs_compare(&a, &b, o->threshold_pct, o->seed, &rc_rows) < 0) {
+	if (tl_runs_compare(&a, &b, o->threshold_pct, o->seed, tl_hosts_same_node(ma.host, mb.host),
+			    &rc_rows) < 0) {
 		fprintf(stderr, "ticklab compare: out of memory\n");
 		rc = TL_EXIT_FAIL;
 	} else if (rc_rows.nrows == 0) {

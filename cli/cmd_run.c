@@ -484,7 +484,11 @@ static int analyse_and_write_inner(const struct run_opts *o, struct tl_run *run,
 		tl_ladder_print(tf, run, an, host->have_topology ? &host->topo : NULL);
 	}
 	if (o->have_base) {
-		if (tl_runs_compare(&o->base, run, o->threshold_pct, o->seed, &cmp) < 0) {
+		json_t *here = tl_host_to_json(host);
+		bool same = tl_hosts_same_node(o->base_meta.host, here);
+
+		json_decref(here);
+		if (tl_runs_compare(&o->base, run, o->threshold_pct, o->seed, same, &cmp) < 0) {
 			fprintf(stderr, "ticklab run: out of memory comparing with the baseline\n");
 			free(an);
 			cli_outputs_abort(files);

@@ -14,19 +14,58 @@
 #include "io/results.h"
 #include "stats/stats.h"
 
-/* The samples t_e,std came from: the cell's empty baseline under the same
+/* The cell t_e,std came from: the cell's empty baseline under the same
  * timer and flush, when it is another cell with samples (an empty cell is
- * its own baseline: its level is the thing compared). */
-static const double *baseline_of(const struct tl_run *run, size_t i, size_t *n)
+ * its own baseline: its level is the thing compared); -1 when none. */
+static long baseline_of(const struct tl_run *run, size_t i)
 {
 	size_t b = run->cells[i].baseline;
 
-	*n = 0;
 	if (b == i || b >= run->ncells || run->cells[b].kernel.kind != TL_KERNEL_EMPTY ||
-	    !isfinite(run->cells[i].overhead_ns))
+	    !isfinite(run->cells[i].overhead_ns) || tl_cell_done(run, b) == 0)
+		return -1;
+	return (long)b;
+}
+
+static const char *host_str(const json_t *h, const char *key)
+{
+	const char *s = json_string_value(json_object_get(h, key));
+
+	return s ? s : "";
+}
+
+bool tl_hosts_same_node(const json_t *a, const json_t *b)
+{
+	static const char *const keys[] = { "vendor", "model", "kernel", "hypervisor" };
+
+	if (!json_is_object(a) || !json_is_object(b))
+		return false;
+	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++)
+		if (strcmp(host_str(a, keys[k]), host_str(b, keys[k])) != 0)
+			return false;
+	return true;
+}
+
+bool tl_rates_same_clock(double a, double b)
+{
+	return a > 0 && b > 0 && fabs(a / b - 1) <= TL_SAME_RATE_REL;
+}
+
+/* Cell i's samples in ns: its own ns, or in ticks (raw) times one rate. */
+static double *cell_ns(const struct tl_run *run, long i, double rate, size_t *n)
+{
+	double *x;
+
+	*n = i < 0 ? 0 : tl_cell_done(run, (size_t)i);
+	if (*n == 0)
 		return NULL;
-	*n = tl_cell_done(run, b);
-	return *n ? run->cells[b].ns : NULL;
+	x = tl_xmalloc(*n * sizeof *x);
+	if (rate > 0)
+		for (size_t k = 0; k < *n; k++)
+			x[k] = run->cells[i].raw[k] * rate;
+	else
+		memcpy(x, run->cells[i].ns, *n * sizeof *x);
+	return x;
 }
 
 long tl_run_match(const struct tl_run *b, const struct tl_run *a, size_t i)
@@ -46,36 +85,56 @@ long tl_run_match(const struct tl_run *b, const struct tl_run *a, size_t i)
 
 /* 1 compared, 0 nothing to compare (a side has no samples). Each side is
  * compared less its own t_e,std (filter_cost): the question is whether the
- * kernel's time moved, not the timer's; the bootstrap resamples the
- * baselines as well, since each t_e,std is a median with its own scatter. */
+ * kernel's time moved, not the timer's; the interval carries the
+ * baselines' uncertainty too. The same clock on the same node (rates equal
+ * within calibration error) is compared in its ticks times BASE's rate:
+ * identical tick counts then give identical ns, where each run's own
+ * calibration would separate them by ~1e-6 and let the rank tests see it. */
 static int compare_cell(const struct tl_run *base, size_t i, const struct tl_run *new_, size_t j,
-			double threshold_pct, uint64_t seed, struct tl_cell_compare *row)
+			const struct tl_run_compare *rc, uint64_t seed, struct tl_cell_compare *row)
 {
-	size_t na = tl_cell_done(base, i), nb = tl_cell_done(new_, j), nea, neb;
-	const double *ea = baseline_of(base, i, &nea), *eb = baseline_of(new_, j, &neb);
+	double ra = base->timers[base->cells[i].timer].ns_per_unit;
+	double rb = new_->timers[new_->cells[j].timer].ns_per_unit;
+	bool ticks = rc->same_node && tl_rates_same_clock(ra, rb);
+	size_t na, nb, nea, neb;
+	double *a = cell_ns(base, (long)i, ticks ? ra : 0, &na);
+	double *b = cell_ns(new_, (long)j, ticks ? ra : 0, &nb);
+	double *ea = cell_ns(base, baseline_of(base, i), ticks ? ra : 0, &nea);
+	double *eb = cell_ns(new_, baseline_of(new_, j), ticks ? ra : 0, &neb);
 	double *xa;
+	int done = 0;
 
 	if (na == 0 || nb == 0)
-		return 0;
+		goto out;
+	row->ticks = ticks;
+	row->rate_base = ra;
+	row->rate_new = rb;
 	xa = tl_xmalloc(na * sizeof *xa);
-	memcpy(xa, base->cells[i].ns, na * sizeof *xa);
+	memcpy(xa, a, na * sizeof *xa);
 	stats_filter_cost(xa, na, ea ? stats_median(ea, nea) : 0);
 	row->base_cell = i;
 	row->new_cell = j;
 	row->base_median = stats_median(xa, na);
 	free(xa);
 	/* Both sides hold samples: it cannot refuse. */
-	stats_compare_offset(base->cells[i].ns, na, ea, nea, new_->cells[j].ns, nb, eb, neb,
-			     threshold_pct / 100 * fabs(row->base_median), seed, &row->cmp);
-	row->rel_pct = row->base_median != 0 ? 100 * row->cmp.hl / fabs(row->base_median) : NAN;
-	return 1;
+	stats_compare_offset(a, na, ea, nea, b, nb, eb, neb,
+			     rc->threshold_pct / 100 * fabs(row->base_median), seed, &row->cmp);
+	row->rel_pct = row->base_median != 0 ? 100 * row->cmp.shift / fabs(row->base_median) : NAN;
+	done = 1;
+out:
+	free(a);
+	free(b);
+	free(ea);
+	free(eb);
+	return done;
 }
 
 void tl_runs_compare_begin(const struct tl_run *base, double threshold_pct, uint64_t seed,
-			   struct tl_run_compare *out)
+			   bool same_node, struct tl_run_compare *out)
 {
 	memset(out, 0, sizeof *out);
 	out->threshold_pct = threshold_pct;
+	out->same_node = same_node;
 	out->seed = seed;
 	out->rows = tl_xcalloc(base->ncells ? base->ncells : 1, sizeof *out->rows);
 }
@@ -90,8 +149,8 @@ int tl_runs_compare_step(const struct tl_run *base, const struct tl_run *new_, s
 
 		if (base->cells[i].hidden || (j = tl_run_match(new_, base, i)) < 0)
 			continue;
-		rc = compare_cell(base, i, new_, (size_t)j, out->threshold_pct,
-				  tl_seed_derive(out->seed, out->nrows), &out->rows[out->nrows]);
+		rc = compare_cell(base, i, new_, (size_t)j, out, tl_seed_derive(out->seed, out->nrows),
+				  &out->rows[out->nrows]);
 		if (rc < 0) {
 			tl_run_compare_free(out);
 			return -1;
@@ -107,12 +166,12 @@ int tl_runs_compare_step(const struct tl_run *base, const struct tl_run *new_, s
 }
 
 int tl_runs_compare(const struct tl_run *base, const struct tl_run *new_, double threshold_pct,
-		    uint64_t seed, struct tl_run_compare *out)
+		    uint64_t seed, bool same_node, struct tl_run_compare *out)
 {
 	size_t next = 0;
 	int rc;
 
-	tl_runs_compare_begin(base, threshold_pct, seed, out);
+	tl_runs_compare_begin(base, threshold_pct, seed, same_node, out);
 	while ((rc = tl_runs_compare_step(base, new_, &next, out)) > 0)
 		;
 	return rc;
@@ -141,18 +200,36 @@ void tl_cell_compare_verdict(const struct tl_cell_compare *row, char *buf, size_
 		snprintf(buf, len, "%s", stats_verdict_name(row->cmp.verdict));
 }
 
+void tl_shift_text(double v, char *buf, size_t len)
+{
+	if (!isfinite(v)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	snprintf(buf, len, "%.2f", v);
+	/* No "-0.00" and no "0.00" beside a real zero: what rounds to 0 is 0. */
+	if (strtod(buf, NULL) == 0)
+		snprintf(buf, len, "0");
+}
+
 struct row_text {
-	char flush[32], shift[32], iv[64], rel[32], mwu[32], ks[32], verdict[64];
+	char flush[32], shift[40], iv[80], rel[40], mwu[32], ks[32], verdict[64];
 };
 
 static void row_text(const struct tl_run *base, const struct tl_cell_compare *r,
 		     struct row_text *t)
 {
+	char sh[32], lo[32], hi[32], rel[32];
+
 	tl_size_format(base->flush_bytes[base->cells[r->base_cell].flush], t->flush, sizeof t->flush);
-	snprintf(t->shift, sizeof t->shift, "%.3g", r->cmp.hl);
-	snprintf(t->iv, sizeof t->iv, "[%.3g, %.3g]", r->cmp.lo, r->cmp.hi);
+	tl_shift_text(r->cmp.shift, sh, sizeof sh);
+	snprintf(t->shift, sizeof t->shift, "%s ns", sh);
+	tl_shift_text(r->cmp.lo, lo, sizeof lo);
+	tl_shift_text(r->cmp.hi, hi, sizeof hi);
+	snprintf(t->iv, sizeof t->iv, "[%s, %s] ns", lo, hi);
+	tl_shift_text(r->rel_pct, rel, sizeof rel);
 	if (isfinite(r->rel_pct))
-		snprintf(t->rel, sizeof t->rel, "%.2f%%", r->rel_pct);
+		snprintf(t->rel, sizeof t->rel, "%s%%", rel);
 	else
 		snprintf(t->rel, sizeof t->rel, "-");
 	snprintf(t->mwu, sizeof t->mwu, "%.2g", r->cmp.mwu_p);
@@ -160,20 +237,44 @@ static void row_text(const struct tl_run *base, const struct tl_cell_compare *r,
 	tl_cell_compare_verdict(r, t->verdict, sizeof t->verdict);
 }
 
+void tl_cell_compare_units(const struct tl_cell_compare *row, char *buf, size_t len)
+{
+	if (row->ticks)
+		snprintf(buf, len, "ticks of one clock on one node, times BASE's rate %.9g ns/tick "
+				   "(NEW's own: %.9g)", row->rate_base, row->rate_new);
+	else
+		snprintf(buf, len, "ns, each run by its own rate (BASE %.9g, NEW %.9g ns/unit)",
+			 row->rate_base, row->rate_new);
+}
+
 void tl_run_compare_print(FILE *f, const struct tl_run *base, const struct tl_run_compare *rc)
 {
-	fprintf(f, "NEW - BASE in ns after filter_cost: Hodges-Lehmann shift [95 %% bootstrap], "
+	fprintf(f, "NEW - BASE after filter_cost, 95 %% interval: by 'mean' (difference of fenced "
+		   "means, Welch; ties common: a lattice clock) or 'hodges-lehmann' (Lehmann); "
 		   "same = interval inside +-%g %% of BASE's median\n", rc->threshold_pct);
-	fprintf(f, "%-24s %-8s %-22s %12s %-22s %8s %9s %9s  %s\n", "backend", "flush", "kernel",
-		"shift", "interval", "shift%", "MWU p", "KS p", "verdict");
+	fprintf(f, "%-24s %-8s %-22s %12s %-26s %-14s %8s %9s %9s  %s\n", "backend", "flush",
+		"kernel", "shift", "interval", "by", "shift%", "MWU p", "KS p", "verdict");
 	for (size_t r = 0; r < rc->nrows; r++) {
 		const struct tl_cell *c = &base->cells[rc->rows[r].base_cell];
 		struct row_text t;
 
 		row_text(base, &rc->rows[r], &t);
-		fprintf(f, "%-24s %-8s %-22s %12s %-22s %8s %9s %9s  %s\n",
-			base->timers[c->timer].id, t.flush, c->kernel.label, t.shift, t.iv, t.rel, t.mwu,
-			t.ks, t.verdict);
+		fprintf(f, "%-24s %-8s %-22s %12s %-26s %-14s %8s %9s %9s  %s\n",
+			base->timers[c->timer].id, t.flush, c->kernel.label, t.shift, t.iv,
+			stats_shift_method_name(rc->rows[r].cmp.method), t.rel, t.mwu, t.ks, t.verdict);
+	}
+	/* Each backend's units once: how its two runs were put on one scale. */
+	for (size_t r = 0; r < rc->nrows; r++) {
+		const char *id = base->timers[base->cells[rc->rows[r].base_cell].timer].id;
+		bool seen = false;
+		char units[256];
+
+		for (size_t q = 0; q < r && !seen; q++)
+			seen = strcmp(id, base->timers[base->cells[rc->rows[q].base_cell].timer].id) == 0;
+		if (seen)
+			continue;
+		tl_cell_compare_units(&rc->rows[r], units, sizeof units);
+		fprintf(f, "  %s: compared in %s\n", id, units);
 	}
 }
 
@@ -189,7 +290,12 @@ json_t *tl_cell_compare_json(const struct tl_run *base, const struct tl_cell_com
 	tl_json_set(o, "n_base", json_integer((json_int_t)cmp->na));
 	tl_json_set(o, "n_new", json_integer((json_int_t)cmp->nb));
 	tl_json_set(o, "median_base_ns", tl_json_real(row->base_median));
-	tl_json_set(o, "shift_ns", tl_json_real(cmp->hl));
+	tl_json_set(o, "shift_ns", tl_json_real(cmp->shift));
+	tl_json_set(o, "shift_method", json_string(stats_shift_method_name(cmp->method)));
+	tl_json_set(o, "tie_share", tl_json_real(cmp->tie_share));
+	tl_json_set(o, "units", json_string(row->ticks ? "ticks" : "ns"));
+	tl_json_set(o, "ns_per_unit_base", tl_json_real(row->rate_base));
+	tl_json_set(o, "ns_per_unit_new", tl_json_real(row->rate_new));
 	tl_json_set(o, "median_diff_ns", tl_json_real(cmp->median_diff));
 	tl_json_set(o, "ci_lo_ns", tl_json_real(cmp->lo));
 	tl_json_set(o, "ci_hi_ns", tl_json_real(cmp->hi));
@@ -240,18 +346,20 @@ int tl_run_compare_markdown(FILE *f, const struct tl_run *base, const struct tl_
 	if (base_name && new_name &&
 	    (fputs("`", f) == EOF || tl_md_text(f, new_name) < 0 || fputs("` against `", f) == EOF ||
 	     tl_md_text(f, base_name) < 0 ||
-	     fprintf(f, "`: NEW - BASE in ns after filter_cost, Hodges-Lehmann shift with its 95 %% "
-			"bootstrap interval; same = interval inside +-%g %% of BASE's median\n\n",
+	     fprintf(f, "`: NEW - BASE in ns after filter_cost with its 95 %% interval, by the "
+			"difference of fenced means (Welch) where ties are common (a lattice clock), "
+			"else Hodges-Lehmann (Lehmann); same = interval inside +-%g %% of BASE's "
+			"median\n\n",
 		     rc->threshold_pct) < 0))
 		return -1;
-	if (fputs("| backend | flush | kernel | shift ns | 95 % interval | shift % | MWU p | KS p | "
-		  "verdict |\n|:---|:---|:---|---:|---:|---:|---:|---:|:---|\n",
+	if (fputs("| backend | flush | kernel | shift | 95 % interval | by | shift % | MWU p | KS p | "
+		  "verdict |\n|:---|:---|:---|---:|---:|:---|---:|---:|---:|:---|\n",
 		  f) == EOF)
 		return -1;
 	for (size_t r = 0; r < rc->nrows; r++) {
 		const struct tl_cell *c = &base->cells[rc->rows[r].base_cell];
 		struct row_text t;
-		const char *cells[9];
+		const char *cells[10];
 
 		row_text(base, &rc->rows[r], &t);
 		cells[0] = base->timers[c->timer].id;
@@ -259,12 +367,13 @@ int tl_run_compare_markdown(FILE *f, const struct tl_run *base, const struct tl_
 		cells[2] = c->kernel.label;
 		cells[3] = t.shift;
 		cells[4] = t.iv;
-		cells[5] = t.rel;
-		cells[6] = t.mwu;
-		cells[7] = t.ks;
-		cells[8] = t.verdict;
-		for (int k = 0; k < 9; k++) {
-			bool bold = k == 8 && rc->rows[r].cmp.verdict == TL_VERDICT_DIFFERENT;
+		cells[5] = stats_shift_method_name(rc->rows[r].cmp.method);
+		cells[6] = t.rel;
+		cells[7] = t.mwu;
+		cells[8] = t.ks;
+		cells[9] = t.verdict;
+		for (int k = 0; k < 10; k++) {
+			bool bold = k == 9 && rc->rows[r].cmp.verdict == TL_VERDICT_DIFFERENT;
 
 			if (fputs(bold ? "| **" : "| ", f) == EOF || tl_md_text(f, cells[k]) < 0 ||
 			    fputs(bold ? "** " : " ", f) == EOF)
@@ -284,14 +393,14 @@ static int csv_num(FILE *f, double v)
 int tl_run_compare_csv(FILE *f, const struct tl_run *base, const struct tl_run_compare *rc)
 {
 	if (fputs("backend,flush_bytes,kernel,n_base,n_new,median_base_ns,shift_ns,median_diff_ns,"
-		  "ci_lo_ns,ci_hi_ns,shift_pct,mwu_p,ks_p,verdict,need_more\n",
+		  "ci_lo_ns,ci_hi_ns,shift_pct,mwu_p,ks_p,verdict,need_more,shift_method,units\n",
 		  f) == EOF)
 		return -1;
 	for (size_t r = 0; r < rc->nrows; r++) {
 		const struct tl_cell_compare *row = &rc->rows[r];
 		const struct tl_cell *c = &base->cells[row->base_cell];
 		const struct tl_comparison *m = &row->cmp;
-		double v[] = { row->base_median, m->hl, m->median_diff, m->lo, m->hi, row->rel_pct,
+		double v[] = { row->base_median, m->shift, m->median_diff, m->lo, m->hi, row->rel_pct,
 			       m->mwu_p, m->ks_p };
 
 		if (tl_csv_field(f, base->timers[c->timer].id) < 0 ||
@@ -302,7 +411,8 @@ int tl_run_compare_csv(FILE *f, const struct tl_run *base, const struct tl_run_c
 			if (csv_num(f, v[k]) < 0)
 				return -1;
 		if (fprintf(f, ",%s", stats_verdict_name(m->verdict)) < 0 || csv_num(f, m->need_more) < 0 ||
-		    fputc('\n', f) == EOF)
+		    fprintf(f, ",%s,%s\n", stats_shift_method_name(m->method),
+			    row->ticks ? "ticks" : "ns") < 0)
 			return -1;
 	}
 	return 0;

@@ -498,15 +498,28 @@ static void shift_hl(const double *sa, size_t na, const double *sea, size_t nea,
 double stats_shift(const double *a, size_t na, const double *b, size_t nb,
 		   enum tl_shift_method *method)
 {
-	struct tl_comparison c;
+	double *sa, *sb, shift, ta, tb;
 
-	/* The interval costs two selections more than the estimate: cheap. */
-	if (stats_compare(a, na, b, nb, 0, 0, &c) < 0) {
-		*method = TL_SHIFT_HL;
+	*method = TL_SHIFT_HL;
+	if (na == 0 || nb == 0)
 		return NAN;
+	sa = sorted_copy(a, na);
+	sb = sorted_copy(b, nb);
+	ta = stats_tie_share(sa, na);
+	tb = stats_tie_share(sb, nb);
+	if (fmax(ta, tb) > TL_TIE_SHARE_LATTICE) {
+		struct level la, lb;
+
+		*method = TL_SHIFT_MEAN;
+		fenced_mean(sa, na, &la);
+		fenced_mean(sb, nb, &lb);
+		shift = lb.at - la.at;
+	} else {
+		shift = hl_sorted(sa, na, sb, nb);
 	}
-	*method = c.method;
-	return c.shift;
+	free(sa);
+	free(sb);
+	return shift;
 }
 
 int stats_compare(const double *a, size_t na, const double *b, size_t nb, double threshold,
@@ -541,11 +554,7 @@ int stats_compare_offset(const double *a, size_t na, const double *ea, size_t ne
 	seb = sorted_or_null(eb, neb);
 	nea = sea ? nea : 0;
 	neb = seb ? neb : 0;
-	{
-		double ta = stats_tie_share(sa, na), tb = stats_tie_share(sb, nb);
-
-		c->tie_share = ta > tb ? ta : tb;
-	}
+	c->tie_share = fmax(stats_tie_share(sa, na), stats_tie_share(sb, nb));
 	c->method = c->tie_share > TL_TIE_SHARE_LATTICE ? TL_SHIFT_MEAN : TL_SHIFT_HL;
 	if (c->method == TL_SHIFT_MEAN)
 		shift_mean(sa, na, sea, nea, sb, nb, seb, neb, c);

@@ -67,7 +67,7 @@ static void rate(double shift, double band_pct, int s, struct rates *r)
 	if (sim_run(1000 + (unsigned long)s, 0.3, (uint64_t)s, &a) ||
 	    sim_run(5000 + (unsigned long)s, 0.3 + shift / K, (uint64_t)s + 77, &b))
 		return;
-	if (tl_runs_compare(&a, &b, band_pct, (uint64_t)s, &rc) == 0 &&
+	if (tl_runs_compare(&a, &b, band_pct, (uint64_t)s, true, &rc) == 0 &&
 	    rc.nrows == 1) {
 		const struct tl_comparison *c = &rc.rows[0].cmp;
 

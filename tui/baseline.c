@@ -16,6 +16,7 @@
 #include "base/xalloc.h"
 #include "bench/analysis.h"
 #include "io/results.h"
+#include "io/host_json.h"
 #include "io/run_compare.h"
 #include "stats/compare.h"
 #include "tui/app.h"
@@ -178,7 +179,13 @@ static void child_main(struct tui_app *app, int fd)
 	size_t next = 0;
 	int r;
 
-	tl_runs_compare_begin(&bl->run, TL_COMPARE_DEFAULT_THRESHOLD_PCT, app->run_seed, &rc);
+	/* The node's facts only when already measured: a draw never waits. */
+	json_t *here = app->replay ? json_incref(app->host_json)
+		       : app->have_host ? tl_host_to_json(&app->host) : NULL;
+
+	tl_runs_compare_begin(&bl->run, TL_COMPARE_DEFAULT_THRESHOLD_PCT, app->run_seed,
+			      tl_hosts_same_node(bl->meta.host, here), &rc);
+	json_decref(here);
 	while ((r = tl_runs_compare_step(&bl->run, &app->run, &next, &rc)) > 0) {
 		struct msg m;
 
@@ -306,7 +313,7 @@ bool tui_baseline_ghost(const struct tui_app *app, size_t cell, const double **s
 }
 
 /* The longest of forms (NULL-ended) that fits w columns, else the last. */
-static void fit(char *buf, size_t len, int w, char forms[][96], size_t n)
+static void fit(char *buf, size_t len, int w, char forms[][128], size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		if ((int)strlen(forms[i]) <= w || i + 1 == n) {
@@ -324,7 +331,7 @@ bool tui_baseline_line(const struct tui_app *app, size_t cell, int w, char *buf,
 		[BL_BUSY] = "baseline: comparing...", [BL_EMPTY] = "baseline: no samples",
 		[BL_FAILED] = "baseline: failed",
 	};
-	char f[4][96];
+	char f[5][128];
 
 	if (!bl || cell >= bl->ncells)
 		return false;
@@ -346,11 +353,20 @@ bool tui_baseline_line(const struct tui_app *app, size_t cell, int w, char *buf,
 		fit(buf, len, w, f, 3);
 		return true;
 	}
-	snprintf(f[0], sizeof f[0], "base: %s %+.1f ns [%+.1f, %+.1f]", v, c->hl, c->lo, c->hi);
-	snprintf(f[1], sizeof f[1], "base: %s %+.1f ns (%+.1f%%)", v, c->hl, r->rel_pct);
-	snprintf(f[2], sizeof f[2], "base: %s %+.1f ns", v, c->hl);
-	snprintf(f[3], sizeof f[3], "base: %s", v);
-	fit(buf, len, w, f, 4);
+	/* As ticklab compare prints them, so the two can be read side by side. */
+	char sh[32], lo[32], hi[32], rel[32];
+
+	tl_shift_text(c->shift, sh, sizeof sh);
+	tl_shift_text(c->lo, lo, sizeof lo);
+	tl_shift_text(c->hi, hi, sizeof hi);
+	tl_shift_text(r->rel_pct, rel, sizeof rel);
+	snprintf(f[0], sizeof f[0], "base: %s %s ns [%s, %s] by %s", v, sh, lo, hi,
+		 stats_shift_method_name(c->method));
+	snprintf(f[1], sizeof f[1], "base: %s %s ns [%s, %s]", v, sh, lo, hi);
+	snprintf(f[2], sizeof f[2], "base: %s %s ns (%s%%)", v, sh, rel);
+	snprintf(f[3], sizeof f[3], "base: %s %s ns", v, sh);
+	snprintf(f[4], sizeof f[4], "base: %s", v);
+	fit(buf, len, w, f, 5);
 	return true;
 }
 
