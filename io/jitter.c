@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "io/jitter.h"
+#include "io/run_compare.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -96,7 +97,9 @@ json_t *tl_jitter_to_json(const struct tl_jitter *j, uint64_t d)
 	tl_json_set(o, "true_shift_ns", tl_json_real(j->true_shift_ns));
 	tl_json_set(o, "n_plain", json_integer((json_int_t)j->cmp.na));
 	tl_json_set(o, "n_injected", json_integer((json_int_t)j->cmp.nb));
-	tl_json_set(o, "shift_ns", tl_json_real(j->ok ? j->cmp.hl : NAN));
+	tl_json_set(o, "shift_ns", tl_json_real(j->ok ? j->cmp.shift : NAN));
+	tl_json_set(o, "shift_method", j->ok ? json_string(stats_shift_method_name(j->cmp.method))
+					     : json_null());
 	tl_json_set(o, "median_diff_ns", tl_json_real(j->ok ? j->cmp.median_diff : NAN));
 	tl_json_set(o, "ci_lo_ns", tl_json_real(j->ok ? j->cmp.lo : NAN));
 	tl_json_set(o, "ci_hi_ns", tl_json_real(j->ok ? j->cmp.hi : NAN));
@@ -120,10 +123,15 @@ void tl_jitter_print(FILE *f, const struct tl_run *run, size_t cell, const struc
 		fprintf(f, "%s\n", j->note);
 		return;
 	}
-	fprintf(f, "+%llu ADDs = %.2f ns; shift %.2f ns [%.2f, %.2f] (Hodges-Lehmann, 95 %% "
-		   "bootstrap, %zu plain vs %zu injected); Mann-Whitney p = %.2g: %s at alpha = "
-		   "%.2f\n",
-		(unsigned long long)c->kernel.d, j->true_shift_ns, j->cmp.hl, j->cmp.lo, j->cmp.hi,
+	char sh[32], lo[32], hi[32];
+
+	tl_shift_text(j->cmp.shift, sh, sizeof sh);
+	tl_shift_text(j->cmp.lo, lo, sizeof lo);
+	tl_shift_text(j->cmp.hi, hi, sizeof hi);
+	fprintf(f, "+%llu ADDs = %.2f ns; shift %s ns [%s, %s] (%s, 95 %%, %zu plain vs %zu "
+		   "injected); Mann-Whitney p = %.2g: %s at alpha = %.2f\n",
+		(unsigned long long)c->kernel.d, j->true_shift_ns, sh, lo, hi,
+		j->cmp.method == TL_SHIFT_MEAN ? "difference of means: ties common" : "Hodges-Lehmann",
 		j->cmp.na, j->cmp.nb, j->cmp.mwu_p, j->detected ? "detected" : "not detected",
 		TL_JITTER_ALPHA);
 	fprintf(f, "  (%s)\n", j->note);

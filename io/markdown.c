@@ -76,13 +76,14 @@ static int md_jitter(FILE *f, const struct tl_run *run, uint64_t seed)
 
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct tl_cell *c = &run->cells[i];
-		char flush[32], inj[64], truth[32], shift[32], iv[64], p[32], verdict[128];
+		char flush[32], inj[64], truth[32], shift[32], iv[80], p[32], verdict[128];
 		struct tl_jitter j;
 
 		if (c->hidden || c->kernel.kind != TL_KERNEL_JITTER)
 			continue;
-		if (!any && (fputs("\nInjected variation (plain vs injected samples, Hodges-Lehmann "
-				   "shift, 95 % bootstrap interval, Mann-Whitney U at alpha = 0.05):\n\n",
+		if (!any && (fputs("\nInjected variation (plain vs injected samples, shift by the "
+				   "difference of means where ties are common, else Hodges-Lehmann, "
+				   "95 % interval, Mann-Whitney U at alpha = 0.05):\n\n",
 				   f) == EOF ||
 			     md_row(f, head, 9) < 0 ||
 			     fputs("|:---|:---|:---|---:|---:|---:|---:|---:|:---|\n", f) == EOF))
@@ -100,8 +101,12 @@ static int md_jitter(FILE *f, const struct tl_run *run, uint64_t seed)
 		snprintf(iv, sizeof iv, "-");
 		snprintf(p, sizeof p, "-");
 		if (j.ok) {
-			snprintf(shift, sizeof shift, "%.2f", j.cmp.hl);
-			snprintf(iv, sizeof iv, "[%.2f, %.2f]", j.cmp.lo, j.cmp.hi);
+			char lo[32], hi[32];
+
+			tl_shift_text(j.cmp.shift, shift, sizeof shift);
+			tl_shift_text(j.cmp.lo, lo, sizeof lo);
+			tl_shift_text(j.cmp.hi, hi, sizeof hi);
+			snprintf(iv, sizeof iv, "[%s, %s]", lo, hi);
 			snprintf(p, sizeof p, "%.2g", j.cmp.mwu_p);
 		}
 		snprintf(verdict, sizeof verdict, "%s", !j.ok ? j.note : j.detected ? "**detected**"
@@ -167,7 +172,7 @@ static int csv_cell(FILE *f, const struct tl_run *run, size_t i, const struct tl
 	    tl_csv_field(f, c->kernel.label) < 0 || fprintf(f, ",%zu,%zu", s->n, s->os_removed) < 0)
 		return -1;
 	double v[] = { c->overhead_ns, c->resolution_ns, s->min, s->p50, s->p99, s->mean, s->sd,
-		       tl_cell_shows_cv(c, a) ? s->cv : NAN, jit ? j.cmp.hl : NAN,
+		       tl_cell_shows_cv(c, a) ? s->cv : NAN, jit ? j.cmp.shift : NAN,
 		       jit ? j.cmp.lo : NAN, jit ? j.cmp.hi : NAN, jit ? j.cmp.mwu_p : NAN };
 	for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
 		if (csv_num(f, v[k]) < 0)
