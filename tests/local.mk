@@ -14,3 +14,7 @@ TESTS += tests/test_fleet_cli.sh tests/test_slurm_fleet.sh
 EXTRA_DIST += tests/test_fleet_cli.sh tests/test_slurm_fleet.sh
 EXTRA_DIST += contrib/fleet.sbatch contrib/check_ticklab_fleet
 include tests/fuzz/local.mk
+# Issue 21 item 2: the shift on a lattice clock (sim pair 2 ns apart over
+# seeds, p-values against scipy) and one clock on one node compared in ticks
+TESTS += tests/test_compare_lattice.sh
+EXTRA_DIST += tests/test_compare_lattice.sh
