@@ -3,7 +3,12 @@
 # CDF dashed beside each live series and says each cell's verdict against it,
 # from the machinery of ticklab compare. Two sim timers replayed against a
 # baseline of the same run; the second's samples are shifted by +20 ns in the
-# new file (analytic answer: same, and different by 20 ns). Golden screens at
+# new file (analytic answer: no shift, and different by 20 ns). The first
+# timer reads a ~10 ns level on a 10 ns clock (sd 2, 500 samples): its
+# interval covers 0 but is far wider than the 1 % band (0.1 ns), so it is
+# "unknown, need ~N more samples" (issue 21: Hodges-Lehmann's point interval
+# [0, 0] on the lattice said "same" with a confidence the data lack); it
+# may say "same" but never "different". Golden screens at
 # 80x24 and 200x50 (CPU masked); a bad baseline is bad input (status 2).
 # GENERATE=1 rewrites tests/golden/baseline-*.txt and docs/screens/baseline-*.txt.
 . "${TL_TOP_SRCDIR:-.}/tests/tui_harness.sh"
@@ -27,7 +32,7 @@ PY
 ok $? "the second timer's samples shifted by +20 ns"
 # The TUI seeds its comparison with the replayed run's seed (2), as run
 # --baseline does: the same rows as ticklab compare --seed 2.
-"$BIN" compare --seed 2 "$W/base.json" "$W/new.json" >"$W/compare.txt"
+"$BIN" compare --seed 2 "$W/base.json" "$W/new.json" --json "$W/compare.json" >"$W/compare.txt"
 want=$(/usr/bin/python3 - "$W/compare.txt" <<'PY'
 import re, sys
 for line in open(sys.argv[1]):
@@ -40,8 +45,12 @@ for line in open(sys.argv[1]):
             print(re.sub(r"([][+.])", r"\\\1", text))  # as an ERE
 PY
 )
-grep -q '^sim:sd=2,seed=1 .* same$' "$W/compare.txt" && [ -n "$want" ]
-ok $? "ticklab compare: same, and different by about 20 ns ($want)"
+/usr/bin/python3 - "$W/compare.json" <<'PY' && [ -n "$want" ]
+import json, sys
+r = [c for c in json.load(open(sys.argv[1]))["cells"] if c["backend"] == "sim:sd=2,seed=1"][0]
+sys.exit(not (r["verdict"] != "different" and r["ci_lo_ns"] <= 0 <= r["ci_hi_ns"]))
+PY
+ok $? "ticklab compare: not different with 0 inside, and different by about 20 ns ($want)"
 
 for size in "80 24" "200 50"; do
 	set -- $size
@@ -49,7 +58,8 @@ for size in "80 24" "200 50"; do
 	wait_for 'vs base.json' 20; ok $? "$1x$2: the title names the baseline"
 	wait_for 'compared with the baseline: 2 cells, 1 different' 120
 	ok $? "$1x$2: the comparison ends, one cell different"
-	wait_for 'base: same -?[0-9.]+ ns' 5; ok $? "$1x$2: the unshifted timer is the same"
+	wait_for 'base: (same -?[0-9.]+ ns|unknown, need ~[0-9]+ more)' 5
+	ok $? "$1x$2: the unshifted timer is same or unknown (never different)"
 	wait_for "$want" 5; ok $? "$1x$2: the shifted one differs as ticklab compare says"
 	golden "baseline-$1x$2.txt"
 done
