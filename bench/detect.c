@@ -33,7 +33,7 @@ static int evaluate(struct tl_timer *t, const struct tl_flush *f, const struct t
 	struct tl_kernel k = { .kind = TL_KERNEL_JITTER, .k = p->k, .d = d, .p = 0.5 };
 	size_t np = 0, ni = 0;
 	double u;
-	enum tl_shift_method method; /* the JSON says shift_ns only */
+	enum tl_shift_method method; /* a lattice clock reads the shift as a mean (issue 21) */
 
 	tl_kernel_plan(&k, tl_seed_derive(p->seed, index), b->adds, p->n);
 	tl_measure(t, f, b->adds, p->n, b->raw);
