@@ -41,8 +41,8 @@ static const char usage_text[] =
 	"  -s, --seed S         seed of the jitter plans (default 1)\n"
 	"      --json FILE      results as JSON (- for stdout; the table then goes to stderr)\n"
 	"\n"
-	"Exit status: 0 done, 1 measurement or write failure, 2 bad input,\n"
-	"130 interrupted.\n";
+	"Exit status: 0 done, 1 measurement or write failure, 2 bad input, 128 + the\n"
+	"signal when stopped by INT (130), TERM (143) or HUP (129).\n";
 
 enum { OPT_K = OPT_FIRST_FREE, OPT_ALPHA_D, OPT_MAX_D };
 
@@ -252,7 +252,7 @@ static int detect_exec(void *st)
 		json_decref(doc);
 	}
 	if (atomic_load(&stop_flag))
-		return TL_EXIT_INTERRUPTED;
+		return cli_stop_status(TL_EXIT_INTERRUPTED);
 	return rc;
 }
 

@@ -42,7 +42,7 @@ static const char usage_text[] =
 	"  -h, --help           this help\n"
 	"\n"
 	"Exit status: 0 done, 1 measurement or write failure, 2 bad input,\n"
-	"130 interrupted.\n";
+	"128 + the signal when stopped by INT (130), TERM (143) or HUP (129).\n";
 
 enum { OPT_QUICK = OPT_FIRST_FREE, OPT_BUDGET };
 
@@ -163,7 +163,7 @@ static int fp_exec(void *st)
 			rc < 0 ? why : "interrupted: no fingerprint written");
 		tl_out_abort(out);
 		tl_fp_free(&fp);
-		return rc < 0 ? TL_EXIT_FAIL : TL_EXIT_INTERRUPTED;
+		return rc < 0 ? TL_EXIT_FAIL : cli_stop_status(TL_EXIT_INTERRUPTED);
 	}
 	doc = tl_fp_to_json(&fp, &o->node);
 	tl_fp_free(&fp);

@@ -28,7 +28,7 @@ static const char usage_text[] =
 	"with the run's seed and prints the same table the live run printed. With\n"
 	"--os-filter the samples are filtered another way; --json writes the\n"
 	"re-analysed run (raw samples included), --csv its samples (and a summary\n"
-	"beside them, FILE.summary.csv), --markdown the table as Markdown.\n"
+	"beside them: x.csv gives x.summary.csv), --markdown the table as Markdown.\n"
 	"A search file (`ticklab search --json`, the TUI's search export) prints the\n"
 	"search table again, its medians, intervals and ratios recomputed from the\n"
 	"repeats it holds; --json writes it again.\n"

@@ -54,7 +54,7 @@ static const char usage_text[] =
 	"      --os-filter M    iforest (the paper's, default), iqr or none\n"
 	"      --json FILE      results with raw samples as JSON (- for stdout)\n"
 	"      --csv FILE       one row per sample as CSV (- for stdout); a FILE also gets\n"
-	"                       a one-row-per-cell summary beside it, FILE.summary.csv\n"
+	"                       a one-row-per-cell summary beside it (x.csv: x.summary.csv)\n"
 	"      --markdown FILE  the summary (and verdicts) as Markdown tables (- for stdout)\n"
 	"      --baseline FILE  compare every cell with the same cell of a saved run\n"
 	"                       (as `ticklab compare FILE NEW`): a verdict per cell\n"

@@ -351,7 +351,7 @@ static int search_exec(void *st)
 	tl_search_cells_free(cells, ncells);
 	if (wrc != TL_EXIT_OK)
 		return wrc;
-	return rc == 1 ? TL_EXIT_INTERRUPTED : rc < 0 ? TL_EXIT_FAIL : TL_EXIT_OK;
+	return rc == 1 ? cli_stop_status(TL_EXIT_INTERRUPTED) : rc < 0 ? TL_EXIT_FAIL : TL_EXIT_OK;
 }
 
 const struct cli_command cli_cmd_search = {
