@@ -538,33 +538,6 @@ int tl_run_from_json_bulk(const json_t *doc, struct tl_bulk *bulk, const char *n
 	return 0;
 }
 
-json_t *tl_json_load(const char *path, char *why, size_t whylen)
-{
-	json_error_t err;
-	json_t *doc;
-	const char *name = strcmp(path, "-") == 0 ? "standard input" : path;
-	struct stat st;
-
-	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(why, whylen, "%s: is a directory (accepted: a JSON file written by ticklab)",
-			 name);
-		return NULL;
-	}
-
-	if (strcmp(path, "-") == 0)
-		doc = json_loadf(stdin, JSON_REJECT_DUPLICATES, &err);
-	else
-		doc = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
-	if (!doc) {
-		if (err.line <= 0)
-			snprintf(why, whylen, "%s: %s", name, err.text);
-		else
-			snprintf(why, whylen, "%s:%d:%d: not valid JSON: %s", name, err.line,
-				 err.column, err.text);
-	}
-	return doc;
-}
-
 int tl_run_load(const char *path, struct tl_run *run, struct tl_results_meta *meta, char *why,
 		size_t whylen)
 {
