@@ -11,6 +11,7 @@
 
 #include "io/json_build.h"
 #include "io/json_read.h"
+#include "io/term_safe.h"
 #include "io/results.h"
 #include "stats/compare.h"
 
@@ -54,6 +55,12 @@ static int add_file(struct tl_fleet *fl, const char *path, char *why, size_t why
 				 path, node->fig.version, o->file, o->fig.version);
 			return -1;
 		}
+		if (o->fig.node.slurm_node[0] &&
+		    strcmp(o->fig.node.slurm_node, node->fig.node.slurm_node) == 0) {
+			snprintf(why, whylen, "%s: Slurm node '%s' is seen twice (also in %s, as '%s')",
+				 path, node->fig.node.slurm_node, o->file, o->fig.node.name);
+			return -1;
+		}
 		if (strcmp(o->fig.node.name, node->fig.node.name) == 0) {
 			snprintf(why, whylen, "%s: node '%s' is seen twice (also in %s)", path,
 				 node->fig.node.name, o->file);
@@ -90,7 +97,9 @@ static int add_dir(struct tl_fleet *fl, const char *dir, char *why, size_t whyle
 		if (rc == 0 && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 			/* A FIFO named *.json would block the whole fleet: skipped, and
 			 * said (issue 27). */
-			fprintf(stderr, "ticklab: %s: is %s, not a fingerprint file: skipped\n", path,
+			fputs("ticklab: ", stderr);
+			tl_term_fputs(path, stderr);
+			fprintf(stderr, ": is %s, not a fingerprint file: skipped\n",
 				tl_read_kind(st.st_mode));
 			nskipped++;
 		} else if (rc == 0) {

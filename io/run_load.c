@@ -4,6 +4,8 @@
 
 #include "io/run_load.h"
 #include "io/run_bulk.h"
+#include "io/file_check.h"
+#include "io/term_safe.h"
 
 #include <errno.h>
 #include <math.h>
@@ -274,6 +276,28 @@ static int rd_kernel(struct reader *r, const json_t *o, struct tl_kernel *out)
 	return 0;
 }
 
+/* A time is end - start of a clock that does not go back: a negative one
+ * (or a negative overhead, which shifts every figure) is a forged or broken
+ * file. Only CLOCK_REALTIME can step back (settimeofday, NTP). */
+static int rd_times_ok(struct reader *r, const struct tl_backend *b, const struct tl_cell *c)
+{
+	bool may_step = strcmp(b->id, "clock-gettime-realtime") == 0;
+
+	if (c->overhead_ns < 0)
+		return rd_fail(r, "overhead", "is %g, expected a time >= 0", c->overhead_ns);
+	if (c->resolution_ns < 0)
+		return rd_fail(r, "resolution_ns", "is %g, expected a time >= 0", c->resolution_ns);
+	for (size_t i = 0; i < c->n && !may_step; i++) {
+		if (c->raw[i] < 0)
+			return rd_fail(r, "samples", "value %zu is %g, expected a time >= 0 (backend "
+					  "'%s' does not go back)", i, c->raw[i], b->id);
+		if (c->ns[i] < 0)
+			return rd_fail(r, "samples_ns", "value %zu is %g, expected a time >= 0 (backend "
+					  "'%s' does not go back)", i, c->ns[i], b->id);
+	}
+	return 0;
+}
+
 static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run *run,
 		   struct tl_cell *c)
 {
@@ -294,6 +318,8 @@ static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run
 			       tl_backend_ids());
 	if (strlen(id) >= TL_ID_MAX)
 		return rd_fail(r, "backend", "id is longer than %d characters", TL_ID_MAX - 1);
+	if (!tl_term_is_safe(id))
+		return rd_fail(r, "backend", "holds control characters or bytes that are not UTF-8");
 	if (!(ns_per_unit > 0) || !isfinite(ns_per_unit))
 		return rd_fail(r, "ns_per_unit", "must be a positive number, got %g", ns_per_unit);
 	if (rd_kernel(r, o, &c->kernel) < 0 || rd_uint(r, o, "flush_bytes", false, &flush) < 0 ||
@@ -347,7 +373,24 @@ static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run
 	    rd_doubles(r, o, "samples_ns", c->n, &c->ns) < 0 ||
 	    rd_adds(r, o, &c->kernel, c->n, &c->adds) < 0)
 		return -1;
+	if (rd_times_ok(r, b, c) < 0)
+		return -1;
 	atomic_store(&c->done, c->n);
+	return 0;
+}
+
+/* Each backend x flush x kernel once: a repeated cell would be analysed,
+ * shown and compared twice. */
+static int rd_once(struct reader *r, const struct tl_run *run, const struct tl_cell *c)
+{
+	for (size_t j = 0; j + 1 < run->ncells; j++) {
+		const struct tl_cell *e = &run->cells[j];
+
+		if (e->hidden == c->hidden && e->timer == c->timer && e->flush == c->flush &&
+		    strcmp(e->kernel.label, c->kernel.label) == 0)
+			return rd_fail(r, NULL, "the same backend, flush and kernel as an earlier "
+						"cell (each cell appears once)");
+	}
 	return 0;
 }
 
@@ -377,7 +420,7 @@ static int rd_cells(struct reader *r, const json_t *doc, const char *key, bool h
 		memset(c, 0, sizeof *c);
 		run->ncells++; /* counted first so a failure frees what was allocated */
 		snprintf(r->where, sizeof r->where, "%s[%zu]", key, i);
-		if (rd_cell(r, json_array_get(a, i), hidden, run, c) < 0)
+		if (rd_cell(r, json_array_get(a, i), hidden, run, c) < 0 || rd_once(r, run, c) < 0)
 			return -1;
 		run->samples_total += c->n;
 	}
@@ -527,6 +570,10 @@ int tl_run_from_json_bulk(const json_t *doc, struct tl_bulk *bulk, const char *n
 	if (!json_object_get(doc, "cells") && json_object_get(doc, "results")) {
 		rd_fail(&r, NULL, "this is a `ticklab search` result, not a run: report reads the "
 				  "files `ticklab run --json` writes");
+		return -1;
+	}
+	if (tl_file_marker_check(doc, name, "run", why, whylen) < 0) {
+		tl_run_unload(run, meta);
 		return -1;
 	}
 	if (rd_header(&r, doc, meta, &n, &cpu) < 0 || rd_cells(&r, doc, "cells", false, run) < 0 ||
