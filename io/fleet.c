@@ -55,15 +55,15 @@ static int add_file(struct tl_fleet *fl, const char *path, char *why, size_t why
 				 path, node->fig.version, o->file, o->fig.version);
 			return -1;
 		}
+		if (strcmp(o->fig.node.name, node->fig.node.name) == 0) {
+			snprintf(why, whylen, "%s: node '%s' is seen twice (also in %s)", path,
+				 node->fig.node.name, o->file);
+			return -1;
+		}
 		if (o->fig.node.slurm_node[0] &&
 		    strcmp(o->fig.node.slurm_node, node->fig.node.slurm_node) == 0) {
 			snprintf(why, whylen, "%s: Slurm node '%s' is seen twice (also in %s, as '%s')",
 				 path, node->fig.node.slurm_node, o->file, o->fig.node.name);
-			return -1;
-		}
-		if (strcmp(o->fig.node.name, node->fig.node.name) == 0) {
-			snprintf(why, whylen, "%s: node '%s' is seen twice (also in %s)", path,
-				 node->fig.node.name, o->file);
 			return -1;
 		}
 	}
