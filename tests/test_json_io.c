@@ -208,9 +208,12 @@ static void test_reader_rejects(void)
 		snprintf(neg, sizeof neg, "%s", cell);
 		p = strstr(neg, "[1, 2], \"samples_ns\"");
 		memcpy(p, "[1,-2]", 6);
+		p = strstr(neg, "\"sim\"");
+		memmove(p + 15, p + 5, strlen(p + 5) + 1);
+		memcpy(p, "\"clock-gettime\"", 15);
 		snprintf(buf, sizeof buf, "{" MARK ", \"seed\": 1, \"cells\": [%s]}", neg);
 		expect_reject(buf, "cells[0].samples: value 1 is -2, expected a time >= 0",
-			      "a negative sample");
+			      "a negative sample of a clock that does not go back");
 		snprintf(neg, sizeof neg, "%s", cell);
 		p = strstr(neg, "\"overhead\": 1");
 		memcpy(p, "\"overhead\":-1", 13);
