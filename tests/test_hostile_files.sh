@@ -194,12 +194,27 @@ TICKLAB_READ_LIMIT=1K timeout 20 "$TL_BIN" report "$tmp/ok.json" >/dev/null 2>"$
 [ $st -eq 2 ] && grep -q "over the read limit of 1024 bytes" "$H/err"
 ok $? "TICKLAB_READ_LIMIT=1K refuses a larger file (status $st: $(head -n 1 "$H/err"))"
 
+# Outputs (issue 27 item 5): two options naming one file are refused before
+# anything is measured; a file size limit is said, not a silent SIGXFSZ.
+for cmd in "run -b sim -k empty -n 10 -q --json $H/o --csv $H/o --markdown $H/o" \
+	"run -b sim -k empty -n 10 -q --json $H/o --csv $H/./o" \
+	"search --backend sim -n 200 -q --json $H/o --markdown $H/o" \
+	"compare $tmp/ok.json $tmp/ok.json --json $H/o --csv $H/o"; do
+	timeout 20 "$TL_BIN" $cmd >/dev/null 2>"$H/err"; st=$?
+	[ $st -eq 2 ] && grep -q "both name" "$H/err" && [ ! -e "$H/o" ]
+	ok $? "${cmd%% *} with two outputs naming one file: status 2, nothing written (status $st)"
+done
+( ulimit -f 8; exec timeout 60 "$TL_BIN" run -b sim -k empty,add:10 -n 20000 -q --json "$H/fsz.json" ) \
+	>/dev/null 2>"$H/err"; st=$?
+[ $st -eq 1 ] && grep -q "cannot write '$H/fsz.json': file size limit reached" "$H/err"
+ok $? "ulimit -f 8: status 1 naming the file and the limit, not killed by SIGXFSZ (status $st)"
+
 # The TUI on a terminal: the file at the bound replays (no histogram
 # layout, no abort) and a hostile one exits 2.
 if command -v tmux >/dev/null 2>&1; then
 	# A fresh server (socket) per pane: restarting one under a name races.
 	S=tlh$$-0
-	trap 'for s in 1 2 3; do tmux -L "tlh$$-$s" kill-server >/dev/null 2>&1; done; rm -rf "$tmp"' EXIT
+	trap 'for s in 1 2 3 4; do tmux -L "tlh$$-$s" kill-server >/dev/null 2>&1; done; rm -rf "$tmp"' EXIT
 	npane=0
 	tui() { # tui FILE: runs tui --replay FILE in a pane, status in $tmp/pane
 		npane=$((npane + 1))
@@ -237,6 +252,18 @@ if command -v tmux >/dev/null 2>&1; then
 	[ -n "$pid" ] && kill -TERM "$pid"
 	pane_has "TL_EXIT=" 10
 	grep -q "TL_EXIT=143" "$tmp/pane"; ok $? "and TERM ends it with 143 ($(grep TL_EXIT "$tmp/pane"))"
+	# SIGQUIT (Ctrl-\) puts the terminal back like INT, TERM and HUP.
+	npane=$((npane + 1))
+	S=tlh$$-$npane
+	tmux -L "$S" -f /dev/null new-session -d -s t -x 120 -y 40 \
+		"env TERM=xterm ASAN_OPTIONS=detect_leaks=0 '$TL_BIN' tui --replay '$tmp/ok.json' 2>/dev/null; echo TL_EXIT=\$?; stty -a | grep -o -- ' -*icanon' | sed 's/^ /MODE=/'; exec sleep 60"
+	pane_has "replay" 10
+	pid=$(pgrep -f "tui --replay $tmp/ok.json" | while read -r p; do
+		[ "$(cat /proc/$p/comm 2>/dev/null)" = ticklab ] && echo "$p"; done | head -n 1)
+	[ -n "$pid" ] && kill -QUIT "$pid"
+	pane_has "MODE=" 10
+	grep -q "TL_EXIT=131" "$tmp/pane" && grep -q "MODE=icanon" "$tmp/pane"
+	ok $? "SIGQUIT ends the TUI with 131 and the terminal canonical again ($(grep -E 'TL_EXIT|MODE' "$tmp/pane" | tr '\n' ' '))"
 else
 	diag "no tmux: the terminal replays are skipped"
 fi
