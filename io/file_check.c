@@ -208,6 +208,17 @@ static int walk(const struct walk *w, const char *path, const json_t *v, int dep
 	if (json_is_object(v)) {
 		const char *key;
 		json_t *e;
+		const json_t *found = json_object_get(v, "found"), *ran = json_object_get(v, "ran");
+
+		/* a count agrees with what it counts: the repeats that found a
+		 * value are some of those that ran */
+		if (json_is_integer(found) && json_is_integer(ran) &&
+		    json_integer_value(found) > json_integer_value(ran)) {
+			snprintf(at, sizeof at, "%.160s.found", path);
+			return fail(w->why, w->whylen, w->name, at, "is %lld, more than ran = %lld",
+				    (long long)json_integer_value(found),
+				    (long long)json_integer_value(ran));
+		}
 
 		json_object_foreach((json_t *)v, key, e) {
 			enum kind k = key_kind(key);

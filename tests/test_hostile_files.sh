@@ -103,12 +103,13 @@ def negns(doc): doc["results"][0]["tmin"]["repeats"][0]["ns"] = -5.0
 def strcount(doc): doc["results"][0]["tmin"]["repeats"][0]["measurements"] = "1/1"
 def nneg(doc): doc["params"]["n"] = -1
 def sdup(doc): doc["results"].append(doc["results"][0])
+def found(doc): doc["results"][0]["tmin"]["found"] = doc["results"][0]["tmin"]["ran"] + 1
 def fpname(doc): doc["node"]["name"] = ESC
 def fpneg(doc): neg(doc["run"])
 for n, b, f in [("run_neg", run, neg), ("run_negoverhead", run, negover), ("run_dupcell", run, dup),
                 ("run_nomarker", run, nomark), ("run_v99", run, v99), ("run_escmodel", run, escmodel),
                 ("run_longstr", run, longstr), ("s_tmin1e300", search, tmin), ("s_neg5ns", search, negns),
-                ("s_strcount", search, strcount), ("s_nneg", search, nneg), ("s_dupcell", search, sdup),
+                ("s_strcount", search, strcount), ("s_nneg", search, nneg), ("s_dupcell", search, sdup), ("s_found", search, found),
                 ("s_v99", search, v99), ("fp_escname", fp, fpname), ("fp_negsamples", fp, fpneg),
                 ("fp_v99", fp, v99)]:
     spoil(n, b, f)
@@ -142,7 +143,7 @@ applies() { # applies READER CASE: whether the case is that reader's kind of fil
 	esac
 }
 CASES="fifo dev sock run_neg run_negoverhead run_dupcell run_nomarker run_v99 run_escmodel
-run_longstr s_tmin1e300 s_neg5ns s_strcount s_nneg s_dupcell s_dupkey s_v99 fp_escname
+run_longstr s_tmin1e300 s_neg5ns s_strcount s_nneg s_dupcell s_found s_dupkey s_v99 fp_escname
 fp_negsamples fp_v99"
 printf '# %-9s %-16s %-6s %s\n' reader case status "first message line" >"$H/table"
 bad=0
