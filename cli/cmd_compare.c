@@ -12,6 +12,7 @@
 #include "bench/size.h"
 #include "cli/command.h"
 #include "cli/opts.h"
+#include "cli/outputs.h"
 #include "bench/analysis.h"
 #include "io/json_build.h"
 #include "io/results.h"
@@ -131,6 +132,13 @@ static int compare_check(void *st, int argc, char **argv, char *why, size_t whyl
 		snprintf(why, whylen, "only one of --json, --markdown and --csv can be standard "
 				      "output (-)");
 		return -1;
+	}
+	{
+		const char *paths[] = {o->json, o->markdown, o->csv};
+		static const char *const opts[] = {"--json", "--markdown", "--csv"};
+
+		if (cli_outputs_distinct(paths, opts, 3, why, whylen) < 0)
+			return -1;
 	}
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include "cli/command.h"
 #include "cli/opts.h"
 #include "io/plot.h"
+#include "io/term_safe.h"
 #include "io/results.h"
 #include "io/search_json.h"
 #include "io/theme.h"
@@ -234,7 +235,7 @@ static int plot_exec(void *st)
 {
 	const struct plot_args *a = st;
 	struct tl_plot_opts o;
-	char why[WHY_LEN], title[512];
+	char why[WHY_LEN], title[512], safe_title[512];
 	const char *name;
 	json_t *doc;
 	bool search;
@@ -262,7 +263,10 @@ static int plot_exec(void *st)
 						     : "t_min and t_diff");
 	else
 		default_title(a, name, title, sizeof title);
-	o.title = a->title ? a->title : title;
+	/* The file's name (or --title) drawn as text: escaped like any string
+	 * ticklab shows, so a control character cannot reach a viewer. */
+	tl_term_safe(a->title ? a->title : title, safe_title, sizeof safe_title);
+	o.title = safe_title;
 	rc = search ? plot_search(doc, name, &o, a->out) : plot_run(doc, name, a, &o);
 	json_decref(doc);
 	return rc;

@@ -429,6 +429,24 @@ static void oom_note_say(void *arg)
 	}
 }
 
+/* Interrupted, with the samples already in a JSON file and nothing asked
+ * for that needs the analysis now (Markdown, a baseline verdict, JSON on
+ * stdout): the analysis of millions of samples takes seconds that whoever
+ * pressed Ctrl-C did not ask for, and `report` does it from the file. */
+static bool defer_analysis(const struct run_opts *o, struct cli_open_outputs *files,
+			   const struct tl_run *run)
+{
+	if (!o->out.json || strcmp(o->out.json, "-") == 0 || files->json || o->out.markdown ||
+	    o->have_base)
+		return false;
+	cli_outputs_abort(files); /* the summary CSV, which needs the analysis */
+	fprintf(stderr,
+		"ticklab run: interrupted: kept %zu of %zu samples in %s; not analysed now "
+		"(`ticklab report %s` analyses them)\n",
+		atomic_load(&run->samples_done), run->samples_total, o->out.json, o->out.json);
+	return true;
+}
+
 /* After sampling: raw samples out, analysis, table, final JSON. */
 static int analyse_and_write_inner(const struct run_opts *o, struct tl_run *run,
 			     struct cli_open_outputs *files, bool stopped,
@@ -449,6 +467,8 @@ static int analyse_and_write_inner(const struct run_opts *o, struct tl_run *run,
 		cli_outputs_abort(files);
 		return rc;
 	}
+	if (stopped && defer_analysis(o, files, run))
+		return TL_EXIT_OK;
 	/* Nothing left that a signal could lose: it may end the process. */
 	if (!files->json)
 		cli_stop_exiting(o->out.json || o->out.csv ? exit_analysing : exit_analysing_nofile,

@@ -22,6 +22,7 @@
 #include "bench/search_params.h"
 #include "cli/command.h"
 #include "cli/opts.h"
+#include "cli/outputs.h"
 #include "cli/stop.h"
 #include "io/host_json.h"
 #include "io/results.h"
@@ -265,7 +266,11 @@ static int search_check(void *st, int argc, char **argv, char *why, size_t whyle
 
 	(void)argc;
 	(void)argv;
+	const char *paths[] = {o->json, o->markdown};
+	static const char *const names[] = {"--json", "--markdown"};
+
 	if (opts_check_output("--json", o->json, "a file path or -", why, whylen) < 0 ||
+	    cli_outputs_distinct(paths, names, 2, why, whylen) < 0 ||
 	    check_backends(o, why, whylen) < 0 || check_reference(o, why, whylen) < 0 ||
 	    opts_parse_flush(o->flush_text, o->plan.cpu, &o->flush_names, &o->flush, &o->nflush,
 			     why, whylen) < 0)

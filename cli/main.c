@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,10 @@ int main(int argc, char **argv)
 	int rc;
 
 	stats_init();
+	/* A file size limit (ulimit -f) would kill the process mid-write with
+	 * no word; ignored, the write fails with EFBIG and the writer says
+	 * which file reached the limit (io/atomic.c). */
+	signal(SIGXFSZ, SIG_IGN);
 	rc = dispatch(argc, argv);
 
 	errno = 0;

@@ -15,6 +15,7 @@
 #include "bench/runner.h"
 #include "bench/size.h"
 #include "bench/topology.h"
+#include "io/term_safe.h"
 #include "stats/stats.h"
 
 /* "key=value" where key is an identifier: the start of another parameter
@@ -263,7 +264,10 @@ int opts_no_operand(int argc, char *const *argv, const char *hint, char *why, si
 
 int opts_fail(const char *cmd, const char *why)
 {
-	fprintf(stderr, "ticklab %s: %s\n", cmd, why);
+	/* why may quote a file or an argument: escaped, never raw. */
+	fprintf(stderr, "ticklab %s: ", cmd);
+	tl_term_fputs(why, stderr);
+	fputc('\n', stderr);
 	return TL_EXIT_USAGE;
 }
 

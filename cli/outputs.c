@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/command.h"
 #include "cli/opts.h"
@@ -41,14 +42,70 @@ static int is_stdout(const char *path)
 	return path && strcmp(path, "-") == 0;
 }
 
+/* The file path names, as far as it can be told before it exists: the
+ * real path of its directory and its own name. */
+static char *canonical(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
+	char *real = dir ? realpath(dir, NULL) : NULL;
+	const char *base = slash ? slash + 1 : path;
+	char *out = NULL;
+
+	if (real && asprintf(&out, "%s/%s", real, base) < 0)
+		out = NULL;
+	free(dir);
+	free(real);
+	return out ? out : strdup(path);
+}
+
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	char *ca, *cb;
+	bool same;
+
+	if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+		return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+	ca = canonical(a);
+	cb = canonical(b);
+	same = ca && cb && strcmp(ca, cb) == 0;
+	free(ca);
+	free(cb);
+	return same;
+}
+
+int cli_outputs_distinct(const char *const *paths, const char *const *opts, size_t n, char *why,
+			 size_t whylen)
+{
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; paths[i] && !is_stdout(paths[i]) && j < i; j++)
+			if (paths[j] && !is_stdout(paths[j]) && same_file(paths[i], paths[j])) {
+				snprintf(why, whylen, "%s and %s both name '%s': one would overwrite "
+						      "the other (accepted: a different file for each)",
+					 opts[j], opts[i], paths[i]);
+				return -1;
+			}
+	return 0;
+}
+
 int cli_outputs_check(const struct cli_outputs *o, char *why, size_t whylen)
 {
+	char *summary = o->csv && !is_stdout(o->csv) ? tl_summary_csv_path(o->csv) : NULL;
+	const char *paths[] = {o->json, o->csv, o->markdown, summary};
+	static const char *const opts[] = {"--json", "--csv", "--markdown",
+					   "--csv's summary file"};
+	int rc;
+
 	if (is_stdout(o->json) + is_stdout(o->csv) + is_stdout(o->markdown) > 1) {
 		snprintf(why, whylen, "only one of --json, --csv and --markdown can be standard "
 				      "output (-)");
+		free(summary);
 		return -1;
 	}
-	return 0;
+	rc = cli_outputs_distinct(paths, opts, 4, why, whylen);
+	free(summary);
+	return rc;
 }
 
 FILE *cli_table_stream(const struct cli_outputs *o)

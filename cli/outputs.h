@@ -20,7 +20,12 @@ struct cli_outputs {
  * options and returns 0; -1 with why on a bad --os-filter; CLI_NOT_MINE
  * (cli/command.h) for anything else. */
 int cli_outputs_option(struct cli_outputs *o, int c, const char *arg, char *why, size_t whylen);
-/* -1 with why when two files would go to stdout. */
+/* -1 with why naming both options when two of paths[0..n) (NULL: not
+ * given; "-": stdout, not a file) are one file, existing or not. */
+int cli_outputs_distinct(const char *const *paths, const char *const *opts, size_t n, char *why,
+			 size_t whylen);
+/* -1 with why when two files would go to stdout, or two outputs (the CSV's
+ * summary file included) name one path. */
 int cli_outputs_check(const struct cli_outputs *o, char *why, size_t whylen);
 /* Where the table goes: stderr when a file takes stdout, so the file stays clean. */
 FILE *cli_table_stream(const struct cli_outputs *o);

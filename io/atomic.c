@@ -12,12 +12,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* strerror, but EFBIG (SIGXFSZ ignored, cli/main.c) says what to change. */
+static const char *write_error(int err)
+{
+	return err == EFBIG ? "file size limit reached (ulimit -f)" : strerror(err);
+}
+
 static int write_stdout(int (*emit)(FILE *f, void *ctx), void *ctx, char *why, size_t whylen)
 {
 	errno = 0;
 	if (emit(stdout, ctx) < 0 || fflush(stdout) == EOF || ferror(stdout)) {
 		snprintf(why, whylen, "cannot write to standard output: %s",
-			 errno ? strerror(errno) : "write error");
+			 errno ? write_error(errno) : "write error");
 		return -1;
 	}
 	return 0;
@@ -101,7 +107,7 @@ static void out_free(struct tl_out *o)
 
 static struct tl_out *out_fail(struct tl_out *o, int err, char *why, size_t whylen)
 {
-	snprintf(why, whylen, "cannot write '%s': %s", o->path, strerror(err));
+	snprintf(why, whylen, "cannot write '%s': %s", o->path, write_error(err));
 	if (o->fd >= 0)
 		close(o->fd);
 	if (o->tmpname)
@@ -285,7 +291,7 @@ int tl_out_commit(struct tl_out *o, int (*emit)(FILE *f, void *ctx), void *ctx, 
 	out_free(o);
 	return 0;
 fail:
-	snprintf(why, whylen, "cannot write '%s': %s", o->path, strerror(err));
+	snprintf(why, whylen, "cannot write '%s': %s", o->path, write_error(err));
 	tl_out_abort(o);
 	return -1;
 }

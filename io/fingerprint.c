@@ -9,10 +9,12 @@
 
 #include "bench/size.h"
 #include "bench/analysis.h"
+#include "io/file_check.h"
 #include "io/host_json.h"
 #include "io/json_build.h"
 #include "io/results.h"
 #include "io/search_json.h"
+#include "io/term_safe.h"
 
 /* bad, floor_abs and floor_rel: see the header. The floors are what a
  * person would call "the same" between twin nodes. */
@@ -324,6 +326,15 @@ static int search_figures(const json_t *sdoc, const char *name, struct tl_fp_fig
 	return 0;
 }
 
+/* A string from the file, cut to its field, made safe to print. */
+static void safe_in_place(char *s, size_t len)
+{
+	char t[512];
+
+	snprintf(t, sizeof t, "%s", s);
+	tl_term_safe(t, s, len);
+}
+
 static void node_facts(const json_t *doc, struct tl_fp_figures *f)
 {
 	const json_t *node = json_object_get(doc, "node"), *host = json_object_get(doc, "host");
@@ -360,6 +371,39 @@ static void node_facts(const json_t *doc, struct tl_fp_figures *f)
 		 "sampling thread's CPU time / wall time, CPU %d", f->cpu);
 	snprintf(f->from[TL_FIG_PREEMPT], sizeof f->from[TL_FIG_PREEMPT],
 		 "its involuntary context switches per second");
+	safe_in_place(f->node.slurm_job, sizeof f->node.slurm_job);
+	safe_in_place(f->version, sizeof f->version);
+	safe_in_place(f->model, sizeof f->model);
+	safe_in_place(f->barrier, sizeof f->barrier);
+	safe_in_place(f->spoiled, sizeof f->spoiled);
+	safe_in_place(f->from[TL_FIG_DRIFT], sizeof f->from[TL_FIG_DRIFT]);
+}
+
+/* The names fleet prints one per line and matches nodes by: host names
+ * (what Slurm accepts), so no name can carry an escape sequence or a
+ * newline that forges a line of `fleet -q`. */
+static int node_names_ok(const json_t *doc, const char *name, char *why, size_t whylen)
+{
+	static const char *const keys[] = {"name", "hostname", "slurm_node"};
+	const json_t *node = json_object_get(doc, "node");
+
+	for (size_t i = 0; i < 3; i++) {
+		const json_t *v = json_object_get(node, keys[i]);
+		char safe[96], what[256];
+
+		if (!v || (i > 0 && json_is_string(v) && !json_string_value(v)[0]))
+			continue;
+		if (json_is_string(v) && tl_file_hostname_ok(json_string_value(v)))
+			continue;
+		snprintf(what, sizeof what, "node.%s %s%s%s is not a host name (accepted: 1 to 63 "
+					    "letters, digits, '-', '_' and '.', as Slurm node names)",
+			 keys[i], json_is_string(v) ? "'" : "",
+			 json_is_string(v) ? tl_term_safe(json_string_value(v), safe, sizeof safe)
+					   : "(not a string)",
+			 json_is_string(v) ? "'" : "");
+		return fail(why, whylen, name, what);
+	}
+	return 0;
 }
 
 int tl_fp_figures_from_json(const json_t *doc, const char *name, struct tl_fp_figures *f,
@@ -374,6 +418,9 @@ int tl_fp_figures_from_json(const json_t *doc, const char *name, struct tl_fp_fi
 	if (!tl_fp_json_is(doc))
 		return fail(why, whylen, name, "not a fingerprint (`ticklab fingerprint --json` writes "
 					       "them: \"ticklab\": {\"command\": \"fingerprint\"})");
+	if (tl_file_marker_check(doc, name, "fingerprint", why, whylen) < 0 ||
+	    node_names_ok(doc, name, why, whylen) < 0)
+		return -1;
 	node_facts(doc, f);
 	if (!f->node.name[0] || !f->version[0] || !f->barrier[0] || !json_is_integer(adds) ||
 	    !json_is_object(json_object_get(doc, "run")))

@@ -10,6 +10,8 @@
 #include <sys/stat.h>
 
 #include "io/json_build.h"
+#include "io/json_read.h"
+#include "io/term_safe.h"
 #include "io/results.h"
 #include "stats/compare.h"
 
@@ -58,6 +60,12 @@ static int add_file(struct tl_fleet *fl, const char *path, char *why, size_t why
 				 node->fig.node.name, o->file);
 			return -1;
 		}
+		if (o->fig.node.slurm_node[0] &&
+		    strcmp(o->fig.node.slurm_node, node->fig.node.slurm_node) == 0) {
+			snprintf(why, whylen, "%s: Slurm node '%s' is seen twice (also in %s, as '%s')",
+				 path, node->fig.node.slurm_node, o->file, o->fig.node.name);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -72,7 +80,7 @@ static int json_name(const struct dirent *d)
 static int add_dir(struct tl_fleet *fl, const char *dir, char *why, size_t whylen)
 {
 	struct dirent **list;
-	int n = scandir(dir, &list, json_name, alphasort), rc = 0;
+	int n = scandir(dir, &list, json_name, alphasort), rc = 0, nskipped = 0;
 
 	if (n < 0) {
 		snprintf(why, whylen, "%s: cannot read the directory: %s", dir, strerror(errno));
@@ -83,13 +91,27 @@ static int add_dir(struct tl_fleet *fl, const char *dir, char *why, size_t whyle
 	for (int i = 0; i < n; i++) {
 		char path[4096];
 
-		if (rc == 0) {
-			snprintf(path, sizeof path, "%s/%s", dir, list[i]->d_name);
+		struct stat st;
+
+		snprintf(path, sizeof path, "%s/%s", dir, list[i]->d_name);
+		if (rc == 0 && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+			/* A FIFO named *.json would block the whole fleet: skipped, and
+			 * said (issue 27). */
+			fputs("ticklab: ", stderr);
+			tl_term_fputs(path, stderr);
+			fprintf(stderr, ": is %s, not a fingerprint file: skipped\n",
+				tl_read_kind(st.st_mode));
+			nskipped++;
+		} else if (rc == 0) {
 			rc = add_file(fl, path, why, whylen);
 		}
 		free(list[i]);
 	}
 	free(list);
+	if (n > 0 && nskipped == n) {
+		snprintf(why, whylen, "%s: no regular *.json fingerprints in this directory", dir);
+		return -1;
+	}
 	return n == 0 ? -1 : rc;
 }
 

@@ -16,12 +16,13 @@
  * syntax error, an overflow, a number over 63 characters), or any
  * error jansson reports, and the whole file is read again by plain
  * jansson: a broken or hostile file gets exactly the message it got
- * before (its line and column included), at the old memory cost. Values
+ * before (its line and column included), at the old memory cost, unless
+ * memory ran out (io/json_read.h: said at once, never read twice). Values
  * that are numbers but not acceptable (|x| > TL_RESULTS_MAX_ABS, an ADD
  * count that is negative or not whole) are kept as the first bad index,
  * for the reader to refuse with the same words as for a tree. Standard
- * input and other non-regular files are read by plain jansson (they
- * cannot be read twice). */
+ * input is read by plain jansson (it cannot be read twice); anything else
+ * that is not a regular file is refused by tl_read_open. */
 #include "config.h"
 
 #include "io/run_bulk.h"
@@ -66,6 +67,7 @@ struct feed {
 	char out[64];       /* the stand-in being handed to jansson */
 	size_t opos, olen;
 	struct tl_bulk *b;
+	struct tl_read_guard guard; /* over what jansson is handed */
 };
 
 void tl_bulk_free(struct tl_bulk *b)
@@ -102,8 +104,10 @@ static int array_start(struct feed *f, bool counts)
 		size_t cap = b->cap ? 2 * b->cap : 16;
 		struct tl_bulk_array *g = realloc(b->a, cap * sizeof *g);
 
-		if (!g)
+		if (!g) {
+			tl_read_note_oom();
 			return -1;
+		}
 		b->a = g;
 		b->cap = cap;
 	}
@@ -157,8 +161,10 @@ static int push(struct tl_bulk_array *a, double d, uint64_t u)
 		size_t cap = a->cap ? a->cap + a->cap / 2 : 1024;
 		void *g = a->counts ? realloc(a->u, cap * sizeof *a->u) : realloc(a->d, cap * sizeof *a->d);
 
-		if (!g)
+		if (!g) {
+			tl_read_note_oom();
 			return -1;
+		}
 		if (a->counts)
 			a->u = g;
 		else
@@ -319,6 +325,10 @@ static size_t feed_read(void *buffer, size_t buflen, void *arg)
 	unsigned char *out = buffer;
 	size_t o = 0;
 
+	if (tl_read_oom()) {
+		f->failed = true;
+		return (size_t)-1;
+	}
 	while (o < buflen) {
 		int c, rc;
 
@@ -350,6 +360,8 @@ static size_t feed_read(void *buffer, size_t buflen, void *arg)
 		if (rc == 0)
 			out[o++] = (unsigned char)c;
 	}
+	if (!tl_read_guard_feed(&f->guard, out, o))
+		goto fail;
 	return o;
 fail:
 	f->failed = true;
@@ -358,23 +370,47 @@ fail:
 
 json_t *tl_json_load_bulk(const char *path, struct tl_bulk **bulk, char *why, size_t whylen)
 {
-	struct stat st;
 	struct feed *f;
 	json_error_t err;
 	json_t *doc;
+	FILE *in;
+	bool oom;
 
 	*bulk = NULL;
-	if (strcmp(path, "-") == 0 || stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+	if (strcmp(path, "-") == 0)
 		return tl_json_load(path, why, whylen);
+	/* The one opening every reader shares: a FIFO, a device or a file
+	 * over the limit is refused here, before a byte is read. */
+	if (!(in = tl_read_open(path, why, whylen)))
+		return NULL;
 	f = calloc(1, sizeof *f);
-	if (!f || !(f->b = bulk_new()) || !(f->in = fopen(path, "rb"))) {
-		if (f)
-			tl_bulk_free(f->b);
+	if (!f || !(f->b = bulk_new())) {
 		free(f);
-		return tl_json_load(path, why, whylen);
+		fclose(in);
+		snprintf(why, whylen, "out of memory reading %s", path);
+		return NULL;
 	}
+	f->in = in;
+	tl_read_begin();
 	doc = json_load_callback(feed_read, f, JSON_REJECT_DUPLICATES, &err);
+	oom = tl_read_oom();
+	tl_read_end();
 	fclose(f->in);
+	if (f->guard.over) {
+		json_decref(doc);
+		tl_bulk_free(f->b);
+		tl_read_guard_say(&f->guard, path, why, whylen);
+		free(f);
+		return NULL;
+	}
+	if (oom) {
+		/* Read again by plain jansson it would only fail again, later. */
+		json_decref(doc);
+		tl_bulk_free(f->b);
+		free(f);
+		snprintf(why, whylen, "out of memory reading %s", path);
+		return NULL;
+	}
 	if (!doc || f->failed) {
 		/* The exact message (and any value the lexer would not take) is
 		 * plain jansson's. */

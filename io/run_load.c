@@ -4,6 +4,8 @@
 
 #include "io/run_load.h"
 #include "io/run_bulk.h"
+#include "io/file_check.h"
+#include "io/term_safe.h"
 
 #include <errno.h>
 #include <math.h>
@@ -274,6 +276,29 @@ static int rd_kernel(struct reader *r, const json_t *o, struct tl_kernel *out)
 	return 0;
 }
 
+/* A time is end - start of a clock that does not go back: a negative one
+ * (or a negative overhead, which shifts every figure) is a forged or broken
+ * file. Only CLOCK_REALTIME can step back (settimeofday, NTP), and the
+ * simulated timer's noise can draw below zero. */
+static int rd_times_ok(struct reader *r, const struct tl_backend *b, const struct tl_cell *c)
+{
+	bool may_step = b->simulated || strcmp(b->id, "clock-gettime-realtime") == 0;
+
+	if (c->overhead_ns < 0)
+		return rd_fail(r, "overhead", "is %g, expected a time >= 0", c->overhead_ns);
+	if (c->resolution_ns < 0)
+		return rd_fail(r, "resolution_ns", "is %g, expected a time >= 0", c->resolution_ns);
+	for (size_t i = 0; i < c->n && !may_step; i++) {
+		if (c->raw[i] < 0)
+			return rd_fail(r, "samples", "value %zu is %g, expected a time >= 0 (backend "
+					  "'%s' does not go back)", i, c->raw[i], b->id);
+		if (c->ns[i] < 0)
+			return rd_fail(r, "samples_ns", "value %zu is %g, expected a time >= 0 (backend "
+					  "'%s' does not go back)", i, c->ns[i], b->id);
+	}
+	return 0;
+}
+
 static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run *run,
 		   struct tl_cell *c)
 {
@@ -294,6 +319,8 @@ static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run
 			       tl_backend_ids());
 	if (strlen(id) >= TL_ID_MAX)
 		return rd_fail(r, "backend", "id is longer than %d characters", TL_ID_MAX - 1);
+	if (!tl_term_is_safe(id))
+		return rd_fail(r, "backend", "holds control characters or bytes that are not UTF-8");
 	if (!(ns_per_unit > 0) || !isfinite(ns_per_unit))
 		return rd_fail(r, "ns_per_unit", "must be a positive number, got %g", ns_per_unit);
 	if (rd_kernel(r, o, &c->kernel) < 0 || rd_uint(r, o, "flush_bytes", false, &flush) < 0 ||
@@ -347,7 +374,24 @@ static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run
 	    rd_doubles(r, o, "samples_ns", c->n, &c->ns) < 0 ||
 	    rd_adds(r, o, &c->kernel, c->n, &c->adds) < 0)
 		return -1;
+	if (rd_times_ok(r, b, c) < 0)
+		return -1;
 	atomic_store(&c->done, c->n);
+	return 0;
+}
+
+/* Each backend x flush x kernel once: a repeated cell would be analysed,
+ * shown and compared twice. */
+static int rd_once(struct reader *r, const struct tl_run *run, const struct tl_cell *c)
+{
+	for (size_t j = 0; j + 1 < run->ncells; j++) {
+		const struct tl_cell *e = &run->cells[j];
+
+		if (e->hidden == c->hidden && e->timer == c->timer && e->flush == c->flush &&
+		    strcmp(e->kernel.label, c->kernel.label) == 0)
+			return rd_fail(r, NULL, "the same backend, flush and kernel as an earlier "
+						"cell (each cell appears once)");
+	}
 	return 0;
 }
 
@@ -377,7 +421,7 @@ static int rd_cells(struct reader *r, const json_t *doc, const char *key, bool h
 		memset(c, 0, sizeof *c);
 		run->ncells++; /* counted first so a failure frees what was allocated */
 		snprintf(r->where, sizeof r->where, "%s[%zu]", key, i);
-		if (rd_cell(r, json_array_get(a, i), hidden, run, c) < 0)
+		if (rd_cell(r, json_array_get(a, i), hidden, run, c) < 0 || rd_once(r, run, c) < 0)
 			return -1;
 		run->samples_total += c->n;
 	}
@@ -529,6 +573,10 @@ int tl_run_from_json_bulk(const json_t *doc, struct tl_bulk *bulk, const char *n
 				  "files `ticklab run --json` writes");
 		return -1;
 	}
+	if (tl_file_marker_check(doc, name, "run", why, whylen) < 0) {
+		tl_run_unload(run, meta);
+		return -1;
+	}
 	if (rd_header(&r, doc, meta, &n, &cpu) < 0 || rd_cells(&r, doc, "cells", false, run) < 0 ||
 	    rd_cells(&r, doc, "baselines", true, run) < 0 || link_baselines(&r, run) < 0) {
 		tl_run_unload(run, meta);
@@ -536,33 +584,6 @@ int tl_run_from_json_bulk(const json_t *doc, struct tl_bulk *bulk, const char *n
 	}
 	fill_config(run, n ? (size_t)n : run->cells[0].n, cpu, meta->seed);
 	return 0;
-}
-
-json_t *tl_json_load(const char *path, char *why, size_t whylen)
-{
-	json_error_t err;
-	json_t *doc;
-	const char *name = strcmp(path, "-") == 0 ? "standard input" : path;
-	struct stat st;
-
-	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(why, whylen, "%s: is a directory (accepted: a JSON file written by ticklab)",
-			 name);
-		return NULL;
-	}
-
-	if (strcmp(path, "-") == 0)
-		doc = json_loadf(stdin, JSON_REJECT_DUPLICATES, &err);
-	else
-		doc = json_load_file(path, JSON_REJECT_DUPLICATES, &err);
-	if (!doc) {
-		if (err.line <= 0)
-			snprintf(why, whylen, "%s: %s", name, err.text);
-		else
-			snprintf(why, whylen, "%s:%d:%d: not valid JSON: %s", name, err.line,
-				 err.column, err.text);
-	}
-	return doc;
 }
 
 int tl_run_load(const char *path, struct tl_run *run, struct tl_results_meta *meta, char *why,

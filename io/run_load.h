@@ -23,9 +23,8 @@ struct tl_results_meta {
 	json_t *host; /* the file's "host" object (owned; NULL when absent) */
 };
 
-/* A JSON file (path "-": standard input), duplicate keys refused; NULL
- * with why = "FILE:line:col: not valid JSON: ..." */
-json_t *tl_json_load(const char *path, char *why, size_t whylen);
+/* tl_json_load: every JSON file is read through io/json_read.h. */
+#include "io/json_read.h"
 
 /* Reads a run file written by tl_run_to_json. Timers are not opened: each
  * keeps its backend, id and ns_per_unit (state NULL). Every key is checked

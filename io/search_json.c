@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include "io/search_json.h"
+#include "io/file_check.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -479,6 +480,9 @@ int tl_search_from_json(const json_t *doc, const char *name, struct tl_search_pl
 	*cells = NULL;
 	if (!tl_search_json_is(doc))
 		return bad(&rd, "ticklab.command", "not \"search\"");
+	/* Every number and string the file holds, before any is used. */
+	if (tl_search_json_check(doc, name, why, whylen) < 0)
+		return -1;
 	if (!json_is_array(results) || json_array_size(results) == 0)
 		return bad(&rd, "results", "missing or empty");
 	if (read_params(&rd, doc, p) < 0 || read_lists(&rd, results, p) < 0)

@@ -133,8 +133,12 @@ def run_case(phase, name, sig):
     analysed = doc.get("analysed", True)
     table = stderr_has(os.path.join(d, "log.out"), "backend")
     if phase in ("start", "sampling"):
-        ok(doc["interrupted"] and got < want and analysed and table,
-           "%s: interrupted, %d of %d samples, analysed and printed" % (what, got, want))
+        # Issue 27: the samples are in the file; the analysis is left to
+        # report and said, so the process ends once they are written.
+        ok(doc["interrupted"] and got < want and not analysed and not table and
+           stderr_has(os.path.join(d, "log.err"), "not analysed now (`ticklab report"),
+           "%s: interrupted, %d of %d samples kept raw, analysis left to report (said)"
+           % (what, got, want))
         if phase == "sampling":
             ok(got > 0, "%s: what was sampled (%d) is kept" % (what, got))
     elif phase == "analysis":

@@ -104,7 +104,7 @@ ok $? "half the CPU on a3: status 1 and one line 'a3 | CPU% ...' (status $rc: $o
 cp "$tmp/fleet/a1.json" "$tmp/fleet/a3.json"
 "$PY" - "$tmp/fleet/a3.json" <<'PY'
 import json, sys
-d = json.load(open(sys.argv[1])); d["node"]["name"] = "a3"
+d = json.load(open(sys.argv[1])); d["node"]["name"] = d["node"]["slurm_node"] = "a3"
 json.dump(d, open(sys.argv[1], "w"))
 PY
 

@@ -68,12 +68,160 @@ cv() { awk -v k="$1" '{ for (i = 1; i <= NF; i++) if ($i == k) print $(NF - 1) }
 [ "$(cv add:0)" = "-" ]; ok $? "add:0 shows no CV ($(cv add:0))"
 cv add:100 | grep -q "%"; ok $? "add:100 still shows one ($(cv add:100))"
 
+# Issue 27: every reader over every hostile case, each under a timeout: a
+# refusal must be status 2 naming the file; anything else must be a correct
+# result (status 0, no escape byte on the terminal). A table of reader x
+# case says what each did.
+H="$tmp/h27"; mkdir "$H" "$H/fleet"
+"$TL_BIN" search --backend sim -n 200 -q --json "$H/search.json" >/dev/null 2>&1
+ok $? "a search file to spoil"
+"$PY" - "$tmp/ok.json" "$H" "$TL_TOP_SRCDIR/tests/fixtures/fleet" <<'PYEOF'
+import glob, json, lzma, os, socket, sys
+run = json.load(open(sys.argv[1])); d = sys.argv[2]
+search = json.load(open(d + "/search.json"))
+for f in sorted(glob.glob(os.path.join(sys.argv[3], "*.json.xz")))[:3]:
+    with lzma.open(f) as i, open(os.path.join(d, "fleet", os.path.basename(f)[:-3]), "wb") as o:
+        o.write(i.read())
+fp = json.load(open(d + "/fleet/n1.json"))
+def spoil(name, base, f):
+    doc = json.loads(json.dumps(base)); f(doc)
+    json.dump(doc, open("%s/%s.json" % (d, name), "w"))
+ESC = "evil\u001b]0;PWNED\u0007\u001b[2J\nn9 | all fine"
+def neg(doc):  # on a clock that never goes back (sim's noise may draw below 0)
+    for c in doc["cells"] + doc.get("baselines", []):
+        c["backend"] = "clock-gettime"
+    for c in doc["cells"]:
+        c["samples"] = [-x for x in c["samples"]]; c["samples_ns"] = [-x for x in c["samples_ns"]]
+def negover(doc): doc["cells"][0]["overhead"] = -1e6
+def dup(doc): doc["cells"].append(doc["cells"][1])
+def nomark(doc): del doc["ticklab"]
+def v99(doc): doc["ticklab"]["version"] = "99.0.0"
+def escmodel(doc): doc["host"]["model"] = ESC
+def longstr(doc): doc["host"]["model"] = "x" * (1 << 20)
+def tmin(doc): doc["results"][0]["tmin"]["repeats"][0]["ns"] = 1e300
+def negns(doc): doc["results"][0]["tmin"]["repeats"][0]["ns"] = -5.0
+def strcount(doc): doc["results"][0]["tmin"]["repeats"][0]["measurements"] = "1/1"
+def nneg(doc): doc["params"]["n"] = -1
+def sdup(doc): doc["results"].append(doc["results"][0])
+def found(doc): doc["results"][0]["tmin"]["found"] = doc["results"][0]["tmin"]["ran"] + 1
+def fpname(doc): doc["node"]["name"] = ESC
+def fpneg(doc): neg(doc["run"])
+for n, b, f in [("run_neg", run, neg), ("run_negoverhead", run, negover), ("run_dupcell", run, dup),
+                ("run_nomarker", run, nomark), ("run_v99", run, v99), ("run_escmodel", run, escmodel),
+                ("run_longstr", run, longstr), ("s_tmin1e300", search, tmin), ("s_neg5ns", search, negns),
+                ("s_strcount", search, strcount), ("s_nneg", search, nneg), ("s_dupcell", search, sdup), ("s_found", search, found),
+                ("s_v99", search, v99), ("fp_escname", fp, fpname), ("fp_negsamples", fp, fpneg),
+                ("fp_v99", fp, v99)]:
+    spoil(n, b, f)
+# a key given twice (jansson keeps one of them unless told not to)
+t = json.dumps(search); open(d + "/s_dupkey.json", "w").write(t[:-1] + ', "params": {}}')
+s = socket.socket(socket.AF_UNIX); s.bind(d + "/sock.json")
+PYEOF
+ok $? "hostile cases written"
+mkfifo "$H/fifo.json"
+ln -s /dev/zero "$H/dev.json"
+
+# reader NAME CMD...: CMD with @ standing for the case file
+READERS="report plot compare-a compare-b baseline fleet tui"
+run_reader() { # run_reader READER FILE
+	case $1 in
+	report) timeout 20 "$TL_BIN" report "$2" ;;
+	plot) timeout 20 "$TL_BIN" plot "$2" -o "$H/fig.svg" ;;
+	compare-a) timeout 20 "$TL_BIN" compare "$2" "$tmp/ok.json" ;;
+	compare-b) timeout 20 "$TL_BIN" compare "$tmp/ok.json" "$2" ;;
+	baseline) timeout 20 "$TL_BIN" run -b sim -k empty,add:10 -n 50 -q --seed 3 --baseline "$2" ;;
+	fleet) timeout 20 "$TL_BIN" fleet -q "$2" ;;
+	tui) timeout 20 "$TL_BIN" tui --replay "$2" ;;
+	esac
+}
+applies() { # applies READER CASE: whether the case is that reader's kind of file
+	case $2 in
+	run_*) [ "$1" != fleet ] ;;
+	s_*) [ "$1" = report ] || [ "$1" = plot ] || [ "$1" = tui ] ;;
+	fp_*) [ "$1" = report ] || [ "$1" = fleet ] ;;
+	*) true ;;
+	esac
+}
+CASES="fifo dev sock run_neg run_negoverhead run_dupcell run_nomarker run_v99 run_escmodel
+run_longstr s_tmin1e300 s_neg5ns s_strcount s_nneg s_dupcell s_found s_dupkey s_v99 fp_escname
+fp_negsamples fp_v99"
+printf '# %-9s %-16s %-6s %s\n' reader case status "first message line" >"$H/table"
+bad=0
+for c in $CASES; do
+	for r in $READERS; do
+		applies "$r" "$c" || continue
+		run_reader "$r" "$H/$c.json" </dev/null >"$H/out" 2>"$H/err"; st=$?
+		first=$(grep -v "not a terminal" "$H/err" | head -n 1 | cut -c 1-110)
+		if [ $st -eq 2 ] && grep -q "$c.json" "$H/err"; then
+			verdict="2 ok"
+		elif [ $st -eq 0 ] && [ "$c" = run_escmodel ] && ! grep -q "$(printf '\033')" "$H/out" "$H/err"; then
+			verdict="0 ok"
+		else
+			verdict="$st BAD"; bad=$((bad + 1))
+		fi
+		printf '# %-9s %-16s %-6s %s\n' "$r" "$c" "$verdict" "$first" >>"$H/table"
+	done
+done
+cat "$H/table"
+[ $bad -eq 0 ]; ok $? "every reader x hostile case: status 2 naming the file, or a clean result ($bad not)"
+
+# A fleet directory: a FIFO named *.json is skipped and named; an escape-
+# laden node name is refused, named escaped; no ESC byte either way.
+mkfifo "$H/fleet/zz.json"
+timeout 20 "$TL_BIN" fleet -q "$H/fleet" >"$H/out" 2>"$H/err"; st=$?
+[ $st -ne 124 ] && grep -q "zz.json: is a FIFO (named pipe), not a fingerprint file: skipped" "$H/err"
+ok $? "fleet DIR with a FIFO: skipped and named (status $st)"
+cp "$H/fp_escname.json" "$H/fleet/n9.json"
+timeout 20 "$TL_BIN" fleet -q "$H/fleet" >"$H/out" 2>"$H/err"; st=$?
+[ $st -eq 2 ] && grep -q 'n9.json: node.name .evil\\x1B\]0;PWNED\\x07\\x1B\[2J\\nn9 | all fine. is not a host name' "$H/err" &&
+	! grep -q "$(printf '\033')" "$H/out" "$H/err" && [ "$(wc -l <"$H/err")" -le 2 ]
+ok $? "fleet -q with an escape-laden name: status 2, the name escaped, no ESC (status $st)"
+cat -v "$H/err" | sed 's/^/# fleet -q | cat -v: /'
+rm "$H/fleet/n9.json" "$H/fleet/zz.json"
+
+# Memory: under a limit jansson's failed allocations end the read at once.
+"$PY" -c "
+import json, sys
+s = json.dumps(json.load(open(sys.argv[1])))
+open(sys.argv[2], 'w').write(s[:-1] + ', \"junk\": [' + ','.join(['1.5'] * 6000000) + ']}')" "$tmp/ok.json" "$H/arr.json"
+asan=false
+{ ldd "$TL_BIN" 2>/dev/null | grep -q libasan || nm "$TL_BIN" 2>/dev/null | grep -q __asan_init; } &&
+	asan=true
+limit_ok=false
+$asan || { (ulimit -v 150000; exec "$TL_BIN" report "$tmp/ok.json") >/dev/null 2>&1 && limit_ok=true; }
+$limit_ok || diag "an ASan build, or a report that does not run under ulimit -v 150000: the memory case is skipped"
+$limit_ok && for r in report compare-a; do
+	start=$(date +%s)
+	( ulimit -v 150000; run_reader $r "$H/arr.json" ) </dev/null >/dev/null 2>"$H/err"; st=$?
+	secs=$(($(date +%s) - start))
+	[ $st -eq 2 ] && grep -q "out of memory reading $H/arr.json" "$H/err"
+	ok $? "$r under ulimit -v 150000 of a 6e6-number file: status 2, out of memory, ${secs} s (status $st)"
+done
+TICKLAB_READ_LIMIT=1K timeout 20 "$TL_BIN" report "$tmp/ok.json" >/dev/null 2>"$H/err"; st=$?
+[ $st -eq 2 ] && grep -q "over the read limit of 1024 bytes" "$H/err"
+ok $? "TICKLAB_READ_LIMIT=1K refuses a larger file (status $st: $(head -n 1 "$H/err"))"
+
+# Outputs (issue 27 item 5): two options naming one file are refused before
+# anything is measured; a file size limit is said, not a silent SIGXFSZ.
+for cmd in "run -b sim -k empty -n 10 -q --json $H/o --csv $H/o --markdown $H/o" \
+	"run -b sim -k empty -n 10 -q --json $H/o --csv $H/./o" \
+	"search --backend sim -n 200 -q --json $H/o --markdown $H/o" \
+	"compare $tmp/ok.json $tmp/ok.json --json $H/o --csv $H/o"; do
+	timeout 20 "$TL_BIN" $cmd >/dev/null 2>"$H/err"; st=$?
+	[ $st -eq 2 ] && grep -q "both name" "$H/err" && [ ! -e "$H/o" ]
+	ok $? "${cmd%% *} with two outputs naming one file: status 2, nothing written (status $st)"
+done
+( ulimit -f 8; exec timeout 60 "$TL_BIN" run -b sim -k empty,add:10 -n 20000 -q --json "$H/fsz.json" ) \
+	>/dev/null 2>"$H/err"; st=$?
+[ $st -eq 1 ] && grep -q "cannot write '$H/fsz.json': file size limit reached" "$H/err"
+ok $? "ulimit -f 8: status 1 naming the file and the limit, not killed by SIGXFSZ (status $st)"
+
 # The TUI on a terminal: the file at the bound replays (no histogram
 # layout, no abort) and a hostile one exits 2.
 if command -v tmux >/dev/null 2>&1; then
 	# A fresh server (socket) per pane: restarting one under a name races.
 	S=tlh$$-0
-	trap 'for s in 1 2 3; do tmux -L "tlh$$-$s" kill-server >/dev/null 2>&1; done; rm -rf "$tmp"' EXIT
+	trap 'for s in 1 2 3 4; do tmux -L "tlh$$-$s" kill-server >/dev/null 2>&1; done; rm -rf "$tmp"' EXIT
 	npane=0
 	tui() { # tui FILE: runs tui --replay FILE in a pane, status in $tmp/pane
 		npane=$((npane + 1))
@@ -111,6 +259,18 @@ if command -v tmux >/dev/null 2>&1; then
 	[ -n "$pid" ] && kill -TERM "$pid"
 	pane_has "TL_EXIT=" 10
 	grep -q "TL_EXIT=143" "$tmp/pane"; ok $? "and TERM ends it with 143 ($(grep TL_EXIT "$tmp/pane"))"
+	# SIGQUIT (Ctrl-\) puts the terminal back like INT, TERM and HUP.
+	npane=$((npane + 1))
+	S=tlh$$-$npane
+	tmux -L "$S" -f /dev/null new-session -d -s t -x 120 -y 40 \
+		"env TERM=xterm ASAN_OPTIONS=detect_leaks=0 '$TL_BIN' tui --replay '$tmp/ok.json' 2>/dev/null; echo TL_EXIT=\$?; stty -a | grep -o -- ' -*icanon' | sed 's/^ /MODE=/'; exec sleep 60"
+	pane_has "replay" 10
+	pid=$(pgrep -f "tui --replay $tmp/ok.json" | while read -r p; do
+		[ "$(cat /proc/$p/comm 2>/dev/null)" = ticklab ] && echo "$p"; done | head -n 1)
+	[ -n "$pid" ] && kill -QUIT "$pid"
+	pane_has "MODE=" 10
+	grep -q "TL_EXIT=131" "$tmp/pane" && grep -q "MODE=icanon" "$tmp/pane"
+	ok $? "SIGQUIT ends the TUI with 131 and the terminal canonical again ($(grep -E 'TL_EXIT|MODE' "$tmp/pane" | tr '\n' ' '))"
 else
 	diag "no tmux: the terminal replays are skipped"
 fi

@@ -159,17 +159,18 @@ static void test_reader_rejects(void)
 			   "\"flush_bytes\": 0, \"n\": 2, \"overhead\": 1, \"resolution_ns\": null, "
 			   "\"samples\": [1, 2], \"samples_ns\": [1, 2]}";
 	char buf[1024];
+#define MARK "\"ticklab\": {\"version\": \"0.1.0\", \"command\": \"run\"}"
 
-	expect_reject("{}", "seed: missing", "an empty object: seed missing");
-	expect_reject("{\"seed\": 1, \"cells\": 3}", "cells: expected an array",
+	expect_reject("{" MARK "}", "seed: missing", "an empty object: seed missing");
+	expect_reject("{" MARK ", \"seed\": 1, \"cells\": 3}", "cells: expected an array",
 		      "cells of the wrong type");
-	expect_reject("{\"seed\": -2, \"cells\": []}", "seed", "a negative seed");
-	expect_reject("{\"seed\": 1, \"cpu\": \"x\", \"cells\": []}", "cpu", "a cpu that is text");
-	expect_reject("{\"seed\": 1, \"host\": [], \"cells\": []}", "host: expected an object",
+	expect_reject("{" MARK ", \"seed\": -2, \"cells\": []}", "seed", "a negative seed");
+	expect_reject("{" MARK ", \"seed\": 1, \"cpu\": \"x\", \"cells\": []}", "cpu", "a cpu that is text");
+	expect_reject("{" MARK ", \"seed\": 1, \"host\": [], \"cells\": []}", "host: expected an object",
 		      "a host that is not an object");
-	snprintf(buf, sizeof buf, "{\"seed\": 1, \"cells\": [%s], \"interrupted\": 1}", cell);
+	snprintf(buf, sizeof buf, "{" MARK ", \"seed\": 1, \"cells\": [%s], \"interrupted\": 1}", cell);
 	expect_reject(buf, "interrupted", "interrupted that is not a boolean");
-	snprintf(buf, sizeof buf, "{\"seed\": 1, \"cells\": [%s], \"baselines\": [7]}", cell);
+	snprintf(buf, sizeof buf, "{" MARK ", \"seed\": 1, \"cells\": [%s], \"baselines\": [7]}", cell);
 	expect_reject(buf, "baselines[0]: expected an object", "a baseline that is a number");
 
 	{
@@ -179,7 +180,7 @@ static void test_reader_rejects(void)
 		struct tl_results_meta meta;
 		char why[512] = "";
 
-		snprintf(buf, sizeof buf, "{\"seed\": 1, \"cells\": [%s]}", cell);
+		snprintf(buf, sizeof buf, "{" MARK ", \"seed\": 1, \"cells\": [%s]}", cell);
 		doc = json_loads(buf, 0, &err);
 		ok(tl_run_from_json(doc, "min.json", &run, &meta, why, sizeof why) == 0,
 		   "a minimal hand-written run loads (%s)", why);
@@ -187,6 +188,37 @@ static void test_reader_rejects(void)
 		   "an empty cell is its own baseline; null reads as NaN");
 		tl_run_unload(&run, &meta);
 		json_decref(doc);
+	}
+	/* issue 27: the marker, a newer version, a cell twice, negative times */
+	snprintf(buf, sizeof buf, "{\"seed\": 1, \"cells\": [%s]}", cell);
+	expect_reject(buf, "ticklab: missing: not a file ticklab wrote", "no ticklab marker");
+	snprintf(buf, sizeof buf,
+		 "{\"ticklab\": {\"version\": \"99.0.0\", \"command\": \"run\"}, \"seed\": 1, "
+		 "\"cells\": [%s]}", cell);
+	expect_reject(buf, "made by ticklab 99.0.0, newer than this ticklab", "version 99.0.0");
+	snprintf(buf, sizeof buf,
+		 "{\"ticklab\": {\"version\": \"0.1.0\", \"command\": \"search\"}, \"seed\": 1, "
+		 "\"cells\": [%s]}", cell);
+	expect_reject(buf, "ticklab.command: is \"search\", expected \"run\"", "another kind");
+	snprintf(buf, sizeof buf, "{" MARK ", \"seed\": 1, \"cells\": [%s, %s]}", cell, cell);
+	expect_reject(buf, "cells[1]: the same backend, flush and kernel", "a cell twice");
+	{
+		char neg[512], *p;
+
+		snprintf(neg, sizeof neg, "%s", cell);
+		p = strstr(neg, "[1, 2], \"samples_ns\"");
+		memcpy(p, "[1,-2]", 6);
+		p = strstr(neg, "\"sim\"");
+		memmove(p + 15, p + 5, strlen(p + 5) + 1);
+		memcpy(p, "\"clock-gettime\"", 15);
+		snprintf(buf, sizeof buf, "{" MARK ", \"seed\": 1, \"cells\": [%s]}", neg);
+		expect_reject(buf, "cells[0].samples: value 1 is -2, expected a time >= 0",
+			      "a negative sample of a clock that does not go back");
+		snprintf(neg, sizeof neg, "%s", cell);
+		p = strstr(neg, "\"overhead\": 1");
+		memcpy(p, "\"overhead\":-1", 13);
+		snprintf(buf, sizeof buf, "{" MARK ", \"seed\": 1, \"cells\": [%s]}", neg);
+		expect_reject(buf, "cells[0].overhead: is -1", "a negative overhead");
 	}
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "bench/size.h"
+#include "io/term_safe.h"
 #include "tui/app.h"
 #include "tui/curses.h"
 
@@ -231,10 +232,16 @@ static void json_lines(struct tui_app *app, struct info_buf *b, json_t *host)
 	add(b, TUI_ROLE_TITLE, 1, "What could spoil timing where %s was recorded", app->replay_path);
 	json_array_foreach(sp, i, v)
 	{
+		char what[96], seen[160], why[256];
+
+		/* A saved file's words: escaped, never sent to the terminal raw. */
 		spoiler_line(app, b, json_is_true(json_object_get(v, "bad")),
-			     json_string_value(json_object_get(v, "what")) ?: "?",
-			     json_string_value(json_object_get(v, "seen")) ?: "",
-			     json_string_value(json_object_get(v, "why")) ?: "");
+			     tl_term_safe(json_string_value(json_object_get(v, "what")) ?: "?", what,
+					  sizeof what),
+			     tl_term_safe(json_string_value(json_object_get(v, "seen")), seen,
+					  sizeof seen),
+			     tl_term_safe(json_string_value(json_object_get(v, "why")), why,
+					  sizeof why));
 	}
 	add(b, TUI_ROLE_MAIN_FG, 0, " ");
 	add(b, TUI_ROLE_TITLE, 1, "Node");
@@ -257,7 +264,10 @@ static void json_lines(struct tui_app *app, struct info_buf *b, json_t *host)
 			snprintf(text, sizeof text, "unknown");
 		else
 			continue;
-		add(b, TUI_ROLE_MAIN_FG, 0, "  %-20s %s", key, text);
+		char safe_key[64], safe[256];
+
+		add(b, TUI_ROLE_MAIN_FG, 0, "  %-20s %s", tl_term_safe(key, safe_key, sizeof safe_key),
+		    tl_term_safe(text, safe, sizeof safe));
 	}
 }
 

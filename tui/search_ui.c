@@ -13,6 +13,7 @@
 #include "bench/search_params.h"
 #include "bench/size.h"
 #include "io/host_json.h"
+#include "io/json_read.h"
 #include "io/plot.h"
 #include "io/results.h"
 #include "io/search_json.h"
@@ -633,10 +634,13 @@ static int rows_from_plan(struct tui_app *app)
 
 int tui_search_load(struct tui_app *app, const char *path, char *why, size_t whylen)
 {
-	json_error_t err;
-	json_t *doc = json_load_file(path, 0, &err);
+	/* The reader report uses: duplicate keys, FIFOs and sizes are
+	 * refused the same way. */
+	json_t *doc = tl_json_load(path, why, whylen);
 	bool interrupted;
-	if (!doc || !tl_search_json_is(doc)) {
+	if (!doc)
+		return -1;
+	if (!tl_search_json_is(doc)) {
 		json_decref(doc);
 		return 1; /* not a search: the run loader says what is wrong */
 	}

@@ -30,7 +30,7 @@ static int sig_pipe[2] = {-1, -1};
 static char restore_seq[256];
 static size_t restore_len;
 
-static const int quit_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGWINCH, SIGTSTP, SIGCONT};
+static const int quit_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT};
 static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 
 /* Set once the main loop reads the self-pipe: before, nothing reads it. */
@@ -64,7 +64,7 @@ static void on_signal(int sig)
 
 	/* Before the loop (loading a theme or a replay) nothing is measured
 	 * yet and nothing would read the pipe: INT, TERM and HUP end it now. */
-	if (!loop_running && (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)) {
+	if (!loop_running && (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT)) {
 		restore_terminal();
 		_exit(128 + sig);
 	}

@@ -553,7 +553,8 @@ static void keys(struct tui_app *app)
 	}
 }
 
-/* Ctrl-C, SIGTERM, SIGHUP: keep what was measured, then leave. */
+/* Ctrl-C, SIGTERM, SIGHUP, SIGQUIT (Ctrl-\\: its default core dump would
+ * leave the terminal raw): keep what was measured, then leave. */
 static void interrupted(struct tui_app *app, int sig, char *saved, size_t len)
 {
 	char why[160];
@@ -574,7 +575,7 @@ static void signals(struct tui_app *app, char *saved, size_t len)
 	while ((n = read(tui_term_signal_fd(), b, sizeof b)) > 0)
 		for (ssize_t i = 0; i < n; i++) {
 			int sig = b[i];
-			if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP)
+			if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT)
 				interrupted(app, sig, saved, len);
 			else if (sig == SIGWINCH)
 				tui_term_resize(app);

@@ -1,0 +1,284 @@
+#include "config.h"
+
+#include "io/json_read.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------------ */
+/* jansson's allocations while a file is read                          */
+/* ------------------------------------------------------------------ */
+
+static _Thread_local int reading;
+static _Thread_local bool oom;
+static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
+
+static void *read_malloc(size_t n)
+{
+	void *p;
+
+	/* After one failure nothing a parse could still do is worth an
+	 * allocation: fail at once, so the lexer's retries cost nothing. */
+	if (reading && oom)
+		return NULL;
+	p = malloc(n);
+	if (!p && reading)
+		oom = true;
+	return p;
+}
+
+static void hooks_set(void)
+{
+	json_set_alloc_funcs(read_malloc, free);
+}
+
+void tl_read_begin(void)
+{
+	pthread_once(&hooks_once, hooks_set);
+	reading++;
+	oom = false;
+}
+
+bool tl_read_oom(void)
+{
+	return oom;
+}
+
+void tl_read_note_oom(void)
+{
+	oom = true;
+}
+
+void tl_read_end(void)
+{
+	if (reading > 0)
+		reading--;
+	if (!reading)
+		oom = false;
+}
+
+/* ------------------------------------------------------------------ */
+/* Opening                                                              */
+/* ------------------------------------------------------------------ */
+
+const char *tl_read_name(const char *path)
+{
+	return strcmp(path, "-") == 0 ? "standard input" : path;
+}
+
+int tl_read_limit(uint64_t *bytes, char *why, size_t whylen)
+{
+	const char *s = getenv(TL_READ_LIMIT_ENV);
+	unsigned long long v;
+	char *end;
+	unsigned shift = 0;
+
+	*bytes = TL_READ_LIMIT_DEFAULT;
+	if (!s || !*s)
+		return 0;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	switch (*end) {
+	case 'K': case 'k': shift = 10; end++; break;
+	case 'M': case 'm': shift = 20; end++; break;
+	case 'G': case 'g': shift = 30; end++; break;
+	case 'T': case 't': shift = 40; end++; break;
+	default: break;
+	}
+	if (errno || *end || end == s || s[0] == '-' || v == 0 || v > (UINT64_MAX >> shift)) {
+		snprintf(why, whylen, "%s='%s' is not a size (accepted: a whole number of bytes "
+				      "from 1, with an optional K, M, G or T suffix)",
+			 TL_READ_LIMIT_ENV, s);
+		return -1;
+	}
+	*bytes = (uint64_t)v << shift;
+	return 0;
+}
+
+const char *tl_read_kind(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO (named pipe)";
+	if (S_ISCHR(m))
+		return "a character device";
+	if (S_ISBLK(m))
+		return "a block device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a regular file";
+}
+
+static void not_regular(const char *path, mode_t m, char *why, size_t whylen)
+{
+	/* "is a directory" keeps the words earlier tests and users know. */
+	snprintf(why, whylen, "%s: is %s, not a regular file (accepted: a JSON file written by "
+			      "ticklab)",
+		 path, tl_read_kind(m));
+}
+
+static void too_large(const char *path, uint64_t size, uint64_t limit, char *why, size_t whylen)
+{
+	snprintf(why, whylen, "%s: %s%llu bytes, over the read limit of %llu bytes (set %s to "
+			      "read larger files)",
+		 path, size ? "is " : "is over ", (unsigned long long)(size ? size : limit),
+		 (unsigned long long)limit, TL_READ_LIMIT_ENV);
+}
+
+FILE *tl_read_open(const char *path, char *why, size_t whylen)
+{
+	struct stat st;
+	uint64_t limit;
+	FILE *f;
+	int fd, fl;
+
+	if (tl_read_limit(&limit, why, whylen) < 0)
+		return NULL;
+	if (strcmp(path, "-") == 0)
+		return stdin;
+	/* O_NONBLOCK: opening a FIFO with no writer must return, not wait. */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0) {
+		int e = errno;
+
+		/* A socket cannot be opened at all (ENXIO): say what it is. */
+		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+			not_regular(path, st.st_mode, why, whylen);
+		else
+			snprintf(why, whylen, "%s: %s", path, strerror(e));
+		return NULL;
+	}
+	if (fstat(fd, &st) != 0) {
+		snprintf(why, whylen, "%s: %s", path, strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		not_regular(path, st.st_mode, why, whylen);
+		close(fd);
+		return NULL;
+	}
+	if ((uint64_t)st.st_size > limit) {
+		too_large(path, (uint64_t)st.st_size, limit, why, whylen);
+		close(fd);
+		return NULL;
+	}
+	fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	f = fdopen(fd, "rb");
+	if (!f) {
+		snprintf(why, whylen, "out of memory reading %s", path);
+		close(fd);
+	}
+	return f;
+}
+
+/* ------------------------------------------------------------------ */
+/* Parsing                                                              */
+/* ------------------------------------------------------------------ */
+
+bool tl_read_guard_feed(struct tl_read_guard *g, const void *buf, size_t n)
+{
+	const unsigned char *b = buf;
+
+	for (size_t i = 0; i < n && !g->over; i++, g->pos++) {
+		unsigned char c = b[i];
+
+		if (g->st == 0) {
+			if (c == '"') {
+				g->st = 1;
+				g->start = g->pos;
+				g->len = 0;
+			}
+			continue;
+		}
+		if (++g->len > TL_READ_STRING_MAX)
+			g->over = true;
+		if (g->st == 2)
+			g->st = 1;
+		else if (c == '\\')
+			g->st = 2;
+		else if (c == '"')
+			g->st = 0;
+	}
+	return !g->over;
+}
+
+void tl_read_guard_say(const struct tl_read_guard *g, const char *name, char *why, size_t whylen)
+{
+	snprintf(why, whylen, "%s: the string at byte %llu is longer than %d bytes (no file "
+			      "ticklab writes holds one; refused before reading it whole)",
+		 name, (unsigned long long)g->start, TL_READ_STRING_MAX);
+}
+
+struct source {
+	FILE *in;
+	uint64_t seen, limit;
+	bool over;
+	struct tl_read_guard guard;
+};
+
+static size_t source_read(void *buf, size_t len, void *arg)
+{
+	struct source *s = arg;
+	size_t n;
+
+	if (tl_read_oom())
+		return (size_t)-1;
+	n = fread(buf, 1, len, s->in);
+	s->seen += n;
+	if (s->seen > s->limit) {
+		s->over = true;
+		return (size_t)-1;
+	}
+	if (n == 0 && ferror(s->in))
+		return (size_t)-1;
+	if (!tl_read_guard_feed(&s->guard, buf, n))
+		return (size_t)-1;
+	return n;
+}
+
+json_t *tl_json_load(const char *path, char *why, size_t whylen)
+{
+	const char *name = tl_read_name(path);
+	struct source s = {0};
+	json_error_t err;
+	json_t *doc;
+	int e;
+
+	if (tl_read_limit(&s.limit, why, whylen) < 0 || !(s.in = tl_read_open(path, why, whylen)))
+		return NULL;
+	tl_read_begin();
+	doc = json_load_callback(source_read, &s, JSON_REJECT_DUPLICATES, &err);
+	e = ferror(s.in) ? errno : 0;
+	if (tl_read_oom()) {
+		json_decref(doc);
+		doc = NULL;
+		snprintf(why, whylen, "out of memory reading %s", name);
+	} else if (s.over) {
+		too_large(name, 0, s.limit, why, whylen);
+	} else if (s.guard.over) {
+		json_decref(doc);
+		doc = NULL;
+		tl_read_guard_say(&s.guard, name, why, whylen);
+	} else if (e) {
+		snprintf(why, whylen, "%s: %s", name, strerror(e));
+	} else if (!doc) {
+		if (err.line <= 0)
+			snprintf(why, whylen, "%s: %s", name, err.text);
+		else
+			snprintf(why, whylen, "%s:%d:%d: not valid JSON: %s", name, err.line,
+				 err.column, err.text);
+	}
+	tl_read_end();
+	if (s.in != stdin)
+		fclose(s.in);
+	return doc;
+}
