@@ -230,7 +230,8 @@ static void stat_summarise(const struct tl_search_plan *p, const struct tl_searc
 
 	memset(st, 0, sizeof(*st));
 	st->adds = st->ns = st->lo = st->hi = st->lo_ns = st->hi_ns = NAN;
-	st->bound_adds = st->bound_ns = NAN;
+	st->bound_adds = st->bound_ns = st->span_lo = st->span_hi = NAN;
+	st->planned = p->repeats;
 	for (unsigned r = 0; r < p->repeats && r < 256; r++) {
 		bool done;
 		const struct tl_search_result *res = rep_result(&c->rep[r], kind, &done);
@@ -243,6 +244,8 @@ static void stat_summarise(const struct tl_search_plan *p, const struct tl_searc
 		if (res->converged) {
 			xs[st->found] = (double)res->adds;
 			ns[st->found++] = res->ns;
+			st->span_lo = fmin(isnan(st->span_lo) ? INFINITY : st->span_lo, (double)res->adds);
+			st->span_hi = fmax(isnan(st->span_hi) ? 0 : st->span_hi, (double)res->adds);
 		} else if (res->bound_adds && !res->stopped &&
 			   !(st->bound_adds <= (double)res->bound_adds)) {
 			/* the smallest bound: none of the repeats found one below it */
@@ -250,6 +253,9 @@ static void stat_summarise(const struct tl_search_plan *p, const struct tl_searc
 			st->bound_ns = (double)res->bound_adds * c->rep[r].ns_per_add;
 		}
 	}
+	/* a cell still to be searched again: what it shows is not its answer */
+	st->provisional = st->ran < st->planned &&
+			  (c->state == TL_CELL_WAITING || c->state == TL_CELL_RUNNING);
 	if (st->found) {
 		st->adds = stats_median(xs, st->found);
 		st->ns = stats_median(ns, st->found);
@@ -265,6 +271,70 @@ static void stat_summarise(const struct tl_search_plan *p, const struct tl_searc
 		}
 	}
 	check_unstable(c, p->repeats, kind, p->sp.eps, xs, st);
+	st->status = tl_search_stat_status(st);
+}
+
+enum tl_search_status tl_search_stat_status(const struct tl_search_stat *s)
+{
+	if (!s->ran)
+		return TL_STATUS_NOT_RUN;
+	if (!s->found)
+		return isfinite(s->bound_adds) ? TL_STATUS_BOUND : TL_STATUS_NONE;
+	if (s->found < s->ran)
+		return TL_STATUS_PARTIAL;
+	if (s->found >= 2 && s->span_hi > AGREE_RATIO * s->span_lo)
+		return TL_STATUS_UNSTABLE;
+	if (s->planned <= 1)
+		return TL_STATUS_SINGLE;
+	/* an interval rests on every planned repeat: one that was stopped or
+	 * is still to run could land anywhere */
+	if (s->found < 2 || s->found < s->planned || s->provisional)
+		return TL_STATUS_PARTIAL;
+	return TL_STATUS_INTERVAL;
+}
+
+const char *tl_search_status_name(enum tl_search_status st)
+{
+	static const char *const names[] = {"not_run", "interval95", "found_k_of_n", "unstable",
+					    "single", "bound", "none"};
+
+	return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "none";
+}
+
+void tl_search_stat_text(char *buf, size_t len, const struct tl_search_stat *s)
+{
+	if (s->provisional && s->ran) {
+		if (s->found == s->ran)
+			snprintf(buf, len, "so far, %zu of %zu ran", s->ran, s->planned);
+		else
+			snprintf(buf, len, "so far, %zu of %zu found", s->found, s->ran);
+		return;
+	}
+	switch (s->status) {
+	case TL_STATUS_INTERVAL:
+		snprintf(buf, len, "%.0f-%.0f", s->lo, s->hi);
+		break;
+	case TL_STATUS_PARTIAL:
+		if (s->ran < s->planned)
+			snprintf(buf, len, "found in %zu of %zu (%zu planned)", s->found, s->ran, s->planned);
+		else
+			snprintf(buf, len, "found in %zu of %zu", s->found, s->ran);
+		break;
+	case TL_STATUS_UNSTABLE:
+		snprintf(buf, len, "unstable: %.0f..%.0f", s->span_lo, s->span_hi);
+		break;
+	case TL_STATUS_SINGLE:
+		snprintf(buf, len, "1 repeat, no interval");
+		break;
+	case TL_STATUS_BOUND:
+		snprintf(buf, len, "> %.0f", s->bound_adds);
+		break;
+	case TL_STATUS_NONE:
+		snprintf(buf, len, "none");
+		break;
+	default:
+		snprintf(buf, len, "-");
+	}
 }
 
 static double median_of(const struct tl_search_cell *c, unsigned nrep, size_t offset)
@@ -320,25 +390,57 @@ static bool has_bound(const struct tl_search_stat *s)
 	return s->ran && !has_answer(s) && s->bound_ns > 0;
 }
 
+/* "the reference found none below 45776 ADDs in 2 of 3 repeats" */
+static void bound_basis(char *buf, size_t len, const char *who, const struct tl_search_stat *s)
+{
+	int at = snprintf(buf, len, "%s found none below %.0f ADDs (%.3g ns) in %zu of %zu repeats",
+			  who, s->bound_adds, s->bound_ns, s->ran - s->found, s->ran);
+
+	if (s->found && at > 0 && (size_t)at < len)
+		snprintf(buf + at, len - (size_t)at, "; %zu found %.0f", s->found, s->adds);
+}
+
+/* "the reference: found in 2 of 3" for a side without a 95 % interval */
+static void side_basis(char *buf, size_t len, const char *who, const struct tl_search_stat *s)
+{
+	char text[96];
+	size_t at = strlen(buf);
+
+	if (s->status == TL_STATUS_INTERVAL || at + 3 >= len)
+		return;
+	tl_search_stat_text(text, sizeof text, s);
+	snprintf(buf + at, len - at, "%s%s: %s", at ? "; " : "", who, text);
+}
+
 static void ratio_of(const struct tl_search_stat *ref, const struct tl_search_stat *s,
 		     struct tl_search_ratio *out)
 {
 	out->rel = 0;
-	out->value = out->lo = out->hi = NAN;
+	out->value = out->lo = out->hi = out->bound_ns = NAN;
+	out->interval = false;
+	out->basis[0] = '\0';
 	if (has_answer(ref) && has_answer(s)) {
 		out->rel = '=';
 		out->value = ref->ns / s->ns;
-		out->lo = ref->lo_ns / s->hi_ns;
-		out->hi = ref->hi_ns / s->lo_ns;
+		/* an interval on the ratio only from two 95 % intervals */
+		out->interval = ref->status == TL_STATUS_INTERVAL && s->status == TL_STATUS_INTERVAL;
+		if (out->interval) {
+			out->lo = ref->lo_ns / s->hi_ns;
+			out->hi = ref->hi_ns / s->lo_ns;
+		}
+		side_basis(out->basis, sizeof out->basis, "the reference", ref);
+		side_basis(out->basis, sizeof out->basis, "this backend", s);
 	} else if (has_bound(ref) && has_answer(s)) {
 		/* the reference's answer lies above its bound, so the ratio does too */
 		out->rel = '>';
 		out->value = ref->bound_ns / s->ns;
-		out->lo = ref->bound_ns / s->hi_ns;
+		out->bound_ns = ref->bound_ns;
+		bound_basis(out->basis, sizeof out->basis, "the reference", ref);
 	} else if (has_answer(ref) && has_bound(s)) {
 		out->rel = '<';
 		out->value = ref->ns / s->bound_ns;
-		out->hi = ref->hi_ns / s->bound_ns;
+		out->bound_ns = s->bound_ns;
+		bound_basis(out->basis, sizeof out->basis, "this backend", s);
 	} else if (!ref->ran || !s->ran) {
 		snprintf(out->why, sizeof out->why, "not searched");
 	} else if (!has_answer(ref) && !has_answer(s)) {
@@ -387,26 +489,46 @@ void tl_search_ratio_describe(char *buf, size_t len, const struct tl_search_rati
 	case '=': {
 		double lo = more ? r->lo : 1 / r->hi, hi = more ? r->hi : 1 / r->lo;
 
-		if (isfinite(lo) && isfinite(hi) && lo > 0)
+		if (r->interval && isfinite(lo) && isfinite(hi) && lo > 0)
 			snprintf(buf, len, "%.3g%s %s %s (%.3g-%.3g%s)", shown, times,
 				 more ? "more" : "less", what, lo, hi, times);
-		else
+		else if (r->interval)
 			/* an interval reaching 0 on either side has no finite ratio end */
 			snprintf(buf, len, "%.3g%s %s %s (interval unbounded: the repeats scatter too "
 					   "much to bound the ratio)",
 				 shown, times, more ? "more" : "less", what);
+		else
+			snprintf(buf, len, "%.3g%s %s %s (medians, no interval: %s)", shown, times,
+				 more ? "more" : "less", what, r->basis);
 		break;
 	}
 	case '>':
 		/* the true ratio is above v */
-		snprintf(buf, len, more ? "at least %.3g%s more %s" : "at most %.3g%s less %s", shown,
-			 times, what);
+		snprintf(buf, len, more ? "at least %.3g%s more %s (%s)" : "at most %.3g%s less %s (%s)",
+			 shown, times, what, r->basis);
 		break;
 	case '<':
-		snprintf(buf, len, more ? "at most %.3g%s more %s" : "at least %.3g%s less %s", shown,
-			 times, what);
+		snprintf(buf, len, more ? "at most %.3g%s more %s (%s)" : "at least %.3g%s less %s (%s)",
+			 shown, times, what, r->basis);
 		break;
 	default:
 		snprintf(buf, len, "no %s ratio: %s", what, r->why);
+	}
+}
+
+void tl_search_ratio_short(char *buf, size_t len, const struct tl_search_ratio *r)
+{
+	switch (r->rel) {
+	case '=':
+		snprintf(buf, len, r->interval ? "%.2g" : "%.2g (no interval)", r->value);
+		break;
+	case '>':
+	case '<':
+		/* a bound says which bound: the table beside it may show a value */
+		snprintf(buf, len, "%s%.2g (%s %s %.3g ns)", r->rel == '>' ? ">=" : "<=", r->value,
+			 r->rel == '>' ? "ref" : "this", ">", r->bound_ns);
+		break;
+	default:
+		snprintf(buf, len, "-");
 	}
 }

@@ -12,20 +12,23 @@
 #include "io/search_json.h"
 #include "stats/stats.h"
 
+/* The median where one was found (marked "~" while provisional), then
+ * what it may claim (tl_search_stat_text): an interval only when every
+ * repeat found it and they agree. */
 static void print_metric(FILE *out, const struct tl_search_stat *s, bool stopped)
 {
-	char iv[48] = "-", found[48] = "-";
+	char iv[64] = "-", found[48] = "-", med[32];
 
 	if (s->ran)
 		snprintf(found, sizeof found, "%zu/%zu%s", s->found, s->ran, s->unstable ? "!" : "");
+	if (s->ran)
+		tl_search_stat_text(iv, sizeof iv, s);
 	if (s->found) {
-		snprintf(iv, sizeof iv, "%.0f-%.0f", s->lo, s->hi);
-		fprintf(out, " %9.0f %-17s %9.1f %5s", s->adds, iv, s->ns, found);
+		snprintf(med, sizeof med, "%s%.0f", s->provisional ? "~" : "", s->adds);
+		fprintf(out, " %9s %-22s %9.1f %5s", med, iv, s->ns, found);
 		return;
 	}
-	if (isfinite(s->bound_adds))
-		snprintf(iv, sizeof iv, "> %.0f", s->bound_adds);
-	fprintf(out, " %9s %-17s %9s %5s", !s->ran ? "-" : stopped ? "stopped" : "none", iv, "-", found);
+	fprintf(out, " %9s %-22s %9s %5s", !s->ran ? "-" : stopped ? "stopped" : "none", iv, "-", found);
 }
 
 /* Each distinct note of one metric, once, with the repeats it came from. */
@@ -66,9 +69,9 @@ static bool simulated(const char *id)
 
 static void print_rows(FILE *out, const struct tl_search_plan *p, const struct tl_search_cell *cells)
 {
-	fprintf(out, "%-16s %-8s %6s %6s | %9s %-17s %9s %5s | %9s %-17s %9s %5s\n", "backend",
-		"flush", "n_f", "ns/ADD", "tmin ADD", "interval", "tmin ns", "found", "tdiff ADD",
-		"interval", "tdiff ns", "found");
+	fprintf(out, "%-16s %-8s %6s %6s | %9s %-22s %9s %5s | %9s %-22s %9s %5s\n", "backend",
+		"flush", "n_f", "ns/ADD", "tmin ADD", "95% interval | status", "tmin ns", "found",
+		"tdiff ADD", "95% interval | status", "tdiff ns", "found");
 	for (size_t i = 0; i < p->nbackends * p->nflush; i++) {
 		const struct tl_search_cell *c = &cells[i];
 		bool stop = any_stopped(c, p->repeats);
@@ -118,7 +121,7 @@ void tl_search_table_print(FILE *out, const struct tl_search_plan *p,
 		print_cell_notes(out, p, &cells[i]);
 	for (size_t i = 0; i < p->nbackends * p->nflush; i++) {
 		const struct tl_search_cell *c = &cells[i];
-		char precise[160], sensitive[160];
+		char precise[400], sensitive[400];
 
 		if (c->b == p->ref || !c->tmin.ran)
 			continue;

@@ -449,30 +449,34 @@ static void draw_plot(struct tui_app *app, const struct tui_rect *r, int kind)
 	tui_put(r->y + r->h - 1, r->x + r->w - (int)strlen(b), (int)strlen(b), dim, b);
 }
 
-/* "  1600 [1560-1645]  480.0" for a median with its interval; "!" marks
- * repeats that disagree; "> 1e8" is a bound where none was found. */
+/* "   1600 [1560-1645]" for a median with its 95 % interval; otherwise the
+ * median beside what it may claim ("12791 found in 1 of 3", "> 1e8",
+ * "unstable: 700..900"), from tl_search_stat_text; "~" and "so far" while
+ * the cell has repeats to come. */
 static void fmt_result(char *buf, size_t len, const struct tl_search_cell *c, int kind)
 {
 	const struct tl_search_stat *s = kind == 0 ? &c->tmin : &c->tdiff;
-	if (s->found)
-		snprintf(buf, len, "%7.0f%s[%.0f-%.0f]", s->adds, s->unstable ? "!" : " ", s->lo, s->hi);
-	else if (c->state == TL_CELL_RUNNING && c->phase == kind + 1)
+	char st[64];
+
+	tl_search_stat_text(st, sizeof st, s);
+	if (c->state == TL_CELL_RUNNING && c->phase == kind + 1 && !s->found)
 		snprintf(buf, len, "searching...");
-	else if (s->ran && isfinite(s->bound_adds))
-		snprintf(buf, len, "none > %.3g", s->bound_adds);
-	else if (s->ran || c->state == TL_CELL_FAILED)
+	else if (s->found && s->status == TL_STATUS_INTERVAL && !s->provisional)
+		snprintf(buf, len, "%7.0f [%s]", s->adds, st);
+	else if (s->found)
+		snprintf(buf, len, "%s%.0f %s", s->provisional ? "~" : "", s->adds, st);
+	else if (s->ran)
+		snprintf(buf, len, "none%s%s", s->status == TL_STATUS_BOUND ? " " : "",
+			 s->status == TL_STATUS_BOUND ? st : "");
+	else if (c->state == TL_CELL_FAILED)
 		snprintf(buf, len, "none");
 	else
 		buf[0] = '\0';
 }
 
-/* "ratio 2.0x / >=12x": '=' a value, '>=' / '<=' a bound. */
 static void fmt_ratio(char *buf, size_t len, const struct tl_search_ratio *r)
 {
-	if (!r->rel)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%s%.2g", r->rel == '=' ? "" : r->rel == '>' ? ">=" : "<=", r->value);
+	tl_search_ratio_short(buf, len, r);
 }
 
 static int draw_params(struct tui_app *app, int y)
@@ -491,12 +495,12 @@ static int draw_rows(struct tui_app *app, int y)
 	int a = tui_attr(app, TUI_ROLE_MAIN_FG);
 	int idw = r->w >= 120 ? 28 : 14;
 	tui_putf(y++, r->x, r->w, tui_attr(app, TUI_ROLE_TITLE) | A_BOLD,
-		 "  %-*s %-8s %-20s %-20s %s", idw, "backend", "flush", "t_min ADDs [95%]",
+		 "  %-*s %-8s %-26s %-26s %s", idw, "backend", "flush", "t_min ADDs [95%]",
 		 "t_diff ADDs [95%]", "ratio");
 	for (size_t i = 0; i < app->nrows_s && y < r->y + r->h; i++) {
 		const struct tui_search_row *row = &app->rows_s[i];
 		const struct tl_search_cell *c = &app->search_cells[i];
-		char fl[32], t1[48], t2[48], r1[24], r2[24], tail[300];
+		char fl[32], t1[96], t2[96], r1[64], r2[64], tail[300];
 		tl_size_format(row->bytes, fl, sizeof fl);
 		fmt_result(t1, sizeof t1, c, 0);
 		fmt_result(t2, sizeof t2, c, 1);
@@ -520,7 +524,7 @@ static int draw_rows(struct tui_app *app, int y)
 		else
 			snprintf(id, sizeof id, "%s", row->id);
 		tui_putf(y, x, r->x + r->w - x, c->state == TL_CELL_FAILED ? tui_attr(app, TUI_ROLE_ERROR) : a,
-			 "%-*.*s %-8s %-20s %-20s %s", idw, idw, id, fl, t1, t2, tail);
+			 "%-*.*s %-8s %-26s %-26s %s", idw, idw, id, fl, t1, t2, tail);
 		y++;
 	}
 	return y;
@@ -537,10 +541,10 @@ static int draw_sentences(struct tui_app *app, int y)
 		const struct tl_search_cell *c = &app->search_cells[i];
 		if (c->b == app->search_plan.ref || !c->tmin.ran)
 			continue;
-		char precise[160], sensitive[160];
+		char precise[400], sensitive[400];
 		tl_search_ratio_describe(precise, sizeof precise, &c->ratio_tmin, "precise", times);
 		tl_search_ratio_describe(sensitive, sizeof sensitive, &c->ratio_tdiff, "sensitive", times);
-		char text[512];
+		char text[1024];
 		snprintf(text, sizeof text, "%s: %s; %s than %s (flush %s)", app->rows_s[i].id, precise,
 			 sensitive, ref, app->search_plan.flush_names[c->f]);
 		y = tui_put_wrapped(y, r->x, r->w, r->y + r->h, 2, tui_attr(app, TUI_ROLE_HI), text);
@@ -571,8 +575,8 @@ static void draw_table(struct tui_app *app)
 	int y = draw_sentences(app, draw_rows(app, draw_params(app, r->y)));
 	if (y < r->y + r->h)
 		tui_put(y, r->x, r->w, tui_attr(app, TUI_ROLE_INACTIVE),
-			"median of the repeats [interval]; ! repeats disagree; ratio = reference / this; "
-			"* simulated");
+			"median of the repeats [95% interval] only when all agree; ~ so far; "
+			"ratio = reference / this; * simulated");
 }
 
 void tui_search_draw(struct tui_app *app)
