@@ -187,6 +187,9 @@ const char *tl_search_status_name(enum tl_search_status st);
  * "unstable: 700..900", "1 repeat, no interval", "> 25", "none"; while
  * provisional, "so far ..." with the repeats that ran. */
 void tl_search_stat_text(char *buf, size_t len, const struct tl_search_stat *s);
+/* The same for a narrow column: "747-815", "1 of 3 found", "unstable",
+ * "> 25", "so far 1/3". */
+void tl_search_stat_brief(char *buf, size_t len, const struct tl_search_stat *s);
 
 /* "7.1x more precise (5.2-9.0x)", ">= 12x more precise (reference: none below
  * 1e8 ADDs)", or the why of a missing ratio. times: "x" or "\u00d7". */

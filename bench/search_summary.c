@@ -316,7 +316,7 @@ void tl_search_stat_text(char *buf, size_t len, const struct tl_search_stat *s)
 		break;
 	case TL_STATUS_PARTIAL:
 		if (s->ran < s->planned)
-			snprintf(buf, len, "found in %zu of %zu (%zu planned)", s->found, s->ran, s->planned);
+			snprintf(buf, len, "found in %zu of %zu (of %zu)", s->found, s->ran, s->planned);
 		else
 			snprintf(buf, len, "found in %zu of %zu", s->found, s->ran);
 		break;
@@ -388,6 +388,20 @@ static bool has_answer(const struct tl_search_stat *s)
 static bool has_bound(const struct tl_search_stat *s)
 {
 	return s->ran && !has_answer(s) && s->bound_ns > 0;
+}
+
+void tl_search_stat_brief(char *buf, size_t len, const struct tl_search_stat *s)
+{
+	if (s->provisional && s->ran)
+		snprintf(buf, len, "so far %zu/%zu", s->found, s->planned);
+	else if (s->status == TL_STATUS_PARTIAL)
+		snprintf(buf, len, "%zu of %zu found", s->found, s->ran);
+	else if (s->status == TL_STATUS_UNSTABLE)
+		snprintf(buf, len, "unstable");
+	else if (s->status == TL_STATUS_SINGLE)
+		snprintf(buf, len, "1 repeat");
+	else
+		tl_search_stat_text(buf, len, s);
 }
 
 /* "the reference found none below 45776 ADDs in 2 of 3 repeats" */

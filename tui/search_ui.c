@@ -453,12 +453,15 @@ static void draw_plot(struct tui_app *app, const struct tui_rect *r, int kind)
  * median beside what it may claim ("12791 found in 1 of 3", "> 1e8",
  * "unstable: 700..900"), from tl_search_stat_text; "~" and "so far" while
  * the cell has repeats to come. */
-static void fmt_result(char *buf, size_t len, const struct tl_search_cell *c, int kind)
+static void fmt_result(char *buf, size_t len, const struct tl_search_cell *c, int kind, bool wide)
 {
 	const struct tl_search_stat *s = kind == 0 ? &c->tmin : &c->tdiff;
 	char st[64];
 
-	tl_search_stat_text(st, sizeof st, s);
+	if (wide)
+		tl_search_stat_text(st, sizeof st, s);
+	else
+		tl_search_stat_brief(st, sizeof st, s);
 	if (c->state == TL_CELL_RUNNING && c->phase == kind + 1 && !s->found)
 		snprintf(buf, len, "searching...");
 	else if (s->found && s->status == TL_STATUS_INTERVAL && !s->provisional)
@@ -493,17 +496,17 @@ static int draw_rows(struct tui_app *app, int y)
 {
 	const struct tui_rect *r = &app->lay.table;
 	int a = tui_attr(app, TUI_ROLE_MAIN_FG);
-	int idw = r->w >= 120 ? 28 : 14;
+	int idw = r->w >= 120 ? 28 : 14, cw = r->w >= 120 ? 30 : 20;
 	tui_putf(y++, r->x, r->w, tui_attr(app, TUI_ROLE_TITLE) | A_BOLD,
-		 "  %-*s %-8s %-26s %-26s %s", idw, "backend", "flush", "t_min ADDs [95%]",
-		 "t_diff ADDs [95%]", "ratio");
+		 "  %-*s %-8s %-*s %-*s %s", idw, "backend", "flush", cw, "t_min ADDs [95%]",
+		 cw, "t_diff ADDs [95%]", "ratio");
 	for (size_t i = 0; i < app->nrows_s && y < r->y + r->h; i++) {
 		const struct tui_search_row *row = &app->rows_s[i];
 		const struct tl_search_cell *c = &app->search_cells[i];
 		char fl[32], t1[96], t2[96], r1[64], r2[64], tail[300];
 		tl_size_format(row->bytes, fl, sizeof fl);
-		fmt_result(t1, sizeof t1, c, 0);
-		fmt_result(t2, sizeof t2, c, 1);
+		fmt_result(t1, sizeof t1, c, 0, r->w >= 120);
+		fmt_result(t2, sizeof t2, c, 1, r->w >= 120);
 		fmt_ratio(r1, sizeof r1, &c->ratio_tmin);
 		fmt_ratio(r2, sizeof r2, &c->ratio_tdiff);
 		if (c->state == TL_CELL_FAILED)
@@ -524,7 +527,7 @@ static int draw_rows(struct tui_app *app, int y)
 		else
 			snprintf(id, sizeof id, "%s", row->id);
 		tui_putf(y, x, r->x + r->w - x, c->state == TL_CELL_FAILED ? tui_attr(app, TUI_ROLE_ERROR) : a,
-			 "%-*.*s %-8s %-26s %-26s %s", idw, idw, id, fl, t1, t2, tail);
+			 "%-*.*s %-8s %-*s %-*s %s", idw, idw, id, fl, cw, t1, cw, t2, tail);
 		y++;
 	}
 	return y;
@@ -545,8 +548,8 @@ static int draw_sentences(struct tui_app *app, int y)
 		tl_search_ratio_describe(precise, sizeof precise, &c->ratio_tmin, "precise", times);
 		tl_search_ratio_describe(sensitive, sizeof sensitive, &c->ratio_tdiff, "sensitive", times);
 		char text[1024];
-		snprintf(text, sizeof text, "%s: %s; %s than %s (flush %s)", app->rows_s[i].id, precise,
-			 sensitive, ref, app->search_plan.flush_names[c->f]);
+		snprintf(text, sizeof text, "%s: %s; %s (reference %s, flush %s)", app->rows_s[i].id,
+			 precise, sensitive, ref, app->search_plan.flush_names[c->f]);
 		y = tui_put_wrapped(y, r->x, r->w, r->y + r->h, 2, tui_attr(app, TUI_ROLE_HI), text);
 	}
 	for (size_t i = 0; i < app->nrows_s && y < r->y + r->h; i++) {
@@ -630,6 +633,19 @@ static int rows_from_plan(struct tui_app *app)
 		row->flush = c->f;
 		snprintf(row->id, TL_ID_MAX, "%s", p->backends[c->b]);
 		row->bytes = p->flush[c->f];
+		/* a replayed search draws the curves its repeats kept */
+		for (unsigned r = 0; r < c->nrep; r++)
+			for (int k = 0; k < 2; k++)
+				for (size_t j = 0; j < c->rep[r].points[k].n; j++) {
+					const double *xy = c->rep[r].points[k].xy[j];
+
+					if (!(xy[0] >= 0))
+						continue;
+					if (k == 0)
+						push(&row->cv_x, &row->cv_y, &row->ncv, &row->capcv, (uint64_t)xy[0], xy[1]);
+					else
+						push(&row->ov_x, &row->ov_y, &row->nov, &row->capov, (uint64_t)xy[0], xy[1]);
+				}
 	}
 	app->nrows_s = n;
 	return 0;
