@@ -14,3 +14,7 @@ TESTS += tests/test_fleet_cli.sh tests/test_slurm_fleet.sh
 EXTRA_DIST += tests/test_fleet_cli.sh tests/test_slurm_fleet.sh
 EXTRA_DIST += contrib/fleet.sbatch contrib/check_ticklab_fleet
 include tests/fuzz/local.mk
+# issue 21 item 4: a search whose reference found t_min in 1 of 3 repeats, replayed
+TESTS += tests/test_tui_search.sh
+EXTRA_DIST += tests/test_tui_search.sh tests/fixtures/search-tmin-1of3.json \
+	tests/golden/search-1of3-80x24.txt tests/golden/search-1of3-200x50.txt
