@@ -18,8 +18,10 @@
  * fast-vs-paper agreement): their ratio is then at most 1.1 / 0.9. */
 #define AGREE_RATIO (1.1 / 0.9)
 /* "CV floor near eps": the lowest CV a repeat saw is within 30 % of eps,
- * so whether a point passes is a coin toss on the noise */
+ * so whether a point passes is a coin toss on the noise; above 1.3 eps it
+ * is far above, and nothing passes for a reason the noise does not explain */
 #define NEAR_EPS 0.7
+#define FAR_EPS 1.3
 /* from this many answers on, a bootstrap of the median; below, Student t */
 #define BOOT_MIN 10
 #define BOOT_RESAMPLES 2000
@@ -162,6 +164,7 @@ static void causes(const struct tl_search_cell *c, unsigned nrep, int kind, doub
 {
 	double drift = NAN, cv = NAN;
 	size_t timed = 0;
+	bool tmin = kind == 0;
 	char text[160];
 
 	for (unsigned r = 0; r < nrep; r++) {
@@ -173,8 +176,12 @@ static void causes(const struct tl_search_cell *c, unsigned nrep, int kind, doub
 			continue;
 		if (isfinite(rep->tmin.best_drift))
 			drift = fmax(isnan(drift) ? 0 : drift, rep->tmin.best_drift);
-		if (isfinite(rep->tmin.best_cv) && rep->tmin.best_cv >= NEAR_EPS * eps)
-			cv = fmax(isnan(cv) ? 0 : cv, rep->tmin.best_cv);
+		/* t_min's CV floor explains t_min, and where some repeats found
+		 * none, theirs is the floor to explain; t_diff starts from it but
+		 * scatters for its own reason (the slowest of q n readings) */
+		if (tmin && isfinite(rep->tmin.best_cv) && rep->tmin.best_cv >= NEAR_EPS * eps &&
+		    (st->found == st->ran || !rep->tmin.converged))
+			cv = fmin(isnan(cv) ? INFINITY : cv, rep->tmin.best_cv);
 		timed += done && res->out_of_time;
 	}
 	if (isfinite(drift)) {
@@ -184,17 +191,27 @@ static void causes(const struct tl_search_cell *c, unsigned nrep, int kind, doub
 		add_reason(st->why, sizeof st->why, text);
 	}
 	if (isfinite(cv)) {
-		snprintf(text, sizeof text, "the lowest CV seen (%.2g %%) is close to eps (%.2g %%): "
-					    "whether a point passes is down to noise",
-			 100 * cv, 100 * eps);
+		/* the words follow the number: 1.1 % is close to 1 %, 48 % is not */
+		if (cv <= FAR_EPS * eps)
+			snprintf(text, sizeof text, "the lowest CV seen (%.2g %%) is close to eps "
+						    "(%.2g %%): whether a point passes is down to noise",
+				 100 * cv, 100 * eps);
+		else
+			snprintf(text, sizeof text, "the lowest CV seen (%.2g %%) is %.3gx eps (%.2g %%): "
+						    "far from it, not a coin toss on the noise",
+				 100 * cv, cv / eps, 100 * eps);
 		add_reason(st->why, sizeof st->why, text);
 	}
+	if (!tmin && !timed && !isfinite(drift))
+		add_reason(st->why, sizeof st->why,
+			   "t_diff rests on the slowest of q x n readings, which scatter from repeat "
+			   "to repeat");
 	if (timed) {
 		snprintf(text, sizeof text, "the time limit ended %zu repeat(s) before they finished",
 			 timed);
 		add_reason(st->why, sizeof st->why, text);
 	}
-	if (!isfinite(drift) && !isfinite(cv) && !timed)
+	if (tmin && !isfinite(drift) && !isfinite(cv) && !timed)
 		add_reason(st->why, sizeof st->why, "no drift, CV floor or time limit measured");
 }
 

@@ -18,3 +18,7 @@ include tests/fuzz/local.mk
 TESTS += tests/test_tui_search.sh
 EXTRA_DIST += tests/test_tui_search.sh tests/fixtures/search-tmin-1of3.json \
 	tests/golden/search-1of3-80x24.txt tests/golden/search-1of3-200x50.txt
+check_PROGRAMS += tests/test_search_status
+tests_test_search_status_SOURCES = tests/test_search_status.c tests/tap.h
+tests_test_search_status_LDADD = $(TL_LIBS)
+TESTS += tests/test_search_status
