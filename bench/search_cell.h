@@ -88,6 +88,9 @@ struct tl_search_stat {
 	bool provisional;
 	enum tl_search_status status;
 	double span_lo, span_hi;    /* smallest and largest answer found (ADDs) */
+	/* t_min: the lowest CV each repeat saw and where (median over the
+	 * repeats; NaN unknown): the answer where none is found at eps */
+	double cv_floor, cv_floor_adds;
 	double adds, ns;            /* median of the repeats that found it; NaN when none */
 	double lo, hi, lo_ns, hi_ns; /* its interval (see tl_search_interval) */
 	double bound_adds, bound_ns; /* none found: nothing below this (smallest bound) */
@@ -177,6 +180,9 @@ void tl_search_ratios(const struct tl_search_plan *p, struct tl_search_cell *cel
 const char *tl_search_interval(const double *xs, size_t n, double *lo, double *hi);
 /* The name for a plan with r repeats (what the JSON's interval_method says). */
 const char *tl_search_interval_method(unsigned r);
+
+/* "CV floor 1.2 % at 1000 ADDs (median of 3 repeats)"; empty when unknown. */
+void tl_search_cv_floor_text(char *buf, size_t len, const struct tl_search_stat *s);
 
 /* The status of a summarised metric (the one place that decides it). */
 enum tl_search_status tl_search_stat_status(const struct tl_search_stat *s);

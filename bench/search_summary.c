@@ -243,11 +243,13 @@ static void check_unstable(const struct tl_search_cell *c, unsigned nrep, int ki
 static void stat_summarise(const struct tl_search_plan *p, const struct tl_search_cell *c, int kind,
 			   struct tl_search_stat *st)
 {
-	double xs[256], ns[256];
+	double xs[256], ns[256], fcv[256], fadds[256];
+	size_t nf = 0;
 
 	memset(st, 0, sizeof(*st));
 	st->adds = st->ns = st->lo = st->hi = st->lo_ns = st->hi_ns = NAN;
 	st->bound_adds = st->bound_ns = st->span_lo = st->span_hi = NAN;
+	st->cv_floor = st->cv_floor_adds = NAN;
 	st->planned = p->repeats;
 	for (unsigned r = 0; r < p->repeats && r < 256; r++) {
 		bool done;
@@ -256,6 +258,10 @@ static void stat_summarise(const struct tl_search_plan *p, const struct tl_searc
 		if (!done)
 			continue;
 		st->ran++;
+		if (kind == 0 && isfinite(res->best_cv) && res->best_adds) {
+			fcv[nf] = res->best_cv;
+			fadds[nf++] = (double)res->best_adds;
+		}
 		st->measurements += res->measurements;
 		st->seconds += res->seconds;
 		if (res->converged) {
@@ -269,6 +275,10 @@ static void stat_summarise(const struct tl_search_plan *p, const struct tl_searc
 			st->bound_adds = (double)res->bound_adds;
 			st->bound_ns = (double)res->bound_adds * c->rep[r].ns_per_add;
 		}
+	}
+	if (nf) {
+		st->cv_floor = stats_median(fcv, nf);
+		st->cv_floor_adds = stats_median(fadds, nf);
 	}
 	/* a cell still to be searched again: what it shows is not its answer */
 	st->provisional = st->ran < st->planned &&
@@ -289,6 +299,17 @@ static void stat_summarise(const struct tl_search_plan *p, const struct tl_searc
 	}
 	check_unstable(c, p->repeats, kind, p->sp.eps, xs, st);
 	st->status = tl_search_stat_status(st);
+}
+
+void tl_search_cv_floor_text(char *buf, size_t len, const struct tl_search_stat *s)
+{
+	if (!isfinite(s->cv_floor) || !isfinite(s->cv_floor_adds)) {
+		if (len)
+			buf[0] = '\0';
+		return;
+	}
+	snprintf(buf, len, "CV floor %.3g %% at %.0f ADDs (median of %zu repeat%s)", 100 * s->cv_floor,
+		 s->cv_floor_adds, s->ran, s->ran == 1 ? "" : "s");
 }
 
 enum tl_search_status tl_search_stat_status(const struct tl_search_stat *s)

@@ -104,6 +104,11 @@ static json_t *metric_json(const struct tl_search_plan *p, const struct tl_searc
 		    json_string(iv ? tl_search_interval_method((unsigned)s->found) : "none"));
 	tl_json_set(j, "unstable", json_boolean(s->unstable));
 	tl_json_set(j, "unstable_why", s->unstable ? json_string(s->why) : json_null());
+	if (kind == 0) {
+		/* where no t_min exists at eps, how steady it got and where */
+		tl_json_set(j, "cv_floor", tl_json_real(s->cv_floor));
+		tl_json_set(j, "cv_floor_adds", tl_json_real(s->cv_floor_adds));
+	}
 	tl_json_set(j, "bound_adds", tl_json_real(s->bound_adds));
 	tl_json_set(j, "bound_ns", tl_json_real(s->bound_ns));
 	tl_json_set(j, "note", json_string(first_note(c, p->repeats, kind)));

@@ -105,6 +105,14 @@ static void print_cell_notes(FILE *out, const struct tl_search_plan *p,
 	print_notes(out, p, c, 1);
 	if (c->tmin.unstable)
 		fprintf(out, "%s @ %s: t_min UNSTABLE: %s\n", b, fl, c->tmin.why);
+	if (c->tmin.ran && c->tmin.status != TL_STATUS_INTERVAL && c->tmin.status != TL_STATUS_SINGLE) {
+		char floor[160];
+
+		tl_search_cv_floor_text(floor, sizeof floor, &c->tmin);
+		if (floor[0])
+			fprintf(out, "%s @ %s: t_min has no 95 %% interval at eps %g; %s\n", b, fl,
+				p->sp.eps, floor);
+	}
 	if (c->tdiff.unstable)
 		fprintf(out, "%s @ %s: t_diff UNSTABLE: %s\n", b, fl, c->tdiff.why);
 }

@@ -557,13 +557,16 @@ static int draw_sentences(struct tui_app *app, int y)
 		for (int k = 0; k < 2 && y < r->y + r->h; k++) {
 			const struct tl_search_stat *s = k == 0 ? &c->tmin : &c->tdiff;
 			const struct tl_search_result *res = k == 0 ? &c->rep[0].tmin : &c->rep[0].tdiff;
-			char text[sizeof s->why + TL_ID_MAX + 32];
+			char text[sizeof s->why + TL_ID_MAX + 200], floor[160] = "";
+			/* where t_min has no interval at eps: how steady it got, where */
+			if (k == 0 && s->status != TL_STATUS_INTERVAL && s->status != TL_STATUS_SINGLE)
+				tl_search_cv_floor_text(floor, sizeof floor, s);
 			if (s->unstable)
-				snprintf(text, sizeof text, "%s: %s unstable: %s", app->rows_s[i].id,
-					 k == 0 ? "t_min" : "t_diff", s->why);
+				snprintf(text, sizeof text, "%s: %s unstable: %s%s%s", app->rows_s[i].id,
+					 k == 0 ? "t_min" : "t_diff", s->why, floor[0] ? "; " : "", floor);
 			else if (c->state == TL_CELL_DONE && !s->found && res->note[0])
-				snprintf(text, sizeof text, "%s: %s: %s", app->rows_s[i].id,
-					 k == 0 ? "t_min" : "t_diff", res->note);
+				snprintf(text, sizeof text, "%s: %s: %s%s%s", app->rows_s[i].id,
+					 k == 0 ? "t_min" : "t_diff", res->note, floor[0] ? "; " : "", floor);
 			else
 				continue;
 			y = tui_put_wrapped(y, r->x, r->w, r->y + r->h, 2, tui_attr(app, TUI_ROLE_WARN), text);
