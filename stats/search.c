@@ -174,6 +174,16 @@ int srch_sample(struct tl_srch *s, uint64_t adds, size_t n, bool second, struct 
 		nk = 0;
 	pt->adds = adds;
 	pt->n = nk;
+	s->cut[second] = false;
+	if (nk && nk < n) {
+		double top = s->raw[0], kept_top = dst[0];
+
+		for (size_t i = 1; i < n; i++)
+			top = fmax(top, s->raw[i]);
+		for (size_t i = 1; i < nk; i++)
+			kept_top = fmax(kept_top, dst[i]);
+		s->cut[second] = top - s->p->overhead_ns > kept_top + 1e-9 * fabs(kept_top);
+	}
 	pt->mean = a.summary.mean;
 	pt->sd = a.summary.sd;
 	/* A mean at or below zero (overhead over-estimated at tiny K) has no
