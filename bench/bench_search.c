@@ -110,7 +110,8 @@ static void bench_cell(const char *backend, const char *flush_text, uint64_t byt
 struct sim_case {
 	const char *name, *sim;
 	enum tl_os_method os;
-	double quantum;
+	double quantum;  /* < 0: measured as the CLI measures it */
+	double overhead, c;
 };
 
 /* One sim case over SIM_SEEDS seeds with the tests' parameters (n 500,
@@ -143,9 +144,10 @@ static void sim_ratio(const struct sim_case *sc)
 		p.n = 500;
 		p.p = 30;
 		p.q = 80;
-		p.overhead_ns = 20;
-		p.ns_per_add = 0.3;
-		p.resolution_ns = sc->quantum;
+		p.overhead_ns = sc->overhead;
+		p.ns_per_add = sc->c;
+		p.resolution_ns = sc->quantum >= 0 ? sc->quantum
+						   : tl_timer_resolution(&t, 1000) * t.ns_per_unit;
 		p.seed = seed;
 		p.method = TL_SEARCH_PAPER;
 		tl_search_tmin(&p, &io, &pt);
@@ -154,7 +156,7 @@ static void sim_ratio(const struct sim_case *sc)
 		tl_search_tmin(&p, &io, &ft);
 		tl_search_tdiff(&p, &io, ft.adds, &fd);
 		if (ft.measurements && fd.measurements) {
-			double step = sc->quantum / 0.3;
+			double step = fmax(p.resolution_ns, 0) / sc->c;
 			double at = fabs((double)ft.adds - (double)pt.adds) /
 				    fmax(0.10 * (double)pt.adds, step);
 			double ad = fabs((double)fd.adds - (double)pd.adds) /
@@ -186,10 +188,14 @@ static void sim_ratio(const struct sim_case *sc)
 static void sim_ratios(void)
 {
 	static const struct sim_case cases[] = {
-		{"normal sd 5", "sim:sd=5,quantum=0,spike_rate=0", TL_OS_NONE, 0},
-		{"quantized 10 ns", "sim:sd=5,quantum=10,spike_rate=0", TL_OS_NONE, 10},
+		{"normal sd 5", "sim:sd=5,quantum=0,spike_rate=0", TL_OS_NONE, 0, 20, 0.3},
+		{"quantized 10 ns", "sim:sd=5,quantum=10,spike_rate=0", TL_OS_NONE, 10, 20, 0.3},
 		{"quantized + spikes, iqr", "sim:sd=5,quantum=10,spike_rate=0.01,spike_ns=2000",
-		 TL_OS_IQR, 10},
+		 TL_OS_IQR, 10, 20, 0.3},
+		/* issue 21's: plain normal noise, the resolution measured and the
+		 * default filter, as `ticklab search` runs it */
+		{"issue 21 sd 8, iforest", "sim:ns_per_add=1,overhead=60,sd=8,quantum=0,spike_rate=0",
+		 TL_OS_IFOREST, -1, 60, 1},
 	};
 
 	printf("sim: paper / fast timed measurements, median over seeds 1..%d (n 500, p 30, q 80)\n",

@@ -66,9 +66,31 @@ struct tl_search_rep {
 	char why[TL_WHY_MAX];       /* a setup failure */
 };
 
+/* What one metric over the repeats may claim, decided by
+ * tl_search_stat_status alone and printed by every face (table, JSON,
+ * Markdown, TUI, plot) with tl_search_stat_text. */
+enum tl_search_status {
+	TL_STATUS_NOT_RUN,   /* not searched (yet) */
+	TL_STATUS_INTERVAL,  /* every planned repeat found it and they agree: a 95 % interval */
+	TL_STATUS_PARTIAL,   /* found in k of n: the median of k, no interval */
+	TL_STATUS_UNSTABLE,  /* all found it, but they disagree: their span, no interval */
+	TL_STATUS_SINGLE,    /* one repeat planned: its answer, no interval */
+	TL_STATUS_BOUND,     /* none found below the bound */
+	TL_STATUS_NONE,      /* none found and no bound (stopped) */
+};
+
 /* One metric over the repeats. */
 struct tl_search_stat {
 	size_t ran, found;          /* repeats that searched it, that found it */
+	size_t planned;             /* repeats the plan asked for */
+	/* fewer repeats ran than planned while the cell is not finished:
+	 * every value is provisional and no interval is final */
+	bool provisional;
+	enum tl_search_status status;
+	double span_lo, span_hi;    /* smallest and largest answer found (ADDs) */
+	/* t_min: the lowest CV each repeat saw and where (median over the
+	 * repeats; NaN unknown): the answer where none is found at eps */
+	double cv_floor, cv_floor_adds;
 	double adds, ns;            /* median of the repeats that found it; NaN when none */
 	double lo, hi, lo_ns, hi_ns; /* its interval (see tl_search_interval) */
 	double bound_adds, bound_ns; /* none found: nothing below this (smallest bound) */
@@ -82,8 +104,11 @@ struct tl_search_stat {
  * (the reference found nothing below its bound), '<' at most value, 0 none. */
 struct tl_search_ratio {
 	char rel;
-	double value, lo, hi;
+	double value, lo, hi;       /* lo, hi: NaN unless interval */
+	bool interval;              /* '=': both sides have a 95 % interval */
+	double bound_ns;            /* '>' / '<': the bound it rests on */
 	char why[160];              /* rel 0: why there is no ratio */
+	char basis[200];            /* what a ratio without interval rests on */
 };
 
 enum tl_search_state { TL_CELL_WAITING, TL_CELL_RUNNING, TL_CELL_DONE, TL_CELL_FAILED };
@@ -156,9 +181,27 @@ const char *tl_search_interval(const double *xs, size_t n, double *lo, double *h
 /* The name for a plan with r repeats (what the JSON's interval_method says). */
 const char *tl_search_interval_method(unsigned r);
 
+/* "CV floor 1.2 % at 1000 ADDs (median of 3 repeats)"; empty when unknown. */
+void tl_search_cv_floor_text(char *buf, size_t len, const struct tl_search_stat *s);
+
+/* The status of a summarised metric (the one place that decides it). */
+enum tl_search_status tl_search_stat_status(const struct tl_search_stat *s);
+/* "interval95", "found_k_of_n", "unstable", "single", "bound", "none",
+ * "not_run": the JSON's status. */
+const char *tl_search_status_name(enum tl_search_status st);
+/* What a face prints where the interval goes: "747-815", "found in 1 of 3",
+ * "unstable: 700..900", "1 repeat, no interval", "> 25", "none"; while
+ * provisional, "so far ..." with the repeats that ran. */
+void tl_search_stat_text(char *buf, size_t len, const struct tl_search_stat *s);
+/* The same for a narrow column: "747-815", "1 of 3 found", "unstable",
+ * "> 25", "so far 1/3". */
+void tl_search_stat_brief(char *buf, size_t len, const struct tl_search_stat *s);
+
 /* "7.1x more precise (5.2-9.0x)", ">= 12x more precise (reference: none below
  * 1e8 ADDs)", or the why of a missing ratio. times: "x" or "\u00d7". */
 void tl_search_ratio_describe(char *buf, size_t len, const struct tl_search_ratio *r,
 			      const char *what, const char *times);
+/* The ratio for a column: "2.0", "4.5 (no interval)", ">=16 (ref > 4.58e+04 ns)", "-". */
+void tl_search_ratio_short(char *buf, size_t len, const struct tl_search_ratio *r);
 
 #endif

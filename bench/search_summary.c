@@ -18,8 +18,10 @@
  * fast-vs-paper agreement): their ratio is then at most 1.1 / 0.9. */
 #define AGREE_RATIO (1.1 / 0.9)
 /* "CV floor near eps": the lowest CV a repeat saw is within 30 % of eps,
- * so whether a point passes is a coin toss on the noise */
+ * so whether a point passes is a coin toss on the noise; above 1.3 eps it
+ * is far above, and nothing passes for a reason the noise does not explain */
 #define NEAR_EPS 0.7
+#define FAR_EPS 1.3
 /* from this many answers on, a bootstrap of the median; below, Student t */
 #define BOOT_MIN 10
 #define BOOT_RESAMPLES 2000
@@ -162,6 +164,7 @@ static void causes(const struct tl_search_cell *c, unsigned nrep, int kind, doub
 {
 	double drift = NAN, cv = NAN;
 	size_t timed = 0;
+	bool tmin = kind == 0;
 	char text[160];
 
 	for (unsigned r = 0; r < nrep; r++) {
@@ -173,8 +176,12 @@ static void causes(const struct tl_search_cell *c, unsigned nrep, int kind, doub
 			continue;
 		if (isfinite(rep->tmin.best_drift))
 			drift = fmax(isnan(drift) ? 0 : drift, rep->tmin.best_drift);
-		if (isfinite(rep->tmin.best_cv) && rep->tmin.best_cv >= NEAR_EPS * eps)
-			cv = fmax(isnan(cv) ? 0 : cv, rep->tmin.best_cv);
+		/* t_min's CV floor explains t_min, and where some repeats found
+		 * none, theirs is the floor to explain; t_diff starts from it but
+		 * scatters for its own reason (the slowest of q n readings) */
+		if (tmin && isfinite(rep->tmin.best_cv) && rep->tmin.best_cv >= NEAR_EPS * eps &&
+		    (st->found == st->ran || !rep->tmin.converged))
+			cv = fmin(isnan(cv) ? INFINITY : cv, rep->tmin.best_cv);
 		timed += done && res->out_of_time;
 	}
 	if (isfinite(drift)) {
@@ -184,17 +191,27 @@ static void causes(const struct tl_search_cell *c, unsigned nrep, int kind, doub
 		add_reason(st->why, sizeof st->why, text);
 	}
 	if (isfinite(cv)) {
-		snprintf(text, sizeof text, "the lowest CV seen (%.2g %%) is close to eps (%.2g %%): "
-					    "whether a point passes is down to noise",
-			 100 * cv, 100 * eps);
+		/* the words follow the number: 1.1 % is close to 1 %, 48 % is not */
+		if (cv <= FAR_EPS * eps)
+			snprintf(text, sizeof text, "the lowest CV seen (%.2g %%) is close to eps "
+						    "(%.2g %%): whether a point passes is down to noise",
+				 100 * cv, 100 * eps);
+		else
+			snprintf(text, sizeof text, "the lowest CV seen (%.2g %%) is %.3gx eps (%.2g %%): "
+						    "far from it, not a coin toss on the noise",
+				 100 * cv, cv / eps, 100 * eps);
 		add_reason(st->why, sizeof st->why, text);
 	}
+	if (!tmin && !timed && !isfinite(drift))
+		add_reason(st->why, sizeof st->why,
+			   "t_diff rests on the slowest of q x n readings, which scatter from repeat "
+			   "to repeat");
 	if (timed) {
 		snprintf(text, sizeof text, "the time limit ended %zu repeat(s) before they finished",
 			 timed);
 		add_reason(st->why, sizeof st->why, text);
 	}
-	if (!isfinite(drift) && !isfinite(cv) && !timed)
+	if (tmin && !isfinite(drift) && !isfinite(cv) && !timed)
 		add_reason(st->why, sizeof st->why, "no drift, CV floor or time limit measured");
 }
 
@@ -226,11 +243,14 @@ static void check_unstable(const struct tl_search_cell *c, unsigned nrep, int ki
 static void stat_summarise(const struct tl_search_plan *p, const struct tl_search_cell *c, int kind,
 			   struct tl_search_stat *st)
 {
-	double xs[256], ns[256];
+	double xs[256], ns[256], fcv[256], fadds[256];
+	size_t nf = 0;
 
 	memset(st, 0, sizeof(*st));
 	st->adds = st->ns = st->lo = st->hi = st->lo_ns = st->hi_ns = NAN;
-	st->bound_adds = st->bound_ns = NAN;
+	st->bound_adds = st->bound_ns = st->span_lo = st->span_hi = NAN;
+	st->cv_floor = st->cv_floor_adds = NAN;
+	st->planned = p->repeats;
 	for (unsigned r = 0; r < p->repeats && r < 256; r++) {
 		bool done;
 		const struct tl_search_result *res = rep_result(&c->rep[r], kind, &done);
@@ -238,11 +258,17 @@ static void stat_summarise(const struct tl_search_plan *p, const struct tl_searc
 		if (!done)
 			continue;
 		st->ran++;
+		if (kind == 0 && isfinite(res->best_cv) && res->best_adds) {
+			fcv[nf] = res->best_cv;
+			fadds[nf++] = (double)res->best_adds;
+		}
 		st->measurements += res->measurements;
 		st->seconds += res->seconds;
 		if (res->converged) {
 			xs[st->found] = (double)res->adds;
 			ns[st->found++] = res->ns;
+			st->span_lo = fmin(isnan(st->span_lo) ? INFINITY : st->span_lo, (double)res->adds);
+			st->span_hi = fmax(isnan(st->span_hi) ? 0 : st->span_hi, (double)res->adds);
 		} else if (res->bound_adds && !res->stopped &&
 			   !(st->bound_adds <= (double)res->bound_adds)) {
 			/* the smallest bound: none of the repeats found one below it */
@@ -250,6 +276,13 @@ static void stat_summarise(const struct tl_search_plan *p, const struct tl_searc
 			st->bound_ns = (double)res->bound_adds * c->rep[r].ns_per_add;
 		}
 	}
+	if (nf) {
+		st->cv_floor = stats_median(fcv, nf);
+		st->cv_floor_adds = stats_median(fadds, nf);
+	}
+	/* a cell still to be searched again: what it shows is not its answer */
+	st->provisional = st->ran < st->planned &&
+			  (c->state == TL_CELL_WAITING || c->state == TL_CELL_RUNNING);
 	if (st->found) {
 		st->adds = stats_median(xs, st->found);
 		st->ns = stats_median(ns, st->found);
@@ -265,6 +298,81 @@ static void stat_summarise(const struct tl_search_plan *p, const struct tl_searc
 		}
 	}
 	check_unstable(c, p->repeats, kind, p->sp.eps, xs, st);
+	st->status = tl_search_stat_status(st);
+}
+
+void tl_search_cv_floor_text(char *buf, size_t len, const struct tl_search_stat *s)
+{
+	if (!isfinite(s->cv_floor) || !isfinite(s->cv_floor_adds)) {
+		if (len)
+			buf[0] = '\0';
+		return;
+	}
+	snprintf(buf, len, "CV floor %.3g %% at %.0f ADDs (median of %zu repeat%s)", 100 * s->cv_floor,
+		 s->cv_floor_adds, s->ran, s->ran == 1 ? "" : "s");
+}
+
+enum tl_search_status tl_search_stat_status(const struct tl_search_stat *s)
+{
+	if (!s->ran)
+		return TL_STATUS_NOT_RUN;
+	if (!s->found)
+		return isfinite(s->bound_adds) ? TL_STATUS_BOUND : TL_STATUS_NONE;
+	if (s->found < s->ran)
+		return TL_STATUS_PARTIAL;
+	if (s->found >= 2 && s->span_hi > AGREE_RATIO * s->span_lo)
+		return TL_STATUS_UNSTABLE;
+	if (s->planned <= 1)
+		return TL_STATUS_SINGLE;
+	/* an interval rests on every planned repeat: one that was stopped or
+	 * is still to run could land anywhere */
+	if (s->found < 2 || s->found < s->planned || s->provisional)
+		return TL_STATUS_PARTIAL;
+	return TL_STATUS_INTERVAL;
+}
+
+const char *tl_search_status_name(enum tl_search_status st)
+{
+	static const char *const names[] = {"not_run", "interval95", "found_k_of_n", "unstable",
+					    "single", "bound", "none"};
+
+	return (unsigned)st < sizeof names / sizeof names[0] ? names[st] : "none";
+}
+
+void tl_search_stat_text(char *buf, size_t len, const struct tl_search_stat *s)
+{
+	if (s->provisional && s->ran) {
+		if (s->found == s->ran)
+			snprintf(buf, len, "so far, %zu of %zu ran", s->ran, s->planned);
+		else
+			snprintf(buf, len, "so far, %zu of %zu found", s->found, s->ran);
+		return;
+	}
+	switch (s->status) {
+	case TL_STATUS_INTERVAL:
+		snprintf(buf, len, "%.0f-%.0f", s->lo, s->hi);
+		break;
+	case TL_STATUS_PARTIAL:
+		if (s->ran < s->planned)
+			snprintf(buf, len, "found in %zu of %zu (of %zu)", s->found, s->ran, s->planned);
+		else
+			snprintf(buf, len, "found in %zu of %zu", s->found, s->ran);
+		break;
+	case TL_STATUS_UNSTABLE:
+		snprintf(buf, len, "unstable: %.0f..%.0f", s->span_lo, s->span_hi);
+		break;
+	case TL_STATUS_SINGLE:
+		snprintf(buf, len, "1 repeat, no interval");
+		break;
+	case TL_STATUS_BOUND:
+		snprintf(buf, len, "> %.0f", s->bound_adds);
+		break;
+	case TL_STATUS_NONE:
+		snprintf(buf, len, "none");
+		break;
+	default:
+		snprintf(buf, len, "-");
+	}
 }
 
 static double median_of(const struct tl_search_cell *c, unsigned nrep, size_t offset)
@@ -320,25 +428,71 @@ static bool has_bound(const struct tl_search_stat *s)
 	return s->ran && !has_answer(s) && s->bound_ns > 0;
 }
 
+void tl_search_stat_brief(char *buf, size_t len, const struct tl_search_stat *s)
+{
+	if (s->provisional && s->ran)
+		snprintf(buf, len, "so far %zu/%zu", s->found, s->planned);
+	else if (s->status == TL_STATUS_PARTIAL)
+		snprintf(buf, len, "%zu of %zu found", s->found, s->ran);
+	else if (s->status == TL_STATUS_UNSTABLE)
+		snprintf(buf, len, "unstable");
+	else if (s->status == TL_STATUS_SINGLE)
+		snprintf(buf, len, "1 repeat");
+	else
+		tl_search_stat_text(buf, len, s);
+}
+
+/* "the reference found none below 45776 ADDs in 2 of 3 repeats" */
+static void bound_basis(char *buf, size_t len, const char *who, const struct tl_search_stat *s)
+{
+	int at = snprintf(buf, len, "%s found none below %.0f ADDs (%.3g ns) in %zu of %zu repeats",
+			  who, s->bound_adds, s->bound_ns, s->ran - s->found, s->ran);
+
+	if (s->found && at > 0 && (size_t)at < len)
+		snprintf(buf + at, len - (size_t)at, "; %zu found %.0f", s->found, s->adds);
+}
+
+/* "the reference: found in 2 of 3" for a side without a 95 % interval */
+static void side_basis(char *buf, size_t len, const char *who, const struct tl_search_stat *s)
+{
+	char text[96];
+	size_t at = strlen(buf);
+
+	if (s->status == TL_STATUS_INTERVAL || at + 3 >= len)
+		return;
+	tl_search_stat_text(text, sizeof text, s);
+	snprintf(buf + at, len - at, "%s%s: %s", at ? "; " : "", who, text);
+}
+
 static void ratio_of(const struct tl_search_stat *ref, const struct tl_search_stat *s,
 		     struct tl_search_ratio *out)
 {
 	out->rel = 0;
-	out->value = out->lo = out->hi = NAN;
+	out->value = out->lo = out->hi = out->bound_ns = NAN;
+	out->interval = false;
+	out->basis[0] = '\0';
 	if (has_answer(ref) && has_answer(s)) {
 		out->rel = '=';
 		out->value = ref->ns / s->ns;
-		out->lo = ref->lo_ns / s->hi_ns;
-		out->hi = ref->hi_ns / s->lo_ns;
+		/* an interval on the ratio only from two 95 % intervals */
+		out->interval = ref->status == TL_STATUS_INTERVAL && s->status == TL_STATUS_INTERVAL;
+		if (out->interval) {
+			out->lo = ref->lo_ns / s->hi_ns;
+			out->hi = ref->hi_ns / s->lo_ns;
+		}
+		side_basis(out->basis, sizeof out->basis, "the reference", ref);
+		side_basis(out->basis, sizeof out->basis, "this backend", s);
 	} else if (has_bound(ref) && has_answer(s)) {
 		/* the reference's answer lies above its bound, so the ratio does too */
 		out->rel = '>';
 		out->value = ref->bound_ns / s->ns;
-		out->lo = ref->bound_ns / s->hi_ns;
+		out->bound_ns = ref->bound_ns;
+		bound_basis(out->basis, sizeof out->basis, "the reference", ref);
 	} else if (has_answer(ref) && has_bound(s)) {
 		out->rel = '<';
 		out->value = ref->ns / s->bound_ns;
-		out->hi = ref->hi_ns / s->bound_ns;
+		out->bound_ns = s->bound_ns;
+		bound_basis(out->basis, sizeof out->basis, "this backend", s);
 	} else if (!ref->ran || !s->ran) {
 		snprintf(out->why, sizeof out->why, "not searched");
 	} else if (!has_answer(ref) && !has_answer(s)) {
@@ -387,26 +541,46 @@ void tl_search_ratio_describe(char *buf, size_t len, const struct tl_search_rati
 	case '=': {
 		double lo = more ? r->lo : 1 / r->hi, hi = more ? r->hi : 1 / r->lo;
 
-		if (isfinite(lo) && isfinite(hi) && lo > 0)
+		if (r->interval && isfinite(lo) && isfinite(hi) && lo > 0)
 			snprintf(buf, len, "%.3g%s %s %s (%.3g-%.3g%s)", shown, times,
 				 more ? "more" : "less", what, lo, hi, times);
-		else
+		else if (r->interval)
 			/* an interval reaching 0 on either side has no finite ratio end */
 			snprintf(buf, len, "%.3g%s %s %s (interval unbounded: the repeats scatter too "
 					   "much to bound the ratio)",
 				 shown, times, more ? "more" : "less", what);
+		else
+			snprintf(buf, len, "%.3g%s %s %s (medians, no interval: %s)", shown, times,
+				 more ? "more" : "less", what, r->basis);
 		break;
 	}
 	case '>':
 		/* the true ratio is above v */
-		snprintf(buf, len, more ? "at least %.3g%s more %s" : "at most %.3g%s less %s", shown,
-			 times, what);
+		snprintf(buf, len, more ? "at least %.3g%s more %s (%s)" : "at most %.3g%s less %s (%s)",
+			 shown, times, what, r->basis);
 		break;
 	case '<':
-		snprintf(buf, len, more ? "at most %.3g%s more %s" : "at least %.3g%s less %s", shown,
-			 times, what);
+		snprintf(buf, len, more ? "at most %.3g%s more %s (%s)" : "at least %.3g%s less %s (%s)",
+			 shown, times, what, r->basis);
 		break;
 	default:
 		snprintf(buf, len, "no %s ratio: %s", what, r->why);
+	}
+}
+
+void tl_search_ratio_short(char *buf, size_t len, const struct tl_search_ratio *r)
+{
+	switch (r->rel) {
+	case '=':
+		snprintf(buf, len, r->interval ? "%.2g" : "%.2g (no interval)", r->value);
+		break;
+	case '>':
+	case '<':
+		/* a bound says which bound: the table beside it may show a value */
+		snprintf(buf, len, "%s%.2g (%s %s %.3g ns)", r->rel == '>' ? ">=" : "<=", r->value,
+			 r->rel == '>' ? "ref" : "this", ">", r->bound_ns);
+		break;
+	default:
+		snprintf(buf, len, "-");
 	}
 }

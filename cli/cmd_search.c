@@ -296,9 +296,11 @@ static void on_point(void *ctx, size_t cell, enum tl_search_kind kind, uint64_t 
 	const struct progress *p = ctx;
 	const struct tl_search_cell *c = &p->cells[cell];
 
+	/* a point being tried, never an answer: the line says so */
 	if (p->show)
-		fprintf(stderr, "\r%-20.20s %-8.8s r%-2zu %s %-12llu %s %-10.4g", p->plan->backends[c->b],
-			p->plan->flush_names[c->f], c->reps_done + 1, kind == TL_SEARCH_TMIN ? "t_min K" : "t_diff d",
+		fprintf(stderr, "\r%-20.20s %-8.8s repeat %zu/%u trying %s %-10llu %s %-9.3g (interim)",
+			p->plan->backends[c->b], p->plan->flush_names[c->f], c->reps_done + 1,
+			p->plan->repeats, kind == TL_SEARCH_TMIN ? "t_min K" : "t_diff d",
 			(unsigned long long)x, kind == TL_SEARCH_TMIN ? "CV" : "alpha", y);
 }
 

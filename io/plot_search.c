@@ -86,7 +86,7 @@ static void row(cairo_t *cr, const struct tl_plot_ink *ink, const struct search_
 
 	cairo_save(cr);
 	tl_plot_series_line(cr, ink, series, 1.6);
-	if (m->found && isfinite(m->ns)) {
+	if (m->found && isfinite(m->ns) && m->status == TL_STATUS_INTERVAL && !m->provisional) {
 		if (isfinite(m->lo_ns) && isfinite(m->hi_ns) && m->lo_ns > 0) {
 			double x0 = tl_plot_px(f, m->lo_ns), x1 = tl_plot_px(f, m->hi_ns);
 
@@ -99,6 +99,30 @@ static void row(cairo_t *cr, const struct tl_plot_ink *ink, const struct search_
 			cairo_stroke(cr);
 		}
 		tl_plot_marker(cr, ink, series, tl_plot_px(f, m->ns), y, font * 0.38);
+	} else if (m->found && isfinite(m->ns)) {
+		/* no 95 % interval to draw: the repeats' span dashed (when they
+		 * disagree), a hollow ring round the median, and the status
+		 * written beside it, so the point is never read as precise */
+		char text[96];
+		double x = tl_plot_px(f, m->ns), per = m->ns / m->adds;
+
+		if (m->status == TL_STATUS_UNSTABLE && per > 0) {
+			double dash = font * 0.3;
+
+			cairo_set_dash(cr, &dash, 1, 0);
+			cairo_move_to(cr, tl_plot_px(f, m->span_lo * per), y);
+			cairo_line_to(cr, tl_plot_px(f, m->span_hi * per), y);
+			cairo_stroke(cr);
+			cairo_set_dash(cr, NULL, 0, 0);
+		}
+		tl_plot_marker(cr, ink, series, x, y, font * 0.38);
+		tl_plot_set(cr, ink->bg, 1);
+		cairo_arc(cr, x, y, font * 0.2, 0, 2 * M_PI);
+		cairo_fill(cr);
+		tl_search_stat_text(text, sizeof text, m);
+		tl_plot_set(cr, ink->fg, 1);
+		cairo_set_font_size(cr, font * 0.75);
+		tl_plot_text(cr, text, x, y - font * 0.55, 0.5, 1);
 	} else if (m->ran && isfinite(m->bound_ns) && m->bound_ns > 0) {
 		/* nothing found below the bound: the answer lies to the right */
 		arrow(cr, tl_plot_px(f, m->bound_ns), f->x + f->w - font * 0.3, y, font * 0.3);
@@ -159,8 +183,8 @@ static int draw_search(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, do
 			row(cr, ink, s, i, k, &f, y, font);
 		}
 	}
-	snprintf(buf, sizeof buf, "median of %u repeats with its interval (%s method); "
-				  "arrow: nothing found below its start",
+	snprintf(buf, sizeof buf, "median of %u repeats (%s); bar: 95 %% interval (all found, "
+				  "agreeing), else status written; arrow: none below",
 		 s->p->repeats, tl_search_method_name(s->p->sp.method));
 	tl_plot_caption(cr, ink, buf, w, h, font);
 	return 0;

@@ -89,13 +89,27 @@ static json_t *metric_json(const struct tl_search_plan *p, const struct tl_searc
 	tl_json_set(j, "converged", json_boolean(s->ran && 2 * s->found > s->ran));
 	tl_json_set(j, "found", count(s->found));
 	tl_json_set(j, "ran", count(s->ran));
-	tl_json_set(j, "lo", tl_json_real(s->lo));
-	tl_json_set(j, "hi", tl_json_real(s->hi));
-	tl_json_set(j, "lo_ns", tl_json_real(s->lo_ns));
-	tl_json_set(j, "hi_ns", tl_json_real(s->hi_ns));
-	tl_json_set(j, "interval_method", json_string(tl_search_interval_method((unsigned)s->found)));
+	/* an interval only where the status allows one (tl_search_stat_status) */
+	bool iv = s->status == TL_STATUS_INTERVAL;
+	char text[96];
+
+	tl_search_stat_text(text, sizeof text, s);
+	tl_json_set(j, "status", json_string(tl_search_status_name(s->status)));
+	tl_json_set(j, "status_text", json_string(text));
+	tl_json_set(j, "provisional", json_boolean(s->provisional));
+	tl_json_set(j, "lo", tl_json_real(iv ? s->lo : NAN));
+	tl_json_set(j, "hi", tl_json_real(iv ? s->hi : NAN));
+	tl_json_set(j, "lo_ns", tl_json_real(iv ? s->lo_ns : NAN));
+	tl_json_set(j, "hi_ns", tl_json_real(iv ? s->hi_ns : NAN));
+	tl_json_set(j, "interval_method",
+		    json_string(iv ? tl_search_interval_method((unsigned)s->found) : "none"));
 	tl_json_set(j, "unstable", json_boolean(s->unstable));
 	tl_json_set(j, "unstable_why", s->unstable ? json_string(s->why) : json_null());
+	if (kind == 0) {
+		/* where no t_min exists at eps, how steady it got and where */
+		tl_json_set(j, "cv_floor", tl_json_real(s->cv_floor));
+		tl_json_set(j, "cv_floor_adds", tl_json_real(s->cv_floor_adds));
+	}
 	tl_json_set(j, "bound_adds", tl_json_real(s->bound_adds));
 	tl_json_set(j, "bound_ns", tl_json_real(s->bound_ns));
 	tl_json_set(j, "note", json_string(first_note(c, p->repeats, kind)));
@@ -126,6 +140,10 @@ static void ratio_json(json_t *j, const char *key, const struct tl_search_ratio 
 	if (!r->rel) {
 		snprintf(k, sizeof k, "%s_why", key);
 		tl_json_set(j, k, json_string(r->why));
+	} else if (r->basis[0]) {
+		/* a bound, or medians without an interval: what it rests on */
+		snprintf(k, sizeof k, "%s_basis", key);
+		tl_json_set(j, k, json_string(r->basis));
 	}
 }
 

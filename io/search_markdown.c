@@ -18,14 +18,13 @@ static void metric_text(const struct tl_search_stat *s, char *adds, char *iv, ch
 	snprintf(adds, len, "-");
 	snprintf(iv, len, "-");
 	snprintf(ns, len, "-");
+	if (s->ran)
+		tl_search_stat_text(iv, len, s);
 	if (s->found) {
-		snprintf(adds, len, "%.0f", s->adds);
-		snprintf(iv, len, "%.0f-%.0f", s->lo, s->hi);
+		snprintf(adds, len, "%s%.0f", s->provisional ? "~" : "", s->adds);
 		snprintf(ns, len, "%.1f", s->ns);
 	} else if (s->ran) {
 		snprintf(adds, len, "none");
-		if (isfinite(s->bound_adds))
-			snprintf(iv, len, "> %.0f", s->bound_adds);
 	}
 }
 
@@ -46,14 +45,14 @@ int tl_search_markdown(FILE *f, const struct tl_search_plan *p, const struct tl_
 		    tl_search_method_name(sp->method), sp->eps, sp->alpha, sp->n,
 		    stats_os_method_name(sp->os), p->repeats, tl_search_interval_method(p->repeats),
 		    p->backends[p->ref]) < 0 ||
-	    fputs("| backend | flush | ns/ADD | t_min ADDs | interval | t_min ns | t_diff ADDs | "
-		  "interval | t_diff ns | precision | sensitivity |\n"
+	    fputs("| backend | flush | ns/ADD | t_min ADDs | 95% interval / status | t_min ns | t_diff ADDs | "
+		  "95% interval / status | t_diff ns | precision | sensitivity |\n"
 		  "|:---|:---|---:|---:|---:|---:|---:|---:|---:|:---|:---|\n",
 		  f) == EOF)
 		return -1;
 	for (size_t i = 0; i < p->nbackends * p->nflush; i++) {
 		const struct tl_search_cell *c = &cells[i];
-		char npa[32], ta[32], ti[48], tn[32], da[32], di[48], dn[32], pr[160], se[160];
+		char npa[32], ta[32], ti[48], tn[32], da[32], di[48], dn[32], pr[400], se[400];
 
 		snprintf(npa, sizeof npa, "-");
 		if (isfinite(c->ns_per_add))

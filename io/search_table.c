@@ -12,20 +12,23 @@
 #include "io/search_json.h"
 #include "stats/stats.h"
 
+/* The median where one was found (marked "~" while provisional), then
+ * what it may claim (tl_search_stat_text): an interval only when every
+ * repeat found it and they agree. */
 static void print_metric(FILE *out, const struct tl_search_stat *s, bool stopped)
 {
-	char iv[48] = "-", found[48] = "-";
+	char iv[64] = "-", found[48] = "-", med[32];
 
 	if (s->ran)
 		snprintf(found, sizeof found, "%zu/%zu%s", s->found, s->ran, s->unstable ? "!" : "");
+	if (s->ran)
+		tl_search_stat_text(iv, sizeof iv, s);
 	if (s->found) {
-		snprintf(iv, sizeof iv, "%.0f-%.0f", s->lo, s->hi);
-		fprintf(out, " %9.0f %-17s %9.1f %5s", s->adds, iv, s->ns, found);
+		snprintf(med, sizeof med, "%s%.0f", s->provisional ? "~" : "", s->adds);
+		fprintf(out, " %9s %-22s %9.1f %5s", med, iv, s->ns, found);
 		return;
 	}
-	if (isfinite(s->bound_adds))
-		snprintf(iv, sizeof iv, "> %.0f", s->bound_adds);
-	fprintf(out, " %9s %-17s %9s %5s", !s->ran ? "-" : stopped ? "stopped" : "none", iv, "-", found);
+	fprintf(out, " %9s %-22s %9s %5s", !s->ran ? "-" : stopped ? "stopped" : "none", iv, "-", found);
 }
 
 /* Each distinct note of one metric, once, with the repeats it came from. */
@@ -66,9 +69,9 @@ static bool simulated(const char *id)
 
 static void print_rows(FILE *out, const struct tl_search_plan *p, const struct tl_search_cell *cells)
 {
-	fprintf(out, "%-16s %-8s %6s %6s | %9s %-17s %9s %5s | %9s %-17s %9s %5s\n", "backend",
-		"flush", "n_f", "ns/ADD", "tmin ADD", "interval", "tmin ns", "found", "tdiff ADD",
-		"interval", "tdiff ns", "found");
+	fprintf(out, "%-16s %-8s %6s %6s | %9s %-22s %9s %5s | %9s %-22s %9s %5s\n", "backend",
+		"flush", "n_f", "ns/ADD", "tmin ADD", "95% interval | status", "tmin ns", "found",
+		"tdiff ADD", "95% interval | status", "tdiff ns", "found");
 	for (size_t i = 0; i < p->nbackends * p->nflush; i++) {
 		const struct tl_search_cell *c = &cells[i];
 		bool stop = any_stopped(c, p->repeats);
@@ -102,8 +105,35 @@ static void print_cell_notes(FILE *out, const struct tl_search_plan *p,
 	print_notes(out, p, c, 1);
 	if (c->tmin.unstable)
 		fprintf(out, "%s @ %s: t_min UNSTABLE: %s\n", b, fl, c->tmin.why);
+	if (c->tmin.ran && c->tmin.status != TL_STATUS_INTERVAL && c->tmin.status != TL_STATUS_SINGLE) {
+		char floor[160];
+
+		tl_search_cv_floor_text(floor, sizeof floor, &c->tmin);
+		if (floor[0])
+			fprintf(out, "%s @ %s: t_min has no 95 %% interval at eps %g; %s\n", b, fl,
+				p->sp.eps, floor);
+	}
 	if (c->tdiff.unstable)
 		fprintf(out, "%s @ %s: t_diff UNSTABLE: %s\n", b, fl, c->tdiff.why);
+}
+
+/* Where one side of a ratio has no t_min at eps, the smallest eps both
+ * sides' CV floors reach (rounded up to a half percent): the eps at which
+ * a search of both would give a number to compare, said as such. */
+static void print_common_eps(FILE *out, const struct tl_search_plan *p,
+			     const struct tl_search_cell *c, const struct tl_search_cell *ref)
+{
+	double a = c->tmin.cv_floor, b = ref->tmin.cv_floor, e;
+
+	if (c->ratio_tmin.rel == '=' || !isfinite(a) || !isfinite(b))
+		return;
+	e = ceil(200 * fmax(a, b) * 1.05) / 200;
+	if (!(e > p->sp.eps))
+		return;
+	fprintf(out, "%s @ %s: both reach CV %.3g %% (CV floors %.3g %% and %.3g %%, the reference's "
+		     "at %.0f ADDs): --eps %g gives both a t_min to compare\n",
+		p->backends[c->b], p->flush_names[c->f], 100 * e, 100 * a, 100 * b,
+		ref->tmin.cv_floor_adds, e);
 }
 
 void tl_search_table_print(FILE *out, const struct tl_search_plan *p,
@@ -118,7 +148,7 @@ void tl_search_table_print(FILE *out, const struct tl_search_plan *p,
 		print_cell_notes(out, p, &cells[i]);
 	for (size_t i = 0; i < p->nbackends * p->nflush; i++) {
 		const struct tl_search_cell *c = &cells[i];
-		char precise[160], sensitive[160];
+		char precise[400], sensitive[400];
 
 		if (c->b == p->ref || !c->tmin.ran)
 			continue;
@@ -126,5 +156,6 @@ void tl_search_table_print(FILE *out, const struct tl_search_plan *p,
 		tl_search_ratio_describe(sensitive, sizeof sensitive, &c->ratio_tdiff, "sensitive", "x");
 		fprintf(out, "%s @ %s: %s; %s (reference %s)\n", p->backends[c->b], p->flush_names[c->f],
 			precise, p->want_tdiff ? sensitive : "t_diff not searched", p->backends[p->ref]);
+		print_common_eps(out, p, c, &cells[tl_search_cell_index(p, p->ref, c->f)]);
 	}
 }

@@ -174,6 +174,16 @@ int srch_sample(struct tl_srch *s, uint64_t adds, size_t n, bool second, struct 
 		nk = 0;
 	pt->adds = adds;
 	pt->n = nk;
+	s->cut[second] = false;
+	if (nk && nk < n) {
+		double top = s->raw[0], kept_top = dst[0];
+
+		for (size_t i = 1; i < n; i++)
+			top = fmax(top, s->raw[i]);
+		for (size_t i = 1; i < nk; i++)
+			kept_top = fmax(kept_top, dst[i]);
+		s->cut[second] = top - s->p->overhead_ns > kept_top + 1e-9 * fabs(kept_top);
+	}
 	pt->mean = a.summary.mean;
 	pt->sd = a.summary.sd;
 	/* A mean at or below zero (overhead over-estimated at tiny K) has no
@@ -238,8 +248,12 @@ void srch_answer(struct tl_srch *s, enum tl_search_kind kind, uint64_t adds, dou
 	 * For t_min the floor is a lower bound on sd, so within 25 % of it;
 	 * for t_diff a quantized reading spreads over about two steps, so an
 	 * answer below twice the rule-of-thumb floor is the timer's step. */
+	/* An answer well below the t_min floor contradicts it (the floor is a
+	 * least sd; one rounding per reading gives q/sqrt 12, 0.71 of it), so
+	 * the floor is not what set it and no note says so. */
 	if (fl > 0 && isfinite(r->ns))
-		r->on_floor = kind == TL_SEARCH_TMIN ? r->ns <= 1.25 * fl : r->ns <= 2.0 * fl;
+		r->on_floor = kind == TL_SEARCH_TMIN ? r->ns <= 1.25 * fl && r->ns >= 0.65 * fl
+						     : r->ns <= 2.0 * fl;
 }
 
 static void finish_note(struct tl_search_result *r, enum tl_search_kind kind)

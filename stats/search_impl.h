@@ -21,6 +21,9 @@ struct tl_srch {
 	/* seconds one measurement costs besides its kernel (timer, flush,
 	 * filtering), from the latest evaluation: the time limit's forecast */
 	double fixed_s;
+	/* the filter removed readings from the top of s->kept (cut[0]) or
+	 * s->kept2 (cut[1]): their maxima are truncated, not normal */
+	bool cut[2];
 };
 
 /* What one evaluated point looks like after filter_cost and filter_os. */

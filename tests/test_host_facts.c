@@ -117,6 +117,20 @@ static void test_lattice(void)
 		d[i] = i % 25 ? 21.0 : 42.0;
 	is_near(stats_lattice_step(d, 2000), 21.0, 1e-9, "one value and a few a step above: 21");
 
+	/* A continuous clock read as tl_timer_resolution reads it (half empty,
+	 * half a few odd ADDs, normal noise of sd 8): a period as long as the
+	 * whole range is coherent on any data, but the readings do not sit on
+	 * its multiples, so no lattice (the smallest gap, far below 1 ns). */
+	for (size_t i = 0; i < 2000; i++) {
+		double u1 = fmod(0.5 + 0.6180339887 * (double)i, 1.0);
+		double u2 = fmod(0.5 + 0.7548776662 * (double)i, 1.0);
+		double z = sqrt(-2 * log(u1 + 1e-9)) * cos(2 * M_PI * u2);
+
+		d[i] = 60.0 + ((i & 1) ? (double)((i * 37u) % 128u) : 0.0) + 8.0 * z;
+	}
+	x = stats_lattice_step(d, 2000);
+	ok(x < 0.5, "continuous readings (sd 8 ns): no lattice, step %.3g ns", x);
+
 	for (size_t i = 0; i < 2000; i++)
 		d[i] = 20.0;
 	ok(isnan(stats_lattice_step(d, 2000)), "readings that never change: no step (NaN), never 0");

@@ -291,6 +291,26 @@ static void test_floor(void)
 	rig_close(&r);
 }
 
+/* A t_min far below the floor (q/sqrt 6)/eps contradicts the q it came
+ * from: sd 8 ns gives t_min about 8/0.01 = 800 ns, and a resolution of
+ * 60.7 ns (a continuous clock once misread as such) a floor of 2480 ns.
+ * No note may put 800 ns "on the timer-resolution floor" of 2480. */
+static void test_floor_contradicted(void)
+{
+	struct rig r;
+	struct tl_search_result a;
+
+	if (rig_open(&r, "sim:sd=8,quantum=0,spike_rate=0,seed=3", TL_OS_NONE) != 0) {
+		ok(0, "open sim");
+		return;
+	}
+	r.p.resolution_ns = 60.7;
+	tl_search_tmin(&r.p, &r.io, &a);
+	ok(a.converged && a.ns < 0.65 * a.floor_ns && !a.on_floor && !strstr(a.note, "floor"),
+	   "t_min %.0f ns below the floor %.0f ns: no floor note ('%s')", a.ns, a.floor_ns, a.note);
+	rig_close(&r);
+}
+
 static void test_bad_params(void)
 {
 	struct rig r;
@@ -414,6 +434,7 @@ int main(void)
 	test_bound_stop_observer();
 	test_observer();
 	test_floor();
+	test_floor_contradicted();
 	test_bad_params();
 	test_ratios();
 	test_drift_note();

@@ -450,30 +450,37 @@ static void draw_plot(struct tui_app *app, const struct tui_rect *r, int kind)
 	tui_put(r->y + r->h - 1, r->x + r->w - (int)strlen(b), (int)strlen(b), dim, b);
 }
 
-/* "  1600 [1560-1645]  480.0" for a median with its interval; "!" marks
- * repeats that disagree; "> 1e8" is a bound where none was found. */
-static void fmt_result(char *buf, size_t len, const struct tl_search_cell *c, int kind)
+/* "   1600 [1560-1645]" for a median with its 95 % interval; otherwise the
+ * median beside what it may claim ("12791 found in 1 of 3", "> 1e8",
+ * "unstable: 700..900"), from tl_search_stat_text; "~" and "so far" while
+ * the cell has repeats to come. */
+static void fmt_result(char *buf, size_t len, const struct tl_search_cell *c, int kind, bool wide)
 {
 	const struct tl_search_stat *s = kind == 0 ? &c->tmin : &c->tdiff;
-	if (s->found)
-		snprintf(buf, len, "%7.0f%s[%.0f-%.0f]", s->adds, s->unstable ? "!" : " ", s->lo, s->hi);
-	else if (c->state == TL_CELL_RUNNING && c->phase == kind + 1)
+	char st[64];
+
+	if (wide)
+		tl_search_stat_text(st, sizeof st, s);
+	else
+		tl_search_stat_brief(st, sizeof st, s);
+	if (c->state == TL_CELL_RUNNING && c->phase == kind + 1 && !s->found)
 		snprintf(buf, len, "searching...");
-	else if (s->ran && isfinite(s->bound_adds))
-		snprintf(buf, len, "none > %.3g", s->bound_adds);
-	else if (s->ran || c->state == TL_CELL_FAILED)
+	else if (s->found && s->status == TL_STATUS_INTERVAL && !s->provisional)
+		snprintf(buf, len, "%7.0f [%s]", s->adds, st);
+	else if (s->found)
+		snprintf(buf, len, "%s%.0f %s", s->provisional ? "~" : "", s->adds, st);
+	else if (s->ran)
+		snprintf(buf, len, "none%s%s", s->status == TL_STATUS_BOUND ? " " : "",
+			 s->status == TL_STATUS_BOUND ? st : "");
+	else if (c->state == TL_CELL_FAILED)
 		snprintf(buf, len, "none");
 	else
 		buf[0] = '\0';
 }
 
-/* "ratio 2.0x / >=12x": '=' a value, '>=' / '<=' a bound. */
 static void fmt_ratio(char *buf, size_t len, const struct tl_search_ratio *r)
 {
-	if (!r->rel)
-		snprintf(buf, len, "-");
-	else
-		snprintf(buf, len, "%s%.2g", r->rel == '=' ? "" : r->rel == '>' ? ">=" : "<=", r->value);
+	tl_search_ratio_short(buf, len, r);
 }
 
 static int draw_params(struct tui_app *app, int y)
@@ -490,17 +497,17 @@ static int draw_rows(struct tui_app *app, int y)
 {
 	const struct tui_rect *r = &app->lay.table;
 	int a = tui_attr(app, TUI_ROLE_MAIN_FG);
-	int idw = r->w >= 120 ? 28 : 14;
+	int idw = r->w >= 120 ? 28 : 14, cw = r->w >= 120 ? 30 : 20;
 	tui_putf(y++, r->x, r->w, tui_attr(app, TUI_ROLE_TITLE) | A_BOLD,
-		 "  %-*s %-8s %-20s %-20s %s", idw, "backend", "flush", "t_min ADDs [95%]",
-		 "t_diff ADDs [95%]", "ratio");
+		 "  %-*s %-8s %-*s %-*s %s", idw, "backend", "flush", cw, "t_min ADDs [95%]",
+		 cw, "t_diff ADDs [95%]", "ratio");
 	for (size_t i = 0; i < app->nrows_s && y < r->y + r->h; i++) {
 		const struct tui_search_row *row = &app->rows_s[i];
 		const struct tl_search_cell *c = &app->search_cells[i];
-		char fl[32], t1[48], t2[48], r1[24], r2[24], tail[300];
+		char fl[32], t1[96], t2[96], r1[64], r2[64], tail[300];
 		tl_size_format(row->bytes, fl, sizeof fl);
-		fmt_result(t1, sizeof t1, c, 0);
-		fmt_result(t2, sizeof t2, c, 1);
+		fmt_result(t1, sizeof t1, c, 0, r->w >= 120);
+		fmt_result(t2, sizeof t2, c, 1, r->w >= 120);
 		fmt_ratio(r1, sizeof r1, &c->ratio_tmin);
 		fmt_ratio(r2, sizeof r2, &c->ratio_tdiff);
 		if (c->state == TL_CELL_FAILED)
@@ -521,7 +528,7 @@ static int draw_rows(struct tui_app *app, int y)
 		else
 			snprintf(id, sizeof id, "%s", row->id);
 		tui_putf(y, x, r->x + r->w - x, c->state == TL_CELL_FAILED ? tui_attr(app, TUI_ROLE_ERROR) : a,
-			 "%-*.*s %-8s %-20s %-20s %s", idw, idw, id, fl, t1, t2, tail);
+			 "%-*.*s %-8s %-*s %-*s %s", idw, idw, id, fl, cw, t1, cw, t2, tail);
 		y++;
 	}
 	return y;
@@ -538,12 +545,12 @@ static int draw_sentences(struct tui_app *app, int y)
 		const struct tl_search_cell *c = &app->search_cells[i];
 		if (c->b == app->search_plan.ref || !c->tmin.ran)
 			continue;
-		char precise[160], sensitive[160];
+		char precise[400], sensitive[400];
 		tl_search_ratio_describe(precise, sizeof precise, &c->ratio_tmin, "precise", times);
 		tl_search_ratio_describe(sensitive, sizeof sensitive, &c->ratio_tdiff, "sensitive", times);
-		char text[512];
-		snprintf(text, sizeof text, "%s: %s; %s than %s (flush %s)", app->rows_s[i].id, precise,
-			 sensitive, ref, app->search_plan.flush_names[c->f]);
+		char text[1024];
+		snprintf(text, sizeof text, "%s: %s; %s (reference %s, flush %s)", app->rows_s[i].id,
+			 precise, sensitive, ref, app->search_plan.flush_names[c->f]);
 		y = tui_put_wrapped(y, r->x, r->w, r->y + r->h, 2, tui_attr(app, TUI_ROLE_HI), text);
 	}
 	for (size_t i = 0; i < app->nrows_s && y < r->y + r->h; i++) {
@@ -551,13 +558,16 @@ static int draw_sentences(struct tui_app *app, int y)
 		for (int k = 0; k < 2 && y < r->y + r->h; k++) {
 			const struct tl_search_stat *s = k == 0 ? &c->tmin : &c->tdiff;
 			const struct tl_search_result *res = k == 0 ? &c->rep[0].tmin : &c->rep[0].tdiff;
-			char text[sizeof s->why + TL_ID_MAX + 32];
+			char text[sizeof s->why + TL_ID_MAX + 200], floor[160] = "";
+			/* where t_min has no interval at eps: how steady it got, where */
+			if (k == 0 && s->status != TL_STATUS_INTERVAL && s->status != TL_STATUS_SINGLE)
+				tl_search_cv_floor_text(floor, sizeof floor, s);
 			if (s->unstable)
-				snprintf(text, sizeof text, "%s: %s unstable: %s", app->rows_s[i].id,
-					 k == 0 ? "t_min" : "t_diff", s->why);
+				snprintf(text, sizeof text, "%s: %s unstable: %s%s%s", app->rows_s[i].id,
+					 k == 0 ? "t_min" : "t_diff", s->why, floor[0] ? "; " : "", floor);
 			else if (c->state == TL_CELL_DONE && !s->found && res->note[0])
-				snprintf(text, sizeof text, "%s: %s: %s", app->rows_s[i].id,
-					 k == 0 ? "t_min" : "t_diff", res->note);
+				snprintf(text, sizeof text, "%s: %s: %s%s%s", app->rows_s[i].id,
+					 k == 0 ? "t_min" : "t_diff", res->note, floor[0] ? "; " : "", floor);
 			else
 				continue;
 			y = tui_put_wrapped(y, r->x, r->w, r->y + r->h, 2, tui_attr(app, TUI_ROLE_WARN), text);
@@ -572,8 +582,8 @@ static void draw_table(struct tui_app *app)
 	int y = draw_sentences(app, draw_rows(app, draw_params(app, r->y)));
 	if (y < r->y + r->h)
 		tui_put(y, r->x, r->w, tui_attr(app, TUI_ROLE_INACTIVE),
-			"median of the repeats [interval]; ! repeats disagree; ratio = reference / this; "
-			"* simulated");
+			"median of the repeats [95% interval] only when all agree; ~ so far; "
+			"ratio = reference / this; * simulated");
 }
 
 void tui_search_draw(struct tui_app *app)
@@ -627,6 +637,19 @@ static int rows_from_plan(struct tui_app *app)
 		row->flush = c->f;
 		snprintf(row->id, TL_ID_MAX, "%s", p->backends[c->b]);
 		row->bytes = p->flush[c->f];
+		/* a replayed search draws the curves its repeats kept */
+		for (unsigned r = 0; r < c->nrep; r++)
+			for (int k = 0; k < 2; k++)
+				for (size_t j = 0; j < c->rep[r].points[k].n; j++) {
+					const double *xy = c->rep[r].points[k].xy[j];
+
+					if (!(xy[0] >= 0))
+						continue;
+					if (k == 0)
+						push(&row->cv_x, &row->cv_y, &row->ncv, &row->capcv, (uint64_t)xy[0], xy[1]);
+					else
+						push(&row->ov_x, &row->ov_y, &row->nov, &row->capov, (uint64_t)xy[0], xy[1]);
+				}
 	}
 	app->nrows_s = n;
 	return 0;

@@ -1,0 +1,122 @@
+/* What a search's answer may claim (issue 21 item 4), from repeats written
+ * by hand so every case is known: tl_search_stat_status decides, and the
+ * texts every face prints follow it. A 95 % interval only when every
+ * planned repeat found the answer and they agree; "found in k of n", a
+ * bound, "unstable" or "so far" otherwise; a ratio names the bound it rests
+ * on; the notes' words follow the numbers. */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench/search_cell.h"
+#include "tests/tap.h"
+
+static const char *const ids[] = {"sim:sd=5", "sim:sd=20"};
+static const char *const fl_names[] = {"0"};
+static const uint64_t fl[] = {0};
+
+/* repeat r of backend b: t_min found at adds (0: none below bound, its
+ * lowest CV cv) */
+static void put(struct tl_search_cell *c, unsigned r, uint64_t adds, uint64_t bound, double cv)
+{
+	struct tl_search_rep *rep = &c->rep[r];
+
+	memset(rep, 0, sizeof *rep);
+	rep->ran = rep->done_tmin = true;
+	rep->ns_per_add = 1;
+	rep->resolution_ns = 0.001;
+	rep->tmin.converged = adds > 0;
+	rep->tmin.adds = adds;
+	rep->tmin.ns = (double)adds;
+	rep->tmin.bound_adds = adds ? 0 : bound;
+	rep->tmin.best_cv = cv;
+	rep->tmin.best_drift = NAN;
+}
+
+static struct tl_search_cell *cells_for(struct tl_search_plan *p)
+{
+	tl_search_plan_default(p);
+	p->want_tdiff = false;
+	tl_search_plan_set(p, ids, 2, fl_names, fl, 1);
+	p->ref = 1;
+	return tl_search_cells_new(p);
+}
+
+static void done(struct tl_search_cell *cells, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		cells[i].state = TL_CELL_DONE;
+		cells[i].reps_done = 3;
+	}
+}
+
+int main(void)
+{
+	struct tl_search_plan p;
+	struct tl_search_cell *c = cells_for(&p);
+	char text[400];
+
+	ok(p.repeats == 3, "3 repeats planned (the default)");
+	/* backend 0: three agreeing answers; backend 1 (the reference): found
+	 * in 1 of 3, the other two saw nothing below 45776 ADDs */
+	put(&c[0], 0, 2861, 0, 0.009);
+	put(&c[0], 1, 2900, 0, 0.009);
+	put(&c[0], 2, 2830, 0, 0.009);
+	put(&c[1], 0, 12791, 0, 0.009);
+	put(&c[1], 1, 0, 45776, 0.48);
+	put(&c[1], 2, 0, 46000, 0.50);
+	done(c, 2);
+	tl_search_summarise(&p, c);
+
+	ok(c[0].tmin.status == TL_STATUS_INTERVAL, "3 of 3 found, within 10 %%: a 95 %% interval");
+	tl_search_stat_text(text, sizeof text, &c[0].tmin);
+	ok(c[0].tmin.lo <= 2830 && c[0].tmin.hi >= 2900 && c[0].tmin.hi < 1.2 * 2900,
+	   "agreeing repeats: an interval as narrow as their spread ('%s')", text);
+	ok(c[1].tmin.status == TL_STATUS_PARTIAL, "1 of 3 found: no interval (%s)",
+	   tl_search_status_name(c[1].tmin.status));
+	tl_search_stat_text(text, sizeof text, &c[1].tmin);
+	ok(strcmp(text, "found in 1 of 3") == 0, "its text: '%s'", text);
+	tl_search_stat_brief(text, sizeof text, &c[1].tmin);
+	ok(strcmp(text, "1 of 3 found") == 0, "its brief text: '%s'", text);
+
+	/* the ratio: the reference has a bound, and says which */
+	ok(c[0].ratio_tmin.rel == '>' && fabs(c[0].ratio_tmin.value - 45776.0 / 2861) < 1e-9,
+	   "ratio is a bound: >= %.3g", c[0].ratio_tmin.value);
+	tl_search_ratio_short(text, sizeof text, &c[0].ratio_tmin);
+	ok(strstr(text, ">=16") && strstr(text, "ref > 4.58e+04 ns"), "column shows the bound: '%s'",
+	   text);
+	tl_search_ratio_describe(text, sizeof text, &c[0].ratio_tmin, "precise", "x");
+	ok(strstr(text, "none below 45776 ADDs") && strstr(text, "2 of 3 repeats") &&
+		   strstr(text, "1 found 12791"),
+	   "the sentence names the bound and what it rests on: '%s'", text);
+
+	/* the note's words follow the number: 48 % is not close to 1 % */
+	ok(c[1].tmin.unstable && !strstr(c[1].tmin.why, "close to eps") &&
+		   strstr(c[1].tmin.why, "48 %"),
+	   "a CV floor of 48 %% is not 'close to eps': '%s'", c[1].tmin.why);
+
+	/* disagreeing repeats: unstable, their span, no interval */
+	put(&c[0], 2, 4000, 0, 0.009);
+	tl_search_summarise(&p, c);
+	tl_search_stat_text(text, sizeof text, &c[0].tmin);
+	ok(c[0].tmin.status == TL_STATUS_UNSTABLE && strcmp(text, "unstable: 2861..4000") == 0,
+	   "2861..4000: unstable, '%s'", text);
+
+	/* while repeats are to come: provisional, never an interval */
+	put(&c[0], 2, 2830, 0, 0.009);
+	c[0].rep[2].ran = false;
+	c[0].state = TL_CELL_WAITING;
+	c[0].reps_done = 2;
+	tl_search_summarise(&p, c);
+	tl_search_stat_text(text, sizeof text, &c[0].tmin);
+	ok(c[0].tmin.provisional && c[0].tmin.status != TL_STATUS_INTERVAL &&
+		   strcmp(text, "so far, 2 of 3 ran") == 0,
+	   "2 of 3 repeats done: provisional, '%s'", text);
+	ok(!c[0].ratio_tmin.interval, "and the ratio has no interval either");
+
+	tl_search_cells_free(c, 2);
+	tl_search_plan_free(&p);
+	return tap_done();
+}
