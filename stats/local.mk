@@ -36,4 +36,4 @@ tests_test_kernels_stats_SOURCES = tests/test_kernels_stats.c tests/tap.h
 tests_test_kernels_stats_LDADD = $(TL_LIBS)
 TESTS += tests/test_kernels_stats
 # fleet helper: robust scores of a node against the rest of its fleet
-libticklab_a_SOURCES += stats/fleet.c stats/fleet.h
+libticklab_a_SOURCES += stats/fleet.c stats/fleet_hist.c stats/fleet.h
