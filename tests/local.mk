@@ -12,5 +12,6 @@ EXTRA_DIST += tests/test_output_failures.sh
 # three-node Slurm cluster with a real noisy neighbour on one node
 TESTS += tests/test_fleet_cli.sh tests/test_slurm_fleet.sh
 EXTRA_DIST += tests/test_fleet_cli.sh tests/test_slurm_fleet.sh
-EXTRA_DIST += contrib/fleet.sbatch contrib/check_ticklab_fleet
+EXTRA_DIST += contrib/fleet.sbatch contrib/check_ticklab_fleet contrib/fleet-array.sbatch \
+	contrib/fleet-at-scale.md
 include tests/fuzz/local.mk
