@@ -492,6 +492,8 @@ static int hist_from_json(const json_t *h, const char *name, struct tl_fp_figure
 		    json_integer_value(ci) <= 0 || (i > 0 && !(x > f->hist.v[i - 1])))
 			return fail(why, whylen, name, "summary.samples: values must be finite and "
 						       "ascending, counts whole and positive");
+		if ((uint64_t)json_integer_value(ci) > TL_FP_SAMPLES_MAX - f->hist.total)
+			return fail(why, whylen, name, "summary.samples: more than 2^32 samples");
 		f->hist.v[i] = x;
 		f->hist.c[i] = (uint64_t)json_integer_value(ci);
 		f->hist.total += f->hist.c[i];

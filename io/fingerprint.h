@@ -105,6 +105,7 @@ struct tl_fp_figures {
 };
 
 #define TL_FP_EXACT_MAX 4096
+#define TL_FP_SAMPLES_MAX ((uint64_t)1 << 32) /* a histogram read holds at most this many */
 
 /* The figures with the node's facts and the histogram: what the fleet
  * needs of a node ("summary" of a small fingerprint, a node of a fleet's

@@ -383,7 +383,8 @@ int stats_hist_test(const struct tl_hist *x, const struct tl_hist *pool, double 
 	t->ks_d = ks_d(&o);
 	t->ks_p = stats_ks_p(t->ks_d, (size_t)o.m, (size_t)x->total);
 	mwu(&o, ties, &t->mwu_u, &t->mwu_p);
-	t->hl = hl_shift(&o);
+	/* the pairs are counted in 64 bits */
+	t->hl = (double)x->total * (double)o.m < 0x1p63 ? hl_shift(&o) : NAN;
 	t->others_median = others_median(&o);
 	return 0;
 }
