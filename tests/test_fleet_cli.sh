@@ -150,6 +150,14 @@ ok $? "fleet --partial writes two summaries"
 rc=$?
 [ $rc -eq 1 ] && cmp -s "$tmp/one.json" "$tmp/merged.json"
 ok $? "fleet over the partials: the one-step JSON byte for byte, status 1 (status $rc)"
+# Progress: a line on standard error over a terminal, nothing otherwise.
+if command -v script >/dev/null 2>&1; then
+	script -qec "$TL_BIN fleet -q $tmp/fleet" /dev/null >"$tmp/tty.out" 2>&1
+	grep -q 'read 3 of 3 files' "$tmp/tty.out" && grep -q 'judged 3 of 3 nodes' "$tmp/tty.out"
+	ok $? "over a terminal: 'read 3 of 3 files', then 'judged 3 of 3 nodes'"
+fi
+"$TL_BIN" fleet -q "$tmp/fleet" 2>"$tmp/notty.err" >/dev/null
+[ ! -s "$tmp/notty.err" ]; ok $? "without a terminal: no progress line"
 expect_status 2 "--partial with --json is refused" "$TL_BIN" fleet --partial "$tmp/p3.json" --json - "$tmp/fleet"
 cp "$tmp/fleet/a1.json" "$tmp/fleet/a3.json"
 "$PY" - "$tmp/fleet/a3.json" <<'PY'
