@@ -356,15 +356,22 @@ static void mark_figure(struct tl_fleet_node *nd, enum tl_fig k)
 	reason_add(nd, text);
 }
 
-/* The nodes of group g, in load order. */
-static size_t group_members(const struct tl_fleet *fl, size_t g, size_t *idx)
+/* The nodes of every group, in load order, one group after another:
+ * group g's are idx[first[g] .. first[g + 1]). */
+static void group_members(const struct tl_fleet *fl, size_t *idx, size_t *first)
 {
-	size_t m = 0;
+	size_t *at;
 
+	memset(first, 0, (fl->ngroups + 1) * sizeof *first);
 	for (size_t i = 0; i < fl->n; i++)
-		if (fl->nodes[i].group == g)
-			idx[m++] = i;
-	return m;
+		first[fl->nodes[i].group + 1]++;
+	for (size_t g = 0; g < fl->ngroups; g++)
+		first[g + 1] += first[g];
+	at = tl_xmalloc((fl->ngroups + 1) * sizeof *at);
+	memcpy(at, first, (fl->ngroups + 1) * sizeof *at);
+	for (size_t i = 0; i < fl->n; i++)
+		idx[at[fl->nodes[i].group]++] = i;
+	free(at);
 }
 
 static void score_group(struct tl_fleet *fl, const size_t *idx, size_t m, double *vals,
@@ -436,11 +443,13 @@ static void test_group(struct tl_fleet *fl, const size_t *idx, size_t m,
 
 void tl_fleet_judge(struct tl_fleet *fl, const struct tl_fleet_progress *progress)
 {
-	size_t *idx = tl_xmalloc((fl->n ? fl->n : 1) * sizeof *idx), done = 0;
+	size_t *idx = tl_xmalloc((fl->n ? fl->n : 1) * sizeof *idx), *first, done = 0;
 	double *vals = tl_xmalloc((fl->n ? fl->n : 1) * sizeof *vals);
 	struct tl_fleet_score *sc = tl_xmalloc((fl->n ? fl->n : 1) * sizeof *sc);
 
 	group_nodes(fl);
+	first = tl_xmalloc((fl->ngroups + 1) * sizeof *first);
+	group_members(fl, idx, first);
 	fl->nflagged = 0;
 	for (size_t i = 0; i < fl->n; i++) {
 		fl->nodes[i].reason[0] = '\0';
@@ -448,11 +457,11 @@ void tl_fleet_judge(struct tl_fleet *fl, const struct tl_fleet_progress *progres
 		memset(fl->nodes[i].odd, 0, sizeof fl->nodes[i].odd);
 	}
 	for (size_t g = 0; g < fl->ngroups; g++) {
-		size_t m = group_members(fl, g, idx);
+		size_t m = first[g + 1] - first[g];
 
-		score_group(fl, idx, m, vals, sc);
+		score_group(fl, idx + first[g], m, vals, sc);
 		if (m >= TL_FLEET_MIN_NODES)
-			test_group(fl, idx, m, progress, &done);
+			test_group(fl, idx + first[g], m, progress, &done);
 		else
 			progress_say(progress, "judged", done += m, fl->n);
 	}
@@ -461,6 +470,7 @@ void tl_fleet_judge(struct tl_fleet *fl, const struct tl_fleet_progress *progres
 		fl->nflagged += fl->nodes[i].flagged;
 	}
 	free(idx);
+	free(first);
 	free(vals);
 	free(sc);
 }
