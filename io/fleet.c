@@ -594,12 +594,16 @@ static json_t *node_json(const struct tl_fleet_node *nd)
 	tl_json_set(o, "odd", odd);
 	if (nd->tested)
 		tl_json_set(o, "samples_test",
-			    json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:b}", "n",
+			    json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:b, s:s, s:o}", "n",
 				      (json_int_t)nd->fig.nsamples, "n_others", (json_int_t)nd->n_others,
 				      "ks_d", tl_json_real(nd->ks_d), "ks_p", tl_json_real(nd->ks_p),
 				      "mwu_p", tl_json_real(nd->mwu_p), "hl_shift_ns",
 				      tl_json_real(nd->hl_ns), "others_median_ns",
-				      tl_json_real(nd->others_median), "odd", nd->odd_samples));
+				      tl_json_real(nd->others_median), "odd", nd->odd_samples,
+				      /* what the node's histogram is: the test is exact on
+				       * exact ones, else each value within rel_error */
+				      "histogram", nd->fig.hist_exact ? "exact" : "loglinear",
+				      "rel_error", tl_json_real(nd->fig.hist_exact ? 0 : TL_HIST_REL_ERR)));
 	return o;
 }
 
