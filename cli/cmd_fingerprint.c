@@ -39,7 +39,7 @@ static const char usage_text[] =
 	"                       srun ... ticklab fingerprint --json DIR/%h.json\n"
 	"                       It holds the figures and the exact histogram of the\n"
 	"                       add:2000 samples the fleet tests (on a lattice timer,\n"
-	"                       its steps; past 4096 distinct values, log-linear\n"
+	"                       its steps; past 512 distinct values, log-linear\n"
 	"                       buckets within 0.2 %), tens of KB\n"
 	"      --raw            every raw sample of the run in the JSON too (~1.3 MB)\n"
 	"      --compact OLD    measure nothing: re-write the fingerprint OLD.json (one\n"

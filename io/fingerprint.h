@@ -104,7 +104,7 @@ struct tl_fp_figures {
 	size_t nsamples;
 };
 
-#define TL_FP_EXACT_MAX 4096
+#define TL_FP_EXACT_MAX 512 /* a lattice timer's kept add:2000 samples span far fewer steps */
 #define TL_FP_SAMPLES_MAX ((uint64_t)1 << 32) /* a histogram read holds at most this many */
 
 /* The figures with the node's facts and the histogram: what the fleet

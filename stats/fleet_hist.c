@@ -182,14 +182,7 @@ static size_t upper_bound(const struct tl_hist *h, double y)
 	return lo;
 }
 
-/* How many of h's values lie below y (strict) or at most y. */
-static uint64_t count_below(const struct tl_hist *h, double y)
-{
-	size_t i = lower_bound(h, y);
-
-	return i ? h->cum[i - 1] : 0;
-}
-
+/* How many of h's values lie at most y. */
 static uint64_t count_le(const struct tl_hist *h, double y)
 {
 	size_t i = upper_bound(h, y);
@@ -205,6 +198,32 @@ static uint64_t count_at(const struct tl_hist *h, double y)
 	return i < h->n && h->v[i] == y ? h->c[i] : 0;
 }
 
+/* First index i >= from with v[i] >= y, given v[from - 1] < y: galloping
+ * from the last answer, so a walk over ascending y touches the pool's
+ * arrays near where it already is (a binary search from scratch each time
+ * misses the cache at every step on a pool of 10^5 values and more). */
+static size_t lower_bound_from(const struct tl_hist *h, double y, size_t from)
+{
+	size_t lo = from, hi = from, step = 1;
+
+	while (hi < h->n && h->v[hi] < y) {
+		lo = hi + 1;
+		hi = lo + step;
+		step *= 2;
+	}
+	if (hi > h->n)
+		hi = h->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (h->v[mid] < y)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 struct others {
 	const struct tl_hist *x, *pool;
 	uint64_t m; /* how many */
@@ -214,11 +233,6 @@ struct others {
 static uint64_t others_le_at(const struct others *o, size_t j)
 {
 	return o->pool->cum[j] - count_le(o->x, o->pool->v[j]);
-}
-
-static uint64_t others_below(const struct others *o, double y)
-{
-	return count_below(o->pool, y) - count_below(o->x, y);
 }
 
 /* The k-th (0-based) smallest of the others. */
@@ -282,7 +296,7 @@ static double ks_d(const struct others *o)
 	size_t prev = 0;
 
 	for (size_t t = 0; t <= x->n; t++) {
-		size_t at = t < x->n ? lower_bound(o->pool, x->v[t]) : o->pool->n;
+		size_t at = t < x->n ? lower_bound_from(o->pool, x->v[t], prev) : o->pool->n;
 
 		if (at > prev)
 			best = fmax(best, gap_at(o, at - 1, x->total));
@@ -299,9 +313,13 @@ static void mwu(const struct others *o, double ties, double *u, double *p)
 	const struct tl_hist *x = o->x;
 	double ub = 0, n1 = (double)o->m, n2 = (double)x->total, nn = n1 + n2;
 
+	size_t ip = 0;
+
 	for (size_t t = 0; t < x->n; t++) {
-		uint64_t below = others_below(o, x->v[t]);
-		uint64_t at = o->pool->c[lower_bound(o->pool, x->v[t])] - x->c[t];
+		/* x's own values are in the pool: ip is x->v[t]'s index there */
+		ip = lower_bound_from(o->pool, x->v[t], ip);
+		uint64_t below = (ip ? o->pool->cum[ip - 1] : 0) - (t ? x->cum[t - 1] : 0);
+		uint64_t at = o->pool->c[ip] - x->c[t];
 
 		ub += (double)x->c[t] * ((double)below + 0.5 * (double)at);
 	}
@@ -318,39 +336,97 @@ static void mwu(const struct others *o, double ties, double *u, double *p)
 		*p = 1;
 }
 
-/* Pairs (node x, other y) with x - y <= s. */
-static uint64_t pairs_le(const struct others *o, double s)
+/* Pairs (node x, other y) with x - y <= s: for each node value the others
+ * at or above x - s, which climbs with x. at[t] is where x->v[t] - s falls
+ * in the pool. */
+static uint64_t pairs_le(const struct others *o, double s, size_t *at)
 {
 	uint64_t total = 0;
+	size_t ip = 0, ix = 0;
 
-	for (size_t t = 0; t < o->x->n; t++)
-		total += o->x->c[t] * (o->m - others_below(o, o->x->v[t] - s));
+	for (size_t t = 0; t < o->x->n; t++) {
+		double y = o->x->v[t] - s;
+		uint64_t below;
+
+		at[t] = ip = lower_bound_from(o->pool, y, ip);
+		ix = lower_bound_from(o->x, y, ix);
+		below = (ip ? o->pool->cum[ip - 1] : 0) - (ix ? o->x->cum[ix - 1] : 0);
+		total += o->x->c[t] * (o->m - below);
+	}
 	return total;
 }
 
-/* The k-th (1-based) smallest difference node - other: bisection on the
- * value, then the difference itself just above the last lower bound. */
-static double kth_diff(const struct others *o, uint64_t k, double lo, double hi)
+struct diff {
+	double d;
+	uint64_t w;
+};
+
+static int cmp_diff(const void *a, const void *b)
 {
-	for (int it = 0; it < 200; it++) {
-		double mid = lo + (hi - lo) / 2;
+	double x = ((const struct diff *)a)->d, y = ((const struct diff *)b)->d;
 
-		if (mid <= lo || mid >= hi)
+	return (x > y) - (x < y);
+}
+
+/* The k-th smallest of the differences in (lo, hi], below which lie
+ * below_lo: the window's pairs (node value t, pool values ihi[t] ..
+ * ilo[t]) listed, weighed and sorted. */
+static double window_kth(const struct others *o, uint64_t k, uint64_t below_lo,
+			 const size_t *ilo, const size_t *ihi, size_t w, double hi)
+{
+	struct diff *dd = tl_xmalloc((w ? w : 1) * sizeof *dd);
+	size_t nd = 0;
+	uint64_t acc = below_lo;
+	double ans = hi;
+
+	for (size_t t = 0; t < o->x->n; t++)
+		for (size_t j = ihi[t]; j < ilo[t]; j++) {
+			uint64_t oc = o->pool->c[j] - count_at(o->x, o->pool->v[j]);
+
+			if (oc)
+				dd[nd++] = (struct diff){o->x->v[t] - o->pool->v[j], o->x->c[t] * oc};
+		}
+	qsort(dd, nd, sizeof *dd, cmp_diff);
+	for (size_t i = 0; i < nd; i++)
+		if ((acc += dd[i].w) >= k) {
+			ans = dd[i].d;
 			break;
-		if (pairs_le(o, mid) >= k)
+		}
+	free(dd);
+	return ans;
+}
+
+/* The k-th (1-based) smallest difference node - other: bisection on the
+ * value while the differences between the bounds are many, then those
+ * few listed. at holds three arrays of o->x->n. */
+static double kth_diff(const struct others *o, uint64_t k, double lo, double hi, size_t *at)
+{
+	size_t d = o->x->n, *ilo = at, *ihi = at + d, *imid = at + 2 * d;
+	uint64_t below_lo = pairs_le(o, lo, ilo);
+
+	pairs_le(o, hi, ihi);
+	for (int it = 0; it < 200; it++) {
+		size_t w = 0, *swap;
+		double mid = lo + (hi - lo) / 2;
+		uint64_t c;
+
+		for (size_t t = 0; t < d; t++)
+			w += ilo[t] - ihi[t];
+		if (w <= 8 * d + 64)
+			return window_kth(o, k, below_lo, ilo, ihi, w, hi);
+		if (mid <= lo || mid >= hi)
+			break; /* every difference left in the window is hi */
+		c = pairs_le(o, mid, imid);
+		if (c >= k) {
 			hi = mid;
-		else
+			swap = ihi, ihi = imid, imid = swap;
+		} else {
 			lo = mid;
+			below_lo = c;
+			swap = ilo, ilo = imid, imid = swap;
+		}
 	}
-	double best = hi;
-
-	for (size_t t = 0; t < o->x->n; t++) {
-		double y = others_pred(o, o->x->v[t] - lo), d = o->x->v[t] - y;
-
-		if (isfinite(d) && d > lo && d < best)
-			best = d;
-	}
-	return best;
+	return hi;
 }
 
 static double hl_shift(const struct others *o)
@@ -364,10 +440,15 @@ static double hl_shift(const struct others *o)
 	double ymin = o->pool->v[j], lo = x->v[0] - ymax, hi = x->v[x->n - 1] - ymin;
 	uint64_t n = x->total * o->m;
 
-	lo -= fabs(lo) + 1;
-	double m = kth_diff(o, (n + 1) / 2, lo, hi);
+	size_t *at = tl_xmalloc(3 * x->n * sizeof *at);
 
-	return n % 2 ? m : (m + kth_diff(o, n / 2 + 1, lo, hi)) / 2;
+	lo -= fabs(lo) + 1;
+	double m = kth_diff(o, (n + 1) / 2, lo, hi, at);
+
+	if (n % 2 == 0)
+		m = (m + kth_diff(o, n / 2 + 1, lo, hi, at)) / 2;
+	free(at);
+	return m;
 }
 
 int stats_hist_test(const struct tl_hist *x, const struct tl_hist *pool, double ties,
