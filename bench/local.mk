@@ -75,3 +75,6 @@ EXTRA_DIST += tests/test_big_inputs.sh
 # Memory per sample, the pre-flight refusal and out of memory in the analysis (issue 11 item 4).
 TESTS += tests/test_memory.sh
 EXTRA_DIST += tests/test_memory.sh
+# fleet helper: the fleet step at 500, 2000 and 10000 nodes (issue 24)
+BENCH_RUN += bench/bench_fleet.sh
+EXTRA_DIST += bench/bench_fleet.sh

@@ -20,7 +20,8 @@
 
 static const char usage_text[] =
 	"usage: ticklab fingerprint [--quick | --budget SEC] [--json PATH] [--cpu C]\n"
-	"                           [--seed S] [--quiet]\n"
+	"                           [--seed S] [--quiet] [--raw]\n"
+	"       ticklab fingerprint --compact OLD.json --json PATH\n"
 	"\n"
 	"Characterises this node with one fixed battery, the same on every node, so\n"
 	"`ticklab fleet` can set the nodes side by side: the node's facts and spoilers,\n"
@@ -31,11 +32,18 @@ static const char usage_text[] =
 	"\n"
 	"      --quick          about 5 seconds (the default battery takes about 30)\n"
 	"      --budget SEC     about SEC seconds (1 to 3600)\n"
-	"      --json PATH      the fingerprint as JSON, raw samples included, written\n"
-	"                       atomically; PATH may hold %h (short hostname), %n (the\n"
-	"                       Slurm node name, $SLURMD_NODENAME), %j ($SLURM_JOB_ID)\n"
-	"                       and %% (a literal %), as in\n"
+	"      --json PATH      the fingerprint as JSON, written atomically; PATH may\n"
+	"                       hold %h (short hostname), %n (the Slurm node name,\n"
+	"                       $SLURMD_NODENAME), %j ($SLURM_JOB_ID) and %% (a\n"
+	"                       literal %), as in\n"
 	"                       srun ... ticklab fingerprint --json DIR/%h.json\n"
+	"                       It holds the figures and the exact histogram of the\n"
+	"                       add:2000 samples the fleet tests (on a lattice timer,\n"
+	"                       its steps; past 512 distinct values, log-linear\n"
+	"                       buckets within 0.2 %), tens of KB\n"
+	"      --raw            every raw sample of the run in the JSON too (~1.3 MB)\n"
+	"      --compact OLD    measure nothing: re-write the fingerprint OLD.json (one\n"
+	"                       with raw samples) in the small form, to --json PATH\n"
 	"  -c, --cpu C          CPU to measure on (default: the last allowed CPU)\n"
 	"  -s, --seed S         seed of the cell order and filters (default 1)\n"
 	"  -q, --quiet          no table\n"
@@ -44,12 +52,14 @@ static const char usage_text[] =
 	"Exit status: 0 done, 1 measurement or write failure, 2 bad input,\n"
 	"128 + the signal when stopped by INT (130), TERM (143) or HUP (129).\n";
 
-enum { OPT_QUICK = OPT_FIRST_FREE, OPT_BUDGET };
+enum { OPT_QUICK = OPT_FIRST_FREE, OPT_BUDGET, OPT_RAW, OPT_COMPACT };
 
 static const struct option longopts[] = {
 	{"quick", no_argument, NULL, OPT_QUICK},
 	{"budget", required_argument, NULL, OPT_BUDGET},
 	{"json", required_argument, NULL, OPT_JSON},
+	{"raw", no_argument, NULL, OPT_RAW},
+	{"compact", required_argument, NULL, OPT_COMPACT},
 	{"cpu", required_argument, NULL, 'c'},
 	{"seed", required_argument, NULL, 's'},
 	{"quiet", no_argument, NULL, 'q'},
@@ -60,7 +70,8 @@ static const struct option longopts[] = {
 struct fp_opts {
 	struct tl_fp_node node; /* read first: --json's %h, %n and %j */
 	struct tl_fp_config cfg;
-	bool quick, budget_given, quiet;
+	bool quick, budget_given, quiet, raw;
+	const char *compact; /* a fingerprint to re-write small, or NULL */
 	char json[4096]; /* expanded; "" none */
 };
 
@@ -100,6 +111,12 @@ static int fp_option(void *st, int c, const char *arg, char *why, size_t whylen)
 	case 'q':
 		o->quiet = true;
 		return 0;
+	case OPT_RAW:
+		o->raw = true;
+		return 0;
+	case OPT_COMPACT:
+		o->compact = arg;
+		return 0;
 	default:
 		return CLI_NOT_MINE;
 	}
@@ -111,6 +128,11 @@ static int fp_check(void *st, int argc, char **argv, char *why, size_t whylen)
 
 	if (o->quick && o->budget_given) {
 		snprintf(why, whylen, "--quick and --budget both set the time (accepted: one of them)");
+		return -1;
+	}
+	if (o->compact && (!o->json[0] || o->raw || o->quick || o->budget_given)) {
+		snprintf(why, whylen, "--compact OLD.json measures nothing and needs --json PATH "
+				      "(accepted: --compact OLD.json --json PATH [--quiet])");
 		return -1;
 	}
 	return opts_no_operand(argc, argv, "accepted: --quick, --budget SEC, --json PATH, --cpu C",
@@ -141,6 +163,30 @@ static int show_and_write(const struct fp_opts *o, const json_t *doc, struct tl_
 	return rc;
 }
 
+/* --compact: an old (raw) fingerprint re-written small, nothing measured. */
+static int fp_compact(const struct fp_opts *o)
+{
+	char why[WHY_LEN];
+	json_t *doc = tl_json_load(o->compact, why, sizeof why), *small;
+	struct tl_out *out;
+	int rc;
+
+	if (!doc)
+		return opts_fail("fingerprint", why);
+	small = tl_fp_compact(doc, o->compact, why, sizeof why);
+	json_decref(doc);
+	if (!small)
+		return opts_fail("fingerprint", why);
+	if (!(out = tl_out_open(o->json, why, sizeof why))) {
+		fprintf(stderr, "ticklab fingerprint: %s\n", why);
+		json_decref(small);
+		return TL_EXIT_FAIL;
+	}
+	rc = show_and_write(o, small, out);
+	json_decref(small);
+	return rc;
+}
+
 static int fp_exec(void *st)
 {
 	const struct fp_opts *o = st;
@@ -150,6 +196,8 @@ static int fp_exec(void *st)
 	json_t *doc;
 	int rc;
 
+	if (o->compact)
+		return fp_compact(o);
 	if (o->json[0] && !(out = tl_out_open(o->json, why, sizeof why))) {
 		fprintf(stderr, "ticklab fingerprint: %s\n", why);
 		return TL_EXIT_FAIL;
@@ -167,6 +215,17 @@ static int fp_exec(void *st)
 	}
 	doc = tl_fp_to_json(&fp, &o->node);
 	tl_fp_free(&fp);
+	if (doc && !o->raw) {
+		json_t *small = tl_fp_compact(doc, "this fingerprint", why, sizeof why);
+
+		json_decref(doc);
+		if (!small) {
+			fprintf(stderr, "ticklab fingerprint: %s\n", why);
+			tl_out_abort(out);
+			return TL_EXIT_FAIL;
+		}
+		doc = small;
+	}
 	if (!doc) {
 		fprintf(stderr, "ticklab fingerprint: out of memory analysing the run's samples\n");
 		tl_out_abort(out);

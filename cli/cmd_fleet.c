@@ -6,17 +6,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli/command.h"
 #include "cli/opts.h"
 #include "io/fleet.h"
+#include "io/term_safe.h"
 #include "io/results.h"
 
 #define WHY_LEN 2048
 
 static const char usage_text[] =
 	"usage: ticklab fleet FILE.json... | DIR [--json FILE|-] [--markdown FILE|-]\n"
-	"                     [--quiet]\n"
+	"                     [--quiet] [--strict] [--partial OUT.json]\n"
 	"\n"
 	"Reads the fingerprints of many nodes (`ticklab fingerprint --json`; a DIR\n"
 	"gives all its *.json files), groups the nodes by CPU model and TSC rate (nodes\n"
@@ -24,32 +27,49 @@ static const char usage_text[] =
 	"against the rest of its group with a robust z-score (median and MAD, the MAD\n"
 	"floored at what twins call the same; with fewer than 4 others, the distance\n"
 	"beyond their whole range). Each node's add:2000 samples are tested\n"
-	"against the pooled samples of the others (Kolmogorov-Smirnov, Mann-Whitney,\n"
-	"Hodges-Lehmann shift). A node stands out when a figure's |z| exceeds 5 in\n"
+	"against the pooled histogram of the others (Kolmogorov-Smirnov, Mann-Whitney,\n"
+	"Hodges-Lehmann shift); the pool is built once per group, so the time grows\n"
+	"linearly with the nodes. A node stands out when a figure's |z| exceeds 5 in\n"
 	"the direction that is bad (t_min and t_diff are shown, never flagged), or when\n"
 	"its samples differ (KS D > 0.25, p < 0.001, shift > 2 %); the reasons are\n"
 	"printed in words. A group needs 3 nodes.\n"
 	"\n"
+	"\n"
+	"A file that cannot be read or is not a fingerprint is named on standard\n"
+	"error and skipped; the rest is judged. Old fingerprints (raw samples) and\n"
+	"small ones (histograms) mix freely. Over a terminal, a line on standard\n"
+	"error counts the files read and the nodes judged.\n"
+	"\n"
 	"      --json FILE      the table, scores and reasons as JSON (- for stdout)\n"
 	"      --markdown FILE  the table as Markdown (- for stdout)\n"
 	"  -q, --quiet          no table; flagged nodes only, as `node | reason` lines\n"
+	"      --strict         a file that cannot be read is an error (status 2)\n"
+	"      --partial OUT    judge nothing: write what the fleet needs of these\n"
+	"                       files (each node's figures and histogram) to OUT, for\n"
+	"                       a later `ticklab fleet OUT...` that merges the parts\n"
+	"                       (the answer equals that of one fleet over all files)\n"
 	"  -h, --help           this help\n"
 	"\n"
 	"Exit status: 0 no node stands out, 1 a node is flagged (or a write failed),\n"
-	"2 bad input: a file that is not a fingerprint, fingerprints of different\n"
-	"ticklab versions, a node seen twice (the message names the file).\n";
+	"2 bad input: no fingerprint read, fingerprints of different ticklab\n"
+	"versions, a node seen twice (the message names both files); with --strict,\n"
+	"a file that is not a fingerprint.\n";
+
+enum { OPT_STRICT = OPT_FIRST_FREE, OPT_PARTIAL };
 
 static const struct option longopts[] = {
 	{"json", required_argument, NULL, OPT_JSON},
 	{"markdown", required_argument, NULL, OPT_MARKDOWN},
 	{"quiet", no_argument, NULL, 'q'},
+	{"strict", no_argument, NULL, OPT_STRICT},
+	{"partial", required_argument, NULL, OPT_PARTIAL},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
 
 struct fleet_opts {
-	const char *json, *markdown;
-	bool quiet;
+	const char *json, *markdown, *partial;
+	bool quiet, strict;
 	char **paths;
 	size_t npaths;
 };
@@ -70,6 +90,12 @@ static int fleet_option(void *st, int c, const char *arg, char *why, size_t whyl
 	case 'q':
 		o->quiet = true;
 		return 0;
+	case OPT_STRICT:
+		o->strict = true;
+		return 0;
+	case OPT_PARTIAL:
+		o->partial = arg;
+		return 0;
 	default:
 		return CLI_NOT_MINE;
 	}
@@ -85,6 +111,11 @@ static int fleet_check(void *st, int argc, char **argv, char *why, size_t whylen
 	}
 	if (o->json && o->markdown && strcmp(o->json, "-") == 0 && strcmp(o->markdown, "-") == 0) {
 		snprintf(why, whylen, "--json - and --markdown - cannot both use standard output");
+		return -1;
+	}
+	if (o->partial && (o->json || o->markdown || o->quiet)) {
+		snprintf(why, whylen, "--partial judges nothing: it takes no --json, --markdown or "
+				      "--quiet (accepted: --partial OUT.json FILES..., then fleet OUT...)");
 		return -1;
 	}
 	o->paths = argv + optind;
@@ -120,23 +151,80 @@ static int write_outputs(const struct fleet_opts *o, const struct tl_fleet *fl)
 	return rc;
 }
 
+/* The line over a terminal: rewritten at most ten times a second. */
+struct progress_line {
+	struct timespec last;
+	bool shown;
+};
+
+static void progress_show(void *ctx, const char *what, size_t done, size_t total)
+{
+	struct progress_line *p = ctx;
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (done < total && p->shown &&
+	    (double)(now.tv_sec - p->last.tv_sec) + 1e-9 * (double)(now.tv_nsec - p->last.tv_nsec) <
+		    0.1)
+		return;
+	p->last = now;
+	p->shown = true;
+	fprintf(stderr, "\rticklab fleet: %s %zu of %zu %s\033[K", what, done, total,
+		strcmp(what, "read") == 0 ? "files" : "nodes");
+	fflush(stderr);
+}
+
+static void progress_clear(struct progress_line *p)
+{
+	if (p->shown)
+		fprintf(stderr, "\r\033[K");
+	p->shown = false;
+}
+
+static int write_partial(const char *path, const struct tl_fleet *fl)
+{
+	char why[WHY_LEN];
+	json_t *doc = tl_fleet_partial_to_json(fl);
+	int rc = tl_json_write(path, doc, why, sizeof why);
+
+	json_decref(doc);
+	if (rc < 0) {
+		fprintf(stderr, "ticklab fleet: %s\n", why);
+		return TL_EXIT_FAIL;
+	}
+	return TL_EXIT_OK;
+}
+
 static int fleet_exec(void *st)
 {
 	const struct fleet_opts *o = st;
 	struct tl_fleet fl;
+	struct progress_line line = {.shown = false};
+	struct tl_fleet_progress prog = {progress_show, &line};
+	const struct tl_fleet_progress *pp = isatty(STDERR_FILENO) ? &prog : NULL;
 	char why[WHY_LEN];
 	bool taken;
 	int rc;
 
-	if (tl_fleet_load(o->paths, o->npaths, &fl, why, sizeof why) < 0) {
+	rc = tl_fleet_load(o->paths, o->npaths, o->strict, pp, &fl, why, sizeof why);
+	progress_clear(&line);
+	for (size_t i = 0; i < fl.nbad; i++) {
+		/* a file's name or a message quoting it may hold escapes */
+		fputs("ticklab fleet: skipped ", stderr);
+		tl_term_fputs(fl.bad[i].why, stderr);
+		fputc('\n', stderr);
+	}
+	if (rc < 0) {
 		tl_fleet_free(&fl);
 		return opts_fail("fleet", why);
 	}
-	if (tl_fleet_judge(&fl) < 0) {
+	if (o->partial) {
+		rc = write_partial(o->partial, &fl);
 		tl_fleet_free(&fl);
-		fprintf(stderr, "ticklab fleet: out of memory\n");
-		return TL_EXIT_FAIL;
+		return rc;
 	}
+	tl_fleet_judge(&fl, pp);
+	progress_clear(&line);
 	taken = (o->json && strcmp(o->json, "-") == 0) || (o->markdown && strcmp(o->markdown, "-") == 0);
 	if (o->quiet) {
 		for (size_t i = 0; i < fl.n; i++)

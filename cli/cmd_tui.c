@@ -182,12 +182,14 @@ static int fallback(const struct tui_opts *o, const char *why)
 	int rc;
 
 	if (o->nfleet) {
-		char **args = tl_xcalloc(o->nfleet + 2, sizeof *args);
+		char **args = tl_xcalloc(o->nfleet + 3, sizeof *args);
 
+		/* strict as the Fleet screen: a bad file is refused, not skipped */
 		args[0] = (char *)"fleet";
-		memcpy(args + 1, o->fleet, o->nfleet * sizeof *args);
+		args[1] = (char *)"--strict";
+		memcpy(args + 2, o->fleet, o->nfleet * sizeof *args);
 		fprintf(stderr, "ticklab tui: %s: printing the fleet table instead\n", why);
-		rc = cli_command_main(cli_command_find("fleet"), (int)o->nfleet + 1, args);
+		rc = cli_command_main(cli_command_find("fleet"), (int)o->nfleet + 2, args);
 		free(args);
 		return rc;
 	}

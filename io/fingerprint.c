@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/xalloc.h"
 #include "bench/size.h"
 #include "bench/analysis.h"
 #include "io/file_check.h"
@@ -212,6 +213,13 @@ static double num_at(const json_t *o, const char *key)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
+static double num_at_index(const json_t *a, size_t i)
+{
+	const json_t *v = json_array_get(a, i);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
 /* The visible cell of timer id, flush zero or not, kernel label; -1 none. */
 static long find_cell(const struct tl_run *run, const char *id, bool flushed, const char *label)
 {
@@ -243,7 +251,8 @@ static int run_figures(const json_t *rdoc, const char *name, struct tl_fp_figure
 	struct tl_results_meta meta;
 	struct tl_analysis *an, a;
 	long c0, c1, cp, cg;
-	size_t cap;
+	size_t cap, nkept = 0;
+	double *kept;
 	int rc = 0;
 
 	if (tl_run_from_json(rdoc, name, &run, &meta, why, whylen) < 0)
@@ -283,11 +292,18 @@ static int run_figures(const json_t *rdoc, const char *name, struct tl_fp_figure
 	from(f, TL_FIG_CGT, "%s p50, %s, flush 0", label, "clock-gettime");
 	/* The samples behind c0's summary, by the same call with kept given. */
 	cap = tl_cell_done(&run, (size_t)c0);
-	f->samples = malloc((cap ? cap : 1) * sizeof *f->samples);
-	if (!f->samples ||
-	    tl_cell_analyse_kept(&run, (size_t)c0, meta.os, meta.seed, &a, f->samples, cap,
-				 &f->nsamples) < 0)
+	kept = malloc((cap ? cap : 1) * sizeof *kept);
+	if (!kept || tl_cell_analyse_kept(&run, (size_t)c0, meta.os, meta.seed, &a, kept, cap,
+					  &nkept) < 0) {
 		rc = fail(why, whylen, name, "out of memory");
+	} else {
+		stats_hist_from_samples(kept, nkept, &f->hist);
+		f->hist_exact = f->hist.n <= TL_FP_EXACT_MAX;
+		if (!f->hist_exact)
+			stats_hist_loglinear(&f->hist);
+		f->nsamples = (size_t)f->hist.total;
+	}
+	free(kept);
 out:
 	free(an);
 	tl_run_unload(&run, &meta);
@@ -382,10 +398,10 @@ static void node_facts(const json_t *doc, struct tl_fp_figures *f)
 /* The names fleet prints one per line and matches nodes by: host names
  * (what Slurm accepts), so no name can carry an escape sequence or a
  * newline that forges a line of `fleet -q`. */
-static int node_names_ok(const json_t *doc, const char *name, char *why, size_t whylen)
+static int names_ok_in(const json_t *node, const char *where, const char *name, char *why,
+		       size_t whylen)
 {
 	static const char *const keys[] = {"name", "hostname", "slurm_node"};
-	const json_t *node = json_object_get(doc, "node");
 
 	for (size_t i = 0; i < 3; i++) {
 		const json_t *v = json_object_get(node, keys[i]);
@@ -395,9 +411,9 @@ static int node_names_ok(const json_t *doc, const char *name, char *why, size_t 
 			continue;
 		if (json_is_string(v) && tl_file_hostname_ok(json_string_value(v)))
 			continue;
-		snprintf(what, sizeof what, "node.%s %s%s%s is not a host name (accepted: 1 to 63 "
+		snprintf(what, sizeof what, "%s.%s %s%s%s is not a host name (accepted: 1 to 63 "
 					    "letters, digits, '-', '_' and '.', as Slurm node names)",
-			 keys[i], json_is_string(v) ? "'" : "",
+			 where, keys[i], json_is_string(v) ? "'" : "",
 			 json_is_string(v) ? tl_term_safe(json_string_value(v), safe, sizeof safe)
 					   : "(not a string)",
 			 json_is_string(v) ? "'" : "");
@@ -406,11 +422,16 @@ static int node_names_ok(const json_t *doc, const char *name, char *why, size_t 
 	return 0;
 }
 
+static int node_names_ok(const json_t *doc, const char *name, char *why, size_t whylen)
+{
+	return names_ok_in(json_object_get(doc, "node"), "node", name, why, whylen);
+}
+
 int tl_fp_figures_from_json(const json_t *doc, const char *name, struct tl_fp_figures *f,
 			    char *why, size_t whylen)
 {
 	char label[64];
-	const json_t *adds = json_object_get(doc, "adds");
+	const json_t *adds = json_object_get(doc, "adds"), *sum = json_object_get(doc, "summary");
 
 	memset(f, 0, sizeof *f);
 	for (size_t i = 0; i < TL_FIG_COUNT; i++)
@@ -421,6 +442,21 @@ int tl_fp_figures_from_json(const json_t *doc, const char *name, struct tl_fp_fi
 	if (tl_file_marker_check(doc, name, "fingerprint", why, whylen) < 0 ||
 	    node_names_ok(doc, name, why, whylen) < 0)
 		return -1;
+	if (sum && !json_is_null(sum)) {
+		/* A small fingerprint: the run's figures as they were read from
+		 * it, the node's own facts (and the figures they give) from the
+		 * document as for a raw one. */
+		if (tl_fp_summary_from_json(sum, name, f, why, whylen) < 0)
+			return -1;
+		f->spoiled[0] = '\0'; /* node_facts appends */
+		node_facts(doc, f);
+		if (!f->node.name[0] || !f->version[0] || !f->barrier[0]) {
+			tl_fp_figures_free(f);
+			return fail(why, whylen, name, "a fingerprint without its node name, version "
+						       "or barrier timer");
+		}
+		return 0;
+	}
 	node_facts(doc, f);
 	if (!f->node.name[0] || !f->version[0] || !f->barrier[0] || !json_is_integer(adds) ||
 	    !json_is_object(json_object_get(doc, "run")))
@@ -437,9 +473,152 @@ int tl_fp_figures_from_json(const json_t *doc, const char *name, struct tl_fp_fi
 
 void tl_fp_figures_free(struct tl_fp_figures *f)
 {
-	free(f->samples);
-	f->samples = NULL;
+	stats_hist_free(&f->hist);
 	f->nsamples = 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* The summary: what the fleet needs of a node                          */
+/* ------------------------------------------------------------------ */
+
+static json_t *hist_json(const struct tl_fp_figures *f)
+{
+	json_t *v = tl_json_array(), *c = tl_json_array();
+
+	for (size_t i = 0; i < f->hist.n; i++) {
+		tl_json_append(v, tl_json_real(f->hist.v[i]));
+		tl_json_append(c, json_integer((json_int_t)f->hist.c[i]));
+	}
+	return json_pack("{s:s, s:I, s:o, s:o, s:o}", "kind", f->hist_exact ? "exact" : "loglinear",
+			 "n", (json_int_t)f->hist.total, "rel_error",
+			 tl_json_real(f->hist_exact ? 0 : TL_HIST_REL_ERR), "values", v, "counts", c);
+}
+
+json_t *tl_fp_summary_to_json(const struct tl_fp_figures *f)
+{
+	json_t *figs = tl_json_object(), *iv = tl_json_object(), *from = tl_json_object();
+
+	for (size_t k = 0; k < TL_FIG_COUNT; k++) {
+		const char *key = tl_fig_info[k].key;
+
+		tl_json_set(figs, key, tl_json_real(f->v[k]));
+		if (isfinite(f->lo[k]) || isfinite(f->hi[k]))
+			tl_json_set(iv, key, json_pack("[o, o]", tl_json_real(f->lo[k]),
+						       tl_json_real(f->hi[k])));
+		tl_json_set(from, key, json_string(f->from[k]));
+	}
+	return json_pack("{s:{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:s, s:i, s:o, s:s}, s:o, s:o, "
+			 "s:o, s:o}",
+			 "facts", "name", f->node.name, "hostname", f->node.hostname, "slurm_node",
+			 f->node.slurm_node, "slurm_job", f->node.slurm_job, "version", f->version,
+			 "model", f->model, "tsc_ghz", tl_json_real(f->tsc_ghz), "barrier",
+			 f->barrier, "cpu", f->cpu, "seconds", tl_json_real(f->seconds), "spoiled",
+			 f->spoiled, "figures", figs, "intervals", iv, "from", from, "samples",
+			 hist_json(f));
+}
+
+static void copy_str(char *out, size_t len, const json_t *o, const char *key)
+{
+	snprintf(out, len, "%s", str_at(o, key));
+}
+
+static int hist_from_json(const json_t *h, const char *name, struct tl_fp_figures *f, char *why,
+			  size_t whylen)
+{
+	const json_t *v = json_object_get(h, "values"), *c = json_object_get(h, "counts");
+	const char *kind = str_at(h, "kind");
+	size_t n = json_array_size(v);
+
+	if (!json_is_array(v) || !json_is_array(c) || json_array_size(c) != n ||
+	    (strcmp(kind, "exact") != 0 && strcmp(kind, "loglinear") != 0))
+		return fail(why, whylen, name, "summary.samples: needs kind \"exact\" or "
+					       "\"loglinear\" and arrays values and counts of one length");
+	f->hist_exact = strcmp(kind, "exact") == 0;
+	f->hist.v = tl_xmalloc((n ? n : 1) * sizeof *f->hist.v);
+	f->hist.c = tl_xmalloc((n ? n : 1) * sizeof *f->hist.c);
+	for (size_t i = 0; i < n; i++) {
+		const json_t *vi = json_array_get(v, i), *ci = json_array_get(c, i);
+		double x = json_number_value(vi);
+
+		if (!json_is_number(vi) || !isfinite(x) || x < 0 || !json_is_integer(ci) ||
+		    json_integer_value(ci) <= 0 || (i > 0 && !(x > f->hist.v[i - 1])))
+			return fail(why, whylen, name, "summary.samples: values must be finite, "
+						       ">= 0 and ascending, counts whole and positive");
+		if ((uint64_t)json_integer_value(ci) > TL_FP_SAMPLES_MAX - f->hist.total)
+			return fail(why, whylen, name, "summary.samples: more than 2^32 samples");
+		f->hist.v[i] = x;
+		f->hist.c[i] = (uint64_t)json_integer_value(ci);
+		f->hist.total += f->hist.c[i];
+		f->hist.n = i + 1;
+	}
+	f->nsamples = (size_t)f->hist.total;
+	return 0;
+}
+
+int tl_fp_summary_from_json(const json_t *sum, const char *name, struct tl_fp_figures *f,
+			    char *why, size_t whylen)
+{
+	const json_t *facts = json_object_get(sum, "facts"), *figs = json_object_get(sum, "figures");
+	const json_t *iv = json_object_get(sum, "intervals"), *from = json_object_get(sum, "from");
+
+	memset(f, 0, sizeof *f);
+	if (!json_is_object(facts) || !json_is_object(figs) || !json_is_object(iv) ||
+	    !json_is_object(from) || !json_is_object(json_object_get(sum, "samples")))
+		return fail(why, whylen, name, "a summary needs objects facts, figures, intervals, "
+					       "from and samples");
+	if (names_ok_in(facts, "summary.facts", name, why, whylen) < 0)
+		return -1;
+	copy_str(f->node.name, sizeof f->node.name, facts, "name");
+	copy_str(f->node.hostname, sizeof f->node.hostname, facts, "hostname");
+	copy_str(f->node.slurm_node, sizeof f->node.slurm_node, facts, "slurm_node");
+	copy_str(f->node.slurm_job, sizeof f->node.slurm_job, facts, "slurm_job");
+	copy_str(f->version, sizeof f->version, facts, "version");
+	copy_str(f->model, sizeof f->model, facts, "model");
+	copy_str(f->barrier, sizeof f->barrier, facts, "barrier");
+	copy_str(f->spoiled, sizeof f->spoiled, facts, "spoiled");
+	f->tsc_ghz = num_at(facts, "tsc_ghz");
+	f->cpu = (int)json_integer_value(json_object_get(facts, "cpu"));
+	f->seconds = num_at(facts, "seconds");
+	for (size_t k = 0; k < TL_FIG_COUNT; k++) {
+		const char *key = tl_fig_info[k].key;
+		const json_t *pair = json_object_get(iv, key);
+
+		f->v[k] = num_at(figs, key);
+		f->lo[k] = json_is_array(pair) ? num_at_index(pair, 0) : NAN;
+		f->hi[k] = json_is_array(pair) ? num_at_index(pair, 1) : NAN;
+		copy_str(f->from[k], sizeof f->from[k], from, key);
+		safe_in_place(f->from[k], sizeof f->from[k]);
+	}
+	/* a partial's strings never passed node_facts' escaping */
+	safe_in_place(f->node.slurm_job, sizeof f->node.slurm_job);
+	safe_in_place(f->version, sizeof f->version);
+	safe_in_place(f->model, sizeof f->model);
+	safe_in_place(f->barrier, sizeof f->barrier);
+	safe_in_place(f->spoiled, sizeof f->spoiled);
+	if (hist_from_json(json_object_get(sum, "samples"), name, f, why, whylen) < 0) {
+		tl_fp_figures_free(f);
+		return -1;
+	}
+	return 0;
+}
+
+json_t *tl_fp_compact(const json_t *doc, const char *name, char *why, size_t whylen)
+{
+	struct tl_fp_figures f;
+	json_t *out;
+
+	if (tl_fp_figures_from_json(doc, name, &f, why, whylen) < 0)
+		return NULL;
+	out = json_copy((json_t *)doc);
+	if (!out) {
+		tl_fp_figures_free(&f);
+		snprintf(why, whylen, "out of memory");
+		return NULL;
+	}
+	json_object_del(out, "run");
+	tl_json_set(out, "summary", tl_fp_summary_to_json(&f));
+	tl_fp_figures_free(&f);
+	return out;
 }
 
 /* ------------------------------------------------------------------ */

@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "bench/fingerprint.h"
+#include "stats/fleet.h"
 
 /* Who the node is: its short hostname and, inside a Slurm job, the node
  * name and job id ("" when not set). name is the one the fleet keys on:
@@ -38,8 +39,16 @@ int tl_fp_expand_path(const char *pattern, const struct tl_fp_node *n, char *out
 		      char *why, size_t whylen);
 
 /* NULL only when the run's samples could not be analysed (buffers of
- * their size did not fit in memory). */
+ * their size did not fit in memory). The document holds the run's raw
+ * samples; tl_fp_compact makes the small one. */
 json_t *tl_fp_to_json(const struct tl_fp *fp, const struct tl_fp_node *node);
+
+/* The small fingerprint of a raw one (or of one already small): the same
+ * document with "run" (every raw sample, ~1.3 MB) replaced by "summary"
+ * (tl_fp_summary_to_json: the figures read from it and the histogram of
+ * the samples the fleet tests, tens of KB). NULL with why when doc is
+ * not a fingerprint that reads. */
+json_t *tl_fp_compact(const json_t *doc, const char *name, char *why, size_t whylen);
 
 bool tl_fp_json_is(const json_t *doc);
 
@@ -85,10 +94,25 @@ struct tl_fp_figures {
 	double lo[TL_FIG_COUNT], hi[TL_FIG_COUNT]; /* intervals (t_min, t_diff), else NaN */
 	char from[TL_FIG_COUNT][128]; /* where the figure comes from */
 	/* The add:TL_FP_ADDS samples of the barrier timer at flush 0 that its
-	 * summary kept (ns, after filter_cost and filter_os), for two-sample tests. */
-	double *samples;
+	 * summary kept (ns, after filter_cost and filter_os), for two-sample
+	 * tests: their exact histogram (distinct values and counts: on a
+	 * lattice timer, the lattice's steps), or, past TL_FP_EXACT_MAX
+	 * distinct values, log-linear buckets (hist_exact false; each value
+	 * within TL_HIST_REL_ERR of itself). nsamples = hist.total. */
+	struct tl_hist hist;
+	bool hist_exact;
 	size_t nsamples;
 };
+
+#define TL_FP_EXACT_MAX 512 /* a lattice timer's kept add:2000 samples span far fewer steps */
+#define TL_FP_SAMPLES_MAX ((uint64_t)1 << 32) /* a histogram read holds at most this many */
+
+/* The figures with the node's facts and the histogram: what the fleet
+ * needs of a node ("summary" of a small fingerprint, a node of a fleet's
+ * --partial), and back. Reading fills f whole; -1 with why naming name. */
+json_t *tl_fp_summary_to_json(const struct tl_fp_figures *f);
+int tl_fp_summary_from_json(const json_t *sum, const char *name, struct tl_fp_figures *f,
+			    char *why, size_t whylen);
 
 /* Reads and analyses a fingerprint document. -1 with why = "NAME: what is
  * wrong" (not a fingerprint, a part missing or malformed). */

@@ -9,65 +9,34 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/xalloc.h"
 #include "io/json_build.h"
-#include "io/json_read.h"
-#include "io/term_safe.h"
 #include "io/results.h"
-#include "stats/compare.h"
 
 /* ------------------------------------------------------------------ */
 /* Loading                                                              */
 /* ------------------------------------------------------------------ */
 
-static int add_file(struct tl_fleet *fl, const char *path, char *why, size_t whylen)
+struct pathlist {
+	char **p;
+	size_t n, cap;
+};
+
+static void path_add(struct pathlist *l, const char *path)
 {
-	struct tl_fleet_node *grown, *node;
-	json_t *doc = tl_json_load(path, why, whylen);
-	int rc;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 64;
+		l->p = tl_xrealloc(l->p, l->cap, sizeof *l->p);
+	}
+	l->p[l->n++] = tl_xstrdup(path);
+}
 
-	if (!doc)
-		return -1;
-	grown = realloc(fl->nodes, (fl->n + 1) * sizeof *grown);
-	if (!grown) {
-		json_decref(doc);
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
-	fl->nodes = grown;
-	node = &fl->nodes[fl->n];
-	memset(node, 0, sizeof *node);
-	rc = tl_fp_figures_from_json(doc, path, &node->fig, why, whylen);
-	json_decref(doc);
-	if (rc < 0)
-		return -1;
-	node->file = strdup(path);
-	fl->n++;
-	if (!node->file) {
-		snprintf(why, whylen, "out of memory");
-		return -1;
-	}
-	for (size_t i = 0; i + 1 < fl->n; i++) {
-		const struct tl_fleet_node *o = &fl->nodes[i];
-
-		if (strcmp(o->fig.version, node->fig.version) != 0) {
-			snprintf(why, whylen, "%s: made by ticklab %s, but %s by ticklab %s (a fleet's "
-					      "fingerprints must come from one version)",
-				 path, node->fig.version, o->file, o->fig.version);
-			return -1;
-		}
-		if (strcmp(o->fig.node.name, node->fig.node.name) == 0) {
-			snprintf(why, whylen, "%s: node '%s' is seen twice (also in %s)", path,
-				 node->fig.node.name, o->file);
-			return -1;
-		}
-		if (o->fig.node.slurm_node[0] &&
-		    strcmp(o->fig.node.slurm_node, node->fig.node.slurm_node) == 0) {
-			snprintf(why, whylen, "%s: Slurm node '%s' is seen twice (also in %s, as '%s')",
-				 path, node->fig.node.slurm_node, o->file, o->fig.node.name);
-			return -1;
-		}
-	}
-	return 0;
+static void bad_add(struct tl_fleet *fl, const char *file, const char *why)
+{
+	fl->bad = tl_xrealloc(fl->bad, fl->nbad + 1, sizeof *fl->bad);
+	fl->bad[fl->nbad].file = tl_xstrdup(file);
+	fl->bad[fl->nbad].why = tl_xstrdup(why);
+	fl->nbad++;
 }
 
 static int json_name(const struct dirent *d)
@@ -77,58 +46,231 @@ static int json_name(const struct dirent *d)
 	return d->d_name[0] != '.' && len > 5 && strcmp(d->d_name + len - 5, ".json") == 0;
 }
 
-static int add_dir(struct tl_fleet *fl, const char *dir, char *why, size_t whylen)
+/* Every file to read, directories opened; a directory that cannot be read
+ * or holds no *.json is a bad entry of its own. */
+static void list_paths(char *const *paths, size_t npaths, struct pathlist *l, struct tl_fleet *fl)
 {
-	struct dirent **list;
-	int n = scandir(dir, &list, json_name, alphasort), rc = 0, nskipped = 0;
-
-	if (n < 0) {
-		snprintf(why, whylen, "%s: cannot read the directory: %s", dir, strerror(errno));
-		return -1;
-	}
-	if (n == 0)
-		snprintf(why, whylen, "%s: no *.json fingerprints in this directory", dir);
-	for (int i = 0; i < n; i++) {
-		char path[4096];
-
-		struct stat st;
-
-		snprintf(path, sizeof path, "%s/%s", dir, list[i]->d_name);
-		if (rc == 0 && stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-			/* A FIFO named *.json would block the whole fleet: skipped, and
-			 * said (issue 27). */
-			fputs("ticklab: ", stderr);
-			tl_term_fputs(path, stderr);
-			fprintf(stderr, ": is %s, not a fingerprint file: skipped\n",
-				tl_read_kind(st.st_mode));
-			nskipped++;
-		} else if (rc == 0) {
-			rc = add_file(fl, path, why, whylen);
-		}
-		free(list[i]);
-	}
-	free(list);
-	if (n > 0 && nskipped == n) {
-		snprintf(why, whylen, "%s: no regular *.json fingerprints in this directory", dir);
-		return -1;
-	}
-	return n == 0 ? -1 : rc;
-}
-
-int tl_fleet_load(char *const *paths, size_t npaths, struct tl_fleet *fl, char *why,
-		  size_t whylen)
-{
-	memset(fl, 0, sizeof *fl);
 	for (size_t i = 0; i < npaths; i++) {
 		struct stat st;
-		int rc = stat(paths[i], &st) == 0 && S_ISDIR(st.st_mode)
-				 ? add_dir(fl, paths[i], why, whylen)
-				 : add_file(fl, paths[i], why, whylen);
+		struct dirent **list;
+		int n;
+		char why[512];
 
-		if (rc < 0)
-			return -1;
+		if (stat(paths[i], &st) != 0 || !S_ISDIR(st.st_mode)) {
+			path_add(l, paths[i]);
+			continue;
+		}
+		n = scandir(paths[i], &list, json_name, alphasort);
+		if (n <= 0) {
+			snprintf(why, sizeof why, "%s: %s", paths[i],
+				 n < 0 ? strerror(errno) : "no *.json fingerprints in this directory");
+			bad_add(fl, paths[i], why);
+			continue;
+		}
+		for (int j = 0; j < n; j++) {
+			char path[4096];
+
+			snprintf(path, sizeof path, "%s/%s", paths[i], list[j]->d_name);
+			path_add(l, path);
+			free(list[j]);
+		}
+		free(list);
+	}
+}
+
+static struct tl_fleet_node *node_new(struct tl_fleet *fl)
+{
+	if (fl->n == fl->cap) {
+		fl->cap = fl->cap ? 2 * fl->cap : 64;
+		fl->nodes = tl_xrealloc(fl->nodes, fl->cap, sizeof *fl->nodes);
+	}
+	memset(&fl->nodes[fl->n], 0, sizeof fl->nodes[fl->n]);
+	return &fl->nodes[fl->n];
+}
+
+/* The node just filled in at fl->nodes[fl->n] joins the fleet, unless its
+ * version differs from the first node's (-1 with why). */
+static int node_keep(struct tl_fleet *fl, const char *file, char *why, size_t whylen)
+{
+	struct tl_fleet_node *node = &fl->nodes[fl->n];
+
+	node->file = tl_xstrdup(file);
+	fl->n++;
+	if (fl->n > 1 && strcmp(fl->nodes[0].fig.version, node->fig.version) != 0) {
+		snprintf(why, whylen, "%s: made by ticklab %s, but %s by ticklab %s (a fleet's "
+				      "fingerprints must come from one version)",
+			 file, node->fig.version, fl->nodes[0].file, fl->nodes[0].fig.version);
+		return -1;
 	}
 	return 0;
+}
+
+static bool partial_is(const json_t *doc)
+{
+	const char *cmd = json_string_value(json_object_get(json_object_get(doc, "ticklab"),
+							    "command"));
+
+	return cmd && strcmp(cmd, "fleet-partial") == 0;
+}
+
+/* A --partial file: its nodes and the files its run skipped. 1 when the
+ * file is bad (why says why), -1 refused. */
+static int add_partial(struct tl_fleet *fl, const json_t *doc, const char *path, char *why,
+		       size_t whylen)
+{
+	const json_t *nodes = json_object_get(doc, "nodes"), *skipped = json_object_get(doc, "skipped");
+	size_t i;
+	json_t *nd;
+
+	if (!json_is_array(nodes)) {
+		snprintf(why, whylen, "%s: a fleet --partial without its nodes", path);
+		return 1;
+	}
+	json_array_foreach(nodes, i, nd) {
+		const char *file = json_string_value(json_object_get(nd, "file"));
+		struct tl_fleet_node *node = node_new(fl);
+		char name[4200];
+
+		snprintf(name, sizeof name, "%s: node %zu", path, i + 1);
+		if (!file || tl_fp_summary_from_json(json_object_get(nd, "summary"), name,
+						     &node->fig, why, whylen) < 0) {
+			if (!file)
+				snprintf(why, whylen, "%s: without its file", name);
+			return 1;
+		}
+		if (node_keep(fl, file, why, whylen) < 0)
+			return -1;
+	}
+	json_array_foreach(skipped, i, nd) {
+		const char *file = json_string_value(json_object_get(nd, "file"));
+		const char *w = json_string_value(json_object_get(nd, "why"));
+
+		if (file && w)
+			bad_add(fl, file, w);
+	}
+	return 0;
+}
+
+/* One file: 0 read, 1 bad (why says why), -1 refused. */
+static int add_file(struct tl_fleet *fl, const char *path, char *why, size_t whylen)
+{
+	json_t *doc = tl_json_load(path, why, whylen);
+	int rc;
+
+	if (!doc)
+		return 1;
+	if (partial_is(doc)) {
+		rc = add_partial(fl, doc, path, why, whylen);
+	} else {
+		struct tl_fleet_node *node = node_new(fl);
+
+		rc = tl_fp_figures_from_json(doc, path, &node->fig, why, whylen) < 0 ? 1
+			: node_keep(fl, path, why, whylen);
+	}
+	json_decref(doc);
+	return rc;
+}
+
+struct named {
+	const char *name;
+	size_t i;
+};
+
+static int cmp_named(const void *a, const void *b)
+{
+	const struct named *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->i > y->i) - (x->i < y->i);
+}
+
+static const char *node_name_of(const struct tl_fleet_node *n)
+{
+	return n->fig.node.name;
+}
+
+static const char *slurm_name_of(const struct tl_fleet_node *n)
+{
+	return n->fig.node.slurm_node;
+}
+
+/* Two files for one name (the node's, or its Slurm node's): the later one
+ * named, with the earlier. Sorting once keeps it linear-logarithmic. */
+static int check_twice_by(const struct tl_fleet *fl, const char *(*key)(const struct tl_fleet_node *),
+			  const char *label, char *why, size_t whylen)
+{
+	struct named *by = tl_xmalloc((fl->n ? fl->n : 1) * sizeof *by);
+	size_t worst = SIZE_MAX, first = 0, m = 0;
+
+	for (size_t i = 0; i < fl->n; i++)
+		if (key(&fl->nodes[i])[0])
+			by[m++] = (struct named){key(&fl->nodes[i]), i};
+	qsort(by, m, sizeof *by, cmp_named);
+	for (size_t i = 1; i < m; i++)
+		if (strcmp(by[i].name, by[i - 1].name) == 0 && by[i].i < worst) {
+			worst = by[i].i;
+			first = by[i - 1].i;
+		}
+	free(by);
+	if (worst == SIZE_MAX)
+		return 0;
+	if (key == node_name_of)
+		snprintf(why, whylen, "%s: %s '%s' is seen twice (also in %s)", fl->nodes[worst].file,
+			 label, key(&fl->nodes[worst]), fl->nodes[first].file);
+	else
+		snprintf(why, whylen, "%s: %s '%s' is seen twice (also in %s, as '%s')",
+			 fl->nodes[worst].file, label, key(&fl->nodes[worst]), fl->nodes[first].file,
+			 fl->nodes[first].fig.node.name);
+	return -1;
+}
+
+static int check_twice(const struct tl_fleet *fl, char *why, size_t whylen)
+{
+	if (check_twice_by(fl, node_name_of, "node", why, whylen) < 0)
+		return -1;
+	return check_twice_by(fl, slurm_name_of, "Slurm node", why, whylen);
+}
+
+static void progress_say(const struct tl_fleet_progress *p, const char *what, size_t done,
+			 size_t total)
+{
+	if (p && p->fn)
+		p->fn(p->ctx, what, done, total);
+}
+
+int tl_fleet_load(char *const *paths, size_t npaths, bool strict,
+		  const struct tl_fleet_progress *progress, struct tl_fleet *fl, char *why,
+		  size_t whylen)
+{
+	struct pathlist l = {NULL, 0, 0};
+	int rc = 0;
+
+	memset(fl, 0, sizeof *fl);
+	list_paths(paths, npaths, &l, fl);
+	if (strict && fl->nbad) {
+		snprintf(why, whylen, "%s", fl->bad[0].why);
+		rc = -1;
+	}
+	for (size_t i = 0; i < l.n && rc == 0; i++) {
+		int r = add_file(fl, l.p[i], why, whylen);
+
+		if (r < 0 || (r > 0 && strict))
+			rc = -1;
+		else if (r > 0)
+			bad_add(fl, l.p[i], why);
+		progress_say(progress, "read", i + 1, l.n);
+	}
+	for (size_t i = 0; i < l.n; i++)
+		free(l.p[i]);
+	free(l.p);
+	if (rc == 0)
+		rc = check_twice(fl, why, whylen);
+	if (rc == 0 && fl->n == 0) {
+		snprintf(why, whylen, "no fingerprint could be read%s%s",
+			 fl->nbad ? ": " : "", fl->nbad ? fl->bad[0].why : "");
+		rc = -1;
+	}
+	return rc;
 }
 
 void tl_fleet_free(struct tl_fleet *fl)
@@ -137,9 +279,33 @@ void tl_fleet_free(struct tl_fleet *fl)
 		free(fl->nodes[i].file);
 		tl_fp_figures_free(&fl->nodes[i].fig);
 	}
+	for (size_t i = 0; i < fl->nbad; i++) {
+		free(fl->bad[i].file);
+		free(fl->bad[i].why);
+	}
+	free(fl->bad);
 	free(fl->nodes);
 	free(fl->groups);
 	memset(fl, 0, sizeof *fl);
+}
+
+json_t *tl_fleet_partial_to_json(const struct tl_fleet *fl)
+{
+	json_t *doc = tl_json_object(), *nodes = tl_json_array(), *skipped = tl_json_array();
+
+	for (size_t i = 0; i < fl->n; i++)
+		tl_json_append(nodes, json_pack("{s:s, s:o}", "file", fl->nodes[i].file, "summary",
+						tl_fp_summary_to_json(&fl->nodes[i].fig)));
+	for (size_t i = 0; i < fl->nbad; i++)
+		tl_json_append(skipped, json_pack("{s:s, s:s}", "file", fl->bad[i].file, "why",
+						  fl->bad[i].why));
+	tl_json_set(doc, "ticklab",
+		    json_pack("{s:s, s:s}", "version",
+			      fl->n ? fl->nodes[0].fig.version : PACKAGE_VERSION, "command",
+			      "fleet-partial"));
+	tl_json_set(doc, "nodes", nodes);
+	tl_json_set(doc, "skipped", skipped);
+	return doc;
 }
 
 /* ------------------------------------------------------------------ */
@@ -157,17 +323,21 @@ static bool same_hardware(const struct tl_fleet_group *g, const struct tl_fp_fig
 	return fabs(g->tsc_ghz - f->tsc_ghz) <= 0.005 * g->tsc_ghz;
 }
 
-static int group_nodes(struct tl_fleet *fl)
+static void group_nodes(struct tl_fleet *fl)
 {
-	fl->groups = calloc(fl->n ? fl->n : 1, sizeof *fl->groups);
-	if (!fl->groups)
-		return -1;
+	free(fl->groups);
+	fl->ngroups = 0;
+	fl->groups = tl_xcalloc(fl->n ? fl->n : 1, sizeof *fl->groups);
 	for (size_t i = 0; i < fl->n; i++) {
 		struct tl_fleet_node *nd = &fl->nodes[i];
 		size_t g = 0;
 
-		while (g < fl->ngroups && !same_hardware(&fl->groups[g], &nd->fig))
-			g++;
+		/* the group of the node before is the likeliest */
+		if (i > 0 && same_hardware(&fl->groups[fl->nodes[i - 1].group], &nd->fig))
+			g = fl->nodes[i - 1].group;
+		else
+			while (g < fl->ngroups && !same_hardware(&fl->groups[g], &nd->fig))
+				g++;
 		if (g == fl->ngroups) {
 			snprintf(fl->groups[g].model, sizeof fl->groups[g].model, "%s", nd->fig.model);
 			fl->groups[g].tsc_ghz = nd->fig.tsc_ghz;
@@ -181,21 +351,22 @@ static int group_nodes(struct tl_fleet *fl)
 			snprintf(fl->groups[g].note, sizeof fl->groups[g].note,
 				 "%zu node(s) of this hardware: too few to compare (%d needed)",
 				 fl->groups[g].nnodes, TL_FLEET_MIN_NODES);
-	return 0;
 }
 
-static void score_figure(struct tl_fleet *fl, size_t i, enum tl_fig k, double *others)
+static void reason_add(struct tl_fleet_node *nd, const char *text)
 {
-	struct tl_fleet_node *nd = &fl->nodes[i];
-	const struct tl_fig_info *info = &tl_fig_info[k];
-	struct tl_fleet_score *s = &nd->score[k];
-	size_t n = 0;
-	char v[32], med[32], lo[32], hi[32];
+	size_t used = strlen(nd->reason);
 
-	for (size_t j = 0; j < fl->n; j++)
-		if (j != i && fl->nodes[j].group == nd->group)
-			others[n++] = fl->nodes[j].fig.v[k];
-	stats_fleet_score(nd->fig.v[k], others, n, info->floor_abs, info->floor_rel, s);
+	snprintf(nd->reason + used, sizeof nd->reason - used, "%s%s", used ? "; " : "", text);
+}
+
+/* nd's score of figure k is in: odd or not, and why in words. */
+static void mark_figure(struct tl_fleet_node *nd, enum tl_fig k)
+{
+	const struct tl_fig_info *info = &tl_fig_info[k];
+	const struct tl_fleet_score *s = &nd->score[k];
+	char v[32], med[32], lo[32], hi[32], text[256];
+
 	if (info->bad == 2 || !isfinite(s->z) || s->n + 1 < TL_FLEET_MIN_NODES)
 		return;
 	nd->odd[k] = (info->bad >= 0 && s->z > TL_FLEET_Z) || (info->bad <= 0 && s->z < -TL_FLEET_Z);
@@ -205,85 +376,128 @@ static void score_figure(struct tl_fleet *fl, size_t i, enum tl_fig k, double *o
 	tl_fig_format(k, s->median, med, sizeof med);
 	tl_fig_format(k, s->lo, lo, sizeof lo);
 	tl_fig_format(k, s->hi, hi, sizeof hi);
-	{
-		size_t used = strlen(nd->reason);
-
-		snprintf(nd->reason + used, sizeof nd->reason - used,
-			 "%s%s %s%s vs fleet %s%s [%s, %s]", used ? "; " : "", info->label, v,
-			 info->unit, med, info->unit, lo, hi);
-	}
+	snprintf(text, sizeof text, "%s %s%s vs fleet %s%s [%s, %s]", info->label, v, info->unit,
+		 med, info->unit, lo, hi);
+	reason_add(nd, text);
 }
 
-/* The node's kept add:K samples against the pooled kept samples of the
- * rest of its group: a KS test and a Hodges-Lehmann shift. */
-static int test_samples(struct tl_fleet *fl, size_t i)
+/* The nodes of every group, in load order, one group after another:
+ * group g's are idx[first[g] .. first[g + 1]). */
+static void group_members(const struct tl_fleet *fl, size_t *idx, size_t *first)
 {
-	struct tl_fleet_node *nd = &fl->nodes[i];
-	size_t total = 0, n = 0;
-	double *pool, u;
+	size_t *at;
 
-	for (size_t j = 0; j < fl->n; j++)
-		if (j != i && fl->nodes[j].group == nd->group)
-			total += fl->nodes[j].fig.nsamples;
-	if (total == 0 || nd->fig.nsamples == 0)
-		return 0;
-	pool = malloc(total * sizeof *pool);
-	if (!pool)
-		return -1;
-	for (size_t j = 0; j < fl->n; j++)
-		if (j != i && fl->nodes[j].group == nd->group) {
-			memcpy(pool + n, fl->nodes[j].fig.samples,
-			       fl->nodes[j].fig.nsamples * sizeof *pool);
-			n += fl->nodes[j].fig.nsamples;
+	memset(first, 0, (fl->ngroups + 1) * sizeof *first);
+	for (size_t i = 0; i < fl->n; i++)
+		first[fl->nodes[i].group + 1]++;
+	for (size_t g = 0; g < fl->ngroups; g++)
+		first[g + 1] += first[g];
+	at = tl_xmalloc((fl->ngroups + 1) * sizeof *at);
+	memcpy(at, first, (fl->ngroups + 1) * sizeof *at);
+	for (size_t i = 0; i < fl->n; i++)
+		idx[at[fl->nodes[i].group]++] = i;
+	free(at);
+}
+
+static void score_group(struct tl_fleet *fl, const size_t *idx, size_t m, double *vals,
+			struct tl_fleet_score *sc)
+{
+	for (size_t k = 0; k < TL_FIG_COUNT; k++) {
+		const struct tl_fig_info *info = &tl_fig_info[k];
+
+		for (size_t j = 0; j < m; j++)
+			vals[j] = fl->nodes[idx[j]].fig.v[k];
+		stats_fleet_score_all(vals, m, info->floor_abs, info->floor_rel, sc);
+		for (size_t j = 0; j < m; j++) {
+			fl->nodes[idx[j]].score[k] = sc[j];
+			mark_figure(&fl->nodes[idx[j]], (enum tl_fig)k);
 		}
-	if (stats_ks_2samp(pool, n, nd->fig.samples, nd->fig.nsamples, &nd->ks_d, &nd->ks_p) < 0 ||
-	    stats_mann_whitney(pool, n, nd->fig.samples, nd->fig.nsamples, &u, &nd->mwu_p) < 0) {
-		free(pool);
-		return -1;
 	}
-	stats_hodges_lehmann(pool, n, nd->fig.samples, nd->fig.nsamples, &nd->hl_ns);
-	nd->others_median = stats_median(pool, n);
-	nd->n_others = n;
-	nd->tested = true;
-	free(pool);
-	nd->odd_samples = nd->ks_d > TL_FLEET_KS_D && nd->ks_p < TL_FLEET_KS_P &&
-			  fabs(nd->hl_ns) > TL_FLEET_SHIFT_REL * fabs(nd->others_median);
-	if (nd->odd_samples) {
-		size_t used = strlen(nd->reason);
-
-		snprintf(nd->reason + used, sizeof nd->reason - used,
-			 "%sadd:%d samples differ from the others': KS D %.2f (p %.2g), shift %+.1f ns "
-			 "(%+.1f %%)",
-			 used ? "; " : "", TL_FP_ADDS, nd->ks_d, nd->ks_p, nd->hl_ns,
-			 100 * nd->hl_ns / nd->others_median);
-	}
-	return 0;
 }
 
-int tl_fleet_judge(struct tl_fleet *fl)
+/* Each node's kept add:K samples against the pooled histogram of the rest
+ * of its group: a KS test, Mann-Whitney and a Hodges-Lehmann shift. */
+static void test_group(struct tl_fleet *fl, const size_t *idx, size_t m,
+		       const struct tl_fleet_progress *progress, size_t *done)
 {
-	double *others = malloc((fl->n ? fl->n : 1) * sizeof *others);
+	const struct tl_hist **parts = tl_xmalloc((m ? m : 1) * sizeof *parts);
+	struct tl_hist pool;
+	size_t np = 0;
+	double ties;
 
-	if (!others || group_nodes(fl) < 0) {
-		free(others);
-		return -1;
+	for (size_t j = 0; j < m; j++)
+		if (fl->nodes[idx[j]].fig.hist.total)
+			parts[np++] = &fl->nodes[idx[j]].fig.hist;
+	stats_hist_merge(parts, np, &pool);
+	free(parts);
+	stats_hist_index(&pool);
+	ties = stats_hist_ties(&pool);
+	for (size_t j = 0; j < m; j++) {
+		struct tl_fleet_node *nd = &fl->nodes[idx[j]];
+		struct tl_hist *h = &nd->fig.hist;
+		struct tl_hist_test t;
+		char text[256];
+
+		progress_say(progress, "judged", ++*done, fl->n);
+		if (!h->total)
+			continue;
+		stats_hist_index(h);
+		if (stats_hist_test(h, &pool, ties, &t) == 0) {
+			nd->ks_d = t.ks_d;
+			nd->ks_p = t.ks_p;
+			nd->mwu_p = t.mwu_p;
+			nd->hl_ns = t.hl;
+			nd->others_median = t.others_median;
+			nd->n_others = (size_t)t.n_others;
+			nd->tested = true;
+			nd->odd_samples = nd->ks_d > TL_FLEET_KS_D && nd->ks_p < TL_FLEET_KS_P &&
+					  fabs(nd->hl_ns) > TL_FLEET_SHIFT_REL * fabs(nd->others_median);
+		}
+		free(h->cum);
+		h->cum = NULL;
+		if (!nd->odd_samples)
+			continue;
+		snprintf(text, sizeof text,
+			 "add:%d samples differ from the others': KS D %.2f (p %.2g), shift %+.1f ns "
+			 "(%+.1f %%)",
+			 TL_FP_ADDS, nd->ks_d, nd->ks_p, nd->hl_ns, 100 * nd->hl_ns / nd->others_median);
+		reason_add(nd, text);
 	}
+	stats_hist_free(&pool);
+}
+
+void tl_fleet_judge(struct tl_fleet *fl, const struct tl_fleet_progress *progress)
+{
+	size_t *idx = tl_xmalloc((fl->n ? fl->n : 1) * sizeof *idx), *first, done = 0;
+	double *vals = tl_xmalloc((fl->n ? fl->n : 1) * sizeof *vals);
+	struct tl_fleet_score *sc = tl_xmalloc((fl->n ? fl->n : 1) * sizeof *sc);
+
+	group_nodes(fl);
+	first = tl_xmalloc((fl->ngroups + 1) * sizeof *first);
+	group_members(fl, idx, first);
 	fl->nflagged = 0;
 	for (size_t i = 0; i < fl->n; i++) {
-		struct tl_fleet_node *nd = &fl->nodes[i];
-
-		nd->reason[0] = '\0';
-		for (size_t k = 0; k < TL_FIG_COUNT; k++)
-			score_figure(fl, i, (enum tl_fig)k, others);
-		if (fl->groups[nd->group].nnodes >= TL_FLEET_MIN_NODES && test_samples(fl, i) < 0) {
-			free(others);
-			return -1;
-		}
-		nd->flagged = nd->reason[0] != '\0';
-		fl->nflagged += nd->flagged;
+		fl->nodes[i].reason[0] = '\0';
+		fl->nodes[i].tested = fl->nodes[i].odd_samples = false;
+		memset(fl->nodes[i].odd, 0, sizeof fl->nodes[i].odd);
 	}
-	free(others);
-	return 0;
+	for (size_t g = 0; g < fl->ngroups; g++) {
+		size_t m = first[g + 1] - first[g];
+
+		score_group(fl, idx + first[g], m, vals, sc);
+		if (m >= TL_FLEET_MIN_NODES)
+			test_group(fl, idx + first[g], m, progress, &done);
+		else
+			progress_say(progress, "judged", done += m, fl->n);
+	}
+	for (size_t i = 0; i < fl->n; i++) {
+		fl->nodes[i].flagged = fl->nodes[i].reason[0] != '\0';
+		fl->nflagged += fl->nodes[i].flagged;
+	}
+	free(idx);
+	free(first);
+	free(vals);
+	free(sc);
 }
 
 /* ------------------------------------------------------------------ */
@@ -373,6 +587,8 @@ void tl_fleet_markdown_print(FILE *out, const struct tl_fleet *fl)
 	for (size_t i = 0; i < fl->n; i++)
 		if (fl->nodes[i].flagged)
 			fprintf(out, "- **%s**: %s\n", fl->nodes[i].fig.node.name, fl->nodes[i].reason);
+	for (size_t i = 0; i < fl->nbad; i++)
+		fprintf(out, "- skipped: %s\n", fl->bad[i].why);
 }
 
 static json_t *node_json(const struct tl_fleet_node *nd)
@@ -403,12 +619,16 @@ static json_t *node_json(const struct tl_fleet_node *nd)
 	tl_json_set(o, "odd", odd);
 	if (nd->tested)
 		tl_json_set(o, "samples_test",
-			    json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:b}", "n",
+			    json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:b, s:s, s:o}", "n",
 				      (json_int_t)nd->fig.nsamples, "n_others", (json_int_t)nd->n_others,
 				      "ks_d", tl_json_real(nd->ks_d), "ks_p", tl_json_real(nd->ks_p),
 				      "mwu_p", tl_json_real(nd->mwu_p), "hl_shift_ns",
 				      tl_json_real(nd->hl_ns), "others_median_ns",
-				      tl_json_real(nd->others_median), "odd", nd->odd_samples));
+				      tl_json_real(nd->others_median), "odd", nd->odd_samples,
+				      /* what the node's histogram is: the test is exact on
+				       * exact ones, else each value within rel_error */
+				      "histogram", nd->fig.hist_exact ? "exact" : "loglinear",
+				      "rel_error", tl_json_real(nd->fig.hist_exact ? 0 : TL_HIST_REL_ERR)));
 	return o;
 }
 
@@ -434,5 +654,13 @@ json_t *tl_fleet_to_json(const struct tl_fleet *fl)
 	tl_json_set(doc, "flagged", json_integer((json_int_t)fl->nflagged));
 	tl_json_set(doc, "groups", groups);
 	tl_json_set(doc, "nodes", nodes);
+	if (fl->nbad) {
+		json_t *skipped = tl_json_array();
+
+		for (size_t i = 0; i < fl->nbad; i++)
+			tl_json_append(skipped, json_pack("{s:s, s:s}", "file", fl->bad[i].file, "why",
+							  fl->bad[i].why));
+		tl_json_set(doc, "skipped", skipped);
+	}
 	return doc;
 }

@@ -2,7 +2,7 @@
  * hardware (CPU model and TSC rate: nodes are never compared across
  * groups), each figure of each node scored against the rest of its group
  * (stats/fleet.h), each node's add:K samples tested against the pooled
- * samples of the rest (stats/compare.h), and the odd nodes flagged with
+ * histogram of the rest (stats/fleet.h), and the odd nodes flagged with
  * their reasons in words. The figures come from tl_fp_figures_from_json,
  * so a node's row is what `ticklab report` prints for its file. */
 #ifndef TL_IO_FLEET_H
@@ -43,25 +43,52 @@ struct tl_fleet_group {
 	char note[160];              /* why it was not compared, or "" */
 };
 
+/* A file that was skipped: unreadable, truncated, not a fingerprint. */
+struct tl_fleet_bad {
+	char *file;
+	char *why;
+};
+
 struct tl_fleet {
 	struct tl_fleet_node *nodes;
-	size_t n;
+	size_t n, cap;
 	struct tl_fleet_group *groups;
 	size_t ngroups;
 	size_t nflagged;
+	struct tl_fleet_bad *bad;
+	size_t nbad;
+};
+
+/* Called now and then while loading ("read", files done of total) and
+ * judging ("judged", nodes done of total). */
+struct tl_fleet_progress {
+	void (*fn)(void *ctx, const char *what, size_t done, size_t total);
+	void *ctx;
 };
 
 /* Loads every fingerprint named in paths: files, or directories whose
- * *.json files are all read (dot files skipped). Refuses, with why naming
- * the file, one that is not a fingerprint, a version differing from the
- * first file's and a node already seen. Returns 0 or -1. */
-int tl_fleet_load(char *const *paths, size_t npaths, struct tl_fleet *fl, char *why,
+ * *.json files are all read (dot files skipped); a fleet --partial file
+ * gives all its nodes. One file at a time: its raw samples become the
+ * node's histogram and are let go before the next file is read. A file
+ * that cannot be read or is not a fingerprint is skipped and listed in
+ * fl->bad (strict: refused instead). Refused, with why naming the files:
+ * a version differing from the first file's, a node seen twice, no
+ * fingerprint at all. progress may be NULL. Returns 0 or -1. */
+int tl_fleet_load(char *const *paths, size_t npaths, bool strict,
+		  const struct tl_fleet_progress *progress, struct tl_fleet *fl, char *why,
 		  size_t whylen);
 
-/* Groups, scores, tests and flags. -1 only when out of memory. */
-int tl_fleet_judge(struct tl_fleet *fl);
+/* Groups, scores, tests and flags: each group's figures sorted once, its
+ * nodes' histograms pooled once, every node against the pool less itself
+ * (stats/fleet.h): linear in the nodes. */
+void tl_fleet_judge(struct tl_fleet *fl, const struct tl_fleet_progress *progress);
 
 void tl_fleet_free(struct tl_fleet *fl);
+
+/* The loaded nodes as one mergeable document: `fleet --partial`. Reading
+ * it back (tl_fleet_load) gives the same nodes, so judging partials merged
+ * equals judging their files in one step. Never NULL. */
+json_t *tl_fleet_partial_to_json(const struct tl_fleet *fl);
 
 void tl_fleet_table_print(FILE *out, const struct tl_fleet *fl);
 void tl_fleet_markdown_print(FILE *out, const struct tl_fleet *fl);

@@ -283,6 +283,12 @@ int stats_ks_2samp(const double *a, size_t na, const double *b, size_t nb, doubl
 	}
 	free(t);
 	*d = best;
+	*p = stats_ks_p(best, na, nb);
+	return 0;
+}
+
+double stats_ks_p(double d, size_t na, size_t nb)
+{
 	if (na <= TL_KS_EXACT_MAX && nb <= TL_KS_EXACT_MAX) {
 		/* D on the lattice of 1/lcm(na, nb), as scipy rounds it. */
 		uint64_t g = na, r = nb;
@@ -294,17 +300,14 @@ int stats_ks_2samp(const double *a, size_t na, const double *b, size_t nb, doubl
 			r = tmp;
 		}
 		double lcm = (double)(na / g) * (double)nb;
-		uint64_t h = (uint64_t)llround(best * lcm);
+		uint64_t h = (uint64_t)llround(d * lcm);
+		double p = h == 0 ? 1 : ks_exact_p(na >= nb ? na : nb, na >= nb ? nb : na, h);
 
-		*p = h == 0 ? 1 : ks_exact_p(na >= nb ? na : nb, na >= nb ? nb : na, h);
-		if (*p > 1)
-			*p = 1;
-		return 0;
+		return p > 1 ? 1 : p;
 	}
-	double en = sqrt((double)na * (double)nb / (double)n);
+	double en = sqrt((double)na * (double)nb / (double)(na + nb));
 
-	*p = stats_kolmogorov_q((en + 0.12 + 0.11 / en) * best);
-	return 0;
+	return stats_kolmogorov_q((en + 0.12 + 0.11 / en) * d);
 }
 
 const char *stats_verdict_name(enum tl_verdict v)

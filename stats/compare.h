@@ -30,6 +30,8 @@ int stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, d
  * asymptotic form differs in the third digit). -1 when a sample is empty. */
 #define TL_KS_EXACT_MAX 10000
 int stats_ks_2samp(const double *a, size_t na, const double *b, size_t nb, double *d, double *p);
+/* That p for a D already found (the fleet finds D from histograms). */
+double stats_ks_p(double d, size_t na, size_t nb);
 /* Kolmogorov's Q(z) = 2 sum_{k>=1} (-1)^(k-1) exp(-2 k^2 z^2), 1 at z <= 0. */
 double stats_kolmogorov_q(double z);
 

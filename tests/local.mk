@@ -12,7 +12,8 @@ EXTRA_DIST += tests/test_output_failures.sh
 # three-node Slurm cluster with a real noisy neighbour on one node
 TESTS += tests/test_fleet_cli.sh tests/test_slurm_fleet.sh
 EXTRA_DIST += tests/test_fleet_cli.sh tests/test_slurm_fleet.sh
-EXTRA_DIST += contrib/fleet.sbatch contrib/check_ticklab_fleet
+EXTRA_DIST += contrib/fleet.sbatch contrib/check_ticklab_fleet contrib/fleet-array.sbatch \
+	contrib/fleet-at-scale.md
 include tests/fuzz/local.mk
 # Issue 21 item 2: the shift on a lattice clock (sim pair 2 ns apart over
 # seeds, p-values against scipy) and one clock on one node compared in ticks

@@ -1,6 +1,8 @@
 #!/bin/sh
-# fingerprint and fleet on the command line: the %-fields of --json, bad
-# input (status 2 with a line naming the file), a node's fleet row equal to
+# fingerprint and fleet on the command line: the %-fields of --json, the
+# small default fingerprint and --raw, raw and small mixed, --partial
+# merged equal to one step, bad input (skipped and named; status 2 with
+# --strict, or for a node seen twice), a node's fleet row equal to
 # what `ticklab report` prints for its file, and the fleet's robust scores
 # recomputed independently in Python. One real fingerprint (--budget 1) is
 # taken; the other nodes are copies of it under other names, so the fleet
@@ -17,6 +19,22 @@ ok $? "fingerprint --json DIR/%h-%n-%j.json writes $host-a1-77.json (status $rc)
 [ $rc -eq 0 ] || { sed 's/^/#   /' "$tmp/err"; done_testing; exit 1; }
 ls -a "$tmp" | grep -q '^\.' && ! ls -a "$tmp" | grep -v '^\.\.\?$' | grep -q '^\.'
 ok $? "no temporary file left beside it"
+
+f="$tmp/$host-a1-77.json"
+size=$(wc -c <"$f")
+[ "$size" -le 262144 ] && grep -q '"summary"' "$f" && ! grep -q '"samples_ns"' "$f"
+ok $? "the default fingerprint is small: $size bytes (<= 256 KiB), a summary and no raw samples"
+"$TL_BIN" fingerprint --budget 1 -q --raw --json "$tmp/raw.json" 2>/dev/null
+rawsize=$(wc -c <"$tmp/raw.json" 2>/dev/null)
+grep -q '"samples_ns"' "$tmp/raw.json"
+ok $? "--raw keeps the run's samples ($rawsize bytes)"
+"$TL_BIN" fingerprint --compact "$tmp/raw.json" --json "$tmp/raw-small.json" -q
+[ $? -eq 0 ] && [ "$(wc -c <"$tmp/raw-small.json")" -le 262144 ]
+ok $? "--compact re-writes it small ($(wc -c <"$tmp/raw-small.json") bytes)"
+"$TL_BIN" report "$tmp/raw.json" >"$tmp/r1" 2>&1 && "$TL_BIN" report "$tmp/raw-small.json" >"$tmp/r2" 2>&1 &&
+	cmp -s "$tmp/r1" "$tmp/r2"
+ok $? "report prints the same figures for the raw fingerprint and its small form"
+expect_status 2 "--compact without --json is refused" "$TL_BIN" fingerprint --compact "$tmp/raw.json"
 
 expect_status 2 "%n outside Slurm is refused" env -u SLURMD_NODENAME "$TL_BIN" fingerprint --json "$tmp/%n.json"
 grep -q 'SLURMD_NODENAME' /tmp/tl_tap_err.$$; ok $? "and the message names \$SLURMD_NODENAME"
@@ -39,6 +57,28 @@ expect_status 0 "fleet of three twins: nothing flagged, status 0" "$TL_BIN" flee
 "$TL_BIN" fleet "$tmp/fleet/a1.json" "$tmp/fleet/a2.json" "$tmp/fleet/a3.json" \
 	--json "$tmp/fleet.json" --markdown "$tmp/fleet.md" >/dev/null 2>&1
 ok $? "fleet FILES... --json --markdown"
+
+# Old (raw) and small fingerprints mix: a3 as raw, then as its small form,
+# give the same fleet.
+mkdir "$tmp/mix" "$tmp/mix2"
+cp "$tmp/fleet/a1.json" "$tmp/fleet/a2.json" "$tmp/mix/"
+cp "$tmp/fleet/a1.json" "$tmp/fleet/a2.json" "$tmp/mix2/"
+"$PY" - "$tmp/raw.json" "$tmp/mix/a3.json" "$tmp/raw-small.json" "$tmp/mix2/a3.json" <<'PY'
+import json, sys
+for src, dst in ((sys.argv[1], sys.argv[2]), (sys.argv[3], sys.argv[4])):
+    d = json.load(open(src)); d["node"]["name"] = "a3"
+    json.dump(d, open(dst, "w"))
+PY
+"$TL_BIN" fleet "$tmp/mix" --json "$tmp/mix.json" >/dev/null 2>&1
+"$TL_BIN" fleet "$tmp/mix2" --json "$tmp/mix2.json" >/dev/null 2>&1
+"$PY" - "$tmp/mix.json" "$tmp/mix2.json" <<'PY'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+for d in (a, b):
+    for n in d["nodes"]: n.pop("file")
+sys.exit(0 if a == b and len(a["nodes"]) == 3 else 1)
+PY
+ok $? "fleet on raw and small fingerprints mixed equals fleet on the small ones"
 
 # A node's row equals `ticklab report` of its file, figure by figure.
 "$TL_BIN" report "$tmp/fleet/a2.json" >"$tmp/report.txt" 2>&1
@@ -101,6 +141,24 @@ PY
 out=$(TICKLAB=$TL_BIN sh "$NHC" "$tmp/fleet"); rc=$?
 [ $rc -eq 1 ] && [ "$(echo "$out" | wc -l)" = 1 ] && echo "$out" | grep -q '^a3 | CPU% '
 ok $? "half the CPU on a3: status 1 and one line 'a3 | CPU% ...' (status $rc: $out)"
+# The reduction: two --partial summaries merged give the one-step answer.
+"$TL_BIN" fleet "$tmp/fleet" --json "$tmp/one.json" >/dev/null 2>&1
+"$TL_BIN" fleet --partial "$tmp/p1.json" "$tmp/fleet/a1.json" "$tmp/fleet/a2.json" &&
+	"$TL_BIN" fleet --partial "$tmp/p2.json" "$tmp/fleet/a3.json"
+ok $? "fleet --partial writes two summaries"
+"$TL_BIN" fleet "$tmp/p1.json" "$tmp/p2.json" --json "$tmp/merged.json" >/dev/null 2>&1
+rc=$?
+[ $rc -eq 1 ] && cmp -s "$tmp/one.json" "$tmp/merged.json"
+ok $? "fleet over the partials: the one-step JSON byte for byte, status 1 (status $rc)"
+# Progress: a line on standard error over a terminal, nothing otherwise.
+if command -v script >/dev/null 2>&1; then
+	script -qec "$TL_BIN fleet -q $tmp/fleet" /dev/null >"$tmp/tty.out" 2>&1
+	grep -q 'read 3 of 3 files' "$tmp/tty.out" && grep -q 'judged 3 of 3 nodes' "$tmp/tty.out"
+	ok $? "over a terminal: 'read 3 of 3 files', then 'judged 3 of 3 nodes'"
+fi
+"$TL_BIN" fleet -q "$tmp/fleet" 2>"$tmp/notty.err" >/dev/null
+[ ! -s "$tmp/notty.err" ]; ok $? "without a terminal: no progress line"
+expect_status 2 "--partial with --json is refused" "$TL_BIN" fleet --partial "$tmp/p3.json" --json - "$tmp/fleet"
 cp "$tmp/fleet/a1.json" "$tmp/fleet/a3.json"
 "$PY" - "$tmp/fleet/a3.json" <<'PY'
 import json, sys
@@ -108,11 +166,21 @@ d = json.load(open(sys.argv[1])); d["node"]["name"] = d["node"]["slurm_node"] = 
 json.dump(d, open(sys.argv[1], "w"))
 PY
 
-# Bad input: status 2 and a line naming the file.
+# Bad input among many: named and skipped, the rest judged; --strict
+# refuses it (status 2).
 echo '{"ticklab": {"version": "0", "command": "run"}}' >"$tmp/fleet/zz.json"
-expect_status 2 "a file that is not a fingerprint: status 2" "$TL_BIN" fleet "$tmp/fleet"
-grep -q "zz.json: not a fingerprint" /tmp/tl_tap_err.$$; ok $? "and the line names zz.json"
-rm "$tmp/fleet/zz.json"
+head -c 3000 "$tmp/fleet/a1.json" >"$tmp/fleet/zt.json"
+expect_status 0 "a foreign and a truncated file: skipped, the twins judged (status 0)" \
+	"$TL_BIN" fleet "$tmp/fleet"
+grep -q "skipped .*zz.json: not a fingerprint" /tmp/tl_tap_err.$$ &&
+	grep -q "skipped .*zt.json" /tmp/tl_tap_err.$$
+ok $? "and both are named on standard error"
+"$TL_BIN" fleet "$tmp/fleet" --json "$tmp/skip.json" >/dev/null 2>&1
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if len(d["skipped"]) == 2 and len(d["nodes"]) == 3 else 1)' "$tmp/skip.json"
+ok $? "the JSON lists the two skipped files beside the three nodes"
+expect_status 2 "--strict: a file that is not a fingerprint is status 2" "$TL_BIN" fleet --strict "$tmp/fleet"
+grep -q "zz.json: not a fingerprint\|zt.json" /tmp/tl_tap_err.$$; ok $? "and the line names the file"
+rm "$tmp/fleet/zz.json" "$tmp/fleet/zt.json"
 "$PY" - "$tmp/fleet/a3.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); d["ticklab"]["version"] = "0.0.0-other"
@@ -122,7 +190,8 @@ expect_status 2 "mixed versions: status 2" "$TL_BIN" fleet "$tmp/fleet"
 grep -q "a3.json: made by ticklab 0.0.0-other" /tmp/tl_tap_err.$$; ok $? "and the line names a3.json"
 cp "$tmp/fleet/a1.json" "$tmp/fleet/a3.json"
 expect_status 2 "a node seen twice: status 2" "$TL_BIN" fleet "$tmp/fleet"
-grep -q "a3.json: node 'a1' is seen twice" /tmp/tl_tap_err.$$; ok $? "and the line names a3.json"
+grep -q "a3.json: node 'a1' is seen twice (also in .*a1.json)" /tmp/tl_tap_err.$$
+ok $? "and the line names both files, a3.json and a1.json"
 expect_status 2 "fleet with no file: status 2" "$TL_BIN" fleet
 expect_status 2 "an empty directory: status 2" "$TL_BIN" fleet "$tmp/fleet/.."/no-such-dir
 rm -f /tmp/tl_tap_out.$$ /tmp/tl_tap_err.$$

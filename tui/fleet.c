@@ -41,13 +41,6 @@ static const enum tl_fig key_figs[] = {TL_FIG_NS_PER_ADD, TL_FIG_CV,   TL_FIG_DR
 static const enum tl_fig more_figs[] = {TL_FIG_OS,   TL_FIG_TAIL, TL_FIG_PREEMPT, TL_FIG_PAPI,
 					TL_FIG_CGT,  TL_FIG_FLUSH, TL_FIG_OVERHEAD};
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static void view_free(struct tui_fleet_view *v)
 {
 	if (!v)
@@ -91,8 +84,10 @@ static int prepare(struct tui_fleet_view *v)
 			v->sorted[i] = malloc(f->nsamples * sizeof *v->sorted[i]);
 			if (!v->sorted[i])
 				return -1;
-			memcpy(v->sorted[i], f->samples, f->nsamples * sizeof *v->sorted[i]);
-			qsort(v->sorted[i], f->nsamples, sizeof *v->sorted[i], cmp_double);
+			/* the histogram, ascending, back to its values */
+			for (size_t h = 0, k = 0; h < f->hist.n; h++)
+				for (uint64_t c = 0; c < f->hist.c[h]; c++)
+					v->sorted[i][k++] = f->hist.v[h];
 			v->lo[g] = fmin(v->lo[g], v->sorted[i][0]);
 			v->hi[g] = fmax(v->hi[g], stats_quantile_sorted(v->sorted[i], f->nsamples, 0.99));
 		}
@@ -121,11 +116,12 @@ int tui_fleet_load(struct tui_app *app, char *const *paths, size_t n, char *why,
 		snprintf(why, whylen, "out of memory");
 		return -1;
 	}
-	if (tl_fleet_load(paths, n, &v->fl, why, whylen) < 0) {
+	if (tl_fleet_load(paths, n, true, NULL, &v->fl, why, whylen) < 0) {
 		view_free(v);
 		return -1;
 	}
-	if (tl_fleet_judge(&v->fl) < 0 || prepare(v) < 0) {
+	tl_fleet_judge(&v->fl, NULL);
+	if (prepare(v) < 0) {
 		view_free(v);
 		snprintf(why, whylen, "out of memory");
 		return -1;
