@@ -19,7 +19,7 @@ void tl_table_print(FILE *f, const struct tl_run *run, const struct tl_analysis 
 
 /* The table's columns and one cell's row as the text the table prints, so
  * the Markdown and CSV summaries carry the same numbers. */
-#define TL_TABLE_NCOLS 14
+#define TL_TABLE_NCOLS 15
 #define TL_TABLE_CELL_MAX (TL_ID_MAX + 4)
 extern const char *const tl_table_headers[TL_TABLE_NCOLS];
 /* Columns 0-2 (backend, flush, kernel) are names, the rest numbers. */
