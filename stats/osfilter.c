@@ -174,21 +174,43 @@ bool stats_os_said(const struct tl_os_result *res)
 	return !res->active || strcmp(res->ran, stats_os_method_name(res->method)) != 0;
 }
 
+/* Tukey's far-out fence [Q1 - 3 IQR, Q3 + 3 IQR] of sorted v. On a coarse
+ * timer most samples can share one value, so IQR can be 0 and the fence
+ * would cut every other step: the IQR used is never below the smallest gap
+ * between distinct values (the timer's visible step). */
+static void fence_of(const double *v, size_t n, double *lo, double *hi)
+{
+	double q1 = stats_quantile_sorted(v, n, 0.25), q3 = stats_quantile_sorted(v, n, 0.75);
+	double step = 0.0;
+
+	for (size_t i = 1; i < n; i++) {
+		double g = v[i] - v[i - 1];
+		if (g > 0.0 && (step == 0.0 || g < step))
+			step = g;
+	}
+	double iqr = q3 - q1 > step ? q3 - q1 : step;
+	*lo = q1 - IQR_FENCE * iqr;
+	*hi = q3 + IQR_FENCE * iqr;
+}
+
 /* The lattice levels of x: its values held by at least
- * stats_level_min_count(n) samples, ascending, in a new array (*nlev of
- * them; at most n / TL_LEVEL_MIN). Exact equality: a timer's tick count
- * converted by one rate gives the same double every time. */
+ * stats_level_min_count(n) samples and inside the far-out fence (the
+ * body's lattice; a simulator's spikes of one fixed size are not one),
+ * ascending, in a new array (*nlev of them; at most n / TL_LEVEL_MIN).
+ * Exact equality: a timer's tick count converted by one rate gives the
+ * same double every time. */
 static double *lattice_levels(const double *x, size_t n, size_t *nlev)
 {
-	double *v = tl_xmalloc(n * sizeof(*v));
+	double *v = tl_xmalloc(n * sizeof(*v)), lo, hi;
 	size_t need = stats_level_min_count(n), m = 0;
 
 	memcpy(v, x, n * sizeof(*v));
 	gsl_sort(v, 1, n);
+	fence_of(v, n, &lo, &hi);
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && v[j] == v[i]; j++)
 			;
-		if (j - i >= need)
+		if (j - i >= need && v[i] >= lo && v[i] <= hi)
 			v[m++] = v[i];
 	}
 	*nlev = m;
@@ -226,12 +248,8 @@ static size_t keep_levels(const double *x, size_t n, unsigned char *keep)
 	return back;
 }
 
-/* Tukey's far-out fence [Q1 - 3 IQR, Q3 + 3 IQR] per feature, a point kept
- * when inside on every feature (keep[] is only cleared here). On a coarse
- * timer most samples can share one value, so IQR can be 0 and the fence
- * would cut every other step: the IQR used is never below the smallest gap
- * between distinct values (the timer's visible step). *flo, *fhi: the
- * fence of feature 0. */
+/* fence_of per feature, a point kept when inside on every feature (keep[]
+ * is only cleared here). *flo, *fhi: the fence of feature 0. */
 static void far_out_fence(const double *const *features, size_t nfeat, size_t n,
 			  unsigned char *keep, double *flo, double *fhi)
 {
@@ -240,15 +258,8 @@ static void far_out_fence(const double *const *features, size_t nfeat, size_t n,
 	for (size_t f = 0; f < nfeat; f++) {
 		memcpy(v, features[f], n * sizeof(*v));
 		gsl_sort(v, 1, n);
-		double q1 = stats_quantile_sorted(v, n, 0.25), q3 = stats_quantile_sorted(v, n, 0.75);
-		double step = 0.0;
-		for (size_t i = 1; i < n; i++) {
-			double g = v[i] - v[i - 1];
-			if (g > 0.0 && (step == 0.0 || g < step))
-				step = g;
-		}
-		double iqr = q3 - q1 > step ? q3 - q1 : step;
-		double lo = q1 - IQR_FENCE * iqr, hi = q3 + IQR_FENCE * iqr;
+		double lo, hi;
+		fence_of(v, n, &lo, &hi);
 		if (f == 0) {
 			*flo = lo;
 			*fhi = hi;

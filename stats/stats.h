@@ -111,7 +111,9 @@ int stats_filter_os(enum tl_os_method method, const double *const *features, siz
 /* The iforest method's two guards (issue 21), so the filter removes noise
  * and not the timer's lattice:
  *  - a level, a value that at least TL_LEVEL_SHARE of the samples (and at
- *    least TL_LEVEL_MIN of them) hold exactly, is never removed;
+ *    least TL_LEVEL_MIN of them) hold exactly and that lies inside the
+ *    far-out fence below (the body's lattice, not spikes of one size), is
+ *    never removed;
  *  - when the forest is inactive (empty grid, no jump), the far-out fence
  *    of --os-filter iqr, [Q1 - 3 IQR, Q3 + 3 IQR] with IQR never below the
  *    smallest gap, removes what lies beyond it instead, so a lone spike

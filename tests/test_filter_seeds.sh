@@ -4,7 +4,7 @@
 # with six seeds (barrier-tsc where the CPU has it, else the best clock
 # there is); every expectation comes from those samples themselves:
 #  - no sample on a lattice level (a value >= max(ceil(1 % n), 5) samples
-#    hold) is removed: os_removed never exceeds the samples off the levels,
+#    hold, inside Tukey's far-out fence) is removed: os_removed never exceeds the samples off the levels,
 #    and every level lies inside [min, max] of what was kept;
 #  - a cell with two or more levels never has CV 0;
 #  - nothing kept lies beyond 100x the median;
@@ -45,8 +45,12 @@ for s in range(1, 7):
     x = np.array(c["samples_ns"], float) - c["overhead"]
     n, sm, of = len(x), c["summary"], c["os_filter"]
     vals, counts = np.unique(x, return_counts=True)
-    need = max(math.ceil(0.01 * n), 5)
-    lev, levn = vals[counts >= need], counts[counts >= need]
+    q1, q3 = np.percentile(x, [25, 75])
+    gaps = np.diff(vals)
+    iqr = max(q3 - q1, gaps.min() if len(gaps) else 0.0)
+    lo, hi = q1 - 3 * iqr, q3 + 3 * iqr
+    is_lev = (counts >= max(math.ceil(0.01 * n), 5)) & (vals >= lo) & (vals <= hi)
+    lev, levn = vals[is_lev], counts[is_lev]
     off = n - int(levn.sum())
     name = f"seed {s}"
     print(f"# {name}: CV {100 * sm['cv']:.2f} %, {of['ran']} removed {sm['os_removed']} "
@@ -61,10 +65,7 @@ for s in range(1, 7):
     med = sm["p50"]
     ok(not med > 0 or sm["max"] <= 100 * med,
        f"{name}: largest kept {sm['max']:.1f} <= 100 x median {med:.1f}")
-    q1, q3 = np.percentile(x, [25, 75])
-    gaps = np.diff(vals)
-    iqr = max(q3 - q1, gaps.min() if len(gaps) else 0.0)
-    b = x[(x >= q1 - 3 * iqr) & (x <= q3 + 3 * iqr)]
+    b = x[(x >= lo) & (x <= hi)]
     cvs.append(sm["cv"])
     body.append(b.std(ddof=1) / b.mean())
 if min(cvs) > 0 and min(body) > 0:

@@ -393,6 +393,19 @@ static void test_lattice_levels(void)
 	is_int(bad_ran, 0, "ran names one known path, removed = 1, the note shown unless plain iforest");
 	tap_diag("paths: iforest %zu, iforest+levels %zu, fence %zu, fence+levels %zu", paths[0],
 	     paths[1], paths[2], paths[3]);
+	/* Spikes of one fixed size (the simulator's) are not a level however
+	 * many: 10 % of the samples at 2030 ns, outside the body's fence. */
+	size_t m = 0, kept_spikes = 0;
+	for (size_t i = 0; i < 500; i++)
+		x[m++] = i % 10 == 0 ? 2030 : 20 + 10 * (double)(i % 3 == 0);
+	const double *fs[1] = { x };
+	for (uint64_t seed = 1; seed <= SEEDS; seed++) {
+		struct tl_os_result res;
+		stats_filter_os(TL_OS_IFOREST, fs, 1, m, seed, keep, &res);
+		kept_spikes += count_at(x, m, 2030, keep);
+	}
+	is_int(kept_spikes, 0, "50 spikes at one value (10 %%) are no level: none kept in %d seeds",
+	       SEEDS);
 	/* Both failures of the paper's method alone occur in these 80: a cut
 	 * level (the guard put it back) and an empty grid (the fence ran). */
 	ok(paths[1] + paths[3] > 0 && paths[2] + paths[3] > 0,

@@ -63,19 +63,20 @@ def beta_search(values, scores):
 def guarded_keep(x, scores):
     """The iforest method as a whole (stats.h, issue 21): the paper's cut,
     or, when the search is inactive, Tukey's far-out fence with IQR never
-    below the smallest gap; then every value at least max(ceil(1 % n), 5)
-    samples hold exactly is kept whatever decided. Returns keep and what ran."""
+    below the smallest gap; then every value inside that fence that at least
+    max(ceil(1 % n), 5) samples hold exactly is kept whatever decided. Returns keep and what ran."""
     beta = beta_search(x, scores)
+    q1, q3 = np.percentile(x, [25, 75])
+    gaps = np.diff(np.unique(x))
+    iqr = max(q3 - q1, gaps.min() if len(gaps) else 0.0)
+    inside = (x >= q1 - 3 * iqr) & (x <= q3 + 3 * iqr)
     if beta is not None:
         keep, ran = scores >= beta - 1e-9, "iforest"
     else:
-        q1, q3 = np.percentile(x, [25, 75])
-        gaps = np.diff(np.unique(x))
-        step = gaps.min() if len(gaps) else 0.0
-        iqr = max(q3 - q1, step)
-        keep, ran = (x >= q1 - 3 * iqr) & (x <= q3 + 3 * iqr), "fence"
+        keep, ran = inside.copy(), "fence"
     vals, counts = np.unique(x, return_counts=True)
     levels = vals[counts >= max(int(np.ceil(0.01 * len(x))), 5)]
+    levels = levels[np.isin(levels, x[inside])]
     back = ~keep & np.isin(x, levels)
     if back.any():
         keep, ran = keep | back, ran + "+levels"
