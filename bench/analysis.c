@@ -48,6 +48,7 @@ int tl_cell_analyse_kept(const struct tl_run *run, size_t cell, enum tl_os_metho
 		a->os.method = m;
 		a->os.beta = NAN;
 		a->os.lowest_score = NAN;
+		snprintf(a->os.ran, sizeof a->os.ran, "%s", stats_os_method_name(m));
 		snprintf(a->os.note, sizeof a->os.note, "no samples");
 		return 0;
 	}

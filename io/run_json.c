@@ -55,10 +55,11 @@ static json_t *summary_to_json(const struct tl_summary *s)
 
 static json_t *os_to_json(const struct tl_os_result *os)
 {
-	return json_pack("{s:s, s:b, s:o, s:o, s:I, s:s}", "method",
+	return json_pack("{s:s, s:b, s:o, s:o, s:I, s:s, s:I, s:s}", "method",
 			 stats_os_method_name(os->method), "active", os->active, "beta",
 			 tl_json_real(os->beta), "lowest_score", tl_json_real(os->lowest_score),
-			 "removed", (json_int_t)os->removed, "note", os->note);
+			 "removed", (json_int_t)os->removed, "ran", os->ran, "levels_kept",
+			 (json_int_t)os->levels_kept, "note", os->note);
 }
 
 static json_t *drift_to_json(const struct tl_drift *d)

@@ -14,7 +14,9 @@
  *        "resolution_ns", "samples" (raw, backend unit), "samples_ns",
  *        "adds" (per-sample ADD counts, jitter cells only), "summary" {n, os_removed,
  *        min, p1, p5, p50, p95, p99, max, mean, sd, cv} (ns after filter_cost and
- *        filter_os), "os_filter" {method, active, beta, lowest_score, removed, note}}
+ *        filter_os), "os_filter" {method, active, beta, lowest_score, removed,
+ *        ran ("iforest", "iforest+levels", "fence", "fence+levels", "iqr", "none": what
+ *        decided the kept set), levels_kept, note}}
  * Doubles are printed with 17 significant digits (round-trip exact); a NaN
  * (no data) is written as null. */
 #ifndef TL_IO_RUN_JSON_H

@@ -11,13 +11,13 @@
 #include "bench/analysis.h"
 #include "io/jitter.h"
 
-enum { COL_BACKEND, COL_FLUSH, COL_KERNEL, COL_N, COL_OSRM, COL_OVERHEAD, COL_RES, COL_MIN,
+enum { COL_BACKEND, COL_FLUSH, COL_KERNEL, COL_N, COL_OSRM, COL_FILTER, COL_OVERHEAD, COL_RES, COL_MIN,
        COL_P50, COL_P99, COL_MEAN, COL_SD, COL_CV, COL_DRIFT, NCOLS };
 
 _Static_assert(NCOLS == TL_TABLE_NCOLS, "table.h names the column count");
 
 const char *const tl_table_headers[NCOLS] = {
-	"backend", "flush", "kernel", "n", "os_rm", "t_e,std", "res", "min", "p50", "p99",
+	"backend", "flush", "kernel", "n", "os_rm", "filter", "t_e,std", "res", "min", "p50", "p99",
 	"mean", "sd", "CV", "drift",
 };
 
@@ -55,6 +55,7 @@ void tl_table_row(const struct tl_run *run, size_t ci, const struct tl_analysis 
 	snprintf(row[COL_KERNEL], CELL_MAX, "%s", c->kernel.label);
 	snprintf(row[COL_N], CELL_MAX, "%zu", s->n);
 	snprintf(row[COL_OSRM], CELL_MAX, "%zu", s->os_removed);
+	snprintf(row[COL_FILTER], CELL_MAX, "%s", a->os.ran);
 	fmt_ns(row[COL_OVERHEAD], c->overhead_ns);
 	if (isnan(c->resolution_ns))
 		snprintf(row[COL_RES], CELL_MAX, "-");
@@ -79,7 +80,7 @@ static void print_row(FILE *f, char (*row)[CELL_MAX], const int *width)
 {
 	for (int k = 0; k < NCOLS; k++) {
 		/* Names read left-aligned, numbers right-aligned. */
-		if (k <= COL_KERNEL)
+		if (k <= COL_KERNEL || k == COL_FILTER)
 			fprintf(f, "%-*s", width[k], row[k]);
 		else
 			fprintf(f, "%*s", width[k], row[k]);
@@ -104,7 +105,7 @@ static void print_notes(FILE *f, const struct tl_run *run, const struct tl_analy
 			empty = true;
 		if (tl_cell_shows_drift(c, &an[i]))
 			drift = true;
-		if (!an[i].os.active && an[i].os.method != TL_OS_NONE && an[i].os.note[0])
+		if (stats_os_said(&an[i].os))
 			fprintf(f, "note: %s %s %s: %s\n", run->timers[c->timer].id, rows[r][COL_FLUSH],
 				c->kernel.label, an[i].os.note);
 		r++;

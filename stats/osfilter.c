@@ -10,6 +10,7 @@
 
 #include <gsl/gsl_sort.h>
 
+#include "base/xalloc.h"
 #include "stats/stats.h"
 
 /* Scores lie in (-1, 0), so the grid from -0.60 down has at most 41 steps. */
@@ -24,6 +25,8 @@ static void os_reset(struct tl_os_result *res, enum tl_os_method m)
 	res->beta = NAN;
 	res->lowest_score = NAN;
 	res->removed = 0;
+	res->levels_kept = 0;
+	snprintf(res->ran, sizeof(res->ran), "%s", stats_os_method_name(m));
 	res->note[0] = '\0';
 }
 
@@ -157,6 +160,144 @@ double stats_beta_search(const double *values, const double *scores, size_t n, b
 	return res.beta;
 }
 
+size_t stats_level_min_count(size_t n)
+{
+	size_t k = (size_t)ceil(TL_LEVEL_SHARE * (double)n);
+
+	return k < TL_LEVEL_MIN ? TL_LEVEL_MIN : k;
+}
+
+bool stats_os_said(const struct tl_os_result *res)
+{
+	if (res->method == TL_OS_NONE || !res->note[0])
+		return false;
+	return !res->active || strcmp(res->ran, stats_os_method_name(res->method)) != 0;
+}
+
+/* Tukey's far-out fence [Q1 - 3 IQR, Q3 + 3 IQR] of sorted v. On a coarse
+ * timer most samples can share one value, so IQR can be 0 and the fence
+ * would cut every other step: the IQR used is never below the smallest gap
+ * between distinct values (the timer's visible step). */
+static void fence_of(const double *v, size_t n, double *lo, double *hi)
+{
+	double q1 = stats_quantile_sorted(v, n, 0.25), q3 = stats_quantile_sorted(v, n, 0.75);
+	double step = 0.0;
+
+	for (size_t i = 1; i < n; i++) {
+		double g = v[i] - v[i - 1];
+		if (g > 0.0 && (step == 0.0 || g < step))
+			step = g;
+	}
+	double iqr = q3 - q1 > step ? q3 - q1 : step;
+	*lo = q1 - IQR_FENCE * iqr;
+	*hi = q3 + IQR_FENCE * iqr;
+}
+
+/* The lattice levels of x: its values held by at least
+ * stats_level_min_count(n) samples and inside the far-out fence (the
+ * body's lattice; a simulator's spikes of one fixed size are not one),
+ * ascending, in a new array (*nlev of them; at most n / TL_LEVEL_MIN).
+ * Exact equality: a timer's tick count converted by one rate gives the
+ * same double every time. */
+static double *lattice_levels(const double *x, size_t n, size_t *nlev)
+{
+	double *v = tl_xmalloc(n * sizeof(*v)), lo, hi;
+	size_t need = stats_level_min_count(n), m = 0;
+
+	memcpy(v, x, n * sizeof(*v));
+	gsl_sort(v, 1, n);
+	fence_of(v, n, &lo, &hi);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && v[j] == v[i]; j++)
+			;
+		if (j - i >= need && v[i] >= lo && v[i] <= hi)
+			v[m++] = v[i];
+	}
+	*nlev = m;
+	return v;
+}
+
+static bool on_level(const double *lev, size_t nlev, double x)
+{
+	size_t lo = 0, hi = nlev;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (lev[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < nlev && lev[lo] == x;
+}
+
+/* Puts back every removed sample whose value is a lattice level; returns
+ * how many. */
+static size_t keep_levels(const double *x, size_t n, unsigned char *keep)
+{
+	size_t nlev, back = 0;
+	double *lev = lattice_levels(x, n, &nlev);
+
+	for (size_t i = 0; nlev && i < n; i++)
+		if (!keep[i] && on_level(lev, nlev, x[i])) {
+			keep[i] = 1;
+			back++;
+		}
+	free(lev);
+	return back;
+}
+
+/* fence_of per feature, a point kept when inside on every feature (keep[]
+ * is only cleared here). *flo, *fhi: the fence of feature 0. */
+static void far_out_fence(const double *const *features, size_t nfeat, size_t n,
+			  unsigned char *keep, double *flo, double *fhi)
+{
+	double *v = tl_xmalloc(n * sizeof(*v));
+
+	for (size_t f = 0; f < nfeat; f++) {
+		memcpy(v, features[f], n * sizeof(*v));
+		gsl_sort(v, 1, n);
+		double lo, hi;
+		fence_of(v, n, &lo, &hi);
+		if (f == 0) {
+			*flo = lo;
+			*fhi = hi;
+		}
+		for (size_t i = 0; i < n; i++)
+			if (features[f][i] < lo || features[f][i] > hi)
+				keep[i] = 0;
+	}
+	free(v);
+}
+
+static size_t count_removed(const unsigned char *keep, size_t n)
+{
+	size_t r = 0;
+
+	for (size_t i = 0; i < n; i++)
+		r += !keep[i];
+	return r;
+}
+
+/* The forest inactive: its note (why) stays first, then what ran instead. */
+static void fence_fallback(const double *const *features, size_t nfeat, size_t n,
+			   unsigned char *keep, struct tl_os_result *res)
+{
+	double lo, hi;
+	char why[sizeof(res->note)];
+
+	memset(keep, 1, n);
+	far_out_fence(features, nfeat, n, keep, &lo, &hi);
+	res->levels_kept = keep_levels(features[0], n, keep);
+	res->removed = count_removed(keep, n);
+	snprintf(res->ran, sizeof(res->ran), "%s", res->levels_kept ? "fence+levels" : "fence");
+	snprintf(why, sizeof(why), "%s", res->note);
+	snprintf(res->note, sizeof(res->note), "%.120s; fence [%.6g, %.6g] removed %zu of %zu%s", why,
+		 lo, hi, res->removed, n, res->levels_kept ? " (lattice levels kept)" : "");
+}
+
+/* The paper's forest and beta search decide; then the two guards above. */
 static int filter_iforest(const double *const *features, size_t nfeat, size_t n, uint64_t seed,
 			  unsigned char *keep, struct tl_os_result *res)
 {
@@ -167,50 +308,35 @@ static int filter_iforest(const double *const *features, size_t nfeat, size_t n,
 		return -1;
 	}
 	stats_beta_search_ex(features[0], scores, n, res);
+	if (!res->active) {
+		free(scores);
+		fence_fallback(features, nfeat, n, keep, res);
+		return 0;
+	}
 	for (size_t i = 0; i < n; i++)
-		keep[i] = !res->active || scores[i] >= res->beta - TL_BETA_TOL;
+		keep[i] = scores[i] >= res->beta - TL_BETA_TOL;
 	free(scores);
+	res->levels_kept = keep_levels(features[0], n, keep);
+	if (res->levels_kept) {
+		res->removed = count_removed(keep, n);
+		snprintf(res->ran, sizeof(res->ran), "iforest+levels");
+		snprintf(res->note, sizeof(res->note),
+			 "iforest: beta %.2f removed %zu of %zu (lowest score %.2f); %zu more on "
+			 "lattice levels (values >= %zu samples hold) kept",
+			 res->beta, res->removed, n, res->lowest_score, res->levels_kept,
+			 stats_level_min_count(n));
+	}
 	return 0;
 }
 
-/* Tukey's far-out fence [Q1 - 3 IQR, Q3 + 3 IQR] per feature, a point kept
- * when inside on every feature. On a coarse timer most samples can share
- * one value, so IQR can be 0 and the fence would cut every other step:
- * the IQR used is never below the smallest gap between distinct values
- * (the timer's visible step). */
 static int filter_iqr(const double *const *features, size_t nfeat, size_t n,
 		      unsigned char *keep, struct tl_os_result *res)
 {
-	double *v = malloc(n * sizeof(*v));
-	if (!v) {
-		snprintf(res->note, sizeof(res->note), "OS-noise filter failed: out of memory");
-		return -1;
-	}
-	double flo = NAN, fhi = NAN;
+	double flo, fhi;
+
 	memset(keep, 1, n);
-	for (size_t f = 0; f < nfeat; f++) {
-		memcpy(v, features[f], n * sizeof(*v));
-		gsl_sort(v, 1, n);
-		double q1 = stats_quantile_sorted(v, n, 0.25), q3 = stats_quantile_sorted(v, n, 0.75);
-		double step = 0.0;
-		for (size_t i = 1; i < n; i++) {
-			double g = v[i] - v[i - 1];
-			if (g > 0.0 && (step == 0.0 || g < step))
-				step = g;
-		}
-		double iqr = q3 - q1 > step ? q3 - q1 : step;
-		double lo = q1 - IQR_FENCE * iqr, hi = q3 + IQR_FENCE * iqr;
-		if (f == 0) {
-			flo = lo;
-			fhi = hi;
-		}
-		for (size_t i = 0; i < n; i++)
-			if (features[f][i] < lo || features[f][i] > hi)
-				keep[i] = 0;
-	}
-	free(v);
-	for (size_t i = 0; i < n; i++)
-		res->removed += !keep[i];
+	far_out_fence(features, nfeat, n, keep, &flo, &fhi);
+	res->removed = count_removed(keep, n);
 	res->active = true;
 	snprintf(res->note, sizeof(res->note),
 		 "iqr: kept [%.6g, %.6g] (Q1 - 3 IQR, Q3 + 3 IQR), removed %zu of %zu", flo, fhi,

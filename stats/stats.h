@@ -65,7 +65,13 @@ struct tl_os_result {
 	double beta;          /* chosen threshold (iforest; NaN for iqr/none) */
 	double lowest_score;  /* lowest isolation-forest score seen (NaN for iqr/none) */
 	size_t removed;
-	char note[160];       /* e.g. "OS-noise filter inactive: lowest score -0.53 > -0.60" */
+	/* What decided the kept set (the forest's own verdict is active/beta):
+	 * "iforest", "iforest+levels" (the forest's cut, lattice levels kept),
+	 * "fence" (forest inactive: the far-out fence instead), "fence+levels",
+	 * "iqr" or "none". */
+	char ran[16];
+	size_t levels_kept;   /* samples on a lattice level that were kept back */
+	char note[256];       /* e.g. "OS-noise filter inactive: lowest score -0.53 > -0.60" */
 };
 
 /* Isolation-forest parameters (scikit-learn's defaults, SPEC section 4). */
@@ -102,6 +108,23 @@ void stats_iforest_free(struct tl_iforest *forest);
 /* Marks keep[i] = 1 for points that survive the filter. */
 int stats_filter_os(enum tl_os_method method, const double *const *features, size_t nfeat,
 		    size_t n, uint64_t seed, unsigned char *keep, struct tl_os_result *res);
+/* The iforest method's two guards (issue 21), so the filter removes noise
+ * and not the timer's lattice:
+ *  - a level, a value that at least TL_LEVEL_SHARE of the samples (and at
+ *    least TL_LEVEL_MIN of them) hold exactly and that lies inside the
+ *    far-out fence below (the body's lattice, not spikes of one size), is
+ *    never removed;
+ *  - when the forest is inactive (empty grid, no jump), the far-out fence
+ *    of --os-filter iqr, [Q1 - 3 IQR, Q3 + 3 IQR] with IQR never below the
+ *    smallest gap, removes what lies beyond it instead, so a lone spike
+ *    is never kept because the grid was empty. */
+#define TL_LEVEL_SHARE 0.01
+#define TL_LEVEL_MIN 5
+/* Samples a value needs to be a level among n. */
+size_t stats_level_min_count(size_t n);
+/* Whether a face must show res->note beside the numbers: the filter was
+ * inactive, or something other than the named method decided. */
+bool stats_os_said(const struct tl_os_result *res);
 /* "iforest" | "iqr" | "none" -> method; -1 when unknown. */
 int stats_os_method_parse(const char *text);
 const char *stats_os_method_name(enum tl_os_method m);

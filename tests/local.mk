@@ -3,6 +3,9 @@ EXTRA_DIST += tests/tap.h tests/tap.sh tests/summary.sh
 # Independent numpy/scikit-learn re-analysis of a run's JSON.
 TESTS += tests/test_reference_run.sh
 EXTRA_DIST += tests/test_reference_run.sh tests/reference/check_run.py
+# The OS-noise filter over six seeds on a real timer (issue 21 item 3).
+TESTS += tests/test_filter_seeds.sh
+EXTRA_DIST += tests/test_filter_seeds.sh
 # What the output writer replaces and when it fails (issue 11 items 2-3).
 TESTS += tests/test_output_targets.sh tests/test_layers.sh
 EXTRA_DIST += tests/test_output_targets.sh tests/test_layers.sh

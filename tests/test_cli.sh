@@ -87,7 +87,9 @@ if command -v tmux >/dev/null 2>&1; then
 	wait_for 'tl-exit-0'; ok $? "q leaves it with status 0"
 	tmux -L $sock kill-server 2>/dev/null
 	sock=tlcli$$b
-	tmux -L $sock -f /dev/null new -d -x 120 -y 30 \
+	# Wide and tall enough that the table (with its filter column) and its
+	# notes do not wrap the first line off the pane.
+	tmux -L $sock -f /dev/null new -d -x 200 -y 50 \
 		"env TERM=dumb '$TL_BIN'; echo tl-exit-\$?; sleep 30"
 	wait_for 'tl-exit-0'
 	tmux -L $sock capture-pane -p | grep -q 'no usable terminal'

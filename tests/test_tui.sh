@@ -268,7 +268,7 @@ set -f
 set -- $row
 set +f
 [ "$2" = "*" ] && shift
-n=$4 rm=$5 mean=${11} sd=${12} cv=${13}
+n=$4 rm=$5 mean=${12} sd=${13} cv=${14}
 expect_status 2 "--replay of a missing file is refused as bad input" "$BIN" tui --replay "$W/none.json"
 grep -q 'none.json' /tmp/tl_tap_err.$$; ok $? "the message names the file"
 expect_status 2 "an unknown option is refused" "$BIN" tui --no-such-option

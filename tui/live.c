@@ -635,7 +635,13 @@ static void draw_summary(struct tui_app *app, const struct tui_rect *r, const st
 		snprintf(res, sizeof res, "%.2f", c->resolution_ns);
 	int y = r->y;
 	bool longform = r->h >= TUI_SUMMARY_LONG;
-	tui_putf(y++, r->x, r->w, a, "n %zu  os_rm %zu", s->n, s->os_removed);
+	/* Which filter decided is named when it is not the method chosen (a
+	 * fallback or the lattice-level guard ran); its note follows below. */
+	if (stats_os_said(&v->an.os) && strcmp(v->an.os.ran, stats_os_method_name(v->an.os.method)))
+		tui_putf(y++, r->x, r->w, a, "n %zu  os_rm %zu  %s", s->n, s->os_removed,
+			 v->an.os.ran);
+	else
+		tui_putf(y++, r->x, r->w, a, "n %zu  os_rm %zu", s->n, s->os_removed);
 	if (c->kernel.kind == TL_KERNEL_JITTER)
 		draw_verdict(app, y++, r, c, v);
 	char bl[160];
@@ -681,8 +687,9 @@ static void draw_summary(struct tui_app *app, const struct tui_rect *r, const st
 				    : (const char *[]){"min < 0: the timer's own cost varies more than "
 						       "this kernel's",
 						       "min < 0: t_e varies more", "min < 0", NULL});
-	/* The pitfall is said, not hidden: an inactive filter's note, wrapped. */
-	if (!v->an.os.active && v->an.os.note[0] && v->an.os.method != TL_OS_NONE) {
+	/* The pitfall is said, not hidden: an inactive filter's note, or what
+	 * ran instead, wrapped. */
+	if (stats_os_said(&v->an.os)) {
 		const char *p = v->an.os.note;
 		while (*p && y < r->y + r->h) {
 			int len = (int)strlen(p);

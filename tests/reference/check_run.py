@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Independent re-analysis of a `ticklab run --json` file with numpy and
 scikit-learn: recomputes t_e,std, filter_cost, the isolation-forest filter
-with the paper's beta search, and the summary, and compares them with what
+with the paper's beta search and its two guards (lattice levels kept, the
+far-out fence when the forest is inactive), and the summary, and compares them with what
 ticklab printed. Prints TAP.
 
 Usage: check_run.py RUN.json TICKLAB
@@ -59,6 +60,29 @@ def beta_search(values, scores):
     return None
 
 
+def guarded_keep(x, scores):
+    """The iforest method as a whole (stats.h, issue 21): the paper's cut,
+    or, when the search is inactive, Tukey's far-out fence with IQR never
+    below the smallest gap; then every value inside that fence that at least
+    max(ceil(1 % n), 5) samples hold exactly is kept whatever decided. Returns keep and what ran."""
+    beta = beta_search(x, scores)
+    q1, q3 = np.percentile(x, [25, 75])
+    gaps = np.diff(np.unique(x))
+    iqr = max(q3 - q1, gaps.min() if len(gaps) else 0.0)
+    inside = (x >= q1 - 3 * iqr) & (x <= q3 + 3 * iqr)
+    if beta is not None:
+        keep, ran = scores >= beta - 1e-9, "iforest"
+    else:
+        keep, ran = inside.copy(), "fence"
+    vals, counts = np.unique(x, return_counts=True)
+    levels = vals[counts >= max(int(np.ceil(0.01 * len(x))), 5)]
+    levels = levels[np.isin(levels, x[inside])]
+    back = ~keep & np.isin(x, levels)
+    if back.any():
+        keep, ran = keep | back, ran + "+levels"
+    return keep, ran
+
+
 def summary(x):
     q = np.percentile(x, [1, 5, 50, 95, 99])
     sd = x.std(ddof=1)
@@ -94,7 +118,9 @@ def ticklab_summaries(path, ticklab):
             out = subprocess.run([ticklab, "report", seeded, "--json", "-"],
                                  capture_output=True, text=True, check=True).stdout
             for i, c in enumerate(json.loads(out)["cells"]):
-                per_cell[i].append(c["summary"])
+                per_cell[i].append(dict(c["summary"], ran=c["os_filter"]["ran"],
+                                        levels_kept=c["os_filter"]["levels_kept"],
+                                        active=c["os_filter"]["active"]))
     return per_cell
 
 
@@ -125,10 +151,15 @@ def main(path, ticklab):
             f = IsolationForest(n_estimators=100, max_samples=min(256, len(x)), random_state=rs)
             f.fit(x.reshape(-1, 1))
             sc = f.score_samples(x.reshape(-1, 1))
-            beta = beta_search(x, sc)
-            keep = np.ones(len(x), bool) if beta is None else sc >= beta - 1e-9
+            keep, _ = guarded_keep(x, sc)
             removed.append(len(x) - keep.sum())
             sums.append(summary(x[keep]))
+        good = all(t["ran"] in ("iforest", "fence") and t["levels_kept"] == 0 or
+                   t["ran"] in ("iforest+levels", "fence+levels") and t["levels_kept"] > 0
+                   for t in ours) and \
+            all(t["ran"].startswith("iforest") == t["active"] for t in ours)
+        ok(good, f"{name}: os_filter.ran names the path (iforest when active, fence when not, "
+           f"+levels when levels were kept): {sorted(set(t['ran'] for t in ours))}")
         lo, hi = min(removed), max(removed)
         mine = float(np.median([t["os_removed"] for t in ours]))
         # Quantized data moves whole groups of equal values at once, so allow
