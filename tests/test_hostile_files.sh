@@ -166,18 +166,26 @@ cat "$H/table"
 [ $bad -eq 0 ]; ok $? "every reader x hostile case: status 2 naming the file, or a clean result ($bad not)"
 
 # A fleet directory: a FIFO named *.json is skipped and named; an escape-
-# laden node name is refused, named escaped; no ESC byte either way.
+# laden node name is skipped (refused with --strict), named escaped; no ESC
+# byte either way.
 mkfifo "$H/fleet/zz.json"
 timeout 20 "$TL_BIN" fleet -q "$H/fleet" >"$H/out" 2>"$H/err"; st=$?
-[ $st -ne 124 ] && grep -q "zz.json: is a FIFO (named pipe), not a fingerprint file: skipped" "$H/err"
+[ $st -ne 124 ] && grep -q "skipped .*zz.json: is a FIFO (named pipe), not a regular file" "$H/err"
 ok $? "fleet DIR with a FIFO: skipped and named (status $st)"
 cp "$H/fp_escname.json" "$H/fleet/n9.json"
+# By default a bad file is skipped and named (issue 24: a health check must
+# not go blind); --strict makes it status 2. Either way the name is escaped.
 timeout 20 "$TL_BIN" fleet -q "$H/fleet" >"$H/out" 2>"$H/err"; st=$?
+[ $st -ne 2 ] && [ $st -ne 124 ] && grep -q 'skipped .*n9.json: node.name .evil\\x1B' "$H/err" &&
+	! grep -q "$(printf '\033')" "$H/out" "$H/err" && ! grep -q "all fine" "$H/out"
+ok $? "fleet -q with an escape-laden name: skipped, named escaped, no ESC, no forged line (status $st)"
+rm -f "$H/fleet/zz.json"
+timeout 20 "$TL_BIN" fleet -q --strict "$H/fleet" >"$H/out" 2>"$H/err"; st=$?
 [ $st -eq 2 ] && grep -q 'n9.json: node.name .evil\\x1B\]0;PWNED\\x07\\x1B\[2J\\nn9 | all fine. is not a host name' "$H/err" &&
 	! grep -q "$(printf '\033')" "$H/out" "$H/err" && [ "$(wc -l <"$H/err")" -le 2 ]
-ok $? "fleet -q with an escape-laden name: status 2, the name escaped, no ESC (status $st)"
+ok $? "fleet -q --strict with an escape-laden name: status 2, the name escaped, no ESC (status $st)"
 cat -v "$H/err" | sed 's/^/# fleet -q | cat -v: /'
-rm "$H/fleet/n9.json" "$H/fleet/zz.json"
+rm -f "$H/fleet/n9.json" "$H/fleet/zz.json"
 
 # Memory: under a limit jansson's failed allocations end the read at once.
 "$PY" -c "
