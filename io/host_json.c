@@ -22,6 +22,56 @@ static json_t *ladder_to_json(const struct tl_host *h)
 	return a;
 }
 
+static json_t *bytes_or_null(uint64_t b)
+{
+	return b ? json_integer((json_int_t)b) : json_null();
+}
+
+/* [{name, cpuid_bytes, boundary_bytes, boundary_hi_bytes, latency_ns, seen,
+ *   cpuid_agrees}]: the levels a chase sees beside the reported sizes. */
+static json_t *levels_to_json(const struct tl_levels *lv)
+{
+	json_t *a = tl_json_array();
+
+	for (size_t i = 0; i < lv->nlevels; i++) {
+		const struct tl_memory_level *l = &lv->level[i];
+
+		tl_json_append(a, json_pack("{s:s, s:o, s:o, s:o, s:o, s:b, s:b}", "name", l->name,
+					    "cpuid_bytes", bytes_or_null(l->cpuid_bytes),
+					    "boundary_bytes", bytes_or_null(l->boundary_bytes),
+					    "boundary_hi_bytes", bytes_or_null(l->boundary_hi_bytes),
+					    "latency_ns", tl_json_real(l->latency_ns), "seen", l->seen,
+					    "cpuid_agrees", l->cpuid_agrees));
+	}
+	return a;
+}
+
+static json_t *ladder_points_to_json(const struct tl_levels *lv)
+{
+	json_t *a = tl_json_array();
+
+	for (size_t i = 0; i < lv->npoints; i++)
+		tl_json_append(a, json_pack("{s:I, s:o}", "bytes", (json_int_t)lv->bytes[i],
+					    "ns_per_load", tl_json_real(lv->ns[i])));
+	return a;
+}
+
+static void levels_set(json_t *o, const struct tl_levels *lv)
+{
+	char words[1024];
+
+	tl_levels_disagreement(lv, words, sizeof words);
+	tl_json_set(o, "memory_levels", levels_to_json(lv));
+	tl_json_set(o, "memory_levels_measured", json_boolean(lv->measured));
+	tl_json_set(o, "memory_levels_source",
+		    json_string(lv->measured ? lv->source : lv->why));
+	tl_json_set(o, "memory_levels_disagree", words[0] ? json_string(words) : json_null());
+	tl_json_set(o, "memory_levels_chase", ladder_points_to_json(lv));
+	tl_json_set(o, "write_bytes_per_ns", lv->write_bytes_per_ns > 0
+						     ? tl_json_real(lv->write_bytes_per_ns)
+						     : json_null());
+}
+
 static json_t *caches_to_json(const struct tl_topology *t)
 {
 	json_t *a = tl_json_array();
@@ -101,6 +151,8 @@ json_t *tl_host_to_json(const struct tl_host *h)
 			    h->tsc_reader[0] ? json_string(h->tsc_reader) : json_null());
 	if (h->nladder)
 		tl_json_set(o, "load_latency", ladder_to_json(h));
+	if (h->ladder_probed)
+		levels_set(o, &h->levels);
 	tl_json_set(o, "clocksource", json_string(h->clocksource));
 	tl_json_set(o, "clock_gettime_ns",
 			    h->cost.vdso_ns > 0 ? tl_json_real(h->cost.vdso_ns) : json_null());
