@@ -14,3 +14,11 @@ TESTS += tests/test_fleet_cli.sh tests/test_slurm_fleet.sh
 EXTRA_DIST += tests/test_fleet_cli.sh tests/test_slurm_fleet.sh
 EXTRA_DIST += contrib/fleet.sbatch contrib/check_ticklab_fleet
 include tests/fuzz/local.mk
+# The memory levels a chase sees (issue 22): the step finder and the naming
+# beside the reported sizes, on the chases recorded on the nodes the lab met.
+check_PROGRAMS += tests/test_levels
+tests_test_levels_SOURCES = tests/test_levels.c tests/tap.h
+tests_test_levels_LDADD = $(TL_LIBS)
+TESTS += tests/test_levels
+EXTRA_DIST += tests/fixtures/hwloc-amd-zen3-kvm-guest.xml tests/fixtures/chase/amd-zen3-kvm-guest.txt \
+	tests/fixtures/chase/amd-zen5-bhyve-guest.txt tests/fixtures/chase/amd-zen5-bhyve-guest-busy.txt
