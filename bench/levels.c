@@ -206,6 +206,16 @@ const struct tl_levels *tl_levels_get(int cpu, const struct tl_topology *topo)
 	return &cached;
 }
 
+const struct tl_levels *tl_levels_cached(void)
+{
+	const struct tl_levels *lv;
+
+	pthread_mutex_lock(&cache_lock);
+	lv = have_cached ? &cached : NULL;
+	pthread_mutex_unlock(&cache_lock);
+	return lv;
+}
+
 static const char *unnamed(size_t j)
 {
 	static const char *const names[] = { "L1d", "L2", "L3", "L4", "L5" };
@@ -356,4 +366,43 @@ int tl_levels_read_ladder(const char *path, double *bytes, double *ns, size_t *n
 		return -1;
 	}
 	return 0;
+}
+
+static const struct tl_memory_level *named(const struct tl_levels *lv, const char *name)
+{
+	for (size_t i = 0; i < lv->nlevels; i++)
+		if (!strcmp(lv->level[i].name, name))
+			return &lv->level[i];
+	return NULL;
+}
+
+void tl_levels_sizing(const struct tl_levels *lv, const struct tl_topology *reported,
+		      struct tl_topology *out, char *note, size_t len)
+{
+	static const char *const names[] = { "L1d", "L2", "L3" };
+	uint64_t *size[] = { &out->l1d, &out->l2, &out->l3 };
+	size_t used = 0;
+
+	*out = *reported;
+	note[0] = '\0';
+	for (int j = 0; lv->measured && j < 3 && used < len; j++) {
+		const struct tl_memory_level *l = named(lv, names[j]);
+		uint64_t by;
+		char a[32], b[32];
+
+		if (!l || !*size[j] || l->cpuid_agrees)
+			continue;
+		by = l->seen ? l->boundary_bytes
+			     : lv->found.memory_seen ? (uint64_t)lv->found.memory.lo_bytes : 0;
+		if (!by)
+			continue;
+		tl_size_format(by, a, sizeof a);
+		tl_size_format(*size[j], b, sizeof b);
+		used += (size_t)snprintf(note + used, len - used, "%s%s %s %s (%s says %s)",
+					 used ? "; " : "", names[j], a,
+					 l->seen ? "measured by a chase"
+						 : "where a chase reads memory latency",
+					 lv->reported_by, b);
+		*size[j] = by;
+	}
 }

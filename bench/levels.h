@@ -57,6 +57,10 @@ struct tl_levels {
  * missing. Not while a run samples on that CPU. */
 const struct tl_levels *tl_levels_get(int cpu, const struct tl_topology *topo);
 
+/* What tl_levels_get measured in this process, NULL when it never ran:
+ * for documents that state what sized the run without chasing again. */
+const struct tl_levels *tl_levels_cached(void);
+
 /* The same from a given ladder (tests, recorded fixtures): fills lv. */
 void tl_levels_from_ladder(const double *bytes, const double *ns, size_t n,
 			   const struct tl_topology *topo, struct tl_levels *lv);
@@ -69,6 +73,15 @@ int tl_levels_read_ladder(const char *path, double *bytes, double *ns, size_t *n
 /* The named level ("L1d", "L2", "L3") as measured: its boundary, and 0
  * when the chase did not see it. */
 uint64_t tl_levels_measured_bytes(const struct tl_levels *lv, int level);
+
+/* The sizes NxLk flushes go by: the reported ones (a copy of reported),
+ * except each level the chase contradicts, which takes its measured
+ * boundary (a level it does not see at all: the size where memory latency
+ * begins, all a cache below it can hold). note says which were replaced
+ * and why ("L3 2MiB measured by a chase (CPUID says 508MiB)"), "" when
+ * none: lv not measured, or every level agrees. */
+void tl_levels_sizing(const struct tl_levels *lv, const struct tl_topology *reported,
+		      struct tl_topology *out, char *note, size_t len);
 
 /* One sentence on a reported level the chase contradicts, or "" when all
  * agree: "CPUID says L3 508MiB; a chase sees a step at 4MiB-8MiB and memory

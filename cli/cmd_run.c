@@ -9,6 +9,7 @@
 #include "backends/backend.h"
 #include "base/xalloc.h"
 #include "bench/host.h"
+#include "bench/levels.h"
 #include "bench/kernel.h"
 #include "bench/memory.h"
 #include "bench/runner.h"
@@ -569,6 +570,8 @@ static int run_exec(void *st)
 		return TL_EXIT_FAIL;
 	}
 	tl_host_read("/", run.cpu, &host);
+	if (tl_levels_cached()) /* NxLk flushes were sized by them: the JSON says so */
+		host.levels = *tl_levels_cached();
 	if (!o->quiet) {
 		fprintf(stderr, "sampling on CPU %d: %zu cells x %zu samples\n", run.cpu,
 			run.ncells, run.cfg.n);

@@ -56,17 +56,22 @@ static json_t *ladder_points_to_json(const struct tl_levels *lv)
 	return a;
 }
 
-static void levels_set(json_t *o, const struct tl_levels *lv)
+static void levels_set(json_t *o, const struct tl_levels *lv, const struct tl_topology *topo)
 {
-	char words[1024];
+	char words[1024], sizing[512];
+	struct tl_topology sized;
 
 	tl_levels_disagreement(lv, words, sizeof words);
+	tl_levels_sizing(lv, topo, &sized, sizing, sizeof sizing);
 	tl_json_set(o, "memory_levels", levels_to_json(lv));
 	tl_json_set(o, "memory_levels_measured", json_boolean(lv->measured));
 	tl_json_set(o, "memory_levels_source",
 		    json_string(lv->measured ? lv->source : lv->why));
 	tl_json_set(o, "memory_levels_disagree", words[0] ? json_string(words) : json_null());
 	tl_json_set(o, "memory_levels_chase", ladder_points_to_json(lv));
+	/* what NxLk flushes went by: the reported sizes, or these measured ones */
+	tl_json_set(o, "cache_multiples_sized_by",
+		    json_string(sizing[0] ? sizing : "the reported cache sizes"));
 	tl_json_set(o, "write_bytes_per_ns", lv->write_bytes_per_ns > 0
 						     ? tl_json_real(lv->write_bytes_per_ns)
 						     : json_null());
@@ -151,8 +156,8 @@ json_t *tl_host_to_json(const struct tl_host *h)
 			    h->tsc_reader[0] ? json_string(h->tsc_reader) : json_null());
 	if (h->nladder)
 		tl_json_set(o, "load_latency", ladder_to_json(h));
-	if (h->ladder_probed)
-		levels_set(o, &h->levels);
+	if (h->ladder_probed || h->levels.measured)
+		levels_set(o, &h->levels, &h->topo);
 	tl_json_set(o, "clocksource", json_string(h->clocksource));
 	tl_json_set(o, "clock_gettime_ns",
 			    h->cost.vdso_ns > 0 ? tl_json_real(h->cost.vdso_ns) : json_null());
