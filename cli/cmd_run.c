@@ -8,6 +8,7 @@
 
 #include "backends/backend.h"
 #include "base/xalloc.h"
+#include "bench/estimate.h"
 #include "bench/host.h"
 #include "bench/levels.h"
 #include "bench/kernel.h"
@@ -34,7 +35,7 @@ static const char usage_text[] =
 	"usage: ticklab run --backend LIST [--flush LIST] [--kernel LIST] [-n N] [--cpu C]\n"
 	"                   [--seed S] [--os-filter iforest|iqr|none] [--json FILE|-]\n"
 	"                   [--csv FILE|-] [--markdown FILE|-] [--baseline FILE]\n"
-	"                   [--threshold PCT] [--quiet]\n"
+	"                   [--threshold PCT] [--quiet] [--yes]\n"
 	"\n"
 	"Takes N samples of every backend x flush x kernel cell, interleaved in a seeded\n"
 	"order, and prints each cell's summary in ns after filter_cost and filter_os.\n"
@@ -62,6 +63,8 @@ static const char usage_text[] =
 	"                       under the table, in the JSON and the Markdown\n"
 	"      --threshold PCT  the baseline's band of \"same\", % of its median (default 1)\n"
 	"  -q, --quiet          print nothing but errors (no table, progress, warnings)\n"
+	"      --yes            run a long run (estimated above 3 min, mostly flushing)\n"
+	"                       without warning about it\n"
 	"  -h, --help           this help\n"
 	"\n"
 	"Exit status: 0 done, 1 measurement or write failure (or, with --baseline, a\n"
@@ -69,7 +72,7 @@ static const char usage_text[] =
 	"(143) or HUP (129): what was measured is still written (the raw samples\n"
 	"before the analysis).\n";
 
-enum { OPT_BASELINE = OPT_FIRST_FREE, OPT_THRESHOLD };
+enum { OPT_BASELINE = OPT_FIRST_FREE, OPT_THRESHOLD, OPT_YES };
 
 static const struct option longopts[] = {
 	{"backend", required_argument, NULL, 'b'},
@@ -85,6 +88,7 @@ static const struct option longopts[] = {
 	{"baseline", required_argument, NULL, OPT_BASELINE},
 	{"threshold", required_argument, NULL, OPT_THRESHOLD},
 	{"quiet", no_argument, NULL, 'q'},
+	{"yes", no_argument, NULL, OPT_YES},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -102,6 +106,7 @@ struct run_opts {
 	uint64_t seed;
 	struct cli_outputs out; /* out.os defaults to the paper's filter */
 	bool quiet;
+	bool yes;               /* no warning about a long run */
 	const char *baseline;   /* --baseline FILE, loaded into base */
 	double threshold_pct;
 	struct tl_run base;
@@ -297,6 +302,9 @@ static int run_option(void *st, int c, const char *arg, char *why, size_t whylen
 		return opts_parse_u64(arg, "--seed", &o->seed, why, whylen);
 	case 'q':
 		o->quiet = true;
+		return 0;
+	case OPT_YES:
+		o->yes = true;
 		return 0;
 	case OPT_BASELINE:
 		o->baseline = arg;
@@ -541,6 +549,22 @@ static int analyse_and_write(const struct run_opts *o, struct tl_run *run,
 	return rc;
 }
 
+/* Before the first sample: how long the flushes will make it, measured on
+ * the run's own buffers, and a warning when that is long. */
+static void say_duration(const struct tl_run *run, bool yes)
+{
+	struct tl_run_estimate e;
+	char words[512];
+
+	tl_run_estimate(run, &e);
+	tl_run_estimate_words(run, &e, words, sizeof words);
+	fprintf(stderr, "expected duration: %s\n", words);
+	if (e.seconds > TL_LONG_RUN_S && !yes)
+		fprintf(stderr, "warning: a long run (over %.0f min): fewer samples (-n) or a "
+			"smaller flush shortens it; --yes runs it without this warning\n",
+			TL_LONG_RUN_S / 60);
+}
+
 static int run_exec(void *st)
 {
 	const struct run_opts *o = st;
@@ -575,6 +599,7 @@ static int run_exec(void *st)
 	if (!o->quiet) {
 		fprintf(stderr, "sampling on CPU %d: %zu cells x %zu samples\n", run.cpu,
 			run.ncells, run.cfg.n);
+		say_duration(&run, o->yes);
 		warn_spoilers(&host);
 	}
 	rc = cli_run_execute(&run, !o->quiet && isatty(STDERR_FILENO), why, sizeof why);
