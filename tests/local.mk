@@ -22,3 +22,6 @@ tests_test_levels_LDADD = $(TL_LIBS)
 TESTS += tests/test_levels
 EXTRA_DIST += tests/fixtures/hwloc-amd-zen3-kvm-guest.xml tests/fixtures/chase/amd-zen3-kvm-guest.txt \
 	tests/fixtures/chase/amd-zen5-bhyve-guest.txt tests/fixtures/chase/amd-zen5-bhyve-guest-busy.txt
+# Issue 22 in the TUI: NxLk sized by the measured levels, the long-run ask.
+TESTS += tests/test_tui_levels.sh
+EXTRA_DIST += tests/test_tui_levels.sh tests/golden/long-run-80x24.txt
