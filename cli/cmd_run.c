@@ -183,6 +183,8 @@ static int check_kernels(struct run_opts *o, char *why, size_t whylen)
 	bool have_topo = tl_topology_read_live(o->cpu < 0 ? tl_cpu_default() : o->cpu, &topo,
 					       topo_why, sizeof topo_why) == 0;
 
+	if (have_topo && strchr(o->kernel_text, 'L'))
+		opts_size_by_chase(o->cpu < 0 ? tl_cpu_default() : o->cpu, &topo);
 	if (tl_kernel_parse_list_topo(o->kernel_text, have_topo ? &topo : NULL, &o->kernels,
 				      &o->nkernels, why, whylen) < 0)
 		return -1;

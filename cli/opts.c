@@ -334,14 +334,16 @@ int opts_check_output(const char *opt, const char *path, const char *accepted, c
 	return rc;
 }
 
-static void sized_by_chase(int cpu, struct tl_topology *topo)
+void opts_size_by_chase(int cpu, struct tl_topology *topo)
 {
+	static bool said;
 	const struct tl_topology reported = *topo;
 	char note[512];
 
 	tl_levels_sizing(tl_levels_get(cpu, &reported), &reported, topo, note, sizeof note);
-	if (note[0])
+	if (note[0] && !said)
 		fprintf(stderr, "ticklab: cache multiples go by %s\n", note);
+	said = true;
 }
 
 int opts_parse_flush(const char *text, int cpu, char ***names, uint64_t **bytes, size_t *n,
@@ -364,7 +366,7 @@ int opts_parse_flush(const char *text, int cpu, char ***names, uint64_t **bytes,
 	/* NxLk goes by the levels a chase sees where CPUID's disagree (a
 	 * VM's 508 MiB L3 would make 4xL3 a 2 GiB flush per sample). */
 	if (have_topo && strchr(text, 'L'))
-		sized_by_chase(cpu < 0 ? tl_cpu_default() : cpu, &topo);
+		opts_size_by_chase(cpu < 0 ? tl_cpu_default() : cpu, &topo);
 	for (size_t i = 0; i < *n; i++) {
 		if (tl_size_parse((*names)[i], have_topo ? &topo : NULL, &(*bytes)[i], why, whylen) < 0)
 			goto fail;

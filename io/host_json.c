@@ -195,3 +195,36 @@ bool tl_host_json_topology(const json_t *host, struct tl_topology *topo)
 	topo->l3 = (uint64_t)json_integer_value(json_object_get(host, "l3_bytes"));
 	return topo->l1d || topo->l2 || topo->l3;
 }
+
+static void mark(struct tl_plot_mark *m, const char *name, double lo, double hi, bool measured)
+{
+	snprintf(m->name, sizeof m->name, "%s", name);
+	m->lo = lo;
+	m->hi = hi;
+	m->measured = measured;
+}
+
+size_t tl_host_json_marks(const json_t *host, struct tl_plot_mark *marks, size_t max)
+{
+	static const char *const keys[] = { "l1d_bytes", "l2_bytes", "l3_bytes" };
+	static const char *const names[] = { "L1d", "L2", "L3" };
+	const json_t *levels = json_object_get(host, "memory_levels"), *l;
+	size_t n = 0, i;
+
+	json_array_foreach(levels, i, l) {
+		const char *name = json_string_value(json_object_get(l, "name"));
+		json_int_t lo = json_integer_value(json_object_get(l, "boundary_bytes"));
+		json_int_t hi = json_integer_value(json_object_get(l, "boundary_hi_bytes"));
+
+		if (n < max && name && strcmp(name, "memory") &&
+		    json_is_true(json_object_get(l, "seen")) && lo > 0 && hi > lo)
+			mark(&marks[n++], name, (double)lo, (double)hi, true);
+	}
+	for (int k = 0; k < 3; k++) {
+		json_int_t b = json_integer_value(json_object_get(host, keys[k]));
+
+		if (n < max && b > 0)
+			mark(&marks[n++], names[k], (double)b, (double)b, false);
+	}
+	return n;
+}

@@ -43,6 +43,47 @@ static size_t kernel_item(const struct tui_list *l, const char *label)
 	return SIZE_MAX;
 }
 
+/* A selected backend's resolution from its Setup detail ("res 10.0 ns"),
+ * in ns; INFINITY when the detail does not say. */
+static double item_resolution(const struct tui_item *it)
+{
+	const char *r = strstr(it->detail, "res ");
+	double v;
+	char unit[4];
+
+	if (!r || sscanf(r + 4, "%lf %3s", &v, unit) != 2)
+		return INFINITY;
+	return !strcmp(unit, "us") ? v * 1e3 : !strcmp(unit, "ms") ? v * 1e6 : v;
+}
+
+/* The ladder on one timer, whatever else is selected: a demo needs one
+ * curve, and every backend more multiplies the run. The barrier timer when
+ * it is among the selected, else the selected one that resolves finest. */
+static void one_timer(struct tui_app *app)
+{
+	struct tui_list *lb = &app->lists[0];
+	char said[2 * TL_WHY_MAX];
+	const char *barrier = tl_backend_default_barrier(said, sizeof said);
+	size_t pick = SIZE_MAX;
+
+	for (size_t i = 0; i < lb->n; i++) {
+		const struct tui_item *it = &lb->items[i];
+
+		if (!it->available || !it->selected)
+			continue;
+		if (barrier && !strcmp(it->label, barrier)) {
+			pick = i;
+			break;
+		}
+		if (pick == SIZE_MAX || item_resolution(it) < item_resolution(&lb->items[pick]))
+			pick = i;
+	}
+	if (pick == SIZE_MAX)
+		return; /* nothing available is selected: Enter says what to select */
+	for (size_t i = 0; i < lb->n; i++)
+		lb->items[i].selected = i == pick;
+}
+
 /* Selects exactly the ladder's kernels (adding those not listed) and flush
  * 0: a flush between samples would evict the buffer every level chases. */
 void tui_ladder_preset(struct tui_app *app)
@@ -71,6 +112,7 @@ void tui_ladder_preset(struct tui_app *app)
 	}
 	for (size_t i = 0; i < lf->n; i++)
 		lf->items[i].selected = lf->items[i].bytes == 0;
+	one_timer(app);
 	tui_message(app, false, "memory ladder: %zu load sizes (%s), flush 0; Enter runs, m on Live "
 				"switches the ladder and the histograms",
 		    n, preset_ranges[r] + 5);
