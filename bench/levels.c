@@ -129,6 +129,58 @@ static double write_rate(const struct tl_levels *lv)
 	return best > 0 && isfinite(best) ? (double)bytes / (best * 1e9) : 0;
 }
 
+static void say_range(char *buf, size_t len, size_t *used, const char *name,
+		      const struct stats_level *a, const struct stats_level *b)
+{
+	char a0[32], a1[32], b0[32], b1[32];
+
+	tl_size_format((uint64_t)a->lo_bytes, a0, sizeof a0);
+	tl_size_format((uint64_t)a->hi_bytes, a1, sizeof a1);
+	tl_size_format((uint64_t)b->lo_bytes, b0, sizeof b0);
+	tl_size_format((uint64_t)b->hi_bytes, b1, sizeof b1);
+	if (*used < len)
+		*used += (size_t)snprintf(buf + *used, len - *used, "%s%s at %s-%s, then %s-%s",
+					  *used ? "; " : "", name, a0, a1, b0, b1);
+}
+
+/* Busy neighbours move the steps between chases (the bhyve guest's L3
+ * read 4-8 MiB in a quiet moment, 1-2 MiB in a busy one): the sizes below
+ * memory are chased again (they are the quick ones) and a step that moved
+ * is said with both places. */
+static void recheck(struct tl_timer *t, const struct tl_topology *topo, struct tl_levels *lv)
+{
+	double ends[3], ns[STATS_LEVELS_MAX_POINTS];
+	const char *names[4];
+	size_t nrep = tl_topology_ends(topo, ends, names), used = 0;
+	struct stats_levels again;
+
+	if (!lv->found.memory_seen)
+		return;
+	for (size_t i = 0; i < lv->npoints; i++)
+		ns[i] = lv->bytes[i] <= lv->found.memory.lo_bytes ? chase_ns(t, (uint64_t)lv->bytes[i])
+								  : lv->ns[i];
+	if (stats_levels_find(lv->bytes, ns, lv->npoints, nrep, &again) < 0)
+		return;
+	for (size_t j = 0; j < lv->found.ncaches || j < again.ncaches; j++) {
+		const struct stats_level *a = j < lv->found.ncaches ? &lv->found.cache[j] : NULL;
+		const struct stats_level *b = j < again.ncaches ? &again.cache[j] : NULL;
+		char name[32];
+
+		snprintf(name, sizeof name, "level %u", (unsigned)(j + 1));
+		for (size_t k = 0; a && k < lv->nlevels; k++)
+			if (lv->level[k].seen && lv->level[k].boundary_bytes == (uint64_t)a->lo_bytes)
+				snprintf(name, sizeof name, "%s", lv->level[k].name);
+		if (a && b && a->lo_bytes == b->lo_bytes)
+			continue;
+		if (a && b)
+			say_range(lv->unstable, sizeof lv->unstable, &used, name, a, b);
+		else if (used < sizeof lv->unstable)
+			used += (size_t)snprintf(lv->unstable + used, sizeof lv->unstable - used,
+						 "%s%s %s", used ? "; " : "", name,
+						 a ? "not seen the second time" : "seen only the second time");
+	}
+}
+
 static void probe(int cpu, const struct tl_topology *topo, struct tl_levels *lv)
 {
 	char said[2 * TL_WHY_MAX], why[TL_WHY_MAX];
@@ -143,8 +195,10 @@ static void probe(int cpu, const struct tl_topology *topo, struct tl_levels *lv)
 	}
 	snprintf(lv->timer, sizeof lv->timer, "%s", use);
 	chase_ladder(&t, topo, lv);
-	tl_timer_close(&t);
 	tl_levels_from_ladder(lv->bytes, lv->ns, lv->npoints, topo, lv);
+	if (lv->measured)
+		recheck(&t, topo, lv);
+	tl_timer_close(&t);
 	if (!lv->measured)
 		return;
 	lv->write_bytes_per_ns = write_rate(lv);

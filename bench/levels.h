@@ -46,6 +46,10 @@ struct tl_levels {
 	struct stats_levels found;
 	size_t nlevels;
 	struct tl_memory_level level[TL_MEMORY_LEVELS_MAX];
+	/* Where a second chase of the sizes below memory put a step elsewhere
+	 * ("L3 at 4MiB-8MiB, then 1MiB-2MiB"): busy neighbours move them.
+	 * "" when both chases agree (or only one ran). */
+	char unstable[320];
 	/* Bytes written per ns by the flush loop over a buffer past the last
 	 * level (0: not measured): what a flush of N bytes costs per sample. */
 	double write_bytes_per_ns;

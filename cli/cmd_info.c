@@ -113,6 +113,9 @@ static void print_levels(const struct tl_host *h)
 	tl_levels_disagreement(lv, words, sizeof words);
 	if (words[0])
 		printf("              ! %s\n", words);
+	if (lv->unstable[0])
+		printf("              ! unstable: a second chase moved steps (busy neighbours?): %s\n",
+		       lv->unstable);
 	printf("              measured by %s\n", lv->source);
 }
 

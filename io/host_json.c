@@ -69,6 +69,8 @@ static void levels_set(json_t *o, const struct tl_levels *lv, const struct tl_to
 		    json_string(lv->measured ? lv->source : lv->why));
 	tl_json_set(o, "memory_levels_disagree", words[0] ? json_string(words) : json_null());
 	tl_json_set(o, "memory_levels_chase", ladder_points_to_json(lv));
+	tl_json_set(o, "memory_levels_unstable",
+		    lv->unstable[0] ? json_string(lv->unstable) : json_null());
 	/* what NxLk flushes went by: the reported sizes, or these measured ones */
 	tl_json_set(o, "cache_multiples_sized_by",
 		    json_string(sizing[0] ? sizing : "the reported cache sizes"));
