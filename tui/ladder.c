@@ -411,9 +411,12 @@ static void draw_findings(struct tui_app *app, int y, int x, int w, int ymax,
 		else if (at != topo_at) {
 			tl_size_format((uint64_t)l->bytes[at - 1], lo, sizeof lo);
 			tl_size_format((uint64_t)l->bytes[at], hi, sizeof hi);
+			/* the table's own numbers on either side of the step */
 			u += (size_t)snprintf(text + u, sizeof text - u,
-					      "%sa %.2fx step between %s and %s, not at %s's end %s",
-					      u ? "; " : "", f->step_ratio[k], lo, hi, s->names[below], end);
+					      "%sa step from %.3g ns at %s to %.3g ns at %s, not at %s's "
+					      "end %s",
+					      u ? "; " : "", l->ns[at - 1], lo, l->ns[at], hi,
+					      s->names[below], end);
 		}
 	}
 	if (u)
