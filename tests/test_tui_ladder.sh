@@ -67,6 +67,11 @@ wait_for 'Memory ladder' 20; ok $? "the replay of a ladder run opens on the ladd
 keys z # an unbound key: the replay's opening message shrinks to its line
 wait_for 'L: log' 5
 golden ladder-80x24.txt
+start 120 35 "LANG=$UTF8 TERM=xterm-256color" tui --replay "'$f'"
+wait_for 'Memory ladder' 20; ok $? "the replay at 120x35"
+keys z
+wait_for 'L: log' 5
+golden ladder-120x35.txt
 start 200 50 "LANG=$UTF8 TERM=xterm-256color" tui --replay "'$f'"
 wait_for 'Memory ladder' 20 && wait_for 'size +● +level' 5
 ok $? "at 200 columns a table of size, ns per load and level stands beside the plot"
