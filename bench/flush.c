@@ -39,11 +39,11 @@ int tl_flush_init(struct tl_flush *f, uint64_t bytes, char *why, size_t whylen)
 	if (bytes > max) {
 		char b[32], m[32];
 		tl_size_format(bytes, b, sizeof b);
-		tl_size_format(max, m, sizeof m);
+		tl_size_format(max > UINT64_MAX / 2 ? UINT64_MAX : 2 * max, m, sizeof m);
 		snprintf(why, whylen,
-			 "flush size %s is more than half of physical memory (%s); pick a smaller "
-			 "size",
-			 b, m);
+			 "flush size %s needs %s; the limit is half of this machine's %s: pick a "
+			 "smaller size",
+			 b, b, m);
 		return -1;
 	}
 	alloc = (size_t)((bytes + align - 1) / align * align);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench/levels.h"
 #include "bench/probe.h"
 #include "bench/topology.h"
 
@@ -80,7 +81,9 @@ struct tl_host {
 	double clock_lo_ns, clock_hi_ns, clock_drift; /* stats_drift: lo, hi, rel_sd */
 	bool clock_drifts;
 
-	/* tl_host_probe_ladder's measurement: a short chase per level. */
+	/* tl_host_probe_ladder's measurement: the levels a chase sees (and the
+	 * reported sizes beside them), and each level's latency from it. */
+	struct tl_levels levels;
 	bool ladder_probed;
 	char ladder_timer[32];
 	size_t nladder;
@@ -108,12 +111,10 @@ int tl_host_read(const char *root, int cpu, struct tl_host *h);
  * the running machine, and never while a run samples on that CPU. */
 void tl_host_probe_clock(struct tl_host *h);
 
-/* Measures the load latency of each cache level and of memory: a buffer in
- * the middle of each level (log scale; memory: 2 x the last cache, up to
- * TL_LADDER_PROBE_MAX), one warm lap, then 31 timings of 2000 dependent
- * loads with the same timer choice as the clock probe. A few tenths of a
- * second; same pinning rules as tl_host_probe_clock. Needs h->topo. */
-#define TL_LADDER_PROBE_MAX (256ULL << 20)
+/* Measures the node's memory levels (tl_levels_get: a chase over doubling
+ * sizes, about a second, cached for the process) into h->levels, and each
+ * level's load latency into ladder[]. Same pinning rules as
+ * tl_host_probe_clock. */
 void tl_host_probe_ladder(struct tl_host *h);
 
 /* Re-says the clock-read spoiler once backends were probed (bench/probe.h):

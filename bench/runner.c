@@ -199,12 +199,27 @@ static int check_memory(const struct tl_run_config *cfg, char *why, size_t whyle
 
 	if (need <= limit)
 		return 0;
+	struct tl_run_config none = *cfg;
+	double fixed, per, fit;
+
+	none.n = 0;
+	fixed = tl_run_memory_estimate(&none);
+	per = cfg->n ? (need - fixed) / (double)cfg->n : 0;
+	fit = per > 0 && limit > fixed ? floor((limit - fixed) / per) : 0;
 	tl_size_format(need >= 1.8e19 ? UINT64_MAX : (uint64_t)need, a, sizeof a);
-	tl_size_format((uint64_t)limit, b, sizeof b);
-	snprintf(why, whylen,
-		 "%.0f cells x %zu samples (plus flush buffers) need %s, more than half of "
-		 "physical memory (%s); use a smaller -n or fewer cells",
-		 cells, cfg->n, a, b);
+	tl_size_format((uint64_t)(2 * limit), b, sizeof b);
+	if (fit >= 1)
+		snprintf(why, whylen,
+			 "%.0f cells x %zu samples (plus flush buffers) needs %s; the limit is half "
+			 "of this machine's %s: use fewer cells (backends, flushes, kernels) or "
+			 "fewer samples (-n %.0f fits)",
+			 cells, cfg->n, a, b, fit);
+	else
+		snprintf(why, whylen,
+			 "%.0f cells x %zu samples (plus flush buffers) needs %s; the limit is half "
+			 "of this machine's %s: use a smaller flush or fewer cells (backends, "
+			 "flushes, kernels); a smaller -n alone does not fit",
+			 cells, cfg->n, a, b);
 	return -1;
 }
 

@@ -161,8 +161,8 @@ int tl_size_parse(const char *text, const struct tl_topology *topo, uint64_t *by
 	if (*bytes > max) {
 		char b[32], m[32], msg[128];
 		tl_size_format(*bytes, b, sizeof b);
-		tl_size_format(max, m, sizeof m);
-		snprintf(msg, sizeof msg, "%s is more than half of physical memory (%s)", b, m);
+		tl_size_format(max > UINT64_MAX / 2 ? UINT64_MAX : 2 * max, m, sizeof m);
+		snprintf(msg, sizeof msg, "needs %s; the limit is half of this machine's %s", b, m);
 		return bad(why, whylen, text, msg);
 	}
 	return 0;

@@ -60,31 +60,63 @@ static void print_caches(const struct tl_host *h)
 	printf("\n              from %s\n", h->topo.source);
 }
 
-/* What a load costs in each level, chased just now (tl_host_probe_ladder). */
+/* What a load costs in each level the chase saw (tl_host_probe_ladder). */
 static void print_ladder(const struct tl_host *h)
 {
-	char size[32];
-
 	if (!h->nladder)
 		return;
 	printf("load latency:");
-	for (size_t i = 0; i < h->nladder; i++) {
-		const struct tl_level_latency *l = &h->ladder[i];
-
-		tl_size_format(l->bytes, size, sizeof size);
-		if (isnan(l->ns))
-			printf(" %s -%s", l->level, i + 1 < h->nladder ? "," : "");
-		else
-			printf(" %s %.3g ns%s", l->level, l->ns, i + 1 < h->nladder ? "," : "");
-	}
-	printf("\n              a chase through the middle of each level, measured now with %s:",
-	       h->ladder_timer);
-	for (size_t i = 0; i < h->nladder; i++) {
-		tl_size_format(h->ladder[i].bytes, size, sizeof size);
-		printf(" %s%s%s%s", size, isnan(h->ladder[i].ns) ? " (" : "", h->ladder[i].note,
-		       isnan(h->ladder[i].ns) ? ")" : "");
-	}
+	for (size_t i = 0; i < h->nladder; i++)
+		printf(" %s %.3g ns%s", h->ladder[i].level, h->ladder[i].ns,
+		       i + 1 < h->nladder ? "," : "");
 	printf("\n");
+}
+
+static void print_level(const struct tl_levels *lv, const struct tl_memory_level *l)
+{
+	char b[32], hi[32], rep[32], top[32];
+
+	tl_size_format(l->boundary_bytes, b, sizeof b);
+	tl_size_format(l->boundary_hi_bytes, hi, sizeof hi);
+	tl_size_format(l->cpuid_bytes, rep, sizeof rep);
+	tl_size_format(lv->npoints ? (uint64_t)lv->bytes[lv->npoints - 1] : 0, top, sizeof top);
+	printf("              %-6s ", l->name);
+	if (!strcmp(l->name, "memory"))
+		printf("%6.3g ns from %s (chased up to %s)\n", l->latency_ns, b, top);
+	else if (!l->seen)
+		printf("     - not seen by the chase (reported %s)\n", rep);
+	else if (l->boundary_hi_bytes)
+		printf("%6.3g ns up to %s, step at %s-%s%s%s%s\n", l->latency_ns, b, b, hi,
+		       l->cpuid_bytes ? "; reported " : "", l->cpuid_bytes ? rep : "",
+		       !l->cpuid_bytes ? "" : l->cpuid_agrees ? " (agrees)" : " (does NOT agree)");
+	else
+		printf("%6.3g ns up to %s at least (no step seen)%s%s%s\n", l->latency_ns, b,
+		       l->cpuid_bytes ? "; reported " : "", l->cpuid_bytes ? rep : "",
+		       !l->cpuid_bytes ? "" : l->cpuid_agrees ? " (agrees)" : " (does NOT agree)");
+}
+
+/* The levels as measured beside the reported sizes (bench/levels.h). */
+static void print_levels(const struct tl_host *h)
+{
+	const struct tl_levels *lv = &h->levels;
+	char words[1024];
+
+	if (!h->ladder_probed)
+		return;
+	if (!lv->measured) {
+		printf("levels:       not measured: %s\n", lv->why);
+		return;
+	}
+	printf("levels:       what a pointer chase sees, beside the reported sizes\n");
+	for (size_t i = 0; i < lv->nlevels; i++)
+		print_level(lv, &lv->level[i]);
+	tl_levels_disagreement(lv, words, sizeof words);
+	if (words[0])
+		printf("              ! %s\n", words);
+	if (lv->unstable[0])
+		printf("              ! unstable: a second chase moved steps (busy neighbours?): %s\n",
+		       lv->unstable);
+	printf("              measured by %s\n", lv->source);
 }
 
 static void print_host(const struct tl_host *h)
@@ -96,6 +128,7 @@ static void print_host(const struct tl_host *h)
 	       h->smt_siblings[0] ? ", siblings " : "", h->smt_siblings);
 	printf("kernel:       %s, memory %s\n", h->kernel, h->mem_bytes ? mem : "unknown");
 	print_caches(h);
+	print_levels(h);
 	print_ladder(h);
 	if (h->tsc_ghz > 0 && h->tsc_resolution_ns > 0)
 		printf("tsc:          %.4f GHz, step %.3g ns (%.3g ticks, measured with %s)\n",

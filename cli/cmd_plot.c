@@ -8,6 +8,7 @@
 
 #include "cli/command.h"
 #include "cli/opts.h"
+#include "io/host_json.h"
 #include "io/plot.h"
 #include "io/term_safe.h"
 #include "io/results.h"
@@ -30,6 +31,9 @@ static const char usage_text[] =
 	"                   after filter_cost and the OS filter, on one shared x axis\n"
 	"                   (--axis shared, default) or each on its own (--axis own)\n"
 	"                   cdf  every cell's CDF overlaid\n"
+	"                   ladder  ns per load of the load cells against buffer size\n"
+	"                   (log axes), the levels a chase measured shaded and the\n"
+	"                   sizes CPUID/hwloc reports dashed\n"
 	"kinds of a search: search (default) t_min and t_diff per backend and flush,\n"
 	"                   the median of the repeats with its interval\n"
 	"                   cv  every t_min point evaluated: CV against K, with eps\n"
@@ -151,6 +155,10 @@ static int pick_kind(const struct plot_args *a, bool search, enum tl_plot_kind *
 		*k = TL_PLOT_SEARCH;
 		return 0;
 	}
+	if (!search && strcmp(kind, "ladder") == 0) {
+		*k = TL_PLOT_LADDER;
+		return 0;
+	}
 	if (!search && (strcmp(kind, "hist") == 0 || strcmp(kind, "cdf") == 0)) {
 		*k = strcmp(kind, "hist") == 0 ? TL_PLOT_HIST : TL_PLOT_CDF;
 		return 0;
@@ -160,7 +168,7 @@ static int pick_kind(const struct plot_args *a, bool search, enum tl_plot_kind *
 		return 0;
 	}
 	snprintf(why, whylen, "--kind '%s' for a %s file: accepted: %s", kind,
-		 search ? "search" : "run", search ? "search, cv, overlap" : "hist, cdf");
+		 search ? "search" : "run", search ? "search, cv, overlap" : "hist, cdf, ladder");
 	return -1;
 }
 
@@ -212,8 +220,13 @@ static int plot_run(const json_t *doc, const char *name, const struct plot_args 
 	memset(&meta, 0, sizeof meta);
 	if (tl_run_from_json(doc, name, &run, &meta, why, sizeof why) < 0)
 		return opts_fail("plot", why);
-	if (tl_plot_run(&run, a->os >= 0 ? (enum tl_os_method)a->os : meta.os, meta.seed, o, a->out,
-			why, sizeof why) < 0) {
+	enum tl_os_method m = a->os >= 0 ? (enum tl_os_method)a->os : meta.os;
+	struct tl_plot_mark marks[16];
+	size_t nmarks = o->kind == TL_PLOT_LADDER ? tl_host_json_marks(meta.host, marks, 16) : 0;
+
+	if (o->kind == TL_PLOT_LADDER
+		    ? tl_plot_ladder(&run, m, meta.seed, marks, nmarks, o, a->out, why, sizeof why) < 0
+		    : tl_plot_run(&run, m, meta.seed, o, a->out, why, sizeof why) < 0) {
 		fprintf(stderr, "ticklab plot: %s\n", why);
 		rc = TL_EXIT_FAIL;
 	}
@@ -228,6 +241,8 @@ static void default_title(const struct plot_args *a, const char *name, char *buf
 
 	if (a->kind && strcmp(a->kind, "cdf") == 0)
 		what = "CDFs";
+	if (a->kind && strcmp(a->kind, "ladder") == 0)
+		what = "memory ladder, ns per load by buffer size";
 	snprintf(buf, len, "%s: %s", base ? base + 1 : name, what);
 }
 

@@ -8,7 +8,9 @@
 
 #include "backends/backend.h"
 #include "base/xalloc.h"
+#include "bench/estimate.h"
 #include "bench/host.h"
+#include "bench/levels.h"
 #include "bench/kernel.h"
 #include "bench/memory.h"
 #include "bench/runner.h"
@@ -33,7 +35,7 @@ static const char usage_text[] =
 	"usage: ticklab run --backend LIST [--flush LIST] [--kernel LIST] [-n N] [--cpu C]\n"
 	"                   [--seed S] [--os-filter iforest|iqr|none] [--json FILE|-]\n"
 	"                   [--csv FILE|-] [--markdown FILE|-] [--baseline FILE]\n"
-	"                   [--threshold PCT] [--quiet]\n"
+	"                   [--threshold PCT] [--quiet] [--yes]\n"
 	"\n"
 	"Takes N samples of every backend x flush x kernel cell, interleaved in a seeded\n"
 	"order, and prints each cell's summary in ns after filter_cost and filter_os.\n"
@@ -61,6 +63,8 @@ static const char usage_text[] =
 	"                       under the table, in the JSON and the Markdown\n"
 	"      --threshold PCT  the baseline's band of \"same\", % of its median (default 1)\n"
 	"  -q, --quiet          print nothing but errors (no table, progress, warnings)\n"
+	"      --yes            run a long run (estimated above 3 min, mostly flushing)\n"
+	"                       without warning about it\n"
 	"  -h, --help           this help\n"
 	"\n"
 	"Exit status: 0 done, 1 measurement or write failure (or, with --baseline, a\n"
@@ -68,7 +72,7 @@ static const char usage_text[] =
 	"(143) or HUP (129): what was measured is still written (the raw samples\n"
 	"before the analysis).\n";
 
-enum { OPT_BASELINE = OPT_FIRST_FREE, OPT_THRESHOLD };
+enum { OPT_BASELINE = OPT_FIRST_FREE, OPT_THRESHOLD, OPT_YES };
 
 static const struct option longopts[] = {
 	{"backend", required_argument, NULL, 'b'},
@@ -84,6 +88,7 @@ static const struct option longopts[] = {
 	{"baseline", required_argument, NULL, OPT_BASELINE},
 	{"threshold", required_argument, NULL, OPT_THRESHOLD},
 	{"quiet", no_argument, NULL, 'q'},
+	{"yes", no_argument, NULL, OPT_YES},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
 };
@@ -101,6 +106,7 @@ struct run_opts {
 	uint64_t seed;
 	struct cli_outputs out; /* out.os defaults to the paper's filter */
 	bool quiet;
+	bool yes;               /* no warning about a long run */
 	const char *baseline;   /* --baseline FILE, loaded into base */
 	double threshold_pct;
 	struct tl_run base;
@@ -177,6 +183,8 @@ static int check_kernels(struct run_opts *o, char *why, size_t whylen)
 	bool have_topo = tl_topology_read_live(o->cpu < 0 ? tl_cpu_default() : o->cpu, &topo,
 					       topo_why, sizeof topo_why) == 0;
 
+	if (have_topo && strchr(o->kernel_text, 'L'))
+		opts_size_by_chase(o->cpu < 0 ? tl_cpu_default() : o->cpu, &topo);
 	if (tl_kernel_parse_list_topo(o->kernel_text, have_topo ? &topo : NULL, &o->kernels,
 				      &o->nkernels, why, whylen) < 0)
 		return -1;
@@ -296,6 +304,9 @@ static int run_option(void *st, int c, const char *arg, char *why, size_t whylen
 		return opts_parse_u64(arg, "--seed", &o->seed, why, whylen);
 	case 'q':
 		o->quiet = true;
+		return 0;
+	case OPT_YES:
+		o->yes = true;
 		return 0;
 	case OPT_BASELINE:
 		o->baseline = arg;
@@ -564,6 +575,22 @@ static int analyse_and_write(const struct run_opts *o, struct tl_run *run,
 	return rc;
 }
 
+/* Before the first sample: how long the flushes will make it, measured on
+ * the run's own buffers, and a warning when that is long. */
+static void say_duration(const struct tl_run *run, bool yes)
+{
+	struct tl_run_estimate e;
+	char words[512];
+
+	tl_run_estimate(run, &e);
+	tl_run_estimate_words(run, &e, words, sizeof words);
+	fprintf(stderr, "expected duration: %s\n", words);
+	if (e.seconds > TL_LONG_RUN_S && !yes)
+		fprintf(stderr, "warning: a long run (over %.0f min): fewer samples (-n) or a "
+			"smaller flush shortens it; --yes runs it without this warning\n",
+			TL_LONG_RUN_S / 60);
+}
+
 static int run_exec(void *st)
 {
 	const struct run_opts *o = st;
@@ -593,9 +620,12 @@ static int run_exec(void *st)
 		return TL_EXIT_FAIL;
 	}
 	tl_host_read("/", run.cpu, &host);
+	if (tl_levels_cached()) /* NxLk flushes were sized by them: the JSON says so */
+		host.levels = *tl_levels_cached();
 	if (!o->quiet) {
 		fprintf(stderr, "sampling on CPU %d: %zu cells x %zu samples\n", run.cpu,
 			run.ncells, run.cfg.n);
+		say_duration(&run, o->yes);
 		warn_spoilers(&host);
 	}
 	rc = cli_run_execute(&run, !o->quiet && isatty(STDERR_FILENO), why, sizeof why);

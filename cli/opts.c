@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "backends/backend.h"
+#include "bench/levels.h"
 #include "bench/runner.h"
 #include "bench/size.h"
 #include "bench/topology.h"
@@ -337,6 +338,18 @@ int opts_check_output(const char *opt, const char *path, const char *accepted, c
 	return rc;
 }
 
+void opts_size_by_chase(int cpu, struct tl_topology *topo)
+{
+	static bool said;
+	const struct tl_topology reported = *topo;
+	char note[512];
+
+	tl_levels_sizing(tl_levels_get(cpu, &reported), &reported, topo, note, sizeof note);
+	if (note[0] && !said)
+		fprintf(stderr, "ticklab: cache multiples go by %s\n", note);
+	said = true;
+}
+
 int opts_parse_flush(const char *text, int cpu, char ***names, uint64_t **bytes, size_t *n,
 		     char *why, size_t whylen)
 {
@@ -354,6 +367,10 @@ int opts_parse_flush(const char *text, int cpu, char ***names, uint64_t **bytes,
 		snprintf(why, whylen, "out of memory");
 		goto fail;
 	}
+	/* NxLk goes by the levels a chase sees where CPUID's disagree (a
+	 * VM's 508 MiB L3 would make 4xL3 a 2 GiB flush per sample). */
+	if (have_topo && strchr(text, 'L'))
+		opts_size_by_chase(cpu < 0 ? tl_cpu_default() : cpu, &topo);
 	for (size_t i = 0; i < *n; i++) {
 		if (tl_size_parse((*names)[i], have_topo ? &topo : NULL, &(*bytes)[i], why, whylen) < 0)
 			goto fail;

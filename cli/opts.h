@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench/topology.h"
+
 /* Exit statuses every subcommand uses. */
 #define TL_EXIT_OK 0
 #define TL_EXIT_FAIL 1
@@ -50,6 +52,11 @@ int opts_parse_cpu(const char *text, int *cpu, char *why, size_t whylen);
 /* --flush LIST: sizes (0, 32KiB, 4xL2, ...; cache multiples from cpu's
  * caches, cpu < 0 the default sampling CPU) as the items' texts and their
  * bytes, a size given twice refused. -1 with why, nothing allocated. */
+/* topo with its NxLk levels replaced by the measured ones where CPUID's
+ * disagree (bench/levels.h: a chase, once per process), said on stderr
+ * once. */
+void opts_size_by_chase(int cpu, struct tl_topology *topo);
+
 int opts_parse_flush(const char *text, int cpu, char ***names, uint64_t **bytes, size_t *n,
 		     char *why, size_t whylen);
 

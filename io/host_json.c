@@ -22,6 +22,63 @@ static json_t *ladder_to_json(const struct tl_host *h)
 	return a;
 }
 
+static json_t *bytes_or_null(uint64_t b)
+{
+	return b ? json_integer((json_int_t)b) : json_null();
+}
+
+/* [{name, cpuid_bytes, boundary_bytes, boundary_hi_bytes, latency_ns, seen,
+ *   cpuid_agrees}]: the levels a chase sees beside the reported sizes. */
+static json_t *levels_to_json(const struct tl_levels *lv)
+{
+	json_t *a = tl_json_array();
+
+	for (size_t i = 0; i < lv->nlevels; i++) {
+		const struct tl_memory_level *l = &lv->level[i];
+
+		tl_json_append(a, json_pack("{s:s, s:o, s:o, s:o, s:o, s:b, s:b}", "name", l->name,
+					    "cpuid_bytes", bytes_or_null(l->cpuid_bytes),
+					    "boundary_bytes", bytes_or_null(l->boundary_bytes),
+					    "boundary_hi_bytes", bytes_or_null(l->boundary_hi_bytes),
+					    "latency_ns", tl_json_real(l->latency_ns), "seen", l->seen,
+					    "cpuid_agrees", l->cpuid_agrees));
+	}
+	return a;
+}
+
+static json_t *ladder_points_to_json(const struct tl_levels *lv)
+{
+	json_t *a = tl_json_array();
+
+	for (size_t i = 0; i < lv->npoints; i++)
+		tl_json_append(a, json_pack("{s:I, s:o}", "bytes", (json_int_t)lv->bytes[i],
+					    "ns_per_load", tl_json_real(lv->ns[i])));
+	return a;
+}
+
+static void levels_set(json_t *o, const struct tl_levels *lv, const struct tl_topology *topo)
+{
+	char words[1024], sizing[512];
+	struct tl_topology sized;
+
+	tl_levels_disagreement(lv, words, sizeof words);
+	tl_levels_sizing(lv, topo, &sized, sizing, sizeof sizing);
+	tl_json_set(o, "memory_levels", levels_to_json(lv));
+	tl_json_set(o, "memory_levels_measured", json_boolean(lv->measured));
+	tl_json_set(o, "memory_levels_source",
+		    json_string(lv->measured ? lv->source : lv->why));
+	tl_json_set(o, "memory_levels_disagree", words[0] ? json_string(words) : json_null());
+	tl_json_set(o, "memory_levels_chase", ladder_points_to_json(lv));
+	tl_json_set(o, "memory_levels_unstable",
+		    lv->unstable[0] ? json_string(lv->unstable) : json_null());
+	/* what NxLk flushes went by: the reported sizes, or these measured ones */
+	tl_json_set(o, "cache_multiples_sized_by",
+		    json_string(sizing[0] ? sizing : "the reported cache sizes"));
+	tl_json_set(o, "write_bytes_per_ns", lv->write_bytes_per_ns > 0
+						     ? tl_json_real(lv->write_bytes_per_ns)
+						     : json_null());
+}
+
 static json_t *caches_to_json(const struct tl_topology *t)
 {
 	json_t *a = tl_json_array();
@@ -101,6 +158,8 @@ json_t *tl_host_to_json(const struct tl_host *h)
 			    h->tsc_reader[0] ? json_string(h->tsc_reader) : json_null());
 	if (h->nladder)
 		tl_json_set(o, "load_latency", ladder_to_json(h));
+	if (h->ladder_probed || h->levels.measured)
+		levels_set(o, &h->levels, &h->topo);
 	tl_json_set(o, "clocksource", json_string(h->clocksource));
 	tl_json_set(o, "clock_gettime_ns",
 			    h->cost.vdso_ns > 0 ? tl_json_real(h->cost.vdso_ns) : json_null());
@@ -137,4 +196,37 @@ bool tl_host_json_topology(const json_t *host, struct tl_topology *topo)
 	topo->l2 = (uint64_t)json_integer_value(json_object_get(host, "l2_bytes"));
 	topo->l3 = (uint64_t)json_integer_value(json_object_get(host, "l3_bytes"));
 	return topo->l1d || topo->l2 || topo->l3;
+}
+
+static void mark(struct tl_plot_mark *m, const char *name, double lo, double hi, bool measured)
+{
+	snprintf(m->name, sizeof m->name, "%s", name);
+	m->lo = lo;
+	m->hi = hi;
+	m->measured = measured;
+}
+
+size_t tl_host_json_marks(const json_t *host, struct tl_plot_mark *marks, size_t max)
+{
+	static const char *const keys[] = { "l1d_bytes", "l2_bytes", "l3_bytes" };
+	static const char *const names[] = { "L1d", "L2", "L3" };
+	const json_t *levels = json_object_get(host, "memory_levels"), *l;
+	size_t n = 0, i;
+
+	json_array_foreach(levels, i, l) {
+		const char *name = json_string_value(json_object_get(l, "name"));
+		json_int_t lo = json_integer_value(json_object_get(l, "boundary_bytes"));
+		json_int_t hi = json_integer_value(json_object_get(l, "boundary_hi_bytes"));
+
+		if (n < max && name && strcmp(name, "memory") &&
+		    json_is_true(json_object_get(l, "seen")) && lo > 0 && hi > lo)
+			mark(&marks[n++], name, (double)lo, (double)hi, true);
+	}
+	for (int k = 0; k < 3; k++) {
+		json_int_t b = json_integer_value(json_object_get(host, keys[k]));
+
+		if (n < max && b > 0)
+			mark(&marks[n++], names[k], (double)b, (double)b, false);
+	}
+	return n;
 }

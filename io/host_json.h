@@ -7,6 +7,7 @@
 #include <stdbool.h>
 
 #include "bench/host.h"
+#include "io/plot.h"
 
 /* A new object (NULL only when out of memory). Unknown facts are null. */
 json_t *tl_host_to_json(const struct tl_host *h);
@@ -14,5 +15,10 @@ json_t *tl_host_to_json(const struct tl_host *h);
 /* The cache sizes a saved host object records (l1d/l2/l3_bytes), for a
  * ladder's levels when the run is read back: true when it names any. */
 bool tl_host_json_topology(const json_t *host, struct tl_topology *topo);
+
+/* The marks of a ladder figure from a saved host object: each level
+ * memory_levels says a chase saw (its step) and each reported cache size
+ * (l1d/l2/l3_bytes). Returns how many went into marks (at most max). */
+size_t tl_host_json_marks(const json_t *host, struct tl_plot_mark *marks, size_t max);
 
 #endif

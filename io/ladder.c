@@ -61,9 +61,10 @@ static void say_steps(FILE *f, const struct tl_ladder *l, const double *ends, co
 			continue;
 		tl_size_format((uint64_t)l->bytes[free_at - 1], lo, sizeof lo);
 		tl_size_format((uint64_t)l->bytes[free_at], hi, sizeof hi);
-		fprintf(f, "  finding: the latency steps up %.2fx between %s and %s, not at %s's "
-			   "end %s: on a VM that is itself a finding\n",
-			x->step_ratio[s], lo, hi, names[below], end);
+		/* the table's own numbers on either side of the step */
+		fprintf(f, "  finding: the latency steps up from %.2f ns at %s to %.2f ns at %s, "
+			   "not at %s's end %s: on a VM that is itself a finding\n",
+			l->ns[free_at - 1], lo, l->ns[free_at], hi, names[below], end);
 	}
 }
 

@@ -21,7 +21,8 @@
 #include "io/theme.h"
 #include "stats/stats.h"
 
-enum tl_plot_kind { TL_PLOT_HIST, TL_PLOT_CDF, TL_PLOT_SEARCH, TL_PLOT_CV, TL_PLOT_OVERLAP };
+enum tl_plot_kind { TL_PLOT_HIST, TL_PLOT_CDF, TL_PLOT_SEARCH, TL_PLOT_CV, TL_PLOT_OVERLAP,
+		     TL_PLOT_LADDER };
 enum tl_plot_format { TL_PLOT_SVG, TL_PLOT_PNG, TL_PLOT_PDF };
 
 #define TL_PLOT_DEFAULT_W 800
@@ -49,6 +50,23 @@ bool tl_plot_available(void);
  * (nothing is left at path). */
 int tl_plot_run(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
 		const struct tl_plot_opts *o, const char *path, char *why, size_t whylen);
+
+/* A level the ladder figure marks: a step a chase measured (the band from
+ * lo, the last size at the level's latency, to hi, the next size chased),
+ * or a size CPUID/hwloc reports (lo == hi), drawn apart. */
+struct tl_plot_mark {
+	char name[16];
+	double lo, hi;
+	bool measured;
+};
+
+/* A run's memory ladder (kind TL_PLOT_LADDER): ns per load (p50 / K) of
+ * its load cells against buffer size, both axes log, one line per timer
+ * and flush, with marks[0..nmarks). -1 with why when the run has no load
+ * cells. */
+int tl_plot_ladder(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
+		   const struct tl_plot_mark *marks, size_t nmarks, const struct tl_plot_opts *o,
+		   const char *path, char *why, size_t whylen);
 
 /* A search's figure (kind TL_PLOT_SEARCH, TL_PLOT_CV or TL_PLOT_OVERLAP) into path. */
 int tl_plot_search(const struct tl_search_plan *p, const struct tl_search_cell *cells,

@@ -37,3 +37,11 @@ int tl_plot_search(const struct tl_search_plan *p, const struct tl_search_cell *
 	(void)p, (void)cells, (void)o, (void)path;
 	return unavailable(why, whylen);
 }
+
+int tl_plot_ladder(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
+		   const struct tl_plot_mark *marks, size_t nmarks, const struct tl_plot_opts *o,
+		   const char *path, char *why, size_t whylen)
+{
+	(void)run, (void)m, (void)seed, (void)marks, (void)nmarks, (void)o, (void)path;
+	return unavailable(why, whylen);
+}

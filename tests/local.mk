@@ -30,3 +30,14 @@ check_PROGRAMS += tests/test_search_status
 tests_test_search_status_SOURCES = tests/test_search_status.c tests/tap.h
 tests_test_search_status_LDADD = $(TL_LIBS)
 TESTS += tests/test_search_status
+# The memory levels a chase sees (issue 22): the step finder and the naming
+# beside the reported sizes, on the chases recorded on the nodes the lab met.
+check_PROGRAMS += tests/test_levels
+tests_test_levels_SOURCES = tests/test_levels.c tests/tap.h
+tests_test_levels_LDADD = $(TL_LIBS)
+TESTS += tests/test_levels
+EXTRA_DIST += tests/fixtures/hwloc-amd-zen3-kvm-guest.xml tests/fixtures/chase/amd-zen3-kvm-guest.txt \
+	tests/fixtures/chase/amd-zen5-bhyve-guest.txt tests/fixtures/chase/amd-zen5-bhyve-guest-busy.txt
+# Issue 22 in the TUI: NxLk sized by the measured levels, the long-run ask.
+TESTS += tests/test_tui_levels.sh
+EXTRA_DIST += tests/test_tui_levels.sh tests/golden/long-run-80x24.txt

@@ -1,6 +1,6 @@
 #!/bin/sh
 # `ticklab plot`: every kind of figure (a run's histograms on a shared and on
-# their own axes, its CDFs, a search's t_min/t_diff and its CV and overlap
+# their own axes, its CDFs, its memory ladder, a search's t_min/t_diff and its CV and overlap
 # curves) in every format, checked
 # to be a valid SVG, PNG or PDF of the size asked for, with the theme's series
 # colours and one dash pattern per series; bad input exits 2 and a figure that
@@ -126,6 +126,36 @@ d["results"][0]["tmin"]["repeats"][0]["points"][0] = [1, "x"]
 json.dump(d, open(sys.argv[2], "w"))' "$tmp/search.json" "$tmp/badpts.json"
 expect_status 2 "a malformed point is bad input" "$B" plot "$tmp/badpts.json" -o "$tmp/x.png" --kind cv
 grep -q 'results\[0\].tmin.repeats\[0\].points\[0\]' /tmp/tl_tap_err.$$; ok $? "the message names the point"
+# --kind ladder on a recorded node (the Zen 5 guest's hwloc XML and chase):
+# the ladder's 2xL3 goes by the chase's 4MiB L3, its host records both
+# sizes, and the figure is drawn in every format; a run without load cells
+# has no ladder.
+FX=${TL_TOP_SRCDIR:-.}/tests/fixtures
+HWLOC_XMLFILE=$FX/hwloc-amd-zen5-bhyve-guest.xml TL_LEVELS_FROM=$FX/chase/amd-zen5-bhyve-guest.txt \
+	"$B" run --backend sim --kernel load:4KiB..2xL3 -n 100 --seed 7 --json "$tmp/ladder.json" \
+	>/dev/null 2>"$tmp/err"
+ok $? "a sim ladder run on the recorded Zen 5 guest"
+grep -q 'cache multiples go by L3 4MiB measured by a chase (hwloc says 508MiB)' "$tmp/err"
+ok $? "run says the multiples go by the measured L3"
+"$PY" - "$tmp/ladder.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+h = d["host"]
+lv = {l["name"]: l for l in h["memory_levels"]}
+assert lv["L3"]["cpuid_bytes"] == 508 << 20 and lv["L3"]["boundary_bytes"] == 4 << 20, lv["L3"]
+assert lv["L3"]["seen"] and not lv["L3"]["cpuid_agrees"], lv["L3"]
+assert "L3 4MiB" in h["cache_multiples_sized_by"], h["cache_multiples_sized_by"]
+assert d["cells"] and not any("GiB" in c["kernel"] for c in d["cells"]), "no size past 8MiB"
+PYEOF
+ok $? "the run's host states the measured and reported L3, and no load size is sized by 508MiB"
+for fmt in svg png pdf; do
+	"$B" plot "$tmp/ladder.json" -o "$tmp/ladder.$fmt" --kind ladder 2>"$tmp/err"
+	ok $? "run --kind ladder as $fmt $(head -c 200 "$tmp/err")"
+	check "$tmp/ladder.$fmt" $fmt 800 600 2>"$tmp/err"
+	ok $? "run --kind ladder: a valid $fmt of 800x600 $(head -c 200 "$tmp/err")"
+done
+expect_status 1 "a run without load cells has no ladder" "$B" plot "$tmp/run.json" -o "$tmp/x.png" --kind ladder
+grep -q 'no load cells' /tmp/tl_tap_err.$$; ok $? "the message says why"
 expect_status 2 "a run has no kind cv" "$B" plot "$tmp/run.json" -o "$tmp/x.png" --kind cv
 expect_status 2 "not a ticklab file" "$B" plot "$tmp/err" -o "$tmp/x.png"
 [ ! -e "$tmp/x.png" ] && [ ! -e "$tmp/x.jpg" ]; ok $? "no file left by refused input"

@@ -227,7 +227,7 @@ static void test_stop_and_errors(void)
 	cfg.cpu = -1;
 	cfg.n = (size_t)1 << 40;
 	ok(tl_run_prepare(&run, &cfg, why, sizeof why) == -1 &&
-		   strstr(why, "more than half of physical memory") && strstr(why, "-n"),
+		   strstr(why, "the limit is half of this machine") && strstr(why, "-n"),
 	   "a run that cannot fit in memory is refused before allocating: %s", why);
 }
 

@@ -147,10 +147,10 @@ int main(void)
 
 	/* Half of physical memory is the limit: one byte over is refused. */
 	snprintf(big, sizeof big, "%" PRIu64, max + 1);
-	reject(big, NULL, "more than half of physical memory");
+	reject(big, NULL, "the limit is half of this machine");
 	snprintf(big, sizeof big, "%" PRIu64, max);
 	accept(big, NULL, max);
-	reject("16384TiB", NULL, "more than half of physical memory");
+	reject("16384TiB", NULL, "the limit is half of this machine");
 
 	format(0, "0");
 	format(100, "100B");

@@ -236,7 +236,7 @@ tl_pid() { pgrep -P "$(X display -p -t t '#{pane_pid}')" | head -n 1; }
 X kill-server >/dev/null 2>&1
 nserv=$((nserv + 1))
 S=tl$$-$nserv
-X new-session -d -s t -x 80 -y 24 "cd '$W' && env -i PATH='$PATH' HOME='$W' TZ=UTC LANG=$UTF8 \
+X new-session -d -s t -x 80 -y 24 "cd '$W' && env -i PATH='$PATH' HOME='$W' TZ=UTC LANG=$UTF8 TL_LEVELS=off \
 	TERM=xterm-256color ASAN_OPTIONS=detect_leaks=0 PS1='sh$ ' bash --norc --noprofile -i"
 wait_for 'sh\$' 10
 keys "'$BIN' tui" Enter

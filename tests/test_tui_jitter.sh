@@ -33,7 +33,7 @@ start() { # COLS ROWS ARGS...
 	nserv=$((nserv + 1))
 	S=tlj$$-$nserv
 	X new-session -d -s t -x "$cols" -y "$rows" \
-		"cd '$W' && env -i PATH='$PATH' HOME='$W' TZ=UTC XDG_CONFIG_HOME='$W/xdg' \
+		"cd '$W' && env -i PATH='$PATH' HOME='$W' TZ=UTC XDG_CONFIG_HOME='$W/xdg' TL_LEVELS=off \
 		ASAN_OPTIONS=detect_leaks=0 LANG=$UTF8 TERM=xterm-256color '$BIN' $*; exec sleep 600"
 }
 # The pane, with what differs between machines masked: the CPU sampled on.

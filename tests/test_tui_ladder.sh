@@ -51,6 +51,15 @@ wait_for 'Memory ladder' 5; ok $? "m shows the ladder again"
 keys e
 wait_for 'exported to .*\.json' 10; ok $? "e exports the ladder run"
 f=$(ls "$W"/ticklab-run-*.json 2>/dev/null | head -n 1)
+if grep -q 'no figure' "$W/screen"; then
+	ok 0 "# SKIP the ladder figure: built without cairo"
+else
+	poll 5 sh -c "tr -s ' \n' '  ' <'$W/screen' | grep -q 'figures: .*-ladder\.svg'"
+	ok $? "e writes the ladder figure, not a histogram per size"
+	g=${f%.json}-ladder.svg
+	[ -s "$g" ] && head -c 200 "$g" | grep -q '<svg' && [ ! -e "${f%.json}.svg" ]
+	ok $? "the ladder figure is an SVG, and no histograms were written"
+fi
 
 # The replay takes the levels from the file's host: no synthetic topology now.
 start 80 24 "LANG=$UTF8 TERM=xterm-256color" tui --replay "'$f'"
@@ -58,6 +67,11 @@ wait_for 'Memory ladder' 20; ok $? "the replay of a ladder run opens on the ladd
 keys z # an unbound key: the replay's opening message shrinks to its line
 wait_for 'L: log' 5
 golden ladder-80x24.txt
+start 120 35 "LANG=$UTF8 TERM=xterm-256color" tui --replay "'$f'"
+wait_for 'Memory ladder' 20; ok $? "the replay at 120x35"
+keys z
+wait_for 'L: log' 5
+golden ladder-120x35.txt
 start 200 50 "LANG=$UTF8 TERM=xterm-256color" tui --replay "'$f'"
 wait_for 'Memory ladder' 20 && wait_for 'size +● +level' 5
 ok $? "at 200 columns a table of size, ns per load and level stands beside the plot"

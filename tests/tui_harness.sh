@@ -33,7 +33,7 @@ start() {
 	nserv=$((nserv + 1))
 	S=tl$$-$nserv
 	X new-session -d -s t -x "$cols" -y "$rows" \
-		"cd '$W' && env -i PATH='$PATH' HOME='$W' TZ=UTC XDG_CONFIG_HOME='$W/xdg-$nserv' \
+		"cd '$W' && env -i PATH='$PATH' HOME='$W' TZ=UTC XDG_CONFIG_HOME='$W/xdg-$nserv' TL_LEVELS=off \
 		ASAN_OPTIONS=detect_leaks=0 $envs '$BIN' $* 2>>'$W/stderr'; \
 		echo TL_EXIT=\$?; stty -a; echo TL_END; exec sleep 600"
 }

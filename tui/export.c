@@ -13,6 +13,7 @@
 
 #include "base/xalloc.h"
 #include "bench/analysis.h"
+#include "bench/levels.h"
 #include "io/host_json.h"
 #include "io/plot.h"
 #include "io/results.h"
@@ -67,6 +68,8 @@ int tui_live_export(struct tui_app *app, bool csv, bool interrupted, char *path,
 		host = json_deep_copy(app->host_json);
 	else {
 		tui_info_ensure(app);
+		if (tl_levels_cached()) /* what sized the run's NxLk: the file says so */
+			app->host.levels = *tl_levels_cached();
 		host = tl_host_to_json(&app->host);
 	}
 	json_t *doc = tl_run_to_json(&app->run, an, app->os, app->run_seed,
@@ -110,17 +113,50 @@ void tui_export_figures(struct tui_app *app, const char *json, const struct tui_
 	tui_message(app, false, "exported to %s; figures: %s", json, said);
 }
 
+/* The ladder's marks from the host the exported file records. */
+static size_t ladder_marks(struct tui_app *app, struct tl_plot_mark *marks, size_t max)
+{
+	json_t *host;
+	size_t n;
+
+	if (app->replay && app->host_json)
+		return tl_host_json_marks(app->host_json, marks, max);
+	host = tl_host_to_json(&app->host);
+	n = tl_host_json_marks(host, marks, max);
+	json_decref(host);
+	return n;
+}
+
 static int draw_run(struct tui_app *app, const struct tl_plot_opts *o, const char *path,
 		    char *why, size_t whylen)
 {
-	return tl_plot_run(&app->run, app->os, app->run_seed, o, path, why, whylen);
+	struct tl_plot_mark marks[16];
+	size_t n;
+
+	if (o->kind != TL_PLOT_LADDER)
+		return tl_plot_run(&app->run, app->os, app->run_seed, o, path, why, whylen);
+	n = ladder_marks(app, marks, 16);
+	return tl_plot_ladder(&app->run, app->os, app->run_seed, marks, n, o, path, why, whylen);
+}
+
+static bool has_loads(const struct tl_run *run)
+{
+	for (size_t i = 0; i < run->ncells; i++)
+		if (!run->cells[i].hidden && run->cells[i].kernel.kind == TL_KERNEL_LOAD)
+			return true;
+	return false;
 }
 
 void tui_live_export_figures(struct tui_app *app, const char *json)
 {
 	/* What `ticklab plot` draws of a run: the histograms, and the CDFs of
-	 * the Live screen's lower pane overlaid. */
+	 * the Live screen's lower pane overlaid; of a ladder run, the ladder
+	 * (a histogram per load size says nothing a lecture can read). */
 	static const struct tui_figure figs[] = {{TL_PLOT_HIST, ".svg"}, {TL_PLOT_CDF, "-cdf.svg"}};
+	static const struct tui_figure ladder[] = {{TL_PLOT_LADDER, "-ladder.svg"}};
 
-	tui_export_figures(app, json, figs, sizeof figs / sizeof figs[0], draw_run);
+	if (has_loads(&app->run))
+		tui_export_figures(app, json, ladder, 1, draw_run);
+	else
+		tui_export_figures(app, json, figs, sizeof figs / sizeof figs[0], draw_run);
 }

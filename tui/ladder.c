@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/levels.h"
 #include "bench/size.h"
 #include "io/host_json.h"
 #include "io/ladder.h"
@@ -24,6 +25,7 @@ struct tui_ladder_view {
 	double ends[3];
 	const char *names[4];
 	size_t nends;
+	bool measured[3];       /* the end is where a chase saw the step, not CPUID's size */
 	size_t flush;           /* the flush the ladders are of */
 	double stamp;           /* the newest view analysis they include */
 	bool computed;
@@ -41,6 +43,60 @@ static size_t kernel_item(const struct tui_list *l, const char *label)
 		if (strcmp(l->items[i].label, label) == 0)
 			return i;
 	return SIZE_MAX;
+}
+
+/* A selected backend's resolution from its Setup detail ("res 10.0 ns"),
+ * in ns; INFINITY when the detail does not say. */
+static double item_resolution(const struct tui_item *it)
+{
+	const char *r = strstr(it->detail, "res ");
+	double v;
+	char unit[4];
+
+	if (!r || sscanf(r + 4, "%lf %3s", &v, unit) != 2)
+		return INFINITY;
+	return !strcmp(unit, "us") ? v * 1e3 : !strcmp(unit, "ms") ? v * 1e6 : v;
+}
+
+/* The ladder on one timer, whatever else is selected: a demo needs one
+ * curve, and every backend more multiplies the run. The barrier timer when
+ * it is among the selected, else the selected one that resolves finest. */
+static void one_timer(struct tui_app *app)
+{
+	struct tui_list *lb = &app->lists[0];
+	char said[2 * TL_WHY_MAX];
+	const char *barrier = tl_backend_default_barrier(said, sizeof said);
+	size_t pick = SIZE_MAX;
+
+	for (size_t i = 0; i < lb->n; i++) {
+		const struct tui_item *it = &lb->items[i];
+
+		if (!it->available || !it->selected)
+			continue;
+		if (barrier && !strcmp(it->label, barrier)) {
+			pick = i;
+			break;
+		}
+		if (pick == SIZE_MAX || item_resolution(it) < item_resolution(&lb->items[pick]))
+			pick = i;
+	}
+	if (pick == SIZE_MAX)
+		return; /* nothing available is selected: Enter says what to select */
+	for (size_t i = 0; i < lb->n; i++)
+		lb->items[i].selected = i == pick;
+}
+
+/* Which ends a live run took from the chase (bench/levels.c sized the
+ * Setup's topology by it where CPUID disagreed): labelled apart. */
+static void mark_measured(struct tui_ladder_view *s)
+{
+	const struct tl_levels *lv = tl_levels_cached();
+
+	for (size_t j = 0; lv && lv->measured && j < s->nends; j++)
+		for (size_t k = 0; k < lv->nlevels; k++)
+			if (!strcmp(lv->level[k].name, s->names[j]) && !lv->level[k].cpuid_agrees &&
+			    lv->level[k].cpuid_bytes != (uint64_t)s->ends[j])
+				s->measured[j] = true;
 }
 
 /* Selects exactly the ladder's kernels (adding those not listed) and flush
@@ -71,6 +127,7 @@ void tui_ladder_preset(struct tui_app *app)
 	}
 	for (size_t i = 0; i < lf->n; i++)
 		lf->items[i].selected = lf->items[i].bytes == 0;
+	one_timer(app);
 	tui_message(app, false, "memory ladder: %zu load sizes (%s), flush 0; Enter runs, m on Live "
 				"switches the ladder and the histograms",
 		    n, preset_ranges[r] + 5);
@@ -102,6 +159,8 @@ void tui_ladder_reset(struct tui_app *app)
 	if (app->replay)
 		topo = tl_host_json_topology(app->host_json, &saved) ? &saved : NULL;
 	s->nends = tl_topology_ends(topo, s->ends, s->names);
+	if (!app->replay)
+		mark_measured(s);
 	for (size_t i = 0; i < app->run.ncells; i++) {
 		const struct tl_cell *c = &app->run.cells[i];
 		if (c->hidden)
@@ -278,7 +337,12 @@ static void label_ends(struct tui_app *app, int y, int x0, const struct axes *a,
 		if (e < a->xlo || e > a->xhi)
 			continue;
 		tl_size_format((uint64_t)s->ends[j], size, sizeof size);
-		snprintf(text, sizeof text, a->w >= 100 ? "%s end %s" : "%s", s->names[j], size);
+		if (s->measured[j]) /* a chase's step, not CPUID's size: said apart */
+			snprintf(text, sizeof text, a->w >= 100 ? "%s end %s (chase)" : "%s*",
+				 s->names[j], size);
+		else
+			snprintf(text, sizeof text, a->w >= 100 ? "%s end %s" : "%s", s->names[j],
+				 size);
 		int cx = px_of(a, s->ends[j]) / 2, len = (int)strlen(text);
 		int x = cx + 1 + len <= a->w ? cx + 1 : cx - len;
 		tui_put(y, x0 + (x < 0 ? 0 : x), len, hi, text);
@@ -315,6 +379,29 @@ static void label_ns(struct tui_app *app, int y0, int x, const struct axes *a)
 }
 
 /* One line per series: its level means and whether the checks hold. */
+/* One line for the ends a chase placed: where, and what CPUID said. */
+static int draw_measured_note(struct tui_app *app, int y, int x, int w, int ymax,
+			      const struct tui_ladder_view *s)
+{
+	const struct tl_levels *lv = tl_levels_cached();
+	char line[300] = "", a[32], b[32];
+	size_t u = 0;
+
+	for (size_t j = 0; lv && j < s->nends && u < sizeof line; j++)
+		for (size_t k = 0; s->measured[j] && k < lv->nlevels && u < sizeof line; k++)
+			if (!strcmp(lv->level[k].name, s->names[j])) {
+				tl_size_format((uint64_t)s->ends[j], a, sizeof a);
+				tl_size_format(lv->level[k].cpuid_bytes, b, sizeof b);
+				u += (size_t)snprintf(line + u, sizeof line - u,
+						      "%s%s* %s by a chase (CPUID says %s)",
+						      u ? "; " : "", s->names[j], a, b);
+			}
+	if (!u || y >= ymax)
+		return y;
+	tui_put(y, x, w, tui_attr(app, TUI_ROLE_HI), line);
+	return y + 1;
+}
+
 static int draw_levels(struct tui_app *app, int y, int x, int w, int ymax,
 		       const struct tui_ladder_view *s)
 {
@@ -344,7 +431,7 @@ static int draw_levels(struct tui_app *app, int y, int x, int w, int ymax,
 										: TUI_ROLE_WARN),
 			line);
 	}
-	return y;
+	return draw_measured_note(app, y, x, w, ymax, s);
 }
 
 /* Where the first series' steps disagree with the topology, said plainly
@@ -369,9 +456,12 @@ static void draw_findings(struct tui_app *app, int y, int x, int w, int ymax,
 		else if (at != topo_at) {
 			tl_size_format((uint64_t)l->bytes[at - 1], lo, sizeof lo);
 			tl_size_format((uint64_t)l->bytes[at], hi, sizeof hi);
+			/* the table's own numbers on either side of the step */
 			u += (size_t)snprintf(text + u, sizeof text - u,
-					      "%sa %.2fx step between %s and %s, not at %s's end %s",
-					      u ? "; " : "", f->step_ratio[k], lo, hi, s->names[below], end);
+					      "%sa step from %.3g ns at %s to %.3g ns at %s, not at %s's "
+					      "end %s",
+					      u ? "; " : "", l->ns[at - 1], lo, l->ns[at], hi,
+					      s->names[below], end);
 		}
 	}
 	if (u)

@@ -11,6 +11,7 @@
 
 #include <gsl/gsl_sort.h>
 
+#include "bench/estimate.h"
 #include "bench/size.h"
 #include "bench/analysis.h"
 #include "io/results.h"
@@ -132,10 +133,39 @@ out:
 	return rc;
 }
 
+/* A run whose flushes make it long is said before it starts, and starts on
+ * a second Enter with the same shape: what was asked twice was meant. */
+static int long_run_asked(struct tui_app *app, char *why, size_t whylen)
+{
+	static uint64_t asked;
+	struct tl_run_estimate e;
+	uint64_t shape = app->run.ncells * 1000003u + app->run.cfg.n;
+	char words[512];
+
+	for (size_t i = 0; i < app->run.nflush; i++)
+		shape = shape * 31 + app->run.flush_bytes[i];
+	tl_run_estimate(&app->run, &e);
+	if (e.seconds <= TL_LONG_RUN_S || shape == asked) {
+		asked = 0;
+		return 0;
+	}
+	asked = shape;
+	tl_run_estimate_words(&app->run, &e, words, sizeof words);
+	snprintf(why, whylen, "a long run, %s: Enter again starts it; fewer samples (n) or a "
+		 "smaller flush shortens it", words);
+	tl_run_free(&app->run);
+	memset(&app->run, 0, sizeof app->run);
+	return -2;
+}
+
 int tui_live_start(struct tui_app *app, char *why, size_t whylen)
 {
+	int asked;
+
 	if (prepare_from_setup(app, why, whylen) < 0)
 		return -1;
+	if ((asked = long_run_asked(app, why, whylen)) < 0)
+		return asked;
 	app->have_run = true;
 	app->replay = false;
 	app->interrupted = false;

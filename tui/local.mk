@@ -34,7 +34,7 @@ TESTS += tests/test_tui_jitter.sh
 EXTRA_DIST += tests/test_tui_jitter.sh tests/golden/jitter-80x24.txt tests/golden/jitter-200x50.txt
 # kernels helper: the memory ladder preset and view (issue 14)
 TESTS += tests/test_tui_ladder.sh
-EXTRA_DIST += tests/test_tui_ladder.sh tests/golden/ladder-80x24.txt tests/golden/ladder-200x50.txt
+EXTRA_DIST += tests/test_tui_ladder.sh tests/golden/ladder-80x24.txt tests/golden/ladder-120x35.txt tests/golden/ladder-200x50.txt
 # lecture helper: the remembered setup restored and saved (issue 13)
 libticklab_a_SOURCES += tui/memory.c
 # lecture helper: the small things of a demo (issue 13)

@@ -339,6 +339,7 @@ static void go_direct(struct tui_app *app, enum tui_screen s)
 static void action(struct tui_app *app, enum tui_action a)
 {
 	char why[WHY_LEN], path[1024];
+	int started;
 	switch (a) {
 	case TUI_ACT_QUIT:
 		if (tui_live_running(app) || tui_search_running(app)) {
@@ -375,7 +376,9 @@ static void action(struct tui_app *app, enum tui_action a)
 			tui_message(app, true, "replay: nothing is measured here; ticklab tui measures");
 		else if (tui_live_running(app) || tui_search_running(app))
 			tui_message(app, true, "busy: wait for the current run or search, or press q");
-		else if (tui_live_start(app, why, sizeof why) < 0)
+		else if ((started = tui_live_start(app, why, sizeof why)) == -2)
+			tui_message(app, true, "%s", why);
+		else if (started < 0)
 			tui_message(app, true, "cannot run: %s", why);
 		else {
 			go(app, TUI_LIVE);

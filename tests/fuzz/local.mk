@@ -1,11 +1,11 @@
 # libFuzzer harnesses (issue 11): the size, kernel, sim-id, theme and
-# results-reader parsers and stats_histogram. Built and run by `make fuzz`
+# results-reader parsers, stats_histogram and the recorded-chase reader. Built and run by `make fuzz`
 # in a tree configured with CC=clang --enable-fuzz (the whole library is then
 # instrumented with ASan/UBSan and fuzzer coverage); never part of `make test`.
-FUZZ_NAMES = size kernel sim_id theme results histogram files fleet
+FUZZ_NAMES = size kernel sim_id theme results histogram files fleet ladder
 FUZZ_TARGETS = tests/fuzz/fuzz_size tests/fuzz/fuzz_kernel tests/fuzz/fuzz_sim_id \
 	tests/fuzz/fuzz_theme tests/fuzz/fuzz_results tests/fuzz/fuzz_histogram tests/fuzz/fuzz_files \
-	tests/fuzz/fuzz_fleet
+	tests/fuzz/fuzz_fleet tests/fuzz/fuzz_ladder
 EXTRA_PROGRAMS = $(FUZZ_TARGETS)
 FUZZ_LD = -fsanitize=fuzzer,address,undefined
 tests_fuzz_fuzz_size_SOURCES = tests/fuzz/fuzz_size.c
@@ -33,6 +33,9 @@ tests_fuzz_fuzz_files_LDFLAGS = $(FUZZ_LD)
 tests_fuzz_fuzz_fleet_SOURCES = tests/fuzz/fuzz_fleet.c
 tests_fuzz_fuzz_fleet_LDADD = $(TL_LIBS)
 tests_fuzz_fuzz_fleet_LDFLAGS = $(FUZZ_LD)
+tests_fuzz_fuzz_ladder_SOURCES = tests/fuzz/fuzz_ladder.c
+tests_fuzz_fuzz_ladder_LDADD = $(TL_LIBS)
+tests_fuzz_fuzz_ladder_LDFLAGS = $(FUZZ_LD)
 EXTRA_DIST += tests/fuzz/corpus tests/fuzz/run.sh
 CLEANFILES += $(FUZZ_TARGETS)
 

@@ -1,0 +1,462 @@
+/* The levels probe: doubling buffers chased from below L1 until memory
+ * latency has held for a few sizes (or past the largest reported level),
+ * about a second; then the flush loop's write rate past the last level. */
+#include "config.h"
+
+#include "bench/levels.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backends/backend.h"
+#include "bench/flush.h"
+#include "bench/kernel.h"
+#include "bench/runner.h"
+#include "bench/size.h"
+#include "stats/stats.h"
+
+#define FIRST_BYTES (4u << 10)   /* below every L1d the lab has met */
+#define LOADS 2048               /* per timing: 2 us at 1 ns, far above a 10 ns step */
+#define SAMPLES 15
+#define WARM_MAX (1u << 17)      /* a lap warms a cache; memory needs none */
+#define MEMORY_POINTS 3          /* memory latency held this many sizes: stop */
+#define BUDGET_S 3.0
+#define WRITE_MIN_BYTES (64ULL << 20)
+
+static double chase_ns(struct tl_timer *t, uint64_t bytes)
+{
+	void *buf = tl_kernel_chase_layout(bytes, 1);
+	const void *at = buf;
+	uint64_t lines = bytes / 64;
+	double s[SAMPLES], e[SAMPLES], m;
+
+	if (!buf)
+		return NAN;
+	(void)t->backend->time_loads(t, &at, lines < WARM_MAX ? lines : WARM_MAX);
+	for (int i = 0; i < SAMPLES; i++) {
+		e[i] = t->backend->time_empty(t);
+		s[i] = t->backend->time_loads(t, &at, LOADS);
+	}
+	free(buf);
+	m = (stats_median(s, SAMPLES) - stats_median(e, SAMPLES)) * t->ns_per_unit;
+	return m / LOADS;
+}
+
+static uint64_t largest_reported(const struct tl_topology *topo)
+{
+	double ends[3];
+	const char *names[4];
+	size_t n = tl_topology_ends(topo, ends, names);
+
+	return n ? (uint64_t)ends[n - 1] : 0;
+}
+
+static uint64_t size_limit(void)
+{
+	const char *env = getenv("TL_LEVELS_MAX");
+	uint64_t max = TL_LEVELS_MAX_DEFAULT, mem = tl_flush_max_bytes() / 4;
+	char why[256];
+
+	if (env && env[0] && tl_size_parse(env, NULL, &max, why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab: TL_LEVELS_MAX ignored: %s\n", why);
+		max = TL_LEVELS_MAX_DEFAULT;
+	}
+	return max < mem ? max : mem;
+}
+
+/* Done when memory latency has held for MEMORY_POINTS sizes, or the chase
+ * is past twice the largest reported level with no memory step yet to wait
+ * for beyond the limit. */
+static bool enough(const double *bytes, const double *ns, size_t n, uint64_t reported)
+{
+	struct stats_levels lv;
+
+	if (stats_levels_find(bytes, ns, n, 0, &lv) < 0)
+		return false;
+	if (lv.memory_seen && n - lv.memory.first >= MEMORY_POINTS)
+		return true;
+	return !lv.memory_seen && reported && bytes[n - 1] >= 2.0 * (double)reported &&
+	       bytes[n - 1] >= (double)(8u << 20);
+}
+
+static void chase_ladder(struct tl_timer *t, const struct tl_topology *topo, struct tl_levels *lv)
+{
+	uint64_t max = size_limit(), reported = largest_reported(topo);
+	double t0 = tl_monotonic_s();
+
+	lv->npoints = 0;
+	for (uint64_t b = FIRST_BYTES; b <= max && lv->npoints < STATS_LEVELS_MAX_POINTS; b *= 2) {
+		double ns = chase_ns(t, b);
+
+		if (isnan(ns))
+			break;
+		lv->bytes[lv->npoints] = (double)b;
+		lv->ns[lv->npoints++] = ns;
+		if (enough(lv->bytes, lv->ns, lv->npoints, reported) ||
+		    tl_monotonic_s() - t0 > BUDGET_S)
+			break;
+	}
+}
+
+/* The flush loop's own rate over a buffer past every level: a flush of N
+ * bytes before each sample costs about N / rate. */
+static double write_rate(const struct tl_levels *lv)
+{
+	uint64_t bytes = WRITE_MIN_BYTES;
+	struct tl_flush f;
+	double best = INFINITY;
+	char why[256];
+
+	if (lv->found.memory_seen && 2 * (uint64_t)lv->found.memory.lo_bytes > bytes)
+		bytes = 2 * (uint64_t)lv->found.memory.lo_bytes;
+	if (bytes > tl_flush_max_bytes() / 4 || tl_flush_init(&f, bytes, why, sizeof why) < 0)
+		return 0;
+	for (int i = 0; i < 3; i++) {
+		double t0 = tl_monotonic_s();
+
+		tl_flush_touch(&f);
+		t0 = tl_monotonic_s() - t0;
+		if (t0 < best)
+			best = t0;
+	}
+	tl_flush_free(&f);
+	return best > 0 && isfinite(best) ? (double)bytes / (best * 1e9) : 0;
+}
+
+static void say_range(char *buf, size_t len, size_t *used, const char *name,
+		      const struct stats_level *a, const struct stats_level *b)
+{
+	char a0[32], a1[32], b0[32], b1[32];
+
+	tl_size_format((uint64_t)a->lo_bytes, a0, sizeof a0);
+	tl_size_format((uint64_t)a->hi_bytes, a1, sizeof a1);
+	tl_size_format((uint64_t)b->lo_bytes, b0, sizeof b0);
+	tl_size_format((uint64_t)b->hi_bytes, b1, sizeof b1);
+	if (*used < len)
+		*used += (size_t)snprintf(buf + *used, len - *used, "%s%s at %s-%s, then %s-%s",
+					  *used ? "; " : "", name, a0, a1, b0, b1);
+}
+
+/* Busy neighbours move the steps between chases (the bhyve guest's L3
+ * read 4-8 MiB in a quiet moment, 1-2 MiB in a busy one): the sizes below
+ * memory are chased again (they are the quick ones) and a step that moved
+ * is said with both places. */
+static void recheck(struct tl_timer *t, const struct tl_topology *topo, struct tl_levels *lv)
+{
+	double ends[3], ns[STATS_LEVELS_MAX_POINTS];
+	const char *names[4];
+	size_t nrep = tl_topology_ends(topo, ends, names), used = 0;
+	struct stats_levels again;
+
+	if (!lv->found.memory_seen)
+		return;
+	for (size_t i = 0; i < lv->npoints; i++)
+		ns[i] = lv->bytes[i] <= lv->found.memory.lo_bytes ? chase_ns(t, (uint64_t)lv->bytes[i])
+								  : lv->ns[i];
+	if (stats_levels_find(lv->bytes, ns, lv->npoints, nrep, &again) < 0)
+		return;
+	for (size_t j = 0; j < lv->found.ncaches || j < again.ncaches; j++) {
+		const struct stats_level *a = j < lv->found.ncaches ? &lv->found.cache[j] : NULL;
+		const struct stats_level *b = j < again.ncaches ? &again.cache[j] : NULL;
+		char name[32];
+
+		snprintf(name, sizeof name, "level %u", (unsigned)(j + 1));
+		for (size_t k = 0; a && k < lv->nlevels; k++)
+			if (lv->level[k].seen && lv->level[k].boundary_bytes == (uint64_t)a->lo_bytes)
+				snprintf(name, sizeof name, "%s", lv->level[k].name);
+		if (a && b && a->lo_bytes == b->lo_bytes)
+			continue;
+		if (a && b)
+			say_range(lv->unstable, sizeof lv->unstable, &used, name, a, b);
+		else if (used < sizeof lv->unstable)
+			used += (size_t)snprintf(lv->unstable + used, sizeof lv->unstable - used,
+						 "%s%s %s", used ? "; " : "", name,
+						 a ? "not seen the second time" : "seen only the second time");
+	}
+}
+
+static void probe(int cpu, const struct tl_topology *topo, struct tl_levels *lv)
+{
+	char said[2 * TL_WHY_MAX], why[TL_WHY_MAX];
+	const char *barrier = tl_backend_default_barrier(said, sizeof said);
+	const char *use = barrier ? barrier : "clock-gettime";
+	struct tl_timer t;
+	double t0 = tl_monotonic_s();
+
+	if (tl_timer_open(&t, use, why, sizeof why) < 0) {
+		snprintf(lv->why, sizeof lv->why, "no timer for the chase: %s", why);
+		return;
+	}
+	snprintf(lv->timer, sizeof lv->timer, "%s", use);
+	chase_ladder(&t, topo, lv);
+	tl_levels_from_ladder(lv->bytes, lv->ns, lv->npoints, topo, lv);
+	if (lv->measured)
+		recheck(&t, topo, lv);
+	tl_timer_close(&t);
+	if (!lv->measured)
+		return;
+	lv->write_bytes_per_ns = write_rate(lv);
+	snprintf(lv->source, sizeof lv->source,
+		 "a chase on CPU %d with %s, 2MiB pages where granted, %.1f s", cpu, use,
+		 tl_monotonic_s() - t0);
+}
+
+static void from_file(const char *path, const struct tl_topology *topo, struct tl_levels *lv)
+{
+	double bytes[STATS_LEVELS_MAX_POINTS], ns[STATS_LEVELS_MAX_POINTS];
+	size_t n;
+
+	if (tl_levels_read_ladder(path, bytes, ns, &n, lv->why, sizeof lv->why) < 0)
+		return;
+	tl_levels_from_ladder(bytes, ns, n, topo, lv);
+	if (lv->measured)
+		snprintf(lv->source, sizeof lv->source, "a recorded chase in %s (TL_LEVELS_FROM)",
+			 path);
+}
+
+static struct tl_levels cached;
+static bool have_cached;
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void measure(int cpu, const struct tl_topology *topo, struct tl_levels *lv)
+{
+	const char *off = getenv("TL_LEVELS"), *from = getenv("TL_LEVELS_FROM");
+	cpu_set_t before;
+	char why[TL_WHY_MAX];
+
+	memset(lv, 0, sizeof *lv);
+	if (from && from[0]) {
+		from_file(from, topo, lv);
+		return;
+	}
+	if (off && !strcmp(off, "off")) {
+		snprintf(lv->why, sizeof lv->why, "not measured (TL_LEVELS=off)");
+		tl_levels_from_ladder(NULL, NULL, 0, topo, lv);
+		return;
+	}
+	CPU_ZERO(&before);
+	if (sched_getaffinity(0, sizeof before, &before) || tl_cpu_pin(cpu, why, sizeof why) < 0) {
+		snprintf(lv->why, sizeof lv->why, "not measured: %s", why);
+		return;
+	}
+	probe(cpu, topo, lv);
+	(void)sched_setaffinity(0, sizeof before, &before);
+}
+
+const struct tl_levels *tl_levels_get(int cpu, const struct tl_topology *topo)
+{
+	pthread_mutex_lock(&cache_lock);
+	if (!have_cached) {
+		measure(cpu, topo, &cached);
+		have_cached = true;
+	}
+	pthread_mutex_unlock(&cache_lock);
+	return &cached;
+}
+
+const struct tl_levels *tl_levels_cached(void)
+{
+	const struct tl_levels *lv;
+
+	pthread_mutex_lock(&cache_lock);
+	lv = have_cached ? &cached : NULL;
+	pthread_mutex_unlock(&cache_lock);
+	return lv;
+}
+
+static const char *unnamed(size_t j)
+{
+	static const char *const names[] = { "L1d", "L2", "L3", "L4", "L5" };
+
+	return j < 5 ? names[j] : "L?";
+}
+
+static void add(struct tl_levels *lv, const char *name, uint64_t cpuid,
+		const struct stats_level *m)
+{
+	struct tl_memory_level *l = &lv->level[lv->nlevels++];
+
+	snprintf(l->name, sizeof l->name, "%s", name);
+	l->cpuid_bytes = cpuid;
+	l->seen = m != NULL;
+	l->latency_ns = m ? m->ns : NAN;
+	l->boundary_bytes = m ? (uint64_t)m->lo_bytes : 0;
+	l->boundary_hi_bytes = m ? (uint64_t)m->hi_bytes : 0;
+	l->cpuid_agrees = m && cpuid && stats_levels_agree(m, (double)cpuid);
+}
+
+void tl_levels_from_ladder(const double *bytes, const double *ns, size_t n,
+			   const struct tl_topology *topo, struct tl_levels *lv)
+{
+	double ends[3];
+	const char *names[4];
+	size_t nrep = tl_topology_ends(topo, ends, names), j;
+	int match[3];
+	bool taken[STATS_LEVELS_MAX_CACHES] = { false };
+
+	lv->nlevels = 0;
+	snprintf(lv->reported_by, sizeof lv->reported_by, "%s",
+		 !topo ? "hwloc" : strstr(topo->source, "CPUID") ? "CPUID"
+			 : strstr(topo->source, "sysfs") ? "sysfs" : "hwloc");
+	lv->measured = n && stats_levels_find(bytes, ns, n, nrep, &lv->found) == 0;
+	if (!lv->measured) {
+		if (!lv->why[0])
+			snprintf(lv->why, sizeof lv->why, "a chase of %zu sizes shows no levels", n);
+		memset(&lv->found, 0, sizeof lv->found);
+		for (size_t r = 0; r < nrep; r++)
+			add(lv, names[r], (uint64_t)ends[r], NULL);
+		return;
+	}
+	if (bytes != lv->bytes) {
+		lv->npoints = n;
+		memcpy(lv->bytes, bytes, n * sizeof *bytes);
+		memcpy(lv->ns, ns, n * sizeof *ns);
+	}
+	stats_levels_match(&lv->found, ends, nrep, match);
+	for (size_t r = 0; r < nrep; r++) {
+		const struct stats_level *m = match[r] >= 0 ? &lv->found.cache[match[r]] : NULL;
+
+		if (match[r] >= 0)
+			taken[match[r]] = true;
+		add(lv, names[r], (uint64_t)ends[r], m);
+	}
+	for (j = 0; j < lv->found.ncaches; j++)
+		if (!taken[j])
+			add(lv, unnamed(j), 0, &lv->found.cache[j]);
+	if (lv->found.memory_seen) {
+		add(lv, "memory", 0, &lv->found.memory);
+		/* memory has no end in sight: its boundary is where it begins */
+		lv->level[lv->nlevels - 1].boundary_bytes = (uint64_t)lv->found.memory.lo_bytes;
+		lv->level[lv->nlevels - 1].boundary_hi_bytes = 0;
+	}
+}
+
+uint64_t tl_levels_measured_bytes(const struct tl_levels *lv, int level)
+{
+	char want[8];
+
+	snprintf(want, sizeof want, level == 1 ? "L1d" : "L%d", level);
+	for (size_t i = 0; lv && lv->measured && i < lv->nlevels; i++)
+		if (!strcmp(lv->level[i].name, want))
+			return lv->level[i].seen ? lv->level[i].boundary_bytes : 0;
+	return 0;
+}
+
+void tl_levels_disagreement(const struct tl_levels *lv, char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; lv->measured && i < lv->nlevels && used < len; i++) {
+		const struct tl_memory_level *l = &lv->level[i];
+		char rep[32], lo[32], hi[32], mem[32], top[32];
+
+		if (!l->cpuid_bytes || l->cpuid_agrees)
+			continue;
+		tl_size_format(l->cpuid_bytes, rep, sizeof rep);
+		tl_size_format(l->boundary_bytes, lo, sizeof lo);
+		tl_size_format(l->boundary_hi_bytes, hi, sizeof hi);
+		tl_size_format((uint64_t)lv->found.memory.lo_bytes, mem, sizeof mem);
+		tl_size_format((uint64_t)lv->bytes[lv->npoints - 1], top, sizeof top);
+		if (l->seen)
+			used += (size_t)snprintf(buf + used, len - used,
+						 "%s%s says %s %s; a chase sees its step at %s-%s%s: "
+						 "the %s this node gets is about %s",
+						 used ? "; " : "", lv->reported_by, l->name, rep, lo, hi,
+						 lv->found.memory_seen ? " and memory latency beyond" : "",
+						 l->name, lo);
+		else
+			used += (size_t)snprintf(buf + used, len - used,
+						 "%s%s says %s %s; a chase up to %s sees no step for it%s%s",
+						 used ? "; " : "", lv->reported_by, l->name, rep, top,
+						 lv->found.memory_seen ? ", memory latency from " : "",
+						 lv->found.memory_seen ? mem : "");
+	}
+}
+
+int tl_levels_read_ladder(const char *path, double *bytes, double *ns, size_t *n, char *why,
+			  size_t whylen)
+{
+	FILE *f = fopen(path, "r");
+	char line[512];
+	unsigned lineno = 0;
+
+	*n = 0;
+	if (!f) {
+		snprintf(why, whylen, "cannot open recorded chase %s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof line, f)) {
+		double kib, v;
+		char *end;
+
+		lineno++;
+		if (line[strspn(line, " \t\r\n")] == '\0' || line[strspn(line, " \t")] == '#')
+			continue;
+		kib = strtod(line, &end);
+		v = strtod(end, &end);
+		if (!(kib > 0 && kib < 1e12) || !(v > 0 && v < 1e9) || *n >= STATS_LEVELS_MAX_POINTS ||
+		    (*n && kib * 1024 <= bytes[*n - 1])) {
+			snprintf(why, whylen,
+				 "recorded chase %s line %u: expected \"KiB ns_per_load\" with sizes "
+				 "ascending (at most %d lines)",
+				 path, lineno, STATS_LEVELS_MAX_POINTS);
+			fclose(f);
+			return -1;
+		}
+		bytes[*n] = kib * 1024;
+		ns[(*n)++] = v;
+	}
+	fclose(f);
+	if (*n < 2) {
+		snprintf(why, whylen, "recorded chase %s has %zu sizes; at least 2 are needed", path,
+			 *n);
+		return -1;
+	}
+	return 0;
+}
+
+static const struct tl_memory_level *named(const struct tl_levels *lv, const char *name)
+{
+	for (size_t i = 0; i < lv->nlevels; i++)
+		if (!strcmp(lv->level[i].name, name))
+			return &lv->level[i];
+	return NULL;
+}
+
+void tl_levels_sizing(const struct tl_levels *lv, const struct tl_topology *reported,
+		      struct tl_topology *out, char *note, size_t len)
+{
+	static const char *const names[] = { "L1d", "L2", "L3" };
+	uint64_t *size[] = { &out->l1d, &out->l2, &out->l3 };
+	size_t used = 0;
+
+	*out = *reported;
+	note[0] = '\0';
+	for (int j = 0; lv->measured && j < 3 && used < len; j++) {
+		const struct tl_memory_level *l = named(lv, names[j]);
+		uint64_t by;
+		char a[32], b[32];
+
+		if (!l || !*size[j] || l->cpuid_agrees)
+			continue;
+		by = l->seen ? l->boundary_bytes
+			     : lv->found.memory_seen ? (uint64_t)lv->found.memory.lo_bytes : 0;
+		if (!by)
+			continue;
+		tl_size_format(by, a, sizeof a);
+		tl_size_format(*size[j], b, sizeof b);
+		used += (size_t)snprintf(note + used, len - used, "%s%s %s %s (%s says %s)",
+					 used ? "; " : "", names[j], a,
+					 l->seen ? "measured by a chase"
+						 : "where a chase reads memory latency",
+					 lv->reported_by, b);
+		*size[j] = by;
+	}
+}
