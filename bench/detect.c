@@ -20,6 +20,37 @@ void tl_detect_defaults(struct tl_detect_params *p)
 	p->seed = 1;
 }
 
+int tl_jitter_controls_fail(const struct tl_comparison *main, const struct tl_comparison *aa,
+			    const struct tl_comparison *sw, double swapped_p, double alpha,
+			    char *why, size_t whylen)
+{
+	if (!aa || aa->na == 0 || aa->nb == 0) {
+		snprintf(why, whylen, "the A/A control (D = 0) had no samples on one side");
+		return 1;
+	}
+	if (aa->mwu_p < alpha) {
+		snprintf(why, whylen,
+			 "the A/A control (D = 0, the split alone) shows a shift (Mann-Whitney p = "
+			 "%.2g)", aa->mwu_p);
+		return 1;
+	}
+	if (!sw)
+		return 0;
+	if (sw->na == 0 || sw->nb == 0) {
+		snprintf(why, whylen, "the P-swapped control (P = %g) had no samples on one side",
+			 swapped_p);
+		return 1;
+	}
+	if (main->hi < sw->lo || sw->hi < main->lo) {
+		snprintf(why, whylen,
+			 "the P-swapped control (P = %g) shifts %.2f ns [%.2f, %.2f], outside "
+			 "the main %.2f ns [%.2f, %.2f]", swapped_p, sw->hl, sw->lo, sw->hi,
+			 main->hl, main->lo, main->hi);
+		return 1;
+	}
+	return 0;
+}
+
 struct buffers {
 	uint64_t *adds;
 	double *raw, *plain, *inj;

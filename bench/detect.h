@@ -39,6 +39,17 @@ struct tl_detect_result {
 
 void tl_detect_defaults(struct tl_detect_params *p);
 
+/* The controls' verdict on a jitter result (bench/kernel.h's arms): 1 with
+ * why when they fail -- the A/A arm (D = 0) has no samples on one side or
+ * shows a shift (Mann-Whitney p < alpha), or the P-swapped arm's shift
+ * interval does not meet the main one's (sw NULL: not judged) -- else 0.
+ * A failed result is "unreliable here", never detected: the lab's own
+ * split, not the injected ADDs, would be what moved. */
+struct tl_comparison;
+int tl_jitter_controls_fail(const struct tl_comparison *main, const struct tl_comparison *aa,
+			    const struct tl_comparison *sw, double swapped_p, double alpha,
+			    char *why, size_t whylen);
+
 /* Searches on the calling thread (pin it first): doubles D from 1 until it
  * is detected, then bisects between the last miss and the first hit (to
  * 1/16 of D, or 1 ADD), each
