@@ -289,7 +289,11 @@ TL_TIMED_INLINE uint64_t tl_timed_add_chain(uint64_t adds)
  * memory word can switch a dependence by data. Each variant forwards the
  * stored K exactly once on its critical path (dep through b, plain
  * through c), so the two differ by the D ADDs alone: dep takes
- * K + forward + D + 1, plain K + forward + 1 (its D overlap the K). */
+ * K + forward + D + 1, plain K + forward + 1 (its D overlap the K, as
+ * far as the scheduler holds them behind K's waiting ADDs: bench/kernel.h,
+ * TL_JITTER_OVERLAP_ADDS). Pieces of D, each switched through memory,
+ * were tried for larger D and lost: the minority variant then paid the
+ * memory-dependence predictor on every piece (the shift varied with P). */
 struct tl_timed_jitter {
 	struct tl_timed_chain k, d;
 	uint64_t *slot;          /* slot[0] receives the K chain's result */

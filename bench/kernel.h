@@ -125,6 +125,13 @@ static inline int tl_jitter_codes_tagged(const uint64_t *codes, size_t n)
 	return 0;
 }
 
+/* In a plain sample the D ADDs run beside the K chain but after it in
+ * program order, so they overlap it only as far as the core's scheduler
+ * holds them: on the Zen 5 guest the shift came out as D up to 32 ADDs
+ * and fell short beyond (64: ~60 %, 256: ~30 %). Above this the table
+ * says so. */
+#define TL_JITTER_OVERLAP_ADDS 32
+
 /* The extra ADDs an arm runs: D, or none in the A/A arm. */
 static inline uint64_t tl_jitter_arm_d(const struct tl_kernel *k, enum tl_jitter_arm arm)
 {
