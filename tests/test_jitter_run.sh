@@ -87,6 +87,32 @@ grep '^sim' "$tmp/t1" | grep 'jitter:' | grep 'ADDs' >"$tmp/l1"
 grep '^sim' "$tmp/r1" | grep 'jitter:' | grep 'ADDs' >"$tmp/l2"
 [ -s "$tmp/l1" ] && cmp -s "$tmp/l1" "$tmp/l2"; ok $? "report prints the same jitter lines as the run"
 
+# A cell whose A/A arm moved (here: its dependent samples pushed up by
+# 20 ns in a saved file) is "unreliable here" with the reason, never
+# detected: in the table, the markdown and the JSON report writes.
+"$PY" - "$tmp/j1.json" "$tmp/aa.json" <<'EOF2'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for c in doc["cells"]:
+    if c["d"] == 40:
+        for i, a in enumerate(c["adds"]):
+            if a >> 41 == 1 and a >> 40 & 1:
+                c["samples"][i] += 20
+                c["samples_ns"][i] += 20
+json.dump(doc, open(sys.argv[2], "w"))
+EOF2
+"$TL_BIN" report "$tmp/aa.json" --json "$tmp/aa2.json" --markdown "$tmp/aa.md" >"$tmp/aa.txt" 2>&1
+grep -q 'jitter:200,40,0.3: +40 ADDs.*: unreliable here: the A/A control (D = 0, the split alone) shows a shift' "$tmp/aa.txt"
+ok $? "a moved A/A arm: the table says unreliable here, with the reason"
+grep -q 'unreliable here: the A/A control' "$tmp/aa.md"; ok $? "and so does the markdown"
+"$PY" - "$tmp/aa2.json" <<'EOF2'
+import json, sys
+c = [c for c in json.load(open(sys.argv[1]))["cells"] if c["d"] == 40][0]["jitter"]
+sys.exit(not (c["verdict"] == "unreliable here" and c["detected"] is False
+              and c["unreliable"].startswith("the A/A control") and c["controls"]["aa"]["mwu_p"] < 0.05))
+EOF2
+ok $? "and the JSON: verdict, reason, detected false, the A/A p"
+
 # D in ns: converted with the ns per ADD the timer measured (sim: 0.3), said
 # in the table, kept in the JSON (label with ns, d with the ADDs), and read
 # back by report.
