@@ -127,10 +127,12 @@ static inline int tl_jitter_codes_tagged(const uint64_t *codes, size_t n)
 
 /* In a plain sample the D ADDs run beside the K chain but after it in
  * program order, so they overlap it only as far as the core's scheduler
- * holds them: on the Zen 5 guest the shift came out as D up to 32 ADDs
- * and fell short beyond (64: ~60 %, 256: ~30 %). Above this the table
- * says so. */
-#define TL_JITTER_OVERLAP_ADDS 32
+ * holds them behind K's waiting ADDs. Means of 5000-sample arms on the
+ * Zen 5 guest (K = 500, 0.28 ns per ADD): the shift came out as D at
+ * D = 1 (+0.30 ns) and near it at D = 8 (+1.9..2.4 ns of 2.3 at P = 0.1),
+ * but 65 % of D at 16 and 32, 44 % at 64 and 13 % at 256. Above this
+ * the table says the shift can fall short. */
+#define TL_JITTER_OVERLAP_ADDS 8
 
 /* The extra ADDs an arm runs: D, or none in the A/A arm. */
 static inline uint64_t tl_jitter_arm_d(const struct tl_kernel *k, enum tl_jitter_arm arm)
