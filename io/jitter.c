@@ -217,7 +217,7 @@ void tl_jitter_print(FILE *f, const struct tl_run *run, size_t cell, const struc
 	else
 		fprintf(f, "  controls: none (a file saved before the A/A and P-swapped arms)\n");
 	fprintf(f, "  (%s)\n", j->note);
-	if (c->kernel.d > TL_JITTER_OVERLAP_ADDS)
+	if (c->kernel.d > TL_JITTER_OVERLAP_ADDS && !run->timers[c->timer].backend->simulated)
 		fprintf(f, "  (D > %d ADDs: a plain sample's extra ADDs may no longer all overlap "
 			   "its K chain, so the shift can fall short of D)\n", TL_JITTER_OVERLAP_ADDS);
 	if (c->kernel.d_ns > 0)
