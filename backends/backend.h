@@ -53,6 +53,11 @@ struct tl_backend {
 	double (*time_muls)(struct tl_timer *t, uint64_t muls);
 	double (*time_fmas)(struct tl_timer *t, uint64_t fmas);
 	double (*time_loads)(struct tl_timer *t, const void **cursor, uint64_t loads);
+	/* jitter:K,D,P: K + D ADDs in one instruction stream whatever dep is;
+	 * the D extend the K's dependent chain when dep is 1 and run beside it
+	 * when 0 (backends/timed.h), so the two differ in data dependence
+	 * alone. */
+	double (*time_jitter)(struct tl_timer *t, uint64_t k, uint64_t d, unsigned dep);
 };
 
 struct tl_timer {

@@ -570,6 +570,7 @@ const struct tl_backend tl_backend_barrier_tsc = {
 	.time_muls = BARRIER_TSC_FN(time_muls),
 	.time_fmas = BARRIER_TSC_FN(time_fmas),
 	.time_loads = BARRIER_TSC_FN(time_loads),
+	.time_jitter = BARRIER_TSC_FN(time_jitter),
 };
 
 const struct tl_backend tl_backend_barrier_rdtsc = {
@@ -586,6 +587,7 @@ const struct tl_backend tl_backend_barrier_rdtsc = {
 	.time_muls = BARRIER_RDTSC_FN(time_muls),
 	.time_fmas = BARRIER_RDTSC_FN(time_fmas),
 	.time_loads = BARRIER_RDTSC_FN(time_loads),
+	.time_jitter = BARRIER_RDTSC_FN(time_jitter),
 };
 
 const struct tl_backend tl_backend_rdtsc = {
@@ -602,6 +604,7 @@ const struct tl_backend tl_backend_rdtsc = {
 	.time_muls = PLAIN_RDTSC_FN(time_muls),
 	.time_fmas = PLAIN_RDTSC_FN(time_fmas),
 	.time_loads = PLAIN_RDTSC_FN(time_loads),
+	.time_jitter = PLAIN_RDTSC_FN(time_jitter),
 };
 
 const struct tl_backend tl_backend_barrier_pmc = {
@@ -618,6 +621,7 @@ const struct tl_backend tl_backend_barrier_pmc = {
 	.time_muls = BARRIER_PMC_FN(time_muls),
 	.time_fmas = BARRIER_PMC_FN(time_fmas),
 	.time_loads = BARRIER_PMC_FN(time_loads),
+	.time_jitter = BARRIER_PMC_FN(time_jitter),
 };
 
 const struct tl_backend tl_backend_barrier_cntvct = {
@@ -634,6 +638,7 @@ const struct tl_backend tl_backend_barrier_cntvct = {
 	.time_muls = BARRIER_CNTVCT_FN(time_muls),
 	.time_fmas = BARRIER_CNTVCT_FN(time_fmas),
 	.time_loads = BARRIER_CNTVCT_FN(time_loads),
+	.time_jitter = BARRIER_CNTVCT_FN(time_jitter),
 };
 
 const struct tl_backend tl_backend_barrier_pmccntr = {
@@ -650,4 +655,5 @@ const struct tl_backend tl_backend_barrier_pmccntr = {
 	.time_muls = BARRIER_PMCCNTR_FN(time_muls),
 	.time_fmas = BARRIER_PMCCNTR_FN(time_fmas),
 	.time_loads = BARRIER_PMCCNTR_FN(time_loads),
+	.time_jitter = BARRIER_PMCCNTR_FN(time_jitter),
 };

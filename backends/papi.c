@@ -321,6 +321,7 @@ const struct tl_backend tl_backend_papi_real_nsec = {
 	.time_muls = PAPI_FN(nsec, time_muls),
 	.time_fmas = PAPI_FN(nsec, time_fmas),
 	.time_loads = PAPI_FN(nsec, time_loads),
+	.time_jitter = PAPI_FN(nsec, time_jitter),
 };
 
 const struct tl_backend tl_backend_papi_real_cyc = {
@@ -337,6 +338,7 @@ const struct tl_backend tl_backend_papi_real_cyc = {
 	.time_muls = PAPI_FN(cyc, time_muls),
 	.time_fmas = PAPI_FN(cyc, time_fmas),
 	.time_loads = PAPI_FN(cyc, time_loads),
+	.time_jitter = PAPI_FN(cyc, time_jitter),
 };
 
 const struct tl_backend tl_backend_papi_read = {
@@ -353,4 +355,5 @@ const struct tl_backend tl_backend_papi_read = {
 	.time_muls = PAPI_FN(read, time_muls),
 	.time_fmas = PAPI_FN(read, time_fmas),
 	.time_loads = PAPI_FN(read, time_loads),
+	.time_jitter = PAPI_FN(read, time_jitter),
 };

@@ -260,6 +260,7 @@ const struct tl_backend tl_backend_perf_read = {
 	.time_muls = PERF_FN(time_muls),
 	.time_fmas = PERF_FN(time_fmas),
 	.time_loads = PERF_FN(time_loads),
+	.time_jitter = PERF_FN(time_jitter),
 };
 
 const struct tl_backend tl_backend_perf_task_clock = {
@@ -276,4 +277,5 @@ const struct tl_backend tl_backend_perf_task_clock = {
 	.time_muls = PERF_FN(time_muls),
 	.time_fmas = PERF_FN(time_fmas),
 	.time_loads = PERF_FN(time_loads),
+	.time_jitter = PERF_FN(time_jitter),
 };

@@ -68,6 +68,7 @@ const struct tl_backend tl_backend_clock_gettime = {
 	.time_muls = posix_mono_time_muls,
 	.time_fmas = posix_mono_time_fmas,
 	.time_loads = posix_mono_time_loads,
+	.time_jitter = posix_mono_time_jitter,
 };
 
 const struct tl_backend tl_backend_clock_gettime_raw = {
@@ -84,6 +85,7 @@ const struct tl_backend tl_backend_clock_gettime_raw = {
 	.time_muls = posix_raw_time_muls,
 	.time_fmas = posix_raw_time_fmas,
 	.time_loads = posix_raw_time_loads,
+	.time_jitter = posix_raw_time_jitter,
 };
 
 const struct tl_backend tl_backend_clock_gettime_realtime = {
@@ -100,4 +102,5 @@ const struct tl_backend tl_backend_clock_gettime_realtime = {
 	.time_muls = posix_real_time_muls,
 	.time_fmas = posix_real_time_fmas,
 	.time_loads = posix_real_time_loads,
+	.time_jitter = posix_real_time_jitter,
 };

@@ -261,6 +261,13 @@ static double sim_time_loads(struct tl_timer *t, const void **cursor, uint64_t l
 	return tl_sim_draw_work(&s->m, s->rng, s->m.ns_per_load * (double)loads);
 }
 
+/* The sim has no dependences to switch: an injected sample costs K + D
+ * ADDs, a plain one K. */
+static double sim_time_jitter(struct tl_timer *t, uint64_t k, uint64_t d, unsigned dep)
+{
+	return sim_time_adds(t, dep & 1u ? k + d : k);
+}
+
 const struct tl_backend tl_backend_sim = {
 	.id = "sim",
 	.family = "sim",
@@ -279,4 +286,5 @@ const struct tl_backend tl_backend_sim = {
 	.time_muls = sim_time_muls,
 	.time_fmas = sim_time_fmas,
 	.time_loads = sim_time_loads,
+	.time_jitter = sim_time_jitter,
 };

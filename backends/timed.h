@@ -44,15 +44,7 @@
 /* GNU as can check the size of the unrolled block (the computed entry
  * depends on every operation having one encoding size); clang's integrated
  * assembler cannot evaluate label differences in .if, and emits the same
- * fixed-size encodings anyway. */
-#if defined(__clang__)
-#define TL_TIMED_CHECK_BLOCK(SIZE)
-#else
-#define TL_TIMED_CHECK_BLOCK(SIZE)                                                  \
-	".if (2b - 1b) - " SIZE "\n\t"                                              \
-	".error \"ticklab: a chain instruction changed encoding size\"\n\t"        \
-	".endif\n\t"
-#endif
+ * fixed-size encodings anyway (TL_TIMED_CHECK_BLOCK_AT below). */
 
 /* A chain of n data-dependent operations on one accumulator, in two steps:
  *
@@ -132,42 +124,53 @@ TL_TIMED_INLINE struct tl_timed_chain tl_timed_load_prepare(const void *start, u
 /* The unrolled block of INSN (SIZE: its byte length as text, for the
  * check) and its entry, one text per architecture. Operands: acc, inc, blk,
  * skip, tgt (unused where the entry is counted). */
+/* TL_TIMED_BLOCK_TEXT takes the local labels (A: block start, B: block
+ * end, C: BTI's remainder loop) and the operand names of the block count
+ * and entry offset, so one asm statement can hold two chains. */
 #if defined(__x86_64__)
-#define TL_TIMED_CHAIN_TEXT(INSN, SIZE)                                             \
-	"lea 2f(%%rip), %[tgt]\n\t"                                                 \
-	"sub %[skip], %[tgt]\n\t"                                                   \
+#if defined(__clang__)
+#define TL_TIMED_CHECK_BLOCK_AT(A, B, SIZE)
+#else
+#define TL_TIMED_CHECK_BLOCK_AT(A, B, SIZE)                                         \
+	".if (" B "b - " A "b) - " SIZE "\n\t"                                      \
+	".error \"ticklab: a chain instruction changed encoding size\"\n\t"        \
+	".endif\n\t"
+#endif
+#define TL_TIMED_BLOCK_TEXT(INSN, SIZE, A, B, C, BLK, SKIP)                        \
+	"lea " B "f(%%rip), %[tgt]\n\t"                                              \
+	"sub %[" SKIP "], %[tgt]\n\t"                                               \
 	"jmp *%[tgt]\n\t"                                                           \
 	".p2align 6\n"                                                              \
-	"1:\n\t"                                                                    \
+	A ":\n\t"                                                                    \
 	".rept 256\n\t" INSN "\n\t"                                                 \
-	".endr\n"                                                                   \
-	"2:\n\t" TL_TIMED_CHECK_BLOCK(SIZE)                                         \
-	"sub $1, %[blk]\n\t"                                                        \
-	"jnc 1b\n"
+	".endr\n" B ":\n\t" TL_TIMED_CHECK_BLOCK_AT(A, B, SIZE)                      \
+	"sub $1, %[" BLK "]\n\t"                                                    \
+	"jnc " A "b\n"
 #elif defined(__aarch64__)
-#define TL_TIMED_ARM64_BLOCK(INSN)                                                  \
+#define TL_TIMED_ARM64_BLOCK(INSN, A, B, BLK)                                       \
 	".p2align 6\n"                                                              \
-	"1:\n\t"                                                                    \
+	A ":\n\t"                                                                    \
 	".rept 256\n\t" INSN "\n\t"                                                 \
-	".endr\n"                                                                   \
-	"2:\n\t"                                                                    \
-	"subs %[blk], %[blk], #1\n\t"                                               \
-	"b.hs 1b\n"
+	".endr\n" B ":\n\t"                                                          \
+	"subs %[" BLK "], %[" BLK "], #1\n\t"                                         \
+	"b.hs " A "b\n"
 #if !defined(__ARM_FEATURE_BTI_DEFAULT)
-#define TL_TIMED_CHAIN_TEXT(INSN, SIZE)                                             \
-	"adr %[tgt], 2f\n\t"                                                        \
-	"sub %[tgt], %[tgt], %[skip]\n\t"                                           \
-	"br %[tgt]\n\t" TL_TIMED_ARM64_BLOCK(INSN)
+#define TL_TIMED_BLOCK_TEXT(INSN, SIZE, A, B, C, BLK, SKIP)                        \
+	"adr %[tgt], " B "f\n\t"                                                     \
+	"sub %[tgt], %[tgt], %[" SKIP "]\n\t"                                        \
+	"br %[tgt]\n\t" TL_TIMED_ARM64_BLOCK(INSN, A, B, BLK)
 #else
 /* With BTI every indirect branch must land on a BTI pad, so the remainder
  * runs as a short counted loop instead of a computed jump. */
-#define TL_TIMED_CHAIN_TEXT(INSN, SIZE)                                             \
-	"cbz %[skip], 2f\n"                                                         \
-	"3:\n\t" INSN "\n\t"                                                        \
-	"subs %[skip], %[skip], #1\n\t"                                             \
-	"b.ne 3b\n\t"                                                               \
-	"b 2f\n\t" TL_TIMED_ARM64_BLOCK(INSN)
+#define TL_TIMED_BLOCK_TEXT(INSN, SIZE, A, B, C, BLK, SKIP)                        \
+	"cbz %[" SKIP "], " B "f\n" C ":\n\t" INSN "\n\t"                             \
+	"subs %[" SKIP "], %[" SKIP "], #1\n\t"                                       \
+	"b.ne " C "b\n\t"                                                            \
+	"b " B "f\n\t" TL_TIMED_ARM64_BLOCK(INSN, A, B, BLK)
 #endif
+#endif
+#if defined(TL_TIMED_BLOCK_TEXT)
+#define TL_TIMED_CHAIN_TEXT(INSN, SIZE) TL_TIMED_BLOCK_TEXT(INSN, SIZE, "1", "2", "3", "blk", "skip")
 #endif
 
 #if defined(TL_TIMED_CHAIN_TEXT)
@@ -270,6 +273,97 @@ TL_TIMED_INLINE uint64_t tl_timed_add_chain(uint64_t adds)
 	return tl_timed_chain_run(tl_timed_chain_prepare(adds));
 }
 
+/* The jitter kernel: K ADDs, then D more, where the D either extend the
+ * K's dependent chain (dep = 1, an injected sample) or run beside it
+ * (dep = 0, a plain one). Both variants execute the same instructions at
+ * the same addresses with the same branch outcomes; they differ only in
+ * which memory word the second chain starts from, chosen by pointer
+ * arithmetic before the first read:
+ *
+ *   K ADDs on acc; store acc to slot[0];
+ *   b = *bp; c = *cp;       dep: bp = slot, cp = slot+1 (holding 0)
+ *                           plain: bp = slot+1, cp = slot
+ *   D ADDs on b; b += c     (b = K + D either way)
+ *
+ * Register dependences are fixed by the instruction bytes, so only a
+ * memory word can switch a dependence by data. Each variant forwards the
+ * stored K exactly once on its critical path (dep through b, plain
+ * through c), so the two differ by the D ADDs alone: dep takes
+ * K + forward + D + 1, plain K + forward + 1 (its D overlap the K, as
+ * far as the scheduler holds them behind K's waiting ADDs: bench/kernel.h,
+ * TL_JITTER_OVERLAP_ADDS). Pieces of D, each switched through memory,
+ * were tried for larger D and lost: the minority variant then paid the
+ * memory-dependence predictor on every piece (the shift varied with P). */
+struct tl_timed_jitter {
+	struct tl_timed_chain k, d;
+	uint64_t *slot;          /* slot[0] receives the K chain's result */
+	uint64_t *b, *c;         /* where the D chain and the merge load from */
+};
+
+TL_TIMED_INLINE struct tl_timed_jitter tl_timed_jitter_prepare(uint64_t *slot, uint64_t k,
+								 uint64_t d, unsigned dep)
+{
+	uintptr_t sel = dep & 1u;
+	struct tl_timed_jitter j = {
+		{ 0, 1, k / TL_TIMED_UNROLL, (k % TL_TIMED_UNROLL) * TL_TIMED_ADD_BYTES },
+		{ 0, 1, d / TL_TIMED_UNROLL, (d % TL_TIMED_UNROLL) * TL_TIMED_ADD_BYTES },
+		slot, slot + (sel ^ 1), slot + sel,
+	};
+
+	/* Written here, before the first read, so the word the plain variant
+	 * loads is as near (forwarded or in L1) as the one dep loads. */
+	*(volatile uint64_t *)(slot + 1) = 0;
+	__asm__ volatile("" : "+r"(j.k.acc), "+r"(j.k.blocks), "+r"(j.k.skip), "+r"(j.d.blocks),
+			 "+r"(j.d.skip), "+r"(j.b), "+r"(j.c), "+r"(j.slot));
+	return j;
+}
+
+/* Returns K + D (whichever variant), so tests can check both counts ran. */
+TL_TIMED_INLINE uint64_t tl_timed_jitter_run(struct tl_timed_jitter j)
+{
+#if defined(__x86_64__)
+	uint64_t tgt_;
+	__asm__ volatile(TL_TIMED_BLOCK_TEXT("add %[inc], %[acc]", "768", "1", "2", "3", "blk", "skip")
+			 "mov %[acc], (%[slot])\n\t"
+			 "mov (%[b]), %[b]\n\t"
+			 "mov (%[c]), %[c]\n\t"
+			 TL_TIMED_BLOCK_TEXT("add %[inc], %[b]", "768", "4", "5", "6", "dblk", "dskip")
+			 "add %[c], %[b]\n"
+			 : [acc] "+r"(j.k.acc), [blk] "+r"(j.k.blocks), [skip] "+r"(j.k.skip),
+			   [dblk] "+r"(j.d.blocks), [dskip] "+r"(j.d.skip), [b] "+r"(j.b),
+			   [c] "+r"(j.c), [tgt] "=&r"(tgt_)
+			 : [inc] "r"(j.k.inc), [slot] "r"(j.slot)
+			 : "cc", "memory");
+	(void)tgt_;
+	return (uint64_t)(uintptr_t)j.b;
+#elif defined(__aarch64__)
+	uint64_t tgt_;
+	__asm__ volatile(TL_TIMED_BLOCK_TEXT("add %[acc], %[acc], %[inc]", "1024", "1", "2", "3", "blk",
+					     "skip")
+			 "str %[acc], [%[slot]]\n\t"
+			 "ldr %[b], [%[b]]\n\t"
+			 "ldr %[c], [%[c]]\n\t"
+			 TL_TIMED_BLOCK_TEXT("add %[b], %[b], %[inc]", "1024", "4", "5", "6", "dblk",
+					     "dskip")
+			 "add %[b], %[b], %[c]\n"
+			 : [acc] "+r"(j.k.acc), [blk] "+r"(j.k.blocks), [skip] "+r"(j.k.skip),
+			   [dblk] "+r"(j.d.blocks), [dskip] "+r"(j.d.skip), [b] "+r"(j.b),
+			   [c] "+r"(j.c), [tgt] "=&r"(tgt_)
+			 : [inc] "r"(j.k.inc), [slot] "r"(j.slot)
+			 : "cc", "memory");
+	(void)tgt_;
+	return (uint64_t)(uintptr_t)j.b;
+#else
+	uint64_t b, c;
+
+	*(volatile uint64_t *)j.slot = tl_timed_chain_generic(j.k, '+');
+	b = *(volatile uint64_t *)j.b;
+	c = *(volatile uint64_t *)j.c;
+	j.d.acc = b;
+	return tl_timed_chain_generic(j.d, '+') + c;
+#endif
+}
+
 #define TL_TIMED_NO_PREP(t) (void)(t)
 
 /* Raw difference of two integer readings, signed: an unfenced read may
@@ -305,6 +399,17 @@ TL_TIMED_INLINE uint64_t tl_timed_add_chain(uint64_t adds)
 			      READ, DIFF)                                   \
 	TL_TIMED_DEFINE_CHAIN(X, fmas, tl_timed_fma_prepare, tl_timed_fma_run, T, PREP, \
 			      READ, DIFF)                                   \
+	static double X##_time_jitter(struct tl_timer *t, uint64_t k, uint64_t d, unsigned dep) \
+	{                                                                   \
+		uint64_t slot_[2];                                          \
+		PREP(t);                                                    \
+		struct tl_timed_jitter jit_ = tl_timed_jitter_prepare(slot_, k, d, dep); \
+		T start_, end_;                                             \
+		READ(start_);                                               \
+		(void)tl_timed_jitter_run(jit_);                            \
+		READ(end_);                                                 \
+		return DIFF(t, end_, start_);                               \
+	}                                                                   \
 	static double X##_time_loads(struct tl_timer *t, const void **cursor, uint64_t loads) \
 	{                                                                   \
 		PREP(t);                                                    \

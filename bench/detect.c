@@ -10,6 +10,7 @@
 #include "bench/kernel.h"
 #include "bench/runner.h"
 #include "stats/compare.h"
+#include <stdint.h>
 
 void tl_detect_defaults(struct tl_detect_params *p)
 {
@@ -20,43 +21,125 @@ void tl_detect_defaults(struct tl_detect_params *p)
 	p->seed = 1;
 }
 
+int tl_jitter_controls_fail(const struct tl_comparison *main, const struct tl_comparison *aa,
+			    const struct tl_comparison *sw, double swapped_p, double alpha,
+			    char *why, size_t whylen)
+{
+	if (!aa || aa->na == 0 || aa->nb == 0) {
+		snprintf(why, whylen, "the A/A control (D = 0) had no samples on one side");
+		return 1;
+	}
+	if (aa->mwu_p < alpha) {
+		snprintf(why, whylen,
+			 "the A/A control (D = 0, the split alone) shows a shift (Mann-Whitney p = "
+			 "%.2g)", aa->mwu_p);
+		return 1;
+	}
+	if (!sw)
+		return 0;
+	if (sw->na == 0 || sw->nb == 0) {
+		snprintf(why, whylen, "the P-swapped control (P = %g) had no samples on one side",
+			 swapped_p);
+		return 1;
+	}
+	if (main->hi < sw->lo || sw->hi < main->lo) {
+		snprintf(why, whylen,
+			 "the P-swapped control (P = %g) shifts %.2f ns [%.2f, %.2f], outside "
+			 "the main %.2f ns [%.2f, %.2f]", swapped_p, sw->hl, sw->lo, sw->hi,
+			 main->hl, main->lo, main->hi);
+		return 1;
+	}
+	return 0;
+}
+
 struct buffers {
 	uint64_t *adds;
 	double *raw, *plain, *inj;
 };
 
-/* One jitter:K,D,0.5 cell: 1 when detected, 0 when not, -1 when the draw
- * held no plain or no injected sample. */
-static int evaluate(struct tl_timer *t, const struct tl_flush *f, const struct tl_detect_params *p,
-		    uint64_t d, unsigned index, struct buffers *b, double *pval, double *shift)
+/* One arm of a draw into c: its sizes, MWU U and p and its shift (a mean on
+ * a lattice clock, else Hodges-Lehmann), and with full the interval too
+ * (stats_compare). -1 when a side is empty. */
+static int arm_test(const struct tl_timer *t, const struct tl_detect_params *p,
+		    const struct buffers *b, enum tl_jitter_arm arm, unsigned index, bool full,
+		    struct tl_comparison *c)
 {
-	struct tl_kernel k = { .kind = TL_KERNEL_JITTER, .k = p->k, .d = d, .p = 0.5 };
 	size_t np = 0, ni = 0;
-	double u;
 	enum tl_shift_method method; /* a lattice clock reads the shift as a mean (issue 21) */
 
-	tl_kernel_plan(&k, tl_seed_derive(p->seed, index), b->adds, p->n);
-	tl_measure(t, f, b->adds, p->n, b->raw);
-	for (size_t i = 0; i < p->n; i++) {
+	memset(c, 0, sizeof *c);
+	for (size_t i = 0; i < TL_JITTER_ARMS * p->n; i++) {
 		double ns = b->raw[i] * t->ns_per_unit;
 
-		if (b->adds[i] == p->k)
-			b->plain[np++] = ns;
-		else
+		if (tl_jitter_code_arm(b->adds[i]) != arm)
+			continue;
+		if (tl_jitter_code_dep(b->adds[i], p->k))
 			b->inj[ni++] = ns;
+		else
+			b->plain[np++] = ns;
 	}
+	c->na = np;
+	c->nb = ni;
+	c->lo = c->hi = NAN;
 	/* A small n can draw every sample plain (or every one injected). */
-	if (stats_mann_whitney(b->plain, np, b->inj, ni, &u, pval) != 0)
+	if (stats_mann_whitney(b->plain, np, b->inj, ni, &c->mwu_u, &c->mwu_p) != 0)
 		return -1;
-	*shift = stats_shift(b->plain, np, b->inj, ni, &method);
+	if (full)
+		return stats_compare(b->plain, np, b->inj, ni, 0,
+				     tl_seed_derive(p->seed ^ 0x5a5aULL, index * 4 + arm), c);
+	c->shift = stats_shift(b->plain, np, b->inj, ni, &method);
+	c->method = method;
+	return 0;
+}
+
+/* One jitter:K,D,0.5 draw with its two control arms interleaved (n samples
+ * each): 1 when detected, 0 when not, 2 when detected but the controls
+ * fail (unreliable: counted as not detected), -1 when an arm held no
+ * plain or no injected sample. */
+static int evaluate(struct tl_timer *t, const struct tl_flush *f, const struct tl_detect_params *p,
+		    uint64_t d, unsigned index, struct buffers *b, struct tl_detect_result *r,
+		    double *pval, double *shift)
+{
+	struct tl_kernel k = { .kind = TL_KERNEL_JITTER, .k = p->k, .d = d, .p = 0.5 };
+	struct tl_comparison m, aa, sw;
+
+	tl_kernel_plan(&k, tl_seed_derive(p->seed, index), b->adds, TL_JITTER_ARMS * p->n);
+	tl_measure_jitter(t, f, &k, b->adds, TL_JITTER_ARMS * p->n, b->raw);
+	if (arm_test(t, p, b, TL_JITTER_MAIN, index, false, &m) < 0 ||
+	    arm_test(t, p, b, TL_JITTER_AA, index, false, &aa) < 0)
+		return -1;
+	*pval = m.mwu_p;
+	*shift = m.shift;
+	r->controls_run++;
+	if (aa.mwu_p < p->alpha)
+		r->aa_alarms++;
 	/* U of the plain samples below its mean: they tend to be the smaller. */
-	return *pval < p->alpha && u < (double)np * (double)ni / 2;
+	if (!(m.mwu_p < p->alpha && m.mwu_u < (double)m.na * (double)m.nb / 2))
+		return 0;
+	/* Detected: the interval check against the swapped arm needs both
+	 * bootstraps, paid only here. */
+	if (arm_test(t, p, b, TL_JITTER_MAIN, index, true, &m) < 0 ||
+	    arm_test(t, p, b, TL_JITTER_SWAPPED, index, true, &sw) < 0)
+		return -1;
+	r->aa_p = aa.mwu_p;
+	r->lo = m.lo;
+	r->hi = m.hi;
+	r->sw_shift = sw.shift;
+	r->sw_lo = sw.lo;
+	r->sw_hi = sw.hi;
+	if (tl_jitter_controls_fail(&m, &aa, &sw, 1.0 - k.p, p->alpha, r->control_why,
+				    sizeof r->control_why)) {
+		r->unreliable++;
+		return 2;
+	}
+	return 1;
 }
 
 /* A D counts as detected when most of three draws detect it (the third
  * only when the first two disagree): a lone false alarm at alpha (one draw
  * in 40 upward) then stops the doubling in about 1 case of 500, not 1 of
- * 40, and the answer estimates where the power passes 1/2. */
+ * 40, and the answer estimates where the power passes 1/2. A draw whose
+ * controls fail counts as a miss. */
 static int majority(struct tl_timer *t, const struct tl_flush *f, const struct tl_detect_params *p,
 		    uint64_t d, struct tl_detect_result *r, struct buffers *b, double *pval,
 		    double *shift)
@@ -64,7 +147,7 @@ static int majority(struct tl_timer *t, const struct tl_flush *f, const struct t
 	int hits = 0;
 
 	for (int draw = 0; draw < 3 && hits < 2 && draw - hits < 2; draw++) {
-		int h = evaluate(t, f, p, d, r->evaluations++, b, pval, shift);
+		int h = evaluate(t, f, p, d, r->evaluations++, b, r, pval, shift);
 
 		if (h < 0) {
 			snprintf(r->why, sizeof r->why,
@@ -72,7 +155,7 @@ static int majority(struct tl_timer *t, const struct tl_flush *f, const struct t
 				 p->n, (unsigned long long)d);
 			return -1;
 		}
-		hits += h;
+		hits += h == 1;
 	}
 	return hits >= 2;
 }
@@ -84,6 +167,12 @@ static void say_found(struct tl_detect_result *r, uint64_t d, double p, double s
 	r->d_ns = (double)d * r->ns_per_add;
 	r->p = p;
 	r->shift_ns = shift;
+	r->found_aa_p = r->aa_p;
+	r->found_lo = r->lo;
+	r->found_hi = r->hi;
+	r->found_sw_shift = r->sw_shift;
+	r->found_sw_lo = r->sw_lo;
+	r->found_sw_hi = r->sw_hi;
 }
 
 int tl_detect_run(struct tl_timer *t, const struct tl_flush *f, const struct tl_detect_params *p,
@@ -96,13 +185,17 @@ int tl_detect_run(struct tl_timer *t, const struct tl_flush *f, const struct tl_
 
 	memset(r, 0, sizeof *r);
 	r->d_ns = r->p = r->shift_ns = NAN;
-	b.adds = malloc(p->n * sizeof *b.adds);
-	b.raw = malloc(p->n * sizeof *b.raw);
+	r->n_side = p->n / 2;
+	/* n samples for the draw itself, as many for each control. */
+	b.adds = p->n <= SIZE_MAX / (TL_JITTER_ARMS * sizeof *b.raw)
+			 ? malloc(TL_JITTER_ARMS * p->n * sizeof *b.adds) : NULL;
+	b.raw = b.adds ? malloc(TL_JITTER_ARMS * p->n * sizeof *b.raw) : NULL;
 	b.plain = malloc(p->n * sizeof *b.plain);
 	b.inj = malloc(p->n * sizeof *b.inj);
 	/* n is the user's: too many is said, not a tl_fail. */
 	if (!b.adds || !b.raw || !b.plain || !b.inj) {
-		snprintf(r->why, sizeof r->why, "out of memory for 4 buffers of %zu samples (-n)", p->n);
+		snprintf(r->why, sizeof r->why,
+			 "out of memory for the buffers of 3 x %zu samples (-n)", p->n);
 		goto out;
 	}
 	r->ns_per_add = tl_ns_per_add(t);

@@ -35,16 +35,41 @@ struct tl_detect_result {
 	double shift_ns;      /* Hodges-Lehmann shift at d (its last draw) */
 	unsigned evaluations; /* jitter cells measured */
 	char why[160];        /* not found, or a failure */
+	/* The controls beside every draw (an A/A arm, D = 0, and a P-swapped
+	 * arm of n samples each, interleaved with the draw's own): */
+	size_t n_side;        /* plain (= injected) samples of one arm: the split of n */
+	unsigned controls_run; /* draws whose controls ran */
+	unsigned aa_alarms;   /* draws whose A/A arm showed a shift */
+	unsigned unreliable;  /* detected draws the controls overruled (counted as misses) */
+	char control_why[200]; /* the last overruling's reason */
+	double aa_p, lo, hi, sw_shift, sw_lo, sw_hi; /* the last detected draw's */
+	/* At d (found only): the A/A arm's MWU p, the draw's 95 % interval
+	 * and the P-swapped arm's shift and interval. */
+	double found_aa_p, found_lo, found_hi, found_sw_shift, found_sw_lo, found_sw_hi;
 };
 
 void tl_detect_defaults(struct tl_detect_params *p);
+
+/* The controls' verdict on a jitter result (bench/kernel.h's arms): 1 with
+ * why when they fail -- the A/A arm (D = 0) has no samples on one side or
+ * shows a shift (Mann-Whitney p < alpha), or the P-swapped arm's shift
+ * interval does not meet the main one's (sw NULL: not judged) -- else 0.
+ * A failed result is "unreliable here", never detected: the lab's own
+ * split, not the injected ADDs, would be what moved. */
+struct tl_comparison;
+int tl_jitter_controls_fail(const struct tl_comparison *main, const struct tl_comparison *aa,
+			    const struct tl_comparison *sw, double swapped_p, double alpha,
+			    char *why, size_t whylen);
 
 /* Searches on the calling thread (pin it first): doubles D from 1 until it
  * is detected, then bisects between the last miss and the first hit (to
  * 1/16 of D, or 1 ADD), each
  * evaluation a fresh seeded jitter:K,D,0.5 cell of n samples (flushing f
  * before each); a D is detected when two of (at most) three draws detect
- * it. Near the boundary detection is a rate, not a wall, so the answer
+ * it, and a draw whose A/A or P-swapped control fails
+ * (tl_jitter_controls_fail) counts as a miss. Each draw measures 3n
+ * samples: its own n and n for each control, interleaved sample by sample.
+ * Near the boundary detection is a rate, not a wall, so the answer
  * estimates the D where the test's power passes 1/2, within the scatter
  * of three draws. stop (may be NULL) ends it early.
  * Returns 0, or -1 with r->why saying what failed: the four buffers of n

@@ -365,36 +365,63 @@ int tl_kernel_parse_list_topo(const char *text, const struct tl_topology *topo,
 	return 0;
 }
 
-void tl_kernel_plan(const struct tl_kernel *kern, uint64_t seed, uint64_t *adds, size_t n)
+/* Exactly round(p*m) of the m positions idx[0..m) get the dependent path,
+ * chosen by a partial Fisher-Yates: the injected share is then known, not
+ * itself a random quantity. */
+static void plan_arm(const struct tl_kernel *kern, enum tl_jitter_arm arm, gsl_rng *r, size_t *idx,
+		     size_t m, uint64_t *adds)
 {
-	size_t extra;
+	double p = arm == TL_JITTER_SWAPPED ? 1.0 - kern->p : kern->p;
+	uint64_t d = tl_jitter_arm_d(kern, arm), tag = (uint64_t)arm << TL_JITTER_ARM_SHIFT;
+	size_t extra = (size_t)llround(p * (double)m);
+
+	for (size_t i = 0; i < m; i++)
+		adds[idx[i]] = kern->k | tag;
+	for (size_t i = 0; i < extra; i++) {
+		size_t j = i + (size_t)gsl_rng_uniform_int(r, (unsigned long)(m - i));
+		size_t t = idx[i];
+		idx[i] = idx[j];
+		idx[j] = t;
+		adds[idx[i]] = (kern->k + d) | TL_JITTER_DEP | tag;
+	}
+}
+
+/* arms 3: the three interleaved arms; 1: one main arm over all n. */
+static void plan(const struct tl_kernel *kern, uint64_t seed, uint64_t *adds, size_t n,
+		 unsigned arms)
+{
 	gsl_rng *r;
+	size_t *idx;
 
 	for (size_t i = 0; i < n; i++)
 		adds[i] = kern->kind == TL_KERNEL_EMPTY ? 0 : kern->k;
-	if (kern->kind != TL_KERNEL_JITTER || kern->d == 0 || n == 0)
+	if (kern->kind != TL_KERNEL_JITTER || n == 0)
 		return;
-
-	/* Exactly round(p*n) jittered measurements at seeded positions (a partial
-	 * Fisher-Yates over an index list): the injected share is then known,
-	 * not itself a random quantity. */
-	extra = (size_t)llround(kern->p * (double)n);
 	r = gsl_rng_alloc(gsl_rng_mt19937);
 	if (!r)
 		tl_fail("out of memory (a random number generator)");
 	gsl_rng_set(r, (unsigned long)(seed ^ (seed >> 32)) + 1);
-	size_t *idx = tl_xcalloc(n, sizeof *idx);
-	for (size_t i = 0; i < n; i++)
-		idx[i] = i;
-	for (size_t i = 0; i < extra; i++) {
-		size_t j = i + (size_t)gsl_rng_uniform_int(r, (unsigned long)(n - i));
-		size_t t = idx[i];
-		idx[i] = idx[j];
-		idx[j] = t;
-		adds[idx[i]] = kern->k + kern->d;
+	idx = tl_xcalloc(n / arms + 1, sizeof *idx);
+	for (unsigned a = 0; a < arms; a++) {
+		size_t m = 0;
+
+		for (size_t i = a; i < n; i += arms)
+			idx[m++] = i;
+		plan_arm(kern, (enum tl_jitter_arm)a, r, idx, m, adds);
 	}
 	free(idx);
 	gsl_rng_free(r);
+}
+
+void tl_kernel_plan(const struct tl_kernel *kern, uint64_t seed, uint64_t *adds, size_t n)
+{
+	plan(kern, seed, adds, n, TL_JITTER_ARMS);
+}
+
+void tl_kernel_plan_main_only(const struct tl_kernel *kern, uint64_t seed, uint64_t *adds,
+			      size_t n)
+{
+	plan(kern, seed, adds, n, 1);
 }
 
 const char *tl_kernel_op(enum tl_kernel_kind kind)

@@ -77,9 +77,67 @@ int tl_kernel_runnable(const struct tl_kernel *k, char *why, size_t whylen);
  * names the size. */
 void *tl_kernel_chase_layout(uint64_t bytes, uint64_t seed);
 
-/* Fills adds[0..n) with the operation count of each measurement (K, or K+d for a
- * seeded share p), decided before any timed region runs. Jitter puts K+d in
- * exactly round(p*n) seeded positions, so the injected share is known. */
+/* Fills adds[0..n) with the operation count of each measurement (K),
+ * decided before any timed region runs. A jitter cell's entries are codes
+ * (below): its samples are three interleaved arms, sample i in arm i % 3,
+ * the cell itself and its two controls: an A/A arm (D = 0, same P: the
+ * split alone, which must show nothing) and a P-swapped arm (D at 1 - P:
+ * the same shift, which must agree). Each arm puts the dependent path in
+ * exactly round(p*n_arm) seeded positions, so the injected share is known. */
 void tl_kernel_plan(const struct tl_kernel *kern, uint64_t seed, uint64_t *adds, size_t n);
+
+/* The plan before the arms: one main arm over all n (how files saved then
+ * were split; their D = 0 cells are re-split this way). */
+void tl_kernel_plan_main_only(const struct tl_kernel *kern, uint64_t seed, uint64_t *adds,
+			      size_t n);
+
+/* A jitter sample's code: the ADDs on its dependent chain (K, or K + D on
+ * the dependent path) in the low bits, TL_JITTER_DEP when it took the
+ * dependent path (the only mark an A/A sample has), its arm above
+ * TL_JITTER_ARM_SHIFT. Files saved before the arms hold K or K + D
+ * alone: they read as main-arm samples, dependent when the count is not K. */
+#define TL_JITTER_DEP (1ULL << 40)
+#define TL_JITTER_ARM_SHIFT 41
+enum tl_jitter_arm { TL_JITTER_MAIN, TL_JITTER_AA, TL_JITTER_SWAPPED, TL_JITTER_ARMS };
+
+static inline enum tl_jitter_arm tl_jitter_code_arm(uint64_t code)
+{
+	uint64_t a = code >> TL_JITTER_ARM_SHIFT;
+	return a < TL_JITTER_ARMS ? (enum tl_jitter_arm)a : TL_JITTER_MAIN;
+}
+
+static inline uint64_t tl_jitter_code_chain(uint64_t code)
+{
+	return code & (TL_JITTER_DEP - 1);
+}
+
+static inline unsigned tl_jitter_code_dep(uint64_t code, uint64_t k)
+{
+	return (code & TL_JITTER_DEP) || tl_jitter_code_chain(code) != k;
+}
+
+/* Whether any code carries the marks (a file from before the arms does not). */
+static inline int tl_jitter_codes_tagged(const uint64_t *codes, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (codes[i] >= TL_JITTER_DEP)
+			return 1;
+	return 0;
+}
+
+/* In a plain sample the D ADDs run beside the K chain but after it in
+ * program order, so they overlap it only as far as the core's scheduler
+ * holds them behind K's waiting ADDs. Means of 5000-sample arms on the
+ * Zen 5 guest (K = 500, 0.28 ns per ADD): the shift came out as D at
+ * D = 1 (+0.30 ns) and near it at D = 8 (+1.9..2.4 ns of 2.3 at P = 0.1),
+ * but 65 % of D at 16 and 32, 44 % at 64 and 13 % at 256. Above this
+ * the table says the shift can fall short. */
+#define TL_JITTER_OVERLAP_ADDS 8
+
+/* The extra ADDs an arm runs: D, or none in the A/A arm. */
+static inline uint64_t tl_jitter_arm_d(const struct tl_kernel *k, enum tl_jitter_arm arm)
+{
+	return arm == TL_JITTER_AA ? 0 : k->d;
+}
 
 #endif

@@ -439,14 +439,16 @@ static double (*counted_fn(const struct tl_backend *b,
  * region; the backend's time_* is the only thing that reads the clock. The
  * timed function is chosen once, before the samples, and the conversion to
  * ns comes after them. */
-static void sample_loop(struct tl_timer *t, const struct tl_flush *f, enum tl_kernel_kind kind,
+static void sample_loop(struct tl_timer *t, const struct tl_flush *f, const struct tl_kernel *kern,
 			const uint64_t *counts, const void **cursor, size_t n, double *raw,
 			double *ns)
 {
 	const struct tl_backend *b = t->backend;
+	enum tl_kernel_kind kind = kern->kind;
 	double (*time_empty)(struct tl_timer *) = b->time_empty;
 	double (*time_loads)(struct tl_timer *, const void **, uint64_t) = b->time_loads;
 	double (*time_counted)(struct tl_timer *, uint64_t) = counted_fn(b, kind);
+	double (*time_jitter)(struct tl_timer *, uint64_t, uint64_t, unsigned) = b->time_jitter;
 
 	if (kind == TL_KERNEL_EMPTY)
 		for (size_t i = 0; i < n; i++) {
@@ -457,6 +459,16 @@ static void sample_loop(struct tl_timer *t, const struct tl_flush *f, enum tl_ke
 		for (size_t i = 0; i < n; i++) {
 			tl_flush_touch(f);
 			raw[i] = time_loads(t, cursor, counts[i]);
+		}
+	else if (kind == TL_KERNEL_JITTER)
+		/* The variant is data (dep), never a different call or count:
+		 * plain and injected run one instruction stream. */
+		for (size_t i = 0; i < n; i++) {
+			uint64_t d = tl_jitter_arm_d(kern, tl_jitter_code_arm(counts[i]));
+			unsigned dep = tl_jitter_code_dep(counts[i], kern->k);
+
+			tl_flush_touch(f);
+			raw[i] = time_jitter(t, kern->k, d, dep);
 		}
 	else
 		for (size_t i = 0; i < n; i++) {
@@ -470,7 +482,15 @@ static void sample_loop(struct tl_timer *t, const struct tl_flush *f, enum tl_ke
 void tl_measure(struct tl_timer *t, const struct tl_flush *f, const uint64_t *adds, size_t n,
 		double *out)
 {
-	sample_loop(t, f, adds ? TL_KERNEL_ADD : TL_KERNEL_EMPTY, adds, NULL, n, out, NULL);
+	struct tl_kernel k = { .kind = adds ? TL_KERNEL_ADD : TL_KERNEL_EMPTY };
+
+	sample_loop(t, f, &k, adds, NULL, n, out, NULL);
+}
+
+void tl_measure_jitter(struct tl_timer *t, const struct tl_flush *f, const struct tl_kernel *kern,
+		       const uint64_t *codes, size_t n, double *out)
+{
+	sample_loop(t, f, kern, codes, NULL, n, out, NULL);
 }
 
 static void run_chunk(struct tl_run *run, struct tl_cell *c)
@@ -482,7 +502,7 @@ static void run_chunk(struct tl_run *run, struct tl_cell *c)
 	atomic_store(&run->in_timed_window, true);
 	if (c->chase) /* the lap load_chunk sized the chunk for; its time is dropped */
 		(void)t->backend->time_loads(t, &c->cursor, c->kernel.bytes / 64);
-	sample_loop(t, &run->flushes[c->flush], c->kernel.kind, c->adds + from, &c->cursor, len,
+	sample_loop(t, &run->flushes[c->flush], &c->kernel, c->adds + from, &c->cursor, len,
 		    c->raw + from, c->ns + from);
 	atomic_store(&run->in_timed_window, false);
 	/* Release: a reader that sees the new count sees the samples too. */

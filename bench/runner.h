@@ -122,6 +122,11 @@ uint64_t tl_jitter_adds_for_ns(double d_ns, double ns_per_add);
 void tl_measure(struct tl_timer *t, const struct tl_flush *f, const uint64_t *adds, size_t n,
 		double *out);
 
+/* The same for a jitter kernel: n samples of kern with the plan's codes
+ * (tl_kernel_plan), each in its arm's variant. */
+void tl_measure_jitter(struct tl_timer *t, const struct tl_flush *f, const struct tl_kernel *kern,
+		       const uint64_t *codes, size_t n, double *out);
+
 /* A seed for stream `index` derived from the run's seed (splitmix64), so
  * cells and searches get independent, reproducible generators. */
 uint64_t tl_seed_derive(uint64_t seed, uint64_t index);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "bench/detect.h"
 #include "bench/runner.h"
 #include "cli/command.h"
@@ -28,8 +29,10 @@ static const char usage_text[] =
 	"injected samples shifted up with Mann-Whitney p < A, as `ticklab run` would\n"
 	"say \"detected\". D doubles from 1 until detected, then is bisected to 1/16;\n"
 	"a D counts when two of (at most) three draws detect it, so the answer is\n"
-	"about where the test's power passes 1/2. The model-free cousin of t_diff\n"
-	"(`ticklab search`).\n"
+	"about where the test's power passes 1/2. Each draw also measures an A/A\n"
+	"control (D = 0) and a P-swapped one, N samples each, interleaved with its\n"
+	"own; a draw whose controls fail counts as a miss, and the table says how\n"
+	"often that happened. The model-free cousin of t_diff (`ticklab search`).\n"
 	"\n"
 	"  -b, --backend LIST   timer backends, comma-separated (see `ticklab info`)\n"
 	"  -f, --flush LIST     bytes written before every sample (default 0)\n"
@@ -155,15 +158,37 @@ static void detect_release(void *st)
 	free(o->flush);
 }
 
+static json_t *controls_json(const struct tl_detect_result *r)
+{
+	json_t *o = tl_json_object();
+
+	tl_json_set(o, "draws", json_integer((json_int_t)r->controls_run));
+	tl_json_set(o, "aa_alarms", json_integer((json_int_t)r->aa_alarms));
+	tl_json_set(o, "unreliable_draws", json_integer((json_int_t)r->unreliable));
+	tl_json_set(o, "last_unreliable", r->unreliable ? json_string(r->control_why) : json_null());
+	tl_json_set(o, "aa_mwu_p", tl_json_real(r->found ? r->found_aa_p : NAN));
+	tl_json_set(o, "ci_lo_ns", tl_json_real(r->found ? r->found_lo : NAN));
+	tl_json_set(o, "ci_hi_ns", tl_json_real(r->found ? r->found_hi : NAN));
+	tl_json_set(o, "swapped_shift_ns", tl_json_real(r->found ? r->found_sw_shift : NAN));
+	tl_json_set(o, "swapped_ci_lo_ns", tl_json_real(r->found ? r->found_sw_lo : NAN));
+	tl_json_set(o, "swapped_ci_hi_ns", tl_json_real(r->found ? r->found_sw_hi : NAN));
+	return o;
+}
+
 static json_t *result_json(const char *backend, uint64_t flush, const struct tl_detect_result *r)
 {
-	return json_pack("{s:s,s:I,s:b,s:o,s:o,s:o,s:o,s:o,s:I,s:I,s:s}", "backend", backend,
+	json_t *o = json_pack("{s:s,s:I,s:b,s:o,s:o,s:o,s:o,s:o,s:I,s:I,s:s}", "backend", backend,
 			 "flush_bytes", (json_int_t)flush, "found", r->found, "d_adds",
 			 r->found ? json_integer((json_int_t)r->d) : json_null(), "d_ns",
 			 tl_json_real(r->found ? r->d_ns : NAN), "ns_per_add",
 			 tl_json_real(r->ns_per_add), "mwu_p", tl_json_real(r->found ? r->p : NAN),
 			 "shift_ns", tl_json_real(r->found ? r->shift_ns : NAN), "below_adds",
 			 (json_int_t)r->below, "evaluations", (json_int_t)r->evaluations, "note", r->why);
+
+	if (!o)
+		tl_fail("out of memory (a detect result)");
+	tl_json_set(o, "controls", controls_json(r));
+	return o;
 }
 
 /* One cell: open, measure, print a row, append its JSON. 0 or TL_EXIT_FAIL. */
@@ -197,11 +222,19 @@ static int detect_cell(const struct detect_opts *o, size_t b, size_t fi, FILE *o
 		char detail[200];
 
 		if (r.found)
-			snprintf(detail, sizeof detail, "p = %.2g, shift %.2f ns", r.p, r.shift_ns);
+			snprintf(detail, sizeof detail, "p = %.2g, shift %.2f ns [%.2f, %.2f]", r.p,
+				 r.shift_ns, r.found_lo, r.found_hi);
 		else
 			snprintf(detail, sizeof detail, "%s", r.why);
 		fprintf(out, "%-24s %-8s %7.4f %16s %9s %5u  %s\n", o->backends[b], o->flush_names[fi],
 			r.ns_per_add, d, dns, r.evaluations, detail);
+		if (r.found)
+			fprintf(out, "  controls at D: A/A p = %.2g; P-swapped %.2f ns [%.2f, %.2f]\n",
+				r.found_aa_p, r.found_sw_shift, r.found_sw_lo, r.found_sw_hi);
+		fprintf(out, "  controls: %u draws, A/A shift in %u, %u detected draws overruled as "
+			     "unreliable%s%s%s\n", r.controls_run, r.aa_alarms, r.unreliable,
+			r.unreliable ? " (last: " : "", r.unreliable ? r.control_why : "",
+			r.unreliable ? ")" : "");
 		if (rows)
 			tl_json_append(rows, result_json(o->backends[b], o->flush[fi], &r));
 	}

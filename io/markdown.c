@@ -109,8 +109,12 @@ static int md_jitter(FILE *f, const struct tl_run *run, uint64_t seed)
 			snprintf(iv, sizeof iv, "[%s, %s]", lo, hi);
 			snprintf(p, sizeof p, "%.2g", j.cmp.mwu_p);
 		}
-		snprintf(verdict, sizeof verdict, "%s", !j.ok ? j.note : j.detected ? "**detected**"
-									  : "not detected");
+		if (!j.ok)
+			snprintf(verdict, sizeof verdict, "%s", j.note);
+		else if (j.unreliable)
+			snprintf(verdict, sizeof verdict, "unreliable here: %.100s", j.reason);
+		else
+			snprintf(verdict, sizeof verdict, "%s", j.detected ? "**detected**" : "not detected");
 		const char *cells[] = { run->timers[c->timer].id, flush, c->kernel.label, inj, truth,
 					shift, iv, p, verdict };
 		if (md_row(f, cells, 9) < 0)

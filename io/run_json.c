@@ -183,7 +183,7 @@ static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_
 		struct tl_jitter jit;
 
 		tl_jitter_analyse(run, i, seed, &jit);
-		tl_json_set(o, "jitter", tl_jitter_to_json(&jit, c->kernel.d));
+		tl_json_set(o, "jitter", tl_jitter_to_json(&jit, c->kernel.d, c->kernel.p));
 	}
 	tl_json_set(o, "summary", summary_to_json(&an->summary));
 	tl_json_set(o, "os_filter", os_to_json(&an->os));

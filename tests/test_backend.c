@@ -211,6 +211,30 @@ static void test_add_chain(void)
 	ok(good, "add chain runs exactly K ADDs (K = 0..1099 and up to 20000)");
 }
 
+/* The jitter kernel runs K + D ADDs in both variants, for every remainder
+ * and block count of either chain: the variant changes a dependence, not
+ * the work. */
+static void test_jitter_chain(void)
+{
+	static const uint64_t ks[] = { 0, 1, 2, 255, 256, 257, 500, 511, 512, 513, 1000 };
+	uint64_t slot[2];
+	int good = 1;
+
+	for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
+		for (size_t j = 0; j < sizeof ks / sizeof ks[0]; j++)
+			for (unsigned dep = 0; dep < 2; dep++) {
+				uint64_t got = tl_timed_jitter_run(
+					tl_timed_jitter_prepare(slot, ks[i], ks[j], dep));
+				if (got != ks[i] + ks[j]) {
+					tap_diag("jitter K %llu D %llu dep %u ran %llu ADDs",
+						 (unsigned long long)ks[i], (unsigned long long)ks[j],
+						 dep, (unsigned long long)got);
+					good = 0;
+				}
+			}
+	ok(good, "jitter kernel runs exactly K + D ADDs, dependent or beside (K, D in 0..1000)");
+}
+
 /* The other chains, for every remainder and block count: MUL leaves the
  * factor's K-th power, FMA counts exactly, LOAD ends K steps along the ring. */
 static void test_other_chains(void)
@@ -474,6 +498,7 @@ int main(void)
 	test_probes();
 	test_this_machine();
 	test_add_chain();
+	test_jitter_chain();
 	test_other_chains();
 	test_barrier_tsc();
 #if defined(__aarch64__)

@@ -152,20 +152,46 @@ static void test_rejections(void)
 	reject("EMPTY", "unknown kernel");
 }
 
+/* Counts of one arm's samples: all, dependent, and with chain + DEP. */
+static void arm_counts(const uint64_t *a, size_t n, uint64_t k, enum tl_jitter_arm arm,
+		       size_t *all, size_t *dep, size_t *bad, uint64_t dep_chain)
+{
+	*all = *dep = *bad = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (tl_jitter_code_arm(a[i]) != arm)
+			continue;
+		(*all)++;
+		*bad += i % TL_JITTER_ARMS != (size_t)arm;
+		if (tl_jitter_code_dep(a[i], k)) {
+			(*dep)++;
+			*bad += tl_jitter_code_chain(a[i]) != dep_chain || !(a[i] & TL_JITTER_DEP);
+		} else {
+			*bad += tl_jitter_code_chain(a[i]) != k;
+		}
+	}
+}
+
 static void test_plan(void)
 {
 	struct tl_kernel k = { .kind = TL_KERNEL_JITTER, .k = 500, .d = 50, .p = 0.1 };
 	enum { N = 10000 };
 	uint64_t *a = malloc(N * sizeof *a), *b = malloc(N * sizeof *b);
-	size_t extra = 0, other = 0, diff = 0;
+	size_t extra = 0, diff = 0, all, dep, bad;
 
 	tl_kernel_plan(&k, 42, a, N);
-	for (size_t i = 0; i < N; i++) {
-		extra += a[i] == 550;
-		other += a[i] != 500 && a[i] != 550;
-	}
-	is_int(extra, 1000, "jitter plan: exactly round(p*n) = 1000 of 10000 get K+D");
-	is_int(other, 0, "jitter plan: every other measurement gets K");
+	/* Arms by position: 3334, 3333, 3333 samples. */
+	arm_counts(a, N, 500, TL_JITTER_MAIN, &all, &dep, &bad, 550);
+	ok(all == 3334 && dep == 333 && bad == 0,
+	   "main arm: samples 0, 3, 6...; exactly round(0.1 x 3334) = 333 run K+D (%zu of %zu, %zu bad)",
+	   dep, all, bad);
+	arm_counts(a, N, 500, TL_JITTER_AA, &all, &dep, &bad, 500);
+	ok(all == 3333 && dep == 333 && bad == 0,
+	   "A/A arm: samples 1, 4...; 333 take the dependent path with D = 0 (%zu of %zu, %zu bad)",
+	   dep, all, bad);
+	arm_counts(a, N, 500, TL_JITTER_SWAPPED, &all, &dep, &bad, 550);
+	ok(all == 3333 && dep == 3000 && bad == 0,
+	   "P-swapped arm: samples 2, 5...; round(0.9 x 3333) = 3000 run K+D (%zu of %zu, %zu bad)",
+	   dep, all, bad);
 
 	tl_kernel_plan(&k, 42, b, N);
 	ok(!memcmp(a, b, N * sizeof *a), "same seed, same plan");
@@ -177,21 +203,33 @@ static void test_plan(void)
 	/* The jittered positions are spread, not bunched at the start. */
 	size_t first_half = 0;
 	for (size_t i = 0; i < N / 2; i++)
-		first_half += a[i] == 550;
-	ok(first_half > 400 && first_half < 600, "jittered share is even over the run (%zu/1000 "
+		first_half += tl_jitter_code_arm(a[i]) == TL_JITTER_MAIN &&
+			      tl_jitter_code_dep(a[i], 500);
+	ok(first_half > 130 && first_half < 200, "jittered share is even over the run (%zu/333 "
 						 "in the first half)", first_half);
 
+	/* The plan from before the arms, kept to re-split old files. */
+	tl_kernel_plan_main_only(&k, 42, a, N);
+	extra = 0;
+	for (size_t i = 0; i < N; i++)
+		extra += tl_jitter_code_arm(a[i]) == TL_JITTER_MAIN && tl_jitter_code_chain(a[i]) == 550;
+	is_int(extra, 1000, "main-only plan: exactly round(p*n) = 1000 of 10000 get K+D");
+	/* A code without marks (an old file's K or K+D) reads as main arm. */
+	ok(tl_jitter_code_arm(550) == TL_JITTER_MAIN && tl_jitter_code_dep(550, 500) &&
+		   !tl_jitter_code_dep(500, 500) && !tl_jitter_codes_tagged(a, 0),
+	   "an unmarked K+D is a main-arm injected sample, K a plain one");
+
 	k.p = 0.333;
-	tl_kernel_plan(&k, 7, a, 3);
-	extra = (a[0] == 550) + (a[1] == 550) + (a[2] == 550);
+	tl_kernel_plan_main_only(&k, 7, a, 3);
+	extra = (a[0] != 500) + (a[1] != 500) + (a[2] != 500);
 	is_int(extra, 1, "p = 0.333 over 3 measurements: one jittered");
 
 	k.p = 1;
-	tl_kernel_plan(&k, 7, a, 100);
-	extra = 0;
-	for (size_t i = 0; i < 100; i++)
-		extra += a[i] == 550;
-	is_int(extra, 100, "p = 1: all jittered");
+	tl_kernel_plan(&k, 7, a, 99);
+	arm_counts(a, 99, 500, TL_JITTER_MAIN, &all, &dep, &bad, 550);
+	ok(all == 33 && dep == 33 && bad == 0, "p = 1: the whole main arm jittered");
+	arm_counts(a, 99, 500, TL_JITTER_SWAPPED, &all, &dep, &bad, 550);
+	ok(all == 33 && dep == 0 && bad == 0, "p = 1: none of the P-swapped arm");
 
 	struct tl_kernel add = { .kind = TL_KERNEL_ADD, .k = 123 };
 	tl_kernel_plan(&add, 1, a, 100);

@@ -92,11 +92,15 @@ static void test_sim_exact(void)
 	is_near(run.cells[1].ns[0], 20 + 250, 1e-9, "add:500 reads 270 ns");
 	is_int(run.samples_done, run.samples_total, "every sample taken");
 	is_int(run.samples_total, 6 * 100, "samples_total = cells x n");
-	size_t jit = 0;
-	for (size_t i = 0; i < 100; i++)
+	size_t jit = 0, planned = 0;
+	for (size_t i = 0; i < 100; i++) {
 		jit += run.cells[2].ns[i] > 20 + 50 + 1;
-	is_int(jit, 20, "jitter:100,10,0.2 shows exactly 20 slow samples of 100");
-	ok(run.cells[2].adds[0] == 100 || run.cells[2].adds[0] == 110, "jitter plan stored");
+		planned += tl_jitter_code_chain(run.cells[2].adds[i]) == 110;
+	}
+	/* Arms of 34, 33, 33 samples: round(0.2 x 34) = 7 in the cell's own,
+	 * none slow in the A/A arm (D = 0), round(0.8 x 33) = 26 swapped. */
+	is_int(jit, 33, "jitter:100,10,0.2 shows exactly 7 + 26 slow samples of 100");
+	is_int(planned, 33, "jitter plan stored: the slow ones are the K + D codes");
 	ok(!tr.in_window, "callbacks run outside timed windows");
 	ok(!atomic_load(&run.in_timed_window), "no timed window open after the run");
 	tl_run_free(&run);
@@ -120,9 +124,10 @@ static void test_sim_jitter_ns(void)
 	ok(!strcmp(run.cells[1].kernel.label, "jitter:100,6ns,0.2"), "the label keeps the ns");
 	for (size_t i = 0; i < 100; i++) {
 		slow += run.cells[1].ns[i] == 20 + 0.5 * 112;
-		planned += run.cells[1].adds[i] == 112;
+		planned += tl_jitter_code_chain(run.cells[1].adds[i]) == 112;
 	}
-	ok(slow == 20 && planned == 20, "20 of 100 samples planned and timed at K + 12 ADDs");
+	ok(slow == 33 && planned == 33,
+	   "7 + 26 of 100 samples (own and P-swapped arms) planned and timed at K + 12 ADDs");
 	is_near(run.cells[0].d_ns_per_add, NAN, 0, "a cell without D in ns has no conversion");
 	tl_run_free(&run);
 	is_int(tl_jitter_adds_for_ns(5, -0.1), 0, "no positive ns per ADD: 0 ADDs");

@@ -2,7 +2,8 @@
 # The barrier timed functions, as compiled: nothing but the kernel's chain
 # (ADD, MUL, FMA or load) between the first and the last read (no call),
 # each read fenced as lfence; rdtscp; lfence (barrier-tsc) or lfence; rdtsc;
-# lfence (barrier-rdtsc), and each 256-operation unrolled block present.
+# lfence (barrier-rdtsc), and each 256-operation unrolled block present;
+# the jitter kernel's plain and injected samples one code path.
 . "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
 command -v objdump >/dev/null 2>&1 || skip_all "objdump not installed"
 case "$(uname -m)" in x86_64) ;; *) skip_all "barrier-tsc is x86-64 only" ;; esac
@@ -81,6 +82,40 @@ chain() {
 	[ -z "$others" ]; ok $? "$f: nothing but the chain between the reads${others:+: $others}"
 }
 
+# jitter FUNC READ: plain and injected samples are one code path. The
+# variant (dep) is data: the function has no conditional branch but the
+# two blocks' loop ends (so no branch, and no computed jump, depends on
+# it); between the reads, two unrolled blocks of 256 register ADDs (the K
+# chain and the D chain), each entered by a computed jump whose target
+# depends on K or D alone, and as the only memory accesses one store (the
+# K chain's result) and two loads (where the D chain and the merge start
+# from: the one place the variants differ, by address).
+jitter() {
+	f=$1 rd=$2
+	b=$(body $f)
+	[ -n "$b" ]; ok $? "$f is in $(basename "$obj")"
+	n=$(printf '%s\n' "$b" | awk -v r="$rd" '$1 == r { c++ } END { print c + 0 }')
+	[ "$n" -eq 2 ]; ok $? "$f has two $rd (found $n)"
+	cond=$(printf '%s\n' "$b" | grep -Ev '^jmp[[:space:]]' | grep -Ec '^j[a-z]+[[:space:]]')
+	[ "$cond" -eq 2 ]; ok $? "$f: no conditional branch but the two block loops (found $cond)"
+	mid=$(between $f $rd)
+	adds=$(printf '%s\n' "$mid" | grep -Ec '^add[[:space:]]+%r[0-9a-z]+,%r[0-9a-z]+$')
+	[ "$adds" -eq 513 ]; ok $? "$f: two unrolled blocks of 256 register ADDs and the merge (found $adds)"
+	jumps=$(printf '%s\n' "$mid" | grep -Ec '^jmp[[:space:]]+\*%')
+	[ "$jumps" -eq 2 ]; ok $? "$f: each block entered by a computed jump ($jumps)"
+	stores=$(printf '%s\n' "$mid" | grep -Ec '^mov[[:space:]]+%r[0-9a-z]+,\(%r[0-9a-z]+\)$')
+	loads=$(printf '%s\n' "$mid" | grep -Ec '^mov[[:space:]]+\(%r[0-9a-z]+\),%r[0-9a-z]+$')
+	[ "$stores" -eq 1 ] && [ "$loads" -eq 2 ]
+	ok $? "$f: one store and two loads between the reads ($stores, $loads)"
+	others=$(printf '%s\n' "$mid" | grep -Ev '^add[[:space:]]+%r[0-9a-z]+,%r[0-9a-z]+$' |
+		grep -Ev '^(lfence|mov[[:space:]]+%[a-z0-9]+,%[a-z0-9]+|mov[[:space:]]+\$0x1,%[a-z0-9]+|mov[[:space:]]+%r[0-9a-z]+,\(%r[0-9a-z]+\)|mov[[:space:]]+\(%r[0-9a-z]+\),%r[0-9a-z]+|lea[[:space:]]+0x[0-9a-f]+\(%rip\)|sub[[:space:]]|jmp[[:space:]]+\*%|jae[[:space:]]|jnc[[:space:]]|nop|data16|cs nop|xchg|xor[[:space:]]+%|$)')
+	[ -z "$others" ]; ok $? "$f: nothing but the two chains between the reads${others:+: $others}"
+	diag "between the reads of $f (ADDs and padding elided):"
+	printf '%s\n' "$mid" | grep -Ev '^(add[[:space:]]+%r|nop|data16|cs nop|xchg)' | sed 's/^/#   /'
+}
+
 check barrier_tsc rdtscp
 check barrier_rdtsc rdtsc
+jitter barrier_tsc_time_jitter rdtscp
+jitter barrier_rdtsc_time_jitter rdtsc
 done_testing

@@ -3,7 +3,8 @@
 # tmux server as tests/test_tui.sh does (a copy of its few helpers, so the
 # two files can change apart): a replayed sim run with one timer that sees
 # 5 ns and one too coarse and noisy to, each saying so under its histogram,
-# compared with golden screens at 80x24 and 200x50 (also docs/screens/).
+# compared with golden screens at 80x24 and 200x50 (also docs/screens/);
+# and a saved run whose A/A control moved says "unreliable here".
 # GENERATE=1 rewrites the golden screens.
 . "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
 
@@ -75,5 +76,28 @@ for size in "80 24" "200 50"; do
 	ok $? "$1x$2: the 0.5 ns clock says it sees the injected ns"
 	grep -q 'cannot' "$W/view"; ok $? "$1x$2: the 1 us clock says it cannot"
 done
+
+# A cell whose A/A arm moved (its dependent samples pushed up by 20 ns in
+# the saved file): the verdict line says unreliable here, not sees.
+command -v python3 >/dev/null 2>&1 || { done_testing; exit 0; }
+python3 - "$W/jit.json" "$W/aa.json" <<'EOF2'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+c = doc["cells"][0]
+for i, a in enumerate(c["adds"]):
+    if a >> 41 == 1 and a >> 40 & 1:
+        c["samples"][i] += 20
+        c["samples_ns"][i] += 20
+json.dump(doc, open(sys.argv[2], "w"))
+EOF2
+ok $? "a saved run with a moved A/A arm"
+start 200 50 tui --replay aa.json
+limit=$(( $(date +%s) + 20 ))
+until view 2>/dev/null | grep -q 'unreliable here: the A/A control'; do
+	[ "$(date +%s)" -ge "$limit" ] && break
+	sleep 0.2
+done
+view | grep -q 'unreliable here: the A/A control'
+ok $? "200x50: the moved A/A arm makes the verdict 'unreliable here' with its reason"
 
 done_testing

@@ -593,13 +593,20 @@ static void draw_verdict(struct tui_app *app, int y, const struct tui_rect *r,
 	int attr = tui_attr(app, j->detected ? TUI_ROLE_MAIN_FG : TUI_ROLE_WARN) | A_BOLD;
 
 	/* The long form where it fits, else the numbers alone. */
-	if (j->detected) {
+	if (j->unreliable) {
+		/* The controls overrule the cell: its reason, cut to the row. */
+		attr = tui_attr(app, TUI_ROLE_WARN) | A_BOLD;
+		snprintf(line, sizeof line, "unreliable here: %.140s", j->reason);
+		if ((int)strlen(line) > r->w)
+			snprintf(line, sizeof line, "unreliable here: %s control fails",
+				 j->aa.ok && j->aa.cmp.mwu_p >= TL_JITTER_ALPHA ? "P-swapped" : "A/A");
+	} else if (j->detected) {
 		snprintf(line, sizeof line, "sees +%llu ADDs = %.1f ns: %.1f ns [%.1f, %.1f]",
-			 (unsigned long long)c->kernel.d, j->true_shift_ns, j->cmp.hl, j->cmp.lo,
+			 (unsigned long long)c->kernel.d, j->true_shift_ns, j->cmp.shift, j->cmp.lo,
 			 j->cmp.hi);
 		if ((int)strlen(line) > r->w)
 			snprintf(line, sizeof line, "sees %.1f ns: %.1f [%.1f,%.1f]", j->true_shift_ns,
-				 j->cmp.hl, j->cmp.lo, j->cmp.hi);
+				 j->cmp.shift, j->cmp.lo, j->cmp.hi);
 	} else {
 		/* On a coarse lattice the interval can collapse to one step
 		 * value: the step says how little that proves. */
