@@ -10,7 +10,8 @@ libticklab_a_SOURCES += \
 	bench/memory.c bench/memory.h \
 	bench/host.c bench/host.h \
 	bench/probe.c bench/probe.h \
-	bench/clock_probe.c bench/ladder_probe.c
+	bench/clock_probe.c bench/ladder_probe.c \
+	bench/noise.c bench/noise.h
 
 # Tests of bench/ (TAP).
 check_PROGRAMS += tests/test_kernel tests/test_size tests/test_topology tests/test_flush \

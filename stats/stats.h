@@ -57,7 +57,9 @@ struct tl_drift {
 void stats_drift(const double *x, size_t n, size_t chunk, struct tl_drift *d);
 
 /* --- OS-noise filter --- */
-enum tl_os_method { TL_OS_IFOREST, TL_OS_IQR, TL_OS_NONE };
+/* TL_OS_CAUSE: the samples with a measured cause (bench/noise.h) are taken
+ * out before the statistics, which then filter as TL_OS_NONE does. */
+enum tl_os_method { TL_OS_IFOREST, TL_OS_IQR, TL_OS_NONE, TL_OS_CAUSE };
 
 struct tl_os_result {
 	enum tl_os_method method;
@@ -102,7 +104,7 @@ void stats_iforest_free(struct tl_iforest *forest);
 /* Marks keep[i] = 1 for points that survive the filter. */
 int stats_filter_os(enum tl_os_method method, const double *const *features, size_t nfeat,
 		    size_t n, uint64_t seed, unsigned char *keep, struct tl_os_result *res);
-/* "iforest" | "iqr" | "none" -> method; -1 when unknown. */
+/* "iforest" | "iqr" | "none" | "cause" -> method; -1 when unknown. */
 int stats_os_method_parse(const char *text);
 const char *stats_os_method_name(enum tl_os_method m);
 
