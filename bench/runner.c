@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 #include <gsl/gsl_rng.h>
 
@@ -123,6 +124,34 @@ static size_t load_chunk(const struct tl_kernel *k, size_t chunk, size_t n)
 	return chunk;
 }
 
+/* TICKLAB_TEST_REFAULT=1, for tests only: the chase buffers live in a
+ * memfd and lose their page-table entries before every chunk (after its
+ * untimed lap), so the timed loads take real minor page faults on pages
+ * whose contents stay: the honest way to put faults inside a timed region. */
+static bool test_refault(void)
+{
+	const char *e = getenv("TICKLAB_TEST_REFAULT");
+	return e && strcmp(e, "1") == 0;
+}
+
+static void *chase_to_memfd(void *chase, uint64_t bytes)
+{
+	int fd = memfd_create("ticklab-chase", MFD_CLOEXEC);
+	void **to, **from = chase;
+	size_t words = (size_t)(bytes / 64) * (64 / sizeof(void *));
+
+	if (fd < 0 || ftruncate(fd, (off_t)bytes) < 0)
+		tl_fail("TICKLAB_TEST_REFAULT: no memfd: %s", strerror(errno));
+	to = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (to == MAP_FAILED)
+		tl_fail("TICKLAB_TEST_REFAULT: cannot map the memfd: %s", strerror(errno));
+	for (size_t w = 0; w < words; w++)
+		to[w] = from[w] ? (void *)(to + ((void **)from[w] - from)) : NULL;
+	free(chase);
+	return to;
+}
+
 static void prefault(void *p, size_t bytes)
 {
 	volatile unsigned char *v = p;
@@ -167,6 +196,10 @@ static int cell_init(struct tl_run *run, struct tl_cell *c, size_t timer, size_t
 		c->chase = tl_kernel_chase_layout(k->bytes, tl_seed_derive(run->cfg.seed, index));
 		if (!c->chase) {
 			tl_fail("out of memory (a %llu-byte load buffer)", (unsigned long long)k->bytes);
+		}
+		if (test_refault()) {
+			c->chase = chase_to_memfd(c->chase, k->bytes);
+			c->chase_shared = true;
 		}
 		c->cursor = c->chase;
 	}
@@ -473,8 +506,9 @@ static void sample_loop(struct tl_timer *t, const struct tl_flush *f, enum tl_ke
 	for (size_t i = 0; i < n; i++) {                                       \
 		tl_flush_touch(f);                                             \
 		struct tl_noise_mark m = tl_noise_before(nz);                  \
-		raw[i] = (call);                                               \
+		double v = (call);                                             \
 		tl_noise_after(nz, m, from + i);                               \
+		raw[i] = v; /* a fault storing it is not the sample's */       \
 	}
 
 static void sample_loop_noted(struct tl_timer *t, const struct tl_flush *f,
@@ -512,6 +546,8 @@ static void run_chunk(struct tl_run *run, struct tl_cell *c, struct tl_noise *nz
 	atomic_store(&run->in_timed_window, true);
 	if (c->chase) /* the lap load_chunk sized the chunk for; its time is dropped */
 		(void)t->backend->time_loads(t, &c->cursor, c->kernel.bytes / 64);
+	if (c->chase_shared)
+		(void)madvise(c->chase, (size_t)(c->kernel.bytes / 64 * 64), MADV_DONTNEED);
 	if (nz) {
 		tl_noise_chunk_begin(nz, (size_t)(c - run->cells), from);
 		sample_loop_noted(t, &run->flushes[c->flush], c->kernel.kind, c->adds + from,
@@ -641,7 +677,10 @@ void tl_run_free(struct tl_run *run)
 		free(run->cells[i].raw);
 		free(run->cells[i].ns);
 		free(run->cells[i].adds);
-		free(run->cells[i].chase);
+		if (run->cells[i].chase_shared)
+			munmap(run->cells[i].chase, (size_t)(run->cells[i].kernel.bytes / 64 * 64));
+		else
+			free(run->cells[i].chase);
 		tl_cell_noise_free(&run->cells[i].noise);
 	}
 	free(run->cells);

@@ -32,6 +32,7 @@ struct tl_cell {
 	uint64_t *adds;        /* planned operation count of each sample (ADDs, MULs, ...) */
 	void *chase;           /* load: the pointer-chase buffer, laid out before sampling */
 	const void *cursor;    /* load: where the next timing's chase starts */
+	bool chase_shared;     /* chase is a memfd mapping (TICKLAB_TEST_REFAULT) */
 	double overhead_ns;    /* t_e,std: median of the baseline's ns (NAN until known) */
 	double resolution_ns;  /* the timer's measured resolution, in ns */
 	double d_ns_per_add;   /* jitter with D in ns: the ns per ADD its timer measured
