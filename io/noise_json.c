@@ -69,7 +69,7 @@ json_t *tl_noise_to_json(const struct tl_run *run, size_t cell, const struct tl_
 			 enum tl_os_method m, uint64_t seed)
 {
 	const struct tl_cell_noise *cn = &run->cells[cell].noise;
-	size_t counts[TL_NOISE_NAMES] = { 0 };
+	size_t counts[TL_NOISE_NAMES] = { 0 }, order[TL_NOISE_NAMES], norder = 0;
 	json_t *o, *causes, *inferred, *flagged;
 	char rule[160], why[40];
 	struct tl_noise_agree ag;
@@ -84,14 +84,15 @@ json_t *tl_noise_to_json(const struct tl_run *run, size_t cell, const struct tl_
 	tl_json_set(o, "sources", sources_json(&run->noise));
 	tl_json_set(o, "bookkeeping_ns", tl_json_real(run->noise.cost_ns));
 	tl_json_set(o, "long_rule", json_string(rule));
+	/* Causes in the order they first occur, which a file read back keeps. */
 	for (size_t i = 0; i < cn->nflag; i++) {
-		counts[cn->flag[i].cause]++;
+		if (counts[cn->flag[i].cause]++ == 0)
+			order[norder++] = cn->flag[i].cause;
 		tl_json_append(flagged, json_pack("[I, s]", (json_int_t)cn->flag[i].index,
 						  cn->names[cn->flag[i].cause]));
 	}
-	for (size_t k = 0; k < cn->nnames; k++) {
-		if (!counts[k])
-			continue;
+	for (size_t j = 0; j < norder; j++) {
+		size_t k = order[j];
 		tl_json_set(causes, cn->names[k], json_integer((json_int_t)counts[k]));
 		if (!tl_noise_cause_measured(cn->names[k]))
 			tl_json_append(inferred, json_string(cn->names[k]));
