@@ -172,6 +172,12 @@ int tl_cell_noise_agree(const struct tl_run *run, size_t cell, enum tl_os_method
 	size_t f = 0, bare = 0;
 
 	memset(ag, 0, sizeof *ag);
+	if (done > TL_NOISE_AGREE_MAX) {
+		free(kept);
+		free(removed);
+		ag->skipped = true;
+		return 0;
+	}
 	if (!kept || !removed ||
 	    tl_cell_analyse_kept(run, cell, m, seed, &a, kept, done, &nkept) < 0) {
 		free(kept);

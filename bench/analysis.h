@@ -62,7 +62,12 @@ struct tl_noise_agree {
 	size_t removed, removed_with_cause, removed_without_cause, kept_with_cause;
 	char top[TL_NOISE_NAME];
 	size_t top_count;
+	bool skipped;   /* the cell is over TL_NOISE_AGREE_MAX samples */
 };
+/* The agreement re-runs the filter with a copy of the survivors: over this
+ * many samples it would break the run's 40 B per sample budget, so it is
+ * not computed (and said so). */
+#define TL_NOISE_AGREE_MAX ((size_t)1 << 20)
 int tl_cell_noise_agree(const struct tl_run *run, size_t cell, enum tl_os_method m,
 			uint64_t seed, struct tl_noise_agree *ag);
 

@@ -54,15 +54,16 @@ void tl_noise_why(const struct tl_noise_agree *ag, char *out, size_t len)
 		snprintf(out, len, "-");
 		return;
 	}
+	/* One word (top cause, then its share), so the table splits on blanks. */
 	for (size_t i = 0; i < sizeof shortname / sizeof *shortname; i++)
 		if (!strcmp(name, shortname[i][0]))
 			name = shortname[i][1];
 	if (!strncmp(name, "softirq:", 8)) {
-		snprintf(out, len, "%.0f%% sirq:%.6s", 100.0 * (double)ag->top_count / (double)ag->removed,
-			 name + 8);
+		snprintf(out, len, "sirq:%.6s:%.0f%%", name + 8,
+			 100.0 * (double)ag->top_count / (double)ag->removed);
 		return;
 	}
-	snprintf(out, len, "%.0f%% %.10s", 100.0 * (double)ag->top_count / (double)ag->removed, name);
+	snprintf(out, len, "%.10s:%.0f%%", name, 100.0 * (double)ag->top_count / (double)ag->removed);
 }
 
 json_t *tl_noise_to_json(const struct tl_run *run, size_t cell, const struct tl_analysis *an,
@@ -103,6 +104,10 @@ json_t *tl_noise_to_json(const struct tl_run *run, size_t cell, const struct tl_
 	tl_json_set(o, "windows", windows_json(cn));
 	if (!an || tl_cell_noise_agree(run, cell, m, seed, &ag) < 0)
 		return o;
+	if (ag.skipped) {
+		tl_json_set(o, "agreement", json_string("not computed: over 2^20 samples (memory)"));
+		return o;
+	}
 	tl_noise_why(&ag, why, sizeof why);
 	tl_json_set(o, "filter", json_string(stats_os_method_name(m)));
 	tl_json_set(o, "removed_with_cause", json_integer((json_int_t)ag.removed_with_cause));

@@ -27,7 +27,7 @@ json_t *tl_noise_to_json(const struct tl_run *run, size_t cell, const struct tl_
 int tl_noise_from_json(const json_t *o, struct tl_run *run, struct tl_cell *c, char *why,
 		       size_t whylen);
 
-/* The table's "why": "62% preempt" (top cause of the removed samples),
+/* The table's "why": "preempt:62%" (top cause of the removed samples),
  * "-" when none was removed or nothing was tracked. */
 void tl_noise_why(const struct tl_noise_agree *ag, char *out, size_t len);
 

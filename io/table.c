@@ -103,6 +103,12 @@ static void print_agreement(FILE *f, const struct tl_run *run, const struct tl_n
 	for (size_t i = 0; i < run->ncells; i++) {
 		if (run->cells[i].hidden)
 			continue;
+		if (ag[i].skipped) {
+			fprintf(f, "  %s %s %s: not computed (over %zu samples)\n", rows[r][COL_BACKEND],
+				rows[r][COL_FLUSH], rows[r][COL_KERNEL], TL_NOISE_AGREE_MAX);
+			r++;
+			continue;
+		}
 		fprintf(f, "  %s %s %s: removed %zu (%zu with a cause, %zu without), kept %zu with a "
 			   "cause\n", rows[r][COL_BACKEND], rows[r][COL_FLUSH], rows[r][COL_KERNEL],
 			ag[i].removed, ag[i].removed_with_cause, ag[i].removed_without_cause,

@@ -94,7 +94,7 @@ if [ "$ncpu" -ge 2 ]; then
 	other=$("$PY" -c 'import os; print(min(os.sched_getaffinity(0)))')
 	mask=$(printf '%x' $((1 << cpu)))
 	"$TL_BIN" run -b "$backend" -k add:2000 -n 400000 --cpu "$cpu" --json "$tmp/mig.json" \
-		>/dev/null 2>&1 &
+		>/dev/null 2>"$tmp/mig.err" &
 	pid=$!
 	i=0
 	while [ $i -lt 1000 ] && ! taskset -p "$pid" 2>/dev/null | grep -q "mask: $mask\$"; do
@@ -102,7 +102,9 @@ if [ "$ncpu" -ge 2 ]; then
 	done
 	sleep 0.1
 	taskset -a -p -c "$other" "$pid" >/dev/null 2>&1
-	wait "$pid"; ok $? "a run moved to CPU $other exits 0"
+	wait "$pid"; st=$?
+	[ $st -eq 0 ]; ok $? "a run moved to CPU $other exits 0 (status $st)"
+	[ $st -eq 0 ] || sed 's/^/#   /' "$tmp/mig.err" | head -n 5
 	"$PY" "$tmp/check.py" "$tmp/mig.json" migration >"$tmp/tap"; tap_from "$tmp/tap"
 else
 	diag "migration case skipped: one CPU"
