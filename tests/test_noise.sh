@@ -97,15 +97,17 @@ if [ "$ncpu" -ge 2 ]; then
 		>/dev/null 2>"$tmp/mig.err" &
 	pid=$!
 	i=0
-	while [ $i -lt 1000 ] && ! taskset -p "$pid" 2>/dev/null | grep -q "mask: $mask\$"; do
+	# Pinned by the sampling itself: its monitor thread exists (made just
+	# before the pin), and the main thread's mask is the one CPU. Earlier
+	# pins (the host probes) come and go and must not be mistaken for it.
+	while [ $i -lt 1000 ] && ! { [ "$(ls "/proc/$pid/task" 2>/dev/null | wc -l)" -ge 2 ] &&
+		taskset -p "$pid" 2>/dev/null | grep -q "mask: $mask\$"; }; do
 		sleep 0.01; i=$((i + 1))
 	done
 	sleep 0.1
 	taskset -a -p -c "$other" "$pid" >/dev/null 2>&1
 	wait "$pid"; st=$?
-	# Seen once on the shared 2-vCPU node: status 1 with no message (under
-	# investigation); what this test is about is the file's migration.
-	[ -s "$tmp/mig.json" ]; ok $? "a run moved to CPU $other writes its file (status $st)"
+	[ $st -eq 0 ]; ok $? "a run moved to CPU $other exits 0 (status $st)"
 	[ $st -eq 0 ] || sed 's/^/#   /' "$tmp/mig.err" | head -n 8
 	"$PY" "$tmp/check.py" "$tmp/mig.json" migration >"$tmp/tap"; tap_from "$tmp/tap"
 else
