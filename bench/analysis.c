@@ -28,6 +28,44 @@ size_t tl_cell_done(const struct tl_run *run, size_t cell)
 	return done < c->n ? done : c->n;
 }
 
+/* --os-filter cause: exactly the samples with a measured cause go; the
+ * statistics run over the rest with no further filter. Drift stays that of
+ * every sample (it is taken before any filter). */
+static int analyse_cause(const struct tl_run *run, size_t cell, size_t done, double overhead,
+			 uint64_t seed, struct tl_analysis *a, double *kept, size_t *nkept)
+{
+	const struct tl_cell *c = &run->cells[cell];
+	double *v = malloc(done * sizeof *v);
+	size_t m = 0;
+	int rc;
+
+	if (!v)
+		return -1;
+	for (size_t i = 0; i < done; i++) {
+		const char *why = tl_noise_cause_of(&c->noise, i);
+		if (!why || !tl_noise_cause_measured(why))
+			v[m++] = c->ns[i];
+	}
+	rc = stats_analyse(v, m, overhead, TL_OS_NONE, tl_cell_seed(run, cell, seed), a, kept,
+			   nkept);
+	for (size_t i = 0; i < done; i++)
+		v[i] = c->ns[i] - overhead;
+	stats_drift(v, done, TL_DRIFT_CHUNK, &a->drift);
+	free(v);
+	a->os.method = TL_OS_CAUSE;
+	a->os.active = done > m;
+	a->os.removed = done - m;
+	a->summary.os_removed = done - m;
+	if (run->noise_measured)
+		snprintf(a->os.note, sizeof a->os.note,
+			 "cause: removed the %zu of %zu samples with a measured cause (preempted, "
+			 "voluntary, page_fault, migration)", done - m, done);
+	else
+		snprintf(a->os.note, sizeof a->os.note,
+			 "cause: nothing removed, this run has no measured causes");
+	return rc;
+}
+
 int tl_cell_analyse_kept(const struct tl_run *run, size_t cell, enum tl_os_method m,
 			 uint64_t seed, struct tl_analysis *a, double *kept, size_t cap,
 			 size_t *nkept)
@@ -52,6 +90,8 @@ int tl_cell_analyse_kept(const struct tl_run *run, size_t cell, enum tl_os_metho
 		snprintf(a->os.note, sizeof a->os.note, "no samples");
 		return 0;
 	}
+	if (m == TL_OS_CAUSE)
+		return analyse_cause(run, cell, done, overhead, seed, a, kept, nkept);
 	return stats_analyse(c->ns, done, overhead, m, tl_cell_seed(run, cell, seed), a, kept,
 			     nkept);
 }
@@ -95,4 +135,84 @@ bool tl_cell_shows_cv(const struct tl_cell *c, const struct tl_analysis *a)
 bool tl_cell_shows_drift(const struct tl_cell *c, const struct tl_analysis *a)
 {
 	return c->kernel.kind != TL_KERNEL_EMPTY && a->drift.drifts;
+}
+
+/* The filter's survivors come back in sample order, and a one-feature
+ * filter treats equal values alike, so walking the samples against them
+ * tells which ones it removed. */
+static void removed_mask(const double *ns, size_t n, double overhead, const double *kept,
+			 size_t nkept, unsigned char *removed)
+{
+	size_t j = 0;
+	for (size_t i = 0; i < n; i++) {
+		bool k = j < nkept && ns[i] - overhead == kept[j];
+		removed[i] = !k;
+		j += k;
+	}
+}
+
+static void top_add(struct tl_noise_agree *ag, const struct tl_cell_noise *cn, uint16_t cause,
+		    size_t *counts)
+{
+	if (++counts[cause] > ag->top_count) {
+		ag->top_count = counts[cause];
+		snprintf(ag->top, sizeof ag->top, "%s", cn->names[cause]);
+	}
+}
+
+int tl_cell_noise_agree(const struct tl_run *run, size_t cell, enum tl_os_method m,
+			uint64_t seed, struct tl_noise_agree *ag)
+{
+	const struct tl_cell *c = &run->cells[cell];
+	const struct tl_cell_noise *cn = &c->noise;
+	size_t done = tl_cell_done(run, cell), nkept = 0, counts[TL_NOISE_NAMES] = { 0 };
+	double overhead = isnan(c->overhead_ns) ? 0.0 : c->overhead_ns;
+	double *kept = malloc((done ? done : 1) * sizeof *kept);
+	unsigned char *removed = malloc(done ? done : 1);
+	struct tl_analysis a;
+	size_t f = 0, bare = 0;
+
+	memset(ag, 0, sizeof *ag);
+	if (done > TL_NOISE_AGREE_MAX) {
+		free(kept);
+		free(removed);
+		ag->skipped = true;
+		return 0;
+	}
+	if (!kept || !removed ||
+	    tl_cell_analyse_kept(run, cell, m, seed, &a, kept, done, &nkept) < 0) {
+		free(kept);
+		free(removed);
+		return -1;
+	}
+	if (m == TL_OS_CAUSE) { /* its survivors are not a value filter's */
+		for (size_t i = 0; i < done; i++) {
+			const char *why = tl_noise_cause_of(cn, i);
+			removed[i] = why && tl_noise_cause_measured(why);
+		}
+	} else {
+		removed_mask(c->ns, done, overhead, kept, nkept, removed);
+	}
+	for (size_t i = 0; i < done; i++) {
+		bool caused;
+		while (f < cn->nflag && cn->flag[f].index < i)
+			f++;
+		caused = f < cn->nflag && cn->flag[f].index == i &&
+			 strcmp(cn->names[cn->flag[f].cause], "unexplained") != 0;
+		ag->removed += removed[i];
+		ag->removed_with_cause += removed[i] && caused;
+		ag->removed_without_cause += removed[i] && !caused;
+		ag->kept_with_cause += !removed[i] && caused;
+		if (removed[i] && f < cn->nflag && cn->flag[f].index == i)
+			top_add(ag, cn, cn->flag[f].cause, counts);
+		else
+			bare += removed[i];
+	}
+	if (bare > ag->top_count) {
+		ag->top_count = bare;
+		snprintf(ag->top, sizeof ag->top, "none");
+	}
+	free(kept);
+	free(removed);
+	return 0;
 }

@@ -54,4 +54,21 @@ struct tl_analysis *tl_run_analyse(const struct tl_run *run, enum tl_os_method m
 bool tl_cell_shows_cv(const struct tl_cell *c, const struct tl_analysis *a);
 bool tl_cell_shows_drift(const struct tl_cell *c, const struct tl_analysis *a);
 
+/* How the filter m (with seed) and the measured causes agree on a cell:
+ * removed samples with and without a cause (a cause is any but
+ * "unexplained"), kept samples with one, and the top cause among the
+ * removed ("none" when most had none). */
+struct tl_noise_agree {
+	size_t removed, removed_with_cause, removed_without_cause, kept_with_cause;
+	char top[TL_NOISE_NAME];
+	size_t top_count;
+	bool skipped;   /* the cell is over TL_NOISE_AGREE_MAX samples */
+};
+/* The agreement re-runs the filter with a copy of the survivors: over this
+ * many samples it would break the run's 40 B per sample budget, so it is
+ * not computed (and said so). */
+#define TL_NOISE_AGREE_MAX ((size_t)1 << 20)
+int tl_cell_noise_agree(const struct tl_run *run, size_t cell, enum tl_os_method m,
+			uint64_t seed, struct tl_noise_agree *ag);
+
 #endif

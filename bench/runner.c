@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
 
 #include <gsl/gsl_rng.h>
 
@@ -122,6 +124,45 @@ static size_t load_chunk(const struct tl_kernel *k, size_t chunk, size_t n)
 	return chunk;
 }
 
+/* TICKLAB_TEST_REFAULT=1, for tests only: the chase buffers live in a
+ * memfd and lose their page-table entries before every chunk (after its
+ * untimed lap), so the timed loads take real minor page faults on pages
+ * whose contents stay: the honest way to put faults inside a timed region. */
+static bool test_refault(void)
+{
+	const char *e = getenv("TICKLAB_TEST_REFAULT");
+	return e && strcmp(e, "1") == 0;
+}
+
+static void *chase_to_memfd(void *chase, uint64_t bytes)
+{
+	int fd = memfd_create("ticklab-chase", MFD_CLOEXEC);
+	void **to, **from = chase;
+	size_t words = (size_t)(bytes / 64) * (64 / sizeof(void *));
+
+	if (fd < 0 || ftruncate(fd, (off_t)bytes) < 0)
+		tl_fail("TICKLAB_TEST_REFAULT: no memfd: %s", strerror(errno));
+	to = mmap(NULL, (size_t)bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (to == MAP_FAILED)
+		tl_fail("TICKLAB_TEST_REFAULT: cannot map the memfd: %s", strerror(errno));
+	for (size_t w = 0; w < words; w++)
+		to[w] = from[w] ? (void *)(to + ((void **)from[w] - from)) : NULL;
+	free(chase);
+	return to;
+}
+
+static void prefault(void *p, size_t bytes)
+{
+	volatile unsigned char *v = p;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+
+	for (size_t o = 0; o < bytes; o += page)
+		v[o] = 0;
+	if (bytes)
+		v[bytes - 1] = 0;
+}
+
 /* -1 when the cell's samples do not fit: said before any sampling, and
  * nothing was measured yet that could be lost. */
 static int cell_init(struct tl_run *run, struct tl_cell *c, size_t timer, size_t flush,
@@ -142,9 +183,11 @@ static int cell_init(struct tl_run *run, struct tl_cell *c, size_t timer, size_t
 	if (!c->raw || !c->ns || !c->adds)
 		return -1;
 	/* Fault the pages in now: a page fault while storing a sample would be
-	 * OS noise injected between measurements. */
-	memset(c->raw, 0, c->n * sizeof *c->raw);
-	memset(c->ns, 0, c->n * sizeof *c->ns);
+	 * OS noise injected between measurements. (A memset of zeros after
+	 * calloc is folded away by the compiler: the tracker saw a fault every
+	 * 512 samples until this wrote through a volatile pointer.) */
+	prefault(c->raw, c->n * sizeof *c->raw);
+	prefault(c->ns, c->n * sizeof *c->ns);
 	c->overhead_ns = NAN;
 	c->resolution_ns = NAN;
 	c->d_ns_per_add = NAN;
@@ -153,6 +196,10 @@ static int cell_init(struct tl_run *run, struct tl_cell *c, size_t timer, size_t
 		c->chase = tl_kernel_chase_layout(k->bytes, tl_seed_derive(run->cfg.seed, index));
 		if (!c->chase) {
 			tl_fail("out of memory (a %llu-byte load buffer)", (unsigned long long)k->bytes);
+		}
+		if (test_refault()) {
+			c->chase = chase_to_memfd(c->chase, k->bytes);
+			c->chase_shared = true;
 		}
 		c->cursor = c->chase;
 	}
@@ -479,6 +526,44 @@ static void sample_loop(struct tl_timer *t, const struct tl_flush *f, const stru
 		ns[i] = raw[i] * t->ns_per_unit;
 }
 
+/* sample_loop with the interference bookkeeping: the ring head and CPU
+ * are read before the call that holds the timed region and after it
+ * returns, never inside it. */
+#define NOTED_LOOP(call)                                                       \
+	for (size_t i = 0; i < n; i++) {                                       \
+		tl_flush_touch(f);                                             \
+		struct tl_noise_mark m = tl_noise_before(nz);                  \
+		double v = (call);                                             \
+		tl_noise_after(nz, m, from + i);                               \
+		raw[i] = v; /* a fault storing it is not the sample's */       \
+	}
+
+static void sample_loop_noted(struct tl_timer *t, const struct tl_flush *f,
+			      const struct tl_kernel *kern, const uint64_t *counts,
+			      const void **cursor, size_t n, double *raw, double *ns,
+			      struct tl_noise *nz, size_t from)
+{
+	const struct tl_backend *b = t->backend;
+	enum tl_kernel_kind kind = kern->kind;
+	double (*time_jitter)(struct tl_timer *, uint64_t, uint64_t, unsigned) = b->time_jitter;
+	double (*time_empty)(struct tl_timer *) = b->time_empty;
+	double (*time_loads)(struct tl_timer *, const void **, uint64_t) = b->time_loads;
+	double (*time_counted)(struct tl_timer *, uint64_t) = counted_fn(b, kind);
+
+	if (kind == TL_KERNEL_EMPTY)
+		NOTED_LOOP(time_empty(t))
+	else if (kind == TL_KERNEL_LOAD)
+		NOTED_LOOP(time_loads(t, cursor, counts[i]))
+	else if (kind == TL_KERNEL_JITTER)
+		/* the variant is data, as in sample_loop: worked out before the call */
+		NOTED_LOOP(time_jitter(t, kern->k, tl_jitter_arm_d(kern, tl_jitter_code_arm(counts[i])),
+				       tl_jitter_code_dep(counts[i], kern->k)))
+	else
+		NOTED_LOOP(time_counted(t, counts[i]))
+	for (size_t i = 0; i < n; i++)
+		ns[i] = raw[i] * t->ns_per_unit;
+}
+
 void tl_measure(struct tl_timer *t, const struct tl_flush *f, const uint64_t *adds, size_t n,
 		double *out)
 {
@@ -493,7 +578,7 @@ void tl_measure_jitter(struct tl_timer *t, const struct tl_flush *f, const struc
 	sample_loop(t, f, kern, codes, NULL, n, out, NULL);
 }
 
-static void run_chunk(struct tl_run *run, struct tl_cell *c)
+static void run_chunk(struct tl_run *run, struct tl_cell *c, struct tl_noise *nz)
 {
 	size_t from = atomic_load_explicit(&c->done, memory_order_relaxed);
 	size_t len = c->n - from < c->chunk ? c->n - from : c->chunk;
@@ -502,9 +587,19 @@ static void run_chunk(struct tl_run *run, struct tl_cell *c)
 	atomic_store(&run->in_timed_window, true);
 	if (c->chase) /* the lap load_chunk sized the chunk for; its time is dropped */
 		(void)t->backend->time_loads(t, &c->cursor, c->kernel.bytes / 64);
-	sample_loop(t, &run->flushes[c->flush], &c->kernel, c->adds + from, &c->cursor, len,
-		    c->raw + from, c->ns + from);
+	if (c->chase_shared)
+		(void)madvise(c->chase, (size_t)(c->kernel.bytes / 64 * 64), MADV_DONTNEED);
+	if (nz) {
+		tl_noise_chunk_begin(nz, (size_t)(c - run->cells), from);
+		sample_loop_noted(t, &run->flushes[c->flush], &c->kernel, c->adds + from,
+				  &c->cursor, len, c->raw + from, c->ns + from, nz, from);
+	} else {
+		sample_loop(t, &run->flushes[c->flush], &c->kernel, c->adds + from,
+			    &c->cursor, len, c->raw + from, c->ns + from);
+	}
 	atomic_store(&run->in_timed_window, false);
+	if (nz)
+		tl_noise_chunk_end(nz, &c->noise, len);
 	/* Release: a reader that sees the new count sees the samples too. */
 	atomic_fetch_add_explicit(&c->done, len, memory_order_release);
 	atomic_fetch_add_explicit(&run->samples_done, len, memory_order_release);
@@ -531,12 +626,50 @@ static void finish(struct tl_run *run)
 		run->cells[i].overhead_ns = run->cells[run->cells[i].baseline].overhead_ns;
 }
 
+/* On the pinned thread, before the warm-up: the tracker's own set-up
+ * (perf events, the monitor thread) settles before the first sample. */
+static struct tl_noise *noise_open(struct tl_run *run)
+{
+	size_t max_chunk = 1;
+
+	if (run->cfg.no_noise)
+		return NULL;
+	for (size_t i = 0; i < run->ncells; i++)
+		if (run->cells[i].chunk > max_chunk)
+			max_chunk = run->cells[i].chunk;
+	run->noise_measured = true;
+	return tl_noise_open(run->cpu, max_chunk, &run->noise);
+}
+
+static void noise_close(struct tl_run *run, struct tl_noise *nz)
+{
+	struct tl_cell_noise **cn;
+	double **ns;
+	size_t *done;
+
+	if (!nz)
+		return;
+	cn = tl_xcalloc(run->ncells, sizeof *cn);
+	ns = tl_xcalloc(run->ncells, sizeof *ns);
+	done = tl_xcalloc(run->ncells, sizeof *done);
+	for (size_t i = 0; i < run->ncells; i++) {
+		cn[i] = &run->cells[i].noise;
+		ns[i] = run->cells[i].ns;
+		done[i] = atomic_load(&run->cells[i].done);
+	}
+	tl_noise_close(nz, cn, ns, done, run->ncells, &run->noise);
+	free(cn);
+	free(ns);
+	free(done);
+}
+
 int tl_run_execute(struct tl_run *run, void (*on_chunk)(void *ctx, struct tl_run *run, size_t cell),
 		   void *ctx, char *why, size_t whylen)
 {
 	size_t nchunks, *order;
 	int stopped = 0;
 	cpu_set_t before;
+	struct tl_noise *nz;
 
 	/* Pin for the run only: the caller's thread gets its affinity back, so
 	 * a later run (or tl_cpu_default) still sees every allowed CPU. */
@@ -545,8 +678,12 @@ int tl_run_execute(struct tl_run *run, void (*on_chunk)(void *ctx, struct tl_run
 		snprintf(why, whylen, "cannot read the CPU affinity mask: %s", strerror(errno));
 		return -1;
 	}
-	if (tl_cpu_pin(run->cpu, why, whylen))
+	/* Before pinning: the monitor thread goes to another allowed CPU. */
+	nz = noise_open(run);
+	if (tl_cpu_pin(run->cpu, why, whylen)) {
+		noise_close(run, nz);
 		return -1;
+	}
 	warm_up(run);
 	for (size_t t = 0; t < run->ntimers; t++) {
 		struct tl_timer *tm = &run->timers[t];
@@ -564,11 +701,12 @@ int tl_run_execute(struct tl_run *run, void (*on_chunk)(void *ctx, struct tl_run
 			stopped = 1;
 			break;
 		}
-		run_chunk(run, &run->cells[order[i]]);
+		run_chunk(run, &run->cells[order[i]], nz);
 		if (on_chunk)
 			on_chunk(ctx, run, order[i]);
 	}
 	free(order);
+	noise_close(run, nz);
 	finish(run);
 	(void)sched_setaffinity(0, sizeof before, &before);
 	return stopped;
@@ -580,7 +718,11 @@ void tl_run_free(struct tl_run *run)
 		free(run->cells[i].raw);
 		free(run->cells[i].ns);
 		free(run->cells[i].adds);
-		free(run->cells[i].chase);
+		if (run->cells[i].chase_shared)
+			munmap(run->cells[i].chase, (size_t)(run->cells[i].kernel.bytes / 64 * 64));
+		else
+			free(run->cells[i].chase);
+		tl_cell_noise_free(&run->cells[i].noise);
 	}
 	free(run->cells);
 	for (size_t i = 0; run->timers_open && i < run->ntimers; i++)

@@ -10,6 +10,7 @@
 #include "backends/backend.h"
 #include "bench/flush.h"
 #include "bench/kernel.h"
+#include "bench/noise.h"
 
 #define TL_DEFAULT_N 10000
 #define TL_DEFAULT_CHUNK 100
@@ -31,11 +32,14 @@ struct tl_cell {
 	uint64_t *adds;        /* planned operation count of each sample (ADDs, MULs, ...) */
 	void *chase;           /* load: the pointer-chase buffer, laid out before sampling */
 	const void *cursor;    /* load: where the next timing's chase starts */
+	bool chase_shared;     /* chase is a memfd mapping (TICKLAB_TEST_REFAULT) */
 	double overhead_ns;    /* t_e,std: median of the baseline's ns (NAN until known) */
 	double resolution_ns;  /* the timer's measured resolution, in ns */
 	double d_ns_per_add;   /* jitter with D in ns: the ns per ADD its timer measured
 				* before sampling, which turned D into kernel.d ADDs
 				* (NAN otherwise) */
+	struct tl_cell_noise noise; /* samples with a cause (bench/noise.h); filled as
+				     * chunks end, window causes when the run ends */
 };
 
 /* What a run was asked for. A run keeps its own deep copy (tl_run_prepare,
@@ -51,6 +55,7 @@ struct tl_run_config {
 	int cpu;               /* -1: the last allowed CPU */
 	uint64_t seed;
 	size_t chunk;          /* samples per interleaved chunk (0: default) */
+	bool no_noise;         /* do not track what interrupts samples (bench/noise.h) */
 };
 
 struct tl_run {
@@ -70,6 +75,8 @@ struct tl_run {
 	atomic_bool stop;               /* set from anywhere: the run ends after the current chunk */
 	atomic_bool paused;
 	atomic_bool in_timed_window;    /* true while a chunk is sampling (drawing waits) */
+	bool noise_measured;            /* the cells' noise was tracked (or read back) */
+	struct tl_noise_info noise;     /* how: the mechanisms and their cost */
 };
 
 /* Opens every timer (failing with the probe's reason when one is

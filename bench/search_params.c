@@ -68,8 +68,10 @@ int tl_search_plan_param(struct tl_search_plan *p, const char *name, const char 
 		}
 		sp->method = (enum tl_search_method)m;
 	} else if (strcmp(name, "os-filter") == 0) {
-		if ((m = stats_os_method_parse(text)) < 0) {
-			snprintf(why, whylen, "%s '%s' is unknown (accepted: iforest, iqr, none)", what, text);
+		if ((m = stats_os_method_parse(text)) < 0 || m == TL_OS_CAUSE) {
+			snprintf(why, whylen, "%s '%s' is %s (accepted: iforest, iqr, none)", what, text,
+				 m == TL_OS_CAUSE ? "for runs only (a search records no causes)"
+						  : "unknown");
 			return -1;
 		}
 		sp->os = (enum tl_os_method)m;

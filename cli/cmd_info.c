@@ -7,6 +7,7 @@
 
 #include "backends/backend.h"
 #include "bench/host.h"
+#include "bench/noise.h"
 #include "bench/probe.h"
 #include "bench/runner.h"
 #include "bench/size.h"
@@ -172,6 +173,56 @@ static void print_host(const struct tl_host *h)
 	}
 }
 
+/* What this node's noise is made of, from a short probe (bench/noise.h). */
+#define NOISE_PROBE_S 2.0
+
+static const struct tl_noise_source *noise_source(const struct tl_noise_probe *pr,
+						  const char *name)
+{
+	for (size_t i = 0; i < pr->info.nsrc; i++)
+		if (!strcmp(pr->info.src[i].name, name))
+			return &pr->info.src[i];
+	return NULL;
+}
+
+static void print_noise(const struct tl_noise_probe *pr, int rc, const char *why)
+{
+	const struct tl_noise_source *sw = noise_source(pr, "switch");
+
+	if (rc < 0) {
+		printf("noise:        not probed (%s)\n", why);
+		return;
+	}
+	printf("noise:        in %.0f s on CPU %d: %llu local timer ticks, %llu preemptions, "
+	       "%llu faults, %.0f %% unexplained\n", pr->seconds, pr->cpu,
+	       (unsigned long long)pr->ticks, (unsigned long long)pr->preempt,
+	       (unsigned long long)pr->faults,
+	       pr->gaps ? 100.0 * (double)pr->unexplained / (double)pr->gaps : 0.0);
+	printf("              (%llu gaps over %.0f ns in a clock loop; %llu other interrupts, "
+	       "%llu voluntary switches,\n              %llu migrations; unexplained = gaps "
+	       "beyond every record and interrupt: hardware or hypervisor)\n",
+	       (unsigned long long)pr->gaps, pr->gap_ns, (unsigned long long)pr->irqs,
+	       (unsigned long long)pr->voluntary, (unsigned long long)pr->migrations);
+	if (sw && !sw->ok)
+		printf("              switch and fault records unavailable: %s\n", sw->why);
+}
+
+static json_t *noise_to_json(const struct tl_noise_probe *pr, int rc, const char *why)
+{
+	const struct tl_noise_source *sw = noise_source(pr, "switch");
+
+	if (rc < 0)
+		return json_pack("{s:s}", "error", why);
+	return json_pack("{s:o, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:b, s:s}",
+			 "seconds", tl_json_real(pr->seconds), "cpu", pr->cpu, "gaps",
+			 (json_int_t)pr->gaps, "ticks", (json_int_t)pr->ticks, "other_irqs",
+			 (json_int_t)pr->irqs, "preemptions", (json_int_t)pr->preempt, "voluntary",
+			 (json_int_t)pr->voluntary, "faults", (json_int_t)pr->faults, "migrations",
+			 (json_int_t)pr->migrations, "unexplained", (json_int_t)pr->unexplained,
+			 "gap_ns", tl_json_real(pr->gap_ns), "records", sw && sw->ok, "records_how",
+			 sw ? sw->why : "");
+}
+
 static void print_backends(const struct tl_host *h, const struct tl_probe *bi, size_t n)
 {
 	int wid = 2;
@@ -229,7 +280,8 @@ static json_t *backends_to_json(const struct tl_host *h, const struct tl_probe *
 	return a;
 }
 
-static int print_json(const struct tl_host *h, const struct tl_probe *bi, size_t n)
+static int print_json(const struct tl_host *h, const struct tl_probe *bi, size_t n,
+		      json_t *noise)
 {
 	char why[WHY_LEN];
 	json_t *doc = tl_json_object();
@@ -237,6 +289,7 @@ static int print_json(const struct tl_host *h, const struct tl_probe *bi, size_t
 
 	tl_json_set(doc, "host", tl_host_to_json(h));
 	tl_json_set(doc, "backends", backends_to_json(h, bi, n));
+	tl_json_set(doc, "noise", noise);
 	if (tl_json_write("-", doc, why, sizeof why) < 0) {
 		fprintf(stderr, "ticklab info: %s\n", why);
 		rc = TL_EXIT_FAIL;
@@ -278,7 +331,9 @@ static int info_exec(void *st)
 	struct tl_probe *bi;
 	struct tl_host host;
 	char why[WHY_LEN];
-	int cpu = o->cpu < 0 ? tl_cpu_default() : o->cpu, rc;
+	int cpu = o->cpu < 0 ? tl_cpu_default() : o->cpu, rc, nrc;
+	struct tl_noise_probe pr;
+	char nwhy[WHY_LEN];
 	size_t n = 0;
 
 	/* Resolution and overhead are measured where a run would sample. */
@@ -297,11 +352,13 @@ static int info_exec(void *st)
 	for (size_t i = 0; i < n; i++)
 		tl_backend_probe(tl_backends[i]->id, &host.cost, &bi[i]);
 	tl_host_note_syscalls(&host, bi, n);
+	nrc = tl_noise_probe_run(cpu, NOISE_PROBE_S, &pr, nwhy, sizeof nwhy);
 	if (o->json) {
-		rc = print_json(&host, bi, n);
+		rc = print_json(&host, bi, n, noise_to_json(&pr, nrc, nwhy));
 	} else {
 		printf("ticklab %s\n", PACKAGE_VERSION);
 		print_host(&host);
+		print_noise(&pr, nrc, nwhy);
 		print_backends(&host, bi, n);
 		rc = TL_EXIT_OK;
 	}

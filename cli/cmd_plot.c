@@ -20,7 +20,7 @@
 static const char usage_text[] =
 	"usage: ticklab plot FILE.json -o FIG.svg|FIG.png|FIG.pdf [--kind KIND]\n"
 	"                    [--axis shared|own] [--size WxH] [--theme NAME]\n"
-	"                    [--themes-dir DIR] [--title TEXT] [--os-filter iforest|iqr|none]\n"
+	"                    [--themes-dir DIR] [--title TEXT] [--os-filter iforest|iqr|none|cause]\n"
 	"\n"
 	"Draws a saved run (`ticklab run --json`) or search (`ticklab search --json`)\n"
 	"with cairo; the format follows -o's ending. Series take the theme's series\n"

@@ -21,7 +21,7 @@
 #define WHY_LEN 1024
 
 static const char usage_text[] =
-	"usage: ticklab report FILE.json [--os-filter iforest|iqr|none] [--json FILE|-]\n"
+	"usage: ticklab report FILE.json [--os-filter iforest|iqr|none|cause] [--json FILE|-]\n"
 	"                      [--csv FILE|-] [--markdown FILE|-]\n"
 	"\n"
 	"Re-analyses the raw samples a `ticklab run --json` saved (FILE - reads stdin)\n"

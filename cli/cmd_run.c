@@ -33,7 +33,7 @@
 
 static const char usage_text[] =
 	"usage: ticklab run --backend LIST [--flush LIST] [--kernel LIST] [-n N] [--cpu C]\n"
-	"                   [--seed S] [--os-filter iforest|iqr|none] [--json FILE|-]\n"
+	"                   [--seed S] [--os-filter iforest|iqr|none|cause] [--json FILE|-]\n"
 	"                   [--csv FILE|-] [--markdown FILE|-] [--baseline FILE]\n"
 	"                   [--threshold PCT] [--quiet] [--yes]\n"
 	"\n"
@@ -53,7 +53,8 @@ static const char usage_text[] =
 	"  -n, --samples N      samples per cell (default 10000)\n"
 	"  -c, --cpu C          CPU to sample on (default: the last allowed CPU)\n"
 	"  -s, --seed S         seed of the cell order, jitter plans and filters (default 1)\n"
-	"      --os-filter M    iforest (the paper's, default), iqr or none\n"
+	"      --os-filter M    iforest (the paper's, default), iqr, none, or cause (the\n"
+	"                       samples with a measured cause: preempted, page fault...)\n"
 	"      --json FILE      results with raw samples as JSON (- for stdout)\n"
 	"      --csv FILE       one row per sample as CSV (- for stdout); a FILE also gets\n"
 	"                       a one-row-per-cell summary beside it (x.csv: x.summary.csv)\n"

@@ -78,6 +78,8 @@ int cli_default_table(void)
 	}
 	cfg.kernels = kernels;
 	cfg.nkernels = nkernels;
+	/* The short demo fits a 30-line screen: no why column and its lines. */
+	cfg.no_noise = true;
 	if (tl_run_prepare(&run, &cfg, why, sizeof why) < 0) {
 		fprintf(stderr, "ticklab: %s\n", why);
 		free(kernels);

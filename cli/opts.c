@@ -250,7 +250,7 @@ int opts_parse_os_filter(const char *text, char *why, size_t whylen)
 	int m = stats_os_method_parse(text);
 
 	if (m < 0)
-		snprintf(why, whylen, "--os-filter '%s' is unknown (accepted: iforest, iqr, none)",
+		snprintf(why, whylen, "--os-filter '%s' is unknown (accepted: iforest, iqr, none, cause)",
 			 text);
 	return m;
 }

@@ -14,6 +14,7 @@
 #include "base/xalloc.h"
 #include "bench/size.h"
 #include "io/json_build.h"
+#include "io/noise_json.h"
 
 json_t *tl_json_real(double v)
 {
@@ -130,7 +131,7 @@ static json_t *samples_json(struct marks *mk, enum mark_kind kind, const void *v
 }
 
 static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_analysis *an_all,
-			    uint64_t seed, struct marks *mk)
+			    enum tl_os_method m, uint64_t seed, struct marks *mk)
 {
 	const struct tl_analysis *an = an_all ? &an_all[i] : NULL;
 	const struct tl_cell *c = &run->cells[i];
@@ -140,7 +141,7 @@ static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_
 	uint64_t flush = run->flush_bytes[c->flush];
 	bool jitter = c->kernel.kind == TL_KERNEL_JITTER;
 	char flush_text[32];
-	json_t *o = tl_json_object();
+	json_t *o = tl_json_object(), *noise;
 
 	if (done > c->n)
 		done = c->n;
@@ -177,6 +178,9 @@ static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_
 	/* Plain add:K cells would repeat K n times: only jitter's vary. */
 	if (jitter)
 		tl_json_set(o, "adds", samples_json(mk, MARK_ADDS, c->adds, done));
+	noise = tl_noise_to_json(run, i, an, m, seed);
+	if (noise)
+		tl_json_set(o, "noise", noise);
 	if (!an)
 		goto done; /* raw samples only (tl_run_commit_raw) */
 	if (jitter) {
@@ -224,7 +228,7 @@ static json_t *run_to_json(const struct tl_run *run, const struct tl_analysis *a
 	tl_json_set(doc, "baselines", baselines);
 	for (size_t i = 0; i < run->ncells; i++)
 		tl_json_append(run->cells[i].hidden ? baselines : cells,
-			       cell_to_json(run, i, an, seed, mk));
+			       cell_to_json(run, i, an, m, seed, mk));
 	return doc;
 }
 

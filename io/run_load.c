@@ -18,6 +18,7 @@
 #include "backends/backend.h"
 #include "base/xalloc.h"
 #include "bench/size.h"
+#include "io/noise_json.h"
 
 struct reader {
 	const char *name;
@@ -307,6 +308,7 @@ static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run
 	double ns_per_unit;
 	uint64_t flush, n, planned;
 	long ti, fi;
+	char noise_why[200];
 
 	if (!json_is_object(o))
 		return rd_fail(r, NULL, "expected an object, got %s", type_name(o));
@@ -376,6 +378,8 @@ static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run
 		return -1;
 	if (rd_times_ok(r, b, c) < 0)
 		return -1;
+	if (tl_noise_from_json(json_object_get(o, "noise"), run, c, noise_why, sizeof noise_why) < 0)
+		return rd_fail(r, "noise", "%s", noise_why);
 	atomic_store(&c->done, c->n);
 	return 0;
 }
@@ -531,7 +535,7 @@ static int rd_header(struct reader *r, const json_t *doc, struct tl_results_meta
 			return rd_fail(r, "os_filter", "expected a string, got %s", type_name(v));
 		m = stats_os_method_parse(json_string_value(v));
 		if (m < 0)
-			return rd_fail(r, "os_filter", "'%s' is not a filter (accepted: iforest, iqr, none)",
+			return rd_fail(r, "os_filter", "'%s' is not a filter (accepted: iforest, iqr, none, cause)",
 				       json_string_value(v));
 		meta->os = (enum tl_os_method)m;
 	}

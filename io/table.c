@@ -10,6 +10,7 @@
 #include "bench/size.h"
 #include "bench/analysis.h"
 #include "io/jitter.h"
+#include "io/noise_json.h"
 
 enum { COL_BACKEND, COL_FLUSH, COL_KERNEL, COL_N, COL_OSRM, COL_FILTER, COL_OVERHEAD, COL_RES, COL_MIN,
        COL_P50, COL_P99, COL_MEAN, COL_SD, COL_CV, COL_DRIFT, NCOLS };
@@ -76,7 +77,8 @@ void tl_table_row(const struct tl_run *run, size_t ci, const struct tl_analysis 
 		snprintf(row[COL_DRIFT], CELL_MAX, "-");
 }
 
-static void print_row(FILE *f, char (*row)[CELL_MAX], const int *width)
+/* why (NULL when the run tracked no noise) is the last column, after drift. */
+static void print_row(FILE *f, char (*row)[CELL_MAX], const int *width, const char *why)
 {
 	for (int k = 0; k < NCOLS; k++) {
 		/* Names read left-aligned, numbers right-aligned. */
@@ -84,7 +86,35 @@ static void print_row(FILE *f, char (*row)[CELL_MAX], const int *width)
 			fprintf(f, "%-*s", width[k], row[k]);
 		else
 			fprintf(f, "%*s", width[k], row[k]);
-		fputs(k + 1 < NCOLS ? "  " : "\n", f);
+		fputs(k + 1 < NCOLS || why ? "  " : "\n", f);
+	}
+	if (why)
+		fprintf(f, "%s\n", why);
+}
+
+/* Per cell, how the filter and the measured causes agree: the lecture
+ * point no duration-only tool can make. */
+static void print_agreement(FILE *f, const struct tl_run *run, const struct tl_noise_agree *ag,
+			    char (*rows)[NCOLS][CELL_MAX], enum tl_os_method m)
+{
+	size_t r = 0;
+
+	fprintf(f, "why: the top cause of the samples the %s filter removed (cells[].noise in "
+		   "--json; window-level causes are inferred)\n", stats_os_method_name(m));
+	for (size_t i = 0; i < run->ncells; i++) {
+		if (run->cells[i].hidden)
+			continue;
+		if (ag[i].skipped) {
+			fprintf(f, "  %s %s %s: not computed (over %zu samples)\n", rows[r][COL_BACKEND],
+				rows[r][COL_FLUSH], rows[r][COL_KERNEL], TL_NOISE_AGREE_MAX);
+			r++;
+			continue;
+		}
+		fprintf(f, "  %s %s %s: removed %zu (%zu with a cause, %zu without), kept %zu with a "
+			   "cause\n", rows[r][COL_BACKEND], rows[r][COL_FLUSH], rows[r][COL_KERNEL],
+			ag[i].removed, ag[i].removed_with_cause, ag[i].removed_without_cause,
+			ag[i].kept_with_cause);
+		r++;
 	}
 }
 
@@ -150,6 +180,9 @@ void tl_table_print(FILE *f, const struct tl_run *run, const struct tl_analysis 
 {
 	int width[NCOLS];
 	char(*rows)[NCOLS][CELL_MAX] = tl_xcalloc(run->ncells, sizeof *rows);
+	char(*why)[CELL_MAX] = tl_xcalloc(run->ncells, sizeof *why);
+	struct tl_noise_agree *ag = tl_xcalloc(run->ncells, sizeof *ag);
+	bool noise = run->noise_measured;
 	size_t nrows = 0;
 
 	for (int k = 0; k < NCOLS; k++)
@@ -158,6 +191,11 @@ void tl_table_print(FILE *f, const struct tl_run *run, const struct tl_analysis 
 		if (run->cells[i].hidden)
 			continue;
 		tl_table_row(run, i, &an[i], rows[nrows]);
+		if (noise) {
+			if (tl_cell_noise_agree(run, i, m, seed, &ag[i]) < 0)
+				tl_fail("out of memory (the noise agreement of a cell)");
+			tl_noise_why(&ag[i], why[nrows], CELL_MAX);
+		}
 		for (int k = 0; k < NCOLS; k++)
 			if ((int)strlen(rows[nrows][k]) > width[k])
 				width[k] = (int)strlen(rows[nrows][k]);
@@ -171,11 +209,15 @@ void tl_table_print(FILE *f, const struct tl_run *run, const struct tl_analysis 
 
 		for (int k = 0; k < NCOLS; k++)
 			snprintf(hdr[k], CELL_MAX, "%s", tl_table_headers[k]);
-		print_row(f, hdr, width);
+		print_row(f, hdr, width, noise ? "why" : NULL);
 	}
 	for (size_t r = 0; r < nrows; r++)
-		print_row(f, rows[r], width);
+		print_row(f, rows[r], width, noise ? why[r] : NULL);
 	print_notes(f, run, an, rows);
+	if (noise)
+		print_agreement(f, run, ag, rows, m);
 	free(rows);
+	free(why);
+	free(ag);
 	print_jitter(f, run, seed);
 }

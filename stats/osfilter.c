@@ -363,6 +363,7 @@ int stats_filter_os(enum tl_os_method method, const double *const *features, siz
 	case TL_OS_IQR:
 		return filter_iqr(features, nfeat, n, keep, res);
 	case TL_OS_NONE:
+	case TL_OS_CAUSE: /* its samples were taken out before (bench/analysis.c) */
 		memset(keep, 1, n);
 		snprintf(res->note, sizeof(res->note), "OS-noise filter off (none)");
 		return 0;
@@ -375,6 +376,7 @@ static const char *const method_names[] = {
 	[TL_OS_IFOREST] = "iforest",
 	[TL_OS_IQR] = "iqr",
 	[TL_OS_NONE] = "none",
+	[TL_OS_CAUSE] = "cause",
 };
 
 int stats_os_method_parse(const char *text)

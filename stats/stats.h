@@ -57,7 +57,9 @@ struct tl_drift {
 void stats_drift(const double *x, size_t n, size_t chunk, struct tl_drift *d);
 
 /* --- OS-noise filter --- */
-enum tl_os_method { TL_OS_IFOREST, TL_OS_IQR, TL_OS_NONE };
+/* TL_OS_CAUSE: the samples with a measured cause (bench/noise.h) are taken
+ * out before the statistics, which then filter as TL_OS_NONE does. */
+enum tl_os_method { TL_OS_IFOREST, TL_OS_IQR, TL_OS_NONE, TL_OS_CAUSE };
 
 struct tl_os_result {
 	enum tl_os_method method;
@@ -125,7 +127,7 @@ size_t stats_level_min_count(size_t n);
 /* Whether a face must show res->note beside the numbers: the filter was
  * inactive, or something other than the named method decided. */
 bool stats_os_said(const struct tl_os_result *res);
-/* "iforest" | "iqr" | "none" -> method; -1 when unknown. */
+/* "iforest" | "iqr" | "none" | "cause" -> method; -1 when unknown. */
 int stats_os_method_parse(const char *text);
 const char *stats_os_method_name(enum tl_os_method m);
 

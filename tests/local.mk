@@ -10,6 +10,9 @@ EXTRA_DIST += tests/test_filter_seeds.sh
 TESTS += tests/test_output_targets.sh tests/test_layers.sh
 EXTRA_DIST += tests/test_output_targets.sh tests/test_layers.sh
 TESTS += tests/test_output_failures.sh
+# issue 23: what interrupted each sample (perf records, /proc deltas)
+TESTS += tests/test_noise.sh
+EXTRA_DIST += tests/test_noise.sh
 EXTRA_DIST += tests/test_output_failures.sh
 # fleet helper: fingerprint and fleet on the command line; a private
 # three-node Slurm cluster with a real noisy neighbour on one node
