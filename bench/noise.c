@@ -787,7 +787,8 @@ static void explain_long(const struct tl_noise_priv *p, struct tl_cell_noise *co
 			pd[npd++] = (struct pending){ ch->cell, i, w };
 		}
 	}
-	qsort(pd, npd, sizeof *pd, pending_cmp);
+	if (npd) /* qsort's pointer may not be NULL, even for no elements */
+		qsort(pd, npd, sizeof *pd, pending_cmp);
 	for (size_t a = 0, b; a < npd; a = b) {
 		for (b = a; b < npd && pd[b].win == pd[a].win; b++)
 			;
@@ -800,7 +801,8 @@ static void explain_long(const struct tl_noise_priv *p, struct tl_cell_noise *co
 		}
 	}
 	for (size_t c = 0; c < ncells; c++)
-		qsort(cells[c]->flag, cells[c]->nflag, sizeof *cells[c]->flag, flag_cmp);
+		if (cells[c]->nflag)
+			qsort(cells[c]->flag, cells[c]->nflag, sizeof *cells[c]->flag, flag_cmp);
 	free(pd);
 	free(limit);
 }
