@@ -633,14 +633,27 @@ void tl_fig_format(enum tl_fig i, double v, char *buf, size_t len)
 		snprintf(buf, len, tl_fig_info[i].fmt, v);
 }
 
+/* s escaped into one of a few rotating buffers: the loaders check and
+ * escape these strings already; printing escapes them again, so a loader
+ * that forgets cannot reach the terminal (idempotent on escaped text). */
+static const char *safe_str(const char *s)
+{
+	static char buf[8][512];
+	static unsigned next;
+
+	return tl_term_safe(s, buf[next++ % 8], sizeof buf[0]);
+}
+
 void tl_fp_table_print(FILE *out, const struct tl_fp_figures *f)
 {
-	fprintf(out, "fingerprint of %s (host %s%s%s%s%s), ticklab %s, %.1f s\n", f->node.name,
-		f->node.hostname, f->node.slurm_node[0] ? ", Slurm node " : "", f->node.slurm_node,
-		f->node.slurm_job[0] ? ", job " : "", f->node.slurm_job, f->version, f->seconds);
-	fprintf(out, "%s, TSC %.4g GHz, sampling CPU %d, barrier %s\n", f->model[0] ? f->model : "?",
-		f->tsc_ghz, f->cpu, f->barrier);
-	fprintf(out, "spoilers: %s\n\n", f->spoiled[0] ? f->spoiled : "none");
+	fprintf(out, "fingerprint of %s (host %s%s%s%s%s), ticklab %s, %.1f s\n",
+		safe_str(f->node.name), safe_str(f->node.hostname),
+		f->node.slurm_node[0] ? ", Slurm node " : "", safe_str(f->node.slurm_node),
+		f->node.slurm_job[0] ? ", job " : "", safe_str(f->node.slurm_job), safe_str(f->version),
+		f->seconds);
+	fprintf(out, "%s, TSC %.4g GHz, sampling CPU %d, barrier %s\n",
+		f->model[0] ? safe_str(f->model) : "?", f->tsc_ghz, f->cpu, safe_str(f->barrier));
+	fprintf(out, "spoilers: %s\n\n", f->spoiled[0] ? safe_str(f->spoiled) : "none");
 	fprintf(out, "%-10s %12s  %s\n", "figure", "value", "from");
 	for (size_t i = 0; i < TL_FIG_COUNT; i++) {
 		char v[32], lo[32], hi[32], iv[80] = "";
@@ -651,6 +664,6 @@ void tl_fp_table_print(FILE *out, const struct tl_fp_figures *f)
 			tl_fig_format((enum tl_fig)i, f->hi[i], hi, sizeof hi);
 			snprintf(iv, sizeof iv, " [%s, %s]", lo, hi);
 		}
-		fprintf(out, "%-10s %12s  %s%s\n", tl_fig_info[i].label, v, f->from[i], iv);
+		fprintf(out, "%-10s %12s  %s%s\n", tl_fig_info[i].label, v, safe_str(f->from[i]), iv);
 	}
 }
