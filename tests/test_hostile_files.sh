@@ -180,7 +180,7 @@ CASES="fifo dev sock run_neg run_negoverhead run_dupcell run_nomarker run_v99 ru
 run_longstr s_tmin1e300 s_neg5ns s_strcount s_nneg s_dupcell s_found s_dupkey s_v99 fp_escname
 fp_negsamples fp_v99 fp_s_negfig fp_s_1e300 fp_s_strfig fp_s_negiv fp_s_backiv fp_s_nsum
 fp_s_1e300val fp_s_negtsc part_negfig part_1e300 part_nsum"
-printf '# %-9s %-16s %-6s %s\n' reader case status "first message line" >"$H/table"
+printf '# %-12s %-16s %-6s %s\n' reader case status "first message line" >"$H/table"
 bad=0
 for c in $CASES; do
 	for r in $READERS; do
@@ -197,7 +197,7 @@ for c in $CASES; do
 		else
 			verdict="$st BAD"; bad=$((bad + 1))
 		fi
-		printf '# %-9s %-16s %-6s %s\n' "$r" "$c" "$verdict" "$first" >>"$H/table"
+		printf '# %-12s %-16s %-6s %s\n' "$r" "$c" "$verdict" "$first" >>"$H/table"
 	done
 done
 cat "$H/table"
@@ -292,10 +292,22 @@ ok $? "TICKLAB_READ_LIMIT=1K refuses a larger file (status $st: $(head -n 1 "$H/
 for cmd in "run -b sim -k empty -n 10 -q --json $H/o --csv $H/o --markdown $H/o" \
 	"run -b sim -k empty -n 10 -q --json $H/o --csv $H/./o" \
 	"search --backend sim -n 200 -q --json $H/o --markdown $H/o" \
-	"compare $tmp/ok.json $tmp/ok.json --json $H/o --csv $H/o"; do
+	"compare $tmp/ok.json $tmp/ok.json --json $H/o --csv $H/o" \
+	"fleet $H/fleet --json $H/o --markdown $H/o" \
+	"fleet $H/fleet --json $H/o --markdown $H/../h27/o"; do
 	timeout 20 "$TL_BIN" $cmd >/dev/null 2>"$H/err"; st=$?
 	[ $st -eq 2 ] && grep -q "both name" "$H/err" && [ ! -e "$H/o" ]
 	ok $? "${cmd%% *} with two outputs naming one file: status 2, nothing written (status $st)"
+done
+# fleet: an output naming a fingerprint it reads would replace that node's
+# only record; refused before reading, the file untouched.
+sum=$(cksum <"$H/fleet/n1.json")
+for opt in --json --markdown --partial; do
+	timeout 20 "$TL_BIN" fleet "$H/fleet/n1.json" "$H/fleet/n2.json" $opt "$H/fleet/n1.json" \
+		>/dev/null 2>"$H/err"; st=$?
+	[ $st -eq 2 ] && grep -q "an input file and $opt both name" "$H/err" &&
+		[ "$(cksum <"$H/fleet/n1.json")" = "$sum" ]
+	ok $? "fleet $opt naming one of its inputs: status 2, the input untouched (status $st: $(head -n 1 "$H/err"))"
 done
 ( ulimit -f 8; exec timeout 60 "$TL_BIN" run -b sim -k empty,add:10 -n 20000 -q --json "$H/fsz.json" ) \
 	>/dev/null 2>"$H/err"; st=$?
