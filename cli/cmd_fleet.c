@@ -11,6 +11,7 @@
 
 #include "cli/command.h"
 #include "cli/opts.h"
+#include "cli/outputs.h"
 #include "io/fleet.h"
 #include "io/term_safe.h"
 #include "io/results.h"
@@ -101,6 +102,24 @@ static int fleet_option(void *st, int c, const char *arg, char *why, size_t whyl
 	}
 }
 
+/* An output naming one of the fingerprints read would replace a node's
+ * only record with the fleet's judgement of it. */
+static int outputs_not_inputs(const struct fleet_opts *o, char *why, size_t whylen)
+{
+	const char *outs[] = {o->json, o->markdown, o->partial};
+	static const char *const names[] = {"--json", "--markdown", "--partial"};
+
+	for (size_t i = 0; i < o->npaths; i++)
+		for (size_t k = 0; k < sizeof outs / sizeof *outs; k++) {
+			const char *paths[] = {o->paths[i], outs[k]};
+			const char *opts[] = {"an input file", names[k]};
+
+			if (cli_outputs_distinct(paths, opts, 2, why, whylen) < 0)
+				return -1;
+		}
+	return 0;
+}
+
 static int fleet_check(void *st, int argc, char **argv, char *why, size_t whylen)
 {
 	struct fleet_opts *o = st;
@@ -113,6 +132,14 @@ static int fleet_check(void *st, int argc, char **argv, char *why, size_t whylen
 		snprintf(why, whylen, "--json - and --markdown - cannot both use standard output");
 		return -1;
 	}
+	{
+		const char *paths[] = {o->json, o->markdown};
+		static const char *const opts[] = {"--json", "--markdown"};
+
+		/* caught before reading thousands of files, not after */
+		if (cli_outputs_distinct(paths, opts, 2, why, whylen) < 0)
+			return -1;
+	}
 	if (o->partial && (o->json || o->markdown || o->quiet)) {
 		snprintf(why, whylen, "--partial judges nothing: it takes no --json, --markdown or "
 				      "--quiet (accepted: --partial OUT.json FILES..., then fleet OUT...)");
@@ -120,7 +147,7 @@ static int fleet_check(void *st, int argc, char **argv, char *why, size_t whylen
 	}
 	o->paths = argv + optind;
 	o->npaths = (size_t)(argc - optind);
-	return 0;
+	return outputs_not_inputs(o, why, whylen);
 }
 
 static int emit_markdown(FILE *f, void *ctx)
@@ -229,8 +256,7 @@ static int fleet_exec(void *st)
 	if (o->quiet) {
 		for (size_t i = 0; i < fl.n; i++)
 			if (fl.nodes[i].flagged)
-				fprintf(taken ? stderr : stdout, "%s | %s\n", fl.nodes[i].fig.node.name,
-					fl.nodes[i].reason);
+				tl_fleet_reason_line(taken ? stderr : stdout, &fl.nodes[i], " | ");
 	} else {
 		tl_fleet_table_print(taken ? stderr : stdout, &fl);
 	}

@@ -14,6 +14,7 @@
 #include "io/host_json.h"
 #include "io/json_build.h"
 #include "io/results.h"
+#include "io/run_load.h"
 #include "io/search_json.h"
 #include "io/term_safe.h"
 
@@ -522,6 +523,35 @@ static void copy_str(char *out, size_t len, const json_t *o, const char *key)
 	snprintf(out, len, "%s", str_at(o, key));
 }
 
+/* The histogram's stated n is what its counts sum to, and its error bound
+ * is one a histogram can have: a file that disagrees with itself is not
+ * read as if one half were true. */
+static int hist_totals_ok(const json_t *h, const char *name, struct tl_fp_figures *f, char *why,
+			  size_t whylen)
+{
+	const json_t *n = json_object_get(h, "n"), *rel = json_object_get(h, "rel_error");
+	char what[200];
+
+	if (n && (!json_is_integer(n) || (uint64_t)json_integer_value(n) != f->hist.total ||
+		  json_integer_value(n) < 0)) {
+		char stated[32] = "not a whole number";
+
+		if (json_is_integer(n))
+			snprintf(stated, sizeof stated, "%lld", (long long)json_integer_value(n));
+		snprintf(what, sizeof what, "summary.samples.n: is %s, but the counts sum to %llu",
+			 stated, (unsigned long long)f->hist.total);
+		return fail(why, whylen, name, what);
+	}
+	if (rel && !json_is_null(rel) &&
+	    (!json_is_number(rel) || !(json_number_value(rel) >= 0 && json_number_value(rel) < 1))) {
+		snprintf(what, sizeof what, "summary.samples.rel_error: is %s, expected a number in [0, 1)",
+			 json_is_number(rel) ? "out of range" : "not a number");
+		return fail(why, whylen, name, what);
+	}
+	f->nsamples = (size_t)f->hist.total;
+	return 0;
+}
+
 static int hist_from_json(const json_t *h, const char *name, struct tl_fp_figures *f, char *why,
 			  size_t whylen)
 {
@@ -546,12 +576,89 @@ static int hist_from_json(const json_t *h, const char *name, struct tl_fp_figure
 						       ">= 0 and ascending, counts whole and positive");
 		if ((uint64_t)json_integer_value(ci) > TL_FP_SAMPLES_MAX - f->hist.total)
 			return fail(why, whylen, name, "summary.samples: more than 2^32 samples");
+		if (x > TL_RESULTS_MAX_ABS) {
+			char what[160];
+
+			snprintf(what, sizeof what, "summary.samples.values[%zu]: is %g, beyond any "
+						    "physical value (at most %g)", i, x, TL_RESULTS_MAX_ABS);
+			return fail(why, whylen, name, what);
+		}
 		f->hist.v[i] = x;
 		f->hist.c[i] = (uint64_t)json_integer_value(ci);
 		f->hist.total += f->hist.c[i];
 		f->hist.n = i + 1;
 	}
-	f->nsamples = (size_t)f->hist.total;
+	return hist_totals_ok(h, name, f, why, whylen);
+}
+
+/* A number of a summary at path: absent or null (a figure not measured)
+ * passes; else finite, >= 0 and at most max, or -1 naming the key. */
+static int summary_num_ok(const json_t *v, const char *path, double max, const char *name,
+			  char *why, size_t whylen)
+{
+	char what[256];
+	double x;
+
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_number(v)) {
+		snprintf(what, sizeof what, "%s: expected a number, got %s", path,
+			 json_is_string(v) ? "a string" : json_is_array(v) ? "an array"
+							: json_is_object(v) ? "an object" : "a boolean");
+		return fail(why, whylen, name, what);
+	}
+	x = json_number_value(v);
+	if (isfinite(x) && x >= 0 && x <= max)
+		return 0;
+	if (isfinite(x) && x > max)
+		snprintf(what, sizeof what, "%s: is %g, beyond any physical value (at most %g)", path,
+			 x, max);
+	else
+		snprintf(what, sizeof what, "%s: is %g, expected a number >= 0", path, x);
+	return fail(why, whylen, name, what);
+}
+
+/* Times, shares and rates a node could have measured: none negative or
+ * beyond TL_RESULTS_MAX_ABS (a 1e300 ns t_min is no result), each
+ * interval [lo, hi] of such numbers with lo <= hi. */
+static int summary_numbers_ok(const json_t *sum, const char *name, char *why, size_t whylen)
+{
+	const json_t *facts = json_object_get(sum, "facts"), *figs = json_object_get(sum, "figures");
+	const json_t *iv = json_object_get(sum, "intervals");
+	char path[128], what[256];
+
+	if (summary_num_ok(json_object_get(facts, "tsc_ghz"), "summary.facts.tsc_ghz", 1e3, name,
+			   why, whylen) < 0 ||
+	    summary_num_ok(json_object_get(facts, "seconds"), "summary.facts.seconds",
+			   TL_RESULTS_MAX_ABS, name, why, whylen) < 0)
+		return -1;
+	for (size_t k = 0; k < TL_FIG_COUNT; k++) {
+		const char *key = tl_fig_info[k].key;
+		const json_t *pair = json_object_get(iv, key);
+
+		snprintf(path, sizeof path, "summary.figures.%s", key);
+		if (summary_num_ok(json_object_get(figs, key), path, TL_RESULTS_MAX_ABS, name, why,
+				   whylen) < 0)
+			return -1;
+		if (!pair || json_is_null(pair))
+			continue;
+		snprintf(path, sizeof path, "summary.intervals.%s", key);
+		if (!json_is_array(pair) || json_array_size(pair) != 2) {
+			snprintf(what, sizeof what, "%s: expected [lo, hi]", path);
+			return fail(why, whylen, name, what);
+		}
+		for (size_t i = 0; i < 2; i++) {
+			snprintf(path, sizeof path, "summary.intervals.%s[%zu]", key, i);
+			if (summary_num_ok(json_array_get(pair, i), path, TL_RESULTS_MAX_ABS, name, why,
+					   whylen) < 0)
+				return -1;
+		}
+		if (num_at_index(pair, 0) > num_at_index(pair, 1)) {
+			snprintf(what, sizeof what, "summary.intervals.%s: [%g, %g] ends below its start",
+				 key, num_at_index(pair, 0), num_at_index(pair, 1));
+			return fail(why, whylen, name, what);
+		}
+	}
 	return 0;
 }
 
@@ -566,7 +673,8 @@ int tl_fp_summary_from_json(const json_t *sum, const char *name, struct tl_fp_fi
 	    !json_is_object(from) || !json_is_object(json_object_get(sum, "samples")))
 		return fail(why, whylen, name, "a summary needs objects facts, figures, intervals, "
 					       "from and samples");
-	if (names_ok_in(facts, "summary.facts", name, why, whylen) < 0)
+	if (names_ok_in(facts, "summary.facts", name, why, whylen) < 0 ||
+	    summary_numbers_ok(sum, name, why, whylen) < 0)
 		return -1;
 	copy_str(f->node.name, sizeof f->node.name, facts, "name");
 	copy_str(f->node.hostname, sizeof f->node.hostname, facts, "hostname");
@@ -633,14 +741,27 @@ void tl_fig_format(enum tl_fig i, double v, char *buf, size_t len)
 		snprintf(buf, len, tl_fig_info[i].fmt, v);
 }
 
+/* s escaped into one of a few rotating buffers: the loaders check and
+ * escape these strings already; printing escapes them again, so a loader
+ * that forgets cannot reach the terminal (idempotent on escaped text). */
+static const char *safe_str(const char *s)
+{
+	static char buf[8][512];
+	static unsigned next;
+
+	return tl_term_safe(s, buf[next++ % 8], sizeof buf[0]);
+}
+
 void tl_fp_table_print(FILE *out, const struct tl_fp_figures *f)
 {
-	fprintf(out, "fingerprint of %s (host %s%s%s%s%s), ticklab %s, %.1f s\n", f->node.name,
-		f->node.hostname, f->node.slurm_node[0] ? ", Slurm node " : "", f->node.slurm_node,
-		f->node.slurm_job[0] ? ", job " : "", f->node.slurm_job, f->version, f->seconds);
-	fprintf(out, "%s, TSC %.4g GHz, sampling CPU %d, barrier %s\n", f->model[0] ? f->model : "?",
-		f->tsc_ghz, f->cpu, f->barrier);
-	fprintf(out, "spoilers: %s\n\n", f->spoiled[0] ? f->spoiled : "none");
+	fprintf(out, "fingerprint of %s (host %s%s%s%s%s), ticklab %s, %.1f s\n",
+		safe_str(f->node.name), safe_str(f->node.hostname),
+		f->node.slurm_node[0] ? ", Slurm node " : "", safe_str(f->node.slurm_node),
+		f->node.slurm_job[0] ? ", job " : "", safe_str(f->node.slurm_job), safe_str(f->version),
+		f->seconds);
+	fprintf(out, "%s, TSC %.4g GHz, sampling CPU %d, barrier %s\n",
+		f->model[0] ? safe_str(f->model) : "?", f->tsc_ghz, f->cpu, safe_str(f->barrier));
+	fprintf(out, "spoilers: %s\n\n", f->spoiled[0] ? safe_str(f->spoiled) : "none");
 	fprintf(out, "%-10s %12s  %s\n", "figure", "value", "from");
 	for (size_t i = 0; i < TL_FIG_COUNT; i++) {
 		char v[32], lo[32], hi[32], iv[80] = "";
@@ -651,6 +772,6 @@ void tl_fp_table_print(FILE *out, const struct tl_fp_figures *f)
 			tl_fig_format((enum tl_fig)i, f->hi[i], hi, sizeof hi);
 			snprintf(iv, sizeof iv, " [%s, %s]", lo, hi);
 		}
-		fprintf(out, "%-10s %12s  %s%s\n", tl_fig_info[i].label, v, f->from[i], iv);
+		fprintf(out, "%-10s %12s  %s%s\n", tl_fig_info[i].label, v, safe_str(f->from[i]), iv);
 	}
 }

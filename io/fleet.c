@@ -12,6 +12,7 @@
 #include "base/xalloc.h"
 #include "io/json_build.h"
 #include "io/results.h"
+#include "io/term_safe.h"
 
 /* ------------------------------------------------------------------ */
 /* Loading                                                              */
@@ -504,21 +505,38 @@ void tl_fleet_judge(struct tl_fleet *fl, const struct tl_fleet_progress *progres
 /* Output                                                               */
 /* ------------------------------------------------------------------ */
 
-static void groups_print(FILE *out, const struct tl_fleet *fl, const char *bullet)
+/* Names, models and reasons come from fingerprints and partials written
+ * elsewhere: escaped at print even though the loaders check them too, and
+ * in Markdown '|' as well, so a cell cannot add a column. */
+static void put_text(FILE *out, const char *s, bool md)
 {
-	for (size_t g = 0; g < fl->ngroups; g++)
-		fprintf(out, "%sgroup %zu: %s, TSC %.4g GHz, %zu node(s)%s%s\n", bullet, g + 1,
-			fl->groups[g].model[0] ? fl->groups[g].model : "?", fl->groups[g].tsc_ghz,
+	if (md)
+		tl_term_fputs_md(s, out);
+	else
+		tl_term_fputs(s, out);
+}
+
+static void groups_print(FILE *out, const struct tl_fleet *fl, const char *bullet, bool md)
+{
+	for (size_t g = 0; g < fl->ngroups; g++) {
+		fprintf(out, "%sgroup %zu: ", bullet, g + 1);
+		put_text(out, fl->groups[g].model[0] ? fl->groups[g].model : "?", md);
+		fprintf(out, ", TSC %.4g GHz, %zu node(s)%s%s\n", fl->groups[g].tsc_ghz,
 			fl->groups[g].nnodes, fl->groups[g].note[0] ? ": " : "", fl->groups[g].note);
+	}
 }
 
 static size_t name_width(const struct tl_fleet *fl)
 {
 	size_t w = 4;
 
-	for (size_t i = 0; i < fl->n; i++)
-		if (strlen(fl->nodes[i].fig.node.name) > w)
-			w = strlen(fl->nodes[i].fig.node.name);
+	for (size_t i = 0; i < fl->n; i++) {
+		char safe[512];
+		size_t n = strlen(tl_term_safe(fl->nodes[i].fig.node.name, safe, sizeof safe));
+
+		if (n > w)
+			w = n;
+	}
 	return w;
 }
 
@@ -526,7 +544,7 @@ void tl_fleet_table_print(FILE *out, const struct tl_fleet *fl)
 {
 	int w = (int)name_width(fl);
 
-	groups_print(out, fl, "");
+	groups_print(out, fl, "", false);
 	fprintf(out, "%-*s %2s", w, "node", "g");
 	for (size_t k = 0; k < TL_FIG_COUNT; k++)
 		fprintf(out, " %9s", tl_fig_info[k].label);
@@ -534,7 +552,8 @@ void tl_fleet_table_print(FILE *out, const struct tl_fleet *fl)
 	for (size_t i = 0; i < fl->n; i++) {
 		const struct tl_fleet_node *nd = &fl->nodes[i];
 
-		fprintf(out, "%-*s %2zu", w, nd->fig.node.name, nd->group + 1);
+		tl_term_fpad(nd->fig.node.name, w, out);
+		fprintf(out, " %2zu", nd->group + 1);
 		for (size_t k = 0; k < TL_FIG_COUNT; k++) {
 			char v[32], mark[40];
 
@@ -554,12 +573,20 @@ void tl_fleet_table_print(FILE *out, const struct tl_fleet *fl)
 			TL_FLEET_Z);
 	for (size_t i = 0; i < fl->n; i++)
 		if (fl->nodes[i].flagged)
-			fprintf(out, "%s: %s\n", fl->nodes[i].fig.node.name, fl->nodes[i].reason);
+			tl_fleet_reason_line(out, &fl->nodes[i], ": ");
+}
+
+void tl_fleet_reason_line(FILE *out, const struct tl_fleet_node *nd, const char *sep)
+{
+	tl_term_fputs(nd->fig.node.name, out);
+	fputs(sep, out);
+	tl_term_fputs(nd->reason, out);
+	fputc('\n', out);
 }
 
 void tl_fleet_markdown_print(FILE *out, const struct tl_fleet *fl)
 {
-	groups_print(out, fl, "- ");
+	groups_print(out, fl, "- ", true);
 	fprintf(out, "\n| node | group |");
 	for (size_t k = 0; k < TL_FIG_COUNT; k++)
 		fprintf(out, " %s |", tl_fig_info[k].label);
@@ -570,7 +597,9 @@ void tl_fleet_markdown_print(FILE *out, const struct tl_fleet *fl)
 	for (size_t i = 0; i < fl->n; i++) {
 		const struct tl_fleet_node *nd = &fl->nodes[i];
 
-		fprintf(out, "| %s | %zu |", nd->fig.node.name, nd->group + 1);
+		fputs("| ", out);
+		tl_term_fputs_md(nd->fig.node.name, out);
+		fprintf(out, " | %zu |", nd->group + 1);
 		for (size_t k = 0; k < TL_FIG_COUNT; k++) {
 			char v[32];
 
@@ -585,10 +614,18 @@ void tl_fleet_markdown_print(FILE *out, const struct tl_fleet *fl)
 	}
 	fprintf(out, "\n");
 	for (size_t i = 0; i < fl->n; i++)
-		if (fl->nodes[i].flagged)
-			fprintf(out, "- **%s**: %s\n", fl->nodes[i].fig.node.name, fl->nodes[i].reason);
-	for (size_t i = 0; i < fl->nbad; i++)
-		fprintf(out, "- skipped: %s\n", fl->bad[i].why);
+		if (fl->nodes[i].flagged) {
+			fputs("- **", out);
+			tl_term_fputs_md(fl->nodes[i].fig.node.name, out);
+			fputs("**: ", out);
+			tl_term_fputs_md(fl->nodes[i].reason, out);
+			fputc('\n', out);
+		}
+	for (size_t i = 0; i < fl->nbad; i++) {
+		fputs("- skipped: ", out);
+		tl_term_fputs_md(fl->bad[i].why, out);
+		fputc('\n', out);
+	}
 }
 
 static json_t *node_json(const struct tl_fleet_node *nd)

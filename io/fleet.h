@@ -92,6 +92,11 @@ json_t *tl_fleet_partial_to_json(const struct tl_fleet *fl);
 
 void tl_fleet_table_print(FILE *out, const struct tl_fleet *fl);
 void tl_fleet_markdown_print(FILE *out, const struct tl_fleet *fl);
+
+/* "NAME<sep>REASONS" on one line, both escaped: what `fleet -q` prints
+ * per flagged node, so a name from a file cannot forge a line. */
+void tl_fleet_reason_line(FILE *out, const struct tl_fleet_node *nd, const char *sep);
+
 /* Never NULL. */
 json_t *tl_fleet_to_json(const struct tl_fleet *fl);
 

@@ -13,16 +13,13 @@
 #include "io/jitter.h"
 #include "io/results.h"
 #include "io/table.h"
+#include "io/term_safe.h"
 
 int tl_md_text(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		int rc = *s == '|' ? fputs("\\|", f) : *s == '\n' ? fputc(' ', f) : fputc(*s, f);
-
-		if (rc == EOF)
-			return -1;
-	}
-	return 0;
+	/* cells may quote a file's strings: no escape sequence reaches a
+	 * terminal that shows the Markdown, no newline or '|' splits a row */
+	return tl_term_fputs_md(s, f);
 }
 
 /* "| a | b |" with each cell escaped. */

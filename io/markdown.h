@@ -12,7 +12,7 @@
 #include "io/run_compare.h"
 #include "stats/stats.h"
 
-/* One Markdown table cell's text: '|' escaped, newlines as spaces. */
+/* One Markdown table cell's text: '|' and control characters escaped. */
 int tl_md_text(FILE *f, const char *s);
 
 /* The summary table, then the jitter verdicts and (rc not NULL) the

@@ -112,7 +112,8 @@ int tl_term_is_safe(const char *s)
 	return 1;
 }
 
-void tl_term_fputs(const char *s, FILE *f)
+/* The escaped s to f; md also escapes '|' so a Markdown cell stays one. */
+static int put(const char *s, FILE *f, int md)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 
@@ -120,7 +121,32 @@ void tl_term_fputs(const char *s, FILE *f)
 		char e[12];
 		size_t elen;
 
+		if (md && *p == '|') {
+			p++;
+			if (fputs("\\|", f) == EOF)
+				return -1;
+			continue;
+		}
 		p += one(p, e, &elen);
-		fwrite(e, 1, elen, f);
+		if (fwrite(e, 1, elen, f) != elen)
+			return -1;
 	}
+	return 0;
+}
+
+void tl_term_fputs(const char *s, FILE *f)
+{
+	put(s, f, 0);
+}
+
+int tl_term_fputs_md(const char *s, FILE *f)
+{
+	return put(s, f, 1);
+}
+
+int tl_term_fpad(const char *s, int width, FILE *f)
+{
+	char safe[512];
+
+	return fprintf(f, "%-*s", width, tl_term_safe(s, safe, sizeof safe)) < 0 ? -1 : 0;
 }

@@ -23,4 +23,11 @@ int tl_term_is_safe(const char *s);
 /* fputs of the escaped s, of any length. */
 void tl_term_fputs(const char *s, FILE *f);
 
+/* The same for a Markdown table cell: '|' also escaped, so a string from
+ * a file cannot add a column. 0, or -1 on a write error. */
+int tl_term_fputs_md(const char *s, FILE *f);
+
+/* The escaped s (cut at 511 bytes) padded to width columns, for a table. */
+int tl_term_fpad(const char *s, int width, FILE *f);
+
 #endif

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "io/fleet.h"
+#include "io/term_safe.h"
 #include "tui/app.h"
 #include "tui/curses.h"
 #include "tui/wrap.h"
@@ -215,7 +216,9 @@ static void table_of(const struct tui_fleet_view *v, int w, struct table *t)
 
 	t->name_w = 4;
 	for (size_t j = 0; j < group_size(v); j++) {
-		int n = (int)strlen(group_node(v, j)->fig.node.name);
+		char safe[NAME_MAX_COLS * 4 + 8];
+		int n = (int)strlen(tl_term_safe(group_node(v, j)->fig.node.name, safe, sizeof safe));
+
 		t->name_w = n > t->name_w ? n : t->name_w;
 	}
 	if (t->name_w > NAME_MAX_COLS)
@@ -261,7 +264,7 @@ static void draw_row(struct tui_app *app, int y, int x, int w, const struct tabl
 	const struct tl_fleet_node *nd = group_node(app->fleet, j);
 	int fg = tui_attr(app, TUI_ROLE_MAIN_FG), warn = tui_attr(app, TUI_ROLE_WARN) | (int)A_BOLD;
 	int c = 0;
-	char buf[48];
+	char buf[48], name[NAME_MAX_COLS * 4 + 8];
 
 	if (picked)
 		tui_put(y, x, 1, tui_attr(app, TUI_ROLE_HI) | (int)A_BOLD,
@@ -270,7 +273,7 @@ static void draw_row(struct tui_app *app, int y, int x, int w, const struct tabl
 		tui_series_glyph(app->tier, series_of(j)));
 	c = ROW_FIXED;
 	c += tui_putf(y, x + c, w - c, nd->flagged ? warn : fg | (picked ? (int)A_BOLD : 0), "%-*.*s",
-		      t->name_w, t->name_w, nd->fig.node.name);
+		      t->name_w, t->name_w, tl_term_safe(nd->fig.node.name, name, sizeof name));
 	for (size_t i = 0; i < t->ncol; i++) {
 		enum tl_fig k = t->col[i].fig;
 
@@ -308,8 +311,11 @@ static size_t lines_of(const char *text, int w)
 static void verdict_text(const struct tui_fleet_view *v, size_t j, char *buf, size_t len)
 {
 	const struct tl_fleet_node *nd = group_node(v, j);
+	char name[512], reason[sizeof nd->reason];
 
-	snprintf(buf, len, "%s: %s", nd->fig.node.name, nd->reason);
+	/* from files written elsewhere: escaped even though checked on load */
+	snprintf(buf, len, "%s: %s", tl_term_safe(nd->fig.node.name, name, sizeof name),
+		 tl_term_safe(nd->reason, reason, sizeof reason));
 }
 
 static size_t verdict_rows(const struct tui_fleet_view *v, int w)
@@ -434,12 +440,12 @@ static void draw_cdf(struct tui_app *app, int y, int x, int w, int h, size_t fir
 static void head_text(const struct tui_fleet_view *v, char *buf, size_t len)
 {
 	const struct tl_fleet_group *g = &v->fl.groups[v->group];
-	char of[64] = "";
+	char of[64] = "", model[sizeof g->model];
 
 	if (v->fl.ngroups > 1)
 		snprintf(of, sizeof of, " of %zu (Tab: next)", v->fl.ngroups);
 	snprintf(buf, len, "group %zu%s: %s, TSC %.4g GHz, %zu node(s)%s%s", v->group + 1, of,
-		 g->model[0] ? g->model : "?", g->tsc_ghz, g->nnodes, g->note[0] ? "; " : "",
+		 g->model[0] ? tl_term_safe(g->model, model, sizeof model) : "?", g->tsc_ghz, g->nnodes, g->note[0] ? "; " : "",
 		 g->note);
 }
 
