@@ -12,6 +12,13 @@
 
 #include "io/results.h"
 
+double tl_plot_font(double w, double h)
+{
+	double scale = fmin(w / TL_PLOT_DEFAULT_W, h / TL_PLOT_DEFAULT_H);
+
+	return fmin(h / 40, 14 * scale);
+}
+
 bool tl_plot_available(void)
 {
 	return true;
@@ -397,7 +404,7 @@ static void paint(cairo_surface_t *s, struct page *pg)
 {
 	struct tl_plot_ink ink;
 	cairo_t *cr = cairo_create(s);
-	double w = pg->o->width, h = pg->o->height, font = h / 40 < 14 ? h / 40 : 14;
+	double w = pg->o->width, h = pg->o->height, font = tl_plot_font(w, h);
 
 	tl_plot_ink_from(&pg->o->theme, &ink);
 	tl_plot_set(cr, ink.bg, 1);
