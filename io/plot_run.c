@@ -81,7 +81,7 @@ static void series_labels(struct run_fig *r)
 	for (int k = 0; k < 3; k++)
 		if (same[k] && r->n && len < sizeof r->common)
 			len += (size_t)snprintf(r->common + len, sizeof r->common - len, "%s%s",
-						len ? ", " : "every cell: ", r->s[0].part[k]);
+						len ? ", " : "all cells: ", r->s[0].part[k]);
 	for (size_t i = 0; i < r->n; i++) {
 		char label[sizeof r->s[i].label] = "";
 		size_t l = 0;
@@ -139,11 +139,28 @@ static void widen(double *lo, double *hi)
 	}
 }
 
-/* A log axis from the decade at or below lo to the one at or above hi. */
+/* The 1, 2 or 5 x 10^k at or below v (up: at or above). */
+static double step125(double v, bool up)
+{
+	static const double m[] = {1, 2, 5, 10};
+	double d = pow(10, floor(log10(v)));
+
+	if (up) {
+		for (int i = 0; i < 4; i++)
+			if (m[i] * d >= v * 0.9999)
+				return m[i] * d;
+	}
+	for (int i = 2; i >= 0; i--)
+		if (m[i] * d <= v * 1.0001)
+			return m[i] * d;
+	return d;
+}
+
+/* A log axis from the 1-2-5 step at or below lo to the one at or above hi. */
 static void decades(double *lo, double *hi)
 {
-	*lo = pow(10, floor(log10(*lo)));
-	*hi = pow(10, ceil(log10(*hi * 1.0001)));
+	*lo = step125(*lo, false);
+	*hi = step125(*hi, true);
 	if (!(*hi > *lo))
 		*hi = *lo * 10;
 }
@@ -168,15 +185,22 @@ static void clip_text(const struct run_fig *r, const char *axes, char *buf, size
 		snprintf(q, sizeof q, "p%g..p%g", 100 * (1 - r->o->clip), 100 * r->o->clip);
 	else
 		snprintf(q, sizeof q, "min..max");
-	snprintf(buf, len, "x axis: %s %s%s; %zu of %zu samples (%.2g%%) outside it", q, axes,
-		 r->o->log_x ? ", log scale (values <= 0 outside)" : "", r->outside, r->total,
-		 share);
+	snprintf(buf, len, "x axis %s %s%s: %zu of %zu samples (%.2g%%) outside", q, axes,
+		 r->o->log_x ? ", log (<= 0 outside)" : "", r->outside, r->total, share);
 }
 
 static void say_note(const struct run_fig *r, const char *text)
 {
 	if (r->o->note)
 		snprintf(r->o->note, r->o->notelen, "%s", text);
+}
+
+static bool fits(cairo_t *cr, const char *text, double maxw)
+{
+	cairo_text_extents_t te;
+
+	cairo_text_extents(cr, text, &te);
+	return te.x_advance <= maxw;
 }
 
 /* The common parts and the clip, muted, under the title. */
@@ -187,7 +211,12 @@ static void subtitle(cairo_t *cr, const struct tl_plot_ink *ink, const struct ru
 
 	snprintf(buf, sizeof buf, "%s%s%s", r->common, r->common[0] ? "  |  " : "", clip);
 	cairo_save(cr);
-	cairo_set_font_size(cr, font * 0.85);
+	/* smaller before cut: the clip statement is what the line is for */
+	for (double f = 0.85; f >= 0.6; f -= 0.05) {
+		cairo_set_font_size(cr, font * f);
+		if (fits(cr, buf, w - font))
+			break;
+	}
 	tl_plot_set(cr, ink->muted, 1);
 	tl_plot_fit(cr, buf, w - font, fit, sizeof fit);
 	tl_plot_text(cr, fit, w / 2, y, 0.5, 0);
@@ -200,14 +229,6 @@ static void subtitle(cairo_t *cr, const struct tl_plot_ink *ink, const struct ru
 
 #define TITLE_LINES 3
 #define LINE_MAX 160
-
-static bool fits(cairo_t *cr, const char *text, double maxw)
-{
-	cairo_text_extents_t te;
-
-	cairo_text_extents(cr, text, &te);
-	return te.x_advance <= maxw;
-}
 
 /* label broken after its ", " into at most max lines no wider than maxw;
  * the line count. A part wider than maxw alone is cut with "..." (a last
@@ -289,12 +310,21 @@ static int panel_bins(const struct run_fig *r, const struct series *s, double lo
 	}
 	decades(&lo, &hi);
 	memset(h, 0, sizeof *h);
-	h->nbins = HIST_BINS;
+	/* no bin narrower than the timer's step where the axis starts, or a
+	 * quantized sample leaves every other bin empty (a comb) */
+	size_t nb = HIST_BINS;
+
+	if (res > 0 && s->lo > 0) {
+		double fit = log10(hi / lo) / log10(1 + res / s->lo);
+
+		nb = fit < 1 ? 1 : fit < HIST_BINS ? (size_t)fit : HIST_BINS;
+	}
+	h->nbins = nb;
 	h->lo = lo;
 	h->width = hi; /* on a log axis: the top edge, bins equal in log10 */
-	h->counts = tl_xcalloc(HIST_BINS, sizeof *h->counts);
+	h->counts = tl_xcalloc(nb, sizeof *h->counts);
 	h->total = s->n;
-	log_counts(s, lo, hi, HIST_BINS, h->counts, &h->below, &h->above);
+	log_counts(s, lo, hi, nb, h->counts, &h->below, &h->above);
 	return 0;
 }
 
@@ -427,8 +457,8 @@ static int draw_hist(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, doub
 		};
 		hist_panel(cr, ink, r, i, &f, left + font * 0.5, font);
 	}
-	clip_text(r, r->o->own_axis ? "of each cell, each panel its own axis"
-				    : "of each cell, one axis for all", clip, sizeof clip);
+	clip_text(r, r->o->own_axis ? "of each cell (own axes)"
+				    : "of each cell (shared)", clip, sizeof clip);
 	subtitle(cr, ink, r, clip, w, top - font * 1.2, font);
 	say_note(r, clip);
 	tl_plot_caption(cr, ink,
@@ -539,7 +569,7 @@ static int draw_cdf(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, doubl
 	} else {
 		tl_plot_legend(cr, ink, &f, labels, idx, r->n, TL_PLOT_BOTTOM_RIGHT, lf);
 	}
-	clip_text(r, "of each cell, one axis for all", clip, sizeof clip);
+	clip_text(r, "of each cell (shared)", clip, sizeof clip);
 	subtitle(cr, ink, r, clip, w, top - font * 0.2, font);
 	say_note(r, clip);
 	tl_plot_caption(cr, ink, "ns after filter_cost (can be < 0) and the OS filter", w, h, font);
