@@ -37,7 +37,8 @@ struct tl_plot_opts {
 	struct tui_theme theme;
 	const char *title;  /* the figure's title line */
 	/* A run's x axis shows each series from its p(1-clip) to its p(clip)
-	 * (clip 1: everything); the share left outside is stated on the figure. */
+	 * (clip 1: everything; 0: TL_PLOT_DEFAULT_CLIP, so a zeroed struct
+	 * gets the default); the share left outside is stated on the figure. */
 	double clip;
 	bool log_x;         /* a run's x axis in decades (values <= 0 fall outside) */
 	/* When not NULL, filled by the figure: one line saying what the axes

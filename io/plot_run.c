@@ -581,8 +581,12 @@ static int draw_cdf(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, doubl
 int tl_plot_run(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
 		const struct tl_plot_opts *o, const char *path, char *why, size_t whylen)
 {
-	struct run_fig r = {.o = o};
+	struct tl_plot_opts own = *o;
+	struct run_fig r = {.o = &own};
 	int rc;
+
+	if (!(own.clip >= 0.5 && own.clip <= 1))
+		own.clip = TL_PLOT_DEFAULT_CLIP;
 
 	if (o->kind != TL_PLOT_HIST && o->kind != TL_PLOT_CDF) {
 		snprintf(why, whylen, "a run file draws hist or cdf");
@@ -598,7 +602,7 @@ int tl_plot_run(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
 		snprintf(why, whylen, "the run has no cells to draw");
 		return -1;
 	}
-	rc = tl_plot_page(o, path, o->kind == TL_PLOT_HIST ? draw_hist : draw_cdf, &r, why, whylen);
+	rc = tl_plot_page(&own, path, o->kind == TL_PLOT_HIST ? draw_hist : draw_cdf, &r, why, whylen);
 	series_free(&r);
 	return rc;
 }
