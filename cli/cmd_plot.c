@@ -271,11 +271,12 @@ static void have_list(const struct tl_run *run, const char *(*got)(const struct 
 
 	buf[0] = 0;
 	for (size_t c = 0; c < run->ncells && l < len; c++) {
-		const char *v = got(run, c);
+		char v[TL_ID_MAX + 64];
 		bool seen = false;
 
 		if (run->cells[c].hidden)
 			continue;
+		snprintf(v, sizeof v, "%s", got(run, c)); /* got may reuse its buffer */
 		for (size_t d = 0; d < c && !seen; d++)
 			seen = !run->cells[d].hidden && strcmp(got(run, d), v) == 0;
 		if (!seen)
