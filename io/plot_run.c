@@ -385,8 +385,9 @@ static void hist_panel(cairo_t *cr, const struct tl_plot_ink *ink, struct run_fi
 	widen(&f->ylo, &f->yhi);
 	f->ylo = 0;
 	r->outside += h.below + h.above;
-	tl_plot_axes(cr, ink, f, r->o->log_x ? "ns (log scale)" : "ns", "% of samples",
-		     font * 0.8);
+	/* the y label short where the long one would reach past the panel */
+	tl_plot_axes(cr, ink, f, r->o->log_x ? "ns (log scale)" : "ns",
+		     f->h >= font * 6 ? "% of samples" : "%", font * 0.8);
 	cairo_save(cr);
 	cairo_rectangle(cr, f->x, f->y, f->w, f->h);
 	cairo_clip(cr);
@@ -427,19 +428,33 @@ static void hist_panel(cairo_t *cr, const struct tl_plot_ink *ink, struct run_fi
 	stats_histogram_free(&h);
 }
 
+/* Columns for n panels near the page's shape (a panel 1.4 times as wide as
+ * tall), one fewer where that leaves fewer empty places. */
+static size_t grid_cols(size_t n, double w, double h)
+{
+	size_t c = (size_t)ceil(sqrt((double)n * w / h / 1.4));
+
+	if (c < 1)
+		c = 1;
+	if (c > n)
+		c = n ? n : 1;
+	if (c > 1) {
+		size_t empty = (n + c - 1) / c * c - n, fewer = (n + c - 2) / (c - 1) * (c - 1) - n;
+
+		if (fewer < empty)
+			c--;
+	}
+	return c;
+}
+
 static int draw_hist(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, double w, double h,
 		     double top)
 {
 	struct run_fig *r = ctx;
 	double font = tl_plot_font(w, h);
-	size_t cols = (size_t)ceil(sqrt((double)r->n * w / h / 1.4)), rows;
+	size_t cols = grid_cols(r->n, w, h), rows = (r->n + cols - 1) / cols;
 	char clip[256];
 
-	if (cols < 1)
-		cols = 1;
-	if (cols > r->n)
-		cols = r->n ? r->n : 1;
-	rows = (r->n + cols - 1) / cols;
 	if (!rows)
 		rows = 1;
 	top += font * 1.2; /* the subtitle */
