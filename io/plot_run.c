@@ -391,14 +391,22 @@ static void hist_panel(cairo_t *cr, const struct tl_plot_ink *ink, struct run_fi
 	cairo_save(cr);
 	cairo_rectangle(cr, f->x, f->y, f->w, f->h);
 	cairo_clip(cr);
+	/* the bars filled first, then their outline as one path (a fill takes
+	 * the current path with it, outline and all) */
+	tl_plot_set(cr, ink->series[i % TUI_NSERIES], 0.35);
 	for (size_t b = 0; b < h.nbins; b++) {
 		double x0 = tl_plot_px(f, bin_edge(r, &h, b));
 		double x1 = tl_plot_px(f, bin_edge(r, &h, b + 1));
 		double y = tl_plot_py(f, h.counts[b] / (double)h.total * 100);
 
-		tl_plot_set(cr, ink->series[i % TUI_NSERIES], 0.35);
 		cairo_rectangle(cr, x0, y, x1 - x0, f->y + f->h - y);
-		cairo_fill(cr);
+	}
+	cairo_fill(cr);
+	for (size_t b = 0; b < h.nbins; b++) {
+		double x0 = tl_plot_px(f, bin_edge(r, &h, b));
+		double x1 = tl_plot_px(f, bin_edge(r, &h, b + 1));
+		double y = tl_plot_py(f, h.counts[b] / (double)h.total * 100);
+
 		if (b == 0)
 			cairo_move_to(cr, x0, f->y + f->h);
 		cairo_line_to(cr, x0, y);
