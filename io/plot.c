@@ -12,6 +12,13 @@
 
 #include "io/results.h"
 
+double tl_plot_font(double w, double h)
+{
+	double scale = fmin(w / TL_PLOT_DEFAULT_W, h / TL_PLOT_DEFAULT_H);
+
+	return fmin(h / 40, 14 * scale);
+}
+
 bool tl_plot_available(void)
 {
 	return true;
@@ -256,6 +263,18 @@ static void decade_label(double v, char *buf, size_t len)
 		snprintf(buf, len, "%.0f%s", pow(10, e - 3 * k), suffix[k]);
 }
 
+/* m x d (m 2 or 5, d a power of ten) in decade_label's style: 20, 500, 2k */
+static void step_label(double d, int m, char *buf, size_t len)
+{
+	static const char *const suffix[] = {"", "k", "M", "G", "T"};
+	int e = (int)lround(log10(d)), k = e >= 0 ? e / 3 : 0;
+
+	if (e < 0 || k > 4)
+		snprintf(buf, len, "%de%d", m, e);
+	else
+		snprintf(buf, len, "%.0f%s", m * pow(10, e - 3 * k), suffix[k]);
+}
+
 static void xtick(cairo_t *cr, const struct tl_plot_ink *ink, const struct tl_plot_frame *f,
 		  double v, const char *label, double font)
 {
@@ -275,12 +294,20 @@ static void xticks(cairo_t *cr, const struct tl_plot_ink *ink, const struct tl_p
 	char buf[32];
 
 	if (f->xlog) {
-		for (double d = pow(10, floor(log10(f->xlo))); d <= f->xhi * 1.0001; d *= 10) {
-			if (d < f->xlo * 0.9999)
-				continue;
-			decade_label(d, buf, sizeof buf);
-			xtick(cr, ink, f, d, buf, font);
-		}
+		/* under two decades the 2s and 5s too, so a body of 40..300 ns has ticks */
+		bool sub = f->xhi / f->xlo < 100;
+
+		for (double d = pow(10, floor(log10(f->xlo))); d <= f->xhi * 1.0001; d *= 10)
+			for (int m = 1; m <= 5; m += m == 1 ? 1 : 3) {
+				double v = d * m;
+
+				if ((m > 1 && !sub) || v < f->xlo * 0.9999 || v > f->xhi * 1.0001)
+					continue;
+				decade_label(d, buf, sizeof buf);
+				if (m > 1)
+					step_label(d, m, buf, sizeof buf);
+				xtick(cr, ink, f, v, buf, font);
+			}
 		return;
 	}
 	int want = f->w / (font * 6) > 2 ? (int)(f->w / (font * 6)) : 2;
@@ -397,7 +424,7 @@ static void paint(cairo_surface_t *s, struct page *pg)
 {
 	struct tl_plot_ink ink;
 	cairo_t *cr = cairo_create(s);
-	double w = pg->o->width, h = pg->o->height, font = h / 40 < 14 ? h / 40 : 14;
+	double w = pg->o->width, h = pg->o->height, font = tl_plot_font(w, h);
 
 	tl_plot_ink_from(&pg->o->theme, &ink);
 	tl_plot_set(cr, ink.bg, 1);

@@ -36,10 +36,25 @@ struct tl_plot_opts {
 	int width, height;  /* pixels (PNG) or points (SVG, PDF) */
 	struct tui_theme theme;
 	const char *title;  /* the figure's title line */
+	/* A run's x axis shows each series from its p(1-clip) to its p(clip)
+	 * (clip 1: everything; 0: TL_PLOT_DEFAULT_CLIP, so a zeroed struct
+	 * gets the default); the share left outside is stated on the figure. */
+	double clip;
+	bool log_x;         /* a run's x axis in decades (values <= 0 fall outside) */
+	/* When not NULL, filled by the figure: one line saying what the axes
+	 * leave out, for the command to print ("" when nothing). */
+	char *note;
+	size_t notelen;
 };
+
+#define TL_PLOT_DEFAULT_CLIP 0.995
 
 /* The format a file name asks for (.svg, .png, .pdf, any case): 0, or -1
  * with why naming the accepted endings. */
+/* The body text size of a w x h page: 14 at the default 800x600, growing
+ * with the page so a 1920x1080 slide reads from the back of a room. */
+double tl_plot_font(double w, double h);
+
 int tl_plot_format_of(const char *path, enum tl_plot_format *f, char *why, size_t whylen);
 
 /* Is this build able to draw (configured with cairo)? */

@@ -163,7 +163,7 @@ static int draw(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, double w,
 		double top)
 {
 	struct ladder_fig *r = ctx;
-	double font = h / 40 < 14 ? h / 40 : 14;
+	double font = tl_plot_font(w, h);
 	struct tl_plot_frame f = { .x = font * 5, .y = top + font * 0.5, .w = w - font * 6.5,
 				   .h = h - top - font * 5.4, .xlo = r->xlo, .xhi = r->xhi,
 				   .ylo = r->ylo, .yhi = r->yhi };

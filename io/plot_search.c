@@ -17,6 +17,7 @@ struct search_fig {
 	const struct tl_search_cell *cells;
 	size_t ncells;
 	enum tl_search_kind kind;   /* the curves: t_min's CV or t_diff's overlap */
+	const struct tl_plot_opts *o;
 };
 
 static const struct tl_search_stat *metric(const struct tl_search_cell *c,
@@ -141,7 +142,7 @@ static int draw_search(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, do
 		       double h, double top)
 {
 	struct search_fig *s = ctx;
-	double font = h / 40 < 14 ? h / 40 : 14, lo, hi, lw = 0;
+	double font = tl_plot_font(w, h), lo, hi, lw = 0;
 	int panels = s->p->want_tdiff ? 2 : 1;
 	char buf[256];
 	cairo_text_extents_t te;
@@ -233,12 +234,38 @@ static void curve(cairo_t *cr, const struct tl_plot_ink *ink, const struct tl_pl
 	free(xy);
 }
 
+/* Points of every repeat's curve above top: drawn on the frame's edge. */
+static void count_above(const struct search_fig *s, double top, size_t *above, size_t *total)
+{
+	for (size_t i = 0; i < s->ncells; i++)
+		for (unsigned r = 0; r < s->cells[i].nrep; r++) {
+			const struct tl_search_points *pts = &s->cells[i].rep[r].points[s->kind];
+
+			for (size_t j = 0; j < pts->n; j++)
+				if (pts->xy[j][0] > 0 && isfinite(pts->xy[j][1])) {
+					*total += 1;
+					*above += pts->xy[j][1] > top;
+				}
+		}
+}
+
+static void clip_note(const struct search_fig *s, double top, double ymax, size_t above,
+		      size_t total, char *buf, size_t len)
+{
+	if (s->kind == TL_SEARCH_TMIN)
+		snprintf(buf, len, "CV axis cut at 8 x eps = %g: %zu of %zu points (up to %.3g) "
+				   "drawn on the top edge", top, above, total, ymax);
+	else
+		snprintf(buf, len, "overlap axis cut at %g: %zu of %zu points drawn on the top edge",
+			 top, above, total);
+}
+
 static int draw_curves(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, double w,
 		       double h, double top)
 {
 	struct search_fig *s = ctx;
 	enum tl_search_kind kind = s->kind;
-	double font = h / 40 < 14 ? h / 40 : 14;
+	double font = tl_plot_font(w, h);
 	double thr = kind == TL_SEARCH_TMIN ? s->p->sp.eps : s->p->sp.alpha;
 	double xlo = INFINITY, xhi = -INFINITY, yhi = 0;
 	char buf[256], (*labels)[160] = tl_xcalloc(s->ncells, sizeof *labels);
@@ -263,7 +290,11 @@ static int draw_curves(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, do
 	xhi = pow(10, ceil(log10(xhi * 1.0001)));
 	/* the first guesses' CV can be many times eps: the view stays where the
 	 * threshold is read (a point above the top is drawn on the edge) */
+	double ymax = yhi;
+	size_t above = 0, total = 0;
+
 	yhi = kind == TL_SEARCH_TMIN ? fmin(fmax(yhi, 2 * thr), 8 * thr) : 1.0;
+	count_above(s, yhi, &above, &total);
 	struct tl_plot_frame f = {.x = font * 5, .y = top + font * 1.2, .w = w - font * 6.5,
 				  .h = h - top - font * 6.2, .xlo = xlo, .xhi = xhi, .ylo = 0,
 				  .yhi = yhi, .xlog = true};
@@ -302,6 +333,17 @@ static int draw_curves(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, do
 				  "method); the line across: the threshold",
 		 s->p->repeats, tl_search_method_name(s->p->sp.method));
 	tl_plot_caption(cr, ink, buf, w, h, font);
+	clip_note(s, yhi, ymax, above, total, buf, sizeof buf);
+	if (above) {
+		/* said on the figure, over the frame's top edge where those points sit */
+		cairo_save(cr);
+		cairo_set_font_size(cr, font * 0.8);
+		tl_plot_set(cr, ink->fg, 1);
+		tl_plot_text(cr, buf, f.x, f.y - font * 0.2, 0, 1);
+		cairo_restore(cr);
+	}
+	if (s->o->note)
+		snprintf(s->o->note, s->o->notelen, "%s", above ? buf : "");
 	free(labels);
 	free(lp);
 	free(series);
@@ -324,6 +366,7 @@ int tl_plot_search(const struct tl_search_plan *p, const struct tl_search_cell *
 		return -1;
 	}
 	s.kind = o->kind == TL_PLOT_CV ? TL_SEARCH_TMIN : TL_SEARCH_TDIFF;
+	s.o = o;
 	if (!tl_search_points_total(cells, s.ncells, s.kind)) {
 		snprintf(why, whylen, "the search file keeps no evaluated %s points",
 			 s.kind == TL_SEARCH_TDIFF ? "t_diff" : "t_min");

@@ -160,4 +160,81 @@ expect_status 2 "a run has no kind cv" "$B" plot "$tmp/run.json" -o "$tmp/x.png"
 expect_status 2 "not a ticklab file" "$B" plot "$tmp/err" -o "$tmp/x.png"
 [ ! -e "$tmp/x.png" ] && [ ! -e "$tmp/x.jpg" ]; ok $? "no file left by refused input"
 expect_status 1 "unwritable place" "$B" plot "$tmp/run.json" -o /nonexistent/dir/x.png
+
+# slides: picking cells as run does, the clip stated, a log axis, a large page
+"$B" run --backend sim,sim:sd=3 --flush 0,64KiB --kernel empty,add:100 -n 400 --seed 7 \
+	--json "$tmp/grid.json" >/dev/null 2>&1
+ok $? "a 2 x 2 x 2 sim run to pick from"
+expect_status 2 "an unknown --backend" "$B" plot "$tmp/grid.json" -o "$tmp/x.png" --backend barrier-tsc
+grep -q "backend 'barrier-tsc'.*accepted (what it has): sim, sim:sd=3" /tmp/tl_tap_err.$$
+ok $? "the message names the backends the file has"
+expect_status 2 "an unknown --kernel" "$B" plot "$tmp/grid.json" -o "$tmp/x.png" -k add:999
+grep -q "accepted (what it has): empty, add:100" /tmp/tl_tap_err.$$; ok $? "and its kernels"
+expect_status 2 "an unknown --flush" "$B" plot "$tmp/grid.json" -o "$tmp/x.png" -f 1MiB
+grep -q "accepted (what it has): 0, 64KiB" /tmp/tl_tap_err.$$; ok $? "and its flush sizes"
+expect_status 2 "a kernel run cannot parse" "$B" plot "$tmp/grid.json" -o "$tmp/x.png" -k bogus
+expect_status 2 "--clip below 0.5" "$B" plot "$tmp/grid.json" -o "$tmp/x.png" --clip 0.3
+grep -q "accepted: a quantile from 0.5 to 1" /tmp/tl_tap_err.$$; ok $? "the message names the accepted clips"
+expect_status 2 "--clip junk" "$B" plot "$tmp/grid.json" -o "$tmp/x.png" --clip 99x
+expect_status 2 "--log-x is for hist and cdf" "$B" plot "$tmp/search.json" -o "$tmp/x.png" --kind cv --log-x
+expect_status 2 "picking cells is for hist and cdf" "$B" plot "$tmp/search.json" -o "$tmp/x.png" -b sim
+# one cell picked (65536 is 64KiB, add:0100 is add:100, as run reads them):
+# the first series colour only
+"$B" plot "$tmp/grid.json" -o "$tmp/one.svg" --kind cdf -b sim:sd=3 -f 65536 -k add:0100 2>/dev/null
+ok $? "one cell picked by values written as run takes them"
+grep -q 'rgb(90.196078%,62.352941%,0%)' "$tmp/one.svg" &&
+	! grep -q 'rgb(0%,61.960784%,45.098039%)' "$tmp/one.svg" &&
+	! grep -q 'stroke-dasharray' "$tmp/one.svg"
+ok $? "one cell drawn: the first series colour and line (solid), not the third's"
+"$B" plot "$tmp/grid.json" -o "$tmp/four.svg" --kind cdf -k add:100 2>/dev/null
+"$B" plot "$tmp/grid.json" -o "$tmp/eight.svg" --kind cdf 2>/dev/null
+n4=$(grep -o 'stroke-dasharray:[^;]*' "$tmp/four.svg" | sort -u | wc -l)
+n8=$(grep -o 'stroke-dasharray:[^;]*' "$tmp/eight.svg" | sort -u | wc -l)
+[ "$n4" -ge 3 ] && [ "$n4" -lt "$n8" ]
+ok $? "-k add:100 draws 4 of the 8 CDFs: fewer dash patterns ($n4 < $n8), 3 or more"
+# the share outside the axis: every cell loses at most 1 - Q at each end, so
+# at most 1 % in all at Q = 0.995; none with --clip none
+clip_share() {
+	sed -n 's/.*: \([0-9]*\) of \([0-9]*\) samples (.*) outside$/\1 \2/p' "$1"
+}
+for kind in hist cdf; do
+	"$B" plot "$tmp/grid.json" -o "$tmp/c.svg" --kind $kind 2>"$tmp/err"
+	grep -q "note: $tmp/c.svg: x axis p0.5..p99.5 of each cell (shared)" "$tmp/err"
+	ok $? "$kind: the default clip is said on stderr $(head -c 200 "$tmp/err")"
+	set -- $(clip_share "$tmp/err")
+	[ -n "$2" ] && [ "$2" -gt 0 ] && [ $(($1 * 100)) -le "$2" ]
+	ok $? "$kind: at most 1 % of the samples outside p0.5..p99.5 ($1 of $2)"
+	"$B" plot "$tmp/grid.json" -o "$tmp/c.svg" --kind $kind --clip none 2>"$tmp/err"
+	grep -q "x axis min..max .*: 0 of $2 samples (0%) outside" "$tmp/err"
+	ok $? "$kind --clip none: nothing outside $(head -c 200 "$tmp/err")"
+	"$B" plot "$tmp/grid.json" -o "$tmp/c.svg" --kind $kind --clip p90 2>"$tmp/err"
+	set -- $(clip_share "$tmp/err")
+	[ -n "$2" ] && [ $(($1 * 5)) -le "$2" ]
+	ok $? "$kind --clip p90: at most 20 % outside ($1 of $2)"
+	"$B" plot "$tmp/grid.json" -o "$tmp/log.svg" --kind $kind --log-x -k add:100 2>"$tmp/err"
+	ok $? "$kind --log-x draws"
+	check "$tmp/log.svg" svg 800 600; ok $? "$kind --log-x: a valid svg"
+	grep -q "log (<= 0 outside)" "$tmp/err"; ok $? "$kind --log-x: said with the clip"
+done
+# the cv figure says how many points sit on its cut top edge (8 x eps), as
+# counted from the file's points
+"$B" plot "$tmp/search.json" -o "$tmp/cv.svg" --kind cv 2>"$tmp/err"
+"$PY" - "$tmp/search.json" "$tmp/err" <<'PYEOF'
+import json, math, re, sys
+d = json.load(open(sys.argv[1]))
+eps = d["params"]["eps"]
+ys = [p[1] for c in d["results"] for r in c["tmin"]["repeats"] if r
+      for p in r.get("points", []) if p[0] > 0 and math.isfinite(p[1])]
+top = min(max(max(ys), 2 * eps), 8 * eps)
+above = sum(y > top for y in ys)
+err = open(sys.argv[2]).read()
+if above:
+    m = re.search(r"CV axis cut at 8 x eps = ([\d.e-]+): (\d+) of (\d+) points", err)
+    assert m and int(m.group(2)) == above and int(m.group(3)) == len(ys), (err, above, len(ys))
+else:
+    assert "CV axis cut" not in err, err
+PYEOF
+ok $? "cv: the points above 8 x eps, counted as the file has them"
+"$B" plot "$tmp/grid.json" -o "$tmp/slide.png" --size 1920x1080 -k add:100 2>/dev/null
+check "$tmp/slide.png" png 1920 1080; ok $? "--size 1920x1080 with picked cells"
 done_testing
