@@ -37,7 +37,7 @@
 #include "backends/backend.h"
 
 #define TL_TIMED_INLINE static inline __attribute__((always_inline))
-#define TL_TIMED_NO_ASAN __attribute__((no_sanitize_address))
+#define TL_TIMED_NO_SAN __attribute__((no_sanitize_address, no_sanitize("undefined")))
 
 /* Operations in one unrolled block: one branch per 256 (paper §3.1). */
 #define TL_TIMED_UNROLL 256
@@ -400,9 +400,10 @@ TL_TIMED_INLINE uint64_t tl_timed_jitter_run(struct tl_timed_jitter j)
 			      READ, DIFF)                                   \
 	TL_TIMED_DEFINE_CHAIN(X, fmas, tl_timed_fma_prepare, tl_timed_fma_run, T, PREP, \
 			      READ, DIFF)                                   \
-	/* Its slot lives on the stack: ASan's redzone checks and spills	\
-	 * would land between the reads, so it is never instrumented. */	\
-	TL_TIMED_NO_ASAN                                                    \
+	/* Its slot lives on the stack and is picked by pointer arithmetic:	\
+	 * ASan's redzone checks and UBSan's overflow checks would land	\
+	 * between the reads, so it is never instrumented. */		\
+	TL_TIMED_NO_SAN                                                     \
 	static double X##_time_jitter(struct tl_timer *t, uint64_t k, uint64_t d, unsigned dep) \
 	{                                                                   \
 		uint64_t slot_[2];                                          \
