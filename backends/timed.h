@@ -304,11 +304,14 @@ struct tl_timed_jitter {
 TL_TIMED_INLINE struct tl_timed_jitter tl_timed_jitter_prepare(uint64_t *slot, uint64_t k,
 								 uint64_t d, unsigned dep)
 {
-	uintptr_t sel = dep & 1u;
+	uintptr_t sel = dep & 1u, base = (uintptr_t)slot;
+	/* The two words are picked in integer arithmetic: pointer arithmetic
+	 * would get UBSan's overflow check (a branch) in a sanitized build,
+	 * and this function is inlined into one that must have none. */
 	struct tl_timed_jitter j = {
 		{ 0, 1, k / TL_TIMED_UNROLL, (k % TL_TIMED_UNROLL) * TL_TIMED_ADD_BYTES },
 		{ 0, 1, d / TL_TIMED_UNROLL, (d % TL_TIMED_UNROLL) * TL_TIMED_ADD_BYTES },
-		slot, slot + (sel ^ 1), slot + sel,
+		slot, (uint64_t *)(base + (sel ^ 1) * sizeof *slot), (uint64_t *)(base + sel * sizeof *slot),
 	};
 
 	/* Written here, before the first read, so the word the plain variant
