@@ -356,25 +356,14 @@ static uint64_t pairs_le(const struct others *o, double s, size_t *at)
 	return total;
 }
 
-struct diff {
-	double d;
-	uint64_t w;
-};
-
-static int cmp_diff(const void *a, const void *b)
-{
-	double x = ((const struct diff *)a)->d, y = ((const struct diff *)b)->d;
-
-	return (x > y) - (x < y);
-}
-
 /* The k-th smallest of the differences in (lo, hi], below which lie
  * below_lo: the window's pairs (node value t, pool values ihi[t] ..
  * ilo[t]) listed, weighed and sorted. */
 static double window_kth(const struct others *o, uint64_t k, uint64_t below_lo,
 			 const size_t *ilo, const size_t *ihi, size_t w, double hi)
 {
-	struct diff *dd = tl_xmalloc((w ? w : 1) * sizeof *dd);
+	/* each pair: a difference and its weight */
+	struct pair *dd = tl_xmalloc((w ? w : 1) * sizeof *dd);
 	size_t nd = 0;
 	uint64_t acc = below_lo;
 	double ans = hi;
@@ -384,12 +373,12 @@ static double window_kth(const struct others *o, uint64_t k, uint64_t below_lo,
 			uint64_t oc = o->pool->c[j] - count_at(o->x, o->pool->v[j]);
 
 			if (oc)
-				dd[nd++] = (struct diff){o->x->v[t] - o->pool->v[j], o->x->c[t] * oc};
+				dd[nd++] = (struct pair){o->x->v[t] - o->pool->v[j], o->x->c[t] * oc};
 		}
-	qsort(dd, nd, sizeof *dd, cmp_diff);
+	qsort(dd, nd, sizeof *dd, cmp_pair);
 	for (size_t i = 0; i < nd; i++)
-		if ((acc += dd[i].w) >= k) {
-			ans = dd[i].d;
+		if ((acc += dd[i].c) >= k) {
+			ans = dd[i].v;
 			break;
 		}
 	free(dd);
