@@ -116,20 +116,42 @@ void stats_histogram_free(struct tl_histogram *h)
 	h->nbins = 0;
 }
 
-/* Upper bound by bisection: the share of values <= v. */
-double stats_ecdf(const double *sorted, size_t n, double v)
+size_t stats_first_at_least(const double *sorted, size_t n, double v)
 {
-	if (n == 0)
-		return NAN;
 	size_t lo = 0, hi = n;
+
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
+
+		if (sorted[mid] < v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+size_t stats_first_above(const double *sorted, size_t n, double v)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
 		if (sorted[mid] <= v)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return (double)lo / (double)n;
+	return lo;
+}
+
+/* The share of values <= v. */
+double stats_ecdf(const double *sorted, size_t n, double v)
+{
+	if (n == 0)
+		return NAN;
+	return (double)stats_first_above(sorted, n, v) / (double)n;
 }
 
 /* Algorithm 2: the A1 samples A0 could also have produced are those below

@@ -72,22 +72,6 @@ static double median_without(const double *s, size_t k, size_t r)
 	return a + 0.5 * (s[i + 1 < r ? i + 1 : i + 2] - a);
 }
 
-/* First index of s[0..k) with s[i] >= y. */
-static size_t first_at_least(const double *s, size_t k, double y)
-{
-	size_t lo = 0, hi = k;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s[mid] < y)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* The sorted |s - med| for the few medians a group's nodes see (a median
  * without one value takes at most three values). */
 struct dev_cache {
@@ -119,7 +103,7 @@ static const double *devs(struct dev_cache *dc, const double *s, size_t k, doubl
 static void score_one(double x, const double *s, size_t k, struct dev_cache *dc,
 		      double floor_abs, double floor_rel, struct tl_fleet_score *sc)
 {
-	size_t r = isfinite(x) ? first_at_least(s, k, x) : k, m = r < k ? k - 1 : k;
+	size_t r = isfinite(x) ? stats_first_at_least(s, k, x) : k, m = r < k ? k - 1 : k;
 
 	sc->n = m;
 	sc->median = sc->mad = sc->lo = sc->hi = sc->scale = sc->z = NAN;
@@ -130,7 +114,7 @@ static void score_one(double x, const double *s, size_t k, struct dev_cache *dc,
 	sc->hi = s[r == k - 1 && r < k ? k - 2 : k - 1];
 	{
 		const double *d = devs(dc, s, k, sc->median);
-		size_t rd = r < k ? first_at_least(d, k, fabs(x - sc->median)) : k;
+		size_t rd = r < k ? stats_first_at_least(d, k, fabs(x - sc->median)) : k;
 
 		sc->mad = median_without(d, k, rd);
 	}

@@ -14,6 +14,7 @@
 
 #include "base/xalloc.h"
 #include "stats/compare.h"
+#include "stats/stats.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -150,36 +151,14 @@ double stats_hist_ties(const struct tl_hist *pool)
 /* The others: the pool less the node                                   */
 /* ------------------------------------------------------------------ */
 
-/* First index with v[i] >= y (n when none). */
 static size_t lower_bound(const struct tl_hist *h, double y)
 {
-	size_t lo = 0, hi = h->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (h->v[mid] < y)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return stats_first_at_least(h->v, h->n, y);
 }
 
-/* First index with v[i] > y. */
 static size_t upper_bound(const struct tl_hist *h, double y)
 {
-	size_t lo = 0, hi = h->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (h->v[mid] <= y)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return stats_first_above(h->v, h->n, y);
 }
 
 /* How many of h's values lie at most y. */
@@ -213,15 +192,7 @@ static size_t lower_bound_from(const struct tl_hist *h, double y, size_t from)
 	}
 	if (hi > h->n)
 		hi = h->n;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (h->v[mid] < y)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return lo + stats_first_at_least(h->v + lo, hi - lo, y);
 }
 
 struct others {

@@ -219,16 +219,8 @@ static double *lattice_levels(const double *x, size_t n, size_t *nlev)
 
 static bool on_level(const double *lev, size_t nlev, double x)
 {
-	size_t lo = 0, hi = nlev;
+	size_t lo = stats_first_at_least(lev, nlev, x);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (lev[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	return lo < nlev && lev[lo] == x;
 }
 

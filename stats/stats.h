@@ -155,6 +155,10 @@ int stats_histogram(const double *x, size_t n, double resolution, size_t max_bin
 void stats_histogram_free(struct tl_histogram *h);
 /* Share of sorted[] <= v. */
 double stats_ecdf(const double *sorted, size_t n, double v);
+/* Bisection over ascending values: the first index with sorted[i] >= v,
+ * and the first with sorted[i] > v (n when none). */
+size_t stats_first_at_least(const double *sorted, size_t n, double v);
+size_t stats_first_above(const double *sorted, size_t n, double v);
 
 /* Algorithm 2's overlap: share of a1 strictly below max(a0). */
 double stats_overlap(const double *a0, size_t n0, const double *a1, size_t n1);
