@@ -498,6 +498,7 @@ struct tl_noise *tl_noise_open(int cpu, size_t max_chunk, struct tl_noise_info *
 	memset(p->notes, 0, p->capnotes * sizeof *p->notes);
 	perf_setup(nz, info);
 	cpu_setup(nz, info);
+	nz->cpu_was = tl_noise_cpu_now(nz);
 	monitor_start(&p->mon, cpu, info);
 	info->cost_ns = measure_cost(nz);
 	info->long_ns = LONG_NS;

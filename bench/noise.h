@@ -66,6 +66,7 @@ struct tl_noise_info {
 struct tl_noise {
 	volatile uint64_t *head;       /* the ring's data_head, or a constant zero */
 	const volatile uint32_t *cpu;  /* rseq's cpu_id, or NULL (sched_getcpu) */
+	uint32_t cpu_was;              /* the CPU the last sample ended on */
 	struct tl_noise_priv *p;
 };
 
@@ -82,11 +83,15 @@ static inline uint32_t tl_noise_cpu_now(const struct tl_noise *nz)
 	return nz->cpu ? *nz->cpu : tl_noise_cpu_slow();
 }
 
+/* The CPU is the one the previous sample ended on, not a fresh read: a move
+ * between two samples (in the flush, or while the last value is stored)
+ * belongs to the next one, which starts on caches it never warmed. A fresh
+ * read here would miss most moves when the flush is long. */
 static inline struct tl_noise_mark tl_noise_before(const struct tl_noise *nz)
 {
 	struct tl_noise_mark m;
 	m.head = __atomic_load_n(nz->head, __ATOMIC_ACQUIRE);
-	m.cpu = tl_noise_cpu_now(nz);
+	m.cpu = nz->cpu_was;
 	return m;
 }
 
@@ -100,6 +105,7 @@ static inline void tl_noise_after(struct tl_noise *nz, struct tl_noise_mark m, s
 	uint32_t cpu = tl_noise_cpu_now(nz);
 	if (__builtin_expect(h != m.head || cpu != m.cpu, 0))
 		tl_noise_note(nz, index, m, h, cpu);
+	nz->cpu_was = cpu;
 }
 
 /* Opens the tracker on the calling (already pinned) thread: the perf
