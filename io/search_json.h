@@ -49,6 +49,21 @@ bool tl_search_json_is(const json_t *doc);
 int tl_search_from_json(const json_t *doc, const char *name, struct tl_search_plan *p,
 			struct tl_search_cell **cells, bool *interrupted, char *why, size_t whylen);
 
+/* The reasons behind a cell's numbers, one sentence per call of fn, as the
+ * table prints them under its rows ("backend @ flush: " before each) and
+ * the TUI's search screen beside the selected row: its setup failure,
+ * each distinct note of each metric with its repeat, what is unstable and
+ * why, and where t_min has no interval at eps, the CV floor it reached. */
+typedef void (*tl_search_reason_fn)(void *ctx, const struct tl_search_cell *c, const char *text);
+void tl_search_cell_notes(const struct tl_search_plan *p, const struct tl_search_cell *c,
+			  tl_search_reason_fn fn, void *ctx);
+/* Cell i against the reference in the paper's words ("7.1x more precise
+ * ...; 3.2x more sensitive ... (reference R)"), then, where one side has
+ * no t_min at eps, the eps both reach; nothing for the reference itself.
+ * times: "x" or "\u00d7". */
+void tl_search_cell_ratio_notes(const struct tl_search_plan *p, const struct tl_search_cell *cells,
+				size_t i, const char *times, tl_search_reason_fn fn, void *ctx);
+
 /* The table `ticklab search` prints, and `report` prints again. */
 void tl_search_table_print(FILE *out, const struct tl_search_plan *p,
 			   const struct tl_search_cell *cells);

@@ -32,10 +32,10 @@ static void print_metric(FILE *out, const struct tl_search_stat *s, bool stopped
 }
 
 /* Each distinct note of one metric, once, with the repeats it came from. */
-static void print_notes(FILE *out, const struct tl_search_plan *p, const struct tl_search_cell *c,
-			int kind)
+static void emit_notes(const struct tl_search_plan *p, const struct tl_search_cell *c, int kind,
+		       tl_search_reason_fn fn, void *ctx)
 {
-	const char *b = p->backends[c->b], *fl = p->flush_names[c->f];
+	char text[TL_WHY_MAX + 64];
 
 	for (unsigned r = 0; r < p->repeats; r++) {
 		const char *note = kind == 0 ? c->rep[r].tmin.note : c->rep[r].tdiff.note;
@@ -46,9 +46,11 @@ static void print_notes(FILE *out, const struct tl_search_plan *p, const struct 
 		for (unsigned q = 0; q < r && !seen; q++)
 			seen = c->rep[q].ran &&
 			       strcmp(note, kind == 0 ? c->rep[q].tmin.note : c->rep[q].tdiff.note) == 0;
-		if (!seen)
-			fprintf(out, "%s @ %s: %s (repeat %u): %s\n", b, fl, kind == 0 ? "t_min" : "t_diff",
-				r + 1, note);
+		if (!seen) {
+			snprintf(text, sizeof text, "%s (repeat %u): %s", kind == 0 ? "t_min" : "t_diff",
+				 r + 1, note);
+			fn(ctx, c, text);
+		}
 	}
 }
 
@@ -94,46 +96,82 @@ static void print_rows(FILE *out, const struct tl_search_plan *p, const struct t
 		}
 }
 
-static void print_cell_notes(FILE *out, const struct tl_search_plan *p,
-			     const struct tl_search_cell *c)
+void tl_search_cell_notes(const struct tl_search_plan *p, const struct tl_search_cell *c,
+			  tl_search_reason_fn fn, void *ctx)
 {
-	const char *b = p->backends[c->b], *fl = p->flush_names[c->f];
+	char text[sizeof c->tmin.why + 200];
 
 	if (c->why[0])
-		fprintf(out, "%s @ %s: %s\n", b, fl, c->why);
-	print_notes(out, p, c, 0);
-	print_notes(out, p, c, 1);
-	if (c->tmin.unstable)
-		fprintf(out, "%s @ %s: t_min UNSTABLE: %s\n", b, fl, c->tmin.why);
+		fn(ctx, c, c->why);
+	emit_notes(p, c, 0, fn, ctx);
+	emit_notes(p, c, 1, fn, ctx);
+	if (c->tmin.unstable) {
+		snprintf(text, sizeof text, "t_min UNSTABLE: %s", c->tmin.why);
+		fn(ctx, c, text);
+	}
 	if (c->tmin.ran && c->tmin.status != TL_STATUS_INTERVAL && c->tmin.status != TL_STATUS_SINGLE) {
 		char floor[160];
 
 		tl_search_cv_floor_text(floor, sizeof floor, &c->tmin);
-		if (floor[0])
-			fprintf(out, "%s @ %s: t_min has no 95 %% interval at eps %g; %s\n", b, fl,
-				p->sp.eps, floor);
+		if (floor[0]) {
+			snprintf(text, sizeof text, "t_min has no 95 %% interval at eps %g; %s", p->sp.eps,
+				 floor);
+			fn(ctx, c, text);
+		}
 	}
-	if (c->tdiff.unstable)
-		fprintf(out, "%s @ %s: t_diff UNSTABLE: %s\n", b, fl, c->tdiff.why);
+	if (c->tdiff.unstable) {
+		snprintf(text, sizeof text, "t_diff UNSTABLE: %s", c->tdiff.why);
+		fn(ctx, c, text);
+	}
 }
 
 /* Where one side of a ratio has no t_min at eps, the smallest eps both
  * sides' CV floors reach (rounded up to a half percent): the eps at which
  * a search of both would give a number to compare, said as such. */
-static void print_common_eps(FILE *out, const struct tl_search_plan *p,
-			     const struct tl_search_cell *c, const struct tl_search_cell *ref)
+static void emit_common_eps(const struct tl_search_plan *p, const struct tl_search_cell *c,
+			    const struct tl_search_cell *ref, tl_search_reason_fn fn, void *ctx)
 {
 	double a = c->tmin.cv_floor, b = ref->tmin.cv_floor, e;
+	char text[300];
 
 	if (c->ratio_tmin.rel == '=' || !isfinite(a) || !isfinite(b))
 		return;
 	e = ceil(200 * fmax(a, b) * 1.05) / 200;
 	if (!(e > p->sp.eps))
 		return;
-	fprintf(out, "%s @ %s: both reach CV %.3g %% (CV floors %.3g %% and %.3g %%, the reference's "
-		     "at %.0f ADDs): --eps %g gives both a t_min to compare\n",
-		p->backends[c->b], p->flush_names[c->f], 100 * e, 100 * a, 100 * b,
-		ref->tmin.cv_floor_adds, e);
+	snprintf(text, sizeof text, "both reach CV %.3g %% (CV floors %.3g %% and %.3g %%, the "
+				    "reference's at %.0f ADDs): --eps %g gives both a t_min to compare",
+		 100 * e, 100 * a, 100 * b, ref->tmin.cv_floor_adds, e);
+	fn(ctx, c, text);
+}
+
+void tl_search_cell_ratio_notes(const struct tl_search_plan *p, const struct tl_search_cell *cells,
+				size_t i, const char *times, tl_search_reason_fn fn, void *ctx)
+{
+	const struct tl_search_cell *c = &cells[i];
+	char precise[400], sensitive[400], text[1100];
+
+	if (c->b == p->ref || !c->tmin.ran)
+		return;
+	tl_search_ratio_describe(precise, sizeof precise, &c->ratio_tmin, "precise", times);
+	tl_search_ratio_describe(sensitive, sizeof sensitive, &c->ratio_tdiff, "sensitive", times);
+	snprintf(text, sizeof text, "%s; %s (reference %s)", precise,
+		 p->want_tdiff ? sensitive : "t_diff not searched", p->backends[p->ref]);
+	fn(ctx, c, text);
+	emit_common_eps(p, c, &cells[tl_search_cell_index(p, p->ref, c->f)], fn, ctx);
+}
+
+struct print_ctx {
+	FILE *out;
+	const struct tl_search_plan *p;
+};
+
+/* The table's form of a reason: "backend @ flush: text". */
+static void print_reason(void *ctx, const struct tl_search_cell *c, const char *text)
+{
+	const struct print_ctx *pc = ctx;
+
+	fprintf(pc->out, "%s @ %s: %s\n", pc->p->backends[c->b], pc->p->flush_names[c->f], text);
 }
 
 void tl_search_table_print(FILE *out, const struct tl_search_plan *p,
@@ -144,18 +182,9 @@ void tl_search_table_print(FILE *out, const struct tl_search_plan *p,
 	tl_search_plan_describe(p, params, sizeof params);
 	fprintf(out, "%s, reference %s\n", params, p->backends[p->ref]);
 	print_rows(out, p, cells);
+	struct print_ctx pc = {out, p};
 	for (size_t i = 0; i < p->nbackends * p->nflush; i++)
-		print_cell_notes(out, p, &cells[i]);
-	for (size_t i = 0; i < p->nbackends * p->nflush; i++) {
-		const struct tl_search_cell *c = &cells[i];
-		char precise[400], sensitive[400];
-
-		if (c->b == p->ref || !c->tmin.ran)
-			continue;
-		tl_search_ratio_describe(precise, sizeof precise, &c->ratio_tmin, "precise", "x");
-		tl_search_ratio_describe(sensitive, sizeof sensitive, &c->ratio_tdiff, "sensitive", "x");
-		fprintf(out, "%s @ %s: %s; %s (reference %s)\n", p->backends[c->b], p->flush_names[c->f],
-			precise, p->want_tdiff ? sensitive : "t_diff not searched", p->backends[p->ref]);
-		print_common_eps(out, p, c, &cells[tl_search_cell_index(p, p->ref, c->f)]);
-	}
+		tl_search_cell_notes(p, &cells[i], print_reason, &pc);
+	for (size_t i = 0; i < p->nbackends * p->nflush; i++)
+		tl_search_cell_ratio_notes(p, cells, i, "x", print_reason, &pc);
 }
