@@ -97,6 +97,9 @@ struct tui_search_row {
 	uint64_t *ov_x;
 	double *ov_y;
 	size_t nov, capov;
+	/* the reasons behind its numbers, the table's sentences joined by
+	 * '\n', rebuilt when a result arrives (guarded by the search mutex) */
+	char *why;
 };
 
 struct tui_app {
@@ -179,6 +182,11 @@ struct tui_app {
 	struct tl_search_cell *search_cells; /* one per row (guarded by search_mu) */
 	bool search_replay;        /* rows came from a file */
 	size_t search_cur;         /* row whose curves are shown */
+	size_t search_sel;         /* selected row: its reasons are shown, the table scrolls to it */
+	size_t search_dpage;       /* page of the selected row's reasons */
+	size_t search_tried;       /* candidates evaluated (guarded by search_mu) */
+	double search_t0;          /* tl_monotonic_s() when the search started */
+	char search_progress[200]; /* "searching 5 of 24 ...", set when results arrive */
 
 	/* memory ladder (ladder.c): its state, and whether Live shows it */
 	struct tui_ladder_view *ladder;
@@ -327,6 +335,9 @@ int tui_search_start(struct tui_app *app, char *why, size_t whylen);
 void tui_search_params_edit(struct tui_app *app);
 void tui_search_params_done(struct tui_app *app, const char *text);
 void tui_search_draw(struct tui_app *app);
+/* What the search screen's marks (! ~ [lo-hi] ratio *) mean, for the help. */
+extern const char *const tui_search_legend[];
+extern const size_t tui_search_nlegend;
 void tui_search_action(struct tui_app *app, enum tui_action a);
 bool tui_search_running(const struct tui_app *app);
 void tui_search_stop(struct tui_app *app);

@@ -53,6 +53,10 @@ enum tui_action {
 	TUI_ACT_HIDE,
 	TUI_ACT_SOLO,
 	TUI_ACT_SHOW_ALL,
+	TUI_ACT_PAGE_UP,
+	TUI_ACT_PAGE_DOWN,
+	TUI_ACT_FIRST,
+	TUI_ACT_LAST,
 };
 
 struct tui_key {

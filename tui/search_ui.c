@@ -16,9 +16,11 @@
 #include "io/json_read.h"
 #include "io/plot.h"
 #include "io/results.h"
+#include "base/xalloc.h"
 #include "io/search_json.h"
 #include "tui/app.h"
 #include "tui/curses.h"
+#include "tui/wrap.h"
 
 /* Searches run on a worker pinned to the sampling CPU through the engine
  * `ticklab search` uses (bench/search_cell.h), with the same defaults. The
@@ -54,6 +56,7 @@ static void on_point(void *ctx, size_t cell, enum tl_search_kind kind, uint64_t 
 		push(&r->cv_x, &r->cv_y, &r->ncv, &r->capcv, x, y);
 	else
 		push(&r->ov_x, &r->ov_y, &r->nov, &r->capov, x, y);
+	app->search_tried++;
 	pthread_mutex_unlock(&app->search_mu);
 	tui_wake(app);
 }
@@ -68,10 +71,82 @@ static void on_unlock(void *ctx)
 	pthread_mutex_unlock(&((struct tui_app *)ctx)->search_mu);
 }
 
+/* One reason appended to its row's text (a line each). */
+static void add_reason(void *ctx, const struct tl_search_cell *c, const char *text)
+{
+	struct tui_search_row *row = ctx;
+	size_t at = row->why ? strlen(row->why) : 0, n = strlen(text);
+
+	(void)c;
+	row->why = tl_xrealloc(row->why, at + n + 2, 1);
+	snprintf(row->why + at, n + 2, "%s%s", at ? "\n" : "", text);
+}
+
+/* Every row's reasons, in the words the CLI's table prints under its rows
+ * (io/search_table.c): the comparison first, then the notes. A summary
+ * changes the ratios of every row, so all are rebuilt. Caller holds
+ * search_mu. */
+static void build_reasons(struct tui_app *app)
+{
+	const char *times = app->tier == TUI_TIER_UTF8 ? "\u00d7" : "x";
+
+	for (size_t i = 0; i < app->nrows_s; i++) {
+		struct tui_search_row *row = &app->rows_s[i];
+
+		free(row->why);
+		row->why = NULL;
+		tl_search_cell_ratio_notes(&app->search_plan, app->search_cells, i, times, add_reason,
+					   row);
+		tl_search_cell_notes(&app->search_plan, &app->search_cells[i], add_reason, row);
+	}
+}
+
+/* Repeats of cells done, over all planned: the unit of the progress. */
+static void reps_count(const struct tui_app *app, size_t *done, size_t *total)
+{
+	unsigned nrep = app->search_plan.repeats ? app->search_plan.repeats : 1;
+
+	*done = 0;
+	*total = app->nrows_s * nrep;
+	for (size_t i = 0; i < app->nrows_s; i++) {
+		const struct tl_search_cell *c = &app->search_cells[i];
+
+		*done += c->state == TL_CELL_FAILED ? nrep : c->reps_done < nrep ? c->reps_done : nrep;
+	}
+}
+
+/* The progress line, set when results arrive (never in a draw): cell
+ * repeats done of planned, candidates tried, time and the ETA from the
+ * time the finished ones took. Caller holds search_mu. */
+static void progress_update(struct tui_app *app)
+{
+	size_t done, total;
+	double t = tl_monotonic_s() - app->search_t0;
+	char eta[48] = "ETA after the first";
+
+	reps_count(app, &done, &total);
+	if (done && done < total)
+		snprintf(eta, sizeof eta, "ETA %.0f s", t / (double)done * (double)(total - done));
+	if (app->search_live && !atomic_load(&app->search_done))
+		snprintf(app->search_progress, sizeof app->search_progress,
+			 "searching: %zu/%zu cell repeats done, %zu candidates tried, %.0f s, %s",
+			 done, total, app->search_tried, t, eta);
+	else
+		snprintf(app->search_progress, sizeof app->search_progress,
+			 "%s: %zu/%zu cell repeats, %zu candidates tried in %.1f s",
+			 atomic_load(&app->search_stop) ? "stopped" : "done", done, total,
+			 app->search_tried, t);
+}
+
 static void on_changed(void *ctx, size_t cell)
 {
+	struct tui_app *app = ctx;
+
 	(void)cell;
-	tui_wake(ctx);
+	pthread_mutex_lock(&app->search_mu);
+	build_reasons(app);
+	pthread_mutex_unlock(&app->search_mu);
+	tui_wake(app);
 }
 
 static void *search_main(void *arg)
@@ -119,6 +194,7 @@ void tui_search_free(struct tui_app *app)
 		free(r->cv_y);
 		free(r->ov_x);
 		free(r->ov_y);
+		free(r->why);
 	}
 	free(app->rows_s);
 	tl_search_cells_free(app->search_cells, app->nrows_s);
@@ -131,6 +207,8 @@ void tui_search_free(struct tui_app *app)
 	app->rows_s = NULL;
 	app->nrows_s = 0;
 	app->search_replay = false;
+	app->search_sel = app->search_dpage = app->search_tried = 0;
+	app->search_progress[0] = '\0';
 }
 
 /* The parameters the next search takes: the CLI's defaults with the TUI's
@@ -260,16 +338,24 @@ int tui_search_start(struct tui_app *app, char *why, size_t whylen)
 	}
 	app->search_live = true;
 	app->t_start = tl_monotonic_s();
+	app->search_t0 = app->t_start;
 	tui_affinity_ui(app, app->search_plan.cpu);
 	return 0;
 }
 
 static void search_poll(struct tui_app *app)
 {
+	bool live = app->search_live;
+
 	if (app->search_live && atomic_load(&app->search_done)) {
 		tui_worker_join(app->search_thread, &app->search_live);
 		tui_message(app, false, "search done in %.1f s; e exports the results",
 			    tl_monotonic_s() - app->t_start);
+	}
+	if (live) {
+		pthread_mutex_lock(&app->search_mu);
+		progress_update(app);
+		pthread_mutex_unlock(&app->search_mu);
 	}
 }
 
@@ -314,22 +400,179 @@ static void export_figures(struct tui_app *app, const char *json)
 	tui_export_figures(app, json, figs, sizeof figs / sizeof figs[0], draw_search);
 }
 
-void tui_search_action(struct tui_app *app, enum tui_action a)
+/* Where the search screen's parts go: the plots above; below them the
+ * parameters, the progress line, the header, a window of rows around the
+ * selected one, the legend with the position, and the selected row's
+ * reasons. Arithmetic on the layout only, so the keys and the draw agree
+ * on what is visible. */
+#define PLOT_MIN_H 9   /* title, legend, 6 rows of canvas, axis */
+#define WHY_MIN_H 3    /* the reasons' least room while rows are hidden */
+#define WHY_WANT_H 6   /* and what they get when the screen allows */
+#define WHY_LINES 64
+
+struct sgeom {
+	struct tui_rect cv, ov, tab;
+	int nparams, y_progress, y_head, y_rows, vis, y_legend, y_why, nwhy;
+	size_t top;
+};
+
+static struct tui_rect mkrect(int y, int x, int h, int w)
+{
+	struct tui_rect r = {y, x, h < 0 ? 0 : h, w < 0 ? 0 : w};
+	return r;
+}
+
+static void params_text(const struct tui_app *app, char *buf, size_t len)
+{
+	char line[400];
+
+	tl_search_plan_describe(&app->search_plan, line, sizeof line);
+	snprintf(buf, len, "%s; o changes them", line);
+}
+
+/* The width tui_put_wrapped wraps continuation rows to (every row gets it). */
+static int wrap_width(int w)
+{
+	return w - 2 > 8 ? w - 2 : w;
+}
+
+static void geom(const struct tui_app *app, struct sgeom *g)
+{
+	const struct tui_rect *b = &app->lay.body;
+	char params[420];
+	int nrows = (int)app->nrows_s;
+
+	params_text(app, params, sizeof params);
+	g->nparams = (int)tui_wrap(params, wrap_width(b->w), NULL, 0);
+	int th = g->nparams + 3 + nrows + WHY_WANT_H;
+	if (th > b->h - PLOT_MIN_H)
+		th = b->h - PLOT_MIN_H;
+	if (th < app->lay.table.h)
+		th = app->lay.table.h;
+	int ph = b->h - th, wl = b->w / 2;
+	g->cv = mkrect(b->y, b->x, ph, wl - 1);
+	g->ov = mkrect(b->y, b->x + wl, ph, b->w - wl);
+	g->tab = mkrect(b->y + ph, b->x, th, b->w);
+	int y = g->tab.y + g->nparams, end = g->tab.y + th;
+	g->y_progress = y++;
+	g->y_head = y++;
+	int rest = end - y - 1; /* the legend line */
+	g->vis = rest - WHY_MIN_H < nrows ? rest - WHY_MIN_H : nrows;
+	if (g->vis < 1)
+		g->vis = rest > 0 ? 1 : 0;
+	g->y_rows = y;
+	g->y_legend = y + g->vis;
+	g->y_why = g->y_legend + 1;
+	g->nwhy = end - g->y_why;
+	g->top = g->vis > 0 && app->search_sel >= (size_t)g->vis ? app->search_sel + 1 - (size_t)g->vis
+								 : 0;
+}
+
+/* The selected row's reasons as screen lines: each sentence wrapped at
+ * whole words, its continuation indented. Returns how many (up to max);
+ * cont[i] marks a continuation. Caller holds search_mu. */
+static size_t why_lines(const struct tui_app *app, int w, char lines[][TUI_WRAP_LINE],
+			bool *cont, size_t max)
+{
+	const char *why = app->search_sel < app->nrows_s ? app->rows_s[app->search_sel].why : NULL;
+	size_t n = 0;
+
+	for (const char *p = why; p && *p && n < max;) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char *text = tl_xmalloc(len + 1);
+
+		memcpy(text, p, len);
+		text[len] = '\0';
+		size_t k = tui_wrap(text, wrap_width(w), lines + n, max - n);
+		for (size_t i = 0; i < k && n + i < max; i++)
+			cont[n + i] = i > 0;
+		n += k < max - n ? k : max - n;
+		free(text);
+		p = nl ? nl + 1 : p + len;
+	}
+	return n;
+}
+
+/* A row of backend b under flush f, or SIZE_MAX. */
+static size_t row_of(const struct tui_app *app, size_t b, size_t f)
+{
+	for (size_t i = 0; i < app->nrows_s; i++)
+		if (app->search_cells[i].b == b && app->rows_s[i].flush == f)
+			return i;
+	return SIZE_MAX;
+}
+
+/* The plots follow the selected row's flush; its reasons start at the top. */
+static void select_row(struct tui_app *app, size_t i)
+{
+	if (i >= app->nrows_s)
+		return;
+	app->search_sel = i;
+	app->search_dpage = 0;
+	app->search_cur = app->rows_s[i].flush;
+}
+
+static void page_reasons(struct tui_app *app, bool down)
+{
+	static char lines[WHY_LINES][TUI_WRAP_LINE];
+	bool cont[WHY_LINES];
+	struct sgeom g;
+
+	geom(app, &g);
+	if (!down) {
+		if (app->search_dpage > 0)
+			app->search_dpage--;
+		return;
+	}
+	pthread_mutex_lock(&app->search_mu);
+	size_t n = why_lines(app, g.tab.w, lines, cont, WHY_LINES);
+	pthread_mutex_unlock(&app->search_mu);
+	if (g.nwhy > 0 && (app->search_dpage + 1) * (size_t)g.nwhy < n)
+		app->search_dpage++;
+}
+
+/* Left/Right: the next flush, keeping the selected backend. */
+static void step_flush(struct tui_app *app, bool right)
 {
 	size_t fl[64];
 	size_t n = row_flushes(app, fl, 64), at = 0;
+
+	if (!n)
+		return;
 	for (size_t i = 0; i < n; i++)
 		if (fl[i] == app->search_cur)
 			at = i;
-	if (a == TUI_ACT_LEFT && n)
-		app->search_cur = fl[(at + n - 1) % n];
-	if (a == TUI_ACT_RIGHT && n)
-		app->search_cur = fl[(at + 1) % n];
+	app->search_cur = fl[right ? (at + 1) % n : (at + n - 1) % n];
+	if (app->search_sel < app->nrows_s) {
+		size_t r = row_of(app, app->search_cells[app->search_sel].b, app->search_cur);
+		if (r != SIZE_MAX)
+			select_row(app, r);
+	}
+}
+
+void tui_search_action(struct tui_app *app, enum tui_action a)
+{
+	size_t last = app->nrows_s ? app->nrows_s - 1 : 0;
+
+	if (a == TUI_ACT_LEFT || a == TUI_ACT_RIGHT)
+		step_flush(app, a == TUI_ACT_RIGHT);
+	if (a == TUI_ACT_UP && app->search_sel > 0)
+		select_row(app, app->search_sel - 1);
+	if (a == TUI_ACT_DOWN && app->search_sel < last)
+		select_row(app, app->search_sel + 1);
+	if (a == TUI_ACT_FIRST)
+		select_row(app, 0);
+	if (a == TUI_ACT_LAST)
+		select_row(app, last);
+	if (a == TUI_ACT_PAGE_UP || a == TUI_ACT_PAGE_DOWN)
+		page_reasons(app, a == TUI_ACT_PAGE_DOWN);
 	if (a == TUI_ACT_REF && app->nrows_s) {
 		/* the next backend becomes the one the others are compared to */
 		pthread_mutex_lock(&app->search_mu);
 		app->search_plan.ref = (app->search_plan.ref + 1) % app->search_plan.nbackends;
 		tl_search_ratios(&app->search_plan, app->search_cells);
+		build_reasons(app);
 		pthread_mutex_unlock(&app->search_mu);
 		tui_message(app, false, "reference: %s", app->search_plan.backends[app->search_plan.ref]);
 	}
@@ -347,6 +590,25 @@ void tui_search_action(struct tui_app *app, enum tui_action a)
 	app->dirty = true;
 }
 
+/* What the marks mean, on the help overlay (tui.c) below the keys. */
+const char *const tui_search_legend[] = {
+	"  !            unstable: repeats disagree, or not all found it;",
+	"               the reasons under the table say why",
+	"  ~            so far: more repeats to come",
+	"  [lo-hi]      95 % interval, only when all repeats agree",
+	"  ratio        reference / this: above 1, this row is better",
+	"  *            simulated timer, not a measurement of this node",
+};
+const size_t tui_search_nlegend = sizeof tui_search_legend / sizeof tui_search_legend[0];
+
+/* A row's series: its backend's place in the search, so every backend of
+ * one search has its own glyph and colour (the setup list's index is not:
+ * the 1st and 9th backends of the list shared one). */
+static int series_of(const struct tui_app *app, size_t i)
+{
+	return (int)(app->search_cells[i].b % TUI_NSERIES);
+}
+
 struct pt {
 	double x, y;
 	bool last;
@@ -358,15 +620,51 @@ static int pt_cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* Under the title, which backend each glyph is, cut to share the width. */
+static void draw_plot_legend(struct tui_app *app, const struct tui_rect *r)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < app->nrows_s; i++)
+		n += app->rows_s[i].flush == app->search_cur;
+	if (!n)
+		return;
+	int each = r->w / (int)n, x = r->x;
+	if (each < 6)
+		each = 6;
+	for (size_t i = 0; i < app->nrows_s && x + 4 < r->x + r->w; i++) {
+		if (app->rows_s[i].flush != app->search_cur)
+			continue;
+		int s = series_of(app, i), room = r->x + r->w - x;
+		int w = each < room ? each : room;
+		x += tui_putf(r->y + 1, x, 2, tui_attr_series(app, s), "%s ",
+			      tui_series_glyph(app->tier, s));
+		tui_putf(r->y + 1, x, w - 3, tui_attr(app, TUI_ROLE_INACTIVE), "%s", app->rows_s[i].id);
+		x += w - 2;
+	}
+}
+
 /* One plot of the rows under the current flush: kind 0 CV against t
- * (log x), kind 1 overlap against delta; the threshold as a dotted line. */
+ * (log x), kind 1 overlap against delta; the threshold as a dotted line;
+ * titled with the flush, the backends' glyphs under the title. */
 static void draw_plot(struct tui_app *app, const struct tui_rect *r, int kind)
 {
-	int lab = 7, w = r->w - lab - 1, h = r->h - 2;
+	int lab = 7, w = r->w - lab - 1, h = r->h - 3;
 	const double thr = kind == 0 ? app->search_plan.sp.eps : app->search_plan.sp.alpha;
+	char fl[32] = "?";
+	for (size_t i = 0; i < app->nrows_s; i++)
+		if (app->rows_s[i].flush == app->search_cur) {
+			tl_size_format(app->rows_s[i].bytes, fl, sizeof fl);
+			break;
+		}
+	/* the units go where the half screen has room for them */
+	bool roomy = r->w >= 50;
 	tui_putf(r->y, r->x, r->w, tui_attr(app, TUI_ROLE_TITLE),
-		 kind == 0 ? "CV against t (ADDs, log)  eps %g%%" : "overlap against delta (ADDs)  alpha %g%%",
-		 100 * thr);
+		 kind == 0 ? (roomy ? "CV against t (ADDs, log), flush %s, eps %g%%"
+				    : "CV against t (log), flush %s, eps %g%%")
+			   : (roomy ? "overlap against delta (ADDs), flush %s, alpha %g%%"
+				    : "overlap vs delta, flush %s, alpha %g%%"),
+		 fl, 100 * thr);
+	draw_plot_legend(app, r);
 	if (w < 4 || h < 2)
 		return;
 	double xlo = INFINITY, xhi = -INFINITY, yhi = kind == 0 ? 3 * thr : 1.0;
@@ -391,8 +689,8 @@ static void draw_plot(struct tui_app *app, const struct tui_rect *r, int kind)
 	int dim = tui_attr(app, TUI_ROLE_INACTIVE);
 	char lbl[32];
 	snprintf(lbl, sizeof lbl, kind == 0 ? "%.1f%%" : "%.2f", kind == 0 ? 100 * yhi : yhi);
-	tui_put(r->y + 1, r->x, lab, dim, lbl);
-	tui_put(r->y + h, r->x, lab, dim, "0");
+	tui_put(r->y + 2, r->x, lab, dim, lbl);
+	tui_put(r->y + 1 + h, r->x, lab, dim, "0");
 	struct tui_canvas cv;
 	if (tui_canvas_init_range(&cv, w, h, xlo, &xhi) < 0)
 		return;
@@ -403,7 +701,7 @@ static void draw_plot(struct tui_app *app, const struct tui_rect *r, int kind)
 		const struct tui_search_row *row = &app->rows_s[i];
 		if (row->flush != app->search_cur)
 			continue;
-		int s = (int)(row->timer % TUI_NSERIES);
+		int s = series_of(app, i);
 		size_t n = kind == 0 ? row->ncv : row->nov;
 		struct pt *pts = malloc((n ? n : 1) * sizeof *pts);
 		if (!pts)
@@ -436,7 +734,7 @@ static void draw_plot(struct tui_app *app, const struct tui_rect *r, int kind)
 		}
 		free(pts);
 	}
-	tui_put_canvas(app, r->y + 1, r->x + lab + 1, &cv);
+	tui_put_canvas(app, r->y + 2, r->x + lab + 1, &cv);
 	tui_canvas_free(&cv);
 	char a[32], b[32];
 	if (kind == 0) {
@@ -453,10 +751,12 @@ static void draw_plot(struct tui_app *app, const struct tui_rect *r, int kind)
 /* "   1600 [1560-1645]" for a median with its 95 % interval; otherwise the
  * median beside what it may claim ("12791 found in 1 of 3", "> 1e8",
  * "unstable: 700..900"), from tl_search_stat_text; "~" and "so far" while
- * the cell has repeats to come. */
+ * the cell has repeats to come; "!" after a median the repeats do not back
+ * (the legend and the reasons say why). */
 static void fmt_result(char *buf, size_t len, const struct tl_search_cell *c, int kind, bool wide)
 {
 	const struct tl_search_stat *s = kind == 0 ? &c->tmin : &c->tdiff;
+	const char *bang = s->unstable ? "!" : "";
 	char st[64];
 
 	if (wide)
@@ -466,11 +766,11 @@ static void fmt_result(char *buf, size_t len, const struct tl_search_cell *c, in
 	if (c->state == TL_CELL_RUNNING && c->phase == kind + 1 && !s->found)
 		snprintf(buf, len, "searching...");
 	else if (s->found && s->status == TL_STATUS_INTERVAL && !s->provisional)
-		snprintf(buf, len, "%7.0f [%s]", s->adds, st);
+		snprintf(buf, len, "%7.0f%s [%s]", s->adds, bang, st);
 	else if (s->found)
-		snprintf(buf, len, "%s%.0f %s", s->provisional ? "~" : "", s->adds, st);
+		snprintf(buf, len, "%s%.0f%s %s", s->provisional ? "~" : "", s->adds, bang, st);
 	else if (s->ran)
-		snprintf(buf, len, "none%s%s", s->status == TL_STATUS_BOUND ? " " : "",
+		snprintf(buf, len, "none%s%s%s", bang, s->status == TL_STATUS_BOUND ? " " : "",
 			 s->status == TL_STATUS_BOUND ? st : "");
 	else if (c->state == TL_CELL_FAILED)
 		snprintf(buf, len, "none");
@@ -483,120 +783,142 @@ static void fmt_ratio(char *buf, size_t len, const struct tl_search_ratio *r)
 	tl_search_ratio_short(buf, len, r);
 }
 
-static int draw_params(struct tui_app *app, int y)
+static void draw_params(struct tui_app *app, const struct sgeom *g)
 {
-	const struct tui_rect *r = &app->lay.table;
-	char line[400], text[420];
+	char text[420];
 
-	tl_search_plan_describe(&app->search_plan, line, sizeof line);
-	snprintf(text, sizeof text, "%s; o changes them", line);
-	return tui_put_wrapped(y, r->x, r->w, r->y + r->h, 2, tui_attr(app, TUI_ROLE_INACTIVE), text);
+	params_text(app, text, sizeof text);
+	tui_put_wrapped(g->tab.y, g->tab.x, g->tab.w, g->y_progress, 2,
+			tui_attr(app, TUI_ROLE_INACTIVE), text);
+	tui_put_wrapped(g->y_progress, g->tab.x, g->tab.w, g->y_progress + 1, 2,
+			tui_attr(app, TUI_ROLE_HI),
+			app->search_progress[0] ? app->search_progress : "searching: starting");
 }
 
-static int draw_rows(struct tui_app *app, int y)
+static void draw_row(struct tui_app *app, const struct sgeom *g, size_t i, int y, int idw, int cw)
 {
-	const struct tui_rect *r = &app->lay.table;
-	int a = tui_attr(app, TUI_ROLE_MAIN_FG);
-	int idw = r->w >= 120 ? 28 : 14, cw = r->w >= 120 ? 30 : 20;
-	tui_putf(y++, r->x, r->w, tui_attr(app, TUI_ROLE_TITLE) | A_BOLD,
-		 "  %-*s %-8s %-*s %-*s %s", idw, "backend", "flush", cw, "t_min ADDs [95%]",
-		 cw, "t_diff ADDs [95%]", "ratio");
-	for (size_t i = 0; i < app->nrows_s && y < r->y + r->h; i++) {
-		const struct tui_search_row *row = &app->rows_s[i];
-		const struct tl_search_cell *c = &app->search_cells[i];
-		char fl[32], t1[96], t2[96], r1[64], r2[64], tail[300];
-		tl_size_format(row->bytes, fl, sizeof fl);
-		fmt_result(t1, sizeof t1, c, 0, r->w >= 120);
-		fmt_result(t2, sizeof t2, c, 1, r->w >= 120);
-		fmt_ratio(r1, sizeof r1, &c->ratio_tmin);
-		fmt_ratio(r2, sizeof r2, &c->ratio_tdiff);
-		if (c->state == TL_CELL_FAILED)
-			snprintf(tail, sizeof tail, "failed: %s", c->why);
-		else if (c->b == app->search_plan.ref)
-			snprintf(tail, sizeof tail, "reference");
-		else
-			snprintf(tail, sizeof tail, "%s / %s", r1, r2);
-		int s = (int)(row->timer % TUI_NSERIES);
-		int x = r->x;
-		x += tui_putf(y, x, r->w, tui_attr_series(app, s), "%s ",
-			      tui_series_glyph(app->tier, s));
-		const struct tl_backend *be = tl_backend_find(row->id);
-		char id[TL_ID_MAX + 4];
-		/* a simulated timer keeps its mark even when its id is cut */
-		if (be && be->simulated)
-			snprintf(id, sizeof id, "%.*s *", idw - 2, row->id);
-		else
-			snprintf(id, sizeof id, "%s", row->id);
-		tui_putf(y, x, r->x + r->w - x, c->state == TL_CELL_FAILED ? tui_attr(app, TUI_ROLE_ERROR) : a,
-			 "%-*.*s %-8s %-*s %-*s %s", idw, idw, id, fl, cw, t1, cw, t2, tail);
-		y++;
-	}
-	return y;
+	const struct tui_rect *r = &g->tab;
+	const struct tui_search_row *row = &app->rows_s[i];
+	const struct tl_search_cell *c = &app->search_cells[i];
+	char fl[32], t1[96], t2[96], r1[64], r2[64], tail[300];
+	bool sel = i == app->search_sel, utf8 = app->tier == TUI_TIER_UTF8;
+
+	tl_size_format(row->bytes, fl, sizeof fl);
+	fmt_result(t1, sizeof t1, c, 0, r->w >= 120);
+	fmt_result(t2, sizeof t2, c, 1, r->w >= 120);
+	fmt_ratio(r1, sizeof r1, &c->ratio_tmin);
+	fmt_ratio(r2, sizeof r2, &c->ratio_tdiff);
+	if (c->state == TL_CELL_FAILED)
+		snprintf(tail, sizeof tail, "failed: %s", c->why);
+	else if (c->b == app->search_plan.ref)
+		snprintf(tail, sizeof tail, "reference");
+	else
+		snprintf(tail, sizeof tail, "%s / %s", r1, r2);
+	int s = series_of(app, i), x = r->x;
+	x += tui_put(y, x, 1, tui_attr(app, TUI_ROLE_HI) | A_BOLD, sel ? (utf8 ? "▸" : ">") : " ");
+	x += tui_putf(y, x, 2, tui_attr_series(app, s), "%s ", tui_series_glyph(app->tier, s));
+	const struct tl_backend *be = tl_backend_find(row->id);
+	char id[TL_ID_MAX + 4];
+	/* a simulated timer keeps its mark even when its id is cut */
+	if (be && be->simulated)
+		snprintf(id, sizeof id, "%.*s *", idw - 2, row->id);
+	else
+		snprintf(id, sizeof id, "%s", row->id);
+	int a = c->state == TL_CELL_FAILED ? tui_attr(app, TUI_ROLE_ERROR)
+					   : tui_attr(app, TUI_ROLE_MAIN_FG);
+	tui_putf(y, x, r->x + r->w - x, sel ? a | (int)A_BOLD : a, "%-*.*s %-8s %-*s %-*s %s", idw, idw,
+		 id, fl, cw, t1, cw, t2, tail);
 }
 
-/* The paper's sentence per compared row, then what is unstable and why,
- * then why a search found nothing. */
-static int draw_sentences(struct tui_app *app, int y)
+static void draw_rows(struct tui_app *app, const struct sgeom *g)
 {
-	const struct tui_rect *r = &app->lay.table;
-	const char *times = app->tier == TUI_TIER_UTF8 ? "\u00d7" : "x";
-	const char *ref = app->search_plan.backends[app->search_plan.ref];
-	for (size_t i = 0; i < app->nrows_s && y < r->y + r->h; i++) {
-		const struct tl_search_cell *c = &app->search_cells[i];
-		if (c->b == app->search_plan.ref || !c->tmin.ran)
-			continue;
-		char precise[400], sensitive[400];
-		tl_search_ratio_describe(precise, sizeof precise, &c->ratio_tmin, "precise", times);
-		tl_search_ratio_describe(sensitive, sizeof sensitive, &c->ratio_tdiff, "sensitive", times);
-		char text[1024];
-		snprintf(text, sizeof text, "%s: %s; %s (reference %s, flush %s)", app->rows_s[i].id,
-			 precise, sensitive, ref, app->search_plan.flush_names[c->f]);
-		y = tui_put_wrapped(y, r->x, r->w, r->y + r->h, 2, tui_attr(app, TUI_ROLE_HI), text);
-	}
-	for (size_t i = 0; i < app->nrows_s && y < r->y + r->h; i++) {
-		const struct tl_search_cell *c = &app->search_cells[i];
-		for (int k = 0; k < 2 && y < r->y + r->h; k++) {
-			const struct tl_search_stat *s = k == 0 ? &c->tmin : &c->tdiff;
-			const struct tl_search_result *res = k == 0 ? &c->rep[0].tmin : &c->rep[0].tdiff;
-			char text[sizeof s->why + TL_ID_MAX + 200], floor[160] = "";
-			/* where t_min has no interval at eps: how steady it got, where */
-			if (k == 0 && s->status != TL_STATUS_INTERVAL && s->status != TL_STATUS_SINGLE)
-				tl_search_cv_floor_text(floor, sizeof floor, s);
-			if (s->unstable)
-				snprintf(text, sizeof text, "%s: %s unstable: %s%s%s", app->rows_s[i].id,
-					 k == 0 ? "t_min" : "t_diff", s->why, floor[0] ? "; " : "", floor);
-			else if (c->state == TL_CELL_DONE && !s->found && res->note[0])
-				snprintf(text, sizeof text, "%s: %s: %s%s%s", app->rows_s[i].id,
-					 k == 0 ? "t_min" : "t_diff", res->note, floor[0] ? "; " : "", floor);
-			else
-				continue;
-			y = tui_put_wrapped(y, r->x, r->w, r->y + r->h, 2, tui_attr(app, TUI_ROLE_WARN), text);
-		}
-	}
-	return y;
+	const struct tui_rect *r = &g->tab;
+	/* narrow: one less for the id, as the selection mark took a column */
+	int idw = r->w >= 120 ? 28 : 13, cw = r->w >= 120 ? 30 : 20;
+
+	tui_putf(g->y_head, r->x, r->w, tui_attr(app, TUI_ROLE_TITLE) | A_BOLD,
+		 "   %-*s %-8s %-*s %-*s %s", idw, "backend", "flush", cw, "t_min ADDs [95%]", cw,
+		 "t_diff ADDs [95%]", "ratio");
+	for (int k = 0; k < g->vis && g->top + (size_t)k < app->nrows_s; k++)
+		draw_row(app, g, g->top + (size_t)k, g->y_rows + k, idw, cw);
 }
 
-static void draw_table(struct tui_app *app)
+/* Which row of how many, which of its reasons, then what the marks mean,
+ * as many of those as fit, each whole. */
+static void draw_legend(struct tui_app *app, const struct sgeom *g, size_t nwhy)
 {
-	const struct tui_rect *r = &app->lay.table;
-	int y = draw_sentences(app, draw_rows(app, draw_params(app, r->y)));
-	if (y < r->y + r->h)
-		tui_put(y, r->x, r->w, tui_attr(app, TUI_ROLE_INACTIVE),
-			"median of the repeats [95% interval] only when all agree; ~ so far; "
-			"ratio = reference / this; * simulated");
+	char buf[400], part[160];
+	size_t at = 0;
+	const char *more[] = {"~ so far", "[95% interval] only when all repeats agree",
+			      "ratio = reference / this", "* simulated", "? explains"};
+
+	if (!app->nrows_s)
+		return;
+	at = (size_t)snprintf(buf, sizeof buf, "row %zu/%zu", app->search_sel + 1, app->nrows_s);
+	if ((size_t)g->vis < app->nrows_s)
+		at += (size_t)snprintf(buf + at, sizeof buf - at, " (%zu-%zu shown)", g->top + 1,
+				       g->top + (size_t)g->vis);
+	at += (size_t)snprintf(buf + at, sizeof buf - at, "  ! = unstable, why below");
+	if (g->nwhy > 0 && nwhy > (size_t)g->nwhy) {
+		size_t first = app->search_dpage * (size_t)g->nwhy;
+		size_t lastl = first + (size_t)g->nwhy < nwhy ? first + (size_t)g->nwhy : nwhy;
+		at += (size_t)snprintf(buf + at, sizeof buf - at, "  lines %zu-%zu/%zu PgUp/PgDn",
+				       first + 1, lastl, nwhy);
+	}
+	for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) {
+		int n = snprintf(part, sizeof part, "  %s", more[i]);
+		if (n < 0 || at + (size_t)n > (size_t)g->tab.w || at + (size_t)n >= sizeof buf)
+			break;
+		memcpy(buf + at, part, (size_t)n + 1);
+		at += (size_t)n;
+	}
+	tui_put(g->y_legend, g->tab.x, g->tab.w, tui_attr(app, TUI_ROLE_INACTIVE), buf);
+}
+
+/* The selected row's reasons, the page PgUp/PgDn chose. */
+static void draw_reasons(struct tui_app *app, const struct sgeom *g, char lines[][TUI_WRAP_LINE],
+			 const bool *cont, size_t n)
+{
+	const struct tl_search_cell *c = &app->search_cells[app->search_sel];
+	size_t first = app->search_dpage * (size_t)(g->nwhy > 0 ? g->nwhy : 0);
+	int y = g->y_why;
+
+	if (g->nwhy <= 0)
+		return;
+	if (!n) {
+		tui_put(y, g->tab.x, g->tab.w, tui_attr(app, TUI_ROLE_INACTIVE),
+			c->state == TL_CELL_DONE    ? "nothing to explain: every repeat found it and they agree"
+			: c->state == TL_CELL_FAILED ? c->why
+						     : "its reasons show when its repeats are in");
+		return;
+	}
+	if (first >= n)
+		first = 0;
+	int warn = tui_attr(app, TUI_ROLE_WARN);
+	for (size_t i = first; i < n && y < g->y_why + g->nwhy; i++, y++)
+		tui_put(y, g->tab.x + (cont[i] ? 2 : 0), g->tab.w - (cont[i] ? 2 : 0), warn, lines[i]);
 }
 
 void tui_search_draw(struct tui_app *app)
 {
+	static char lines[WHY_LINES][TUI_WRAP_LINE];
+	bool cont[WHY_LINES];
+	struct sgeom g;
+
 	search_poll(app);
 	if (!app->nrows_s) {
 		tui_put_empty(app, "no search yet: select backends and flush sizes on Setup, then s");
 		return;
 	}
+	geom(app, &g);
 	pthread_mutex_lock(&app->search_mu);
-	draw_plot(app, &app->lay.cv, 0);
-	draw_plot(app, &app->lay.overlap, 1);
-	draw_table(app);
+	size_t n = why_lines(app, g.tab.w, lines, cont, WHY_LINES);
+	draw_plot(app, &g.cv, 0);
+	draw_plot(app, &g.ov, 1);
+	draw_params(app, &g);
+	draw_rows(app, &g);
+	draw_legend(app, &g, n);
+	draw_reasons(app, &g, lines, cont, n);
 	pthread_mutex_unlock(&app->search_mu);
 }
 
@@ -620,6 +942,22 @@ static int export_search(struct tui_app *app, char *path, size_t len, char *why,
 {
 	tui_export_name(path, len, "search", "json");
 	return tui_search_export(app, path, why, whylen);
+}
+
+/* What a saved search measured, in the progress line's words. */
+static void replay_progress(struct tui_app *app)
+{
+	size_t done, total;
+	double t = 0;
+
+	reps_count(app, &done, &total);
+	for (size_t i = 0; i < app->nrows_s; i++)
+		t += app->search_cells[i].tmin.seconds + app->search_cells[i].tdiff.seconds;
+	app->search_tried = tl_search_points_total(app->search_cells, app->nrows_s, TL_SEARCH_TMIN) +
+			    tl_search_points_total(app->search_cells, app->nrows_s, TL_SEARCH_TDIFF);
+	snprintf(app->search_progress, sizeof app->search_progress,
+		 "saved search: %zu/%zu cell repeats, %zu candidates tried, %.1f s searching",
+		 done, total, app->search_tried, t);
 }
 
 /* Rows for cells read from a file: grouped by the file's own indexes. */
@@ -652,6 +990,8 @@ static int rows_from_plan(struct tui_app *app)
 				}
 	}
 	app->nrows_s = n;
+	replay_progress(app);
+	build_reasons(app);
 	return 0;
 }
 

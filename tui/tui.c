@@ -215,6 +215,8 @@ static void draw_help(struct tui_app *app)
 	};
 	for (size_t i = 0; app->screen == TUI_LIVE && i < 2 && n < 64; i++)
 		snprintf(lines[n++], sizeof lines[0], "%s", live_legend[i]);
+	for (size_t i = 0; app->screen == TUI_SEARCH && i < tui_search_nlegend && n < 64; i++)
+		snprintf(lines[n++], sizeof lines[0], "%s", tui_search_legend[i]);
 	int w = 62, h = (int)n + 4;
 	if (w > app->cols - 2)
 		w = app->cols - 2;
