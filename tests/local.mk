@@ -27,8 +27,10 @@ TESTS += tests/test_compare_lattice.sh
 EXTRA_DIST += tests/test_compare_lattice.sh
 # issue 21 item 4: a search whose reference found t_min in 1 of 3 repeats, replayed
 TESTS += tests/test_tui_search.sh
-EXTRA_DIST += tests/test_tui_search.sh tests/fixtures/search-tmin-1of3.json \
-	tests/golden/search-1of3-80x24.txt tests/golden/search-1of3-200x50.txt
+EXTRA_DIST += tests/test_tui_search.sh tests/fixtures/search-tmin-1of3.json tests/fixtures/search-8rows.json \
+	tests/golden/search-1of3-80x24.txt tests/golden/search-1of3-200x50.txt \
+	tests/golden/search-8rows-last-80x24.txt tests/golden/search-8rows-last-120x35.txt \
+	tests/golden/search-8rows-last-200x50.txt
 check_PROGRAMS += tests/test_search_status
 tests_test_search_status_SOURCES = tests/test_search_status.c tests/tap.h
 tests_test_search_status_LDADD = $(TL_LIBS)

@@ -113,11 +113,14 @@ wait_for 'eps 0.02, .*' 3 && wait_for 'repeats 2 \(interval' 3
 ok $? "the search screen shows the parameters it used, wrapped to the width"
 wait_for 'sim \* +0 +[0-9]+ ' 3; st=$?; ok $st "search shows t_min for sim, marked simulated"
 [ $st -eq 0 ] || show
-wait_for '^sim:sd=1,spike_rate=0: [0-9.]+× more precise .*more sensitive' 3
+# the selected row's reasons, under the table: Down selects the second row
+joined_shows() { joined | grep -Eq -- "$1"; }
+keys Down
+poll 3 joined_shows ' sim:sd=1,spike_rate=0 @ 0: [0-9.]+× more precise .*more sensitive'
 ok $? "search states the ratios to the reference (the first backend, as the CLI picks)"
 save search-80x24.txt
-keys r
-wait_for 'reference: sim:sd=1' 5 && wait_for '^sim: [0-9.]+× less precise .*less sensitive' 5
+keys r Up
+wait_for 'reference: sim:sd=1' 5 && poll 5 joined_shows ' sim @ 0: [0-9.]+× less precise .*less sensitive'
 ok $? "r makes another backend the reference and the ratios follow"
 keys e
 wait_for 'exported to .*search.*\.json' 10; ok $? "e exports the search results"

@@ -480,10 +480,18 @@ static size_t why_lines(const struct tui_app *app, int w, char lines[][TUI_WRAP_
 	for (const char *p = why; p && *p && n < max;) {
 		const char *nl = strchr(p, '\n');
 		size_t len = nl ? (size_t)(nl - p) : strlen(p);
-		char *text = tl_xmalloc(len + 1);
+		const struct tl_search_cell *c = &app->search_cells[app->search_sel];
+		/* the first names its row as the CLI names every one */
+		char head[TL_ID_MAX + 48] = "";
+		if (p == why)
+			snprintf(head, sizeof head, "%s @ %s: ", app->rows_s[app->search_sel].id,
+				 app->search_plan.flush_names[c->f]);
+		size_t hl = strlen(head);
+		char *text = tl_xmalloc(hl + len + 1);
 
-		memcpy(text, p, len);
-		text[len] = '\0';
+		memcpy(text, head, hl);
+		memcpy(text + hl, p, len);
+		text[hl + len] = '\0';
 		size_t k = tui_wrap(text, wrap_width(w), lines + n, max - n);
 		for (size_t i = 0; i < k && n + i < max; i++)
 			cont[n + i] = i > 0;
@@ -592,8 +600,8 @@ void tui_search_action(struct tui_app *app, enum tui_action a)
 
 /* What the marks mean, on the help overlay (tui.c) below the keys. */
 const char *const tui_search_legend[] = {
-	"  !            unstable: repeats disagree, or not all found it;",
-	"               the reasons under the table say why",
+	"  !            unstable: not all repeats found it, or they",
+	"               disagree; the reasons under the table say why",
 	"  ~            so far: more repeats to come",
 	"  [lo-hi]      95 % interval, only when all repeats agree",
 	"  ratio        reference / this: above 1, this row is better",
@@ -887,9 +895,10 @@ static void draw_reasons(struct tui_app *app, const struct sgeom *g, char lines[
 		return;
 	if (!n) {
 		tui_put(y, g->tab.x, g->tab.w, tui_attr(app, TUI_ROLE_INACTIVE),
-			c->state == TL_CELL_DONE    ? "nothing to explain: every repeat found it and they agree"
-			: c->state == TL_CELL_FAILED ? c->why
-						     : "its reasons show when its repeats are in");
+			c->state == TL_CELL_FAILED    ? c->why
+			: c->state != TL_CELL_DONE    ? "its reasons show when its repeats are in"
+			: c->b == app->search_plan.ref ? "the reference: every ratio is reference / that row"
+						       : "nothing to explain: every repeat found it and they agree");
 		return;
 	}
 	if (first >= n)
