@@ -629,7 +629,7 @@ static int pt_cmp(const void *a, const void *b)
 }
 
 /* Under the title, which backend each glyph is, cut to share the width. */
-static void draw_plot_legend(struct tui_app *app, const struct tui_rect *r)
+static void draw_plot_legend(const struct tui_app *app, const struct tui_rect *r)
 {
 	size_t n = 0;
 	for (size_t i = 0; i < app->nrows_s; i++)
@@ -654,7 +654,7 @@ static void draw_plot_legend(struct tui_app *app, const struct tui_rect *r)
 /* One plot of the rows under the current flush: kind 0 CV against t
  * (log x), kind 1 overlap against delta; the threshold as a dotted line;
  * titled with the flush, the backends' glyphs under the title. */
-static void draw_plot(struct tui_app *app, const struct tui_rect *r, int kind)
+static void draw_plot(const struct tui_app *app, const struct tui_rect *r, int kind)
 {
 	int lab = 7, w = r->w - lab - 1, h = r->h - 3;
 	const double thr = kind == 0 ? app->search_plan.sp.eps : app->search_plan.sp.alpha;
@@ -791,7 +791,7 @@ static void fmt_ratio(char *buf, size_t len, const struct tl_search_ratio *r)
 	tl_search_ratio_short(buf, len, r);
 }
 
-static void draw_params(struct tui_app *app, const struct sgeom *g)
+static void draw_params(const struct tui_app *app, const struct sgeom *g)
 {
 	char text[420];
 
@@ -803,7 +803,7 @@ static void draw_params(struct tui_app *app, const struct sgeom *g)
 			app->search_progress[0] ? app->search_progress : "searching: starting");
 }
 
-static void draw_row(struct tui_app *app, const struct sgeom *g, size_t i, int y, int idw, int cw)
+static void draw_row(const struct tui_app *app, const struct sgeom *g, size_t i, int y, int idw, int cw)
 {
 	const struct tui_rect *r = &g->tab;
 	const struct tui_search_row *row = &app->rows_s[i];
@@ -838,7 +838,7 @@ static void draw_row(struct tui_app *app, const struct sgeom *g, size_t i, int y
 		 id, fl, cw, t1, cw, t2, tail);
 }
 
-static void draw_rows(struct tui_app *app, const struct sgeom *g)
+static void draw_rows(const struct tui_app *app, const struct sgeom *g)
 {
 	const struct tui_rect *r = &g->tab;
 	/* narrow: one less for the id, as the selection mark took a column */
@@ -853,7 +853,7 @@ static void draw_rows(struct tui_app *app, const struct sgeom *g)
 
 /* Which row of how many, which of its reasons, then what the marks mean,
  * as many of those as fit, each whole. */
-static void draw_legend(struct tui_app *app, const struct sgeom *g, size_t nwhy)
+static void draw_legend(const struct tui_app *app, const struct sgeom *g, size_t nwhy)
 {
 	char buf[400], part[160];
 	size_t at = 0;
@@ -884,7 +884,7 @@ static void draw_legend(struct tui_app *app, const struct sgeom *g, size_t nwhy)
 }
 
 /* The selected row's reasons, the page PgUp/PgDn chose. */
-static void draw_reasons(struct tui_app *app, const struct sgeom *g, char lines[][TUI_WRAP_LINE],
+static void draw_reasons(const struct tui_app *app, const struct sgeom *g, char lines[][TUI_WRAP_LINE],
 			 const bool *cont, size_t n)
 {
 	const struct tl_search_cell *c = &app->search_cells[app->search_sel];
