@@ -127,6 +127,8 @@ static void progress_update(struct tui_app *app)
 	reps_count(app, &done, &total);
 	if (done && done < total)
 		snprintf(eta, sizeof eta, "ETA %.0f s", t / (double)done * (double)(total - done));
+	else if (done >= total)
+		snprintf(eta, sizeof eta, "finishing");
 	if (app->search_live && !atomic_load(&app->search_done))
 		snprintf(app->search_progress, sizeof app->search_progress,
 			 "searching: %zu/%zu cell repeats done, %zu candidates tried, %.0f s, %s",
