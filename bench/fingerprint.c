@@ -227,6 +227,11 @@ int tl_fp_measure(const struct tl_fp_config *cfg, struct tl_fp *fp, atomic_bool 
 	fp->sched.seconds = tl_monotonic_s() - m0;
 	fp->sched.cpu_seconds = c1 - c0;
 	fp->sched.involuntary = i1 - i0;
+	if (!(stop && atomic_load(stop)))
+		fp->have_noise = tl_noise_probe_run(cpu, cfg->budget_s < 10 ? TL_FP_NOISE_S / 2
+									  : TL_FP_NOISE_S,
+						    &fp->noise, fp->noise_why,
+						    sizeof fp->noise_why) == 0;
 	fp->seconds = tl_monotonic_s() - t0;
 	return rc == 1 || src == 1 ? 1 : 0;
 }
