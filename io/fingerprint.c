@@ -331,7 +331,14 @@ static int run_figures(const json_t *rdoc, const char *name, struct tl_fp_figure
 	f->v[TL_FIG_FLUSH] = c1 >= 0 ? an[c1].summary.p50 : NAN;
 	f->v[TL_FIG_PAPI] = cp >= 0 ? an[cp].summary.p50 : NAN;
 	f->v[TL_FIG_CGT] = cg >= 0 ? an[cg].summary.p50 : NAN;
-	from(f, TL_FIG_FLUSH, "%s p50, %s, flush 4xL2", label, f->barrier);
+	{
+		char size[32] = "?";
+
+		if (c1 >= 0)
+			tl_size_format(run.flush_bytes[run.cells[c1].flush], size, sizeof size);
+		snprintf(f->from[TL_FIG_FLUSH], sizeof f->from[TL_FIG_FLUSH],
+			 "%.39s p50, %.39s, flush 4xL2 = %s", label, f->barrier, size);
+	}
 	from(f, TL_FIG_PAPI, "%s p50, %s, flush 0", label, "papi-real-nsec");
 	from(f, TL_FIG_CGT, "%s p50, %s, flush 0", label, "clock-gettime");
 	/* The samples behind c0's summary, by the same call with kept given. */
