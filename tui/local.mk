@@ -56,3 +56,6 @@ libticklab_a_SOURCES += tui/baseline.c tui/baseline.h
 TESTS += tests/test_tui_baseline.sh
 EXTRA_DIST += tests/test_tui_baseline.sh tests/golden/baseline-80x24.txt \
 	tests/golden/baseline-200x50.txt
+# the Live screen's causes under each column (issue 23 item 4)
+TESTS += tests/test_tui_noise.sh
+EXTRA_DIST += tests/test_tui_noise.sh
