@@ -21,19 +21,19 @@
 /* bad, floor_abs and floor_rel: see the header. The floors are what a
  * person would call "the same" between twin nodes. */
 const struct tl_fig_info tl_fig_info[TL_FIG_COUNT] = {
-	[TL_FIG_NS_PER_ADD] = {"ns_per_add", "ns/ADD", " ns", "%.4f", 0, 0, 0.01},
-	[TL_FIG_CV] = {"cv_percent", "CV%", " %", "%.3g", +1, 0.5, 0.5},
-	[TL_FIG_OS] = {"os_removed_percent", "OS%", " %", "%.2f", +1, 1, 0.25},
-	[TL_FIG_TAIL] = {"tail_percent", "tail%", " %", "%.3g", +1, 2, 0.5},
-	[TL_FIG_OVERHEAD] = {"overhead_ns", "t_e ns", " ns", "%.1f", +1, 2, 0.1},
-	[TL_FIG_FLUSH] = {"add_4xl2_ns", "4xL2 ns", " ns", "%.1f", +1, 5, 0.1},
-	[TL_FIG_PAPI] = {"add_papi_ns", "papi ns", " ns", "%.1f", +1, 5, 0.1},
-	[TL_FIG_CGT] = {"add_cgt_ns", "cgt ns", " ns", "%.1f", +1, 5, 0.1},
-	[TL_FIG_DRIFT] = {"drift_percent", "drift%", " %", "%.2f", +1, 0.5, 0.25},
-	[TL_FIG_CPU] = {"cpu_share_percent", "CPU%", " %", "%.1f", -1, 0.5, 0.03},
-	[TL_FIG_PREEMPT] = {"preemptions_per_s", "preempt/s", "/s", "%.1f", +1, 20, 0.25},
-	[TL_FIG_TMIN] = {"tmin_ns", "t_min ns", " ns", "%.1f", 2, 0, 0},
-	[TL_FIG_TDIFF] = {"tdiff_ns", "t_diff ns", " ns", "%.1f", 2, 0, 0},
+	[TL_FIG_NS_PER_ADD] = {"ns_per_add", "ns/ADD", " ns", "%.4f", 0, 0, 0.01, NULL},
+	[TL_FIG_CV] = {"cv_percent", "CV%", " %", "%.3g", +1, 0.5, 0.5, NULL},
+	[TL_FIG_OS] = {"os_removed_percent", "OS%", " %", "%.2f", +1, 1, 0.25, NULL},
+	[TL_FIG_TAIL] = {"tail_percent", "tail%", " %", "%.3g", +1, 2, 0.5, NULL},
+	[TL_FIG_OVERHEAD] = {"overhead_ns", "t_e ns", " ns", "%.1f", +1, 2, 0.1, NULL},
+	[TL_FIG_FLUSH] = {"add_4xl2_ns", "4xL2 ns", " ns", "%.1f", +1, 5, 0.1, NULL},
+	[TL_FIG_PAPI] = {"add_papi_ns", "papi ns", " ns", "%.1f", +1, 5, 0.1, NULL},
+	[TL_FIG_CGT] = {"add_cgt_ns", "cgt ns", " ns", "%.1f", +1, 5, 0.1, NULL},
+	[TL_FIG_DRIFT] = {"drift_percent", "drift%", " %", "%.2f", +1, 0.5, 0.25, NULL},
+	[TL_FIG_CPU] = {"cpu_share_percent", "CPU%", " %", "%.1f", -1, 0.5, 0.03, NULL},
+	[TL_FIG_PREEMPT] = {"preemptions_per_s", "preempt/s", "/s", "%.1f", +1, 20, 0.25, NULL},
+	[TL_FIG_TMIN] = {"tmin_ns", "t_min ns", " ns", "%.1f", 2, 0, 0, NULL},
+	[TL_FIG_TDIFF] = {"tdiff_ns", "t_diff ns", " ns", "%.1f", 2, 0, 0, NULL},
 	/* the floors: rates a quiet twin could show one probe to the next */
 	[TL_FIG_NZ_PREEMPT] = {"noise_preempted_per_s", "nz pre/s", "/s", "%.1f", +1, 5, 0.25,
 			       "preemptions"},
@@ -420,13 +420,16 @@ static void noise_facts(const json_t *doc, struct tl_fp_figures *f)
 	double secs = num_at(nz, "seconds");
 	size_t i;
 
-	if (!json_is_object(nz) || !(secs > 0 && secs < 1e6))
+	/* a probe runs for a fraction of a second at least: a shorter one, or
+	 * a rate beyond any physical one, is a file that is not a probe's */
+	if (!json_is_object(nz) || !(secs >= 0.01 && secs < 1e6))
 		return;
 	f->noise_top[0] = '\0'; /* a summary's, read before, is this one */
 	for (size_t k = TL_FIG_NZ_FIRST; k < TL_FIG_COUNT; k++) {
 		const json_t *c = json_object_get(counts, keys[k - TL_FIG_NZ_FIRST]);
 
-		if (json_is_integer(c) && json_integer_value(c) >= 0)
+		if (json_is_integer(c) && json_integer_value(c) >= 0 &&
+		    (double)json_integer_value(c) / secs <= TL_RESULTS_MAX_ABS)
 			f->v[k] = (double)json_integer_value(c) / secs;
 		snprintf(f->from[k], sizeof f->from[k], "noise probe: %s per s, %.1f s loop on CPU %d",
 			 keys[k - TL_FIG_NZ_FIRST], secs, (int)json_integer_value(json_object_get(nz, "cpu")));
@@ -436,7 +439,8 @@ static void noise_facts(const json_t *doc, struct tl_fp_figures *f)
 		size_t used = strlen(f->noise_top);
 
 		if (!json_is_string(json_object_get(t, "name")) || !json_is_integer(n) ||
-		    json_integer_value(n) < 0)
+		    json_integer_value(n) < 0 ||
+		    (double)json_integer_value(n) / secs > TL_RESULTS_MAX_ABS)
 			continue;
 		snprintf(f->noise_top + used, sizeof f->noise_top - used, "%s%.40s %.0f/s",
 			 used ? ", " : "", str_at(t, "name"), (double)json_integer_value(n) / secs);
