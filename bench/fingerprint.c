@@ -12,6 +12,7 @@
 #include "base/xalloc.h"
 #include "bench/flush.h"
 #include "bench/kernel.h"
+#include "bench/levels.h"
 #include "bench/search_engine.h"
 #include "bench/size.h"
 
@@ -52,17 +53,23 @@ static void pick_backends(struct tl_fp *fp)
 	}
 }
 
-/* 0 always; 4xL2 is left out (and said) where the caches are unknown. */
+/* 0 always; 4xL2 is left out (and said) where the caches are unknown. L2
+ * is the measured one where the chase contradicts the reported size, as
+ * for `run --flush 4xL2` (the host's memory_levels and
+ * cache_multiples_sized_by say which). */
 static size_t pick_flushes(struct tl_fp *fp, uint64_t flush[2], double *flush_s)
 {
-	char why[TL_WHY_MAX];
+	char why[TL_WHY_MAX], note[512];
+	struct tl_topology sized;
 	struct tl_flush f;
 	size_t n = 0;
 
 	flush[n++] = 0;
 	*flush_s = 0;
+	if (fp->host.have_topology)
+		tl_levels_sizing(&fp->host.levels, &fp->host.topo, &sized, note, sizeof note);
 	if (!fp->host.have_topology ||
-	    tl_size_parse("4xL2", &fp->host.topo, &flush[n], why, sizeof why) < 0) {
+	    tl_size_parse("4xL2", &sized, &flush[n], why, sizeof why) < 0) {
 		append(fp->skipped, sizeof fp->skipped, "flush 4xL2: the L2 size is unknown here");
 		return n;
 	}
@@ -207,6 +214,7 @@ int tl_fp_measure(const struct tl_fp_config *cfg, struct tl_fp *fp, atomic_bool 
 		return -1;
 	tl_host_read("/", cpu, &fp->host);
 	tl_host_probe_clock(&fp->host);
+	tl_host_probe_ladder(&fp->host); /* the levels 4xL2 goes by */
 	{
 		const char *b = tl_backend_default_barrier(fp->barrier_said, sizeof fp->barrier_said);
 
@@ -227,6 +235,11 @@ int tl_fp_measure(const struct tl_fp_config *cfg, struct tl_fp *fp, atomic_bool 
 	fp->sched.seconds = tl_monotonic_s() - m0;
 	fp->sched.cpu_seconds = c1 - c0;
 	fp->sched.involuntary = i1 - i0;
+	if (!(stop && atomic_load(stop)))
+		fp->have_noise = tl_noise_probe_run(cpu, cfg->budget_s < 10 ? TL_FP_NOISE_S / 2
+									  : TL_FP_NOISE_S,
+						    &fp->noise, fp->noise_why,
+						    sizeof fp->noise_why) == 0;
 	fp->seconds = tl_monotonic_s() - t0;
 	return rc == 1 || src == 1 ? 1 : 0;
 }

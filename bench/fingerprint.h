@@ -8,7 +8,9 @@
  * add:TL_FP_ADDS chain at flush 0 and 4xL2, a fast t_min/t_diff search of
  * the barrier timer at flush 0, and what the scheduler did to the sampling
  * thread meanwhile (its CPU share and involuntary context switches): a
- * busy neighbour on the sampling CPU shows there first. */
+ * busy neighbour on the sampling CPU shows there first. Last, a short noise
+ * probe on the sampling CPU (bench/noise.h): what interrupts a loop there,
+ * by cause, so a fleet can name what makes a node noisier than its twins. */
 #ifndef TL_BENCH_FINGERPRINT_H
 #define TL_BENCH_FINGERPRINT_H
 
@@ -18,6 +20,7 @@
 #include <stdint.h>
 
 #include "bench/host.h"
+#include "bench/noise.h"
 #include "bench/runner.h"
 #include "bench/search_cell.h"
 
@@ -25,6 +28,7 @@
 #define TL_FP_BUDGET_S 30.0   /* the default battery */
 #define TL_FP_QUICK_S 5.0     /* --quick */
 #define TL_FP_MAX_BACKENDS 3
+#define TL_FP_NOISE_S 1.0     /* the noise probe (half of it on budgets under 10 s) */
 
 struct tl_fp_config {
 	double budget_s; /* seconds the battery aims at (fixed costs come on top of small budgets) */
@@ -53,6 +57,9 @@ struct tl_fp {
 	struct tl_search_cell *cells; /* NULL when no barrier timer opens */
 	bool search_cut;         /* stopped at the battery's deadline (twice its share) */
 	struct tl_fp_sched sched;
+	struct tl_noise_probe noise;
+	bool have_noise;
+	char noise_why[256];     /* why the probe did not run ("" when it did) */
 	double seconds;          /* the whole battery */
 };
 

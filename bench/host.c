@@ -508,6 +508,11 @@ void tl_host_diagnose(struct tl_host *h, bool x86)
 	     "`ticklab info` and the TUI's info screen measure whether the core clock holds "
 	     "still (0.2 s of a 20000-ADD chain)");
 
+	s = spoil(h, TL_SPOILER_CACHES, "caches", false, "not measured");
+	copy(s->why, sizeof s->why,
+	     "`ticklab info` and the TUI's info screen chase doubling sizes to see whether the "
+	     "cache levels end where the reported sizes say");
+
 	spoil_clock_reads(h);
 }
 

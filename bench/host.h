@@ -25,6 +25,7 @@ enum tl_spoiler_id {
 	TL_SPOILER_LFENCE,      /* LFENCE not (known to be) dispatch-serializing */
 	TL_SPOILER_CLOCKSOURCE, /* kernel clocksource is not the TSC */
 	TL_SPOILER_CLOCK,       /* the core clock moved under the timer (measured) */
+	TL_SPOILER_CACHES,      /* a reported cache size a chase contradicts (measured) */
 	TL_SPOILER_COUNT
 };
 

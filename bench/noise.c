@@ -914,6 +914,47 @@ static void probe_irqs(struct monitor *mo, uint64_t *vals)
 	char why[TL_NOISE_WHY];
 	memset(vals, 0, MAX_SRC * sizeof *vals);
 	(void)read_table(mo, "/proc/interrupts", false, vals, why, sizeof why);
+	(void)read_table(mo, "/proc/softirqs", true, vals, why, sizeof why);
+}
+
+/* Keeps pr->top the TL_NOISE_PROBE_TOP largest counts, largest first. */
+static void probe_top_add(struct tl_noise_probe *pr, const char *kind, const char *name,
+			  uint64_t n)
+{
+	size_t at = pr->ntop;
+
+	if (n == 0)
+		return;
+	while (at > 0 && pr->top[at - 1].n < n)
+		at--;
+	if (at >= TL_NOISE_PROBE_TOP)
+		return;
+	if (pr->ntop < TL_NOISE_PROBE_TOP)
+		pr->ntop++;
+	memmove(&pr->top[at + 1], &pr->top[at], (pr->ntop - 1 - at) * sizeof pr->top[0]);
+	snprintf(pr->top[at].name, sizeof pr->top[at].name, "%s %.*s", kind,
+		 (int)(TL_NOISE_NAME - strlen(kind) - 2), name);
+	pr->top[at].n = n;
+}
+
+static void probe_count(const struct monitor *mo, const uint64_t *before, const uint64_t *after,
+			struct tl_noise_probe *pr)
+{
+	for (size_t i = 0; i < mo->nnames; i++) {
+		uint64_t d = after[i] >= before[i] ? after[i] - before[i] : 0;
+
+		if (mo->soft[i]) {
+			if (tick_softirq(mo->names[i]))
+				continue;
+			pr->softirqs += d;
+			probe_top_add(pr, "softirq", mo->names[i], d);
+		} else if (!strcmp(mo->names[i], "LOC")) {
+			pr->ticks += d;
+		} else {
+			pr->irqs += d;
+			probe_top_add(pr, "irq", mo->names[i], d);
+		}
+	}
 }
 
 /* A loop that reads the clock, back to back: each gap between two reads
@@ -986,13 +1027,7 @@ int tl_noise_probe_run(int cpu, double seconds, struct tl_noise_probe *pr, char 
 	probe_irqs(&mo, before);
 	probe_loop(nz, &cn, seconds, pr, &gap, &ngap);
 	probe_irqs(&mo, after);
-	for (size_t i = 0; i < mo.nnames; i++) {
-		uint64_t d = after[i] >= before[i] ? after[i] - before[i] : 0;
-		if (!strcmp(mo.names[i], "LOC"))
-			pr->ticks += d;
-		else
-			pr->irqs += d;
-	}
+	probe_count(&mo, before, after, pr);
 	for (size_t k = 0; k < ngap; k++)
 		caused += tl_noise_cause_of(&cn, gap[k]) != NULL;
 	pr->gaps = ngap;

@@ -143,12 +143,20 @@ const char *tl_noise_cause_of(const struct tl_cell_noise *cn, size_t index);
 
 /* info's noise line: sample a loop on cpu for seconds and say what
  * interrupted it. */
+#define TL_NOISE_PROBE_TOP 3
 struct tl_noise_probe {
 	double seconds;
 	int cpu;
 	uint64_t gaps;         /* loop gaps over the long rule */
 	uint64_t ticks;        /* local timer interrupts on cpu */
 	uint64_t irqs;         /* other interrupts on cpu */
+	uint64_t softirqs;     /* softirqs on cpu, the tick's own (TIMER, SCHED, RCU,
+				* HRTIMER) left out */
+	/* The cpu's busiest interrupt and softirq sources but the tick's, by
+	 * count ("irq 27:nvme0q1", "softirq NET_RX"): what a node's excess
+	 * noise is made of, for a fleet to name. */
+	struct tl_noise_count top[TL_NOISE_PROBE_TOP];
+	size_t ntop;
 	uint64_t preempt, voluntary, faults, migrations;
 	uint64_t unexplained;  /* gaps with no record, beyond the interrupts counted */
 	double gap_ns;         /* the gap threshold used */

@@ -163,9 +163,12 @@ static int report_run(const json_t *doc, struct tl_bulk *bulk, const char *name,
 	tl_chains_print(cli_table_stream(out), &run, an);
 	{
 		struct tl_topology topo;
+		struct tl_levels lv;
 		bool have = tl_host_json_topology(meta.host, &topo);
 
-		tl_ladder_print(cli_table_stream(out), &run, an, have ? &topo : NULL);
+		/* labelled as the run was: by the levels it measured, if any */
+		tl_host_json_levels(meta.host, &lv);
+		tl_ladder_print_levels(cli_table_stream(out), &run, an, have ? &topo : NULL, &lv);
 	}
 	if (meta.interrupted)
 		fprintf(stderr, "ticklab report: this run was interrupted: cells hold the samples "

@@ -513,7 +513,8 @@ static int analyse_and_write_inner(const struct run_opts *o, struct tl_run *run,
 
 		tl_table_print(tf, run, an, m, o->seed);
 		tl_chains_print(tf, run, an);
-		tl_ladder_print(tf, run, an, host->have_topology ? &host->topo : NULL);
+		tl_ladder_print_levels(tf, run, an, host->have_topology ? &host->topo : NULL,
+				       &host->levels);
 	}
 	if (o->have_base) {
 		json_t *here = tl_host_to_json(host);

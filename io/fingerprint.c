@@ -21,19 +21,34 @@
 /* bad, floor_abs and floor_rel: see the header. The floors are what a
  * person would call "the same" between twin nodes. */
 const struct tl_fig_info tl_fig_info[TL_FIG_COUNT] = {
-	[TL_FIG_NS_PER_ADD] = {"ns_per_add", "ns/ADD", " ns", "%.4f", 0, 0, 0.01},
-	[TL_FIG_CV] = {"cv_percent", "CV%", " %", "%.3g", +1, 0.5, 0.5},
-	[TL_FIG_OS] = {"os_removed_percent", "OS%", " %", "%.2f", +1, 1, 0.25},
-	[TL_FIG_TAIL] = {"tail_percent", "tail%", " %", "%.3g", +1, 2, 0.5},
-	[TL_FIG_OVERHEAD] = {"overhead_ns", "t_e ns", " ns", "%.1f", +1, 2, 0.1},
-	[TL_FIG_FLUSH] = {"add_4xl2_ns", "4xL2 ns", " ns", "%.1f", +1, 5, 0.1},
-	[TL_FIG_PAPI] = {"add_papi_ns", "papi ns", " ns", "%.1f", +1, 5, 0.1},
-	[TL_FIG_CGT] = {"add_cgt_ns", "cgt ns", " ns", "%.1f", +1, 5, 0.1},
-	[TL_FIG_DRIFT] = {"drift_percent", "drift%", " %", "%.2f", +1, 0.5, 0.25},
-	[TL_FIG_CPU] = {"cpu_share_percent", "CPU%", " %", "%.1f", -1, 0.5, 0.03},
-	[TL_FIG_PREEMPT] = {"preemptions_per_s", "preempt/s", "/s", "%.1f", +1, 20, 0.25},
-	[TL_FIG_TMIN] = {"tmin_ns", "t_min ns", " ns", "%.1f", 2, 0, 0},
-	[TL_FIG_TDIFF] = {"tdiff_ns", "t_diff ns", " ns", "%.1f", 2, 0, 0},
+	[TL_FIG_NS_PER_ADD] = {"ns_per_add", "ns/ADD", " ns", "%.4f", 0, 0, 0.01, NULL},
+	[TL_FIG_CV] = {"cv_percent", "CV%", " %", "%.3g", +1, 0.5, 0.5, NULL},
+	[TL_FIG_OS] = {"os_removed_percent", "OS%", " %", "%.2f", +1, 1, 0.25, NULL},
+	[TL_FIG_TAIL] = {"tail_percent", "tail%", " %", "%.3g", +1, 2, 0.5, NULL},
+	[TL_FIG_OVERHEAD] = {"overhead_ns", "t_e ns", " ns", "%.1f", +1, 2, 0.1, NULL},
+	[TL_FIG_FLUSH] = {"add_4xl2_ns", "4xL2 ns", " ns", "%.1f", +1, 5, 0.1, NULL},
+	[TL_FIG_PAPI] = {"add_papi_ns", "papi ns", " ns", "%.1f", +1, 5, 0.1, NULL},
+	[TL_FIG_CGT] = {"add_cgt_ns", "cgt ns", " ns", "%.1f", +1, 5, 0.1, NULL},
+	[TL_FIG_DRIFT] = {"drift_percent", "drift%", " %", "%.2f", +1, 0.5, 0.25, NULL},
+	[TL_FIG_CPU] = {"cpu_share_percent", "CPU%", " %", "%.1f", -1, 0.5, 0.03, NULL},
+	[TL_FIG_PREEMPT] = {"preemptions_per_s", "preempt/s", "/s", "%.1f", +1, 20, 0.25, NULL},
+	[TL_FIG_TMIN] = {"tmin_ns", "t_min ns", " ns", "%.1f", 2, 0, 0, NULL},
+	[TL_FIG_TDIFF] = {"tdiff_ns", "t_diff ns", " ns", "%.1f", 2, 0, 0, NULL},
+	/* the floors: rates a quiet twin could show one probe to the next */
+	[TL_FIG_NZ_PREEMPT] = {"noise_preempted_per_s", "nz pre/s", "/s", "%.1f", +1, 5, 0.25,
+			       "preemptions"},
+	[TL_FIG_NZ_FAULTS] = {"noise_faults_per_s", "nz flt/s", "/s", "%.1f", +1, 5, 0.25,
+			      "page faults"},
+	[TL_FIG_NZ_MIGRATIONS] = {"noise_migrations_per_s", "nz mig/s", "/s", "%.1f", +1, 1, 0.25,
+				  "migrations"},
+	[TL_FIG_NZ_TICKS] = {"noise_ticks_per_s", "nz tick/s", "/s", "%.0f", +1, 50, 0.25,
+			     "timer ticks"},
+	[TL_FIG_NZ_IRQS] = {"noise_irqs_per_s", "nz irq/s", "/s", "%.0f", +1, 50, 0.25,
+			    "interrupts"},
+	[TL_FIG_NZ_SOFTIRQS] = {"noise_softirqs_per_s", "nz sirq/s", "/s", "%.0f", +1, 50, 0.25,
+				"softirqs"},
+	[TL_FIG_NZ_UNEXPLAINED] = {"noise_unexplained_per_s", "nz unex/s", "/s", "%.1f", +1, 10,
+				   0.25, "unexplained gaps"},
 };
 
 /* ------------------------------------------------------------------ */
@@ -149,6 +164,30 @@ static json_t *drift_json(const struct tl_host *h)
 			 tl_json_real(h->clock_drift), "drifts", h->clock_drifts);
 }
 
+static json_t *noise_json(const struct tl_fp *fp)
+{
+	const struct tl_noise_probe *p = &fp->noise;
+	json_t *top = tl_json_array(), *src = tl_json_array();
+
+	if (!fp->have_noise)
+		return json_null();
+	for (size_t i = 0; i < p->ntop; i++)
+		tl_json_append(top, json_pack("{s:s, s:I}", "name", p->top[i].name, "n",
+					      (json_int_t)p->top[i].n));
+	for (size_t i = 0; i < p->info.nsrc; i++)
+		tl_json_append(src, json_pack("{s:s, s:b, s:s}", "name", p->info.src[i].name, "ok",
+					      p->info.src[i].ok, "why", p->info.src[i].why));
+	return json_pack("{s:o, s:i, s:o, s:I, s:{s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I}, s:o, "
+			 "s:o}",
+			 "seconds", tl_json_real(p->seconds), "cpu", p->cpu, "gap_ns",
+			 tl_json_real(p->gap_ns), "gaps", (json_int_t)p->gaps, "counts", "preempted",
+			 (json_int_t)p->preempt, "voluntary", (json_int_t)p->voluntary, "page_faults",
+			 (json_int_t)p->faults, "migrations", (json_int_t)p->migrations, "ticks",
+			 (json_int_t)p->ticks, "irqs", (json_int_t)p->irqs, "softirqs",
+			 (json_int_t)p->softirqs, "unexplained", (json_int_t)p->unexplained, "top",
+			 top, "sources", src);
+}
+
 json_t *tl_fp_to_json(const struct tl_fp *fp, const struct tl_fp_node *node)
 {
 	json_t *run = run_json(fp), *doc;
@@ -175,6 +214,10 @@ json_t *tl_fp_to_json(const struct tl_fp *fp, const struct tl_fp_node *node)
 		    json_pack("{s:o, s:o, s:I}", "seconds", tl_json_real(fp->sched.seconds),
 			      "cpu_seconds", tl_json_real(fp->sched.cpu_seconds), "involuntary",
 			      (json_int_t)fp->sched.involuntary));
+	tl_json_set(doc, "noise", noise_json(fp));
+	if (!fp->have_noise)
+		tl_json_set(doc, "noise_why", json_string(fp->noise_why[0] ? fp->noise_why
+									   : "not run (stopped)"));
 	tl_json_set(doc, "run", run);
 	tl_json_set(doc, "search",
 		    fp->cells ? tl_search_to_json(&fp->plan, fp->cells, NULL, fp->search_cut)
@@ -288,7 +331,14 @@ static int run_figures(const json_t *rdoc, const char *name, struct tl_fp_figure
 	f->v[TL_FIG_FLUSH] = c1 >= 0 ? an[c1].summary.p50 : NAN;
 	f->v[TL_FIG_PAPI] = cp >= 0 ? an[cp].summary.p50 : NAN;
 	f->v[TL_FIG_CGT] = cg >= 0 ? an[cg].summary.p50 : NAN;
-	from(f, TL_FIG_FLUSH, "%s p50, %s, flush 4xL2", label, f->barrier);
+	{
+		char size[32] = "?";
+
+		if (c1 >= 0)
+			tl_size_format(run.flush_bytes[run.cells[c1].flush], size, sizeof size);
+		snprintf(f->from[TL_FIG_FLUSH], sizeof f->from[TL_FIG_FLUSH],
+			 "%.39s p50, %.39s, flush 4xL2 = %s", label, f->barrier, size);
+	}
 	from(f, TL_FIG_PAPI, "%s p50, %s, flush 0", label, "papi-real-nsec");
 	from(f, TL_FIG_CGT, "%s p50, %s, flush 0", label, "clock-gettime");
 	/* The samples behind c0's summary, by the same call with kept given. */
@@ -352,6 +402,52 @@ static void safe_in_place(char *s, size_t len)
 	tl_term_safe(t, s, len);
 }
 
+/* The probe's counts over its seconds. A count that is not a whole
+ * number >= 0 gives no rate (NaN), as does a file older than the probe. */
+static void noise_facts(const json_t *doc, struct tl_fp_figures *f)
+{
+	static const char *const keys[] = {
+		[TL_FIG_NZ_PREEMPT - TL_FIG_NZ_FIRST] = "preempted",
+		[TL_FIG_NZ_FAULTS - TL_FIG_NZ_FIRST] = "page_faults",
+		[TL_FIG_NZ_MIGRATIONS - TL_FIG_NZ_FIRST] = "migrations",
+		[TL_FIG_NZ_TICKS - TL_FIG_NZ_FIRST] = "ticks",
+		[TL_FIG_NZ_IRQS - TL_FIG_NZ_FIRST] = "irqs",
+		[TL_FIG_NZ_SOFTIRQS - TL_FIG_NZ_FIRST] = "softirqs",
+		[TL_FIG_NZ_UNEXPLAINED - TL_FIG_NZ_FIRST] = "unexplained",
+	};
+	const json_t *nz = json_object_get(doc, "noise"), *counts = json_object_get(nz, "counts");
+	const json_t *top = json_object_get(nz, "top"), *t;
+	double secs = num_at(nz, "seconds");
+	size_t i;
+
+	/* a probe runs for a fraction of a second at least: a shorter one, or
+	 * a rate beyond any physical one, is a file that is not a probe's */
+	if (!json_is_object(nz) || !(secs >= 0.01 && secs < 1e6))
+		return;
+	f->noise_top[0] = '\0'; /* a summary's, read before, is this one */
+	for (size_t k = TL_FIG_NZ_FIRST; k < TL_FIG_COUNT; k++) {
+		const json_t *c = json_object_get(counts, keys[k - TL_FIG_NZ_FIRST]);
+
+		if (json_is_integer(c) && json_integer_value(c) >= 0 &&
+		    (double)json_integer_value(c) / secs <= TL_RESULTS_MAX_ABS)
+			f->v[k] = (double)json_integer_value(c) / secs;
+		snprintf(f->from[k], sizeof f->from[k], "noise probe: %s per s, %.1f s loop on CPU %d",
+			 keys[k - TL_FIG_NZ_FIRST], secs, (int)json_integer_value(json_object_get(nz, "cpu")));
+	}
+	json_array_foreach(top, i, t) {
+		const json_t *n = json_object_get(t, "n");
+		size_t used = strlen(f->noise_top);
+
+		if (!json_is_string(json_object_get(t, "name")) || !json_is_integer(n) ||
+		    json_integer_value(n) < 0 ||
+		    (double)json_integer_value(n) / secs > TL_RESULTS_MAX_ABS)
+			continue;
+		snprintf(f->noise_top + used, sizeof f->noise_top - used, "%s%.40s %.0f/s",
+			 used ? ", " : "", str_at(t, "name"), (double)json_integer_value(n) / secs);
+	}
+	safe_in_place(f->noise_top, sizeof f->noise_top);
+}
+
 static void node_facts(const json_t *doc, struct tl_fp_figures *f)
 {
 	const json_t *node = json_object_get(doc, "node"), *host = json_object_get(doc, "host");
@@ -394,6 +490,7 @@ static void node_facts(const json_t *doc, struct tl_fp_figures *f)
 	safe_in_place(f->barrier, sizeof f->barrier);
 	safe_in_place(f->spoiled, sizeof f->spoiled);
 	safe_in_place(f->from[TL_FIG_DRIFT], sizeof f->from[TL_FIG_DRIFT]);
+	noise_facts(doc, f);
 }
 
 /* The names fleet prints one per line and matches nodes by: host names
@@ -508,7 +605,9 @@ json_t *tl_fp_summary_to_json(const struct tl_fp_figures *f)
 						       tl_json_real(f->hi[k])));
 		tl_json_set(from, key, json_string(f->from[k]));
 	}
-	return json_pack("{s:{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:s, s:i, s:o, s:s}, s:o, s:o, "
+	json_t *sum;
+
+	sum = json_pack("{s:{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:s, s:i, s:o, s:s}, s:o, s:o, "
 			 "s:o, s:o}",
 			 "facts", "name", f->node.name, "hostname", f->node.hostname, "slurm_node",
 			 f->node.slurm_node, "slurm_job", f->node.slurm_job, "version", f->version,
@@ -516,6 +615,9 @@ json_t *tl_fp_summary_to_json(const struct tl_fp_figures *f)
 			 f->barrier, "cpu", f->cpu, "seconds", tl_json_real(f->seconds), "spoiled",
 			 f->spoiled, "figures", figs, "intervals", iv, "from", from, "samples",
 			 hist_json(f));
+	if (f->noise_top[0])
+		tl_json_set(json_object_get(sum, "facts"), "noise_top", json_string(f->noise_top));
+	return sum;
 }
 
 static void copy_str(char *out, size_t len, const json_t *o, const char *key)
@@ -684,6 +786,7 @@ int tl_fp_summary_from_json(const json_t *sum, const char *name, struct tl_fp_fi
 	copy_str(f->model, sizeof f->model, facts, "model");
 	copy_str(f->barrier, sizeof f->barrier, facts, "barrier");
 	copy_str(f->spoiled, sizeof f->spoiled, facts, "spoiled");
+	copy_str(f->noise_top, sizeof f->noise_top, facts, "noise_top");
 	f->tsc_ghz = num_at(facts, "tsc_ghz");
 	f->cpu = (int)json_integer_value(json_object_get(facts, "cpu"));
 	f->seconds = num_at(facts, "seconds");
@@ -703,6 +806,7 @@ int tl_fp_summary_from_json(const json_t *sum, const char *name, struct tl_fp_fi
 	safe_in_place(f->model, sizeof f->model);
 	safe_in_place(f->barrier, sizeof f->barrier);
 	safe_in_place(f->spoiled, sizeof f->spoiled);
+	safe_in_place(f->noise_top, sizeof f->noise_top);
 	if (hist_from_json(json_object_get(sum, "samples"), name, f, why, whylen) < 0) {
 		tl_fp_figures_free(f);
 		return -1;
@@ -774,4 +878,7 @@ void tl_fp_table_print(FILE *out, const struct tl_fp_figures *f)
 		}
 		fprintf(out, "%-10s %12s  %s%s\n", tl_fig_info[i].label, v, safe_str(f->from[i]), iv);
 	}
+	if (f->noise_top[0])
+		fprintf(out, "noise: busiest interrupt sources but the tick: %s\n",
+			safe_str(f->noise_top));
 }

@@ -10,6 +10,10 @@
  *    "barrier", "barrier_why", "skipped",
  *    "drift": {timer, adds, seconds, lo_ns, hi_ns, rel_sd, drifts},
  *    "sched": {seconds, cpu_seconds, involuntary},
+ *    "noise": {seconds, cpu, gap_ns, gaps, counts: {preempted, voluntary,
+ *              page_faults, migrations, ticks, irqs, softirqs, unexplained},
+ *              top: [{name, n}], sources: [{name, ok, why}]} or null
+ *              (then "noise_why"; absent in files older than the probe),
  *    "run": a run document (io/results.h, raw samples included),
  *    "search": a search document (io/search_json.h) or null} */
 #ifndef TL_IO_FINGERPRINT_H
@@ -66,8 +70,17 @@ enum tl_fig {
 	TL_FIG_PREEMPT,
 	TL_FIG_TMIN,
 	TL_FIG_TDIFF,
+	/* The noise probe's rates on the sampling CPU, per second (bench/noise.h) */
+	TL_FIG_NZ_PREEMPT,
+	TL_FIG_NZ_FAULTS,
+	TL_FIG_NZ_MIGRATIONS,
+	TL_FIG_NZ_TICKS,
+	TL_FIG_NZ_IRQS,
+	TL_FIG_NZ_SOFTIRQS,
+	TL_FIG_NZ_UNEXPLAINED,
 	TL_FIG_COUNT
 };
+#define TL_FIG_NZ_FIRST TL_FIG_NZ_PREEMPT
 
 /* How the fleet judges a figure. bad: +1 a high value is bad, -1 a low
  * one, 0 either way, 2 shown but never flagged (too noisy to accuse a node
@@ -81,6 +94,10 @@ struct tl_fig_info {
 	const char *fmt;   /* printf format of a value */
 	int bad;
 	double floor_abs, floor_rel;
+	/* A noise rate's plural noun ("preemptions"): a fleet says an odd one
+	 * as a multiple of the fleet's ("40x the fleet's preemptions") and
+	 * gives it no column of its table. NULL for the other figures. */
+	const char *noun;
 };
 extern const struct tl_fig_info tl_fig_info[TL_FIG_COUNT];
 
@@ -93,6 +110,10 @@ struct tl_fp_figures {
 	double v[TL_FIG_COUNT];      /* NaN: not measured on this node */
 	double lo[TL_FIG_COUNT], hi[TL_FIG_COUNT]; /* intervals (t_min, t_diff), else NaN */
 	char from[TL_FIG_COUNT][128]; /* where the figure comes from */
+	/* The noise probe's busiest interrupt sources but the tick, with their
+	 * rates ("irq 27:nvme0q1 850/s, softirq NET_RX 12/s"); "" when the
+	 * fingerprint has no probe (older files) or it saw none. */
+	char noise_top[160];
 	/* The add:TL_FP_ADDS samples of the barrier timer at flush 0 that its
 	 * summary kept (ns, after filter_cost and filter_os), for two-sample
 	 * tests: their exact histogram (distinct values and counts: on a

@@ -361,6 +361,10 @@ static void reason_add(struct tl_fleet_node *nd, const char *text)
 	snprintf(nd->reason + used, sizeof nd->reason - used, "%s%s", used ? "; " : "", text);
 }
 
+static void noise_text(const struct tl_fleet_node *nd, const struct tl_fig_info *info,
+		       const char *v, const char *med, const char *lo, const char *hi, char *text,
+		       size_t len);
+
 /* nd's score of figure k is in: odd or not, and why in words. */
 static void mark_figure(struct tl_fleet_node *nd, enum tl_fig k)
 {
@@ -377,9 +381,44 @@ static void mark_figure(struct tl_fleet_node *nd, enum tl_fig k)
 	tl_fig_format(k, s->median, med, sizeof med);
 	tl_fig_format(k, s->lo, lo, sizeof lo);
 	tl_fig_format(k, s->hi, hi, sizeof hi);
-	snprintf(text, sizeof text, "%s %s%s vs fleet %s%s [%s, %s]", info->label, v, info->unit,
-		 med, info->unit, lo, hi);
+	if (info->noun)
+		noise_text(nd, info, v, med, lo, hi, text, sizeof text);
+	else
+		snprintf(text, sizeof text, "%s %s%s vs fleet %s%s [%s, %s]", info->label, v,
+			 info->unit, med, info->unit, lo, hi);
 	reason_add(nd, text);
+}
+
+/* A noise rate as a multiple of the fleet's (the median of the others),
+ * the way one says it of a noisy node; beside a median of zero, the rate. */
+static void noise_text(const struct tl_fleet_node *nd, const struct tl_fig_info *info,
+		       const char *v, const char *med, const char *lo, const char *hi, char *text,
+		       size_t len)
+{
+	double x = nd->fig.v[info - tl_fig_info], m = nd->score[info - tl_fig_info].median;
+
+	if (m > 0)
+		snprintf(text, len, "%.*fx the fleet's %s (%s%s vs %s%s [%s, %s])", x / m < 10 ? 1 : 0,
+			 x / m, info->noun, v, info->unit, med, info->unit, lo, hi);
+	else
+		snprintf(text, len, "%s %s%s where the fleet has %s%s [%s, %s]", info->noun, v,
+			 info->unit, med, info->unit, lo, hi);
+}
+
+/* After its odd noise rates, a node's busiest interrupt sources: what the
+ * excess is likely made of. */
+static void mark_noise_top(struct tl_fleet_node *nd)
+{
+	char text[200];
+
+	if (!nd->fig.noise_top[0])
+		return;
+	for (size_t k = TL_FIG_NZ_FIRST; k < TL_FIG_COUNT; k++)
+		if (nd->odd[k]) {
+			snprintf(text, sizeof text, "top: %s", nd->fig.noise_top);
+			reason_add(nd, text);
+			return;
+		}
 }
 
 /* The nodes of every group, in load order, one group after another:
@@ -414,6 +453,8 @@ static void score_group(struct tl_fleet *fl, const size_t *idx, size_t m, double
 			mark_figure(&fl->nodes[idx[j]], (enum tl_fig)k);
 		}
 	}
+	for (size_t j = 0; j < m; j++)
+		mark_noise_top(&fl->nodes[idx[j]]);
 }
 
 /* Each node's kept add:K samples against the pooled histogram of the rest
@@ -546,7 +587,7 @@ void tl_fleet_table_print(FILE *out, const struct tl_fleet *fl)
 
 	groups_print(out, fl, "", false);
 	fprintf(out, "%-*s %2s", w, "node", "g");
-	for (size_t k = 0; k < TL_FIG_COUNT; k++)
+	for (size_t k = 0; k < TL_FIG_NZ_FIRST; k++)
 		fprintf(out, " %9s", tl_fig_info[k].label);
 	fprintf(out, " %6s  %s\n", "KS D", "flag");
 	for (size_t i = 0; i < fl->n; i++) {
@@ -554,7 +595,7 @@ void tl_fleet_table_print(FILE *out, const struct tl_fleet *fl)
 
 		tl_term_fpad(nd->fig.node.name, w, out);
 		fprintf(out, " %2zu", nd->group + 1);
-		for (size_t k = 0; k < TL_FIG_COUNT; k++) {
+		for (size_t k = 0; k < TL_FIG_NZ_FIRST; k++) {
 			char v[32], mark[40];
 
 			tl_fig_format((enum tl_fig)k, nd->fig.v[k], v, sizeof v);
@@ -588,10 +629,10 @@ void tl_fleet_markdown_print(FILE *out, const struct tl_fleet *fl)
 {
 	groups_print(out, fl, "- ", true);
 	fprintf(out, "\n| node | group |");
-	for (size_t k = 0; k < TL_FIG_COUNT; k++)
+	for (size_t k = 0; k < TL_FIG_NZ_FIRST; k++)
 		fprintf(out, " %s |", tl_fig_info[k].label);
 	fprintf(out, " KS D | flagged |\n|---|---|");
-	for (size_t k = 0; k <= TL_FIG_COUNT; k++)
+	for (size_t k = 0; k <= TL_FIG_NZ_FIRST; k++)
 		fprintf(out, "---:|");
 	fprintf(out, "---|\n");
 	for (size_t i = 0; i < fl->n; i++) {
@@ -600,7 +641,7 @@ void tl_fleet_markdown_print(FILE *out, const struct tl_fleet *fl)
 		fputs("| ", out);
 		tl_term_fputs_md(nd->fig.node.name, out);
 		fprintf(out, " | %zu |", nd->group + 1);
-		for (size_t k = 0; k < TL_FIG_COUNT; k++) {
+		for (size_t k = 0; k < TL_FIG_NZ_FIRST; k++) {
 			char v[32];
 
 			tl_fig_format((enum tl_fig)k, nd->fig.v[k], v, sizeof v);

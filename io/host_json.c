@@ -2,6 +2,7 @@
 
 #include "io/host_json.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "io/json_build.h"
@@ -196,6 +197,53 @@ bool tl_host_json_topology(const json_t *host, struct tl_topology *topo)
 	topo->l2 = (uint64_t)json_integer_value(json_object_get(host, "l2_bytes"));
 	topo->l3 = (uint64_t)json_integer_value(json_object_get(host, "l3_bytes"));
 	return topo->l1d || topo->l2 || topo->l3;
+}
+
+static uint64_t bytes_at(const json_t *o, const char *key)
+{
+	json_int_t b = json_integer_value(json_object_get(o, key));
+
+	return b > 0 ? (uint64_t)b : 0;
+}
+
+bool tl_host_json_levels(const json_t *host, struct tl_levels *lv)
+{
+	const json_t *levels = json_object_get(host, "memory_levels"), *l;
+	size_t i;
+
+	memset(lv, 0, sizeof *lv);
+	json_array_foreach(levels, i, l) {
+		const char *name = json_string_value(json_object_get(l, "name"));
+		struct tl_memory_level *m;
+
+		if (!name || lv->nlevels == TL_MEMORY_LEVELS_MAX)
+			continue;
+		m = &lv->level[lv->nlevels++];
+		snprintf(m->name, sizeof m->name, "%s", name);
+		m->cpuid_bytes = bytes_at(l, "cpuid_bytes");
+		m->boundary_bytes = bytes_at(l, "boundary_bytes");
+		m->boundary_hi_bytes = bytes_at(l, "boundary_hi_bytes");
+		m->latency_ns = json_is_number(json_object_get(l, "latency_ns"))
+					? json_number_value(json_object_get(l, "latency_ns"))
+					: NAN;
+		m->seen = json_is_true(json_object_get(l, "seen"));
+		m->cpuid_agrees = json_is_true(json_object_get(l, "cpuid_agrees"));
+		if (!strcmp(name, "memory") && m->seen && m->boundary_bytes) {
+			lv->found.memory_seen = true;
+			lv->found.memory.lo_bytes = (double)m->boundary_bytes;
+		}
+	}
+	lv->measured = lv->nlevels > 0 &&
+		       !json_is_false(json_object_get(host, "memory_levels_measured"));
+	{
+		const char *src = json_string_value(json_object_get(host, "caches_source"));
+
+		/* as bench/levels.c names whose sizes they are */
+		snprintf(lv->reported_by, sizeof lv->reported_by, "%s",
+			 !src ? "hwloc" : strstr(src, "CPUID") ? "CPUID"
+				: strstr(src, "sysfs") ? "sysfs" : "hwloc");
+	}
+	return lv->measured;
 }
 
 static void mark(struct tl_plot_mark *m, const char *name, double lo, double hi, bool measured)

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bench/levels.h"
 #include "bench/size.h"
 
 size_t tl_ladder_collect(const struct tl_run *run, const struct tl_analysis *an, size_t timer,
@@ -123,8 +124,8 @@ static void print_ladder(FILE *f, const struct tl_run *run, const struct tl_ladd
 		print_checks(f, l, ends, names, nends);
 }
 
-void tl_ladder_print(FILE *f, const struct tl_run *run, const struct tl_analysis *an,
-		     const struct tl_topology *topo)
+static bool print_all(FILE *f, const struct tl_run *run, const struct tl_analysis *an,
+		      const struct tl_topology *topo)
 {
 	double ends[3];
 	const char *names[4];
@@ -142,4 +143,27 @@ void tl_ladder_print(FILE *f, const struct tl_run *run, const struct tl_analysis
 		}
 	if (shown && !topo)
 		fprintf(f, "(cache sizes unknown: every size is called memory)\n");
+	return shown;
+}
+
+void tl_ladder_print(FILE *f, const struct tl_run *run, const struct tl_analysis *an,
+		     const struct tl_topology *topo)
+{
+	tl_ladder_print_levels(f, run, an, topo, NULL);
+}
+
+void tl_ladder_print_levels(FILE *f, const struct tl_run *run, const struct tl_analysis *an,
+			    const struct tl_topology *topo, const struct tl_levels *lv)
+{
+	struct tl_topology sized;
+	char note[512] = "";
+
+	/* the ends the flushes went by: a VM's CPUID may claim an L3 the
+	 * guest never gets, and a size past the measured one is memory */
+	if (topo && lv && lv->measured) {
+		tl_levels_sizing(lv, topo, &sized, note, sizeof note);
+		topo = &sized;
+	}
+	if (print_all(f, run, an, topo) && note[0])
+		fprintf(f, "(level ends from the node's measured levels: %s)\n", note);
 }

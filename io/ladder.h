@@ -33,4 +33,11 @@ size_t tl_ladder_collect(const struct tl_run *run, const struct tl_analysis *an,
 void tl_ladder_print(FILE *f, const struct tl_run *run, const struct tl_analysis *an,
 		     const struct tl_topology *topo);
 
+/* The same with the level ends taken from the node's measured levels
+ * where they contradict topo's reported sizes (tl_levels_sizing: what NxLk
+ * flushes go by), and a line saying which; lv NULL or not measured: topo's. */
+struct tl_levels;
+void tl_ladder_print_levels(FILE *f, const struct tl_run *run, const struct tl_analysis *an,
+			    const struct tl_topology *topo, const struct tl_levels *lv);
+
 #endif

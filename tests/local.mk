@@ -18,6 +18,12 @@ EXTRA_DIST += tests/test_output_failures.sh
 # three-node Slurm cluster with a real noisy neighbour on one node
 TESTS += tests/test_fleet_cli.sh tests/test_slurm_fleet.sh
 EXTRA_DIST += tests/test_fleet_cli.sh tests/test_slurm_fleet.sh
+# a fingerprint's noise rates; the fleet naming a noisy fixture node's cause
+TESTS += tests/test_fleet_noise.sh
+EXTRA_DIST += tests/test_fleet_noise.sh tests/fixtures/fleet-noise/make-noise-fixtures.sh \
+	tests/fixtures/fleet-noise/q1.json.xz tests/fixtures/fleet-noise/q2.json.xz \
+	tests/fixtures/fleet-noise/q3.json.xz tests/fixtures/fleet-noise/q4.json.xz \
+	tests/fixtures/fleet-noise/q5.json.xz tests/fixtures/fleet-noise/n7.json.xz
 EXTRA_DIST += contrib/fleet.sbatch contrib/check_ticklab_fleet contrib/fleet-array.sbatch \
 	contrib/fleet-at-scale.md
 include tests/fuzz/local.mk

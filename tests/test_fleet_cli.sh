@@ -34,6 +34,22 @@ ok $? "--compact re-writes it small ($(wc -c <"$tmp/raw-small.json") bytes)"
 "$TL_BIN" report "$tmp/raw.json" >"$tmp/r1" 2>&1 && "$TL_BIN" report "$tmp/raw-small.json" >"$tmp/r2" 2>&1 &&
 	cmp -s "$tmp/r1" "$tmp/r2"
 ok $? "report prints the same figures for the raw fingerprint and its small form"
+# 4xL2 is sized from the levels the node measured where they contradict
+# the reported L2 (as run --flush 4xL2 is): expected from the file's host.
+"$PY" - "$tmp/raw.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); h = d["host"]
+lv = {l["name"]: l for l in h.get("memory_levels") or []}
+l2, mem, rep = lv.get("L2"), lv.get("memory"), h.get("l2_bytes") or 0
+want = rep
+if rep and l2 and not l2["cpuid_agrees"]:
+    by = l2["boundary_bytes"] if l2["seen"] else (mem["boundary_bytes"] if mem and mem["seen"] else 0)
+    want = by or rep
+flushes = sorted(set(c["flush_bytes"] for c in d["run"]["cells"]))
+print("flushes %s, L2 reported %s, levels %s" % (flushes, rep, {k: (v["boundary_bytes"], v["cpuid_agrees"]) for k, v in lv.items()}))
+sys.exit(0 if flushes == ([0, 4 * want] if want else [0]) else 1)
+PY
+ok $? "fingerprint's 4xL2 flush is 4x the L2 its own measured levels give"
 expect_status 2 "--compact without --json is refused" "$TL_BIN" fingerprint --compact "$tmp/raw.json"
 
 expect_status 2 "%n outside Slurm is refused" env -u SLURMD_NODENAME "$TL_BIN" fingerprint --json "$tmp/%n.json"

@@ -58,4 +58,58 @@ assert all(x["ns_per_load"] is not None or x["note"] for x in l)'
 else
 	diag "hwloc sees no L1d here: info has no load latency to show"
 fi
+
+# The "caches" spoiler says what memory_levels says, from the same chase:
+# bad exactly when a reported level disagrees with it, in those words.
+"$TL_BIN" info --json >"$tmp/info.json" 2>/dev/null
+"$PY" - "$tmp/info.json" <<'PY'
+import json, sys
+h = json.load(open(sys.argv[1]))["host"]
+sp = [s for s in h["spoilers"] if s["what"] == "caches"]
+levels = h.get("memory_levels") or []
+bad = any(l["cpuid_bytes"] and not l["cpuid_agrees"] for l in levels)
+words = h.get("memory_levels_disagree") or ""
+print("caches spoiler %s; levels disagree: %s" % (sp, bad))
+ok = len(sp) == 1 and sp[0]["bad"] == bad and (not bad or sp[0]["why"].startswith(words[:190]))
+sys.exit(0 if ok else 1)
+PY
+ok $? "info's caches spoiler is bad exactly when memory_levels disagrees with the reported sizes, and says how"
+
+# A saved ladder is labelled by the levels its run measured (host's
+# memory_levels, where they contradict the reported sizes), as the run
+# printed it: each size's level recomputed here from the file.
+"$TL_BIN" run --backend "$sim" -n 20 --kernel 'load:4KiB..4xL3' --json "$tmp/lad.json" \
+	>"$tmp/lad.live" 2>/dev/null
+"$TL_BIN" report "$tmp/lad.json" >"$tmp/lad.again" 2>/dev/null
+sed -n '/^memory ladder/,$p' "$tmp/lad.live" >"$tmp/a"
+sed -n '/^memory ladder/,$p' "$tmp/lad.again" >"$tmp/b"
+[ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"; ok $? "report prints the ladder the run printed, labels included"
+"$PY" - "$tmp/lad.json" "$tmp/b" <<'PY'
+import json, re, sys
+h = json.load(open(sys.argv[1]))["host"]
+lv = {l["name"]: l for l in h.get("memory_levels") or []}
+mem = lv.get("memory")
+ends, replaced = [], 0
+for name, key in (("L1d", "l1d_bytes"), ("L2", "l2_bytes"), ("L3", "l3_bytes")):
+    size, l = h.get(key) or 0, lv.get(name)
+    if size and l and not l["cpuid_agrees"]:  # as bench/levels.c tl_levels_sizing
+        by = l["boundary_bytes"] if l["seen"] else (mem["boundary_bytes"] if mem and mem["seen"] else 0)
+        if by:
+            size, replaced = by, replaced + 1
+    if size:
+        ends.append((name, size))
+units = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}
+bad = rows = 0
+text = open(sys.argv[2]).read()
+for m in re.finditer(r"^  ([0-9.]+)(B|KiB|MiB|GiB) +[0-9.]+  (\S+)", text, re.M):
+    b = float(m.group(1)) * units[m.group(2)]
+    want = next((n for n, e in ends if b <= e), "memory")
+    rows += 1
+    if m.group(3) != want:
+        print("%s%s: labelled %s, the file's levels say %s" % (m.group(1), m.group(2), m.group(3), want)); bad += 1
+said = "(level ends from the node's measured levels:" in text
+print("%d sizes, ends %s, %d replaced by the chase" % (rows, ends, replaced))
+sys.exit(1 if bad or rows == 0 or said != (replaced > 0) else 0)
+PY
+ok $? "every size of the saved ladder carries the level the file's measured levels give it"
 done_testing

@@ -20,6 +20,7 @@
 #include "io/results.h"
 #include "io/setup_memory.h"
 #include "stats/search.h"
+#include "tui/noise_view.h"
 #include "stats/stats.h"
 #include "tui/baseline.h"
 #include "tui/canvas.h"
@@ -83,6 +84,7 @@ struct tui_view {
 	 * slow to redo every frame): the injected variation's verdict */
 	struct tl_jitter jit;
 	bool have_jit;
+	struct tui_noise_view noise; /* the samples with a cause, for the marks */
 };
 
 /* One search of (backend, flush): its live curves and its results. */

@@ -246,6 +246,7 @@ static void view_free(struct tui_view *v)
 	free(v->sorted);
 	v->sorted = NULL;
 	v->capsorted = 0;
+	tui_noise_view_free(&v->noise);
 }
 
 /* Room for `need` kept samples: a growing cell's buffer grows by half
@@ -293,6 +294,9 @@ void tui_live_poll(struct tui_app *app)
 {
 	if (app->thread_live && atomic_load(&app->thread_done)) {
 		live_join(app);
+		/* the causes are in once the run closed: every view redone */
+		for (size_t i = 0; i < app->run.ncells; i++)
+			app->views[i].done = SIZE_MAX;
 		if (app->thread_rc < 0)
 			tui_message(app, true, "sampling failed: %s", app->thread_why);
 		else
@@ -348,6 +352,7 @@ static void view_update(struct tui_app *app, const struct tl_run *run, size_t ce
 		tl_jitter_analyse(run, cell, app->run_seed, &v->jit);
 		v->have_jit = v->jit.ok;
 	}
+	tui_noise_view_update(&v->noise, run, cell);
 	v->cost = tl_monotonic_s() - v->when;
 }
 
@@ -555,6 +560,7 @@ static void draw_hist(struct tui_app *app, const struct tui_rect *r, size_t time
 		for (int row = 0; row < rows; row++)
 			tui_put(r->y + rows - row, r->x + col, 1, sa, tui_bar_glyph(app->tier, e, row));
 	}
+	tui_noise_view_draw_marks(app, r, rows, peak, h, &v->noise);
 	char lo[24], hi[24];
 	tui_fmt_ns(h->lo, lo, sizeof lo);
 	tui_fmt_ns(h->lo + h->width * (double)h->nbins, hi, sizeof hi);
@@ -679,6 +685,7 @@ static void draw_summary(struct tui_app *app, const struct tui_rect *r, const st
 			 v->an.os.ran);
 	else
 		tui_putf(y++, r->x, r->w, a, "n %zu  os_rm %zu", s->n, s->os_removed);
+	y += tui_noise_view_draw_line(app, y, r->x, r->w, &v->noise); /* what os_rm's were */
 	if (c->kernel.kind == TL_KERNEL_JITTER)
 		draw_verdict(app, y++, r, c, v);
 	char bl[160];

@@ -5,7 +5,8 @@ libticklab_a_SOURCES += tui/tui.h tui/curses.h \
 	tui/theme.h \
 	tui/canvas.c tui/canvas.h \
 	tui/app.h tui/term.c tui/tui.c tui/setup.c tui/live.c tui/info.c tui/search_ui.c tui/ladder.c \
-	tui/fleet.c tui/series.c tui/series.h tui/worker.c tui/export.c
+	tui/fleet.c tui/series.c tui/series.h tui/worker.c tui/export.c \
+	tui/noise_view.c tui/noise_view.h
 
 check_PROGRAMS += tests/test_layout tests/test_theme
 tests_test_layout_SOURCES = tests/test_layout.c
@@ -55,3 +56,6 @@ libticklab_a_SOURCES += tui/baseline.c tui/baseline.h
 TESTS += tests/test_tui_baseline.sh
 EXTRA_DIST += tests/test_tui_baseline.sh tests/golden/baseline-80x24.txt \
 	tests/golden/baseline-200x50.txt
+# the Live screen's causes under each column (issue 23 item 4)
+TESTS += tests/test_tui_noise.sh
+EXTRA_DIST += tests/test_tui_noise.sh

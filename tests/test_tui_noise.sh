@@ -1,0 +1,44 @@
+#!/bin/sh
+# Issue 23 item 4 in tmux: the Live screen lists, under a column, the
+# causes the noise tracker gave its samples (the commonest three, then
+# "other"), from the replayed file's own cells[].noise, and marks none for
+# a simulated timer (its samples were drawn, never interrupted). The
+# expectations come from the file this node just wrote.
+. "${TL_TOP_SRCDIR:-.}/tests/tui_harness.sh"
+
+"$BIN" run --backend clock-gettime --kernel add:2000 -n 4000 --seed 1 --json "$W/real.json" -q
+ok $? "a real run of clock-gettime"
+start 120 35 "LANG=$UTF8 TERM=xterm-256color" tui --replay real.json
+wait_for '^n [0-9]+ +os_rm' 20; ok $? "the replay is on the Live screen"
+sleep 1
+screen >"$W/screen"
+show
+/usr/bin/python3 - "$W/real.json" "$W/screen" <<'PY'
+import json, re, sys
+cell = json.load(open(sys.argv[1]))["cells"][0]
+nz = cell.get("noise")
+lines = [l.strip() for l in open(sys.argv[2]) if l.startswith("causes:")]
+if not nz:  # no tracker here: nothing to list
+    print("no noise in the file; lines %s" % lines); sys.exit(0 if not lines else 1)
+causes = {k: v for k, v in nz["causes"].items() if v}
+total = sum(causes.values())
+if not total:
+    sys.exit(0 if lines == ["causes: none measured"] else 1)
+if len(lines) != 1:
+    print("causes lines: %s" % lines); sys.exit(1)
+pairs = [p.rsplit(" ", 1) for p in lines[0][len("causes:"):].strip().split(", ") if p]
+named = [(n, int(c)) for n, c in pairs if n != "other"]
+other = sum(int(c) for n, c in pairs if n == "other")
+top = sorted(causes.values(), reverse=True)
+ok = all(causes.get(n) == c for n, c in named) and sum(c for _, c in named) + other == total \
+    and [c for _, c in named] == top[:len(named)] and len(named) == min(3, len(causes))
+print("file %s; screen %s" % (causes, lines[0]))
+sys.exit(0 if ok else 1)
+PY
+ok $? "under the column: the file's three commonest causes with their counts, the rest as other"
+
+"$BIN" run --backend 'sim:sd=2,seed=1' --kernel add:100 -n 2000 --seed 1 --json "$W/sim.json" -q
+start 120 35 "LANG=$UTF8 TERM=xterm-256color" tui --replay sim.json
+wait_for '^n [0-9]+ +os_rm' 20
+lacks '^causes:'; ok $? "a simulated timer's column lists no causes"
+done_testing
