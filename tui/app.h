@@ -171,6 +171,7 @@ struct tui_app {
 	atomic_bool search_done;
 	bool search_live;
 	pthread_t search_thread;
+	double search_t_start;     /* the search's own clock: the run's t_start is Live's */
 	struct tl_search_plan search_plan; /* what the engine runs; .ref is the reference */
 	/* the parameters the next search takes (o edits them); until edited,
 	 * the defaults with N and the seed of the TUI's options */

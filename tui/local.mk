@@ -55,3 +55,6 @@ libticklab_a_SOURCES += tui/baseline.c tui/baseline.h
 TESTS += tests/test_tui_baseline.sh
 EXTRA_DIST += tests/test_tui_baseline.sh tests/golden/baseline-80x24.txt \
 	tests/golden/baseline-200x50.txt
+# issue 25: screens keep their own state (Esc from Search back to Live)
+TESTS += tests/test_tui_screens.sh
+EXTRA_DIST += tests/test_tui_screens.sh

@@ -259,7 +259,7 @@ int tui_search_start(struct tui_app *app, char *why, size_t whylen)
 		return -1;
 	}
 	app->search_live = true;
-	app->t_start = tl_monotonic_s();
+	app->search_t_start = tl_monotonic_s();
 	tui_affinity_ui(app, app->search_plan.cpu);
 	return 0;
 }
@@ -269,7 +269,7 @@ static void search_poll(struct tui_app *app)
 	if (app->search_live && atomic_load(&app->search_done)) {
 		tui_worker_join(app->search_thread, &app->search_live);
 		tui_message(app, false, "search done in %.1f s; e exports the results",
-			    tl_monotonic_s() - app->t_start);
+			    tl_monotonic_s() - app->search_t_start);
 	}
 }
 
