@@ -327,7 +327,7 @@ static void plot_ends(struct tui_canvas *cv, const struct axes *a, const struct 
 }
 
 /* Each end's name (and size, where there is room) at the top of its line. */
-static void label_ends(struct tui_app *app, int y, int x0, const struct axes *a,
+static void label_ends(const struct tui_app *app, int y, int x0, const struct axes *a,
 		       const struct tui_ladder_view *s)
 {
 	int hi = tui_attr(app, TUI_ROLE_HI);
@@ -350,7 +350,7 @@ static void label_ends(struct tui_app *app, int y, int x0, const struct axes *a,
 }
 
 /* Powers of two under the axis, as many as fit without touching. */
-static void label_sizes(struct tui_app *app, int y, int x0, const struct axes *a)
+static void label_sizes(const struct tui_app *app, int y, int x0, const struct axes *a)
 {
 	int dim = tui_attr(app, TUI_ROLE_INACTIVE), next = 0;
 	for (int e = (int)ceil(a->xlo); e <= (int)floor(a->xhi); e++) {
@@ -366,7 +366,7 @@ static void label_sizes(struct tui_app *app, int y, int x0, const struct axes *a
 	}
 }
 
-static void label_ns(struct tui_app *app, int y0, int x, const struct axes *a)
+static void label_ns(const struct tui_app *app, int y0, int x, const struct axes *a)
 {
 	int dim = tui_attr(app, TUI_ROLE_INACTIVE);
 	char v[24];
@@ -380,7 +380,7 @@ static void label_ns(struct tui_app *app, int y0, int x, const struct axes *a)
 
 /* One line per series: its level means and whether the checks hold. */
 /* One line for the ends a chase placed: where, and what CPUID said. */
-static int draw_measured_note(struct tui_app *app, int y, int x, int w, int ymax,
+static int draw_measured_note(const struct tui_app *app, int y, int x, int w, int ymax,
 			      const struct tui_ladder_view *s)
 {
 	const struct tl_levels *lv = tl_levels_cached();
@@ -402,7 +402,7 @@ static int draw_measured_note(struct tui_app *app, int y, int x, int w, int ymax
 	return y + 1;
 }
 
-static int draw_levels(struct tui_app *app, int y, int x, int w, int ymax,
+static int draw_levels(const struct tui_app *app, int y, int x, int w, int ymax,
 		       const struct tui_ladder_view *s)
 {
 	for (size_t t = 0; t < s->nl && y < ymax; t++, y++) {
@@ -436,7 +436,7 @@ static int draw_levels(struct tui_app *app, int y, int x, int w, int ymax,
 
 /* Where the first series' steps disagree with the topology, said plainly
  * (as `ticklab run` says it): a missing step, or one at another size. */
-static void draw_findings(struct tui_app *app, int y, int x, int w, int ymax,
+static void draw_findings(const struct tui_app *app, int y, int x, int w, int ymax,
 			  const struct tui_ladder_view *s)
 {
 	const struct tl_ladder *l = &s->l[0];
@@ -469,7 +469,7 @@ static void draw_findings(struct tui_app *app, int y, int x, int w, int ymax,
 }
 
 /* Beside the plot when there is room: size, ns per load of each series, level. */
-static void draw_table(struct tui_app *app, int y, int x, int w, int ymax,
+static void draw_table(const struct tui_app *app, int y, int x, int w, int ymax,
 		       const struct tui_ladder_view *s)
 {
 	const struct tl_ladder *l0 = &s->l[0];
@@ -494,7 +494,7 @@ static void draw_table(struct tui_app *app, int y, int x, int w, int ymax,
 	}
 }
 
-void tui_ladder_draw(struct tui_app *app)
+void tui_ladder_draw(const struct tui_app *app)
 {
 	const struct tui_ladder_view *s = app->ladder;
 	const struct tui_rect *b = &app->lay.body;

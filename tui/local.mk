@@ -4,7 +4,7 @@ libticklab_a_SOURCES += tui/tui.h tui/curses.h \
 	tui/layout.c tui/layout.h \
 	tui/theme.h \
 	tui/canvas.c tui/canvas.h \
-	tui/app.h tui/term.c tui/tui.c tui/setup.c tui/live.c tui/info.c tui/search_ui.c tui/ladder.c \
+	tui/app.h tui/screen.c tui/screens.def tui/term.c tui/tui.c tui/setup.c tui/live.c tui/info.c tui/search_ui.c tui/ladder.c \
 	tui/fleet.c tui/series.c tui/series.h tui/worker.c tui/export.c
 
 check_PROGRAMS += tests/test_layout tests/test_theme

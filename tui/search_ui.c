@@ -229,7 +229,7 @@ out:
 
 int tui_search_start(struct tui_app *app, char *why, size_t whylen)
 {
-	if (app->thread_live) {
+	if (tui_live_running(app)) {
 		snprintf(why, whylen, "a run is sampling on the same CPU: let it end first");
 		return -1;
 	}
@@ -264,8 +264,11 @@ int tui_search_start(struct tui_app *app, char *why, size_t whylen)
 	return 0;
 }
 
-static void search_poll(struct tui_app *app)
+void tui_search_poll(struct tui_app *app, bool shown)
 {
+	(void)shown;
+	if (app->search_live)
+		app->dirty = true; /* its curves grow: the screen follows */
 	if (app->search_live && atomic_load(&app->search_done)) {
 		tui_worker_join(app->search_thread, &app->search_live);
 		tui_message(app, false, "search done in %.1f s; e exports the results",
@@ -360,7 +363,7 @@ static int pt_cmp(const void *a, const void *b)
 
 /* One plot of the rows under the current flush: kind 0 CV against t
  * (log x), kind 1 overlap against delta; the threshold as a dotted line. */
-static void draw_plot(struct tui_app *app, const struct tui_rect *r, int kind)
+static void draw_plot(const struct tui_app *app, const struct tui_rect *r, int kind)
 {
 	int lab = 7, w = r->w - lab - 1, h = r->h - 2;
 	const double thr = kind == 0 ? app->search_plan.sp.eps : app->search_plan.sp.alpha;
@@ -483,7 +486,7 @@ static void fmt_ratio(char *buf, size_t len, const struct tl_search_ratio *r)
 	tl_search_ratio_short(buf, len, r);
 }
 
-static int draw_params(struct tui_app *app, int y)
+static int draw_params(const struct tui_app *app, int y)
 {
 	const struct tui_rect *r = &app->lay.table;
 	char line[400], text[420];
@@ -493,7 +496,7 @@ static int draw_params(struct tui_app *app, int y)
 	return tui_put_wrapped(y, r->x, r->w, r->y + r->h, 2, tui_attr(app, TUI_ROLE_INACTIVE), text);
 }
 
-static int draw_rows(struct tui_app *app, int y)
+static int draw_rows(const struct tui_app *app, int y)
 {
 	const struct tui_rect *r = &app->lay.table;
 	int a = tui_attr(app, TUI_ROLE_MAIN_FG);
@@ -536,7 +539,7 @@ static int draw_rows(struct tui_app *app, int y)
 
 /* The paper's sentence per compared row, then what is unstable and why,
  * then why a search found nothing. */
-static int draw_sentences(struct tui_app *app, int y)
+static int draw_sentences(const struct tui_app *app, int y)
 {
 	const struct tui_rect *r = &app->lay.table;
 	const char *times = app->tier == TUI_TIER_UTF8 ? "\u00d7" : "x";
@@ -576,7 +579,7 @@ static int draw_sentences(struct tui_app *app, int y)
 	return y;
 }
 
-static void draw_table(struct tui_app *app)
+static void draw_table(const struct tui_app *app)
 {
 	const struct tui_rect *r = &app->lay.table;
 	int y = draw_sentences(app, draw_rows(app, draw_params(app, r->y)));
@@ -586,18 +589,25 @@ static void draw_table(struct tui_app *app)
 			"ratio = reference / this; * simulated");
 }
 
-void tui_search_draw(struct tui_app *app)
+/* The worker writes the cells under this lock while a draw reads them:
+ * taking it changes nothing a draw shows, so a const app may. */
+static pthread_mutex_t *search_lock(const struct tui_app *app)
 {
-	search_poll(app);
+	return (pthread_mutex_t *)&app->search_mu;
+}
+
+void tui_search_draw(const struct tui_app *app, struct tui_hits *hits)
+{
+	(void)hits;
 	if (!app->nrows_s) {
 		tui_put_empty(app, "no search yet: select backends and flush sizes on Setup, then s");
 		return;
 	}
-	pthread_mutex_lock(&app->search_mu);
+	pthread_mutex_lock(search_lock(app));
 	draw_plot(app, &app->lay.cv, 0);
 	draw_plot(app, &app->lay.overlap, 1);
 	draw_table(app);
-	pthread_mutex_unlock(&app->search_mu);
+	pthread_mutex_unlock(search_lock(app));
 }
 
 int tui_search_export(struct tui_app *app, const char *path, char *why, size_t whylen)
@@ -688,3 +698,24 @@ int tui_search_load(struct tui_app *app, const char *path, char *why, size_t why
 	json_decref(doc);
 	return rc;
 }
+
+static const char *search_absent(const struct tui_app *app)
+{
+	return app->nrows_s ? NULL : "no search yet: s on Setup or Live searches";
+}
+
+/* A replayed search opens on Search. */
+static const char *search_opens(const struct tui_app *app)
+{
+	return app->search_replay ? "" : NULL;
+}
+
+const struct tui_screen_ops tui_search_screen = {
+	.name = "Search",
+	.absent = search_absent,
+	.opens = search_opens,
+	.poll = tui_search_poll,
+	.draw = tui_search_draw,
+	.action = tui_search_action,
+	.free = tui_search_free,
+};

@@ -424,7 +424,7 @@ void tui_setup_action(struct tui_app *app, enum tui_action a)
 		tui_ladder_preset(app);
 		break;
 	case TUI_ACT_RESET:
-		if (tui_live_running(app) || tui_search_running(app))
+		if (tui_busy())
 			tui_message(app, true, "busy: reset when the run or search has ended");
 		else
 			tui_memory_reset(app);
@@ -461,33 +461,19 @@ void tui_setup_click(struct tui_app *app, int y, int x, bool toggle)
 	app->dirty = true;
 }
 
-static void draw_list(struct tui_app *app, int which)
+/* The list as the layout shows it: what a row holds (and so what the
+ * filter matches), and the scroll that keeps the cursor on screen. */
+static void fit_list(struct tui_app *app, int which)
 {
 	struct tui_list *l = &app->lists[which];
 	const struct tui_rect *r = &app->lay.list[which];
-	bool focused = app->focus == which;
-	size_t nsel = 0, nvis = 0;
-	for (size_t i = 0; i < l->n; i++) {
-		nsel += l->items[i].selected;
-		nvis += tui_list_visible(l, i);
-	}
 	int pad = which == LIST_BACKENDS ? 22 : 8;
 	if (l->row_cols != r->w || l->label_cols != pad) {
 		/* what is shown changed: so may what the filter matches */
 		l->row_cols = r->w;
 		l->label_cols = pad;
-		nvis = 0;
-		for (size_t i = 0; i < l->n; i++)
-			nvis += tui_list_visible(l, i);
 		cursor_fix(l, 1);
 	}
-	int head = focused ? tui_attr_selected(app) : tui_attr(app, TUI_ROLE_TITLE);
-	tui_fill(r->y, r->x, r->w, head);
-	int used = tui_putf(r->y, r->x, r->w, head, " %s  %zu selected", l->title, nsel);
-	if (l->re)
-		tui_putf(r->y, r->x + used, r->w - used, head, "  /%s/ %zu of %zu", l->pattern, nvis,
-			 l->n);
-
 	int rows = r->h - 1;
 	if (rows <= 0)
 		return;
@@ -499,7 +485,36 @@ static void draw_list(struct tui_app *app, int which)
 		l->top = vis_before;
 	if (vis_before >= l->top + (size_t)rows)
 		l->top = vis_before - (size_t)rows + 1;
+}
 
+void tui_setup_poll(struct tui_app *app, bool shown)
+{
+	if (!shown)
+		return;
+	for (int i = 0; i < 3; i++)
+		fit_list(app, i);
+}
+
+static void draw_list(const struct tui_app *app, int which)
+{
+	const struct tui_list *l = &app->lists[which];
+	const struct tui_rect *r = &app->lay.list[which];
+	bool focused = app->focus == which;
+	size_t nsel = 0, nvis = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		nsel += l->items[i].selected;
+		nvis += tui_list_visible(l, i);
+	}
+	int pad = which == LIST_BACKENDS ? 22 : 8;
+	int head = focused ? tui_attr_selected(app) : tui_attr(app, TUI_ROLE_TITLE);
+	tui_fill(r->y, r->x, r->w, head);
+	int used = tui_putf(r->y, r->x, r->w, head, " %s  %zu selected", l->title, nsel);
+	if (l->re)
+		tui_putf(r->y, r->x + used, r->w - used, head, "  /%s/ %zu of %zu", l->pattern, nvis,
+			 l->n);
+
+	if (r->h - 1 <= 0)
+		return;
 	int y = r->y + 1;
 	size_t vis = 0;
 	for (size_t i = 0; i < l->n && y < r->y + r->h; i++) {
@@ -524,11 +539,21 @@ static void draw_list(struct tui_app *app, int which)
 			"(nothing matches; / then Enter on an empty line clears)");
 }
 
-void tui_setup_draw(struct tui_app *app)
+void tui_setup_draw(const struct tui_app *app, struct tui_hits *hits)
 {
+	(void)hits;
 	for (int i = 0; i < 3; i++)
 		draw_list(app, i);
 }
+
+const struct tui_screen_ops tui_setup_screen = {
+	.name = "Setup",
+	.init = tui_setup_init,
+	.poll = tui_setup_poll,
+	.draw = tui_setup_draw,
+	.action = tui_setup_action,
+	.free = tui_setup_free,
+};
 
 /* ---- the remembered setup (tui/memory.c) ---- */
 
