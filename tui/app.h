@@ -405,11 +405,9 @@ void tui_ladder_free(struct tui_app *app);
 
 /* fleet.c: fingerprints judged once by io/fleet.c as `ticklab fleet`
  * judges them; the screen only reads the verdicts. load: 0, or -1 with why
- * as `ticklab fleet` says it (naming the file). */
+ * as `ticklab fleet` says it (naming the file). Everything else of the
+ * screen is reached through its entry in the screen table. */
 int tui_fleet_load(struct tui_app *app, char *const *paths, size_t n, char *why, size_t whylen);
-void tui_fleet_draw(const struct tui_app *app, struct tui_hits *hits);
-void tui_fleet_action(struct tui_app *app, enum tui_action a);
-void tui_fleet_free(struct tui_app *app);
 
 /* info.c */
 void tui_info_draw(const struct tui_app *app, struct tui_hits *hits);

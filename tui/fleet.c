@@ -136,7 +136,7 @@ int tui_fleet_load(struct tui_app *app, char *const *paths, size_t n, char *why,
 	return 0;
 }
 
-void tui_fleet_free(struct tui_app *app)
+static void tui_fleet_free(struct tui_app *app)
 {
 	view_free(app->priv[TUI_FLEET]);
 	app->priv[TUI_FLEET] = NULL;
@@ -152,7 +152,7 @@ static const struct tl_fleet_node *group_node(const struct tui_fleet_view *v, si
 	return &v->fl.nodes[v->order[v->gfirst[v->group] + j]];
 }
 
-void tui_fleet_action(struct tui_app *app, enum tui_action a)
+static void tui_fleet_action(struct tui_app *app, enum tui_action a)
 {
 	struct tui_fleet_view *v = app->priv[TUI_FLEET];
 
@@ -517,7 +517,7 @@ static void fleet_poll(struct tui_app *app, bool shown)
 		v->top = v->cursor + 1 - rows;
 }
 
-void tui_fleet_draw(const struct tui_app *app, struct tui_hits *hits)
+static void tui_fleet_draw(const struct tui_app *app, struct tui_hits *hits)
 {
 	const struct tui_fleet_view *v = app->priv[TUI_FLEET];
 	const struct tui_rect *r = &app->lay.body;

@@ -229,7 +229,7 @@ out:
 
 int tui_search_start(struct tui_app *app, char *why, size_t whylen)
 {
-	if (tui_live_running(app)) {
+	if (app->sampling.live) {
 		snprintf(why, whylen, "a run is sampling on the same CPU: let it end first");
 		return -1;
 	}
