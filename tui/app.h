@@ -252,6 +252,13 @@ struct tui_app {
 	double last_frame;
 };
 
+/* A cell's view on Live (NULL past the cells): the analyses Live's poll
+ * keeps, read by its parts (the ladder, the series) and the draws. */
+static inline const struct tui_view *tui_live_view(const struct tui_app *app, size_t cell)
+{
+	return cell < app->run.ncells ? &app->views[cell] : NULL;
+}
+
 /* term.c: the terminal, colours, signals and small drawing helpers. */
 int tui_term_open(struct tui_app *app, char *why, size_t whylen);
 void tui_done(void);
@@ -306,6 +313,9 @@ int tui_setup_add_kernels(struct tui_app *app, const char *text, bool selected, 
 void tui_setup_unselect_all(struct tui_app *app, int which);
 bool tui_setup_pick(struct tui_app *app, int which, const char *text);
 
+/* m on Setup: the memory ladder's load kernels, flush 0, one timer. */
+void tui_ladder_preset(struct tui_app *app);
+
 /* memory.c: the last setup, kept in $XDG_CONFIG_HOME/ticklab/setup.json.
  * load before the theme (it may name one), apply after the lists exist,
  * save when a run starts and when the TUI ends, reset on R. */
@@ -326,9 +336,6 @@ bool tui_live_running(const struct tui_app *app);
 size_t tui_live_pages(const struct tui_app *app);
 void tui_live_stop(struct tui_app *app);
 void tui_live_free(struct tui_app *app);
-const struct tui_view *tui_live_view(const struct tui_app *app, size_t cell);
-/* Brings the views of cells up to date (throttled as the drawn ones are). */
-void tui_live_refresh(struct tui_app *app, const size_t *cells, size_t n);
 /* The visible cell of (timer, flush, kernel label), or SIZE_MAX. */
 size_t tui_live_cell(const struct tui_app *app, size_t timer, size_t flush, const char *kernel);
 
@@ -395,11 +402,13 @@ int tui_search_load(struct tui_app *app, const char *path, char *why, size_t why
 /* The search's JSON (the schema of ticklab search --json) to path. */
 int tui_search_export(struct tui_app *app, const char *path, char *why, size_t whylen);
 
-/* ladder.c: the memory ladder preset (Setup) and view (Live) */
-void tui_ladder_preset(struct tui_app *app);
+/* ladder.c: the memory ladder view on Live */
 void tui_ladder_reset(struct tui_app *app);  /* a new run or replay */
 void tui_ladder_toggle(struct tui_app *app);
-void tui_ladder_poll(struct tui_app *app);   /* event loop: new samples -> ladders */
+/* The load cells the ladder shows (0 when it is not on screen): Live
+ * brings their views up to date, then calls poll, which redoes the ladders. */
+size_t tui_ladder_cells(const struct tui_app *app, size_t *cells, size_t max);
+void tui_ladder_poll(struct tui_app *app);
 void tui_ladder_draw(const struct tui_app *app);
 void tui_ladder_free(struct tui_app *app);
 

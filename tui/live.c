@@ -285,6 +285,7 @@ void tui_live_free(struct tui_app *app)
 }
 
 static void views_for_frame(struct tui_app *app);
+static void ladder_turn(struct tui_app *app);
 
 void tui_live_poll(struct tui_app *app, bool shown)
 {
@@ -297,7 +298,7 @@ void tui_live_poll(struct tui_app *app, bool shown)
 				    (size_t)atomic_load(&app->run.samples_done),
 				    app->t_end - app->t_start);
 	}
-	tui_ladder_poll(app);
+	ladder_turn(app);
 	tui_baseline_poll(app);
 	if (shown && app->have_run)
 		views_for_frame(app);
@@ -352,10 +353,6 @@ static void view_update(struct tui_app *app, const struct tl_run *run, size_t ce
 	v->cost = tl_monotonic_s() - v->when;
 }
 
-const struct tui_view *tui_live_view(const struct tui_app *app, size_t cell)
-{
-	return cell < app->run.ncells ? &app->views[cell] : NULL;
-}
 
 /* Refreshes the views the screen shows. */
 static void views_refresh(struct tui_app *app, const size_t *cells, size_t n, size_t bins)
@@ -391,9 +388,19 @@ static void views_refresh(struct tui_app *app, const size_t *cells, size_t n, si
 		tl_run_snapshot_free(&snap);
 }
 
-void tui_live_refresh(struct tui_app *app, const size_t *cells, size_t n)
+/* The ladder's load cells (when it is on screen) brought up to date,
+ * then its turn. */
+static void ladder_turn(struct tui_app *app)
 {
-	views_refresh(app, cells, n, (size_t)(app->lay.hist[0].w > 0 ? app->lay.hist[0].w : 1));
+	size_t *cells = calloc(app->run.ncells ? app->run.ncells : 1, sizeof *cells);
+
+	if (cells) {
+		size_t n = tui_ladder_cells(app, cells, app->run.ncells);
+
+		views_refresh(app, cells, n, (size_t)(app->lay.hist[0].w > 0 ? app->lay.hist[0].w : 1));
+		free(cells);
+	}
+	tui_ladder_poll(app);
 }
 
 void tui_live_action(struct tui_app *app, enum tui_action a)
