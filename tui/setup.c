@@ -423,12 +423,6 @@ void tui_setup_action(struct tui_app *app, enum tui_action a)
 	case TUI_ACT_LADDER:
 		tui_ladder_preset(app);
 		break;
-	case TUI_ACT_RESET:
-		if (tui_busy())
-			tui_message(app, true, "busy: reset when the run or search has ended");
-		else
-			tui_memory_reset(app);
-		break;
 	default:
 		break;
 	}

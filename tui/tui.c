@@ -383,6 +383,12 @@ static void action(struct tui_app *app, enum tui_action a)
 	case TUI_ACT_PARAMS:
 		tui_search_params_edit(app);
 		break;
+	case TUI_ACT_RESET: /* R on Setup: the remembered setup is the shell's (memory.c) */
+		if (tui_busy())
+			tui_message(app, true, "busy: reset when the run or search has ended");
+		else
+			tui_memory_reset(app);
+		break;
 	case TUI_ACT_SEARCH:
 		if (app->replay)
 			tui_message(app, true, "replay: a search measures; run ticklab tui to search");
