@@ -58,3 +58,6 @@ EXTRA_DIST += tests/test_tui_baseline.sh tests/golden/baseline-80x24.txt \
 # issue 25: screens keep their own state (Esc from Search back to Live)
 TESTS += tests/test_tui_screens.sh
 EXTRA_DIST += tests/test_tui_screens.sh
+# issue 25: every draw takes the app through a const pointer; screens come from the table
+TESTS += tests/test_tui_draws.sh
+EXTRA_DIST += tests/test_tui_draws.sh
