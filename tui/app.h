@@ -104,6 +104,59 @@ struct tui_search_row {
 	char *why;
 };
 
+/* One job off the UI thread: start runs fn(job) on a thread with every
+ * signal blocked (samples: as a sampling worker, above); when fn returns,
+ * done is set and the event loop woken through the wake pipe. fn reads
+ * job->arg, writes its result where the job's owner reads it once
+ * finished, and may poll stop to end early. The owner's poll calls
+ * tui_job_finished, which joins the thread once it is done (true that
+ * once): the result is then whole. */
+struct tui_job {
+	pthread_t thread;
+	bool live;                 /* started and not joined (UI thread only) */
+	bool samples;
+	atomic_bool done;
+	atomic_bool stop;          /* cancel: fn ends at its next check */
+	struct tui_app *app;
+	void (*fn)(struct tui_job *job);
+	void *arg;
+};
+/* Where a mouse click acts, as last drawn (0 wide: not shown). A draw
+ * reads the app through a const pointer; this is the one thing it writes. */
+struct tui_hits {
+	int tab_x[TUI_NSCREENS + 1]; /* tab s spans [tab_x[s], tab_x[s + 1]) on the title row */
+	int nav_y;                   /* the live progress row */
+	int nav_x[5][2];             /* there: left, right, up, down arrows and the page indicator */
+};
+
+struct tui_app;
+
+/* One screen: its entry in the table of tui/screens.def. Every operation
+ * but draw may be NULL. The event loop calls poll on every screen at every
+ * turn (shown: it is the one on screen, after the layout of this frame is
+ * known): poll takes the workers' results and computes what draw shows.
+ * draw only reads, through a const pointer, so the compiler holds the rule
+ * "a draw reads state". */
+struct tui_screen_ops {
+	const char *name;
+	/* why there is nothing to show yet (a message naming how to get it),
+	 * NULL when there is; NULL op: always something */
+	const char *(*absent)(const struct tui_app *app);
+	bool tab_needs_content;    /* its tab shows only when absent says NULL */
+	/* the lab opens on it (what the command line loaded is here): its
+	 * first message, "" for the shell's; NULL: it does not */
+	const char *(*opens)(const struct tui_app *app);
+	void (*init)(struct tui_app *app);      /* once, when Setup's lists exist */
+	void (*enter)(struct tui_app *app);     /* it becomes the shown screen */
+	void (*poll)(struct tui_app *app, bool shown);
+	void (*draw)(const struct tui_app *app, struct tui_hits *hits);
+	void (*action)(struct tui_app *app, enum tui_action a);
+	void (*free)(struct tui_app *app);
+};
+
+/* screen.c: the table, in enum tui_screen order */
+const struct tui_screen_ops *tui_screen_get(enum tui_screen s);
+
 struct tui_app {
 	struct tui_opts opts;
 	enum tui_screen screen, back;
@@ -138,13 +191,8 @@ struct tui_app {
 	struct tl_topology topo;
 	struct tl_host host;
 	bool have_host;
-	/* the node's facts are measured on a worker, never in a draw */
-	pthread_t info_thread;
-	bool info_live;            /* the worker was started and not joined */
-	atomic_bool info_done;     /* it has finished: info_result is whole */
-	struct tl_host info_result;
+	/* the node's facts, measured on Info's worker (info.c), never in a draw */
 	json_t *host_json;         /* replay: the file's host object */
-	int info_top;
 
 	/* run */
 	struct tl_run run;
@@ -155,9 +203,7 @@ struct tui_app {
 	char replay_path[512];
 	enum tl_os_method os;
 	uint64_t run_seed;
-	pthread_t thread;
-	bool thread_live;          /* joined when done is seen */
-	atomic_bool thread_done;
+	struct tui_job sampling;   /* the run's worker (tui/worker.c) */
 	int thread_rc;
 	char thread_why[512];
 	double t_start, t_end;
@@ -176,6 +222,7 @@ struct tui_app {
 	atomic_bool search_done;
 	bool search_live;
 	pthread_t search_thread;
+	double search_t_start;     /* the search's own clock: the run's t_start is Live's */
 	struct tl_search_plan search_plan; /* what the engine runs; .ref is the reference */
 	/* the parameters the next search takes (o edits them); until edited,
 	 * the defaults with N and the seed of the TUI's options */
@@ -187,21 +234,19 @@ struct tui_app {
 	size_t search_sel;         /* selected row: its reasons are shown, the table scrolls to it */
 	size_t search_dpage;       /* page of the selected row's reasons */
 	size_t search_tried;       /* candidates evaluated (guarded by search_mu) */
-	double search_t0;          /* tl_monotonic_s() when the search started */
 	char search_progress[200]; /* "searching 5 of 24 ...", set when results arrive */
 
 	/* memory ladder (ladder.c): its state, and whether Live shows it */
 	struct tui_ladder_view *ladder;
 	bool ladder_on;
-	struct tui_fleet_view *fleet; /* fleet.c: NULL when no fleet is open */
 	/* Live's shown series and their x-axis (series.c) */
 	struct tui_series series;
 	/* tui --baseline FILE: ghosts and verdicts (baseline.c), NULL without */
 	struct tui_baseline *baseline;
-	/* where a mouse click acts, as last drawn (0 wide: not shown) */
-	int tab_x[TUI_NSCREENS + 1]; /* tab s spans [tab_x[s], tab_x[s + 1]) on the title row */
-	int nav_y;                   /* the live progress row */
-	int nav_x[5][2];             /* there: left, right, up, down arrows and the page indicator */
+	/* where a mouse click acts, as last drawn: the one thing a draw writes */
+	struct tui_hits hits;
+	/* each screen's own state, made by its init (NULL before, or without one) */
+	void *priv[TUI_NSCREENS];
 
 	/* the remembered setup (memory.c) */
 	char memory_path[1024];     /* "" when there is nowhere to keep it */
@@ -215,6 +260,13 @@ struct tui_app {
 	bool dirty;
 	double last_frame;
 };
+
+/* A cell's view on Live (NULL past the cells): the analyses Live's poll
+ * keeps, read by its parts (the ladder, the series) and the draws. */
+static inline const struct tui_view *tui_live_view(const struct tui_app *app, size_t cell)
+{
+	return cell < app->run.ncells ? &app->views[cell] : NULL;
+}
 
 /* term.c: the terminal, colours, signals and small drawing helpers. */
 int tui_term_open(struct tui_app *app, char *why, size_t whylen);
@@ -251,7 +303,9 @@ void tui_message(struct tui_app *app, bool error, const char *fmt, ...)
 /* setup.c */
 void tui_setup_init(struct tui_app *app);
 void tui_setup_free(struct tui_app *app);
-void tui_setup_draw(struct tui_app *app);
+void tui_setup_draw(const struct tui_app *app, struct tui_hits *hits);
+/* Fits the lists to the layout: their scroll and what the filter matches. */
+void tui_setup_poll(struct tui_app *app, bool shown);
 void tui_setup_action(struct tui_app *app, enum tui_action a);
 void tui_setup_input_done(struct tui_app *app, bool accept);
 /* The filter follows the typing: the list narrows with each key. */
@@ -268,6 +322,9 @@ int tui_setup_add_kernels(struct tui_app *app, const char *text, bool selected, 
 void tui_setup_unselect_all(struct tui_app *app, int which);
 bool tui_setup_pick(struct tui_app *app, int which, const char *text);
 
+/* m on Setup: the memory ladder's load kernels, flush 0, one timer. */
+void tui_ladder_preset(struct tui_app *app);
+
 /* memory.c: the last setup, kept in $XDG_CONFIG_HOME/ticklab/setup.json.
  * load before the theme (it may name one), apply after the lists exist,
  * save when a run starts and when the TUI ends, reset on R. */
@@ -280,17 +337,14 @@ void tui_memory_reset(struct tui_app *app);
 /* live.c */
 int tui_live_start(struct tui_app *app, char *why, size_t whylen);
 int tui_live_load(struct tui_app *app, const char *path, char *why, size_t whylen);
-void tui_live_poll(struct tui_app *app);
-void tui_live_draw(struct tui_app *app);
+void tui_live_poll(struct tui_app *app, bool shown);
+void tui_live_draw(const struct tui_app *app, struct tui_hits *hits);
 void tui_live_action(struct tui_app *app, enum tui_action a);
 bool tui_live_running(const struct tui_app *app);
 /* The backends on one page of Live, and how many pages there are. */
 size_t tui_live_pages(const struct tui_app *app);
 void tui_live_stop(struct tui_app *app);
 void tui_live_free(struct tui_app *app);
-const struct tui_view *tui_live_view(struct tui_app *app, size_t cell);
-/* Brings the views of cells up to date (throttled as the drawn ones are). */
-void tui_live_refresh(struct tui_app *app, const size_t *cells, size_t n);
 /* The visible cell of (timer, flush, kernel label), or SIZE_MAX. */
 size_t tui_live_cell(const struct tui_app *app, size_t timer, size_t flush, const char *kernel);
 
@@ -330,13 +384,23 @@ void tui_affinity_ui(struct tui_app *app, int sampling_cpu);
  * CPUs back. */
 int tui_worker_start(pthread_t *thread, void *(*fn)(void *), void *arg);
 void tui_worker_join(pthread_t thread, bool *live);
+/* A worker samples (a run or a search): the node is not idle. */
+bool tui_busy(void);
+
+int tui_job_start(struct tui_job *job, struct tui_app *app, void (*fn)(struct tui_job *job),
+		  void *arg, bool samples);
+bool tui_job_finished(struct tui_job *job);
+void tui_job_wait(struct tui_job *job);   /* waits, without asking it to stop */
+void tui_job_cancel(struct tui_job *job); /* asks it to stop, then waits */
 
 /* search_ui.c */
 int tui_search_start(struct tui_app *app, char *why, size_t whylen);
 /* o: edit the next search's parameters as name=value pairs */
 void tui_search_params_edit(struct tui_app *app);
 void tui_search_params_done(struct tui_app *app, const char *text);
-void tui_search_draw(struct tui_app *app);
+void tui_search_draw(const struct tui_app *app, struct tui_hits *hits);
+/* Joins the search worker once it is done (the event loop). */
+void tui_search_poll(struct tui_app *app, bool shown);
 /* What the search screen's marks (! ~ [lo-hi] ratio *) mean, for the help. */
 extern const char *const tui_search_legend[];
 extern const size_t tui_search_nlegend;
@@ -350,28 +414,29 @@ int tui_search_load(struct tui_app *app, const char *path, char *why, size_t why
 /* The search's JSON (the schema of ticklab search --json) to path. */
 int tui_search_export(struct tui_app *app, const char *path, char *why, size_t whylen);
 
-/* ladder.c: the memory ladder preset (Setup) and view (Live) */
-void tui_ladder_preset(struct tui_app *app);
+/* ladder.c: the memory ladder view on Live */
 void tui_ladder_reset(struct tui_app *app);  /* a new run or replay */
 void tui_ladder_toggle(struct tui_app *app);
-void tui_ladder_poll(struct tui_app *app);   /* event loop: new samples -> ladders */
-void tui_ladder_draw(struct tui_app *app);
+/* The load cells the ladder shows (0 when it is not on screen): Live
+ * brings their views up to date, then calls poll, which redoes the ladders. */
+size_t tui_ladder_cells(const struct tui_app *app, size_t *cells, size_t max);
+void tui_ladder_poll(struct tui_app *app);
+void tui_ladder_draw(const struct tui_app *app);
 void tui_ladder_free(struct tui_app *app);
 
 /* fleet.c: fingerprints judged once by io/fleet.c as `ticklab fleet`
  * judges them; the screen only reads the verdicts. load: 0, or -1 with why
- * as `ticklab fleet` says it (naming the file). */
+ * as `ticklab fleet` says it (naming the file). Everything else of the
+ * screen is reached through its entry in the screen table. */
 int tui_fleet_load(struct tui_app *app, char *const *paths, size_t n, char *why, size_t whylen);
-void tui_fleet_draw(struct tui_app *app);
-void tui_fleet_action(struct tui_app *app, enum tui_action a);
-void tui_fleet_free(struct tui_app *app);
 
 /* info.c */
-void tui_info_draw(struct tui_app *app);
+void tui_info_draw(const struct tui_app *app, struct tui_hits *hits);
 void tui_info_action(struct tui_app *app, enum tui_action a);
 void tui_info_ensure(struct tui_app *app);
-/* Takes the measuring worker's facts once it is done (the event loop). */
-void tui_info_poll(struct tui_app *app);
+/* Takes the measuring worker's facts once it is done; shown, starts it and
+ * lays out the screen's lines (the event loop). */
+void tui_info_poll(struct tui_app *app, bool shown);
 /* Waits for the worker, if one runs (before the app is freed). */
 void tui_info_free(struct tui_app *app);
 

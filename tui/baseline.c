@@ -267,7 +267,7 @@ void tui_baseline_poll(struct tui_app *app)
 
 	if (!bl || !bl->state || !app->have_run)
 		return;
-	if (!bl->started && !app->thread_live)
+	if (!bl->started && !app->sampling.live)
 		start(app);
 	while (bl->fd >= 0) {
 		ssize_t n = read(bl->fd, bl->buf + bl->have, sizeof bl->buf - bl->have);

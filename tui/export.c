@@ -51,7 +51,7 @@ int tui_live_export(struct tui_app *app, bool csv, bool interrupted, char *path,
 		snprintf(why, whylen, "nothing to export: run something first (Enter on Setup)");
 		return -1;
 	}
-	if (app->thread_live) {
+	if (app->sampling.live) {
 		snprintf(why, whylen, "the run is still sampling: export when it ends (Ctrl-C saves a "
 				      "session now)");
 		return -1;

@@ -132,14 +132,14 @@ int tui_fleet_load(struct tui_app *app, char *const *paths, size_t n, char *why,
 	else
 		snprintf(v->source, sizeof v->source, "%zu paths", n);
 	first_pick(v);
-	app->fleet = v;
+	app->priv[TUI_FLEET] = v;
 	return 0;
 }
 
-void tui_fleet_free(struct tui_app *app)
+static void tui_fleet_free(struct tui_app *app)
 {
-	view_free(app->fleet);
-	app->fleet = NULL;
+	view_free(app->priv[TUI_FLEET]);
+	app->priv[TUI_FLEET] = NULL;
 }
 
 static size_t group_size(const struct tui_fleet_view *v)
@@ -152,9 +152,9 @@ static const struct tl_fleet_node *group_node(const struct tui_fleet_view *v, si
 	return &v->fl.nodes[v->order[v->gfirst[v->group] + j]];
 }
 
-void tui_fleet_action(struct tui_app *app, enum tui_action a)
+static void tui_fleet_action(struct tui_app *app, enum tui_action a)
 {
-	struct tui_fleet_view *v = app->fleet;
+	struct tui_fleet_view *v = app->priv[TUI_FLEET];
 
 	if (!v || !v->fl.ngroups)
 		return;
@@ -247,7 +247,7 @@ static int series_of(size_t j)
 	return (int)(j % TUI_NSERIES);
 }
 
-static void draw_table_head(struct tui_app *app, int y, int x, int w, const struct table *t)
+static void draw_table_head(const struct tui_app *app, int y, int x, int w, const struct table *t)
 {
 	int a = tui_attr(app, TUI_ROLE_TITLE), c = ROW_FIXED;
 
@@ -258,10 +258,10 @@ static void draw_table_head(struct tui_app *app, int y, int x, int w, const stru
 	tui_putf(y, x + c, w - c, a, "  %-*s", FLAG_W - 2, "flag");
 }
 
-static void draw_row(struct tui_app *app, int y, int x, int w, const struct table *t, size_t j,
+static void draw_row(const struct tui_app *app, int y, int x, int w, const struct table *t, size_t j,
 		     bool picked)
 {
-	const struct tl_fleet_node *nd = group_node(app->fleet, j);
+	const struct tl_fleet_node *nd = group_node(app->priv[TUI_FLEET], j);
 	int fg = tui_attr(app, TUI_ROLE_MAIN_FG), warn = tui_attr(app, TUI_ROLE_WARN) | (int)A_BOLD;
 	int c = 0;
 	char buf[48], name[NAME_MAX_COLS * 4 + 8];
@@ -332,9 +332,9 @@ static size_t verdict_rows(const struct tui_fleet_view *v, int w)
 	return flagged ? rows : 1;
 }
 
-static void draw_verdicts(struct tui_app *app, int y, int ymax, int x, int w)
+static void draw_verdicts(const struct tui_app *app, int y, int ymax, int x, int w)
 {
-	const struct tui_fleet_view *v = app->fleet;
+	const struct tui_fleet_view *v = app->priv[TUI_FLEET];
 	char text[1700];
 	size_t flagged = 0;
 
@@ -373,9 +373,9 @@ static int cdf_py(const double *sorted, size_t n, double x, int h)
 	return (int)lround(stats_ecdf(sorted, n, x) * (4 * h - 1));
 }
 
-static void draw_cdf(struct tui_app *app, int y, int x, int w, int h, size_t first, size_t n)
+static void draw_cdf(const struct tui_app *app, int y, int x, int w, int h, size_t first, size_t n)
 {
-	const struct tui_fleet_view *v = app->fleet;
+	const struct tui_fleet_view *v = app->priv[TUI_FLEET];
 	double lo = v->lo[v->group], hi = v->hi[v->group];
 	int dim = tui_attr(app, TUI_ROLE_INACTIVE), cw = w - YLAB, ch = h - 2;
 	size_t idx[TUI_NSERIES * 8], m;
@@ -449,9 +449,9 @@ static void head_text(const struct tui_fleet_view *v, char *buf, size_t len)
 		 g->note);
 }
 
-static int draw_head(struct tui_app *app, int y, int ymax, int x, int w)
+static int draw_head(const struct tui_app *app, int y, int ymax, int x, int w)
 {
-	const struct tui_fleet_view *v = app->fleet;
+	const struct tui_fleet_view *v = app->priv[TUI_FLEET];
 	char text[512];
 
 	snprintf(text, sizeof text, "Fleet of %zu node(s) from %s: %zu flagged", v->fl.n, v->source,
@@ -474,19 +474,15 @@ static size_t head_rows(const struct tui_fleet_view *v, int w)
 	return n + lines_of(text, w);
 }
 
-void tui_fleet_draw(struct tui_app *app)
+/* How many table rows and CDF rows the body holds for the group shown. */
+static void fit_body(const struct tui_app *app, size_t *rows_out, int *cdf_out)
 {
-	struct tui_fleet_view *v = app->fleet;
+	const struct tui_fleet_view *v = app->priv[TUI_FLEET];
 	const struct tui_rect *r = &app->lay.body;
-	int x = r->x + 1, w = r->w - 2, y = r->y, ymax = r->y + r->h;
+	int w = r->w - 2, y = r->y, ymax = r->y + r->h;
 	size_t count, rows;
 	int left, cdf_h;
-	struct table t;
 
-	if (!v || !v->fl.ngroups) {
-		tui_put_empty(app, "no fleet: ticklab tui --fleet DIR opens one");
-		return;
-	}
 	count = group_size(v);
 	/* rows: the header and the verdicts whole, then the table, then the CDF */
 	left = (int)(ymax - y) - (int)head_rows(v, w) - (int)verdict_rows(v, w) - 2;
@@ -501,10 +497,42 @@ void tui_fleet_draw(struct tui_app *app)
 		rows = rows < count ? rows : count;
 		cdf_h = left - 1 - (int)rows;
 	}
+	*rows_out = rows;
+	*cdf_out = cdf_h;
+}
+
+/* The scroll that keeps the picked node in the table. */
+static void fleet_poll(struct tui_app *app, bool shown)
+{
+	struct tui_fleet_view *v = app->priv[TUI_FLEET];
+	size_t rows;
+	int cdf_h;
+
+	if (!shown || !v || !v->fl.ngroups)
+		return;
+	fit_body(app, &rows, &cdf_h);
 	if (v->cursor < v->top)
 		v->top = v->cursor;
 	if (v->cursor >= v->top + rows)
 		v->top = v->cursor + 1 - rows;
+}
+
+static void tui_fleet_draw(const struct tui_app *app, struct tui_hits *hits)
+{
+	const struct tui_fleet_view *v = app->priv[TUI_FLEET];
+	const struct tui_rect *r = &app->lay.body;
+	int x = r->x + 1, w = r->w - 2, y = r->y, ymax = r->y + r->h;
+	size_t count, rows;
+	int cdf_h;
+	struct table t;
+
+	(void)hits;
+	if (!v || !v->fl.ngroups) {
+		tui_put_empty(app, "no fleet: ticklab tui --fleet DIR opens one");
+		return;
+	}
+	count = group_size(v);
+	fit_body(app, &rows, &cdf_h);
 	y = draw_head(app, y, ymax, x, w);
 	table_of(v, w, &t);
 	draw_table_head(app, y++, x, w, &t);
@@ -520,3 +548,26 @@ void tui_fleet_draw(struct tui_app *app)
 	}
 	draw_verdicts(app, y, ymax, x, w);
 }
+
+static const char *fleet_absent(const struct tui_app *app)
+{
+	return app->priv[TUI_FLEET] ? NULL : "no fleet: ticklab tui --fleet DIR opens one";
+}
+
+/* tui --fleet: the lab opens on it. */
+static const char *fleet_opens(const struct tui_app *app)
+{
+	return app->priv[TUI_FLEET] ? "fleet: Up/Down picks a node, Tab the next group, ? every key"
+				    : NULL;
+}
+
+const struct tui_screen_ops tui_fleet_screen = {
+	.name = "Fleet",
+	.absent = fleet_absent,
+	.tab_needs_content = true,
+	.opens = fleet_opens,
+	.poll = fleet_poll,
+	.draw = tui_fleet_draw,
+	.action = tui_fleet_action,
+	.free = tui_fleet_free,
+};

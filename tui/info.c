@@ -2,11 +2,11 @@
 
 #include <jansson.h>
 #include <math.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "bench/size.h"
 #include "io/term_safe.h"
 #include "tui/app.h"
@@ -25,6 +25,23 @@ struct info_buf {
 	struct info_line l[INFO_LINES];
 	int n;
 };
+
+/* Info's own state: the worker that measures the node, and the lines the
+ * screen shows, laid out by poll for draw to read. */
+struct info_state {
+	struct tui_job job;        /* the worker (tui/worker.c) */
+	bool probe_clock;          /* its order: the clock probe too */
+	struct tl_host result;     /* its answer, whole once the job finished */
+	struct info_buf b;
+	int top;                   /* first row shown (Up/Down scroll) */
+};
+
+static struct info_state *state(struct tui_app *app)
+{
+	if (!app->priv[TUI_INFO])
+		app->priv[TUI_INFO] = tl_xcalloc(1, sizeof(struct info_state));
+	return app->priv[TUI_INFO];
+}
 
 static void add(struct info_buf *b, enum tui_role role, int bold, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -65,91 +82,84 @@ static int info_cpu(const struct tui_app *app)
 	return app->opts.cpu >= 0 ? app->opts.cpu : tl_cpu_default();
 }
 
-struct info_job {
-	struct tui_app *app;
-	bool probe_clock;
-};
-
 /* The worker: every fact that needs measuring (the TSC step, the cost of a
  * syscall, the RDTSCP trial, the clock probe) happens here, off the UI. */
-static void *info_main(void *arg)
+static void info_main(struct tui_job *job)
 {
-	struct info_job *job = arg;
 	struct tui_app *app = job->app;
+	struct info_state *st = job->arg;
 
-	tl_host_read(NULL, info_cpu(app), &app->info_result);
+	tl_host_read(NULL, info_cpu(app), &st->result);
 	/* The clock probe samples on the sampling CPU (a few tenths of a
 	 * second, bench/host.h): only when nothing else sampled there when it
 	 * was asked for. */
-	if (job->probe_clock) {
-		tl_host_probe_clock(&app->info_result);
-		tl_host_probe_ladder(&app->info_result);
+	if (st->probe_clock) {
+		tl_host_probe_clock(&st->result);
+		tl_host_probe_ladder(&st->result);
 	}
-	free(job);
-	atomic_store(&app->info_done, true);
-	tui_wake(app);
-	return NULL;
 }
 
 /* Starts the worker once. It inherits the UI thread's CPUs (off the
- * sampling CPU while a run samples) and blocks signals, which belong to the
- * event loop. */
+ * sampling CPU while a run samples). */
 static void info_request(struct tui_app *app)
 {
-	struct info_job *job;
-	sigset_t all, old;
-
-	bool idle = !tui_live_running(app) && !tui_search_running(app);
+	struct info_state *st = state(app);
+	bool idle = !tui_busy();
 
 	/* Facts once; the clock probe again when it could not run before. */
-	if (app->info_live || (app->have_host && (app->host.clock_probed || !idle)))
+	if (st->job.live || (app->have_host && (app->host.clock_probed || !idle)))
 		return;
-	job = malloc(sizeof *job);
-	if (!job)
-		return;
-	job->app = app;
-	job->probe_clock = idle;
+	st->probe_clock = idle;
 	/* PAPI's description must first be made on this thread (backends/papi.c). */
-	tl_papi_describe(app->info_result.papi, sizeof app->info_result.papi);
-	atomic_store(&app->info_done, false);
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	app->info_live = pthread_create(&app->info_thread, NULL, info_main, job) == 0;
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (!app->info_live)
-		free(job);
+	tl_papi_describe(st->result.papi, sizeof st->result.papi);
+	tui_job_start(&st->job, app, info_main, st, false);
 }
 
-/* Waits for the worker and, when keep, takes its facts. */
-static void info_join(struct tui_app *app, bool keep)
+/* Takes the worker's facts. */
+static void info_take(struct tui_app *app, const struct info_state *st)
 {
-	if (!app->info_live)
-		return;
-	pthread_join(app->info_thread, NULL);
-	app->info_live = false;
-	if (!keep)
-		return;
-	app->host = app->info_result;
+	app->host = st->result;
 	app->have_host = true;
 	app->dirty = true;
 }
 
-void tui_info_poll(struct tui_app *app)
+static void build(struct tui_app *app, struct info_buf *b);
+static void fit_top(struct tui_app *app);
+
+/* Joins the worker once it is done; shown: starts it (once) and lays out
+ * the lines the draw shows. */
+void tui_info_poll(struct tui_app *app, bool shown)
 {
-	if (atomic_load(&app->info_done))
-		info_join(app, true);
+	struct info_state *st = app->priv[TUI_INFO];
+
+	if (st && tui_job_finished(&st->job))
+		info_take(app, st);
+	if (!shown)
+		return;
+	build(app, &state(app)->b);
+	fit_top(app);
 }
 
 void tui_info_free(struct tui_app *app)
 {
-	info_join(app, false);
+	struct info_state *st = app->priv[TUI_INFO];
+
+	if (st)
+		tui_job_wait(&st->job);
+	free(app->priv[TUI_INFO]);
+	app->priv[TUI_INFO] = NULL;
 }
 
 /* For exports, which need the facts now: the worker's if one runs, else a
  * read without the clock probe. Never called from a draw. */
 void tui_info_ensure(struct tui_app *app)
 {
-	info_join(app, true);
+	struct info_state *st = app->priv[TUI_INFO];
+
+	if (st && st->job.live) {
+		tui_job_wait(&st->job);
+		info_take(app, st);
+	}
 	if (!app->have_host) {
 		tl_host_read(NULL, info_cpu(app), &app->host);
 		app->have_host = true;
@@ -300,10 +310,12 @@ static void build(struct tui_app *app, struct info_buf *b)
 
 void tui_info_action(struct tui_app *app, enum tui_action a)
 {
-	if (a == TUI_ACT_UP && app->info_top > 0)
-		app->info_top--;
+	struct info_state *st = state(app);
+
+	if (a == TUI_ACT_UP && st->top > 0)
+		st->top--;
 	if (a == TUI_ACT_DOWN)
-		app->info_top++;
+		st->top++;
 	app->dirty = true;
 }
 
@@ -330,19 +342,38 @@ static int wrap(const struct info_line *l, int w, const char **starts, int max)
 	return n ? n : 1;
 }
 
-void tui_info_draw(struct tui_app *app)
+/* Rows of the whole text at the body's width. */
+static int total_rows(const struct info_buf *b, int w)
 {
-	static struct info_buf b;
-	build(app, &b);
-	const struct tui_rect *r = &app->lay.body;
-	int w = r->w - 1, y = r->y, skip = app->info_top, total = 0;
 	const char *starts[16];
-	for (int i = 0; i < b.n; i++)
-		total += wrap(&b.l[i], w, starts, 16);
-	if (app->info_top > total - r->h)
-		app->info_top = skip = total - r->h > 0 ? total - r->h : 0;
-	for (int i = 0; i < b.n && y < r->y + r->h; i++) {
-		const struct info_line *l = &b.l[i];
+	int total = 0;
+	for (int i = 0; i < b->n; i++)
+		total += wrap(&b->l[i], w, starts, 16);
+	return total;
+}
+
+/* The scroll stops where the last row reaches the bottom. */
+static void fit_top(struct tui_app *app)
+{
+	struct info_state *st = state(app);
+	const struct tui_rect *r = &app->lay.body;
+	int total = total_rows(&st->b, r->w - 1);
+	if (st->top > total - r->h)
+		st->top = total - r->h > 0 ? total - r->h : 0;
+}
+
+void tui_info_draw(const struct tui_app *app, struct tui_hits *hits)
+{
+	const struct info_state *st = app->priv[TUI_INFO];
+	(void)hits;
+	if (!st)
+		return;
+	const struct info_buf *bp = &st->b;
+	const struct tui_rect *r = &app->lay.body;
+	int w = r->w - 1, y = r->y, skip = st->top;
+	const char *starts[16];
+	for (int i = 0; i < bp->n && y < r->y + r->h; i++) {
+		const struct info_line *l = &bp->l[i];
 		int attr = tui_attr(app, l->role) | (l->bold ? (int)A_BOLD : 0);
 		int n = wrap(l, w, starts, 16);
 		for (int k = 0; k < n && y < r->y + r->h; k++) {
@@ -358,3 +389,18 @@ void tui_info_draw(struct tui_app *app)
 		}
 	}
 }
+
+/* Info opens at its top. */
+static void info_enter(struct tui_app *app)
+{
+	state(app)->top = 0;
+}
+
+const struct tui_screen_ops tui_info_screen = {
+	.name = "Info",
+	.enter = info_enter,
+	.poll = tui_info_poll,
+	.draw = tui_info_draw,
+	.action = tui_info_action,
+	.free = tui_info_free,
+};

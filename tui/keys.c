@@ -142,10 +142,3 @@ size_t tui_keys_help(enum tui_screen s, char lines[][96], size_t max)
 	}
 	return n;
 }
-
-const char *tui_screen_name(enum tui_screen s)
-{
-	static const char *const names[TUI_NSCREENS] = {"Setup", "Live", "Search", "Info",
-								"Fleet"};
-	return s < TUI_NSCREENS ? names[s] : "?";
-}

@@ -5,12 +5,11 @@
 
 #include <stddef.h>
 
+/* one value per line of tui/screens.def, in its order */
 enum tui_screen {
-	TUI_SETUP,
-	TUI_LIVE,
-	TUI_SEARCH,
-	TUI_INFO,
-	TUI_FLEET, /* shown only when a fleet is open (tui --fleet) */
+#define TUI_SCREEN(id, ops) id,
+#include "tui/screens.def"
+#undef TUI_SCREEN
 	TUI_NSCREENS,
 };
 
@@ -82,6 +81,7 @@ void tui_keys_status(enum tui_screen s, int width, char *buf, size_t len);
  * lines[i] points at static rows of at most 80 characters. */
 size_t tui_keys_help(enum tui_screen s, char lines[][96], size_t max);
 
+/* The screen's name, from its entry in the screen table (tui/screen.c). */
 const char *tui_screen_name(enum tui_screen s);
 
 #endif

@@ -1,5 +1,6 @@
 /* The memory ladder on the live screen (issue 14): m on Setup selects load
- * kernels over a ladder of sizes; m on Live plots ns per load against the
+ * kernels over a ladder of sizes (Setup's preset, tui/setup.c); m on Live
+ * plots ns per load against the
  * buffer size on a log axis, the cache ends marked. The ladders are
  * io/ladder.c's tl_ladder_collect over the cells' analyses, redone in the
  * event loop when cells get new samples; the draw only reads them. */
@@ -33,59 +34,6 @@ struct tui_ladder_view {
 	struct tl_ladder l[LADDER_MAX_SERIES];
 };
 
-/* The ranges the preset tries, widest first: past the last cache a node has. */
-static const char *const preset_ranges[] = {"load:4KiB..2xL3", "load:4KiB..4xL2",
-					    "load:4KiB..4xL1", "load:4KiB..64MiB"};
-
-static size_t kernel_item(const struct tui_list *l, const char *label)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (strcmp(l->items[i].label, label) == 0)
-			return i;
-	return SIZE_MAX;
-}
-
-/* A selected backend's resolution from its Setup detail ("res 10.0 ns"),
- * in ns; INFINITY when the detail does not say. */
-static double item_resolution(const struct tui_item *it)
-{
-	const char *r = strstr(it->detail, "res ");
-	double v;
-	char unit[4];
-
-	if (!r || sscanf(r + 4, "%lf %3s", &v, unit) != 2)
-		return INFINITY;
-	return !strcmp(unit, "us") ? v * 1e3 : !strcmp(unit, "ms") ? v * 1e6 : v;
-}
-
-/* The ladder on one timer, whatever else is selected: a demo needs one
- * curve, and every backend more multiplies the run. The barrier timer when
- * it is among the selected, else the selected one that resolves finest. */
-static void one_timer(struct tui_app *app)
-{
-	struct tui_list *lb = &app->lists[0];
-	char said[2 * TL_WHY_MAX];
-	const char *barrier = tl_backend_default_barrier(said, sizeof said);
-	size_t pick = SIZE_MAX;
-
-	for (size_t i = 0; i < lb->n; i++) {
-		const struct tui_item *it = &lb->items[i];
-
-		if (!it->available || !it->selected)
-			continue;
-		if (barrier && !strcmp(it->label, barrier)) {
-			pick = i;
-			break;
-		}
-		if (pick == SIZE_MAX || item_resolution(it) < item_resolution(&lb->items[pick]))
-			pick = i;
-	}
-	if (pick == SIZE_MAX)
-		return; /* nothing available is selected: Enter says what to select */
-	for (size_t i = 0; i < lb->n; i++)
-		lb->items[i].selected = i == pick;
-}
-
 /* Which ends a live run took from the chase (bench/levels.c sized the
  * Setup's topology by it where CPUID disagreed): labelled apart. */
 static void mark_measured(struct tui_ladder_view *s)
@@ -97,41 +45,6 @@ static void mark_measured(struct tui_ladder_view *s)
 			if (!strcmp(lv->level[k].name, s->names[j]) && !lv->level[k].cpuid_agrees &&
 			    lv->level[k].cpuid_bytes != (uint64_t)s->ends[j])
 				s->measured[j] = true;
-}
-
-/* Selects exactly the ladder's kernels (adding those not listed) and flush
- * 0: a flush between samples would evict the buffer every level chases. */
-void tui_ladder_preset(struct tui_app *app)
-{
-	const struct tl_topology *topo = app->have_topo ? &app->topo : NULL;
-	struct tui_list *lk = &app->lists[2], *lf = &app->lists[1];
-	struct tl_kernel *k = NULL;
-	size_t n = 0, r = 0;
-	char why[512];
-
-	while (r < sizeof preset_ranges / sizeof *preset_ranges &&
-	       tl_kernel_parse_list_topo(preset_ranges[r], topo, &k, &n, why, sizeof why) < 0)
-		r++;
-	if (!n) {
-		tui_message(app, true, "memory ladder: %s", why);
-		return;
-	}
-	for (size_t i = 0; i < lk->n; i++)
-		lk->items[i].selected = false;
-	for (size_t j = 0; j < n; j++) {
-		size_t at = kernel_item(lk, k[j].label);
-		if (at != SIZE_MAX)
-			lk->items[at].selected = true;
-		else if (tui_setup_add_kernels(app, k[j].label, true, why, sizeof why) < 0)
-			tui_message(app, true, "memory ladder: %s", why);
-	}
-	for (size_t i = 0; i < lf->n; i++)
-		lf->items[i].selected = lf->items[i].bytes == 0;
-	one_timer(app);
-	tui_message(app, false, "memory ladder: %zu load sizes (%s), flush 0; Enter runs, m on Live "
-				"switches the ladder and the histograms",
-		    n, preset_ranges[r] + 5);
-	free(k);
 }
 
 static struct tui_ladder_view *state(struct tui_app *app)
@@ -216,23 +129,31 @@ static void recompute(struct tui_app *app, struct tui_ladder_view *s, const size
 	app->dirty = true;
 }
 
-/* The event loop's turn: the load cells' analyses brought up to date
- * (throttled as the live views are), and the ladders redone when any of
- * them is newer than the ladders. */
+static bool shown(const struct tui_app *app)
+{
+	return app->ladder && app->ladder_on && app->have_run && app->screen == TUI_LIVE &&
+	       app->lay.hist[0].w > 0;
+}
+
+size_t tui_ladder_cells(const struct tui_app *app, size_t *cells, size_t max)
+{
+	return shown(app) ? ladder_cells(app, cells, max) : 0;
+}
+
+/* Live's poll, once it brought the load cells' views up to date: the
+ * ladders redone when any of them is newer than the ladders. */
 void tui_ladder_poll(struct tui_app *app)
 {
 	struct tui_ladder_view *s = app->ladder;
 	size_t *cells, n;
 	double newest = 0;
 
-	if (!s || !app->ladder_on || !app->have_run || app->screen != TUI_LIVE ||
-	    app->lay.hist[0].w <= 0)
+	if (!shown(app))
 		return;
 	cells = calloc(app->run.ncells ? app->run.ncells : 1, sizeof *cells);
 	if (!cells)
 		return;
 	n = ladder_cells(app, cells, app->run.ncells);
-	tui_live_refresh(app, cells, n);
 	for (size_t i = 0; i < n; i++) {
 		const struct tui_view *v = tui_live_view(app, cells[i]);
 		if (v && v->done != SIZE_MAX && v->when > newest)
@@ -327,7 +248,7 @@ static void plot_ends(struct tui_canvas *cv, const struct axes *a, const struct 
 }
 
 /* Each end's name (and size, where there is room) at the top of its line. */
-static void label_ends(struct tui_app *app, int y, int x0, const struct axes *a,
+static void label_ends(const struct tui_app *app, int y, int x0, const struct axes *a,
 		       const struct tui_ladder_view *s)
 {
 	int hi = tui_attr(app, TUI_ROLE_HI);
@@ -350,7 +271,7 @@ static void label_ends(struct tui_app *app, int y, int x0, const struct axes *a,
 }
 
 /* Powers of two under the axis, as many as fit without touching. */
-static void label_sizes(struct tui_app *app, int y, int x0, const struct axes *a)
+static void label_sizes(const struct tui_app *app, int y, int x0, const struct axes *a)
 {
 	int dim = tui_attr(app, TUI_ROLE_INACTIVE), next = 0;
 	for (int e = (int)ceil(a->xlo); e <= (int)floor(a->xhi); e++) {
@@ -366,7 +287,7 @@ static void label_sizes(struct tui_app *app, int y, int x0, const struct axes *a
 	}
 }
 
-static void label_ns(struct tui_app *app, int y0, int x, const struct axes *a)
+static void label_ns(const struct tui_app *app, int y0, int x, const struct axes *a)
 {
 	int dim = tui_attr(app, TUI_ROLE_INACTIVE);
 	char v[24];
@@ -380,7 +301,7 @@ static void label_ns(struct tui_app *app, int y0, int x, const struct axes *a)
 
 /* One line per series: its level means and whether the checks hold. */
 /* One line for the ends a chase placed: where, and what CPUID said. */
-static int draw_measured_note(struct tui_app *app, int y, int x, int w, int ymax,
+static int draw_measured_note(const struct tui_app *app, int y, int x, int w, int ymax,
 			      const struct tui_ladder_view *s)
 {
 	const struct tl_levels *lv = tl_levels_cached();
@@ -402,7 +323,7 @@ static int draw_measured_note(struct tui_app *app, int y, int x, int w, int ymax
 	return y + 1;
 }
 
-static int draw_levels(struct tui_app *app, int y, int x, int w, int ymax,
+static int draw_levels(const struct tui_app *app, int y, int x, int w, int ymax,
 		       const struct tui_ladder_view *s)
 {
 	for (size_t t = 0; t < s->nl && y < ymax; t++, y++) {
@@ -436,7 +357,7 @@ static int draw_levels(struct tui_app *app, int y, int x, int w, int ymax,
 
 /* Where the first series' steps disagree with the topology, said plainly
  * (as `ticklab run` says it): a missing step, or one at another size. */
-static void draw_findings(struct tui_app *app, int y, int x, int w, int ymax,
+static void draw_findings(const struct tui_app *app, int y, int x, int w, int ymax,
 			  const struct tui_ladder_view *s)
 {
 	const struct tl_ladder *l = &s->l[0];
@@ -469,7 +390,7 @@ static void draw_findings(struct tui_app *app, int y, int x, int w, int ymax,
 }
 
 /* Beside the plot when there is room: size, ns per load of each series, level. */
-static void draw_table(struct tui_app *app, int y, int x, int w, int ymax,
+static void draw_table(const struct tui_app *app, int y, int x, int w, int ymax,
 		       const struct tui_ladder_view *s)
 {
 	const struct tl_ladder *l0 = &s->l[0];
@@ -494,7 +415,7 @@ static void draw_table(struct tui_app *app, int y, int x, int w, int ymax,
 	}
 }
 
-void tui_ladder_draw(struct tui_app *app)
+void tui_ladder_draw(const struct tui_app *app)
 {
 	const struct tui_ladder_view *s = app->ladder;
 	const struct tui_rect *b = &app->lay.body;

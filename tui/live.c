@@ -33,14 +33,11 @@ static void on_chunk(void *ctx, struct tl_run *run, size_t cell)
 	tui_wake(ctx); /* one non-blocking byte: sampling never waits on us */
 }
 
-static void *run_main(void *arg)
+static void run_main(struct tui_job *job)
 {
-	struct tui_app *app = arg;
+	struct tui_app *app = job->app;
 	app->thread_rc = tl_run_execute(&app->run, on_chunk, app, app->thread_why,
 					sizeof app->thread_why);
-	atomic_store(&app->thread_done, true);
-	tui_wake(app);
-	return NULL;
 }
 
 size_t tui_live_pages(const struct tui_app *app)
@@ -51,7 +48,7 @@ size_t tui_live_pages(const struct tui_app *app)
 
 bool tui_live_running(const struct tui_app *app)
 {
-	return app->thread_live;
+	return app->sampling.live;
 }
 
 /* Distinct kernels of the visible cells, in run order. */
@@ -175,16 +172,14 @@ int tui_live_start(struct tui_app *app, char *why, size_t whylen)
 		snprintf(why, whylen, "out of memory");
 		return -1;
 	}
-	atomic_store(&app->thread_done, false);
 	app->thread_rc = 0;
 	app->thread_why[0] = '\0';
 
-	int rc = tui_worker_start(&app->thread, run_main, app);
+	int rc = tui_job_start(&app->sampling, app, run_main, NULL, true);
 	if (rc) {
 		snprintf(why, whylen, "cannot start the sampling thread: %s", strerror(rc));
 		return -1;
 	}
-	app->thread_live = true;
 	app->t_start = tl_monotonic_s();
 	app->t_end = 0;
 	app->paused_s = 0;
@@ -214,9 +209,8 @@ int tui_live_load(struct tui_app *app, const char *path, char *why, size_t whyle
 }
 
 /* After the sampling thread: every view is analysed again from all its samples. */
-static void live_join(struct tui_app *app)
+static void live_joined(struct tui_app *app)
 {
-	tui_worker_join(app->thread, &app->thread_live);
 	app->t_end = tl_monotonic_s();
 	for (size_t i = 0; i < app->run.ncells; i++)
 		app->views[i].done = SIZE_MAX;
@@ -224,11 +218,12 @@ static void live_join(struct tui_app *app)
 
 void tui_live_stop(struct tui_app *app)
 {
-	if (!app->thread_live)
+	if (!app->sampling.live)
 		return;
 	atomic_store(&app->run.stop, true);
 	atomic_store(&app->run.paused, false);
-	live_join(app);
+	tui_job_wait(&app->sampling);
+	live_joined(app);
 }
 
 /* Drops what an analysis derived but keeps the sample buffer for the next one. */
@@ -290,10 +285,13 @@ void tui_live_free(struct tui_app *app)
 	app->have_run = false;
 }
 
-void tui_live_poll(struct tui_app *app)
+static void views_for_frame(struct tui_app *app);
+static void ladder_turn(struct tui_app *app);
+
+void tui_live_poll(struct tui_app *app, bool shown)
 {
-	if (app->thread_live && atomic_load(&app->thread_done)) {
-		live_join(app);
+	if (tui_job_finished(&app->sampling)) {
+		live_joined(app);
 		/* the causes are in once the run closed: every view redone */
 		for (size_t i = 0; i < app->run.ncells; i++)
 			app->views[i].done = SIZE_MAX;
@@ -304,6 +302,10 @@ void tui_live_poll(struct tui_app *app)
 				    (size_t)atomic_load(&app->run.samples_done),
 				    app->t_end - app->t_start);
 	}
+	ladder_turn(app);
+	tui_baseline_poll(app);
+	if (shown && app->have_run)
+		views_for_frame(app);
 }
 
 size_t tui_live_cell(const struct tui_app *app, size_t timer, size_t flush, const char *kernel)
@@ -356,16 +358,12 @@ static void view_update(struct tui_app *app, const struct tl_run *run, size_t ce
 	v->cost = tl_monotonic_s() - v->when;
 }
 
-const struct tui_view *tui_live_view(struct tui_app *app, size_t cell)
-{
-	return cell < app->run.ncells ? &app->views[cell] : NULL;
-}
 
 /* Refreshes the views the screen shows. */
 static void views_refresh(struct tui_app *app, const size_t *cells, size_t n, size_t bins)
 {
 	struct tl_run snap;
-	bool live = app->thread_live;
+	bool live = app->sampling.live;
 	bool have_snap = false;
 	double now = tl_monotonic_s();
 	for (size_t i = 0; i < n; i++) {
@@ -395,9 +393,19 @@ static void views_refresh(struct tui_app *app, const size_t *cells, size_t n, si
 		tl_run_snapshot_free(&snap);
 }
 
-void tui_live_refresh(struct tui_app *app, const size_t *cells, size_t n)
+/* The ladder's load cells (when it is on screen) brought up to date,
+ * then its turn. */
+static void ladder_turn(struct tui_app *app)
 {
-	views_refresh(app, cells, n, (size_t)(app->lay.hist[0].w > 0 ? app->lay.hist[0].w : 1));
+	size_t *cells = calloc(app->run.ncells ? app->run.ncells : 1, sizeof *cells);
+
+	if (cells) {
+		size_t n = tui_ladder_cells(app, cells, app->run.ncells);
+
+		views_refresh(app, cells, n, (size_t)(app->lay.hist[0].w > 0 ? app->lay.hist[0].w : 1));
+		free(cells);
+	}
+	tui_ladder_poll(app);
 }
 
 void tui_live_action(struct tui_app *app, enum tui_action a)
@@ -426,7 +434,7 @@ void tui_live_action(struct tui_app *app, enum tui_action a)
 			app->page = 0;
 		break;
 	case TUI_ACT_PAUSE:
-		if (!app->thread_live) {
+		if (!app->sampling.live) {
 			tui_message(app, false, "nothing is sampling");
 		} else {
 			bool p = !atomic_load(&app->run.paused);
@@ -457,7 +465,7 @@ void tui_live_action(struct tui_app *app, enum tui_action a)
 
 /* ---- drawing ---- */
 
-static void draw_progress(struct tui_app *app)
+static void draw_progress(const struct tui_app *app, struct tui_hits *hits)
 {
 	const struct tui_rect *r = &app->lay.progress;
 	size_t done = atomic_load(&app->run.samples_done), total = app->run.samples_total;
@@ -477,7 +485,7 @@ static void draw_progress(struct tui_app *app)
 	}
 	if (app->replay)
 		snprintf(left, sizeof left, " replay%s", app->interrupted ? " (interrupted session)" : "");
-	else if (app->thread_live) {
+	else if (app->sampling.live) {
 		double now = tl_monotonic_s();
 		double el = now - app->t_start - app->paused_s -
 			    (atomic_load(&app->run.paused) ? now - app->paused_at : 0);
@@ -498,20 +506,20 @@ static void draw_progress(struct tui_app *app)
 	bool u = app->tier == TUI_TIER_UTF8;
 	struct {
 		const char *text;
-		int nav; /* index into app->nav_x, -1: not clickable */
+		int nav; /* index into hits->nav_x, -1: not clickable */
 	} parts[] = {{"  flush ", -1}, {u ? "◀" : "<", 0}, {" ", -1}, {flush, -1}, {" ", -1},
 		     {u ? "▶" : ">", 1}, {"  kernel ", -1}, {u ? "▲" : "^", 2}, {" ", -1},
 		     {app->nkernels ? app->kernels[app->cur_kernel] : "-", -1}, {" ", -1},
 		     {u ? "▼" : "v", 3}};
-	memset(app->nav_x, 0, sizeof app->nav_x);
-	app->nav_y = r->y;
+	memset(hits->nav_x, 0, sizeof hits->nav_x);
+	hits->nav_y = r->y;
 	int fg = tui_attr(app, TUI_ROLE_MAIN_FG);
 	for (size_t i = 0; i < sizeof parts / sizeof parts[0] && x < end; i++) {
 		int used = tui_put(r->y, x, end - x, fg, parts[i].text);
 		if (parts[i].nav >= 0 && used > 0) {
 			/* a click one column either side still counts: arrows are small */
-			app->nav_x[parts[i].nav][0] = x - 1;
-			app->nav_x[parts[i].nav][1] = x + used + 1;
+			hits->nav_x[parts[i].nav][0] = x - 1;
+			hits->nav_x[parts[i].nav][1] = x + used + 1;
 		}
 		x += used;
 	}
@@ -519,12 +527,12 @@ static void draw_progress(struct tui_app *app)
 		x += tui_putf(r->y, x, end - x, fg, "  CPU %d", app->run.cpu);
 	if (pw && end > r->x) {
 		tui_put(r->y, end, pw, tui_attr(app, TUI_ROLE_HI) | A_BOLD, page);
-		app->nav_x[4][0] = end;
-		app->nav_x[4][1] = end + pw;
+		hits->nav_x[4][0] = end;
+		hits->nav_x[4][1] = end + pw;
 	}
 }
 
-static void draw_hist(struct tui_app *app, const struct tui_rect *r, size_t timer, int series,
+static void draw_hist(const struct tui_app *app, const struct tui_rect *r, size_t timer, int series,
 		      const struct tui_view *v, const struct tl_histogram *h)
 {
 	const struct tl_timer *t = &app->run.timers[timer];
@@ -586,7 +594,7 @@ static void fmt1(char *buf, size_t len, double v)
 
 /* The lecture's answer under each backend: whether this timer sees the
  * injected ADDs, with the measured shift and its interval. */
-static void draw_verdict(struct tui_app *app, int y, const struct tui_rect *r,
+static void draw_verdict(const struct tui_app *app, int y, const struct tui_rect *r,
 			 const struct tl_cell *c, const struct tui_view *v)
 {
 	const struct tl_jitter *j = &v->jit;
@@ -633,7 +641,7 @@ static void draw_verdict(struct tui_app *app, int y, const struct tui_rect *r,
 /* A warning in the summary: the first form wrapped when the rows left take
  * it whole, else the longest other form that fits one row with a space to
  * spare (columns touch: a cut word would read as the next column's). */
-static void put_fitting(struct tui_app *app, int *y, const struct tui_rect *r,
+static void put_fitting(const struct tui_app *app, int *y, const struct tui_rect *r,
 			const char *const *forms)
 {
 	char rows[8][TUI_WRAP_LINE];
@@ -651,7 +659,7 @@ static void put_fitting(struct tui_app *app, int *y, const struct tui_rect *r,
 		}
 }
 
-static void draw_summary(struct tui_app *app, const struct tui_rect *r, const struct tl_cell *c,
+static void draw_summary(const struct tui_app *app, const struct tui_rect *r, const struct tl_cell *c,
 			 const struct tui_view *v)
 {
 	int a = tui_attr(app, TUI_ROLE_MAIN_FG), dim = tui_attr(app, TUI_ROLE_INACTIVE);
@@ -797,7 +805,7 @@ static void draw_ghost(struct tui_canvas *cv, const struct tui_app *app, size_t 
 	}
 }
 
-static void draw_cdf(struct tui_app *app, const size_t *cells, size_t n)
+static void draw_cdf(const struct tui_app *app, const size_t *cells, size_t n)
 {
 	const struct tui_rect *r = &app->lay.cdf;
 	int lab = 5;
@@ -882,12 +890,26 @@ static void draw_cdf(struct tui_app *app, const size_t *cells, size_t n)
 	tui_put(y, r->x + r->w - (int)strlen(b), (int)strlen(b), dim, b);
 }
 
-void tui_live_draw(struct tui_app *app)
+/* The cells of the page shown (SIZE_MAX where the kernel has none); returns
+ * how many columns. */
+static size_t shown_cells(const struct tui_app *app, size_t cells[TUI_MAX_COLS])
 {
-	if (!app->have_run) {
-		tui_put_empty(app, "no run yet: pick backends, flush sizes and kernels on Setup, then Enter");
-		return;
-	}
+	size_t n = app->lay.ncols;
+	if (app->page >= app->run.ntimers)
+		return 0;
+	if (n > app->run.ntimers - app->page)
+		n = app->run.ntimers - app->page;
+	const char *kern = app->nkernels ? app->kernels[app->cur_kernel] : "";
+	for (size_t i = 0; i < n; i++)
+		cells[i] = tui_live_cell(app, app->page + i, app->cur_flush, kern);
+	return n;
+}
+
+/* What the screen is about to show, brought up to date: the page fitted to
+ * the layout, the shown cells' views (the analyses, throttled), the series'
+ * histograms. Only while Live is on screen, as drawing used to. */
+static void views_for_frame(struct tui_app *app)
+{
 	size_t cells[TUI_MAX_COLS];
 	size_t n = app->lay.ncols;
 	/* pages start at multiples of the columns that fit now: after a resize
@@ -896,15 +918,21 @@ void tui_live_draw(struct tui_app *app)
 		app->page = 0;
 	else
 		app->page -= app->page % n;
-	if (n > app->run.ntimers - app->page)
-		n = app->run.ntimers - app->page;
-	const char *kern = app->nkernels ? app->kernels[app->cur_kernel] : "";
+	n = shown_cells(app, cells);
 	size_t bins = (size_t)(app->lay.hist[0].w > 0 ? app->lay.hist[0].w : 1);
-	for (size_t i = 0; i < n; i++)
-		cells[i] = tui_live_cell(app, app->page + i, app->cur_flush, kern);
 	views_refresh(app, cells, n, bins);
 	tui_series_refresh(app, cells, n, bins);
-	draw_progress(app);
+}
+
+void tui_live_draw(const struct tui_app *app, struct tui_hits *hits)
+{
+	if (!app->have_run) {
+		tui_put_empty(app, "no run yet: pick backends, flush sizes and kernels on Setup, then Enter");
+		return;
+	}
+	size_t cells[TUI_MAX_COLS];
+	size_t n = shown_cells(app, cells);
+	draw_progress(app, hits);
 	if (app->ladder_on) {
 		tui_ladder_draw(app);
 		return;
@@ -924,7 +952,7 @@ void tui_live_draw(struct tui_app *app)
 bool tui_live_may_draw(struct tui_app *app);
 bool tui_live_may_draw(struct tui_app *app)
 {
-	if (!app->thread_live || atomic_load(&app->run.paused))
+	if (!app->sampling.live || atomic_load(&app->run.paused))
 		return true;
 	double until = tl_monotonic_s() + WINDOW_WAIT_S;
 	do {
@@ -934,3 +962,33 @@ bool tui_live_may_draw(struct tui_app *app)
 	} while (tl_monotonic_s() < until);
 	return false;
 }
+
+static const char *live_absent(const struct tui_app *app)
+{
+	return app->have_run ? NULL : "no run yet: Enter on Setup runs the selection live";
+}
+
+/* Live owns the ladder view and the baseline's ghosts: they go with it. */
+static void live_free(struct tui_app *app)
+{
+	tui_live_free(app);
+	tui_ladder_free(app);
+	tui_series_free(app);
+	tui_baseline_free(app);
+}
+
+/* A replayed run opens on Live. */
+static const char *live_opens(const struct tui_app *app)
+{
+	return app->replay ? "" : NULL;
+}
+
+const struct tui_screen_ops tui_live_screen = {
+	.name = "Live",
+	.absent = live_absent,
+	.opens = live_opens,
+	.poll = tui_live_poll,
+	.draw = tui_live_draw,
+	.action = tui_live_action,
+	.free = live_free,
+};

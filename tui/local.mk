@@ -4,7 +4,7 @@ libticklab_a_SOURCES += tui/tui.h tui/curses.h \
 	tui/layout.c tui/layout.h \
 	tui/theme.h \
 	tui/canvas.c tui/canvas.h \
-	tui/app.h tui/term.c tui/tui.c tui/setup.c tui/live.c tui/info.c tui/search_ui.c tui/ladder.c \
+	tui/app.h tui/screen.c tui/screens.def tui/term.c tui/tui.c tui/setup.c tui/live.c tui/info.c tui/search_ui.c tui/ladder.c \
 	tui/fleet.c tui/series.c tui/series.h tui/worker.c tui/export.c \
 	tui/noise_view.c tui/noise_view.h
 
@@ -59,3 +59,9 @@ EXTRA_DIST += tests/test_tui_baseline.sh tests/golden/baseline-80x24.txt \
 # the Live screen's causes under each column (issue 23 item 4)
 TESTS += tests/test_tui_noise.sh
 EXTRA_DIST += tests/test_tui_noise.sh
+# issue 25: screens keep their own state (Esc from Search back to Live)
+TESTS += tests/test_tui_screens.sh
+EXTRA_DIST += tests/test_tui_screens.sh
+# issue 25: every draw takes the app through a const pointer; screens come from the table
+TESTS += tests/test_tui_draws.sh
+EXTRA_DIST += tests/test_tui_draws.sh

@@ -121,7 +121,7 @@ static void reps_count(const struct tui_app *app, size_t *done, size_t *total)
 static void progress_update(struct tui_app *app)
 {
 	size_t done, total;
-	double t = tl_monotonic_s() - app->search_t0;
+	double t = tl_monotonic_s() - app->search_t_start;
 	char eta[48] = "ETA after the first";
 
 	reps_count(app, &done, &total);
@@ -309,7 +309,7 @@ out:
 
 int tui_search_start(struct tui_app *app, char *why, size_t whylen)
 {
-	if (app->thread_live) {
+	if (app->sampling.live) {
 		snprintf(why, whylen, "a run is sampling on the same CPU: let it end first");
 		return -1;
 	}
@@ -339,20 +339,22 @@ int tui_search_start(struct tui_app *app, char *why, size_t whylen)
 		return -1;
 	}
 	app->search_live = true;
-	app->t_start = tl_monotonic_s();
-	app->search_t0 = app->t_start;
+	app->search_t_start = tl_monotonic_s();
 	tui_affinity_ui(app, app->search_plan.cpu);
 	return 0;
 }
 
-static void search_poll(struct tui_app *app)
+void tui_search_poll(struct tui_app *app, bool shown)
 {
 	bool live = app->search_live;
 
+	(void)shown;
+	if (live)
+		app->dirty = true; /* its curves grow: the screen follows */
 	if (app->search_live && atomic_load(&app->search_done)) {
 		tui_worker_join(app->search_thread, &app->search_live);
 		tui_message(app, false, "search done in %.1f s; e exports the results",
-			    tl_monotonic_s() - app->t_start);
+			    tl_monotonic_s() - app->search_t_start);
 	}
 	if (live) {
 		pthread_mutex_lock(&app->search_mu);
@@ -910,19 +912,26 @@ static void draw_reasons(const struct tui_app *app, const struct sgeom *g, char 
 		tui_put(y, g->tab.x + (cont[i] ? 2 : 0), g->tab.w - (cont[i] ? 2 : 0), warn, lines[i]);
 }
 
-void tui_search_draw(struct tui_app *app)
+/* The worker writes the cells under this lock while a draw reads them:
+ * taking it changes nothing a draw shows, so a const app may. */
+static pthread_mutex_t *search_lock(const struct tui_app *app)
+{
+	return (pthread_mutex_t *)&app->search_mu;
+}
+
+void tui_search_draw(const struct tui_app *app, struct tui_hits *hits)
 {
 	static char lines[WHY_LINES][TUI_WRAP_LINE];
 	bool cont[WHY_LINES];
 	struct sgeom g;
 
-	search_poll(app);
+	(void)hits;
 	if (!app->nrows_s) {
 		tui_put_empty(app, "no search yet: select backends and flush sizes on Setup, then s");
 		return;
 	}
 	geom(app, &g);
-	pthread_mutex_lock(&app->search_mu);
+	pthread_mutex_lock(search_lock(app));
 	size_t n = why_lines(app, g.tab.w, lines, cont, WHY_LINES);
 	draw_plot(app, &g.cv, 0);
 	draw_plot(app, &g.ov, 1);
@@ -930,7 +939,7 @@ void tui_search_draw(struct tui_app *app)
 	draw_rows(app, &g);
 	draw_legend(app, &g, n);
 	draw_reasons(app, &g, lines, cont, n);
-	pthread_mutex_unlock(&app->search_mu);
+	pthread_mutex_unlock(search_lock(app));
 }
 
 int tui_search_export(struct tui_app *app, const char *path, char *why, size_t whylen)
@@ -1039,3 +1048,24 @@ int tui_search_load(struct tui_app *app, const char *path, char *why, size_t why
 	json_decref(doc);
 	return rc;
 }
+
+static const char *search_absent(const struct tui_app *app)
+{
+	return app->nrows_s ? NULL : "no search yet: s on Setup or Live searches";
+}
+
+/* A replayed search opens on Search. */
+static const char *search_opens(const struct tui_app *app)
+{
+	return app->search_replay ? "" : NULL;
+}
+
+const struct tui_screen_ops tui_search_screen = {
+	.name = "Search",
+	.absent = search_absent,
+	.opens = search_opens,
+	.poll = tui_search_poll,
+	.draw = tui_search_draw,
+	.action = tui_search_action,
+	.free = tui_search_free,
+};

@@ -423,12 +423,6 @@ void tui_setup_action(struct tui_app *app, enum tui_action a)
 	case TUI_ACT_LADDER:
 		tui_ladder_preset(app);
 		break;
-	case TUI_ACT_RESET:
-		if (tui_live_running(app) || tui_search_running(app))
-			tui_message(app, true, "busy: reset when the run or search has ended");
-		else
-			tui_memory_reset(app);
-		break;
 	default:
 		break;
 	}
@@ -461,33 +455,19 @@ void tui_setup_click(struct tui_app *app, int y, int x, bool toggle)
 	app->dirty = true;
 }
 
-static void draw_list(struct tui_app *app, int which)
+/* The list as the layout shows it: what a row holds (and so what the
+ * filter matches), and the scroll that keeps the cursor on screen. */
+static void fit_list(struct tui_app *app, int which)
 {
 	struct tui_list *l = &app->lists[which];
 	const struct tui_rect *r = &app->lay.list[which];
-	bool focused = app->focus == which;
-	size_t nsel = 0, nvis = 0;
-	for (size_t i = 0; i < l->n; i++) {
-		nsel += l->items[i].selected;
-		nvis += tui_list_visible(l, i);
-	}
 	int pad = which == LIST_BACKENDS ? 22 : 8;
 	if (l->row_cols != r->w || l->label_cols != pad) {
 		/* what is shown changed: so may what the filter matches */
 		l->row_cols = r->w;
 		l->label_cols = pad;
-		nvis = 0;
-		for (size_t i = 0; i < l->n; i++)
-			nvis += tui_list_visible(l, i);
 		cursor_fix(l, 1);
 	}
-	int head = focused ? tui_attr_selected(app) : tui_attr(app, TUI_ROLE_TITLE);
-	tui_fill(r->y, r->x, r->w, head);
-	int used = tui_putf(r->y, r->x, r->w, head, " %s  %zu selected", l->title, nsel);
-	if (l->re)
-		tui_putf(r->y, r->x + used, r->w - used, head, "  /%s/ %zu of %zu", l->pattern, nvis,
-			 l->n);
-
 	int rows = r->h - 1;
 	if (rows <= 0)
 		return;
@@ -499,7 +479,36 @@ static void draw_list(struct tui_app *app, int which)
 		l->top = vis_before;
 	if (vis_before >= l->top + (size_t)rows)
 		l->top = vis_before - (size_t)rows + 1;
+}
 
+void tui_setup_poll(struct tui_app *app, bool shown)
+{
+	if (!shown)
+		return;
+	for (int i = 0; i < 3; i++)
+		fit_list(app, i);
+}
+
+static void draw_list(const struct tui_app *app, int which)
+{
+	const struct tui_list *l = &app->lists[which];
+	const struct tui_rect *r = &app->lay.list[which];
+	bool focused = app->focus == which;
+	size_t nsel = 0, nvis = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		nsel += l->items[i].selected;
+		nvis += tui_list_visible(l, i);
+	}
+	int pad = which == LIST_BACKENDS ? 22 : 8;
+	int head = focused ? tui_attr_selected(app) : tui_attr(app, TUI_ROLE_TITLE);
+	tui_fill(r->y, r->x, r->w, head);
+	int used = tui_putf(r->y, r->x, r->w, head, " %s  %zu selected", l->title, nsel);
+	if (l->re)
+		tui_putf(r->y, r->x + used, r->w - used, head, "  /%s/ %zu of %zu", l->pattern, nvis,
+			 l->n);
+
+	if (r->h - 1 <= 0)
+		return;
 	int y = r->y + 1;
 	size_t vis = 0;
 	for (size_t i = 0; i < l->n && y < r->y + r->h; i++) {
@@ -524,10 +533,110 @@ static void draw_list(struct tui_app *app, int which)
 			"(nothing matches; / then Enter on an empty line clears)");
 }
 
-void tui_setup_draw(struct tui_app *app)
+void tui_setup_draw(const struct tui_app *app, struct tui_hits *hits)
 {
+	(void)hits;
 	for (int i = 0; i < 3; i++)
 		draw_list(app, i);
+}
+
+const struct tui_screen_ops tui_setup_screen = {
+	.name = "Setup",
+	.init = tui_setup_init,
+	.poll = tui_setup_poll,
+	.draw = tui_setup_draw,
+	.action = tui_setup_action,
+	.free = tui_setup_free,
+};
+
+/* ---- the memory ladder preset (m): Setup's lists for the ladder on Live ---- */
+
+/* The ranges the preset tries, widest first: past the last cache a node has. */
+static const char *const preset_ranges[] = {"load:4KiB..2xL3", "load:4KiB..4xL2",
+					    "load:4KiB..4xL1", "load:4KiB..64MiB"};
+
+static size_t kernel_item(const struct tui_list *l, const char *label)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->items[i].label, label) == 0)
+			return i;
+	return SIZE_MAX;
+}
+
+/* A selected backend's resolution from its Setup detail ("res 10.0 ns"),
+ * in ns; INFINITY when the detail does not say. */
+static double item_resolution(const struct tui_item *it)
+{
+	const char *r = strstr(it->detail, "res ");
+	double v;
+	char unit[4];
+
+	if (!r || sscanf(r + 4, "%lf %3s", &v, unit) != 2)
+		return INFINITY;
+	return !strcmp(unit, "us") ? v * 1e3 : !strcmp(unit, "ms") ? v * 1e6 : v;
+}
+
+/* The ladder on one timer, whatever else is selected: a demo needs one
+ * curve, and every backend more multiplies the run. The barrier timer when
+ * it is among the selected, else the selected one that resolves finest. */
+static void one_timer(struct tui_app *app)
+{
+	struct tui_list *lb = &app->lists[0];
+	char said[2 * TL_WHY_MAX];
+	const char *barrier = tl_backend_default_barrier(said, sizeof said);
+	size_t pick = SIZE_MAX;
+
+	for (size_t i = 0; i < lb->n; i++) {
+		const struct tui_item *it = &lb->items[i];
+
+		if (!it->available || !it->selected)
+			continue;
+		if (barrier && !strcmp(it->label, barrier)) {
+			pick = i;
+			break;
+		}
+		if (pick == SIZE_MAX || item_resolution(it) < item_resolution(&lb->items[pick]))
+			pick = i;
+	}
+	if (pick == SIZE_MAX)
+		return; /* nothing available is selected: Enter says what to select */
+	for (size_t i = 0; i < lb->n; i++)
+		lb->items[i].selected = i == pick;
+}
+
+/* Selects exactly the ladder's kernels (adding those not listed) and flush
+ * 0: a flush between samples would evict the buffer every level chases. */
+void tui_ladder_preset(struct tui_app *app)
+{
+	const struct tl_topology *topo = app->have_topo ? &app->topo : NULL;
+	struct tui_list *lk = &app->lists[2], *lf = &app->lists[1];
+	struct tl_kernel *k = NULL;
+	size_t n = 0, r = 0;
+	char why[512];
+
+	while (r < sizeof preset_ranges / sizeof *preset_ranges &&
+	       tl_kernel_parse_list_topo(preset_ranges[r], topo, &k, &n, why, sizeof why) < 0)
+		r++;
+	if (!n) {
+		tui_message(app, true, "memory ladder: %s", why);
+		return;
+	}
+	for (size_t i = 0; i < lk->n; i++)
+		lk->items[i].selected = false;
+	for (size_t j = 0; j < n; j++) {
+		size_t at = kernel_item(lk, k[j].label);
+		if (at != SIZE_MAX)
+			lk->items[at].selected = true;
+		else if (tui_setup_add_kernels(app, k[j].label, true, why, sizeof why) < 0)
+			tui_message(app, true, "memory ladder: %s", why);
+	}
+	for (size_t i = 0; i < lf->n; i++)
+		lf->items[i].selected = lf->items[i].bytes == 0;
+	one_timer(app);
+	tui_message(app, false, "memory ladder: %zu load sizes (%s), flush 0; Enter runs, m on Live "
+				"switches the ladder and the histograms",
+		    n, preset_ranges[r] + 5);
+	free(k);
 }
 
 /* ---- the remembered setup (tui/memory.c) ---- */

@@ -65,20 +65,21 @@ static size_t nseries(const struct tui_app *app)
 	return app->have_run ? app->run.ntimers : 0;
 }
 
-static void draw_title(struct tui_app *app)
+static void draw_title(const struct tui_app *app, struct tui_hits *hits)
 {
 	const struct tui_rect *r = &app->lay.title;
 	int a = tui_attr_status(app);
 	tui_fill(r->y, r->x, r->w, a);
 	int x = tui_put(r->y, r->x, r->w, a | A_BOLD, " ticklab ");
 	for (int s = 0; s < TUI_NSCREENS; s++) {
+		const struct tui_screen_ops *ops = tui_screen_get((enum tui_screen)s);
 		int sa = s == (int)app->screen ? tui_attr_selected(app) | (int)A_BOLD : a;
-		app->tab_x[s] = x;
-		if (s == TUI_FLEET && !app->fleet)
+		hits->tab_x[s] = x;
+		if (ops->tab_needs_content && ops->absent && ops->absent(app))
 			continue;
 		x += tui_putf(r->y, x, r->x + r->w - x, sa, " %s ", tui_screen_name((enum tui_screen)s));
 	}
-	app->tab_x[TUI_NSCREENS] = x;
+	hits->tab_x[TUI_NSCREENS] = x;
 	char right[3][900], rest[700], mode[160] = "";
 	if (app->replay)
 		snprintf(rest, sizeof rest, "replay %s  theme %s ", app->replay_path, app->theme.name);
@@ -108,7 +109,7 @@ static void draw_title(struct tui_app *app)
  * as many lines above it as it needs (up to half the body; the rest is in
  * the log) until the next key; after that its first line stays, ending in a
  * pointer to the log, so no word is ever lost. */
-static void draw_message(struct tui_app *app)
+static void draw_message(const struct tui_app *app)
 {
 	const struct tui_rect *r = &app->lay.prompt;
 	static char lines[32][TUI_WRAP_LINE];
@@ -144,7 +145,7 @@ static void draw_message(struct tui_app *app)
 
 /* The message log: the session's messages, newest at the bottom, wrapped
  * to the box; the newest that fit are shown. */
-static void draw_log(struct tui_app *app)
+static void draw_log(const struct tui_app *app)
 {
 	static char lines[TUI_LOG_MAX * 4][TUI_WRAP_LINE];
 	static bool err[TUI_LOG_MAX * 4];
@@ -173,7 +174,7 @@ static void draw_log(struct tui_app *app)
 		" any key closes the log");
 }
 
-static void draw_prompt(struct tui_app *app)
+static void draw_prompt(const struct tui_app *app)
 {
 	const struct tui_rect *r = &app->lay.prompt;
 	if (app->input != TUI_INPUT_NONE) {
@@ -195,7 +196,7 @@ static void draw_prompt(struct tui_app *app)
 	draw_message(app);
 }
 
-static void draw_status(struct tui_app *app)
+static void draw_status(const struct tui_app *app)
 {
 	const struct tui_rect *r = &app->lay.status;
 	char buf[512];
@@ -204,7 +205,7 @@ static void draw_status(struct tui_app *app)
 	tui_putf(r->y, r->x, r->w, tui_attr_status(app), " %s", buf);
 }
 
-static void draw_help(struct tui_app *app)
+static void draw_help(const struct tui_app *app)
 {
 	char lines[64][96];
 	size_t n = tui_keys_help(app->screen, lines, 64);
@@ -252,7 +253,7 @@ static void draw_help(struct tui_app *app)
 		"  any key closes this help");
 }
 
-static void draw_too_small(struct tui_app *app)
+static void draw_too_small(const struct tui_app *app)
 {
 	const struct tui_rect *m = &app->lay.msg;
 	char l2[32];
@@ -263,31 +264,16 @@ static void draw_too_small(struct tui_app *app)
 		tui_put(m->y + i, m->x, m->w, i == 0 ? (int)A_BOLD : (int)A_NORMAL, lines[i]);
 }
 
-static void draw(struct tui_app *app)
+/* The whole frame from the state poll left: only reads it (the click map
+ * aside). */
+static void draw(const struct tui_app *app, struct tui_hits *hits)
 {
 	erase();
-	tui_layout_compute(app->cols, app->rows, nseries(app), &app->lay);
 	if (app->lay.too_small) {
 		draw_too_small(app);
 	} else {
-		draw_title(app);
-		switch (app->screen) {
-		case TUI_SETUP:
-			tui_setup_draw(app);
-			break;
-		case TUI_LIVE:
-			tui_live_draw(app);
-			break;
-		case TUI_SEARCH:
-			tui_search_draw(app);
-			break;
-		case TUI_FLEET:
-			tui_fleet_draw(app);
-			break;
-		default:
-			tui_info_draw(app);
-			break;
-		}
+		draw_title(app, hits);
+		tui_screen_get(app->screen)->draw(app, hits);
 		draw_prompt(app);
 		draw_status(app);
 		if (app->help)
@@ -295,6 +281,12 @@ static void draw(struct tui_app *app)
 		else if (app->show_log)
 			draw_log(app);
 	}
+}
+
+/* A frame out, when the sampling CPU allows it. */
+static void frame(struct tui_app *app)
+{
+	draw(app, &app->hits);
 	wnoutrefresh(stdscr);
 	if (!tui_live_may_draw(app)) {
 		/* dirty stays set; try again half a frame later, not at once */
@@ -308,10 +300,13 @@ static void draw(struct tui_app *app)
 
 static void go(struct tui_app *app, enum tui_screen s)
 {
+	const struct tui_screen_ops *ops = tui_screen_get(s);
+
 	if (s != app->screen)
 		app->back = app->screen;
 	app->screen = s;
-	app->info_top = 0;
+	if (ops->enter)
+		ops->enter(app);
 }
 
 /* Esc: Info returns where it was opened from; a search returns to the live
@@ -328,12 +323,11 @@ static enum tui_screen back_of(const struct tui_app *app)
 /* A number or F-key: straight to a screen, when it has something to show. */
 static void go_direct(struct tui_app *app, enum tui_screen s)
 {
-	if (s == TUI_LIVE && !app->have_run)
-		tui_message(app, true, "no run yet: Enter on Setup runs the selection live");
-	else if (s == TUI_SEARCH && !app->nrows_s)
-		tui_message(app, true, "no search yet: s on Setup or Live searches");
-	else if (s == TUI_FLEET && !app->fleet)
-		tui_message(app, true, "no fleet: ticklab tui --fleet DIR opens one");
+	const struct tui_screen_ops *ops = tui_screen_get(s);
+	const char *why = ops->absent ? ops->absent(app) : NULL;
+
+	if (why)
+		tui_message(app, true, "%s", why);
 	else
 		go(app, s);
 }
@@ -391,6 +385,12 @@ static void action(struct tui_app *app, enum tui_action a)
 	case TUI_ACT_PARAMS:
 		tui_search_params_edit(app);
 		break;
+	case TUI_ACT_RESET: /* R on Setup: the remembered setup is the shell's (memory.c) */
+		if (tui_busy())
+			tui_message(app, true, "busy: reset when the run or search has ended");
+		else
+			tui_memory_reset(app);
+		break;
 	case TUI_ACT_SEARCH:
 		if (app->replay)
 			tui_message(app, true, "replay: a search measures; run ticklab tui to search");
@@ -417,18 +417,13 @@ static void action(struct tui_app *app, enum tui_action a)
 		else
 			tui_message(app, false, "exported to %s", path);
 		break;
-	default:
-		if (app->screen == TUI_SETUP)
-			tui_setup_action(app, a);
-		else if (app->screen == TUI_LIVE)
-			tui_live_action(app, a);
-		else if (app->screen == TUI_SEARCH)
-			tui_search_action(app, a);
-		else if (app->screen == TUI_FLEET)
-			tui_fleet_action(app, a);
-		else
-			tui_info_action(app, a);
+	default: {
+		const struct tui_screen_ops *ops = tui_screen_get(app->screen);
+
+		if (ops->action)
+			ops->action(app, a);
 		break;
+	}
 	}
 	app->dirty = true;
 }
@@ -483,13 +478,13 @@ static bool mouse_nav(struct tui_app *app, const MEVENT *ev)
 					       TUI_ACT_DOWN, TUI_ACT_PANE};
 	if (ev->y == app->lay.title.y)
 		for (int s = 0; s < TUI_NSCREENS; s++)
-			if (ev->x >= app->tab_x[s] && ev->x < app->tab_x[s + 1]) {
+			if (ev->x >= app->hits.tab_x[s] && ev->x < app->hits.tab_x[s + 1]) {
 				action(app, (enum tui_action)(TUI_ACT_GO_SETUP + s));
 				return true;
 			}
-	if (app->screen == TUI_LIVE && app->have_run && ev->y == app->nav_y)
+	if (app->screen == TUI_LIVE && app->have_run && ev->y == app->hits.nav_y)
 		for (int i = 0; i < 5; i++)
-			if (ev->x >= app->nav_x[i][0] && ev->x < app->nav_x[i][1]) {
+			if (ev->x >= app->hits.nav_x[i][0] && ev->x < app->hits.nav_x[i][1]) {
 				action(app, nav[i]);
 				return true;
 			}
@@ -599,15 +594,17 @@ static int loop(struct tui_app *app, char *saved, size_t len)
 {
 	tui_term_loop_started();
 	while (!app->quit) {
-		tui_live_poll(app);
-		tui_info_poll(app);
-		tui_ladder_poll(app);
-		tui_baseline_poll(app);
-		if (tui_search_running(app))
-			app->dirty = true; /* the search screen polls its worker when drawn */
+		/* the frame's layout first: the shown screen's poll computes for it */
+		tui_layout_compute(app->cols, app->rows, nseries(app), &app->lay);
+		for (int s = 0; s < TUI_NSCREENS; s++) {
+			const struct tui_screen_ops *ops = tui_screen_get((enum tui_screen)s);
+
+			if (ops->poll)
+				ops->poll(app, s == (int)app->screen && !app->lay.too_small);
+		}
 		double now = tl_monotonic_s();
 		if (app->dirty && now - app->last_frame >= FRAME_S)
-			draw(app);
+			frame(app);
 		int timeout = 250;
 		if (app->dirty)
 			timeout = (int)((app->last_frame + FRAME_S - tl_monotonic_s()) * 1000) + 1;
@@ -644,16 +641,15 @@ static int loop(struct tui_app *app, char *saved, size_t len)
 	return 0;
 }
 
+/* Last screen first: workers that read Setup's lists end before them. */
 static void app_free(struct tui_app *app)
 {
-	tui_info_free(app);
-	tui_fleet_free(app);
-	tui_search_free(app);
-	tui_live_free(app);
-	tui_ladder_free(app);
-	tui_series_free(app);
-	tui_baseline_free(app);
-	tui_setup_free(app);
+	for (int s = TUI_NSCREENS - 1; s >= 0; s--) {
+		const struct tui_screen_ops *ops = tui_screen_get((enum tui_screen)s);
+
+		if (ops->free)
+			ops->free(app);
+	}
 	for (int i = 0; i < 2; i++)
 		if (app->wake[i] >= 0)
 			close(app->wake[i]);
@@ -719,16 +715,30 @@ int tui_run(const struct tui_opts *opts, char *why, size_t whylen)
 	tui_memory_load(app);
 	theme_init(app, theme_why, sizeof theme_why);
 	tui_term_apply_theme(app);
-	tui_setup_init(app);
+	for (int s = 0; s < TUI_NSCREENS; s++) {
+		const struct tui_screen_ops *ops = tui_screen_get((enum tui_screen)s);
+
+		if (ops->init)
+			ops->init(app);
+	}
 	tui_memory_apply(app);
 	if (theme_why[0])
 		tui_message(app, true, "%s; using the built-in theme", theme_why);
-	app->screen = app->search_replay ? TUI_SEARCH : app->replay ? TUI_LIVE : TUI_SETUP;
-	if (app->fleet)
-		app->screen = TUI_FLEET;
+	/* the last screen that has what the command line opened shows first */
+	const char *hello = "";
+	app->screen = TUI_SETUP;
+	for (int s = 0; s < TUI_NSCREENS; s++) {
+		const struct tui_screen_ops *ops = tui_screen_get((enum tui_screen)s);
+		const char *h = ops->opens ? ops->opens(app) : NULL;
+
+		if (h) {
+			app->screen = (enum tui_screen)s;
+			hello = h;
+		}
+	}
 	app->back = TUI_SETUP;
-	if (app->fleet && !app->msg[0])
-		tui_message(app, false, "fleet: Up/Down picks a node, Tab the next group, ? every key");
+	if (hello[0] && !app->msg[0])
+		tui_message(app, false, "%s", hello);
 	else if (!app->msg[0])
 		tui_message(app, false, app->replay ? "replay: %s (nothing is measured)"
 						    : "Space selects, Enter runs, ? shows every key%s",

@@ -1,11 +1,14 @@
-/* The TUI's worker threads (sampling, search) and the CPUs they and the UI
- * thread run on: a worker pins itself to the sampling CPU, the UI moves
- * off it while the worker samples and gets its CPUs back afterwards. */
+/* The TUI's work off the UI thread: one job shape (start, cancel, result
+ * through the wake pipe) for sampling and the node's facts, the threads
+ * of a search, and the CPUs they and the UI thread run on: a worker pins
+ * itself to the sampling CPU, the UI moves off it while the worker samples
+ * and gets its CPUs back afterwards. */
 #include "config.h"
 
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "bench/runner.h"
@@ -37,14 +40,26 @@ void tui_affinity_restore(void)
 		sched_setaffinity(0, sizeof orig_mask, &orig_mask);
 }
 
-int tui_worker_start(pthread_t *thread, void *(*fn)(void *), void *arg)
+/* Workers that sample (started by tui_worker_start, not yet joined): the
+ * UI thread is their only reader and writer. */
+static int sampling;
+
+/* Every signal blocked (they belong to the event loop). */
+static int spawn(pthread_t *thread, void *(*fn)(void *), void *arg)
 {
 	sigset_t all, old;
 	sigfillset(&all);
-	tui_affinity_restore();
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	int rc = pthread_create(thread, NULL, fn, arg);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+int tui_worker_start(pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+	tui_affinity_restore();
+	int rc = spawn(thread, fn, arg);
+	sampling += rc == 0;
 	return rc;
 }
 
@@ -52,7 +67,68 @@ void tui_worker_join(pthread_t thread, bool *live)
 {
 	pthread_join(thread, NULL);
 	*live = false;
+	sampling--;
 	tui_affinity_restore();
+}
+
+bool tui_busy(void)
+{
+	return sampling > 0;
+}
+
+static void *job_main(void *arg)
+{
+	struct tui_job *job = arg;
+	job->fn(job);
+	atomic_store(&job->done, true);
+	tui_wake(job->app);
+	return NULL;
+}
+
+int tui_job_start(struct tui_job *job, struct tui_app *app, void (*fn)(struct tui_job *job),
+		  void *arg, bool samples)
+{
+	job->app = app;
+	job->fn = fn;
+	job->arg = arg;
+	job->samples = samples;
+	atomic_store(&job->done, false);
+	atomic_store(&job->stop, false);
+	int rc = samples ? tui_worker_start(&job->thread, job_main, job)
+			 : spawn(&job->thread, job_main, job);
+	job->live = rc == 0;
+	return rc;
+}
+
+/* Waits for the thread; the UI gets its CPUs back when it sampled. */
+static void job_join(struct tui_job *job)
+{
+	if (job->samples) {
+		tui_worker_join(job->thread, &job->live);
+		return;
+	}
+	pthread_join(job->thread, NULL);
+	job->live = false;
+}
+
+bool tui_job_finished(struct tui_job *job)
+{
+	if (!job->live || !atomic_load(&job->done))
+		return false;
+	job_join(job);
+	return true;
+}
+
+void tui_job_wait(struct tui_job *job)
+{
+	if (job->live)
+		job_join(job);
+}
+
+void tui_job_cancel(struct tui_job *job)
+{
+	atomic_store(&job->stop, true);
+	tui_job_wait(job);
 }
 
 /* Moves the UI thread off the sampling CPU (workers are created before
