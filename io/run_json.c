@@ -15,6 +15,7 @@
 #include "bench/size.h"
 #include "io/json_build.h"
 #include "io/noise_json.h"
+#include "io/run_compare.h"
 
 json_t *tl_json_real(double v)
 {
@@ -409,6 +410,20 @@ int tl_run_doc_commit(struct tl_out *o, struct tl_run_doc *d, char *why, size_t 
 int tl_run_doc_write(FILE *f, struct tl_run_doc *d)
 {
 	return emit_run_doc(f, d);
+}
+
+int tl_run_json_commit(struct tl_out *o, const struct tl_run *run, const struct tl_analysis *an,
+		       enum tl_os_method m, uint64_t seed, bool interrupted, json_t *host,
+		       const struct tl_run_json_baseline *bl, char *why, size_t whylen)
+{
+	struct tl_run_doc *d = tl_run_doc_new(run, an, m, seed, interrupted, host);
+	int rc;
+
+	if (bl && bl->cmp)
+		tl_run_compare_attach(d->doc, run, bl->base, bl->cmp, bl->path);
+	rc = tl_run_doc_commit(o, d, why, whylen);
+	tl_run_doc_free(d);
+	return rc;
 }
 
 int tl_run_commit_raw(struct tl_out *o, const struct tl_run *run, enum tl_os_method m,

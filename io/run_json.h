@@ -58,6 +58,24 @@ int tl_run_doc_commit(struct tl_out *o, struct tl_run_doc *d, char *why, size_t 
 int tl_run_doc_write(FILE *f, struct tl_run_doc *d);
 void tl_run_doc_free(struct tl_run_doc *d);
 
+/* What run --baseline (and the TUI's --baseline) adds to a run file: each
+ * compared cell's "baseline" verdict and the top "baseline" summary
+ * (tl_run_compare_attach). */
+struct tl_run_compare;
+struct tl_run_json_baseline {
+	const char *path;                  /* as the user named it */
+	const struct tl_run *base;
+	const struct tl_run_compare *cmp;
+};
+
+/* The one writer of an analysed run file, for every face (run --json,
+ * report --json, the TUI's export): the document of tl_run_doc_new, the
+ * baseline's verdicts attached when bl is not NULL, streamed into o (which
+ * it frees). host is stolen. 0, or -1 with why. */
+int tl_run_json_commit(struct tl_out *o, const struct tl_run *run, const struct tl_analysis *an,
+		       enum tl_os_method m, uint64_t seed, bool interrupted, json_t *host,
+		       const struct tl_run_json_baseline *bl, char *why, size_t whylen);
+
 /* tl_run_to_json(run, NULL, ...) committed into o (which it frees). */
 int tl_run_commit_raw(struct tl_out *o, const struct tl_run *run, enum tl_os_method m,
 		      uint64_t seed, bool interrupted, json_t *host, char *why, size_t whylen);
