@@ -435,6 +435,26 @@ int tl_run_commit_raw(struct tl_out *o, const struct tl_run *run, enum tl_os_met
 	return rc;
 }
 
+void tl_run_drop_constant_adds(struct tl_run *run)
+{
+	for (size_t i = 0; i < run->ncells; i++) {
+		struct tl_cell *c = &run->cells[i];
+
+		if (c->kernel.kind == TL_KERNEL_JITTER)
+			continue;
+		free(c->adds);
+		c->adds = NULL;
+	}
+}
+
+uint64_t tl_cell_adds(const struct tl_cell *c, size_t i)
+{
+	if (c->adds)
+		return c->adds[i];
+	/* as tl_kernel_plan fills a plain cell */
+	return c->kernel.kind == TL_KERNEL_EMPTY ? 0 : c->kernel.k;
+}
+
 /* ------------------------------------------------------------------ */
 /* CSV                                                                  */
 /* ------------------------------------------------------------------ */
@@ -471,7 +491,7 @@ static int emit_csv(FILE *f, void *ctx)
 			if (tl_csv_field(f, run->timers[c->timer].id) < 0 ||
 			    fprintf(f, ",%llu,", (unsigned long long)run->flush_bytes[c->flush]) < 0 ||
 			    tl_csv_field(f, c->kernel.label) < 0 ||
-			    fprintf(f, ",%llu,%zu,%.17g,%.17g\n", (unsigned long long)c->adds[i], i,
+			    fprintf(f, ",%llu,%zu,%.17g,%.17g\n", (unsigned long long)tl_cell_adds(c, i), i,
 				    c->raw[i], c->ns[i]) < 0)
 				return -1;
 		}

@@ -80,6 +80,15 @@ int tl_run_json_commit(struct tl_out *o, const struct tl_run *run, const struct 
 int tl_run_commit_raw(struct tl_out *o, const struct tl_run *run, enum tl_os_method m,
 		      uint64_t seed, bool interrupted, json_t *host, char *why, size_t whylen);
 
+/* A finished run's per-sample operation counts where they are all the
+ * kernel's own (every cell but jitter's): freed, adds set to NULL, since
+ * nothing after sampling needs them (the file writes adds for jitter
+ * cells only, the CSV prints tl_cell_adds). 8 B a sample of the peak of
+ * run --json (issue 24 item 6); a loaded run has them NULL already. */
+void tl_run_drop_constant_adds(struct tl_run *run);
+/* Sample i's operation count: adds[i], or the kernel's own when NULL. */
+uint64_t tl_cell_adds(const struct tl_cell *c, size_t i);
+
 /* One row per sample of every visible cell:
  * backend,flush_bytes,kernel,k,i,raw,ns (k is the sample's ADD count). */
 int tl_run_write_csv(const char *path, const struct tl_run *run, char *why, size_t whylen);
