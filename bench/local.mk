@@ -79,3 +79,6 @@ EXTRA_DIST += tests/test_memory.sh
 # fleet helper: the fleet step at 500, 2000 and 10000 nodes (issue 24)
 BENCH_RUN += bench/bench_fleet.sh
 EXTRA_DIST += bench/bench_fleet.sh
+# run --json, report and the TUI export: peak RSS per sample at 4M and 40M (issue 24 item 6, 25 item 4)
+BENCH_RUN += bench/bench_memory.sh
+EXTRA_DIST += bench/bench_memory.sh

@@ -13,6 +13,7 @@
 #include "cli/opts.h"
 #include "base/xalloc.h"
 #include "io/host_json.h"
+#include "io/file_kind.h"
 #include "io/plot.h"
 #include "io/term_safe.h"
 #include "io/results.h"
@@ -408,8 +409,8 @@ static int select_cells(struct tl_run *run, const struct plot_args *a, const cha
 	return rc;
 }
 
-static int plot_run(const json_t *doc, const char *name, const struct plot_args *a,
-		    const struct tl_plot_opts *o)
+static int plot_run(const json_t *doc, struct tl_bulk *bulk, const char *name,
+		    const struct plot_args *a, const struct tl_plot_opts *o)
 {
 	struct tl_run run;
 	struct tl_results_meta meta;
@@ -418,7 +419,7 @@ static int plot_run(const json_t *doc, const char *name, const struct plot_args 
 
 	memset(&run, 0, sizeof run);
 	memset(&meta, 0, sizeof meta);
-	if (tl_run_from_json(doc, name, &run, &meta, why, sizeof why) < 0)
+	if (tl_run_from_json_bulk(doc, bulk, name, &run, &meta, why, sizeof why) < 0)
 		return opts_fail("plot", why);
 	if (select_cells(&run, a, name, why, sizeof why) < 0) {
 		tl_run_unload(&run, &meta);
@@ -483,6 +484,8 @@ static int plot_exec(void *st)
 	char why[WHY_LEN], title[512], safe_title[512], note[256] = "";
 	const char *name;
 	json_t *doc;
+	struct tl_bulk *bulk;
+	enum tl_file_kind kind;
 	bool search;
 	int rc;
 
@@ -496,17 +499,15 @@ static int plot_exec(void *st)
 	o.height = a->height;
 	if (tui_theme_load_named(a->themes_dir, a->theme, &o.theme, why, sizeof why) < 0)
 		return opts_fail("plot", why);
-	doc = tl_json_load(a->file, why, sizeof why);
+	doc = tl_file_load(a->file, &kind, &bulk, why, sizeof why);
 	if (!doc)
 		return opts_fail("plot", why);
 	name = strcmp(a->file, "-") == 0 ? "standard input" : a->file;
-	search = tl_search_json_is(doc);
-	if (pick_kind(a, search, &o.kind, why, sizeof why) < 0) {
+	search = kind == TL_FILE_SEARCH;
+	if (pick_kind(a, search, &o.kind, why, sizeof why) < 0 ||
+	    only_hist_cdf(a, o.kind, why, sizeof why) < 0) {
 		json_decref(doc);
-		return opts_fail("plot", why);
-	}
-	if (only_hist_cdf(a, o.kind, why, sizeof why) < 0) {
-		json_decref(doc);
+		tl_bulk_free(bulk);
 		return opts_fail("plot", why);
 	}
 	if (search)
@@ -520,8 +521,9 @@ static int plot_exec(void *st)
 	 * ticklab shows, so a control character cannot reach a viewer. */
 	tl_term_safe(a->title ? a->title : title, safe_title, sizeof safe_title);
 	o.title = safe_title;
-	rc = search ? plot_search(doc, name, &o, a->out) : plot_run(doc, name, a, &o);
+	rc = search ? plot_search(doc, name, &o, a->out) : plot_run(doc, bulk, name, a, &o);
 	json_decref(doc);
+	tl_bulk_free(bulk);
 	/* what the axes leave out, also on the figure: said where a script sees it */
 	if (rc == TL_EXIT_OK && note[0])
 		fprintf(stderr, "note: %s: %s\n", a->out, note);

@@ -11,6 +11,7 @@
 #include "io/chains.h"
 #include "io/host_json.h"
 #include "io/ladder.h"
+#include "io/file_kind.h"
 #include "io/fingerprint.h"
 #include "io/results.h"
 #include "io/search_json.h"
@@ -188,26 +189,26 @@ static int report_exec(void *st)
 	const char *name;
 	json_t *doc;
 	struct tl_bulk *bulk;
+	enum tl_file_kind kind;
 	int rc;
 
 	/* A run's sample arrays are read into arrays, not a tree (io/run_bulk.c). */
-	doc = tl_json_load_bulk(o->file, &bulk, why, sizeof why);
-	if (doc && bulk && (tl_fp_json_is(doc) || tl_search_json_is(doc))) {
-		/* Not a run: its readers want the whole tree (a regular file,
-		 * so it can be read again). */
-		json_decref(doc);
-		tl_bulk_free(bulk);
-		bulk = NULL;
-		doc = tl_json_load(o->file, why, sizeof why);
-	}
+	doc = tl_file_load(o->file, &kind, &bulk, why, sizeof why);
 	if (!doc)
 		return opts_fail("report", why);
 	name = strcmp(o->file, "-") == 0 ? "standard input" : o->file;
-	if (tl_fp_json_is(doc))
+	switch (kind) {
+	case TL_FILE_FINGERPRINT:
 		rc = report_fingerprint(doc, name, &o->out);
-	else
-		rc = tl_search_json_is(doc) ? report_search(doc, name, &o->out)
-					    : report_run(doc, bulk, name, &o->out);
+		break;
+	case TL_FILE_SEARCH:
+		rc = report_search(doc, name, &o->out);
+		break;
+	case TL_FILE_RUN:
+	default:
+		rc = report_run(doc, bulk, name, &o->out);
+		break;
+	}
 	json_decref(doc);
 	tl_bulk_free(bulk);
 	return rc;

@@ -637,6 +637,7 @@ static int run_exec(void *st)
 		tl_run_free(&run);
 		return TL_EXIT_FAIL;
 	}
+	tl_run_drop_constant_adds(&run); /* nothing after sampling reads them */
 	rc = analyse_and_write(o, &run, &files, rc == 1, &host);
 	tl_run_free(&run);
 	return rc;

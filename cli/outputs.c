@@ -203,17 +203,16 @@ int cli_outputs_write(const char *cmd, const struct cli_outputs *o, struct cli_o
 	if (!h->json) {
 		json_decref(host);
 	} else {
-		struct tl_run_doc *doc = tl_run_doc_new(run, an, m, seed, stopped, host);
+		struct tl_run_json_baseline rb = { bl ? bl->path : NULL, bl ? bl->base : NULL,
+						   bl ? bl->cmp : NULL };
 		struct tl_out *jo = h->json;
 
 		h->json = NULL;
-		if (bl && bl->cmp)
-			tl_run_compare_attach(tl_run_doc_json(doc), run, bl->base, bl->cmp, bl->path);
-		if (tl_run_doc_commit(jo, doc, why, sizeof why) < 0) {
+		if (tl_run_json_commit(jo, run, an, m, seed, stopped, host, bl ? &rb : NULL, why,
+				       sizeof why) < 0) {
 			fprintf(stderr, "ticklab %s: %s\n", cmd, why);
 			rc = TL_EXIT_FAIL;
 		}
-		tl_run_doc_free(doc);
 	}
 	if (h->csv) {
 		struct tl_out *co = h->csv;

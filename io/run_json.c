@@ -15,6 +15,7 @@
 #include "bench/size.h"
 #include "io/json_build.h"
 #include "io/noise_json.h"
+#include "io/run_compare.h"
 
 json_t *tl_json_real(double v)
 {
@@ -411,6 +412,20 @@ int tl_run_doc_write(FILE *f, struct tl_run_doc *d)
 	return emit_run_doc(f, d);
 }
 
+int tl_run_json_commit(struct tl_out *o, const struct tl_run *run, const struct tl_analysis *an,
+		       enum tl_os_method m, uint64_t seed, bool interrupted, json_t *host,
+		       const struct tl_run_json_baseline *bl, char *why, size_t whylen)
+{
+	struct tl_run_doc *d = tl_run_doc_new(run, an, m, seed, interrupted, host);
+	int rc;
+
+	if (bl && bl->cmp)
+		tl_run_compare_attach(d->doc, run, bl->base, bl->cmp, bl->path);
+	rc = tl_run_doc_commit(o, d, why, whylen);
+	tl_run_doc_free(d);
+	return rc;
+}
+
 int tl_run_commit_raw(struct tl_out *o, const struct tl_run *run, enum tl_os_method m,
 		      uint64_t seed, bool interrupted, json_t *host, char *why, size_t whylen)
 {
@@ -418,6 +433,26 @@ int tl_run_commit_raw(struct tl_out *o, const struct tl_run *run, enum tl_os_met
 	int rc = tl_run_doc_commit(o, d, why, whylen);
 	tl_run_doc_free(d);
 	return rc;
+}
+
+void tl_run_drop_constant_adds(struct tl_run *run)
+{
+	for (size_t i = 0; i < run->ncells; i++) {
+		struct tl_cell *c = &run->cells[i];
+
+		if (c->kernel.kind == TL_KERNEL_JITTER)
+			continue;
+		free(c->adds);
+		c->adds = NULL;
+	}
+}
+
+uint64_t tl_cell_adds(const struct tl_cell *c, size_t i)
+{
+	if (c->adds)
+		return c->adds[i];
+	/* as tl_kernel_plan fills a plain cell */
+	return c->kernel.kind == TL_KERNEL_EMPTY ? 0 : c->kernel.k;
 }
 
 /* ------------------------------------------------------------------ */
@@ -456,7 +491,7 @@ static int emit_csv(FILE *f, void *ctx)
 			if (tl_csv_field(f, run->timers[c->timer].id) < 0 ||
 			    fprintf(f, ",%llu,", (unsigned long long)run->flush_bytes[c->flush]) < 0 ||
 			    tl_csv_field(f, c->kernel.label) < 0 ||
-			    fprintf(f, ",%llu,%zu,%.17g,%.17g\n", (unsigned long long)c->adds[i], i,
+			    fprintf(f, ",%llu,%zu,%.17g,%.17g\n", (unsigned long long)tl_cell_adds(c, i), i,
 				    c->raw[i], c->ns[i]) < 0)
 				return -1;
 		}

@@ -58,9 +58,36 @@ int tl_run_doc_commit(struct tl_out *o, struct tl_run_doc *d, char *why, size_t 
 int tl_run_doc_write(FILE *f, struct tl_run_doc *d);
 void tl_run_doc_free(struct tl_run_doc *d);
 
+/* What run --baseline (and the TUI's --baseline) adds to a run file: each
+ * compared cell's "baseline" verdict and the top "baseline" summary
+ * (tl_run_compare_attach). */
+struct tl_run_compare;
+struct tl_run_json_baseline {
+	const char *path;                  /* as the user named it */
+	const struct tl_run *base;
+	const struct tl_run_compare *cmp;
+};
+
+/* The one writer of an analysed run file, for every face (run --json,
+ * report --json, the TUI's export): the document of tl_run_doc_new, the
+ * baseline's verdicts attached when bl is not NULL, streamed into o (which
+ * it frees). host is stolen. 0, or -1 with why. */
+int tl_run_json_commit(struct tl_out *o, const struct tl_run *run, const struct tl_analysis *an,
+		       enum tl_os_method m, uint64_t seed, bool interrupted, json_t *host,
+		       const struct tl_run_json_baseline *bl, char *why, size_t whylen);
+
 /* tl_run_to_json(run, NULL, ...) committed into o (which it frees). */
 int tl_run_commit_raw(struct tl_out *o, const struct tl_run *run, enum tl_os_method m,
 		      uint64_t seed, bool interrupted, json_t *host, char *why, size_t whylen);
+
+/* A finished run's per-sample operation counts where they are all the
+ * kernel's own (every cell but jitter's): freed, adds set to NULL, since
+ * nothing after sampling needs them (the file writes adds for jitter
+ * cells only, the CSV prints tl_cell_adds). 8 B a sample of the peak of
+ * run --json (issue 24 item 6); a loaded run has them NULL already. */
+void tl_run_drop_constant_adds(struct tl_run *run);
+/* Sample i's operation count: adds[i], or the kernel's own when NULL. */
+uint64_t tl_cell_adds(const struct tl_cell *c, size_t i);
 
 /* One row per sample of every visible cell:
  * backend,flush_bytes,kernel,k,i,raw,ns (k is the sample's ADD count). */

@@ -197,6 +197,11 @@ static int rd_adds(struct reader *r, const json_t *o, const struct tl_kernel *k,
 		*out = tl_bulk_take(ba);
 		return *out ? 0 : rd_fail(r, NULL, "out of memory");
 	}
+	/* A plain cell's counts are all its kernel's: none kept (tl_cell_adds). */
+	if (!a && k->kind != TL_KERNEL_JITTER) {
+		*out = NULL;
+		return 0;
+	}
 	*out = malloc((n ? n : 1) * sizeof **out);
 	if (!*out)
 		return rd_fail(r, NULL, "out of memory");

@@ -52,3 +52,6 @@ EXTRA_DIST += tests/fixtures/hwloc-amd-zen3-kvm-guest.xml tests/fixtures/chase/a
 # Issue 22 in the TUI: NxLk sized by the measured levels, the long-run ask.
 TESTS += tests/test_tui_levels.sh
 EXTRA_DIST += tests/test_tui_levels.sh tests/golden/long-run-80x24.txt
+# Issue 25 item 4: one reader per file kind, the same refusals in report, plot and the TUI.
+TESTS += tests/test_file_kinds.sh
+EXTRA_DIST += tests/test_file_kinds.sh

@@ -71,4 +71,21 @@ for bad in "$W/missing.json" "$W" "$W/compare.txt"; do
 	ok $? "a bad baseline ($(basename "$bad")) is refused with status 2 (got $st), naming it"
 done
 
+# Issue 25 item 4: one writer. The TUI's export of a replayed run with its
+# baseline is the file `run --json --baseline` wrote, byte for byte: the
+# same streamed document, the baseline's verdicts included.
+# Both name the baseline as the pane does (cwd $W): the file records it.
+ABS=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+(cd "$W" && "$ABS" run --backend "$BK" --kernel add:100 -n 500 --seed 2 --json cli.json \
+	--baseline base.json -q >/dev/null)
+grep -q '"cells_compared":2' "$W/cli.json"; ok $? "run --baseline writes the verdicts"
+rm -f "$W"/ticklab-run-*.json
+start 120 35 "LANG=$UTF8 TERM=xterm-256color" tui --replay cli.json --baseline base.json
+wait_for 'vs base.json' 20; ok $? "the replay of run --baseline's file opens"
+keys e
+wait_for 'exported to .*\.json' 20; ok $? "e exports the replayed run"
+f=$(ls "$W"/ticklab-run-*.json 2>/dev/null | head -1)
+[ -n "$f" ] && cmp "$f" "$W/cli.json" >"$W/cmp" 2>&1
+ok $? "the export is byte-equal to run --json --baseline's file ($(cat "$W/cmp"))"
+
 done_testing

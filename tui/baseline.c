@@ -171,6 +171,36 @@ void tui_baseline_reset(struct tui_app *app)
 	}
 }
 
+/* Whether the baseline was taken on this node: the replayed file's host,
+ * or this node's facts when already measured (never measured here: a
+ * draw or a key never waits). */
+static bool same_node(const struct tui_app *app)
+{
+	json_t *here = app->replay ? json_incref(app->host_json)
+		       : app->have_host ? tl_host_to_json(&app->host) : NULL;
+	bool same = tl_hosts_same_node(app->baseline->meta.host, here);
+
+	json_decref(here);
+	return same;
+}
+
+bool tui_baseline_compare(const struct tui_app *app, struct tl_run_compare *out,
+			  const struct tl_run **base)
+{
+	struct tui_baseline *bl = app->baseline;
+
+	memset(out, 0, sizeof *out);
+	if (!bl)
+		return false;
+	*base = &bl->run;
+	if (tl_runs_compare(&bl->run, &app->run, TL_COMPARE_DEFAULT_THRESHOLD_PCT, app->run_seed,
+			    same_node(app), out) < 0) {
+		tl_run_compare_free(out);
+		return false;
+	}
+	return true;
+}
+
 /* The child: compares row by row and sends each as it comes. */
 static void child_main(struct tui_app *app, int fd)
 {
@@ -179,13 +209,8 @@ static void child_main(struct tui_app *app, int fd)
 	size_t next = 0;
 	int r;
 
-	/* The node's facts only when already measured: a draw never waits. */
-	json_t *here = app->replay ? json_incref(app->host_json)
-		       : app->have_host ? tl_host_to_json(&app->host) : NULL;
-
 	tl_runs_compare_begin(&bl->run, TL_COMPARE_DEFAULT_THRESHOLD_PCT, app->run_seed,
-			      tl_hosts_same_node(bl->meta.host, here), &rc);
-	json_decref(here);
+			      same_node(app), &rc);
 	while ((r = tl_runs_compare_step(&bl->run, &app->run, &next, &rc)) > 0) {
 		struct msg m;
 

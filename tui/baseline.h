@@ -30,6 +30,14 @@ bool tui_baseline_ghost(const struct tui_app *app, size_t cell, const double **s
  * baseline is loaded. *bad: the cell differs from its baseline. */
 bool tui_baseline_line(const struct tui_app *app, size_t cell, int w, char *buf, size_t len,
 		       bool *bad, bool *dim);
+/* For the export: the comparison of the whole run with the baseline, as
+ * run --baseline computes it (tl_runs_compare with the run's seed and the
+ * default band), and the baseline run; false without a baseline (or out
+ * of memory). *out is then the caller's to tl_run_compare_free. */
+struct tl_run;
+struct tl_run_compare;
+bool tui_baseline_compare(const struct tui_app *app, struct tl_run_compare *out,
+			  const struct tl_run **base);
 /* The baseline's file name, or NULL. */
 const char *tui_baseline_path(const struct tui_app *app);
 

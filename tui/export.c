@@ -16,6 +16,7 @@
 #include "bench/levels.h"
 #include "io/host_json.h"
 #include "io/plot.h"
+#include "io/run_compare.h"
 #include "io/results.h"
 #include "io/theme.h"
 #include "tui/app.h"
@@ -44,6 +45,42 @@ int tui_export_json(const char *path, json_t *doc, char *why, size_t whylen)
 	return rc;
 }
 
+/* The run file `run --json` writes, through its writer (io/run_json.h):
+ * streamed, so an export costs no memory per sample beyond the analysis
+ * of one cell, and with the baseline's verdicts when there is one. */
+static int export_run_json(struct tui_app *app, const char *path, bool interrupted, char *why,
+			   size_t whylen)
+{
+	struct tl_run_compare cmp;
+	struct tl_run_json_baseline bl = { tui_baseline_path(app), NULL, &cmp };
+	struct tl_analysis *an;
+	struct tl_out *o;
+	json_t *host;
+	bool have_bl;
+	int rc;
+
+	if (!(o = tl_out_open(path, why, whylen)))
+		return -1;
+	if (app->replay && app->host_json)
+		host = json_deep_copy(app->host_json);
+	else {
+		tui_info_ensure(app);
+		if (tl_levels_cached()) /* what sized the run's NxLk: the file says so */
+			app->host.levels = *tl_levels_cached();
+		host = tl_host_to_json(&app->host);
+	}
+	an = tl_xcalloc(app->run.ncells ? app->run.ncells : 1, sizeof *an);
+	for (size_t i = 0; i < app->run.ncells; i++)
+		tl_cell_analyse(&app->run, i, app->os, app->run_seed, &an[i]);
+	have_bl = tui_baseline_compare(app, &cmp, &bl.base);
+	rc = tl_run_json_commit(o, &app->run, an, app->os, app->run_seed, interrupted, host,
+				have_bl ? &bl : NULL, why, whylen);
+	if (have_bl)
+		tl_run_compare_free(&cmp);
+	free(an);
+	return rc;
+}
+
 int tui_live_export(struct tui_app *app, bool csv, bool interrupted, char *path, size_t pathlen,
 		    char *why, size_t whylen)
 {
@@ -59,23 +96,7 @@ int tui_live_export(struct tui_app *app, bool csv, bool interrupted, char *path,
 	tui_export_name(path, pathlen, interrupted ? "session" : "run", csv ? "csv" : "json");
 	if (csv)
 		return tl_run_write_csv(path, &app->run, why, whylen);
-
-	struct tl_analysis *an = tl_xcalloc(app->run.ncells, sizeof *an);
-	for (size_t i = 0; i < app->run.ncells; i++)
-		tl_cell_analyse(&app->run, i, app->os, app->run_seed, &an[i]);
-	json_t *host = NULL;
-	if (app->replay && app->host_json)
-		host = json_deep_copy(app->host_json);
-	else {
-		tui_info_ensure(app);
-		if (tl_levels_cached()) /* what sized the run's NxLk: the file says so */
-			app->host.levels = *tl_levels_cached();
-		host = tl_host_to_json(&app->host);
-	}
-	json_t *doc = tl_run_to_json(&app->run, an, app->os, app->run_seed,
-				     interrupted || app->interrupted, host);
-	free(an);
-	return tui_export_json(path, doc, why, whylen);
+	return export_run_json(app, path, interrupted || app->interrupted, why, whylen);
 }
 
 void tui_export_figures(struct tui_app *app, const char *json, const struct tui_figure *figs,

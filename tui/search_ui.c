@@ -13,6 +13,7 @@
 #include "bench/search_params.h"
 #include "bench/size.h"
 #include "io/host_json.h"
+#include "io/file_kind.h"
 #include "io/json_read.h"
 #include "io/plot.h"
 #include "io/results.h"
@@ -1017,15 +1018,19 @@ static int rows_from_plan(struct tui_app *app)
 
 int tui_search_load(struct tui_app *app, const char *path, char *why, size_t whylen)
 {
-	/* The reader report uses: duplicate keys, FIFOs and sizes are
-	 * refused the same way. */
-	json_t *doc = tl_json_load(path, why, whylen);
+	/* report's opening and kind (io/file_kind.h): duplicate keys, FIFOs
+	 * and sizes are refused in the same words, and a run's arrays are
+	 * not built into a tree only to be dropped. */
+	enum tl_file_kind kind;
+	struct tl_bulk *bulk;
+	json_t *doc = tl_file_load(path, &kind, &bulk, why, whylen);
 	bool interrupted;
 	if (!doc)
 		return -1;
-	if (!tl_search_json_is(doc)) {
+	tl_bulk_free(bulk);
+	if (kind != TL_FILE_SEARCH) {
 		json_decref(doc);
-		return 1; /* not a search: the run loader says what is wrong */
+		return 1; /* the run loader reads a run, and says what is wrong with anything else */
 	}
 	tui_search_free(app);
 	int rc = tl_search_from_json(doc, path, &app->search_plan, &app->search_cells, &interrupted,
