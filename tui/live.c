@@ -724,10 +724,32 @@ static void draw_summary(struct tui_app *app, const struct tui_rect *r, const st
 				    : (const char *[]){"min < 0: the timer's own cost varies more than "
 						       "this kernel's",
 						       "min < 0: t_e varies more", "min < 0", NULL});
+	/* An overhead larger than the kernel's own time (a syscall timer on
+	 * add:500) is subtracted with its run-to-run noise: the median then
+	 * moves between runs by more than the body it measures, and an odd
+	 * min (500 ADDs in 40 ns) is that subtraction, not the CPU. */
+	if (c->kernel.kind != TL_KERNEL_EMPTY && isfinite(v->overhead_ns) && s->p50 > 0 &&
+	    v->overhead_ns > 2 * s->p50 && y < r->y + r->h) {
+		char n0[160], n1[64];
+		snprintf(n0, sizeof n0,
+			 "t_e,std is %.0fx the kernel's time: subtracting a noisy overhead moves "
+			 "p50 and min from run to run",
+			 v->overhead_ns / s->p50);
+		snprintf(n1, sizeof n1, "t_e,std %.0fx the kernel: noisy", v->overhead_ns / s->p50);
+		put_fitting(app, &y, r, (const char *[]){n0, n1, "t_e > kernel: noisy", NULL});
+	}
 	/* The pitfall is said, not hidden: an inactive filter's note, or what
 	 * ran instead, wrapped. */
 	if (stats_os_said(&v->an.os)) {
 		const char *p = v->an.os.note;
+		char lines[8][TUI_WRAP_LINE], head[200];
+		/* A note the rows left cannot hold whole shows its first clause
+		 * ("OS-noise filter inactive"), never a sentence cut mid-phrase;
+		 * report and the JSON keep the whole note. */
+		if (r->w > 0 && (int)tui_wrap(p, r->w, lines, 0) > r->y + r->h - y) {
+			snprintf(head, sizeof head, "%.*s", (int)strcspn(p, ":("), p);
+			p = head;
+		}
 		while (*p && y < r->y + r->h) {
 			int len = (int)strlen(p);
 			if (len > r->w) {

@@ -12,6 +12,7 @@
 #include "bench/probe.h"
 #include "bench/size.h"
 #include "tui/app.h"
+#include "tui/wrap.h"
 #include "tui/curses.h"
 
 #define LIST_BACKENDS 0
@@ -46,7 +47,7 @@ static void probe_backend(struct tui_item *it, const char *id)
 	tl_backend_probe(id, &cost, &p);
 	it->available = p.available;
 	if (!p.available) {
-		snprintf(it->detail, sizeof it->detail, "unavailable: %.185s", p.reason);
+		snprintf(it->detail, sizeof it->detail, "unavailable: %.290s", p.reason);
 		return;
 	}
 	tui_fmt_ns(p.overhead_ns, a, sizeof a);
@@ -97,7 +98,16 @@ static int add_kernels(struct tui_app *app, const char *text, bool selected, cha
 		if (k[j].kind == TL_KERNEL_EMPTY)
 			snprintf(it->detail, sizeof it->detail, "the timer's own cost");
 		else if (k[j].kind == TL_KERNEL_JITTER)
-			snprintf(it->detail, sizeof it->detail, "injected variation");
+			/* units on every number: the preset's 5 is ADDs, not ns */
+			if (k[j].d_ns > 0)
+				snprintf(it->detail, sizeof it->detail,
+					 "D = %g ns on %g%% of samples, K = %llu ADDs", k[j].d_ns,
+					 100 * k[j].p, (unsigned long long)k[j].k);
+			else
+				snprintf(it->detail, sizeof it->detail,
+					 "D = %llu ADDs on %g%% of samples, K = %llu ADDs",
+					 (unsigned long long)k[j].d, 100 * k[j].p,
+					 (unsigned long long)k[j].k);
 		else
 			snprintf(it->detail, sizeof it->detail, "%llu dependent %ss",
 				 (unsigned long long)k[j].k, tl_kernel_op(k[j].kind));
@@ -180,6 +190,35 @@ void tui_setup_free(struct tui_app *app)
 	}
 }
 
+/* Bytes of text that fit in room columns when a row cut short ends at a
+ * space and keeps ell columns for its ellipsis: no word is shown in part
+ * (only a single word wider than the row is). *cut: some was left off. */
+static size_t fit_words(const char *text, long room, int ell, bool *cut)
+{
+	size_t bytes = 0;
+	long cols = 0;
+	for (; text[bytes]; cols++) {
+		bytes++;
+		while ((text[bytes] & 0xc0) == 0x80)
+			bytes++;
+	}
+	*cut = cols > room;
+	if (!*cut)
+		return bytes;
+	size_t fit = 0;
+	for (long c = 0; text[fit] && c < room - ell; c++) {
+		fit++;
+		while ((text[fit] & 0xc0) == 0x80)
+			fit++;
+	}
+	size_t at = fit;
+	while (at > 0 && text[at] != ' ')
+		at--;
+	while (at > 0 && text[at - 1] == ' ')
+		at--;
+	return at > 0 ? at : fit;
+}
+
 /* What a row shows of an item: its label and as much of its detail as the
  * row has room for (draw_list's layout), so a filter never matches words
  * cut off the screen. Before the first draw, all of it. */
@@ -190,12 +229,8 @@ static void shown_text(const struct tui_list *l, size_t i, char *buf, size_t len
 	long room = (long)sizeof it->detail;
 	if (l->row_cols > 0)
 		room = (long)l->row_cols - 4 - (long)(lab > (size_t)l->label_cols ? lab : (size_t)l->label_cols) - 1;
-	size_t bytes = 0;
-	for (long cols = 0; it->detail[bytes] && cols < room; cols++) {
-		bytes++;
-		while ((it->detail[bytes] & 0xc0) == 0x80)
-			bytes++;
-	}
+	bool cut;
+	size_t bytes = fit_words(it->detail, room, 1, &cut);
 	snprintf(buf, len, "%s  %.*s", it->label, (int)bytes, it->detail);
 }
 
@@ -203,7 +238,7 @@ bool tui_list_visible(const struct tui_list *l, size_t i)
 {
 	if (!l->re)
 		return true;
-	char text[TL_ID_MAX + 210];
+	char text[TL_ID_MAX + 330];
 	shown_text(l, i, text, sizeof text);
 	return pcre2_match(l->re, (PCRE2_SPTR)text, strlen(text), 0, 0, l->md, NULL) >= 0;
 }
@@ -461,6 +496,16 @@ void tui_setup_click(struct tui_app *app, int y, int x, bool toggle)
 	app->dirty = true;
 }
 
+/* Rows an item takes wrapped when label and description share cols
+ * columns (at least one: a row without a description is its label). */
+static size_t row_lines(const char *label, const char *detail, int pad, long cols)
+{
+	char wl[1][TUI_WRAP_LINE];
+	long lab = (long)strlen(label), w = cols - (lab > pad ? lab : pad);
+	size_t n = w > 8 ? tui_wrap(detail, (int)w, wl, 0) : 99;
+	return n ? n : 1;
+}
+
 static void draw_list(struct tui_app *app, int which)
 {
 	struct tui_list *l = &app->lists[which];
@@ -500,8 +545,23 @@ static void draw_list(struct tui_app *app, int which)
 	if (vis_before >= l->top + (size_t)rows)
 		l->top = vis_before - (size_t)rows + 1;
 
+	/* When every row fits wrapped in words, rows wrap (a wide terminal's
+	 * spare height); otherwise a row cut short ends in an ellipsis and the
+	 * cursor's whole description shows in the rows left under the list. */
+	long room = (long)r->w - 4 - pad - 1;
+	bool utf8 = app->tier == TUI_TIER_UTF8;
+	const char *ell = utf8 ? "…" : "...";
+	char wl[8][TUI_WRAP_LINE];
+	size_t need = 0;
+	for (size_t i = 0; i < l->n; i++)
+		if (tui_list_visible(l, i))
+			need += row_lines(l->items[i].label, l->items[i].detail, pad, room + pad);
+	bool wrap = room > 8 && need <= (size_t)rows;
+	if (wrap)
+		l->top = 0;
 	int y = r->y + 1;
 	size_t vis = 0;
+	const struct tui_item *under = NULL;
 	for (size_t i = 0; i < l->n && y < r->y + r->h; i++) {
 		if (!tui_list_visible(l, i))
 			continue;
@@ -516,8 +576,30 @@ static void draw_list(struct tui_app *app, int which)
 		tui_fill(y, r->x, r->w, attr);
 		int w = tui_putf(y, r->x, r->w, attr | (it->selected ? (int)A_BOLD : 0), "%s %-*s ", box,
 				 pad, it->label);
-		tui_put(y, r->x + w, r->w - w, attr, it->detail);
+		if (wrap) {
+			size_t n = tui_wrap(it->detail, r->w - w, wl, 8);
+			if (n == 0) /* no description: the row is its label */
+				y++;
+			for (size_t k = 0; k < n && k < 8 && y < r->y + r->h; k++) {
+				if (k)
+					tui_fill(y, r->x, r->w, attr);
+				tui_put(y++, r->x + w, r->w - w, attr, wl[k]);
+			}
+			continue;
+		}
+		bool cut;
+		size_t bytes = fit_words(it->detail, room, utf8 ? 1 : 3, &cut);
+		tui_putf(y, r->x + w, r->w - w, attr, "%.*s%s", (int)bytes, it->detail, cut ? ell : "");
+		if (cut && cur)
+			under = it;
 		y++;
+	}
+	if (under && r->y + r->h - y >= 2) {
+		size_t n = tui_wrap(under->detail, r->w - 2, wl, 8);
+		int dim = tui_attr(app, TUI_ROLE_INACTIVE);
+		if ((int)n <= r->y + r->h - y - 1)
+			for (size_t k = 0; k < n && k < 8; k++)
+				tui_put(++y, r->x + 2, r->w - 2, dim, wl[k]);
 	}
 	if (!nvis)
 		tui_put(r->y + 1, r->x + 1, r->w - 1, tui_attr(app, TUI_ROLE_INACTIVE),
