@@ -102,7 +102,8 @@ if name == "live":
                 break
             parts.append(seg)
         text = " ".join(p.strip() for p in parts)
-        if not (re.search(r"[\d)]$", text) or text.rstrip(".") == "OS-noise filter inactive"
+        # whole (ends in a number or a parenthesis), or its first clause alone
+        if not (re.search(r"[\d)]$", text) or re.fullmatch(r"[\w -]+", text)
                 or text.endswith(ELL)):
             cut("live: the filter note ends %r" % text[-40:])
 
