@@ -105,7 +105,7 @@ static bool key_kept(const struct tui_key *k)
 	return k->action == TUI_ACT_HELP || k->action == TUI_ACT_QUIT;
 }
 
-void tui_keys_status(enum tui_screen s, int width, char *buf, size_t len)
+void tui_keys_status(enum tui_screen s, bool replay, int width, char *buf, size_t len)
 {
 	size_t used = 0;
 	int kept = 0;
@@ -117,7 +117,8 @@ void tui_keys_status(enum tui_screen s, int width, char *buf, size_t len)
 	for (size_t i = 0; i < tui_nkeys; i++) {
 		const struct tui_key *k = &tui_keys[i];
 		char item[64];
-		if (!k->verb || !(k->screens & TUI_ON(s)))
+		/* a replay samples nothing: pause is not offered */
+		if (!k->verb || !(k->screens & TUI_ON(s)) || (replay && k->action == TUI_ACT_PAUSE))
 			continue;
 		int n = snprintf(item, sizeof item, "%s%s %s", used ? "  " : "", k->label, k->verb);
 		int room = width - (key_kept(k) ? 0 : kept);

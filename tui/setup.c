@@ -60,6 +60,12 @@ static void probe_backend(struct tui_item *it, const char *id)
 		 p.backend->simulated ? "  (simulated)" : "");
 }
 
+static int by_bytes(const void *a, const void *b)
+{
+	uint64_t x = ((const struct tui_item *)a)->bytes, y = ((const struct tui_item *)b)->bytes;
+	return (x > y) - (x < y);
+}
+
 static void add_flush(struct tui_app *app, const char *text, bool selected)
 {
 	uint64_t bytes;
@@ -67,11 +73,18 @@ static void add_flush(struct tui_app *app, const char *text, bool selected)
 	if (tl_size_parse(text, app->have_topo ? &app->topo : NULL, &bytes, why, sizeof why) < 0)
 		return; /* a preset this node cannot have (no L3, say) is left out */
 	struct tui_list *l = &app->lists[LIST_FLUSH];
-	for (size_t i = 0; i < l->n; i++)
-		if (l->items[i].bytes == bytes)
-			return;
-	struct tui_item *it = list_add(l);
 	tl_size_format(bytes, human, sizeof human);
+	for (size_t i = 0; i < l->n; i++)
+		if (l->items[i].bytes == bytes) {
+			/* 4xL2 says why the size is there; a bare 4MiB equal to it
+			 * does not: the cache multiple names the row */
+			if (strstr(text, "xL") && !strstr(l->items[i].label, "xL")) {
+				snprintf(l->items[i].label, sizeof l->items[i].label, "%s", text);
+				snprintf(l->items[i].detail, sizeof l->items[i].detail, "= %s", human);
+			}
+			return;
+		}
+	struct tui_item *it = list_add(l);
 	snprintf(it->label, sizeof it->label, "%s", text);
 	if (strcmp(human, text) != 0)
 		snprintf(it->detail, sizeof it->detail, "= %s", human);
@@ -163,6 +176,9 @@ void tui_setup_init(struct tui_app *app)
 					    "64MiB", "110MiB"};
 	for (size_t i = 0; i < sizeof flush / sizeof flush[0]; i++)
 		add_flush(app, flush[i], i == 0);
+	/* smallest first: the cache multiples land where their sizes do */
+	qsort(app->lists[LIST_FLUSH].items, app->lists[LIST_FLUSH].n,
+	      sizeof app->lists[LIST_FLUSH].items[0], by_bytes);
 	static const char *const kern[] = {"empty", "add:100", "add:500", "add:1000", "add:5000",
 					   "add:20000", "jitter:500,5,0.1"};
 	for (size_t i = 0; i < sizeof kern / sizeof kern[0]; i++)
