@@ -44,3 +44,9 @@ EXTRA_DIST += tests/fixtures/hwloc-amd-zen3-kvm-guest.xml tests/fixtures/chase/a
 # Issue 22 in the TUI: NxLk sized by the measured levels, the long-run ask.
 TESTS += tests/test_tui_levels.sh
 EXTRA_DIST += tests/test_tui_levels.sh tests/golden/long-run-80x24.txt
+# every screen at 80x24, 120x35 and 200x50 with no message cut mid-word
+TESTS += tests/test_screen_walk.sh
+EXTRA_DIST += tests/test_screen_walk.sh tests/screen_walk.py tests/screen_catalogue.py
+# README, ticklab(1), each --help and a real run agree
+TESTS += tests/test_doc_consistency.sh
+EXTRA_DIST += tests/test_doc_consistency.sh
