@@ -578,6 +578,12 @@ static void fmt1(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.1f", v);
 }
 
+/* What rounds to 0 at one decimal prints without a sign: never -0.0. */
+static double z1(double v)
+{
+	return fabs(v) < 0.05 ? 0.0 : v;
+}
+
 /* The lecture's answer under each backend: whether this timer sees the
  * injected ADDs, with the measured shift and its interval. */
 static void draw_verdict(struct tui_app *app, int y, const struct tui_rect *r,
@@ -602,11 +608,11 @@ static void draw_verdict(struct tui_app *app, int y, const struct tui_rect *r,
 				 j->aa.ok && j->aa.cmp.mwu_p >= TL_JITTER_ALPHA ? "P-swapped" : "A/A");
 	} else if (j->detected) {
 		snprintf(line, sizeof line, "sees +%llu ADDs = %.1f ns: %.1f ns [%.1f, %.1f]",
-			 (unsigned long long)c->kernel.d, j->true_shift_ns, j->cmp.shift, j->cmp.lo,
-			 j->cmp.hi);
+			 (unsigned long long)c->kernel.d, j->true_shift_ns, z1(j->cmp.shift),
+			 z1(j->cmp.lo), z1(j->cmp.hi));
 		if ((int)strlen(line) > r->w)
 			snprintf(line, sizeof line, "sees %.1f ns: %.1f [%.1f,%.1f]", j->true_shift_ns,
-				 j->cmp.shift, j->cmp.lo, j->cmp.hi);
+				 z1(j->cmp.shift), z1(j->cmp.lo), z1(j->cmp.hi));
 	} else {
 		/* On a coarse lattice the interval can collapse to one step
 		 * value: the step says how little that proves. */
@@ -615,11 +621,11 @@ static void draw_verdict(struct tui_app *app, int y, const struct tui_rect *r,
 		if (c->resolution_ns > j->cmp.hi - j->cmp.lo)
 			snprintf(step, sizeof step, " on a %.0f ns step", c->resolution_ns);
 		snprintf(line, sizeof line, "cannot: [%+.1f, %+.1f] ns%s (+%llu ADDs = %.1f ns)",
-			 j->cmp.lo, j->cmp.hi, step, (unsigned long long)c->kernel.d,
+			 z1(j->cmp.lo), z1(j->cmp.hi), step, (unsigned long long)c->kernel.d,
 			 j->true_shift_ns);
 		if ((int)strlen(line) > r->w)
 			snprintf(line, sizeof line, "cannot %.1f ns: [%+.1f, %+.1f]", j->true_shift_ns,
-				 j->cmp.lo, j->cmp.hi);
+				 z1(j->cmp.lo), z1(j->cmp.hi));
 	}
 	tui_put(y, r->x, r->w, attr, line);
 }
