@@ -1,4 +1,5 @@
-# tui/: the terminal UI. Only reads results and calls stats/ and io/.
+# tui/: the terminal UI: screens over the runner and search engine (bench/),
+# the files in and out (io/) and the statistics (stats/); no layer includes it.
 libticklab_a_SOURCES += tui/tui.h tui/curses.h \
 	tui/keys.c tui/keys.h tui/wrap.c tui/wrap.h \
 	tui/layout.c tui/layout.h \
