@@ -710,6 +710,21 @@ static void draw_summary(struct tui_app *app, const struct tui_rect *r, const st
 	}
 	if (y < r->y + r->h)
 		tui_putf(y++, r->x, r->w, dim, "t_e,std %s res %s", te, res);
+	/* An overhead larger than the kernel's own time (a syscall timer on
+	 * add:500) is subtracted with its run-to-run noise: the median then
+	 * moves between runs by more than the body it measures, and an odd
+	 * min (500 ADDs in 40 ns) is that subtraction, not the CPU. Said
+	 * before the drift: that noise is often what the drift shows. */
+	if (c->kernel.kind != TL_KERNEL_EMPTY && isfinite(v->overhead_ns) && s->p50 > 0 &&
+	    v->overhead_ns > 2 * s->p50 && y < r->y + r->h) {
+		char n0[160], n1[64];
+		snprintf(n0, sizeof n0,
+			 "t_e,std is %.0fx the kernel's time: subtracting a noisy overhead moves "
+			 "p50 and min from run to run",
+			 v->overhead_ns / s->p50);
+		snprintf(n1, sizeof n1, "t_e,std %.0fx the kernel: noisy", v->overhead_ns / s->p50);
+		put_fitting(app, &y, r, (const char *[]){n0, n1, "t_e > kernel: noisy", NULL});
+	}
 	/* CV's floor when the level moved during the run (stats_drift); the
 	 * info screen's clock probe tells whether the core clock is why. */
 	if (tl_cell_shows_drift(c, &v->an) && y < r->y + r->h) {
@@ -730,20 +745,6 @@ static void draw_summary(struct tui_app *app, const struct tui_rect *r, const st
 				    : (const char *[]){"min < 0: the timer's own cost varies more than "
 						       "this kernel's",
 						       "min < 0: t_e varies more", "min < 0", NULL});
-	/* An overhead larger than the kernel's own time (a syscall timer on
-	 * add:500) is subtracted with its run-to-run noise: the median then
-	 * moves between runs by more than the body it measures, and an odd
-	 * min (500 ADDs in 40 ns) is that subtraction, not the CPU. */
-	if (c->kernel.kind != TL_KERNEL_EMPTY && isfinite(v->overhead_ns) && s->p50 > 0 &&
-	    v->overhead_ns > 2 * s->p50 && y < r->y + r->h) {
-		char n0[160], n1[64];
-		snprintf(n0, sizeof n0,
-			 "t_e,std is %.0fx the kernel's time: subtracting a noisy overhead moves "
-			 "p50 and min from run to run",
-			 v->overhead_ns / s->p50);
-		snprintf(n1, sizeof n1, "t_e,std %.0fx the kernel: noisy", v->overhead_ns / s->p50);
-		put_fitting(app, &y, r, (const char *[]){n0, n1, "t_e > kernel: noisy", NULL});
-	}
 	/* The pitfall is said, not hidden: an inactive filter's note, or what
 	 * ran instead, wrapped. */
 	if (stats_os_said(&v->an.os)) {
@@ -752,8 +753,22 @@ static void draw_summary(struct tui_app *app, const struct tui_rect *r, const st
 		/* A note the rows left cannot hold whole shows its first clause
 		 * ("OS-noise filter inactive"), never a sentence cut mid-phrase;
 		 * report and the JSON keep the whole note. */
-		if (r->w > 0 && (int)tui_wrap(p, r->w, lines, 0) > r->y + r->h - y) {
-			snprintf(head, sizeof head, "%.*s", (int)strcspn(p, ":("), p);
+		int left = r->y + r->h - y;
+		if (r->w > 1 && left > 0 && (int)tui_wrap(p, r->w, lines, 0) > left) {
+			if (strncmp(p, "OS-noise filter", 15) == 0) {
+				snprintf(head, sizeof head, "%.*s", (int)strcspn(p, ":("), p);
+			} else { /* what ran, in the rows there are, and a sign of more */
+				size_t n = tui_wrap(p, r->w - 1, lines, 8);
+				int k = left < (int)n ? left : (int)n;
+				size_t used = 0;
+				head[0] = '\0';
+				for (int i = 0; i < k && i < 8; i++)
+					used += (size_t)snprintf(head + used, sizeof head - used, "%s%s",
+								 i ? " " : "", lines[i]);
+				if (used < sizeof head - 4)
+					snprintf(head + used, sizeof head - used, "%s",
+						 app->tier == TUI_TIER_UTF8 ? "…" : "~");
+			}
 			p = head;
 		}
 		while (*p && y < r->y + r->h) {
