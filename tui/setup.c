@@ -573,7 +573,33 @@ static void draw_list(struct tui_app *app, int which)
 		if (tui_list_visible(l, i))
 			need += row_lines(l->items[i].label, l->items[i].detail, pad, room + pad);
 	bool wrap = room > 8 && need <= (size_t)rows;
-	if (wrap)
+	/* Not all fit wrapped but every item fits on a row: the spare rows go
+	 * to the cursor's item first, then to the others in order (120x35). */
+	long spare = 0;
+	if (!wrap && room > 8 && nvis <= (size_t)rows && l->cursor < l->n) {
+		spare = (long)rows - (long)nvis;
+		if (focused && tui_list_visible(l, l->cursor)) {
+			const struct tui_item *c = &l->items[l->cursor];
+			long more = (long)row_lines(c->label, c->detail, pad, room + pad) - 1;
+			spare -= more < spare ? more : spare;
+		}
+	}
+	/* the others share what is left evenly: each up to cap more rows */
+	long cap = 0;
+	for (long c = 7; c > 0 && spare > 0; c--) {
+		long sum = 0;
+		for (size_t i = 0; i < l->n; i++)
+			if (tui_list_visible(l, i) && !(focused && i == l->cursor)) {
+				long more = (long)row_lines(l->items[i].label, l->items[i].detail, pad,
+							    room + pad) - 1;
+				sum += more < c ? more : c;
+			}
+		if (sum <= spare) {
+			cap = c;
+			break;
+		}
+	}
+	if (wrap || nvis <= (size_t)rows)
 		l->top = 0;
 	int y = r->y + 1;
 	size_t vis = 0;
@@ -603,9 +629,33 @@ static void draw_list(struct tui_app *app, int which)
 			}
 			continue;
 		}
+		size_t n = room > 8 ? tui_wrap(it->detail, r->w - w, wl, 8) : 0;
+		long lines = 1;
+		if (n > 1 && room > 8 && nvis <= (size_t)rows) {
+			long more = (long)n - 1;
+			if (cur && focused) /* its share was taken before the loop */
+				lines += more < (long)rows - (long)nvis ? more : (long)rows - (long)nvis;
+			else
+				lines += more < cap ? more : cap;
+		}
+		if (lines > 1) {
+			for (long k = 0; k + 1 < lines && y < r->y + r->h; k++) {
+				if (k)
+					tui_fill(y, r->x, r->w, attr);
+				tui_put(y++, r->x + w, r->w - w, attr, wl[k]);
+			}
+			tui_fill(y, r->x, r->w, attr);
+		}
+		/* the rest on the last row given, cut at a word with an ellipsis */
+		char rest[TUI_WRAP_LINE * 2] = "";
+		size_t len = 0;
+		for (size_t k = (size_t)lines - 1; k < n && k < 8 && len < sizeof rest; k++)
+			len += (size_t)snprintf(rest + len, sizeof rest - len, "%s%s", len ? " " : "",
+						wl[k]);
+		const char *text = lines > 1 ? rest : it->detail;
 		bool cut;
-		size_t bytes = fit_words(it->detail, room, utf8 ? 1 : 3, &cut);
-		tui_putf(y, r->x + w, r->w - w, attr, "%.*s%s", (int)bytes, it->detail, cut ? ell : "");
+		size_t bytes = fit_words(text, r->w - w, utf8 ? 1 : 3, &cut);
+		tui_putf(y, r->x + w, r->w - w, attr, "%.*s%s", (int)bytes, text, cut ? ell : "");
 		if (cut && cur)
 			under = it;
 		y++;
