@@ -1,4 +1,5 @@
-/* Capabilities are measured, not read off a flag (SPEC §2).
+/* Capabilities are measured, not read off a flag: CPUID and hypervisors
+ * lie (this node's CPUID hides RDTSCP, which executes).
  *
  * An instruction that may fault (rdtscp where CPUID hides it, Armv8 mrs of
  * a system register) is first executed in a throwaway child: a SIGILL or

@@ -1,4 +1,4 @@
-/* sim: a simulated timer with a stated τ_e distribution (SPEC §1-2). It
+/* sim: a simulated timer with a stated τ_e distribution. It
  * times nothing; it returns what a timer with this model would read, so
  * tests and teaching get known answers. Always labelled simulated.
  *

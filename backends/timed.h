@@ -1,4 +1,5 @@
-/* The timed-region template every backend instantiates (SPEC §2, paper §3.1).
+/* The timed-region template every backend instantiates (paper §3.1), so
+ * every timer brackets the same instructions and only its reads differ.
  *
  *   TL_TIMED_DEFINE(X, T, PREP, READ, DIFF)
  *
@@ -371,7 +372,8 @@ TL_TIMED_INLINE uint64_t tl_timed_jitter_run(struct tl_timed_jitter j)
 #define TL_TIMED_NO_PREP(t) (void)(t)
 
 /* Raw difference of two integer readings, signed: an unfenced read may
- * come back earlier than the one before it (τ_e < 0, SPEC §1). */
+ * come back earlier than the one before it (τ_e < 0), and that is
+ * a reading to keep, not an underflow. */
 #define TL_TIMED_DIFF_INT(t, e, s) ((double)(int64_t)((uint64_t)(e) - (uint64_t)(s)))
 
 /* One timed chain kernel: NAME's prepare before the first read, its run

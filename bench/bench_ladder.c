@@ -219,7 +219,7 @@ static void one_size(const struct opts *o, struct tl_timer *t, struct ref *refs,
 static void usage(void)
 {
 	fprintf(stderr, "usage: bench_ladder [-b TIMER] [-n REPS] [-r ROUNDS 1..%d] [-c] CHASE_REF "
-			"LOAD-RANGE (load:4KiB..4xL3)\n",
+			"LOAD-RANGE (load:4KiB..2xL3)\n",
 		MAX_ROUNDS);
 	exit(2);
 }

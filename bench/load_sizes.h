@@ -1,5 +1,5 @@
 /* The buffer sizes of a load kernel: one size, a list (16KiB+1MiB+64MiB)
- * or a range across the cache levels (16KiB..1GiB, 4KiB..4xL3). */
+ * or a range across the cache levels (16KiB..1GiB, 4KiB..2xL3). */
 #ifndef TL_BENCH_LOAD_SIZES_H
 #define TL_BENCH_LOAD_SIZES_H
 

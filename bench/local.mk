@@ -35,7 +35,7 @@ EXTRA_DIST += tests/fixtures/sysfs-xeon6248 tests/fixtures/sysfs-epyc7742 \
 	tests/fixtures/sysfs-broken tests/fixtures/hwloc-amd-zen5-bhyve-guest.xml \
 	tests/fixtures/hwloc-nocache.xml tests/fixtures/hwloc-truncated.xml \
 	tests/fixtures/make-topology-fixtures.sh tests/fixtures/fsroot-sysfs-caches
-# search helper: the searches' measurement callback over a timer + flush
+# the searches' measurement callback over a timer + flush
 libticklab_a_SOURCES += bench/search_engine.c bench/search_engine.h bench/search_cell.c \
 	bench/search_cell.h bench/search_summary.c bench/search_params.c bench/search_params.h
 
@@ -48,7 +48,7 @@ bench_bench_flush_LDADD = $(TL_LIBS)
 bench_bench_rate_SOURCES = bench/bench_rate.c
 bench_bench_rate_LDADD = $(TL_LIBS)
 BENCH_RUN += bench/bench_barrier bench/bench_flush bench/bench_rate
-# search helper: fast against paper (prints numbers)
+# fast against paper (prints numbers)
 noinst_PROGRAMS += bench/bench_search
 bench_bench_search_SOURCES = bench/bench_search.c
 bench_bench_search_LDADD = $(TL_LIBS)
@@ -58,7 +58,7 @@ noinst_PROGRAMS += bench/bench_stats
 bench_bench_stats_SOURCES = bench/bench_stats.c
 bench_bench_stats_LDADD = $(TL_LIBS)
 BENCH_RUN += bench/bench_stats
-# kernels helper: the memory ladder beside an independent pointer chase
+# the memory ladder beside an independent pointer chase
 # (bench/chase_ref.c links nothing of the lab's) and the chain slopes
 noinst_PROGRAMS += bench/chase_ref bench/bench_ladder
 bench_chase_ref_SOURCES = bench/chase_ref.c
@@ -66,17 +66,18 @@ bench_bench_ladder_SOURCES = bench/bench_ladder.c
 bench_bench_ladder_LDADD = $(TL_LIBS)
 BENCH_RUN += bench/bench_ladder.sh
 EXTRA_DIST += bench/bench_ladder.sh
-# the detect helper: smallest injected D a jitter cell of n samples shows
+# smallest injected D a jitter cell of n samples shows
 libticklab_a_SOURCES += bench/detect.c bench/detect.h
-# fleet helper: the fingerprint battery
+# the fingerprint battery
 libticklab_a_SOURCES += bench/fingerprint.c bench/fingerprint.h
-# Kernel lists and runs that used to be quadratic (issue 11 item 7).
+# Kernel lists and runs of the largest accepted sizes finish (the limits and
+# the hashed duplicate check; nothing asserts a speed).
 TESTS += tests/test_big_inputs.sh
 EXTRA_DIST += tests/test_big_inputs.sh
-# Memory per sample, the pre-flight refusal and out of memory in the analysis (issue 11 item 4).
+# Memory per sample, the pre-flight refusal and out of memory in the analysis.
 TESTS += tests/test_memory.sh
 EXTRA_DIST += tests/test_memory.sh
-# fleet helper: the fleet step at 500, 2000 and 10000 nodes (issue 24)
+# the fleet step at 500, 2000 and 10000 nodes
 BENCH_RUN += bench/bench_fleet.sh
 EXTRA_DIST += bench/bench_fleet.sh
 # run --json, report and the TUI export: peak RSS per sample at 4M and 40M (issue 24 item 6, 25 item 4)

@@ -92,7 +92,7 @@ struct tl_search_stat {
 	 * repeats; NaN unknown): the answer where none is found at eps */
 	double cv_floor, cv_floor_adds;
 	double adds, ns;            /* median of the repeats that found it; NaN when none */
-	double lo, hi, lo_ns, hi_ns; /* its interval (see tl_search_interval) */
+	double lo, hi, lo_ns, hi_ns; /* its interval (see the man page) */
 	double bound_adds, bound_ns; /* none found: nothing below this (smallest bound) */
 	size_t measurements;        /* every repeat's, added */
 	double seconds;
@@ -175,9 +175,6 @@ void tl_search_order(uint64_t seed, unsigned r, size_t *order, size_t n);
 void tl_search_summarise(const struct tl_search_plan *p, struct tl_search_cell *cells);
 void tl_search_ratios(const struct tl_search_plan *p, struct tl_search_cell *cells);
 
-/* The interval over the repeats' answers xs (n found): see the man page.
- * Returns its method name. */
-const char *tl_search_interval(const double *xs, size_t n, double *lo, double *hi);
 /* The name for a plan with r repeats (what the JSON's interval_method says). */
 const char *tl_search_interval_method(unsigned r);
 

@@ -119,11 +119,6 @@ static const char *interval_full(const double *xs, size_t n, double min_sd, doub
 	return how;
 }
 
-const char *tl_search_interval(const double *xs, size_t n, double *lo, double *hi)
-{
-	return interval_full(xs, n, 0, 0, lo, hi);
-}
-
 /* The least relative scatter of one t_min: the answer scales with the
  * worst of p+1 sample sds of n readings, each spread 1/sqrt(2n) (normal
  * tau), and the largest of m normal draws spreads (pi/sqrt 6)/sqrt(2 ln m)

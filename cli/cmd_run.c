@@ -48,7 +48,7 @@ static const char usage_text[] =
 	"                       mul:K, fma:K (same ranges), load:SIZE[,K] (K loads\n"
 	"                       chasing a random cycle through SIZE, e.g. 16KiB, 4xL3),\n"
 	"                       load:LO..HI[,K] (a ladder: sizes across the cache\n"
-	"                       levels, e.g. load:4KiB..4xL3), load:SIZE+SIZE+...[,K]\n"
+	"                       levels, e.g. load:4KiB..2xL3), load:SIZE+SIZE+...[,K]\n"
 	"                       (default empty,add:500)\n"
 	"  -n, --samples N      samples per cell (default 10000)\n"
 	"  -c, --cpu C          CPU to sample on (default: the last allowed CPU)\n"

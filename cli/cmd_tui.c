@@ -203,7 +203,7 @@ static int fallback(const struct tui_opts *o, const char *why)
 		return cli_command_main(cli_command_find("report"), 2, args);
 	}
 	fprintf(stderr, "ticklab: %s: showing the plain-text comparison instead\n", why);
-	return cli_default_table();
+	return cli_default_table(o->n_given ? o->n : 0, o->cpu, o->seed);
 }
 
 static int tui_exec(void *st)
@@ -215,7 +215,7 @@ static int tui_exec(void *st)
 
 	/* Plain `ticklab` with nothing asked prints the table without a word. */
 	if (!interactive(&no_term))
-		return t->plain ? cli_default_table() : fallback(&t->o, no_term);
+		return t->plain ? cli_default_table(0, -1, 1) : fallback(&t->o, no_term);
 	rc = tui_run(&t->o, why, sizeof why);
 	if (rc == TUI_NO_TERMINAL)
 		return fallback(&t->o, why);

@@ -14,6 +14,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct cli_command {
 	const char *name;
@@ -60,7 +61,8 @@ const struct cli_command *cli_command_find(const char *name);
 int cli_command_main(const struct cli_command *cmd, int argc, char **argv);
 
 /* The plain-text default comparison shown when there is no terminal
- * (cli/default_table.c). */
-int cli_default_table(void);
+ * (cli/default_table.c): n samples per cell (0: its short default), on
+ * CPU cpu (-1: the default) with seed, as the TUI was asked for. */
+int cli_default_table(size_t n, int cpu, uint64_t seed);
 
 #endif

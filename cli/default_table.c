@@ -16,7 +16,6 @@
 /* Small enough to finish in a few seconds (CI runs it on every build),
  * large enough for the isolation forest and p99 to mean something. */
 #define DEFAULT_N 2000
-#define DEFAULT_SEED 1
 
 /* The comparison the paper makes (the node's barrier timer first), plus the
  * no-fence baseline and the simulator; whichever of them this node can run. */
@@ -48,7 +47,7 @@ static size_t pick_backends(const char **ids)
 	return n;
 }
 
-int cli_default_table(void)
+int cli_default_table(size_t n, int cpu, uint64_t seed)
 {
 	static const uint64_t flush[] = {0};
 	const char *ids[NCANDIDATES];
@@ -62,14 +61,14 @@ int cli_default_table(void)
 		.backends = ids,
 		.flush_bytes = flush,
 		.nflush = 1,
-		.n = DEFAULT_N,
-		.cpu = -1,
-		.seed = DEFAULT_SEED,
+		.n = n ? n : DEFAULT_N,
+		.cpu = cpu,
+		.seed = seed,
 	};
 
-	printf("ticklab %s: no usable terminal, so a short default comparison (flush 0, n = %d).\n"
+	printf("ticklab %s: no usable terminal, so a short default comparison (flush 0, n = %zu).\n"
 	       "`ticklab run --help` runs your own; `ticklab info` describes this node.\n\n",
-	       PACKAGE_VERSION, DEFAULT_N);
+	       PACKAGE_VERSION, cfg.n);
 	cfg.nbackends = pick_backends(ids);
 	if (tl_kernel_parse_list("empty,add:500", &kernels, &nkernels, why, sizeof why) < 0) {
 		fprintf(stderr, "ticklab: %s\n", why);
@@ -94,9 +93,9 @@ int cli_default_table(void)
 		free(kernels);
 		return TL_EXIT_FAIL;
 	}
-	an = tl_run_analyse(&run, TL_OS_IFOREST, DEFAULT_SEED);
+	an = tl_run_analyse(&run, TL_OS_IFOREST, seed);
 	if (an)
-		tl_table_print(stdout, &run, an, TL_OS_IFOREST, DEFAULT_SEED);
+		tl_table_print(stdout, &run, an, TL_OS_IFOREST, seed);
 	else
 		fprintf(stderr, "ticklab: out of memory analysing the samples\n");
 	free(an);

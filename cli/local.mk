@@ -3,9 +3,9 @@
 libticklab_a_SOURCES += cli/command.c cli/command.h cli/opts.c cli/opts.h cli/outputs.c \
 	cli/outputs.h cli/cmd_info.c cli/cmd_run.c cli/cmd_report.c cli/default_table.c \
 	cli/cmd_tui.c cli/stop.c cli/stop.h
-# search helper: `ticklab search`
+# `ticklab search`
 libticklab_a_SOURCES += cli/cmd_search.c
-# verdicts helper: `ticklab compare`
+# `ticklab compare`
 libticklab_a_SOURCES += cli/cmd_compare.c
 TESTS += tests/test_compare_cli.sh
 EXTRA_DIST += tests/test_compare_cli.sh
@@ -15,7 +15,7 @@ tests_test_cli_opts_SOURCES = tests/test_cli_opts.c tests/tap.h
 tests_test_cli_opts_LDADD = $(TL_LIBS)
 TESTS += tests/test_cli_opts tests/test_cli.sh
 EXTRA_DIST += tests/test_cli.sh
-# lecture helper: `ticklab plot`
+# `ticklab plot`
 libticklab_a_SOURCES += cli/cmd_plot.c
 TESTS += tests/test_plot.sh
 EXTRA_DIST += tests/test_plot.sh
@@ -26,8 +26,8 @@ EXTRA_DIST += tests/test_detect.sh
 # `ticklab run --baseline FILE`
 TESTS += tests/test_baseline_run.sh
 EXTRA_DIST += tests/test_baseline_run.sh
-# fleet helper: `ticklab fingerprint` and `ticklab fleet`
+# `ticklab fingerprint` and `ticklab fleet`
 libticklab_a_SOURCES += cli/cmd_fingerprint.c cli/cmd_fleet.c
-# INT/TERM/HUP at every phase of run and search (issue 11 item 1).
+# INT/TERM/HUP at every phase of run and search.
 TESTS += tests/test_signals.sh
 EXTRA_DIST += tests/test_signals.sh tests/signals.py

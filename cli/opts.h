@@ -4,6 +4,7 @@
 #define TL_CLI_OPTS_H
 
 #include <getopt.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -13,7 +14,10 @@
 #define TL_EXIT_OK 0
 #define TL_EXIT_FAIL 1
 #define TL_EXIT_USAGE 2
-#define TL_EXIT_INTERRUPTED 130
+/* Stopped early: a caught signal gives 128 + its number (cli_stop_status), as
+ * a shell reports it; this is the status when no signal was caught, the
+ * number Ctrl-C's SIGINT would give. */
+#define TL_EXIT_INTERRUPTED (128 + SIGINT)
 
 /* getopt_long values of options that have no one-letter form (above any
  * character, so messages never offer a short form that does not exist). */

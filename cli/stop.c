@@ -101,11 +101,6 @@ void cli_stop_stopping(void)
 	exiting = 0;
 }
 
-int cli_stop_signal(void)
-{
-	return caught;
-}
-
 int cli_stop_count(void)
 {
 	return count;

@@ -34,8 +34,6 @@ void cli_stop_target(atomic_bool *flag);
 void cli_stop_exiting(const char *msg, int since);
 /* Back to stopping: signals are remembered and set the target flag. */
 void cli_stop_stopping(void);
-/* The first signal caught since cli_stop_arm, or 0. */
-int cli_stop_signal(void);
 /* Signals caught since cli_stop_arm: a change says a new one came. */
 int cli_stop_count(void);
 /* 128 + the first signal when there was one, else rc. */

@@ -82,7 +82,7 @@ static void print_checks(FILE *f, const struct tl_ladder *l, const double *ends,
 	fprintf(f, "\n");
 	if (x->nlevels < 2) {
 		fprintf(f, "  check: one level only: give sizes on both sides of a cache end "
-			   "(load:4KiB..4xL3) to see a step\n");
+			   "(load:4KiB..2xL3) to see a step\n");
 		return;
 	}
 	fprintf(f, "  check: within-level flat: a step at each cache end explains %.1f %% of the "

@@ -1,4 +1,5 @@
-# io/ files: JSON/CSV of runs and searches, shared cell analysis
+# io/: files in and out (run and search JSON/CSV, tables, Markdown, themes,
+# checks of saved files) and the cell analysis every face shares
 libticklab_a_SOURCES += io/theme.c io/theme.h io/results.h io/atomic.c io/atomic.h io/run_json.c io/run_json.h io/noise_json.c io/noise_json.h io/run_load.c io/run_load.h io/json_read.c io/json_read.h io/file_kind.c io/file_kind.h io/term_safe.c io/term_safe.h io/file_check.c io/file_check.h io/run_bulk.c io/run_bulk.h io/table.c \
 	io/table.h io/host_json.c io/host_json.h io/jitter.c io/jitter.h \
 	io/ladder.c io/ladder.h io/chains.c io/chains.h io/run_compare.c \
@@ -17,17 +18,17 @@ TESTS += tests/test_analysis_kept
 # the search JSON (one schema for search --json and the TUI export) and its table
 libticklab_a_SOURCES += io/search_json.c io/search_json.h io/search_table.c \
 	io/search_markdown.c io/search_markdown.h
-# verdicts helper: the injected variation of jitter cells, end to end on sim
+# the injected variation of jitter cells, end to end on sim
 TESTS += tests/test_jitter_run.sh
 EXTRA_DIST += tests/test_jitter_run.sh
-# lecture helper: `ticklab plot`'s figures (cairo), the theme parser they share with the TUI
+# `ticklab plot`'s figures (cairo), the theme parser they share with the TUI
 libticklab_a_SOURCES += io/plot.h
 if HAVE_CAIRO
 libticklab_a_SOURCES += io/plot.c io/plot_draw.h io/plot_run.c io/plot_search.c io/plot_ladder.c
 else
 libticklab_a_SOURCES += io/plot_none.c
 endif
-# the chains and memory ladder under run and report, end to end on sim (issue 14)
+# the chains and memory ladder under run and report, end to end on sim
 TESTS += tests/test_ladder_run.sh
 EXTRA_DIST += tests/test_ladder_run.sh
 # --markdown and the summary CSV of run, report, compare and search
@@ -38,18 +39,18 @@ check_PROGRAMS += tests/test_compare_sim
 tests_test_compare_sim_SOURCES = tests/test_compare_sim.c tests/tap.h
 tests_test_compare_sim_LDADD = $(TL_LIBS)
 TESTS += tests/test_compare_sim
-# fleet helper: the fingerprint JSON and its figures (one analysis path for
+# the fingerprint JSON and its figures (one analysis path for
 # fingerprint, report and fleet)
 libticklab_a_SOURCES += io/fingerprint.c io/fingerprint.h
-# fleet helper: many fingerprints judged together
+# many fingerprints judged together
 libticklab_a_SOURCES += io/fleet.c io/fleet.h
-# Hostile saved files and parameters (issue 11 items 5 and 8).
+# Hostile saved files and parameters.
 TESTS += tests/test_hostile_files.sh
 EXTRA_DIST += tests/test_hostile_files.sh
-# lecture helper: the TUI's remembered setup (issue 13)
+# the TUI's remembered setup
 libticklab_a_SOURCES += io/setup_memory.c io/setup_memory.h
-# tuirun helper: a run owns its config; one free for sampled and loaded runs;
-# the mid-run snapshot against the runner's own finish (issue 10 item 2)
+# a run owns its config; one free for sampled and loaded runs;
+# the mid-run snapshot against the runner's own finish
 check_PROGRAMS += tests/test_run_own
 tests_test_run_own_SOURCES = tests/test_run_own.c tests/tap.h
 tests_test_run_own_LDADD = $(TL_LIBS)

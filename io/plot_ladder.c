@@ -243,7 +243,7 @@ int tl_plot_ladder(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
 		snprintf(why, whylen, "out of memory analysing the samples");
 	else if (!r->n)
 		snprintf(why, whylen, "the run has no load cells: a ladder is a run of load:SIZE "
-			 "kernels (e.g. -k load:4KiB..4xL3)");
+			 "kernels (e.g. -k load:4KiB..2xL3)");
 	else {
 		ranges(r);
 		rc = tl_plot_page(o, path, draw, r, why, whylen);

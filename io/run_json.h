@@ -1,7 +1,8 @@
 /* A run out, as JSON (jansson) and CSV, written atomically (io/atomic.h);
  * io/run_load.h reads it back.
  *
- * Shape of a run file (SPEC section 5; extra keys are ours):
+ * Shape of a run file (the keys other tools and old files rely on; new keys
+ * are only ever added):
  *   {"ticklab": {"version", "command": "run"}, "host": {...}, "seed", "n", "cpu",
  *    "os_filter": "iforest"|"iqr"|"none", "interrupted": bool,
  *    "cells": [cell...],      one per backend x flush x kernel the user asked for

@@ -24,7 +24,7 @@
  *   one search's result: its answer, and "points": [[x, y], ...] every
  *            point it evaluated in order (t_min: K, CV; t_diff: delta,
  *            overlap), absent in files from before they were kept
- * SPEC section 5's keys keep their meaning; the rest are extra. The repeats
+ * The keys above keep their meaning across versions; new ones are added. The repeats
  * are enough to summarise again, so a reader recomputes medians, intervals
  * and ratios with the same code the search used. */
 #ifndef TL_IO_SEARCH_JSON_H

@@ -1,4 +1,4 @@
-/* Comparisons of two distributions (SPEC section 4): two runs, a run against
+/* Comparisons of two distributions: two runs, a run against
  * a baseline, or the plain and injected samples of a jitter cell. Pure
  * functions, GSL inside, no I/O. Every shift is B - A. */
 #ifndef TL_STATS_COMPARE_H

@@ -1,7 +1,8 @@
 /* Isolation forest (Liu, Ting, Zhou 2008) built to match scikit-learn's
  * IsolationForest.score_samples in distribution: the OS-noise scores of
- * paper section 5.4.2. The rules that decide agreement are in SPEC section 4
- * and are kept here one for one. */
+ * paper section 5.4.2. Agreement with scikit-learn is what makes our β
+ * search the paper's, so its conventions are kept one for one (the
+ * reference test compares the two). */
 #include "config.h"
 
 #include <math.h>

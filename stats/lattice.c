@@ -1,4 +1,5 @@
-/* The step of a clock, from durations it reported (SPEC §2).
+/* The step of a clock, from durations it reported: a backend's resolution
+ * is what its readings show, not what its documentation claims.
  *
  * A clock that advances q at a time reports durations on the lattice
  * {k q}. The smallest gap between two distinct durations is not q when the

@@ -1,5 +1,5 @@
 # stats/ files (see Makefile.am)
-# stats helper: summaries, histograms, isolation forest, OS-noise filter
+# summaries, histograms, isolation forest, OS-noise filter
 libticklab_a_SOURCES += stats/stats.h stats/summary.c stats/dist.c stats/drift.c stats/lattice.c stats/iforest.c \
 	stats/osfilter.c stats/compare.h stats/compare.c \
 	stats/kernels.h stats/kernels.c stats/levels.h stats/levels.c
@@ -10,7 +10,7 @@ tests_test_stats_iforest_SOURCES = tests/test_stats_iforest.c tests/tap.h
 tests_test_stats_iforest_LDADD = $(TL_LIBS)
 TESTS += tests/test_stats tests/test_stats_iforest
 EXTRA_DIST += tests/reference/iforest_ref.py tests/reference/stats_ref.py
-# search helper: t_min and t_diff searches (paper Algorithms 1-2 and fast)
+# t_min and t_diff searches (paper Algorithms 1-2 and fast)
 libticklab_a_SOURCES += stats/search.h stats/search_impl.h stats/search.c stats/search_paper.c \
 	stats/search_fast.c
 check_PROGRAMS += tests/test_search
@@ -19,7 +19,7 @@ tests_test_search_LDADD = $(TL_LIBS)
 TESTS += tests/test_search
 TESTS += tests/test_search_cli.sh
 EXTRA_DIST += tests/test_search_cli.sh
-# verdicts helper: two-sample comparisons (shift, interval, MWU, KS, verdict)
+# two-sample comparisons (shift, interval, MWU, KS, verdict)
 check_PROGRAMS += tests/test_compare
 tests_test_compare_SOURCES = tests/test_compare.c tests/tap.h
 tests_test_compare_LDADD = $(TL_LIBS)
@@ -30,12 +30,12 @@ check_PROGRAMS += tests/test_search_coverage
 tests_test_search_coverage_SOURCES = tests/test_search_coverage.c tests/sim_derived.h tests/tap.h
 tests_test_search_coverage_LDADD = $(TL_LIBS)
 TESTS += tests/test_search_coverage
-# kernels helper: the chain fit and the memory ladder's step function (issue 14)
+# the chain fit and the memory ladder's step function
 check_PROGRAMS += tests/test_kernels_stats
 tests_test_kernels_stats_SOURCES = tests/test_kernels_stats.c tests/tap.h
 tests_test_kernels_stats_LDADD = $(TL_LIBS)
 TESTS += tests/test_kernels_stats
-# fleet helper: robust scores of a node against the rest of its fleet
+# robust scores of a node against the rest of its fleet
 libticklab_a_SOURCES += stats/fleet.c stats/fleet_hist.c stats/fleet.h
 # the fleet's linear statistics equal the direct ones; the scipy check
 check_PROGRAMS += tests/test_fleet_stats

@@ -52,8 +52,8 @@ static void note_inactive_grid(struct tl_os_result *res)
 			 res->lowest_score, TL_BETA_START);
 }
 
-/* The paper's search, with the conventions SPEC section 4 fixes where the
- * paper is silent:
+/* The paper's search, with these conventions where the paper is silent
+ * (tests/reference/check_run.py holds the same ones, so both agree):
  *  - grid beta_k = -0.60 - 0.01 k for k = 0, 1, ... while beta_k >= lowest
  *    score; a point is kept at beta when score >= beta (both comparisons
  *    with TL_BETA_TOL of slack); a beta that keeps no point is left out;

@@ -59,7 +59,8 @@ void srch_observe(struct tl_srch *s, enum tl_search_kind kind, uint64_t x, doubl
 /* Writes adds, ns, stat, on_floor for a t_min or a t_diff. */
 void srch_answer(struct tl_srch *s, enum tl_search_kind kind, uint64_t adds, double stat);
 
-/* The resolution floors of SPEC section 4's pitfalls, in ns (0 unknown). */
+/* The resolution floors below which t_min and t_diff cannot be told from
+ * the clock's step, in ns (0 unknown): a result under them is the clock's. */
 double srch_tmin_floor_ns(const struct tl_search_params *p);
 double srch_tdiff_floor_ns(const struct tl_search_params *p);
 

@@ -76,7 +76,8 @@ struct tl_os_result {
 	char note[256];       /* e.g. "OS-noise filter inactive: lowest score -0.53 > -0.60" */
 };
 
-/* Isolation-forest parameters (scikit-learn's defaults, SPEC section 4). */
+/* Isolation-forest parameters: scikit-learn's defaults, so its scores are a
+ * reference to test against. */
 #define TL_IFOREST_TREES 100
 #define TL_IFOREST_MAX_SAMPLES 256
 /* beta grid: beta_k = TL_BETA_START - TL_BETA_STEP * k. */

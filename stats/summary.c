@@ -1,5 +1,5 @@
-/* Quantiles and the per-cell summary table (SPEC section 4: n, min, p1 ... max,
- * mean, sd, CV) and filter_cost (paper section 5.4.1). */
+/* Quantiles and the per-cell summary table (n, min, p1 ... max, mean, sd,
+ * CV: the figures every face prints) and filter_cost (paper section 5.4.1). */
 #include "config.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* Timer backends: the registry holds every SPEC §2 id, every probe returns
+/* Timer backends: the registry holds every documented id (README's table), every probe returns
  * (available, or unavailable with a reason), this machine's expected set
  * opens, the ADD chain runs exactly K ADDs, and barrier-tsc measures. */
 #include "config.h"

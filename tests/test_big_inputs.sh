@@ -1,5 +1,5 @@
 #!/bin/sh
-# Inputs that used to cost quadratic time or memory (issue 11 item 7): 100
+# Inputs that would cost quadratic time or memory without limits: 100
 # ranges of 10000 kernels ran an O(K^2) duplicate check for minutes, 5000
 # copies of one range took 4 GB. Now a list holds at most 100000 kernels, a
 # run at most 20000 cells, and duplicates are found by hashing. `timeout`

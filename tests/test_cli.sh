@@ -115,7 +115,7 @@ have_pmu=0
 [ -d /sys/bus/event_source/devices/cpu ] && have_pmu=1
 paranoid=$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 3)
 
-# Every SPEC section 2 id (and perf-task-clock) with available + reason, and
+# Every documented backend id (and perf-task-clock) with available + reason, and
 # the availability this node must show: expectations follow from the
 # architecture, whether PAPI was built, whether a CPU PMU device exists and
 # perf_event_paranoid -- never from what ticklab itself says.

@@ -113,13 +113,19 @@ static void test_keys(void)
 {
 	char buf[512];
 	for (int s = 0; s < TUI_NSCREENS; s++) {
-		tui_keys_status((enum tui_screen)s, 80, buf, sizeof buf);
+		tui_keys_status((enum tui_screen)s, false, 80, buf, sizeof buf);
 		ok(strlen(buf) > 0 && strlen(buf) <= 80, "%s status bar fits 80 columns: '%s'",
 		   tui_screen_name((enum tui_screen)s), buf);
+		ok(strstr(buf, "? help") && strstr(buf, "q quit"),
+		   "%s status bar keeps '? help' and 'q quit'", tui_screen_name((enum tui_screen)s));
 	}
-	tui_keys_status(TUI_SETUP, 20, buf, sizeof buf);
-	ok(strlen(buf) <= 20, "a 20-column status bar is cut at whole entries");
-	ok(strstr(buf, "Tab") == buf, "the setup status bar starts with Tab");
+	tui_keys_status(TUI_SETUP, false, 20, buf, sizeof buf);
+	ok(strcmp(buf, "? help  q quit") == 0, "a 20-column status bar keeps the way out: '%s'", buf);
+	tui_keys_status(TUI_SETUP, false, 30, buf, sizeof buf);
+	ok(strstr(buf, "Tab") == buf && strlen(buf) <= 30,
+	   "the setup status bar starts with Tab when it has room: '%s'", buf);
+	tui_keys_status(TUI_LIVE, true, 200, buf, sizeof buf);
+	ok(!strstr(buf, "pause"), "a replay's Live bar offers no pause: '%s'", buf);
 	is_int(tui_keys_lookup('q', TUI_LIVE), TUI_ACT_QUIT, "q quits on the live screen");
 	is_int(tui_keys_lookup(' ', TUI_SETUP), TUI_ACT_SELECT, "Space selects on setup");
 	is_int(tui_keys_lookup(' ', TUI_LIVE), TUI_ACT_PAUSE, "Space pauses on live");

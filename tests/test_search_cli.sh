@@ -1,6 +1,6 @@
 #!/bin/sh
 # `ticklab search`: every bad input exits 2 with one line naming the value,
-# and a small search on the sim backend writes the SPEC section 5 keys.
+# and a small search on the sim backend writes the documented keys.
 . "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
 bin=${TL_BIN:-./ticklab}
 

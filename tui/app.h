@@ -36,7 +36,7 @@
 /* One row of a setup list. */
 struct tui_item {
 	char label[TL_ID_MAX];
-	char detail[200];
+	char detail[320];
 	bool selected;
 	bool available;
 	uint64_t bytes;            /* flush list */

@@ -170,7 +170,16 @@ static void spoiler_line(struct tui_app *app, struct info_buf *b, bool bad, cons
 			 const char *seen, const char *why)
 {
 	const char *mark = app->tier == TUI_TIER_UTF8 ? (bad ? "✗" : "✓") : (bad ? "!" : "-");
-	add(b, bad ? TUI_ROLE_WARN : TUI_ROLE_OK, bad, " %s %-11s %-18s %s", mark, what, seen, why);
+	/* A value wider than its column keeps its first words there and its
+	 * parenthesis moves to the reason, so the columns stay aligned. */
+	const char *paren = strlen(seen) > 18 ? strstr(seen, " (") : NULL;
+	int head = paren ? (int)(paren - seen) : 18;
+	if (paren && head <= 18)
+		add(b, bad ? TUI_ROLE_WARN : TUI_ROLE_OK, bad, " %s %-11s %-18.*s %s %s", mark, what,
+		    head, seen, paren + 1, why);
+	else
+		add(b, bad ? TUI_ROLE_WARN : TUI_ROLE_OK, bad, " %s %-11s %-18s %s", mark, what, seen,
+		    why);
 	if (b->n)
 		b->l[b->n - 1].indent = 34;
 }
@@ -286,9 +295,16 @@ static void backend_lines(struct tui_app *app, struct info_buf *b)
 	const struct tui_list *l = &app->lists[0];
 	add(b, TUI_ROLE_MAIN_FG, 0, " ");
 	add(b, TUI_ROLE_TITLE, 1, "Backends on this node");
+	int w = 18; /* every description starts in one column */
 	for (size_t i = 0; i < l->n; i++)
-		add(b, l->items[i].available ? TUI_ROLE_MAIN_FG : TUI_ROLE_INACTIVE, 0, "  %-18s %s",
+		if ((int)strlen(l->items[i].label) > w)
+			w = (int)strlen(l->items[i].label);
+	for (size_t i = 0; i < l->n; i++) {
+		add(b, l->items[i].available ? TUI_ROLE_MAIN_FG : TUI_ROLE_INACTIVE, 0, "  %-*s %s", w,
 		    l->items[i].label, l->items[i].detail);
+		if (b->n)
+			b->l[b->n - 1].indent = w + 3;
+	}
 }
 
 static void build(struct tui_app *app, struct info_buf *b)
@@ -372,11 +388,20 @@ void tui_info_draw(const struct tui_app *app, struct tui_hits *hits)
 	const struct tui_rect *r = &app->lay.body;
 	int w = r->w - 1, y = r->y, skip = st->top;
 	const char *starts[16];
-	for (int i = 0; i < bp->n && y < r->y + r->h; i++) {
+	/* What is below the fold is said on the last row, with the key. */
+	int below = total_rows(bp, w) - skip - r->h, ymax = r->y + r->h - (below > 0);
+	if (below > 0) {
+		below++;
+		tui_putf(ymax, r->x + 1, r->w - 1, tui_attr(app, TUI_ROLE_TITLE),
+			 "%s %d more lines below (Down/j scrolls)%s",
+			 app->tier == TUI_TIER_UTF8 ? "▼" : "v", below,
+			 app->have_host && !app->replay ? ": the backends table" : "");
+	}
+	for (int i = 0; i < bp->n && y < ymax; i++) {
 		const struct info_line *l = &bp->l[i];
 		int attr = tui_attr(app, l->role) | (l->bold ? (int)A_BOLD : 0);
 		int n = wrap(l, w, starts, 16);
-		for (int k = 0; k < n && y < r->y + r->h; k++) {
+		for (int k = 0; k < n && y < ymax; k++) {
 			if (skip > 0) {
 				skip--;
 				continue;

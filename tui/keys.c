@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -107,18 +108,38 @@ enum tui_action tui_keys_lookup(int key, enum tui_screen s)
 	return TUI_ACT_NONE;
 }
 
-void tui_keys_status(enum tui_screen s, int width, char *buf, size_t len)
+/* The keys that get a user out of any screen: the bar keeps room for them
+ * and drops others first, so "? help  q quit" shows at every width. */
+static bool key_kept(const struct tui_key *k)
+{
+	return k->action == TUI_ACT_HELP || k->action == TUI_ACT_QUIT;
+}
+
+void tui_keys_status(enum tui_screen s, bool replay, int width, char *buf, size_t len)
 {
 	size_t used = 0;
+	int kept = 0;
+	bool full = false;
 	buf[0] = '\0';
+	for (size_t i = 0; i < tui_nkeys; i++)
+		if (tui_keys[i].verb && (tui_keys[i].screens & TUI_ON(s)) && key_kept(&tui_keys[i]))
+			kept += 2 + (int)strlen(tui_keys[i].label) + 1 + (int)strlen(tui_keys[i].verb);
 	for (size_t i = 0; i < tui_nkeys; i++) {
 		const struct tui_key *k = &tui_keys[i];
 		char item[64];
-		if (!k->verb || !(k->screens & TUI_ON(s)))
+		/* a replay samples nothing: pause is not offered */
+		if (!k->verb || !(k->screens & TUI_ON(s)) || (replay && k->action == TUI_ACT_PAUSE))
 			continue;
 		int n = snprintf(item, sizeof item, "%s%s %s", used ? "  " : "", k->label, k->verb);
-		if (n < 0 || used + (size_t)n >= len || (int)(used + (size_t)n) > width)
-			break;
+		int room = width - (key_kept(k) ? 0 : kept);
+		if (full && !key_kept(k))
+			continue;
+		if (n < 0 || used + (size_t)n >= len || (int)(used + (size_t)n) > room) {
+			full = true; /* the keys after it keep their order: none jumps ahead */
+			continue;
+		}
+		if (key_kept(k))
+			kept -= 2 + (int)strlen(k->label) + 1 + (int)strlen(k->verb);
 		memcpy(buf + used, item, (size_t)n + 1);
 		used += (size_t)n;
 	}

@@ -75,7 +75,7 @@ enum tui_action tui_keys_lookup(int key, enum tui_screen s);
 
 /* The status bar text for screen s: "key action  key action ...", cut
  * at whole entries to fit width (buf gets at most len-1 bytes). */
-void tui_keys_status(enum tui_screen s, int width, char *buf, size_t len);
+void tui_keys_status(enum tui_screen s, bool replay, int width, char *buf, size_t len);
 
 /* Help lines for screen s: "  keys      help". Returns the number of lines;
  * lines[i] points at static rows of at most 80 characters. */

@@ -592,6 +592,12 @@ static void fmt1(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.1f", v);
 }
 
+/* What rounds to 0 at one decimal prints without a sign: never -0.0. */
+static double z1(double v)
+{
+	return fabs(v) < 0.05 ? 0.0 : v;
+}
+
 /* The lecture's answer under each backend: whether this timer sees the
  * injected ADDs, with the measured shift and its interval. */
 static void draw_verdict(const struct tui_app *app, int y, const struct tui_rect *r,
@@ -616,11 +622,11 @@ static void draw_verdict(const struct tui_app *app, int y, const struct tui_rect
 				 j->aa.ok && j->aa.cmp.mwu_p >= TL_JITTER_ALPHA ? "P-swapped" : "A/A");
 	} else if (j->detected) {
 		snprintf(line, sizeof line, "sees +%llu ADDs = %.1f ns: %.1f ns [%.1f, %.1f]",
-			 (unsigned long long)c->kernel.d, j->true_shift_ns, j->cmp.shift, j->cmp.lo,
-			 j->cmp.hi);
+			 (unsigned long long)c->kernel.d, j->true_shift_ns, z1(j->cmp.shift),
+			 z1(j->cmp.lo), z1(j->cmp.hi));
 		if ((int)strlen(line) > r->w)
 			snprintf(line, sizeof line, "sees %.1f ns: %.1f [%.1f,%.1f]", j->true_shift_ns,
-				 j->cmp.shift, j->cmp.lo, j->cmp.hi);
+				 z1(j->cmp.shift), z1(j->cmp.lo), z1(j->cmp.hi));
 	} else {
 		/* On a coarse lattice the interval can collapse to one step
 		 * value: the step says how little that proves. */
@@ -629,11 +635,11 @@ static void draw_verdict(const struct tui_app *app, int y, const struct tui_rect
 		if (c->resolution_ns > j->cmp.hi - j->cmp.lo)
 			snprintf(step, sizeof step, " on a %.0f ns step", c->resolution_ns);
 		snprintf(line, sizeof line, "cannot: [%+.1f, %+.1f] ns%s (+%llu ADDs = %.1f ns)",
-			 j->cmp.lo, j->cmp.hi, step, (unsigned long long)c->kernel.d,
+			 z1(j->cmp.lo), z1(j->cmp.hi), step, (unsigned long long)c->kernel.d,
 			 j->true_shift_ns);
 		if ((int)strlen(line) > r->w)
 			snprintf(line, sizeof line, "cannot %.1f ns: [%+.1f, %+.1f]", j->true_shift_ns,
-				 j->cmp.lo, j->cmp.hi);
+				 z1(j->cmp.lo), z1(j->cmp.hi));
 	}
 	tui_put(y, r->x, r->w, attr, line);
 }
@@ -719,6 +725,21 @@ static void draw_summary(const struct tui_app *app, const struct tui_rect *r, co
 	}
 	if (y < r->y + r->h)
 		tui_putf(y++, r->x, r->w, dim, "t_e,std %s res %s", te, res);
+	/* An overhead larger than the kernel's own time (a syscall timer on
+	 * add:500) is subtracted with its run-to-run noise: the median then
+	 * moves between runs by more than the body it measures, and an odd
+	 * min (500 ADDs in 40 ns) is that subtraction, not the CPU. Said
+	 * before the drift: that noise is often what the drift shows. */
+	if (c->kernel.kind != TL_KERNEL_EMPTY && isfinite(v->overhead_ns) && s->p50 > 0 &&
+	    v->overhead_ns > 2 * s->p50 && y < r->y + r->h) {
+		char n0[160], n1[64];
+		snprintf(n0, sizeof n0,
+			 "t_e,std is %.0fx the kernel's time: subtracting a noisy overhead moves "
+			 "p50 and min from run to run",
+			 v->overhead_ns / s->p50);
+		snprintf(n1, sizeof n1, "t_e,std %.0fx the kernel: noisy", v->overhead_ns / s->p50);
+		put_fitting(app, &y, r, (const char *[]){n0, n1, "t_e > kernel: noisy", NULL});
+	}
 	/* CV's floor when the level moved during the run (stats_drift); the
 	 * info screen's clock probe tells whether the core clock is why. */
 	if (tl_cell_shows_drift(c, &v->an) && y < r->y + r->h) {
@@ -743,6 +764,28 @@ static void draw_summary(const struct tui_app *app, const struct tui_rect *r, co
 	 * ran instead, wrapped. */
 	if (stats_os_said(&v->an.os)) {
 		const char *p = v->an.os.note;
+		char lines[8][TUI_WRAP_LINE], head[200];
+		/* A note the rows left cannot hold whole shows its first clause
+		 * ("OS-noise filter inactive"), never a sentence cut mid-phrase;
+		 * report and the JSON keep the whole note. */
+		int left = r->y + r->h - y;
+		if (r->w > 1 && left > 0 && (int)tui_wrap(p, r->w, lines, 0) > left) {
+			if (strncmp(p, "OS-noise filter", 15) == 0) {
+				snprintf(head, sizeof head, "%.*s", (int)strcspn(p, ":("), p);
+			} else { /* what ran, in the rows there are, and a sign of more */
+				size_t n = tui_wrap(p, r->w - 1, lines, 8);
+				int k = left < (int)n ? left : (int)n;
+				size_t used = 0;
+				head[0] = '\0';
+				for (int i = 0; i < k && i < 8; i++)
+					used += (size_t)snprintf(head + used, sizeof head - used, "%s%s",
+								 i ? " " : "", lines[i]);
+				if (used < sizeof head - 4)
+					snprintf(head + used, sizeof head - used, "%s",
+						 app->tier == TUI_TIER_UTF8 ? "…" : "~");
+			}
+			p = head;
+		}
 		while (*p && y < r->y + r->h) {
 			int len = (int)strlen(p);
 			if (len > r->w) {

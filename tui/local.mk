@@ -1,4 +1,5 @@
-# tui/: the terminal UI. Only reads results and calls stats/ and io/.
+# tui/: the terminal UI: screens over the runner and search engine (bench/),
+# the files in and out (io/) and the statistics (stats/); no layer includes it.
 libticklab_a_SOURCES += tui/tui.h tui/curses.h \
 	tui/keys.c tui/keys.h tui/wrap.c tui/wrap.h \
 	tui/layout.c tui/layout.h \
@@ -27,31 +28,31 @@ check_PROGRAMS += tests/test_search_faces
 tests_test_search_faces_SOURCES = tests/test_search_faces.c tests/tap.h
 tests_test_search_faces_LDADD = $(TL_LIBS)
 TESTS += tests/test_search_faces
-# lecture helper: messages, navigation, themes and setup memory (issue 13)
+# messages, navigation, themes and setup memory
 TESTS += tests/test_tui_lecture.sh
 EXTRA_DIST += tests/test_tui_lecture.sh tests/tui_harness.sh
 # the jitter verdicts in the TUI, golden screens at 80x24 and 200x50
 TESTS += tests/test_tui_jitter.sh
 EXTRA_DIST += tests/test_tui_jitter.sh tests/golden/jitter-80x24.txt tests/golden/jitter-200x50.txt
-# kernels helper: the memory ladder preset and view (issue 14)
+# the memory ladder preset and view
 TESTS += tests/test_tui_ladder.sh
 EXTRA_DIST += tests/test_tui_ladder.sh tests/golden/ladder-80x24.txt tests/golden/ladder-120x35.txt tests/golden/ladder-200x50.txt
-# lecture helper: the remembered setup restored and saved (issue 13)
+# the remembered setup restored and saved
 libticklab_a_SOURCES += tui/memory.c
-# lecture helper: the small things of a demo (issue 13)
+# the small things of a demo
 TESTS += tests/test_tui_demo.sh
 EXTRA_DIST += tests/test_tui_demo.sh
-# fleet helper: the Fleet screen (tui --fleet), golden screens from real fingerprints
+# the Fleet screen (tui --fleet), golden screens from real fingerprints
 TESTS += tests/test_tui_fleet.sh
 EXTRA_DIST += tests/test_tui_fleet.sh tests/golden/fleet-80x24.txt tests/golden/fleet-200x50.txt \
 	tests/golden/fleet-vt100-80x24.txt tests/fixtures/fleet/n1.json.xz \
 	tests/fixtures/fleet/n2.json.xz tests/fixtures/fleet/n3.json.xz \
 	tests/fixtures/fleet/n4.json.xz tests/fixtures/fleet/make-fleet-fixtures.sh
-# verdict helper: shared x-axis, hidden and solo series on Live (issue 12 item 3)
+# shared x-axis, hidden and solo series on Live
 TESTS += tests/test_tui_series.sh
 EXTRA_DIST += tests/test_tui_series.sh tests/golden/series-shared-80x24.txt \
 	tests/golden/series-hidden-80x24.txt tests/golden/series-solo-200x50.txt
-# verdict helper: a baseline's ghost CDFs and verdicts on Live (issue 12 item 3)
+# a baseline's ghost CDFs and verdicts on Live
 libticklab_a_SOURCES += tui/baseline.c tui/baseline.h
 TESTS += tests/test_tui_baseline.sh
 EXTRA_DIST += tests/test_tui_baseline.sh tests/golden/baseline-80x24.txt \

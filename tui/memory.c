@@ -55,6 +55,8 @@ void tui_memory_apply(struct tui_app *app)
 	apply_list(app, 0, m->backends, m->nbackends, missed, sizeof missed);
 	apply_list(app, 1, m->flushes, m->nflushes, missed, sizeof missed);
 	apply_list(app, 2, m->kernels, m->nkernels, missed, sizeof missed);
+	if (app->replay || app->priv[TUI_FLEET])
+		return; /* the lists are restored; the message is the file's */
 	if (missed[0])
 		tui_message(app, true, "last setup restored (R resets) but not here: %s", missed);
 	else

@@ -12,6 +12,7 @@
 #include "bench/probe.h"
 #include "bench/size.h"
 #include "tui/app.h"
+#include "tui/wrap.h"
 #include "tui/curses.h"
 
 #define LIST_BACKENDS 0
@@ -46,7 +47,7 @@ static void probe_backend(struct tui_item *it, const char *id)
 	tl_backend_probe(id, &cost, &p);
 	it->available = p.available;
 	if (!p.available) {
-		snprintf(it->detail, sizeof it->detail, "unavailable: %.185s", p.reason);
+		snprintf(it->detail, sizeof it->detail, "unavailable: %.290s", p.reason);
 		return;
 	}
 	tui_fmt_ns(p.overhead_ns, a, sizeof a);
@@ -59,6 +60,12 @@ static void probe_backend(struct tui_item *it, const char *id)
 		 p.backend->simulated ? "  (simulated)" : "");
 }
 
+static int by_bytes(const void *a, const void *b)
+{
+	uint64_t x = ((const struct tui_item *)a)->bytes, y = ((const struct tui_item *)b)->bytes;
+	return (x > y) - (x < y);
+}
+
 static void add_flush(struct tui_app *app, const char *text, bool selected)
 {
 	uint64_t bytes;
@@ -66,11 +73,18 @@ static void add_flush(struct tui_app *app, const char *text, bool selected)
 	if (tl_size_parse(text, app->have_topo ? &app->topo : NULL, &bytes, why, sizeof why) < 0)
 		return; /* a preset this node cannot have (no L3, say) is left out */
 	struct tui_list *l = &app->lists[LIST_FLUSH];
-	for (size_t i = 0; i < l->n; i++)
-		if (l->items[i].bytes == bytes)
-			return;
-	struct tui_item *it = list_add(l);
 	tl_size_format(bytes, human, sizeof human);
+	for (size_t i = 0; i < l->n; i++)
+		if (l->items[i].bytes == bytes) {
+			/* 4xL2 says why the size is there; a bare 4MiB equal to it
+			 * does not: the cache multiple names the row */
+			if (strstr(text, "xL") && !strstr(l->items[i].label, "xL")) {
+				snprintf(l->items[i].label, sizeof l->items[i].label, "%s", text);
+				snprintf(l->items[i].detail, sizeof l->items[i].detail, "= %s", human);
+			}
+			return;
+		}
+	struct tui_item *it = list_add(l);
 	snprintf(it->label, sizeof it->label, "%s", text);
 	if (strcmp(human, text) != 0)
 		snprintf(it->detail, sizeof it->detail, "= %s", human);
@@ -97,7 +111,16 @@ static int add_kernels(struct tui_app *app, const char *text, bool selected, cha
 		if (k[j].kind == TL_KERNEL_EMPTY)
 			snprintf(it->detail, sizeof it->detail, "the timer's own cost");
 		else if (k[j].kind == TL_KERNEL_JITTER)
-			snprintf(it->detail, sizeof it->detail, "injected variation");
+			/* units on every number: the preset's 5 is ADDs, not ns */
+			if (k[j].d_ns > 0)
+				snprintf(it->detail, sizeof it->detail,
+					 "D = %g ns on %g%% of samples, K = %llu ADDs", k[j].d_ns,
+					 100 * k[j].p, (unsigned long long)k[j].k);
+			else
+				snprintf(it->detail, sizeof it->detail,
+					 "D = %llu ADDs on %g%% of samples, K = %llu ADDs",
+					 (unsigned long long)k[j].d, 100 * k[j].p,
+					 (unsigned long long)k[j].k);
 		else
 			snprintf(it->detail, sizeof it->detail, "%llu dependent %ss",
 				 (unsigned long long)k[j].k, tl_kernel_op(k[j].kind));
@@ -153,6 +176,9 @@ void tui_setup_init(struct tui_app *app)
 					    "64MiB", "110MiB"};
 	for (size_t i = 0; i < sizeof flush / sizeof flush[0]; i++)
 		add_flush(app, flush[i], i == 0);
+	/* smallest first: the cache multiples land where their sizes do */
+	qsort(app->lists[LIST_FLUSH].items, app->lists[LIST_FLUSH].n,
+	      sizeof app->lists[LIST_FLUSH].items[0], by_bytes);
 	static const char *const kern[] = {"empty", "add:100", "add:500", "add:1000", "add:5000",
 					   "add:20000", "jitter:500,5,0.1"};
 	for (size_t i = 0; i < sizeof kern / sizeof kern[0]; i++)
@@ -180,6 +206,35 @@ void tui_setup_free(struct tui_app *app)
 	}
 }
 
+/* Bytes of text that fit in room columns when a row cut short ends at a
+ * space and keeps ell columns for its ellipsis: no word is shown in part
+ * (only a single word wider than the row is). *cut: some was left off. */
+static size_t fit_words(const char *text, long room, int ell, bool *cut)
+{
+	size_t bytes = 0;
+	long cols = 0;
+	for (; text[bytes]; cols++) {
+		bytes++;
+		while ((text[bytes] & 0xc0) == 0x80)
+			bytes++;
+	}
+	*cut = cols > room;
+	if (!*cut)
+		return bytes;
+	size_t fit = 0;
+	for (long c = 0; text[fit] && c < room - ell; c++) {
+		fit++;
+		while ((text[fit] & 0xc0) == 0x80)
+			fit++;
+	}
+	size_t at = fit;
+	while (at > 0 && text[at] != ' ')
+		at--;
+	while (at > 0 && text[at - 1] == ' ')
+		at--;
+	return at > 0 ? at : fit;
+}
+
 /* What a row shows of an item: its label and as much of its detail as the
  * row has room for (draw_list's layout), so a filter never matches words
  * cut off the screen. Before the first draw, all of it. */
@@ -190,12 +245,8 @@ static void shown_text(const struct tui_list *l, size_t i, char *buf, size_t len
 	long room = (long)sizeof it->detail;
 	if (l->row_cols > 0)
 		room = (long)l->row_cols - 4 - (long)(lab > (size_t)l->label_cols ? lab : (size_t)l->label_cols) - 1;
-	size_t bytes = 0;
-	for (long cols = 0; it->detail[bytes] && cols < room; cols++) {
-		bytes++;
-		while ((it->detail[bytes] & 0xc0) == 0x80)
-			bytes++;
-	}
+	bool cut;
+	size_t bytes = fit_words(it->detail, room, 1, &cut);
 	snprintf(buf, len, "%s  %.*s", it->label, (int)bytes, it->detail);
 }
 
@@ -203,7 +254,7 @@ bool tui_list_visible(const struct tui_list *l, size_t i)
 {
 	if (!l->re)
 		return true;
-	char text[TL_ID_MAX + 210];
+	char text[TL_ID_MAX + 330];
 	shown_text(l, i, text, sizeof text);
 	return pcre2_match(l->re, (PCRE2_SPTR)text, strlen(text), 0, 0, l->md, NULL) >= 0;
 }
@@ -455,6 +506,74 @@ void tui_setup_click(struct tui_app *app, int y, int x, bool toggle)
 	app->dirty = true;
 }
 
+/* Rows an item takes wrapped when label and description share cols
+ * columns (at least one: a row without a description is its label). */
+static size_t row_lines(const char *label, const char *detail, int pad, long cols)
+{
+	char wl[1][TUI_WRAP_LINE];
+	long lab = (long)strlen(label), w = cols - (lab > pad ? lab : pad);
+	size_t n = w > 8 ? tui_wrap(detail, (int)w, wl, 0) : 99;
+	return n ? n : 1;
+}
+
+/* How a list's rows are laid out at its size: whether every row wraps in
+ * words (a wide terminal's spare height), else how many extra rows each
+ * item other than the cursor's may take (cap). Read by poll and draw alike. */
+struct list_shape {
+	int pad, rows;
+	long room, cap;
+	size_t nvis;
+	bool wrap;
+};
+
+static void list_shape(const struct tui_app *app, int which, struct list_shape *sh)
+{
+	const struct tui_list *l = &app->lists[which];
+	const struct tui_rect *r = &app->lay.list[which];
+	bool focused = app->focus == which;
+	int pad = which == LIST_BACKENDS ? 22 : 8, rows = r->h - 1;
+	size_t nvis = 0;
+	for (size_t i = 0; i < l->n; i++)
+		nvis += tui_list_visible(l, i);
+	/* When every row fits wrapped in words, rows wrap; otherwise a row cut
+	 * short ends in an ellipsis and the cursor's whole description shows
+	 * in the rows left under the list. */
+	long room = (long)r->w - 4 - pad - 1;
+	size_t need = 0;
+	for (size_t i = 0; i < l->n; i++)
+		if (tui_list_visible(l, i))
+			need += row_lines(l->items[i].label, l->items[i].detail, pad, room + pad);
+	bool wrap = rows > 0 && room > 8 && need <= (size_t)rows;
+	/* Not all fit wrapped but every item fits on a row: the spare rows go
+	 * to the cursor's item first, then to the others in order (120x35). */
+	long spare = 0;
+	if (!wrap && rows > 0 && room > 8 && nvis <= (size_t)rows && l->cursor < l->n) {
+		spare = (long)rows - (long)nvis;
+		if (focused && tui_list_visible(l, l->cursor)) {
+			const struct tui_item *c = &l->items[l->cursor];
+			long more = (long)row_lines(c->label, c->detail, pad, room + pad) - 1;
+			spare -= more < spare ? more : spare;
+		}
+	}
+	/* the others share what is left evenly: each up to cap more rows */
+	long cap = 0;
+	for (long c = 7; c > 0 && spare > 0; c--) {
+		long sum = 0;
+		for (size_t i = 0; i < l->n; i++)
+			if (tui_list_visible(l, i) && !(focused && i == l->cursor)) {
+				long more = (long)row_lines(l->items[i].label, l->items[i].detail, pad,
+							    room + pad) - 1;
+				sum += more < c ? more : c;
+			}
+		if (sum <= spare) {
+			cap = c;
+			break;
+		}
+	}
+	*sh = (struct list_shape){ .pad = pad, .rows = rows, .room = room, .cap = cap, .nvis = nvis,
+				   .wrap = wrap };
+}
+
 /* The list as the layout shows it: what a row holds (and so what the
  * filter matches), and the scroll that keeps the cursor on screen. */
 static void fit_list(struct tui_app *app, int which)
@@ -479,6 +598,10 @@ static void fit_list(struct tui_app *app, int which)
 		l->top = vis_before;
 	if (vis_before >= l->top + (size_t)rows)
 		l->top = vis_before - (size_t)rows + 1;
+	struct list_shape sh;
+	list_shape(app, which, &sh);
+	if (sh.wrap || sh.nvis <= (size_t)rows)
+		l->top = 0;
 }
 
 void tui_setup_poll(struct tui_app *app, bool shown)
@@ -494,12 +617,15 @@ static void draw_list(const struct tui_app *app, int which)
 	const struct tui_list *l = &app->lists[which];
 	const struct tui_rect *r = &app->lay.list[which];
 	bool focused = app->focus == which;
-	size_t nsel = 0, nvis = 0;
-	for (size_t i = 0; i < l->n; i++) {
+	struct list_shape sh;
+	size_t nsel = 0;
+	list_shape(app, which, &sh);
+	for (size_t i = 0; i < l->n; i++)
 		nsel += l->items[i].selected;
-		nvis += tui_list_visible(l, i);
-	}
-	int pad = which == LIST_BACKENDS ? 22 : 8;
+	int pad = sh.pad, rows = sh.rows;
+	size_t nvis = sh.nvis;
+	long room = sh.room, cap = sh.cap;
+	bool wrap = sh.wrap;
 	int head = focused ? tui_attr_selected(app) : tui_attr(app, TUI_ROLE_TITLE);
 	tui_fill(r->y, r->x, r->w, head);
 	int used = tui_putf(r->y, r->x, r->w, head, " %s  %zu selected", l->title, nsel);
@@ -507,10 +633,14 @@ static void draw_list(const struct tui_app *app, int which)
 		tui_putf(r->y, r->x + used, r->w - used, head, "  /%s/ %zu of %zu", l->pattern, nvis,
 			 l->n);
 
-	if (r->h - 1 <= 0)
+	if (rows <= 0)
 		return;
+	bool utf8 = app->tier == TUI_TIER_UTF8;
+	const char *ell = utf8 ? "…" : "...";
+	char wl[8][TUI_WRAP_LINE];
 	int y = r->y + 1;
 	size_t vis = 0;
+	const struct tui_item *under = NULL;
 	for (size_t i = 0; i < l->n && y < r->y + r->h; i++) {
 		if (!tui_list_visible(l, i))
 			continue;
@@ -525,8 +655,54 @@ static void draw_list(const struct tui_app *app, int which)
 		tui_fill(y, r->x, r->w, attr);
 		int w = tui_putf(y, r->x, r->w, attr | (it->selected ? (int)A_BOLD : 0), "%s %-*s ", box,
 				 pad, it->label);
-		tui_put(y, r->x + w, r->w - w, attr, it->detail);
+		if (wrap) {
+			size_t n = tui_wrap(it->detail, r->w - w, wl, 8);
+			if (n == 0) /* no description: the row is its label */
+				y++;
+			for (size_t k = 0; k < n && k < 8 && y < r->y + r->h; k++) {
+				if (k)
+					tui_fill(y, r->x, r->w, attr);
+				tui_put(y++, r->x + w, r->w - w, attr, wl[k]);
+			}
+			continue;
+		}
+		size_t n = room > 8 ? tui_wrap(it->detail, r->w - w, wl, 8) : 0;
+		long lines = 1;
+		if (n > 1 && room > 8 && nvis <= (size_t)rows) {
+			long more = (long)n - 1;
+			if (cur && focused) /* its share was taken before the loop */
+				lines += more < (long)rows - (long)nvis ? more : (long)rows - (long)nvis;
+			else
+				lines += more < cap ? more : cap;
+		}
+		if (lines > 1) {
+			for (long k = 0; k + 1 < lines && y < r->y + r->h; k++) {
+				if (k)
+					tui_fill(y, r->x, r->w, attr);
+				tui_put(y++, r->x + w, r->w - w, attr, wl[k]);
+			}
+			tui_fill(y, r->x, r->w, attr);
+		}
+		/* the rest on the last row given, cut at a word with an ellipsis */
+		char rest[TUI_WRAP_LINE * 2] = "";
+		size_t len = 0;
+		for (size_t k = (size_t)lines - 1; k < n && k < 8 && len < sizeof rest; k++)
+			len += (size_t)snprintf(rest + len, sizeof rest - len, "%s%s", len ? " " : "",
+						wl[k]);
+		const char *text = lines > 1 ? rest : it->detail;
+		bool cut;
+		size_t bytes = fit_words(text, r->w - w, utf8 ? 1 : 3, &cut);
+		tui_putf(y, r->x + w, r->w - w, attr, "%.*s%s", (int)bytes, text, cut ? ell : "");
+		if (cut && cur)
+			under = it;
 		y++;
+	}
+	if (under && r->y + r->h - y >= 2) {
+		size_t n = tui_wrap(under->detail, r->w - 2, wl, 8);
+		int dim = tui_attr(app, TUI_ROLE_INACTIVE);
+		if ((int)n <= r->y + r->h - y - 1)
+			for (size_t k = 0; k < n && k < 8; k++)
+				tui_put(++y, r->x + 2, r->w - 2, dim, wl[k]);
 	}
 	if (!nvis)
 		tui_put(r->y + 1, r->x + 1, r->w - 1, tui_attr(app, TUI_ROLE_INACTIVE),

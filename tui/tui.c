@@ -200,7 +200,7 @@ static void draw_status(const struct tui_app *app)
 {
 	const struct tui_rect *r = &app->lay.status;
 	char buf[512];
-	tui_keys_status(app->screen, r->w - 1, buf, sizeof buf);
+	tui_keys_status(app->screen, app->replay, r->w - 1, buf, sizeof buf);
 	tui_fill(r->y, r->x, r->w, tui_attr_status(app));
 	tui_putf(r->y, r->x, r->w, tui_attr_status(app), " %s", buf);
 }

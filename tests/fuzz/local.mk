@@ -1,4 +1,4 @@
-# libFuzzer harnesses (issue 11): the size, kernel, sim-id, theme and
+# libFuzzer harnesses: the size, kernel, sim-id, theme and
 # results-reader parsers, stats_histogram and the recorded-chase reader. Built and run by `make fuzz`
 # in a tree configured with CC=clang --enable-fuzz (the whole library is then
 # instrumented with ASan/UBSan and fuzzer coverage); never part of `make test`.
@@ -26,7 +26,7 @@ tests_fuzz_fuzz_results_LDFLAGS = $(FUZZ_LD)
 tests_fuzz_fuzz_histogram_SOURCES = tests/fuzz/fuzz_histogram.c
 tests_fuzz_fuzz_histogram_LDADD = $(TL_LIBS)
 tests_fuzz_fuzz_histogram_LDFLAGS = $(FUZZ_LD)
-# issue 27: the shared reader and the run, search and fingerprint loaders
+# the shared reader and the run, search and fingerprint loaders
 tests_fuzz_fuzz_files_SOURCES = tests/fuzz/fuzz_files.c
 tests_fuzz_fuzz_files_LDADD = $(TL_LIBS)
 tests_fuzz_fuzz_files_LDFLAGS = $(FUZZ_LD)

@@ -40,7 +40,7 @@ def ok(cond, msg):
 
 
 def beta_search(values, scores):
-    """SPEC 4: beta_k = -0.60 - 0.01 k down to the lowest score; the largest
+    """The filter's conventions: beta_k = -0.60 - 0.01 k down to the lowest score; the largest
     kept value per beta; the beta just before the first forward difference
     above the mean difference; inactive when < 2 betas or no such jump."""
     lowest = scores.min()
