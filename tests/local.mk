@@ -44,3 +44,5 @@ EXTRA_DIST += tests/fixtures/hwloc-amd-zen3-kvm-guest.xml tests/fixtures/chase/a
 # Issue 22 in the TUI: NxLk sized by the measured levels, the long-run ask.
 TESTS += tests/test_tui_levels.sh
 EXTRA_DIST += tests/test_tui_levels.sh tests/golden/long-run-80x24.txt
+TESTS += tests/test_tui_answers.sh
+EXTRA_DIST += tests/test_tui_answers.sh

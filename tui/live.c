@@ -188,6 +188,7 @@ int tui_live_start(struct tui_app *app, char *why, size_t whylen)
 	app->t_start = tl_monotonic_s();
 	app->t_end = 0;
 	app->paused_s = 0;
+	app->eta_done0 = 0;
 	tui_affinity_ui(app, app->run.cpu);
 	return 0;
 }
@@ -289,8 +290,23 @@ void tui_live_free(struct tui_app *app)
 	app->have_run = false;
 }
 
+/* Seconds the run has been sampling (or warming up), pauses left out. */
+static double active_s(const struct tui_app *app, double now)
+{
+	return now - app->t_start - app->paused_s -
+	       (atomic_load(&app->run.paused) ? now - app->paused_at : 0);
+}
+
 void tui_live_poll(struct tui_app *app)
 {
+	size_t done = atomic_load(&app->run.samples_done);
+
+	/* The ETA's rate is taken from the first samples on: the warm-up and the
+	 * resolution probe before them would stretch it. */
+	if (app->thread_live && !app->eta_done0 && done) {
+		app->eta_done0 = done;
+		app->eta_active0 = active_s(app, tl_monotonic_s());
+	}
 	if (app->thread_live && atomic_load(&app->thread_done)) {
 		live_join(app);
 		if (app->thread_rc < 0)
@@ -452,6 +468,30 @@ void tui_live_action(struct tui_app *app, enum tui_action a)
 
 /* ---- drawing ---- */
 
+/* "ETA 12 min": from the rate since the first samples were seen, or over
+ * the whole run while those are all there is; "starting" before any. */
+static void eta_words(const struct tui_app *app, size_t done, size_t total, char *buf, size_t len)
+{
+	double el = active_s(app, tl_monotonic_s()), eta;
+	char words[32];
+
+	if (!done) {
+		snprintf(buf, len, "starting");
+		return;
+	}
+	if (app->eta_done0 && done > app->eta_done0 && el > app->eta_active0)
+		eta = (el - app->eta_active0) * (double)(total - done) /
+		      (double)(done - app->eta_done0);
+	else
+		eta = el * (double)(total - done) / (double)done;
+	/* seconds while they are few (the line is short), then minutes or hours */
+	if (eta < 600)
+		snprintf(words, sizeof words, "%.0fs", eta);
+	else
+		tl_duration_words(eta, words, sizeof words);
+	snprintf(buf, len, "ETA %s", words);
+}
+
 static void draw_progress(struct tui_app *app)
 {
 	const struct tui_rect *r = &app->lay.progress;
@@ -473,12 +513,11 @@ static void draw_progress(struct tui_app *app)
 	if (app->replay)
 		snprintf(left, sizeof left, " replay%s", app->interrupted ? " (interrupted session)" : "");
 	else if (app->thread_live) {
-		double now = tl_monotonic_s();
-		double el = now - app->t_start - app->paused_s -
-			    (atomic_load(&app->run.paused) ? now - app->paused_at : 0);
-		double eta = done ? el * (double)(total - done) / (double)done : 0;
-		snprintf(left, sizeof left, " %3.0f%% %zu/%zu ETA %.0fs%s", 100 * frac, done, total,
-			 eta, atomic_load(&app->run.paused) ? " PAUSED" : "");
+		char eta[40];
+
+		eta_words(app, done, total, eta, sizeof eta);
+		snprintf(left, sizeof left, " %3.0f%% %zu/%zu %s%s", 100 * frac, done, total, eta,
+			 atomic_load(&app->run.paused) ? " PAUSED" : "");
 	} else
 		snprintf(left, sizeof left, " %3.0f%% done in %.1fs", 100 * frac,
 			 app->t_end - app->t_start);
@@ -913,7 +952,9 @@ void tui_live_draw(struct tui_app *app)
 }
 
 /* The frame goes out only while no timed window is open on the sampling
- * CPU; a frame that cannot find a gap soon is skipped, never forced. */
+ * CPU; a frame that cannot find a gap soon is skipped, never forced. The
+ * window is one timed call (bench/runner.c), so a gap comes after every
+ * sample and for the whole of every flush. */
 bool tui_live_may_draw(struct tui_app *app);
 bool tui_live_may_draw(struct tui_app *app)
 {
