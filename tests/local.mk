@@ -46,3 +46,5 @@ TESTS += tests/test_tui_levels.sh
 EXTRA_DIST += tests/test_tui_levels.sh tests/golden/long-run-80x24.txt
 TESTS += tests/test_tui_answers.sh
 EXTRA_DIST += tests/test_tui_answers.sh
+TESTS += tests/test_tui_start.sh
+EXTRA_DIST += tests/test_tui_start.sh

@@ -265,6 +265,9 @@ bool tui_setup_pick(struct tui_app *app, int which, const char *text);
  * save when a run starts and when the TUI ends, reset on R. */
 void tui_memory_load(struct tui_app *app);
 void tui_memory_apply(struct tui_app *app);
+/* The command line's --backend, --flush, --kernel over what was remembered:
+ * each list given replaces that list's selection. */
+void tui_memory_preselect(struct tui_app *app);
 /* Returns 0, or -1 with why (the caller says it: a message, or stderr at the end). */
 int tui_memory_save(struct tui_app *app, char *why, size_t whylen);
 void tui_memory_reset(struct tui_app *app);

@@ -719,6 +719,7 @@ int tui_run(const struct tui_opts *opts, char *why, size_t whylen)
 	tui_term_apply_theme(app);
 	tui_setup_init(app);
 	tui_memory_apply(app);
+	tui_memory_preselect(app);
 	if (theme_why[0])
 		tui_message(app, true, "%s; using the built-in theme", theme_why);
 	app->screen = app->search_replay ? TUI_SEARCH : app->replay ? TUI_LIVE : TUI_SETUP;
@@ -731,6 +732,8 @@ int tui_run(const struct tui_opts *opts, char *why, size_t whylen)
 		tui_message(app, false, app->replay ? "replay: %s (nothing is measured)"
 						    : "Space selects, Enter runs, ? shows every key%s",
 			    app->replay ? app->replay_path : "");
+	if (app->opts.start && !app->replay && !app->fleet)
+		action(app, TUI_ACT_RUN); /* --start: Enter on Setup, with its checks */
 	app->dirty = true;
 	rc = loop(app, saved, sizeof saved);
 	tui_done();
