@@ -159,6 +159,7 @@ struct tui_app {
 	double paused_at, paused_s; /* when the pause began; seconds paused before it */
 	double eta_active0;         /* sampling seconds when the first samples were seen, */
 	size_t eta_done0;           /* and their count (0: none yet): the ETA's rate starts there */
+	double eta_estimate_s;      /* the run's estimated seconds (bench/estimate.h), before any sample */
 	struct tui_view *views;    /* one per cell */
 	size_t cur_flush, cur_kernel, page;
 	char (*kernels)[64];       /* distinct visible kernel labels */

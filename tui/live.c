@@ -145,6 +145,7 @@ static int long_run_asked(struct tui_app *app, char *why, size_t whylen)
 	for (size_t i = 0; i < app->run.nflush; i++)
 		shape = shape * 31 + app->run.flush_bytes[i];
 	tl_run_estimate(&app->run, &e);
+	app->eta_estimate_s = e.seconds; /* the ETA until samples give a rate */
 	if (e.seconds <= TL_LONG_RUN_S || shape == asked) {
 		asked = 0;
 		return 0;
@@ -468,15 +469,31 @@ void tui_live_action(struct tui_app *app, enum tui_action a)
 
 /* ---- drawing ---- */
 
+/* Seconds while they are few (the progress line is short), then minutes or hours. */
+static void seconds_words(double s, char *buf, size_t len)
+{
+	if (s < 600)
+		snprintf(buf, len, "%.0fs", s);
+	else
+		tl_duration_words(s, buf, len);
+}
+
 /* "ETA 12 min": from the rate since the first samples were seen, or over
- * the whole run while those are all there is; "starting" before any. */
+ * the whole run while those are all there is; before any, the estimate the
+ * run started with (its flushes timed on its own buffers), marked "~". */
 static void eta_words(const struct tui_app *app, size_t done, size_t total, char *buf, size_t len)
 {
 	double el = active_s(app, tl_monotonic_s()), eta;
 	char words[32];
 
 	if (!done) {
-		snprintf(buf, len, "starting");
+		if (!(app->eta_estimate_s > 0)) {
+			snprintf(buf, len, "starting");
+			return;
+		}
+		seconds_words(app->eta_estimate_s > el ? app->eta_estimate_s - el : 0, words,
+			      sizeof words);
+		snprintf(buf, len, "ETA ~%s", words);
 		return;
 	}
 	if (app->eta_done0 && done > app->eta_done0 && el > app->eta_active0)
@@ -484,11 +501,7 @@ static void eta_words(const struct tui_app *app, size_t done, size_t total, char
 		      (double)(done - app->eta_done0);
 	else
 		eta = el * (double)(total - done) / (double)done;
-	/* seconds while they are few (the line is short), then minutes or hours */
-	if (eta < 600)
-		snprintf(words, sizeof words, "%.0fs", eta);
-	else
-		tl_duration_words(eta, words, sizeof words);
+	seconds_words(eta, words, sizeof words);
 	snprintf(buf, len, "ETA %s", words);
 }
 
