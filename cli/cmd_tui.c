@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/xalloc.h"
+#include "backends/backend.h"
 #include "bench/runner.h"
 #include "cli/command.h"
 #include "cli/opts.h"
@@ -56,7 +57,8 @@ static const char usage_text[] =
 	"-k add:100,add:500 -n 2000 --start\n"
 	"\n"
 	"Without a usable terminal (TERM=dumb, unknown TERM, not a tty) it prints the\n"
-	"plain-text comparison instead. NO_COLOR=1 turns colours off.\n";
+	"plain-text comparison instead, or with -b/-f/-k runs that selection as\n"
+	"ticklab run does. NO_COLOR=1 turns colours off.\n";
 
 enum { OPT_BASELINE = OPT_FIRST_FREE, OPT_START };
 
@@ -277,6 +279,47 @@ static int fallback(const struct tui_opts *o, const char *why)
 	return cli_default_table();
 }
 
+/* A selection without a terminal is run as `run` would run it: what was
+ * asked for, in plain text, not the default comparison. A list not given
+ * takes run's default; the backend, the node's barrier timer as Setup does. */
+static int run_selection(const struct tui_cmd *t, const char *no_term)
+{
+	char said[2 * TL_WHY_MAX], n[32], cpu[32], seed[32];
+	const char *barrier = tl_backend_default_barrier(said, sizeof said);
+	char *args[16];
+	int argc = 0;
+
+	snprintf(n, sizeof n, "%zu", t->o.n);
+	snprintf(cpu, sizeof cpu, "%d", t->o.cpu);
+	snprintf(seed, sizeof seed, "%llu", (unsigned long long)t->o.seed);
+	args[argc++] = (char *)"run";
+	args[argc++] = (char *)"--backend";
+	args[argc++] = (char *)(t->backend_text ? t->backend_text : barrier ? barrier : "clock-gettime");
+	if (t->flush_text) {
+		args[argc++] = (char *)"--flush";
+		args[argc++] = (char *)t->flush_text;
+	}
+	if (t->kernel_text) {
+		args[argc++] = (char *)"--kernel";
+		args[argc++] = (char *)t->kernel_text;
+	}
+	args[argc++] = (char *)"-n";
+	args[argc++] = n;
+	if (t->o.cpu >= 0) {
+		args[argc++] = (char *)"--cpu";
+		args[argc++] = cpu;
+	}
+	args[argc++] = (char *)"--seed";
+	args[argc++] = seed;
+	if (t->o.baseline) {
+		args[argc++] = (char *)"--baseline";
+		args[argc++] = (char *)t->o.baseline;
+	}
+	args[argc] = NULL;
+	fprintf(stderr, "ticklab: %s: running the selection as ticklab run instead\n", no_term);
+	return cli_command_main(cli_command_find("run"), argc, args);
+}
+
 static int tui_exec(void *st)
 {
 	const struct tui_cmd *t = st;
@@ -285,6 +328,8 @@ static int tui_exec(void *st)
 	int rc;
 
 	/* Plain `ticklab` with nothing asked prints the table without a word. */
+	if (!interactive(&no_term) && (t->backend_text || t->flush_text || t->kernel_text))
+		return run_selection(t, no_term);
 	if (!interactive(&no_term))
 		return t->plain ? cli_default_table() : fallback(&t->o, no_term);
 	rc = tui_run(&t->o, why, sizeof why);

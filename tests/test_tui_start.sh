@@ -33,6 +33,13 @@ ok $? "-b is --backend now, not --baseline"
 "$BIN" tui --help | grep -q -- '^      --baseline FILE'
 ok $? "--help lists --baseline by its long form only"
 
+# without a terminal a selection runs as run runs it, in plain text
+"$BIN" -b sim -k add:7 -n 50 </dev/null >"$W/out" 2>"$W/err"
+st=$?
+[ $st -eq 0 ] && grep -Eq '^sim .* add:7 +[0-9]+ ' "$W/out" && grep -q 'running the selection as ticklab run' "$W/err"
+ok $? "no terminal: -b sim -k add:7 -n 50 runs that selection (status $st)"
+[ $st -eq 0 ] || sed 's/^/#   /' "$W/err" | head -n 5
+
 # a backend that works here: the node's barrier timer, else sim
 be=sim
 for b in barrier-tsc barrier-rdtsc barrier-cntvct; do
