@@ -482,13 +482,66 @@ static double (*counted_fn(const struct tl_backend *b,
 									: b->time_adds;
 }
 
+/* What a sampling loop tells the rest of the process, per sample and
+ * outside the timed region: the window flag is up only around the timed
+ * call (never around the flush, so a screen may draw during minutes of
+ * flushing), and each sample is counted, in ns, as soon as it is taken.
+ * Every store is a plain one on x86 (relaxed or release, one writer), and
+ * halting is two relaxed loads: the loop stays tight. */
+struct publish {
+	atomic_bool *window;
+	_Atomic size_t *cell_done, *run_done; /* set to *_from + samples taken */
+	size_t cell_from, run_from;
+	const atomic_bool *stop, *paused;     /* either one cuts the loop short */
+	double ns_per_unit;
+};
+
+/* No run to tell: searches and calibrations (tl_measure). */
+static void publish_none(struct publish *p, atomic_bool *w, _Atomic size_t *d,
+			 const atomic_bool *never)
+{
+	*p = (struct publish){ .window = w, .cell_done = d, .run_done = d,
+			       .stop = never, .paused = never, .ns_per_unit = 1 };
+}
+
+/* After sample i (raw[i] stored): its ns, then the counts with release, so a
+ * reader that sees a count sees the samples below it. True to halt. */
+static inline bool publish_sample(const struct publish *p, const double *raw, double *ns,
+				  size_t i)
+{
+	if (ns)
+		ns[i] = raw[i] * p->ns_per_unit;
+	atomic_store_explicit(p->cell_done, p->cell_from + i + 1, memory_order_release);
+	atomic_store_explicit(p->run_done, p->run_from + i + 1, memory_order_release);
+	return atomic_load_explicit(p->stop, memory_order_relaxed) ||
+	       atomic_load_explicit(p->paused, memory_order_relaxed);
+}
+
+/* One sample: flush (untimed), the window flag up, the one call that holds
+ * the timed region, the flag down, the sample counted. NOTE runs just
+ * before and after the call (the noise marks), never inside it. */
+#define SAMPLE(call, before, after)                                            \
+	{                                                                      \
+		tl_flush_touch(f);                                             \
+		before;                                                        \
+		atomic_store_explicit(p->window, true, memory_order_relaxed);  \
+		double v = (call);                                             \
+		atomic_store_explicit(p->window, false, memory_order_release); \
+		after;                                                         \
+		raw[i] = v; /* a fault storing it is not the sample's */       \
+		if (publish_sample(p, raw, ns, i++))                           \
+			break;                                                 \
+	}
+
+#define PLAIN_LOOP(call) while (i < n) SAMPLE(call, (void)0, (void)0)
+
 /* The same loops for runs and searches: flush (untimed), then one timed
  * region; the backend's time_* is the only thing that reads the clock. The
- * timed function is chosen once, before the samples, and the conversion to
- * ns comes after them. */
-static void sample_loop(struct tl_timer *t, const struct tl_flush *f, const struct tl_kernel *kern,
-			const uint64_t *counts, const void **cursor, size_t n, double *raw,
-			double *ns)
+ * timed function is chosen once, before the samples. Returns the samples
+ * taken: n, or fewer when stopped or paused. */
+static size_t sample_loop(struct tl_timer *t, const struct tl_flush *f, const struct tl_kernel *kern,
+			  const uint64_t *counts, const void **cursor, size_t n, double *raw,
+			  double *ns, const struct publish *p)
 {
 	const struct tl_backend *b = t->backend;
 	enum tl_kernel_kind kind = kern->kind;
@@ -496,52 +549,35 @@ static void sample_loop(struct tl_timer *t, const struct tl_flush *f, const stru
 	double (*time_loads)(struct tl_timer *, const void **, uint64_t) = b->time_loads;
 	double (*time_counted)(struct tl_timer *, uint64_t) = counted_fn(b, kind);
 	double (*time_jitter)(struct tl_timer *, uint64_t, uint64_t, unsigned) = b->time_jitter;
+	size_t i = 0;
 
 	if (kind == TL_KERNEL_EMPTY)
-		for (size_t i = 0; i < n; i++) {
-			tl_flush_touch(f);
-			raw[i] = time_empty(t);
-		}
+		PLAIN_LOOP(time_empty(t))
 	else if (kind == TL_KERNEL_LOAD)
-		for (size_t i = 0; i < n; i++) {
-			tl_flush_touch(f);
-			raw[i] = time_loads(t, cursor, counts[i]);
-		}
+		PLAIN_LOOP(time_loads(t, cursor, counts[i]))
 	else if (kind == TL_KERNEL_JITTER)
 		/* The variant is data (dep), never a different call or count:
-		 * plain and injected run one instruction stream. */
-		for (size_t i = 0; i < n; i++) {
-			uint64_t d = tl_jitter_arm_d(kern, tl_jitter_code_arm(counts[i]));
-			unsigned dep = tl_jitter_code_dep(counts[i], kern->k);
-
-			tl_flush_touch(f);
-			raw[i] = time_jitter(t, kern->k, d, dep);
-		}
+		 * plain and injected run one instruction stream; both are
+		 * worked out before the call. */
+		PLAIN_LOOP(time_jitter(t, kern->k, tl_jitter_arm_d(kern, tl_jitter_code_arm(counts[i])),
+				       tl_jitter_code_dep(counts[i], kern->k)))
 	else
-		for (size_t i = 0; i < n; i++) {
-			tl_flush_touch(f);
-			raw[i] = time_counted(t, counts[i]);
-		}
-	for (size_t i = 0; ns && i < n; i++)
-		ns[i] = raw[i] * t->ns_per_unit;
+		PLAIN_LOOP(time_counted(t, counts[i]))
+	return i;
 }
 
 /* sample_loop with the interference bookkeeping: the ring head and CPU
  * are read before the call that holds the timed region and after it
  * returns, never inside it. */
 #define NOTED_LOOP(call)                                                       \
-	for (size_t i = 0; i < n; i++) {                                       \
-		tl_flush_touch(f);                                             \
-		struct tl_noise_mark m = tl_noise_before(nz);                  \
-		double v = (call);                                             \
-		tl_noise_after(nz, m, from + i);                               \
-		raw[i] = v; /* a fault storing it is not the sample's */       \
-	}
+	while (i < n)                                                          \
+		SAMPLE(call, struct tl_noise_mark m = tl_noise_before(nz),     \
+		       tl_noise_after(nz, m, from + i))
 
-static void sample_loop_noted(struct tl_timer *t, const struct tl_flush *f,
-			      const struct tl_kernel *kern, const uint64_t *counts,
-			      const void **cursor, size_t n, double *raw, double *ns,
-			      struct tl_noise *nz, size_t from)
+static size_t sample_loop_noted(struct tl_timer *t, const struct tl_flush *f,
+				const struct tl_kernel *kern, const uint64_t *counts,
+				const void **cursor, size_t n, double *raw, double *ns,
+				struct tl_noise *nz, size_t from, const struct publish *p)
 {
 	const struct tl_backend *b = t->backend;
 	enum tl_kernel_kind kind = kern->kind;
@@ -549,6 +585,7 @@ static void sample_loop_noted(struct tl_timer *t, const struct tl_flush *f,
 	double (*time_empty)(struct tl_timer *) = b->time_empty;
 	double (*time_loads)(struct tl_timer *, const void **, uint64_t) = b->time_loads;
 	double (*time_counted)(struct tl_timer *, uint64_t) = counted_fn(b, kind);
+	size_t i = 0;
 
 	if (kind == TL_KERNEL_EMPTY)
 		NOTED_LOOP(time_empty(t))
@@ -560,8 +597,21 @@ static void sample_loop_noted(struct tl_timer *t, const struct tl_flush *f,
 				       tl_jitter_code_dep(counts[i], kern->k)))
 	else
 		NOTED_LOOP(time_counted(t, counts[i]))
-	for (size_t i = 0; i < n; i++)
-		ns[i] = raw[i] * t->ns_per_unit;
+	return i;
+}
+
+static void measure(struct tl_timer *t, const struct tl_flush *f, const struct tl_kernel *k,
+		    const uint64_t *counts, size_t n, double *out)
+{
+	static const atomic_bool never = false;
+	atomic_bool window;
+	_Atomic size_t done;
+	struct publish p;
+
+	atomic_init(&window, false);
+	atomic_init(&done, 0);
+	publish_none(&p, &window, &done, &never);
+	(void)sample_loop(t, f, k, counts, NULL, n, out, NULL, &p);
 }
 
 void tl_measure(struct tl_timer *t, const struct tl_flush *f, const uint64_t *adds, size_t n,
@@ -569,40 +619,48 @@ void tl_measure(struct tl_timer *t, const struct tl_flush *f, const uint64_t *ad
 {
 	struct tl_kernel k = { .kind = adds ? TL_KERNEL_ADD : TL_KERNEL_EMPTY };
 
-	sample_loop(t, f, &k, adds, NULL, n, out, NULL);
+	measure(t, f, &k, adds, n, out);
 }
 
 void tl_measure_jitter(struct tl_timer *t, const struct tl_flush *f, const struct tl_kernel *kern,
 		       const uint64_t *codes, size_t n, double *out)
 {
-	sample_loop(t, f, kern, codes, NULL, n, out, NULL);
+	measure(t, f, kern, codes, n, out);
 }
 
-static void run_chunk(struct tl_run *run, struct tl_cell *c, struct tl_noise *nz)
+/* One chunk of a cell, or what of it comes before a stop or a pause (the
+ * schedule then runs the rest of the chunk when the pause ends). The
+ * untimed chase lap and the refault come before the first sample, and no
+ * window is open around them. Returns false when cut short. */
+static bool run_chunk(struct tl_run *run, struct tl_cell *c, struct tl_noise *nz)
 {
 	size_t from = atomic_load_explicit(&c->done, memory_order_relaxed);
-	size_t len = c->n - from < c->chunk ? c->n - from : c->chunk;
+	size_t len = c->n - from < c->chunk ? c->n - from : c->chunk, took;
 	struct tl_timer *t = &run->timers[c->timer];
+	const struct tl_flush *f = &run->flushes[c->flush];
+	struct publish p = {
+		.window = &run->in_timed_window, .cell_done = &c->done,
+		.run_done = &run->samples_done, .cell_from = from,
+		.run_from = atomic_load_explicit(&run->samples_done, memory_order_relaxed),
+		.stop = &run->stop, .paused = &run->paused, .ns_per_unit = t->ns_per_unit,
+	};
 
-	atomic_store(&run->in_timed_window, true);
+	if (len == 0) /* an earlier chunk of the cell, resumed after a pause, took it */
+		return true;
 	if (c->chase) /* the lap load_chunk sized the chunk for; its time is dropped */
 		(void)t->backend->time_loads(t, &c->cursor, c->kernel.bytes / 64);
 	if (c->chase_shared)
 		(void)madvise(c->chase, (size_t)(c->kernel.bytes / 64 * 64), MADV_DONTNEED);
 	if (nz) {
 		tl_noise_chunk_begin(nz, (size_t)(c - run->cells), from);
-		sample_loop_noted(t, &run->flushes[c->flush], &c->kernel, c->adds + from,
-				  &c->cursor, len, c->raw + from, c->ns + from, nz, from);
+		took = sample_loop_noted(t, f, &c->kernel, c->adds + from, &c->cursor, len,
+					 c->raw + from, c->ns + from, nz, from, &p);
+		tl_noise_chunk_end(nz, &c->noise, took);
 	} else {
-		sample_loop(t, &run->flushes[c->flush], &c->kernel, c->adds + from,
-			    &c->cursor, len, c->raw + from, c->ns + from);
+		took = sample_loop(t, f, &c->kernel, c->adds + from, &c->cursor, len,
+				   c->raw + from, c->ns + from, &p);
 	}
-	atomic_store(&run->in_timed_window, false);
-	if (nz)
-		tl_noise_chunk_end(nz, &c->noise, len);
-	/* Release: a reader that sees the new count sees the samples too. */
-	atomic_fetch_add_explicit(&c->done, len, memory_order_release);
-	atomic_fetch_add_explicit(&run->samples_done, len, memory_order_release);
+	return took == len;
 }
 
 static void wait_while_paused(struct tl_run *run)
@@ -695,15 +753,19 @@ int tl_run_execute(struct tl_run *run, void (*on_chunk)(void *ctx, struct tl_run
 	convert_ns_jitter(run);
 
 	order = schedule(run, &nchunks);
-	for (size_t i = 0; i < nchunks; i++) {
+	for (size_t i = 0; i < nchunks;) {
 		wait_while_paused(run);
 		if (atomic_load(&run->stop)) {
 			stopped = 1;
 			break;
 		}
-		run_chunk(run, &run->cells[order[i]], nz);
+		size_t cell = order[i];
+
+		/* a chunk cut by a pause is taken up again, not skipped */
+		if (run_chunk(run, &run->cells[cell], nz))
+			i++;
 		if (on_chunk)
-			on_chunk(ctx, run, order[i]);
+			on_chunk(ctx, run, cell);
 	}
 	free(order);
 	noise_close(run, nz);

@@ -26,7 +26,7 @@ struct tl_cell {
 	size_t n;              /* samples wanted */
 	size_t chunk;          /* samples per interleaved chunk: the run's, or for a load
 				* cell enough that the chunk's loads cover its buffer */
-	_Atomic size_t done;   /* samples taken so far (grows while running) */
+	_Atomic size_t done;   /* samples taken so far (grows per sample while running) */
 	double *raw;           /* n samples in the backend's unit */
 	double *ns;            /* the same in ns */
 	uint64_t *adds;        /* planned operation count of each sample (ADDs, MULs, ...) */
@@ -70,11 +70,12 @@ struct tl_run {
 	int cpu;                        /* where sampling ran */
 	bool timers_open;               /* opened by tl_run_prepare; a loaded run's timers
 					 * only describe the backends (never closed) */
-	_Atomic size_t samples_done;    /* over all cells */
+	_Atomic size_t samples_done;    /* over all cells, counted per sample */
 	size_t samples_total;
-	atomic_bool stop;               /* set from anywhere: the run ends after the current chunk */
-	atomic_bool paused;
-	atomic_bool in_timed_window;    /* true while a chunk is sampling (drawing waits) */
+	atomic_bool stop;               /* set from anywhere: the run ends after the current sample */
+	atomic_bool paused;             /* sampling waits after the current sample */
+	atomic_bool in_timed_window;    /* true around each timed call only, never a flush
+					 * (drawing waits for it to fall) */
 	bool noise_measured;            /* the cells' noise was tracked (or read back) */
 	struct tl_noise_info noise;     /* how: the mechanisms and their cost */
 };

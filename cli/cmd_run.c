@@ -135,61 +135,9 @@ static int check_flush(struct run_opts *o, char *why, size_t whylen)
 	return 0;
 }
 
-static uint64_t fnv1a(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h;
-}
-
-/* Labels seen twice, by an open-addressing hash set of indexes: the pairwise
- * check took minutes on a million kernels. */
-static int check_duplicates(const struct tl_kernel *k, size_t n, char *why, size_t whylen)
-{
-	size_t cap = 16, *slot;
-	int rc = 0;
-
-	while (cap < 2 * n)
-		cap *= 2;
-	slot = malloc(cap * sizeof *slot);
-	if (!slot) {
-		snprintf(why, whylen, "out of memory checking %zu kernels", n);
-		return -1;
-	}
-	for (size_t i = 0; i < cap; i++)
-		slot[i] = SIZE_MAX;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		size_t h = (size_t)fnv1a(k[i].label) & (cap - 1);
-
-		for (; slot[h] != SIZE_MAX; h = (h + 1) & (cap - 1))
-			if (strcmp(k[slot[h]].label, k[i].label) == 0) {
-				snprintf(why, whylen, "kernel '%s' is given twice", k[i].label);
-				rc = -1;
-				break;
-			}
-		if (rc == 0)
-			slot[h] = i;
-	}
-	free(slot);
-	return rc;
-}
-
 static int check_kernels(struct run_opts *o, char *why, size_t whylen)
 {
-	struct tl_topology topo;
-	char topo_why[TL_WHY_MAX];
-	/* load:4xL1 needs the caches, as --flush 4xL1 does. */
-	bool have_topo = tl_topology_read_live(o->cpu < 0 ? tl_cpu_default() : o->cpu, &topo,
-					       topo_why, sizeof topo_why) == 0;
-
-	if (have_topo && strchr(o->kernel_text, 'L'))
-		opts_size_by_chase(o->cpu < 0 ? tl_cpu_default() : o->cpu, &topo);
-	if (tl_kernel_parse_list_topo(o->kernel_text, have_topo ? &topo : NULL, &o->kernels,
-				      &o->nkernels, why, whylen) < 0)
-		return -1;
-	return check_duplicates(o->kernels, o->nkernels, why, whylen);
+	return opts_parse_kernels(o->kernel_text, o->cpu, &o->kernels, &o->nkernels, why, whylen);
 }
 
 /* A run holds every cell's samples at once: more cells than this is a

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/xalloc.h"
+#include "backends/backend.h"
 #include "bench/runner.h"
 #include "cli/command.h"
 #include "cli/opts.h"
@@ -20,20 +21,27 @@
 #define WHY_LEN 1024
 
 static const char usage_text[] =
-	"usage: ticklab tui [--replay FILE.json] [--baseline FILE.json] [--theme NAME]\n"
-	"                   [--themes-dir DIR] [--mouse] [-n N] [--cpu C] [--seed S]\n"
-	"                   [--fleet DIR|FILE.json...]\n"
+	"usage: ticklab tui [-b LIST] [-f LIST] [-k LIST] [-n N] [--start] [--cpu C]\n"
+	"                   [--seed S] [--baseline FILE.json] [--theme NAME]\n"
+	"                   [--themes-dir DIR] [--mouse]\n"
+	"       ticklab tui --replay FILE.json | --fleet DIR|FILE.json...\n"
 	"       ticklab [the same options]\n"
 	"\n"
 	"The terminal lab: pick backends, flush sizes and kernels, watch them run side by\n"
 	"side, search t_min and t_diff, read the node's diagnosis. ? shows the keys.\n"
 	"\n"
+	"  -b, --backend LIST   backends selected on Setup, as ticklab run reads them\n"
+	"                       (comma-separated; `ticklab info` shows which work here)\n"
+	"  -f, --flush LIST     flush sizes selected on Setup (0, 32KiB, 4xL2, ...)\n"
+	"  -k, --kernel LIST    kernels selected on Setup (empty, add:K, jitter:K,D,P, ...)\n"
+	"      --start          run the selection at once, as Enter on Setup does\n"
+	"                       (a run estimated above 3 min still asks first)\n"
 	"  -r, --replay FILE    open a saved run, session or search (ticklab run --json,\n"
 	"                       search --json, e, Ctrl-C) and show it without measuring\n"
 	"  -F, --fleet DIR      open fingerprints (ticklab fingerprint --json; a DIR gives\n"
 	"                       its *.json, more files may follow) on the Fleet screen,\n"
 	"                       judged as ticklab fleet judges them\n"
-	"  -b, --baseline FILE  a saved run (ticklab run --json, e): its CDFs drawn dashed\n"
+	"      --baseline FILE  a saved run (ticklab run --json, e): its CDFs drawn dashed\n"
 	"                       beside the live ones, each cell's verdict against it\n"
 	"                       (as ticklab compare) once the run is done\n"
 	"  -t, --theme NAME     colour theme (default, light, high-contrast, mono, ...)\n"
@@ -45,13 +53,23 @@ static const char usage_text[] =
 	"  -s, --seed S         seed of cell order, jitter plans and filters (default 1)\n"
 	"  -h, --help           this help\n"
 	"\n"
+	"A lecture in one command: ticklab -b barrier-tsc,clock-gettime -f 0,4xL2\n"
+	"-k add:100,add:500 -n 2000 --start\n"
+	"\n"
 	"Without a usable terminal (TERM=dumb, unknown TERM, not a tty) it prints the\n"
-	"plain-text comparison instead. NO_COLOR=1 turns colours off.\n";
+	"plain-text comparison instead, or with -b/-f/-k runs that selection as\n"
+	"ticklab run does. NO_COLOR=1 turns colours off.\n";
+
+enum { OPT_BASELINE = OPT_FIRST_FREE, OPT_START };
 
 static const struct option longopts[] = {
 	{"replay", required_argument, NULL, 'r'},
 	{"fleet", required_argument, NULL, 'F'},
-	{"baseline", required_argument, NULL, 'b'},
+	{"baseline", required_argument, NULL, OPT_BASELINE},
+	{"backend", required_argument, NULL, 'b'},
+	{"flush", required_argument, NULL, 'f'},
+	{"kernel", required_argument, NULL, 'k'},
+	{"start", no_argument, NULL, OPT_START},
 	{"theme", required_argument, NULL, 't'},
 	{"themes-dir", required_argument, NULL, 'T'},
 	{"mouse", no_argument, NULL, 'm'},
@@ -66,6 +84,10 @@ struct tui_cmd {
 	struct tui_opts o;
 	bool plain;   /* `ticklab` with nothing asked */
 	char **fleet; /* --fleet's paths, then the operands after it (owned array) */
+	/* --backend, --flush, --kernel as given, read in check (after --cpu) */
+	const char *backend_text, *flush_text, *kernel_text;
+	char **backends, **flushes, **kernel_labels; /* owned: the Setup preselection */
+	struct tl_kernel *kernels;
 };
 
 static void fleet_path(struct tui_cmd *t, char *path)
@@ -95,8 +117,20 @@ static int tui_option(void *st, int c, const char *arg, char *why, size_t whylen
 	case 'F':
 		fleet_path(st, (char *)arg);
 		return 0;
-	case 'b':
+	case OPT_BASELINE:
 		o->baseline = arg;
+		return 0;
+	case 'b':
+		((struct tui_cmd *)st)->backend_text = arg;
+		return 0;
+	case 'f':
+		((struct tui_cmd *)st)->flush_text = arg;
+		return 0;
+	case 'k':
+		((struct tui_cmd *)st)->kernel_text = arg;
+		return 0;
+	case OPT_START:
+		o->start = true;
 		return 0;
 	case 't':
 		o->theme = arg;
@@ -119,6 +153,44 @@ static int tui_option(void *st, int c, const char *arg, char *why, size_t whylen
 	}
 }
 
+/* --backend, --flush and --kernel by run's own parsers, so a value run
+ * refuses is refused here with the same words (status 2). */
+static int check_selection(struct tui_cmd *t, char *why, size_t whylen)
+{
+	struct tui_opts *o = &t->o;
+
+	if ((t->backend_text || t->flush_text || t->kernel_text || o->start) &&
+	    (o->replay || o->nfleet)) {
+		snprintf(why, whylen, "--backend, --flush, --kernel and --start set up a new run; "
+				      "%s shows saved data (use one or the other)",
+			 o->replay ? "--replay" : "--fleet");
+		return -1;
+	}
+	if (t->backend_text &&
+	    opts_parse_backends(t->backend_text, &t->backends, &o->nbackends, why, whylen) < 0)
+		return -1;
+	if (t->flush_text) {
+		uint64_t *bytes;
+
+		if (opts_parse_flush(t->flush_text, o->cpu, &t->flushes, &bytes, &o->nflushes, why,
+				     whylen) < 0)
+			return -1;
+		free(bytes); /* Setup sizes each name again, from the same levels */
+	}
+	if (t->kernel_text) {
+		if (opts_parse_kernels(t->kernel_text, o->cpu, &t->kernels, &o->nkernels, why,
+				       whylen) < 0)
+			return -1;
+		t->kernel_labels = tl_xcalloc(o->nkernels ? o->nkernels : 1, sizeof *t->kernel_labels);
+		for (size_t i = 0; i < o->nkernels; i++)
+			t->kernel_labels[i] = t->kernels[i].label;
+	}
+	o->backends = t->backends;
+	o->flushes = t->flushes;
+	o->kernels = t->kernel_labels;
+	return 0;
+}
+
 static int tui_check(void *st, int argc, char **argv, char *why, size_t whylen)
 {
 	struct tui_cmd *t = st;
@@ -128,7 +200,8 @@ static int tui_check(void *st, int argc, char **argv, char *why, size_t whylen)
 	/* More fingerprints may follow --fleet as operands; nothing else may. */
 	while (t->o.nfleet && optind < argc)
 		fleet_path(t, argv[optind++]);
-	if (opts_no_operand(argc, argv, "see ticklab tui --help", why, whylen) < 0)
+	if (opts_no_operand(argc, argv, "see ticklab tui --help", why, whylen) < 0 ||
+	    check_selection(t, why, whylen) < 0)
 		return -1;
 	if (t->o.baseline && stat(t->o.baseline, &sb) == 0 && S_ISDIR(sb.st_mode)) {
 		snprintf(why, whylen, "--baseline '%s' is a directory (accepted: a run's JSON "
@@ -206,6 +279,47 @@ static int fallback(const struct tui_opts *o, const char *why)
 	return cli_default_table(o->n_given ? o->n : 0, o->cpu, o->seed);
 }
 
+/* A selection without a terminal is run as `run` would run it: what was
+ * asked for, in plain text, not the default comparison. A list not given
+ * takes run's default; the backend, the node's barrier timer as Setup does. */
+static int run_selection(const struct tui_cmd *t, const char *no_term)
+{
+	char said[2 * TL_WHY_MAX], n[32], cpu[32], seed[32];
+	const char *barrier = tl_backend_default_barrier(said, sizeof said);
+	char *args[16];
+	int argc = 0;
+
+	snprintf(n, sizeof n, "%zu", t->o.n);
+	snprintf(cpu, sizeof cpu, "%d", t->o.cpu);
+	snprintf(seed, sizeof seed, "%llu", (unsigned long long)t->o.seed);
+	args[argc++] = (char *)"run";
+	args[argc++] = (char *)"--backend";
+	args[argc++] = (char *)(t->backend_text ? t->backend_text : barrier ? barrier : "clock-gettime");
+	if (t->flush_text) {
+		args[argc++] = (char *)"--flush";
+		args[argc++] = (char *)t->flush_text;
+	}
+	if (t->kernel_text) {
+		args[argc++] = (char *)"--kernel";
+		args[argc++] = (char *)t->kernel_text;
+	}
+	args[argc++] = (char *)"-n";
+	args[argc++] = n;
+	if (t->o.cpu >= 0) {
+		args[argc++] = (char *)"--cpu";
+		args[argc++] = cpu;
+	}
+	args[argc++] = (char *)"--seed";
+	args[argc++] = seed;
+	if (t->o.baseline) {
+		args[argc++] = (char *)"--baseline";
+		args[argc++] = (char *)t->o.baseline;
+	}
+	args[argc] = NULL;
+	fprintf(stderr, "ticklab: %s: running the selection as ticklab run instead\n", no_term);
+	return cli_command_main(cli_command_find("run"), argc, args);
+}
+
 static int tui_exec(void *st)
 {
 	const struct tui_cmd *t = st;
@@ -214,6 +328,8 @@ static int tui_exec(void *st)
 	int rc;
 
 	/* Plain `ticklab` with nothing asked prints the table without a word. */
+	if (!interactive(&no_term) && (t->backend_text || t->flush_text || t->kernel_text))
+		return run_selection(t, no_term);
 	if (!interactive(&no_term))
 		return t->plain ? cli_default_table(0, -1, 1) : fallback(&t->o, no_term);
 	rc = tui_run(&t->o, why, sizeof why);
@@ -226,14 +342,20 @@ static int tui_exec(void *st)
 
 static void tui_release(void *st)
 {
-	free(((struct tui_cmd *)st)->fleet);
+	struct tui_cmd *t = st;
+
+	free(t->fleet);
+	opts_free_list(t->backends, t->o.nbackends);
+	opts_free_list(t->flushes, t->o.nflushes);
+	free(t->kernel_labels);
+	free(t->kernels);
 }
 
 const struct cli_command cli_cmd_tui = {
 	.name = "tui",
 	.summary = "the interactive lab (--replay FILE.json shows a saved run)",
 	.usage = usage_text,
-	.shortopts = "r:F:b:t:n:c:s:",
+	.shortopts = "r:F:b:f:k:t:n:c:s:",
 	.longopts = longopts,
 	.size = sizeof(struct tui_cmd),
 	.init = tui_init,

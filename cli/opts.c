@@ -308,6 +308,69 @@ int opts_parse_backends(const char *text, char ***ids, size_t *n, char *why, siz
 	return 0;
 }
 
+static uint64_t fnv1a(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return h;
+}
+
+/* Labels seen twice, by an open-addressing hash set of indexes: the pairwise
+ * check took minutes on a million kernels. */
+static int check_duplicates(const struct tl_kernel *k, size_t n, char *why, size_t whylen)
+{
+	size_t cap = 16, *slot;
+	int rc = 0;
+
+	while (cap < 2 * n)
+		cap *= 2;
+	slot = malloc(cap * sizeof *slot);
+	if (!slot) {
+		snprintf(why, whylen, "out of memory checking %zu kernels", n);
+		return -1;
+	}
+	for (size_t i = 0; i < cap; i++)
+		slot[i] = SIZE_MAX;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		size_t h = (size_t)fnv1a(k[i].label) & (cap - 1);
+
+		for (; slot[h] != SIZE_MAX; h = (h + 1) & (cap - 1))
+			if (strcmp(k[slot[h]].label, k[i].label) == 0) {
+				snprintf(why, whylen, "kernel '%s' is given twice", k[i].label);
+				rc = -1;
+				break;
+			}
+		if (rc == 0)
+			slot[h] = i;
+	}
+	free(slot);
+	return rc;
+}
+
+int opts_parse_kernels(const char *text, int cpu, struct tl_kernel **kernels, size_t *n,
+		       char *why, size_t whylen)
+{
+	struct tl_topology topo;
+	char topo_why[TL_WHY_MAX];
+	/* load:4xL1 needs the caches, as --flush 4xL1 does. */
+	bool have_topo = tl_topology_read_live(cpu < 0 ? tl_cpu_default() : cpu, &topo,
+					       topo_why, sizeof topo_why) == 0;
+
+	if (have_topo && strchr(text, 'L'))
+		opts_size_by_chase(cpu < 0 ? tl_cpu_default() : cpu, &topo);
+	if (tl_kernel_parse_list_topo(text, have_topo ? &topo : NULL, kernels, n, why, whylen) < 0)
+		return -1;
+	if (check_duplicates(*kernels, *n, why, whylen) < 0) {
+		free(*kernels);
+		*kernels = NULL;
+		*n = 0;
+		return -1;
+	}
+	return 0;
+}
+
 int opts_check_output(const char *opt, const char *path, const char *accepted, char *why,
 		      size_t whylen)
 {

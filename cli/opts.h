@@ -10,6 +10,8 @@
 
 #include "bench/topology.h"
 
+struct tl_kernel;
+
 /* Exit statuses every subcommand uses. */
 #define TL_EXIT_OK 0
 #define TL_EXIT_FAIL 1
@@ -63,6 +65,12 @@ void opts_size_by_chase(int cpu, struct tl_topology *topo);
 
 int opts_parse_flush(const char *text, int cpu, char ***names, uint64_t **bytes, size_t *n,
 		     char *why, size_t whylen);
+
+/* --kernel LIST: kernels as tl_kernel_parse_list_topo reads them (load:4xL1
+ * from cpu's caches, sized by the chase as --flush is), a label given twice
+ * refused. -1 with why, nothing allocated; *kernels is the caller's. */
+int opts_parse_kernels(const char *text, int cpu, struct tl_kernel **kernels, size_t *n,
+		       char *why, size_t whylen);
 
 /* --os-filter's value: the method (an enum tl_os_method), or -1 with why
  * naming the text and the accepted ones. */

@@ -61,3 +61,8 @@ EXTRA_DIST += tests/test_screen_walk.sh tests/screen_walk.py tests/screen_catalo
 # README, ticklab(1), each --help and a real run agree
 TESTS += tests/test_doc_consistency.sh
 EXTRA_DIST += tests/test_doc_consistency.sh
+# keys answered during a long-flush run; the TUI's selection flags and --start
+TESTS += tests/test_tui_answers.sh
+EXTRA_DIST += tests/test_tui_answers.sh
+TESTS += tests/test_tui_start.sh
+EXTRA_DIST += tests/test_tui_start.sh

@@ -105,7 +105,7 @@ ok $? "a run with refaulted chase buffers exits 0"
 if [ "$ncpu" -ge 2 ]; then
 	other=$("$PY" -c 'import os; print(min(os.sched_getaffinity(0)))')
 	mask=$(printf '%x' $((1 << cpu)))
-	"$TL_BIN" run -b "$backend" -k add:2000 -n 400000 --cpu "$cpu" --json "$tmp/mig.json" \
+	"$TL_BIN" run -b "$backend" -k add:2000 -n 2000000 --cpu "$cpu" --json "$tmp/mig.json" \
 		>/dev/null 2>"$tmp/mig.err" &
 	pid=$!
 	i=0
@@ -116,6 +116,8 @@ if [ "$ncpu" -ge 2 ]; then
 		taskset -p "$pid" 2>/dev/null | grep -q "mask: $mask\$"; }; do
 		sleep 0.01; i=$((i + 1))
 	done
+	# Sampling 2e6 samples lasts seconds even on a fast node: the move
+	# lands inside it (with 4e5 a loaded machine finished first).
 	sleep 0.1
 	taskset -a -p -c "$other" "$pid" >/dev/null 2>&1
 	wait "$pid"; st=$?

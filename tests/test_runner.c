@@ -287,6 +287,92 @@ static void test_pause(void)
 	tl_run_free(&run);
 }
 
+/* Another thread watching a run whose one chunk per cell takes a flush per
+ * sample (the TUI's role during a long flush): the count moves sample by
+ * sample, a counted sample is there in ns, the window flag is mostly down
+ * (it is up only around the timed call), and a pause holds inside the chunk. */
+struct watcher {
+	struct tl_run *run;
+	atomic_bool finished;
+	size_t looks, window_up, inside_chunk, bad_ns;
+	size_t paused_at, paused_later;
+};
+
+static void *watch(void *arg)
+{
+	struct watcher *w = arg;
+	struct tl_run *run = w->run;
+	const struct timespec nap = { 0, 100 * 1000 }, hold = { 0, 80 * 1000 * 1000 };
+	size_t last = 0;
+	bool paused_once = false;
+
+	while (!atomic_load(&w->finished)) {
+		size_t done = atomic_load_explicit(&run->samples_done, memory_order_acquire);
+
+		w->looks++;
+		w->window_up += atomic_load_explicit(&run->in_timed_window, memory_order_relaxed);
+		if (done != last && done % run->cfg.chunk)
+			w->inside_chunk++;
+		last = done;
+		for (size_t c = 0; c < run->ncells; c++) {
+			size_t d = atomic_load_explicit(&run->cells[c].done, memory_order_acquire);
+			double want = run->cells[c].kernel.kind == TL_KERNEL_EMPTY ? 20 : 70;
+			w->bad_ns += d && run->cells[c].ns[d - 1] != want;
+		}
+		if (!paused_once && done >= 10) {
+			paused_once = true;
+			atomic_store(&run->paused, true);
+			nanosleep(&hold, NULL); /* the sample under way ends */
+			w->paused_at = atomic_load(&run->samples_done);
+			nanosleep(&hold, NULL);
+			w->paused_later = atomic_load(&run->samples_done);
+			atomic_store(&run->paused, false);
+		}
+		nanosleep(&nap, NULL);
+	}
+	return NULL;
+}
+
+static void test_in_chunk(void)
+{
+	const char *ids[] = { "sim:sd=0,quantum=0,spike_rate=0,overhead=20,ns_per_add=0.5" };
+	static const uint64_t flush[] = { 16u << 20 };
+	struct tl_kernel k = { .kind = TL_KERNEL_ADD, .k = 100, .label = "add:100" };
+	struct tl_run_config cfg = { .backends = ids, .nbackends = 1, .flush_bytes = flush,
+				     .nflush = 1, .kernels = &k, .nkernels = 1, .n = 100,
+				     .cpu = -1, .seed = 1, .chunk = 100 };
+	struct tl_run run;
+	struct watcher w = { .run = &run };
+	pthread_t th;
+	char why[512] = "";
+	bool exact = true;
+
+	ok(tl_run_prepare(&run, &cfg, why, sizeof why) == 0, "in-chunk: prepare (%s)", why);
+	atomic_init(&w.finished, false);
+	pthread_create(&th, NULL, watch, &w);
+	int rc = tl_run_execute(&run, NULL, NULL, why, sizeof why);
+	atomic_store(&w.finished, true);
+	pthread_join(th, NULL);
+	is_int(rc, 0, "in-chunk: a run paused inside a chunk completes");
+	ok(w.inside_chunk >= 10, "the count moves inside a chunk of 100: %zu counts seen "
+				 "between multiples of 100", w.inside_chunk);
+	is_int(w.bad_ns, 0, "every sample counted is already there in ns (%zu looks)", w.looks);
+	ok(w.looks >= 50 && 2 * w.window_up < w.looks,
+	   "with a 16MiB flush a sample's window is up a small part of the time: %zu of %zu "
+	   "looks", w.window_up, w.looks);
+	ok(w.paused_at >= 10 && w.paused_at < 100 && w.paused_later == w.paused_at,
+	   "a pause holds inside the chunk (%zu, then %zu after 80 ms)", w.paused_at,
+	   w.paused_later);
+	is_int(atomic_load(&run.samples_done), 200, "every sample taken after the pause");
+	for (size_t c = 0; c < run.ncells; c++)
+		for (size_t i = 0; i < run.cells[c].n; i++)
+			exact &= run.cells[c].ns[i] == (run.cells[c].kernel.kind == TL_KERNEL_EMPTY ? 20 : 70);
+	ok(exact && atomic_load(&run.cells[0].done) == 100 && atomic_load(&run.cells[1].done) == 100,
+	   "each cell has exactly its 100 samples, each the exact sim value");
+	ok(!atomic_load(&run.in_timed_window), "no window left open");
+	tl_run_free(&run);
+}
+
 /* Runs spec (a 0..20000 range of one family) on id and fits the medians:
  * they must be linear in K (R^2 >= 0.999). Returns the slope in ns per
  * operation (NAN when the run failed). */
@@ -427,6 +513,7 @@ int main(void)
 	test_sim_determinism();
 	test_stop_and_errors();
 	test_pause();
+	test_in_chunk();
 	test_sim_chains();
 	test_barrier("barrier-tsc");
 	test_barrier("barrier-rdtsc");

@@ -208,6 +208,9 @@ struct tui_app {
 	char thread_why[512];
 	double t_start, t_end;
 	double paused_at, paused_s; /* when the pause began; seconds paused before it */
+	double eta_active0;         /* sampling seconds when the first samples were seen, */
+	size_t eta_done0;           /* and their count (0: none yet): the ETA's rate starts there */
+	double eta_estimate_s;      /* the run's estimated seconds (bench/estimate.h), before any sample */
 	struct tui_view *views;    /* one per cell */
 	size_t cur_flush, cur_kernel, page;
 	char (*kernels)[64];       /* distinct visible kernel labels */
@@ -330,6 +333,9 @@ void tui_ladder_preset(struct tui_app *app);
  * save when a run starts and when the TUI ends, reset on R. */
 void tui_memory_load(struct tui_app *app);
 void tui_memory_apply(struct tui_app *app);
+/* The command line's --backend, --flush, --kernel over what was remembered:
+ * each list given replaces that list's selection. */
+void tui_memory_preselect(struct tui_app *app);
 /* Returns 0, or -1 with why (the caller says it: a message, or stderr at the end). */
 int tui_memory_save(struct tui_app *app, char *why, size_t whylen);
 void tui_memory_reset(struct tui_app *app);

@@ -142,6 +142,7 @@ static int long_run_asked(struct tui_app *app, char *why, size_t whylen)
 	for (size_t i = 0; i < app->run.nflush; i++)
 		shape = shape * 31 + app->run.flush_bytes[i];
 	tl_run_estimate(&app->run, &e);
+	app->eta_estimate_s = e.seconds; /* the ETA until samples give a rate */
 	if (e.seconds <= TL_LONG_RUN_S || shape == asked) {
 		asked = 0;
 		return 0;
@@ -183,6 +184,7 @@ int tui_live_start(struct tui_app *app, char *why, size_t whylen)
 	app->t_start = tl_monotonic_s();
 	app->t_end = 0;
 	app->paused_s = 0;
+	app->eta_done0 = 0;
 	tui_affinity_ui(app, app->run.cpu);
 	return 0;
 }
@@ -285,11 +287,26 @@ void tui_live_free(struct tui_app *app)
 	app->have_run = false;
 }
 
+/* Seconds the run has been sampling (or warming up), pauses left out. */
+static double active_s(const struct tui_app *app, double now)
+{
+	return now - app->t_start - app->paused_s -
+	       (atomic_load(&app->run.paused) ? now - app->paused_at : 0);
+}
+
 static void views_for_frame(struct tui_app *app);
 static void ladder_turn(struct tui_app *app);
 
 void tui_live_poll(struct tui_app *app, bool shown)
 {
+	size_t done = atomic_load(&app->run.samples_done);
+
+	/* The ETA's rate is taken from the first samples on: the warm-up and the
+	 * resolution probe before them would stretch it. */
+	if (app->sampling.live && !app->eta_done0 && done) {
+		app->eta_done0 = done;
+		app->eta_active0 = active_s(app, tl_monotonic_s());
+	}
 	if (tui_job_finished(&app->sampling)) {
 		live_joined(app);
 		/* the causes are in once the run closed: every view redone */
@@ -465,6 +482,42 @@ void tui_live_action(struct tui_app *app, enum tui_action a)
 
 /* ---- drawing ---- */
 
+/* Seconds while they are few (the progress line is short), then minutes or hours. */
+static void seconds_words(double s, char *buf, size_t len)
+{
+	if (s < 600)
+		snprintf(buf, len, "%.0fs", s);
+	else
+		tl_duration_words(s, buf, len);
+}
+
+/* "ETA 12 min": from the rate since the first samples were seen, or over
+ * the whole run while those are all there is; before any, the estimate the
+ * run started with (its flushes timed on its own buffers), marked "~". */
+static void eta_words(const struct tui_app *app, size_t done, size_t total, char *buf, size_t len)
+{
+	double el = active_s(app, tl_monotonic_s()), eta;
+	char words[32];
+
+	if (!done) {
+		if (!(app->eta_estimate_s > 0)) {
+			snprintf(buf, len, "starting");
+			return;
+		}
+		seconds_words(app->eta_estimate_s > el ? app->eta_estimate_s - el : 0, words,
+			      sizeof words);
+		snprintf(buf, len, "ETA ~%s", words);
+		return;
+	}
+	if (app->eta_done0 && done > app->eta_done0 && el > app->eta_active0)
+		eta = (el - app->eta_active0) * (double)(total - done) /
+		      (double)(done - app->eta_done0);
+	else
+		eta = el * (double)(total - done) / (double)done;
+	seconds_words(eta, words, sizeof words);
+	snprintf(buf, len, "ETA %s", words);
+}
+
 static void draw_progress(const struct tui_app *app, struct tui_hits *hits)
 {
 	const struct tui_rect *r = &app->lay.progress;
@@ -486,12 +539,11 @@ static void draw_progress(const struct tui_app *app, struct tui_hits *hits)
 	if (app->replay)
 		snprintf(left, sizeof left, " replay%s", app->interrupted ? " (interrupted session)" : "");
 	else if (app->sampling.live) {
-		double now = tl_monotonic_s();
-		double el = now - app->t_start - app->paused_s -
-			    (atomic_load(&app->run.paused) ? now - app->paused_at : 0);
-		double eta = done ? el * (double)(total - done) / (double)done : 0;
-		snprintf(left, sizeof left, " %3.0f%% %zu/%zu ETA %.0fs%s", 100 * frac, done, total,
-			 eta, atomic_load(&app->run.paused) ? " PAUSED" : "");
+		char eta[40];
+
+		eta_words(app, done, total, eta, sizeof eta);
+		snprintf(left, sizeof left, " %3.0f%% %zu/%zu %s%s", 100 * frac, done, total, eta,
+			 atomic_load(&app->run.paused) ? " PAUSED" : "");
 	} else
 		snprintf(left, sizeof left, " %3.0f%% done in %.1fs", 100 * frac,
 			 app->t_end - app->t_start);
@@ -991,7 +1043,9 @@ void tui_live_draw(const struct tui_app *app, struct tui_hits *hits)
 }
 
 /* The frame goes out only while no timed window is open on the sampling
- * CPU; a frame that cannot find a gap soon is skipped, never forced. */
+ * CPU; a frame that cannot find a gap soon is skipped, never forced. The
+ * window is one timed call (bench/runner.c), so a gap comes after every
+ * sample and for the whole of every flush. */
 bool tui_live_may_draw(struct tui_app *app);
 bool tui_live_may_draw(struct tui_app *app)
 {

@@ -64,6 +64,32 @@ void tui_memory_apply(struct tui_app *app)
 			    app->memory_path);
 }
 
+/* The values were read by run's parsers (cli/cmd_tui.c), so each can be had
+ * here; a backend id with parameters (sim:sd=5) becomes a row of its own. */
+void tui_memory_preselect(struct tui_app *app)
+{
+	const struct tui_opts *o = &app->opts;
+	char *const *lists[3] = {o->backends, o->flushes, o->kernels};
+	size_t n[3] = {o->nbackends, o->nflushes, o->nkernels};
+	char missed[600] = "";
+
+	for (int w = 0; w < 3; w++) {
+		if (!lists[w])
+			continue;
+		tui_setup_unselect_all(app, w);
+		for (size_t i = 0; i < n[w]; i++) {
+			size_t used = strlen(missed);
+			if (!tui_setup_pick(app, w, lists[w][i]))
+				snprintf(missed + used, sizeof missed - used, "%s%s %s",
+					 used ? ", " : "", list_name[w], lists[w][i]);
+		}
+	}
+	if (missed[0])
+		tui_message(app, true, "not selected (this screen cannot have it): %s", missed);
+	else if (lists[0] || lists[1] || lists[2])
+		tui_message(app, false, "selected from the command line: Enter runs it");
+}
+
 static void gather(const struct tui_list *l, char (*out)[TL_MEMORY_TEXT], size_t *n)
 {
 	*n = 0;

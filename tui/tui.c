@@ -722,6 +722,7 @@ int tui_run(const struct tui_opts *opts, char *why, size_t whylen)
 			ops->init(app);
 	}
 	tui_memory_apply(app);
+	tui_memory_preselect(app);
 	if (theme_why[0])
 		tui_message(app, true, "%s; using the built-in theme", theme_why);
 	/* the last screen that has what the command line opened shows first */
@@ -743,6 +744,8 @@ int tui_run(const struct tui_opts *opts, char *why, size_t whylen)
 		tui_message(app, false, app->replay ? "replay: %s (nothing is measured)"
 						    : "Space selects, Enter runs, ? shows every key%s",
 			    app->replay ? app->replay_path : "");
+	if (app->opts.start && !app->replay && !app->priv[TUI_FLEET])
+		action(app, TUI_ACT_RUN); /* --start: Enter on Setup, with its checks */
 	app->dirty = true;
 	rc = loop(app, saved, sizeof saved);
 	tui_done();

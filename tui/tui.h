@@ -20,6 +20,15 @@ struct tui_opts {
 	bool n_given;         /* -n was given: it wins over the remembered N */
 	int cpu;              /* sampling CPU, -1: the default */
 	uint64_t seed;
+	/* Setup's preselection (--backend, --flush, --kernel, read by run's
+	 * parsers): a list given replaces the remembered or default one */
+	char *const *backends;  /* ids */
+	size_t nbackends;
+	char *const *flushes;   /* sizes as given: 4xL2, 32KiB, ... */
+	size_t nflushes;
+	char *const *kernels;   /* labels, one per kernel (ranges expanded) */
+	size_t nkernels;
+	bool start;             /* --start: run the selection at once */
 };
 
 /* tui_run could not use the terminal (why says: unknown TERM, ...). */
