@@ -117,23 +117,22 @@ static void print_cell_notes(FILE *out, const struct tl_search_plan *p,
 		fprintf(out, "%s @ %s: t_diff UNSTABLE: %s\n", b, fl, c->tdiff.why);
 }
 
-/* Where one side of a ratio has no t_min at eps, the smallest eps both
- * sides' CV floors reach (rounded up to a half percent): the eps at which
- * a search of both would give a number to compare, said as such. */
-static void print_common_eps(FILE *out, const struct tl_search_plan *p,
-			     const struct tl_search_cell *c, const struct tl_search_cell *ref)
+/* Where one side of a ratio has no t_min at eps: the smallest eps both
+ * sides' CV floors reach, t_min there on each side (from their CV curves)
+ * and the ratio, said as such, so the pair still has a number. */
+static void print_relaxed(FILE *out, const struct tl_search_plan *p, const struct tl_search_cell *c,
+			  const struct tl_search_cell *ref)
 {
-	double a = c->tmin.cv_floor, b = ref->tmin.cv_floor, e;
+	const struct tl_search_relaxed *x = &c->ratio_tmin.relaxed;
+	char text[600];
 
-	if (c->ratio_tmin.rel == '=' || !isfinite(a) || !isfinite(b))
+	if (!(x->eps > 0) || !isfinite(x->eps))
 		return;
-	e = ceil(200 * fmax(a, b) * 1.05) / 200;
-	if (!(e > p->sp.eps))
-		return;
-	fprintf(out, "%s @ %s: both reach CV %.3g %% (CV floors %.3g %% and %.3g %%, the reference's "
-		     "at %.0f ADDs): --eps %g gives both a t_min to compare\n",
-		p->backends[c->b], p->flush_names[c->f], 100 * e, 100 * a, 100 * b,
-		ref->tmin.cv_floor_adds, e);
+	tl_search_relaxed_text(text, sizeof text, x, "x");
+	fprintf(out, "%s @ %s: %s; CV floors %.3g %% and %.3g %% (the reference's at %.0f ADDs); "
+		     "--eps %g searches both there\n",
+		p->backends[c->b], p->flush_names[c->f], text, 100 * c->tmin.cv_floor,
+		100 * ref->tmin.cv_floor, ref->tmin.cv_floor_adds, x->eps);
 }
 
 void tl_search_table_print(FILE *out, const struct tl_search_plan *p,
@@ -156,6 +155,6 @@ void tl_search_table_print(FILE *out, const struct tl_search_plan *p,
 		tl_search_ratio_describe(sensitive, sizeof sensitive, &c->ratio_tdiff, "sensitive", "x");
 		fprintf(out, "%s @ %s: %s; %s (reference %s)\n", p->backends[c->b], p->flush_names[c->f],
 			precise, p->want_tdiff ? sensitive : "t_diff not searched", p->backends[p->ref]);
-		print_common_eps(out, p, c, &cells[tl_search_cell_index(p, p->ref, c->f)]);
+		print_relaxed(out, p, c, &cells[tl_search_cell_index(p, p->ref, c->f)]);
 	}
 }
