@@ -586,7 +586,8 @@ void tl_search_relaxed_side_text(char *buf, size_t len, const struct tl_search_r
 		snprintf(buf, len, "%.0f ADDs (%.3g ns; CV curve bracket %.0f-%.0f%s)", s->adds, s->ns,
 			 s->lo, s->hi, of);
 	else
-		snprintf(buf, len, "%.0f ADDs (%.3g ns; below the first point %.0f, extrapolated%s)",
+		snprintf(buf, len, "%.0f ADDs (%.3g ns; bracket 0-%.0f: extrapolated below a first "
+				   "point that passed%s)",
 			 s->adds, s->ns, s->hi, of);
 }
 
@@ -612,10 +613,14 @@ void tl_search_relaxed_text(char *buf, size_t len, const struct tl_search_relaxe
 	double lo = more ? r->lo : 1 / r->hi, hi = more ? r->hi : 1 / r->lo;
 	char range[64];
 
-	if (isfinite(hi))
+	if (isfinite(hi) && lo > 0)
 		snprintf(range, sizeof range, "bracket %.2g-%.2g%s", lo, hi, times);
-	else
+	else if (lo > 0)
 		snprintf(range, sizeof range, "bracket from %.2g%s, open above", lo, times);
+	else if (isfinite(hi))
+		snprintf(range, sizeof range, "bracket up to %.2g%s", hi, times);
+	else
+		snprintf(range, sizeof range, "no bracket: both sides extrapolated");
 	snprintf(buf, len, "t_min at eps = %.3g %%: %.3g%s %s precise (%s; this %s, reference %s)",
 		 100 * r->eps, v, times, more ? "more" : "less", range, a, b);
 }
