@@ -219,6 +219,23 @@ int srch_pair(struct tl_srch *s, uint64_t a0, uint64_t a1, size_t n, double *ove
 	return 0;
 }
 
+int srch_chain(struct tl_srch *s, uint64_t a1, uint64_t delta, size_t n, size_t *n0, size_t *n1,
+	       double *overlap)
+{
+	struct tl_point p1;
+
+	if (delta > s->hi_delta)
+		s->hi_delta = delta;
+	if (srch_sample(s, a1, n, true, &p1) != 0)
+		return 1;
+	*n1 = p1.n;
+	*overlap = (*n0 && p1.n) ? stats_overlap(s->kept, *n0, s->kept2, p1.n) : 1.0;
+	memcpy(s->kept, s->kept2, p1.n * sizeof(*s->kept));
+	s->cut[0] = s->cut[1];
+	*n0 = p1.n;
+	return 0;
+}
+
 void srch_observe(struct tl_srch *s, enum tl_search_kind kind, uint64_t x, double y)
 {
 	s->r->evaluations++;
