@@ -124,14 +124,15 @@ static void print_relaxed(FILE *out, const struct tl_search_plan *p, const struc
 			  const struct tl_search_cell *ref)
 {
 	const struct tl_search_relaxed *x = &c->ratio_tmin.relaxed;
-	char text[600];
 
+	/* the ratio line above carries the numbers (tl_search_ratio_describe);
+	 * this one says where eps' came from and how to measure there */
 	if (!(x->eps > 0) || !isfinite(x->eps))
 		return;
-	tl_search_relaxed_text(text, sizeof text, x, "x");
-	fprintf(out, "%s @ %s: %s; CV floors %.3g %% and %.3g %% (the reference's at %.0f ADDs); "
-		     "--eps %g searches both there\n",
-		p->backends[c->b], p->flush_names[c->f], text, 100 * c->tmin.cv_floor,
+	fprintf(out, "%s @ %s: t_min at eps = %.3g %% is read off the CV curves already measured: "
+		     "CV floors %.3g %% and %.3g %% (the reference's at %.0f ADDs); --eps %g searches "
+		     "both there\n",
+		p->backends[c->b], p->flush_names[c->f], 100 * x->eps, 100 * c->tmin.cv_floor,
 		100 * ref->tmin.cv_floor, ref->tmin.cv_floor_adds, x->eps);
 }
 
