@@ -691,14 +691,14 @@ void tl_search_ratio_describe(char *buf, size_t len, const struct tl_search_rati
 	default:
 		snprintf(buf, len, "no %s ratio: %s", what, r->why);
 	}
+	/* no ratio at eps: the one at the relaxed eps, after it */
 	size_t at = strlen(buf);
 
-	if (r->rel != '=' && at + 3 < len)
-		tl_search_relaxed_text(buf + at + 2, len - at - 2, &r->relaxed, times);
-	if (at + 3 < len && buf[at + 2])
+	if (r->rel == '=' || at + 3 >= len)
+		return;
+	tl_search_relaxed_text(buf + at + 2, len - at - 2, &r->relaxed, times);
+	if (buf[at + 2])
 		memcpy(buf + at, "; ", 2);
-	else if (at < len)
-		buf[at] = '\0';
 }
 
 void tl_search_ratio_short(char *buf, size_t len, const struct tl_search_ratio *r)

@@ -49,6 +49,26 @@ static void test_crossing(void)
 	ok(tl_search_cv_crossing(NULL, 0, 0.01, &a, &lo, &hi) == 0, "no points: none");
 }
 
+/* A ratio at eps adds nothing after it, whatever the buffer held before
+ * (the TUI's sentence once showed the stack's bytes after it). */
+static void test_describe_clean(void)
+{
+	struct tl_search_ratio r;
+	char text[400];
+
+	memset(&r, 0, sizeof r);
+	r.rel = '=';
+	r.value = 2;
+	r.lo = 1.5;
+	r.hi = 2.5;
+	r.interval = true;
+	r.relaxed.eps = NAN;
+	memset(text, 'Z', sizeof text);
+	tl_search_ratio_describe(text, sizeof text, &r, "precise", "x");
+	ok(strcmp(text, "2x more precise (1.5-2.5x)") == 0, "a ratio at eps: its text alone ('%s')",
+	   text);
+}
+
 struct tally {
 	unsigned runs, eps_ok, self, ref, ref_bracket, ratio, texts;
 };
@@ -110,6 +130,7 @@ int main(void)
 	struct tally t = {0};
 
 	test_crossing();
+	test_describe_clean();
 	for (unsigned seed = 1; seed <= SEEDS; seed++)
 		one_seed(seed, &t);
 	ok(t.runs == SEEDS, "%u of %d seeds ran", t.runs, SEEDS);
