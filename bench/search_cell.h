@@ -100,6 +100,25 @@ struct tl_search_stat {
 	char why[512];              /* why unstable */
 };
 
+/* t_min at a relaxed eps for one side of a ratio, read off each repeat's
+ * CV curve (tl_search_cv_crossing): no new measurements. */
+struct tl_search_relaxed_side {
+	size_t ran, found;          /* repeats with a curve, whose curve reaches eps */
+	double adds, ns;            /* median crossing; NaN when none */
+	/* the evaluated points around the crossings over the found repeats
+	 * (a bracket, not a 95 % interval); lo 0: no failing point below */
+	double lo, hi, lo_ns, hi_ns;
+};
+
+/* Where one side of a ratio has no t_min at eps: the smallest eps both
+ * sides' CV floors reach (rounded up to a half percent) and t_min there,
+ * so a noisy node still gets a number, labelled with its eps. */
+struct tl_search_relaxed {
+	double eps;                 /* NaN: not needed or not possible */
+	struct tl_search_relaxed_side self, ref;
+	double ratio, lo, hi;       /* reference / this; lo, hi from the brackets (hi inf: open) */
+};
+
 /* reference / this. rel '=' a value with an interval, '>' at least value
  * (the reference found nothing below its bound), '<' at most value, 0 none. */
 struct tl_search_ratio {
@@ -109,6 +128,7 @@ struct tl_search_ratio {
 	double bound_ns;            /* '>' / '<': the bound it rests on */
 	char why[160];              /* rel 0: why there is no ratio */
 	char basis[200];            /* what a ratio without interval rests on */
+	struct tl_search_relaxed relaxed; /* t_min only: rel != '=' */
 };
 
 enum tl_search_state { TL_CELL_WAITING, TL_CELL_RUNNING, TL_CELL_DONE, TL_CELL_FAILED };
@@ -193,6 +213,14 @@ void tl_search_stat_text(char *buf, size_t len, const struct tl_search_stat *s);
 /* The same for a narrow column: "747-815", "1 of 3 found", "unstable",
  * "> 25", "so far 1/3". */
 void tl_search_stat_brief(char *buf, size_t len, const struct tl_search_stat *s);
+
+/* "2600 ADDs (curve bracket 1000-3000, 3 of 3 repeats)", "<= 3000 ADDs
+ * (...)", "not reached in 3 repeats": one side of a relaxed t_min. */
+void tl_search_relaxed_side_text(char *buf, size_t len, const struct tl_search_relaxed_side *s);
+/* "t_min at eps = 2.5 %: 4.3x more precise (bracket 1.2-9x; 600 vs 2600
+ * ADDs)"; empty when r->eps is NaN. times: "x" or "\u00d7". */
+void tl_search_relaxed_text(char *buf, size_t len, const struct tl_search_relaxed *r,
+			    const char *times);
 
 /* "7.1x more precise (5.2-9.0x)", ">= 12x more precise (reference: none below
  * 1e8 ADDs)", or the why of a missing ratio. times: "x" or "\u00d7". */

@@ -498,6 +498,128 @@ static void ratio_of(const struct tl_search_stat *ref, const struct tl_search_st
 	}
 }
 
+/* ------------------------------------------------------------------ */
+/* t_min at a relaxed eps                                               */
+/* ------------------------------------------------------------------ */
+
+static void relaxed_side(const struct tl_search_plan *p, const struct tl_search_cell *c, double eps,
+			 struct tl_search_relaxed_side *out)
+{
+	double xs[256];
+
+	memset(out, 0, sizeof *out);
+	out->adds = out->ns = out->lo = out->hi = out->lo_ns = out->hi_ns = NAN;
+	for (unsigned r = 0; r < p->repeats && r < 256; r++) {
+		const struct tl_search_rep *rep = &c->rep[r];
+		double a, lo, hi;
+
+		if (!rep->ran || !rep->done_tmin || !rep->points[TL_SEARCH_TMIN].n)
+			continue;
+		out->ran++;
+		if (!tl_search_cv_crossing((const double (*)[2])rep->points[TL_SEARCH_TMIN].xy,
+					   rep->points[TL_SEARCH_TMIN].n, eps, &a, &lo, &hi))
+			continue;
+		xs[out->found++] = a;
+		out->lo = fmin(isnan(out->lo) ? INFINITY : out->lo, lo);
+		out->hi = fmax(isnan(out->hi) ? 0 : out->hi, hi);
+	}
+	if (!out->found)
+		return;
+	out->adds = stats_median(xs, out->found);
+	out->ns = out->adds * c->ns_per_add;
+	out->lo_ns = out->lo * c->ns_per_add;
+	out->hi_ns = out->hi * c->ns_per_add;
+}
+
+/* The smallest eps both CV floors reach, with 5 % to spare so the
+ * repeats' own floors (a median is shown) mostly reach it too, rounded up
+ * to a half percent so a user can type it; NaN when no side lacks a
+ * t_min at eps or a floor is unknown. */
+static double relaxed_eps(const struct tl_search_plan *p, const struct tl_search_cell *c,
+			  const struct tl_search_cell *ref)
+{
+	double a = c->tmin.cv_floor, b = ref->tmin.cv_floor, e;
+
+	if (c->ratio_tmin.rel == '=' || !isfinite(a) || !isfinite(b))
+		return NAN;
+	e = ceil(200 * fmax(a, b) * 1.05) / 200;
+	return e > p->sp.eps ? e : NAN;
+}
+
+static void relaxed_of(const struct tl_search_plan *p, const struct tl_search_cell *c,
+		       const struct tl_search_cell *ref, struct tl_search_relaxed *out)
+{
+	memset(out, 0, sizeof *out);
+	out->ratio = out->lo = out->hi = NAN;
+	out->eps = relaxed_eps(p, c, ref);
+	if (isnan(out->eps))
+		return;
+	relaxed_side(p, c, out->eps, &out->self);
+	relaxed_side(p, ref, out->eps, &out->ref);
+	if (!out->self.found || !out->ref.found)
+		return;
+	out->ratio = out->ref.ns / out->self.ns;
+	/* a side with no failing point below its crossing may lie anywhere
+	 * down to 0: that end of the ratio is open */
+	out->lo = out->ref.lo_ns / out->self.hi_ns;
+	out->hi = out->self.lo_ns > 0 ? out->ref.hi_ns / out->self.lo_ns : INFINITY;
+}
+
+void tl_search_relaxed_side_text(char *buf, size_t len, const struct tl_search_relaxed_side *s)
+{
+	char of[64] = "";
+
+	if (!s->found) {
+		snprintf(buf, len, "not reached in %zu repeat%s", s->ran, s->ran == 1 ? "" : "s");
+		return;
+	}
+	if (s->found < s->ran)
+		snprintf(of, sizeof of, ", found in %zu of %zu", s->found, s->ran);
+	else
+		snprintf(of, sizeof of, ", %zu of %zu repeats", s->found, s->ran);
+	if (s->lo > 0)
+		snprintf(buf, len, "%.0f ADDs (%.3g ns; CV curve bracket %.0f-%.0f%s)", s->adds, s->ns,
+			 s->lo, s->hi, of);
+	else
+		snprintf(buf, len, "%.0f ADDs (%.3g ns; bracket 0-%.0f: extrapolated below a first "
+				   "point that passed%s)",
+			 s->adds, s->ns, s->hi, of);
+}
+
+void tl_search_relaxed_text(char *buf, size_t len, const struct tl_search_relaxed *r,
+			    const char *times)
+{
+	char a[160], b[160];
+
+	if (len)
+		buf[0] = '\0';
+	if (!(r->eps > 0) || !isfinite(r->eps))
+		return;
+	tl_search_relaxed_side_text(a, sizeof a, &r->self);
+	tl_search_relaxed_side_text(b, sizeof b, &r->ref);
+	if (isnan(r->ratio)) {
+		snprintf(buf, len, "t_min at eps = %.3g %% (the smallest both CV floors reach): this %s, "
+				   "reference %s: no ratio",
+			 100 * r->eps, a, b);
+		return;
+	}
+	bool more = r->ratio >= 1;
+	double v = more ? r->ratio : 1 / r->ratio;
+	double lo = more ? r->lo : 1 / r->hi, hi = more ? r->hi : 1 / r->lo;
+	char range[64];
+
+	if (isfinite(hi) && lo > 0)
+		snprintf(range, sizeof range, "bracket %.2g-%.2g%s", lo, hi, times);
+	else if (lo > 0)
+		snprintf(range, sizeof range, "bracket from %.2g%s, open above", lo, times);
+	else if (isfinite(hi))
+		snprintf(range, sizeof range, "bracket up to %.2g%s", hi, times);
+	else
+		snprintf(range, sizeof range, "no bracket: both sides extrapolated");
+	snprintf(buf, len, "t_min at eps = %.3g %%: %.3g%s %s precise (%s; this %s, reference %s)",
+		 100 * r->eps, v, times, more ? "more" : "less", range, a, b);
+}
+
 void tl_search_ratios(const struct tl_search_plan *p, struct tl_search_cell *cells)
 {
 	for (size_t i = 0; i < p->nbackends * p->nflush; i++) {
@@ -506,6 +628,8 @@ void tl_search_ratios(const struct tl_search_plan *p, struct tl_search_cell *cel
 
 		memset(&c->ratio_tmin, 0, sizeof c->ratio_tmin);
 		memset(&c->ratio_tdiff, 0, sizeof c->ratio_tdiff);
+		c->ratio_tmin.relaxed.eps = c->ratio_tdiff.relaxed.eps = NAN;
+		c->ratio_tmin.relaxed.ratio = c->ratio_tdiff.relaxed.ratio = NAN;
 		c->ratio_tmin.value = c->ratio_tdiff.value = NAN;
 		c->ratio_tmin.lo = c->ratio_tmin.hi = c->ratio_tdiff.lo = c->ratio_tdiff.hi = NAN;
 		if (c->b == p->ref) {
@@ -514,6 +638,7 @@ void tl_search_ratios(const struct tl_search_plan *p, struct tl_search_cell *cel
 			continue;
 		}
 		ratio_of(&ref->tmin, &c->tmin, &c->ratio_tmin);
+		relaxed_of(p, c, ref, &c->ratio_tmin.relaxed);
 		/* t_diff is measured from A0 = t_min: two t_diff from different
 		 * starting points do not compare */
 		if (has_answer(&ref->tmin) && has_answer(&c->tmin))
@@ -561,6 +686,14 @@ void tl_search_ratio_describe(char *buf, size_t len, const struct tl_search_rati
 	default:
 		snprintf(buf, len, "no %s ratio: %s", what, r->why);
 	}
+	/* no ratio at eps: the one at the relaxed eps, after it */
+	size_t at = strlen(buf);
+
+	if (r->rel == '=' || at + 3 >= len)
+		return;
+	tl_search_relaxed_text(buf + at + 2, len - at - 2, &r->relaxed, times);
+	if (buf[at + 2])
+		memcpy(buf + at, "; ", 2);
 }
 
 void tl_search_ratio_short(char *buf, size_t len, const struct tl_search_ratio *r)
@@ -578,4 +711,15 @@ void tl_search_ratio_short(char *buf, size_t len, const struct tl_search_ratio *
 	default:
 		snprintf(buf, len, "-");
 	}
+	/* no ratio at eps: the one at the relaxed eps, labelled with it */
+	const struct tl_search_relaxed *x = &r->relaxed;
+	size_t at = strlen(buf);
+
+	if (r->rel == '=' || !(x->eps > 0) || !isfinite(x->ratio) || at + 2 >= len)
+		return;
+	if (r->rel == 0)
+		at = 0;
+	else
+		buf[at++] = ' ';
+	snprintf(buf + at, len - at, "%.2g at eps %.3g%%", x->ratio, 100 * x->eps);
 }

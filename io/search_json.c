@@ -147,6 +147,49 @@ static void ratio_json(json_t *j, const char *key, const struct tl_search_ratio 
 	}
 }
 
+static json_t *relaxed_side_json(const struct tl_search_relaxed_side *s)
+{
+	json_t *j = tl_json_object();
+	char text[200];
+
+	tl_search_relaxed_side_text(text, sizeof text, s);
+	tl_json_set(j, "adds", tl_json_real(s->adds));
+	tl_json_set(j, "ns", tl_json_real(s->ns));
+	tl_json_set(j, "found", count(s->found));
+	tl_json_set(j, "ran", count(s->ran));
+	/* the evaluated points around the crossings: a bracket, not a 95 % interval */
+	tl_json_set(j, "status", json_string(!s->found ? "not_reached" : s->lo > 0 ? "curve_bracket"
+									      : "upper_bound"));
+	tl_json_set(j, "lo", tl_json_real(s->lo));
+	tl_json_set(j, "hi", tl_json_real(s->hi));
+	tl_json_set(j, "lo_ns", tl_json_real(s->lo_ns));
+	tl_json_set(j, "hi_ns", tl_json_real(s->hi_ns));
+	tl_json_set(j, "status_text", json_string(text));
+	return j;
+}
+
+/* t_min at the smallest eps both sides' CV floors reach, where a side has
+ * none at eps (null otherwise) */
+static json_t *relaxed_json(const struct tl_search_relaxed *x)
+{
+	json_t *j;
+	char text[600];
+
+	if (!(x->eps > 0) || !isfinite(x->eps))
+		return json_null();
+	j = tl_json_object();
+	tl_search_relaxed_text(text, sizeof text, x, "x");
+	tl_json_set(j, "eps", tl_json_real(x->eps));
+	tl_json_set(j, "method", json_string("cv_curve_crossing"));
+	tl_json_set(j, "value", relaxed_side_json(&x->self));
+	tl_json_set(j, "reference", relaxed_side_json(&x->ref));
+	tl_json_set(j, "ratio", tl_json_real(x->ratio));
+	tl_json_set(j, "ratio_lo", tl_json_real(x->lo));
+	tl_json_set(j, "ratio_hi", tl_json_real(isinf(x->hi) ? NAN : x->hi));
+	tl_json_set(j, "text", json_string(text));
+	return j;
+}
+
 static json_t *rep_json(const struct tl_search_rep *rep)
 {
 	json_t *j;
@@ -194,6 +237,7 @@ static json_t *cell_json(const struct tl_search_plan *p, const struct tl_search_
 	tl_json_set(j, "tdiff", metric_json(p, c, 1));
 	ratio_json(j, "ratio_tmin", &c->ratio_tmin);
 	ratio_json(j, "ratio_tdiff", &c->ratio_tdiff);
+	tl_json_set(j, "t_min_relaxed", relaxed_json(&c->ratio_tmin.relaxed));
 	for (unsigned r = 0; r < p->repeats; r++)
 		tl_json_append(reps, rep_json(&c->rep[r]));
 	tl_json_set(j, "repeats", reps);

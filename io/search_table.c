@@ -125,23 +125,25 @@ void tl_search_cell_notes(const struct tl_search_plan *p, const struct tl_search
 	}
 }
 
-/* Where one side of a ratio has no t_min at eps, the smallest eps both
- * sides' CV floors reach (rounded up to a half percent): the eps at which
- * a search of both would give a number to compare, said as such. */
-static void emit_common_eps(const struct tl_search_plan *p, const struct tl_search_cell *c,
-			    const struct tl_search_cell *ref, tl_search_reason_fn fn, void *ctx)
+/* Where one side of a ratio has no t_min at eps: the smallest eps both
+ * sides' CV floors reach, t_min there on each side (from their CV curves)
+ * and the ratio, said as such, so the pair still has a number. */
+static void emit_relaxed(const struct tl_search_plan *p, const struct tl_search_cell *c,
+			 const struct tl_search_cell *ref, tl_search_reason_fn fn, void *ctx)
 {
-	double a = c->tmin.cv_floor, b = ref->tmin.cv_floor, e;
-	char text[300];
+	const struct tl_search_relaxed *x = &c->ratio_tmin.relaxed;
+	char text[400];
 
-	if (c->ratio_tmin.rel == '=' || !isfinite(a) || !isfinite(b))
+	(void)p;
+	/* the ratio line above carries the numbers (tl_search_ratio_describe);
+	 * this one says where eps' came from and how to measure there */
+	if (!(x->eps > 0) || !isfinite(x->eps))
 		return;
-	e = ceil(200 * fmax(a, b) * 1.05) / 200;
-	if (!(e > p->sp.eps))
-		return;
-	snprintf(text, sizeof text, "both reach CV %.3g %% (CV floors %.3g %% and %.3g %%, the "
-				    "reference's at %.0f ADDs): --eps %g gives both a t_min to compare",
-		 100 * e, 100 * a, 100 * b, ref->tmin.cv_floor_adds, e);
+	snprintf(text, sizeof text,
+		 "t_min at eps = %.3g %% is read off the CV curves already measured: CV floors %.3g %% "
+		 "and %.3g %% (the reference's at %.0f ADDs); --eps %g searches both there",
+		 100 * x->eps, 100 * c->tmin.cv_floor, 100 * ref->tmin.cv_floor,
+		 ref->tmin.cv_floor_adds, x->eps);
 	fn(ctx, c, text);
 }
 
@@ -158,7 +160,7 @@ void tl_search_cell_ratio_notes(const struct tl_search_plan *p, const struct tl_
 	snprintf(text, sizeof text, "%s; %s (reference %s)", precise,
 		 p->want_tdiff ? sensitive : "t_diff not searched", p->backends[p->ref]);
 	fn(ctx, c, text);
-	emit_common_eps(p, c, &cells[tl_search_cell_index(p, p->ref, c->f)], fn, ctx);
+	emit_relaxed(p, c, &cells[tl_search_cell_index(p, p->ref, c->f)], fn, ctx);
 }
 
 struct print_ctx {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "stats/search_impl.h"
 
 void tl_search_params_default(struct tl_search_params *p)
@@ -218,6 +219,23 @@ int srch_pair(struct tl_srch *s, uint64_t a0, uint64_t a1, size_t n, double *ove
 	return 0;
 }
 
+int srch_chain(struct tl_srch *s, uint64_t a1, uint64_t delta, size_t n, size_t *n0, size_t *n1,
+	       double *overlap)
+{
+	struct tl_point p1;
+
+	if (delta > s->hi_delta)
+		s->hi_delta = delta;
+	if (srch_sample(s, a1, n, true, &p1) != 0)
+		return 1;
+	*n1 = p1.n;
+	*overlap = (*n0 && p1.n) ? stats_overlap(s->kept, *n0, s->kept2, p1.n) : 1.0;
+	memcpy(s->kept, s->kept2, p1.n * sizeof(*s->kept));
+	s->cut[0] = s->cut[1];
+	*n0 = p1.n;
+	return 0;
+}
+
 void srch_observe(struct tl_srch *s, enum tl_search_kind kind, uint64_t x, double y)
 {
 	s->r->evaluations++;
@@ -340,4 +358,65 @@ void tl_search_ratio_text(char *buf, size_t len, double ratio, const char *what,
 	/* Below 1 the reference is the better one: say "less", never "0.4x more". */
 	snprintf(buf, len, "%.3g%s %s %s", ratio >= 1 ? ratio : 1 / ratio, times,
 		 ratio >= 1 ? "more" : "less", what);
+}
+
+static int cmp_point(const void *a, const void *b)
+{
+	const double *x = a, *y = b;
+
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+int tl_search_cv_crossing(const double (*xy)[2], size_t n, double eps, double *adds, double *lo,
+			  double *hi)
+{
+	double (*v)[2] = n ? tl_xmalloc(n * sizeof(*v)) : NULL;
+	size_t m = 0;
+	int found = 0;
+
+	*adds = *lo = *hi = NAN;
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(xy[i][0]) && isfinite(xy[i][1]) && xy[i][0] >= 0) {
+			v[m][0] = xy[i][0];
+			v[m++][1] = xy[i][1];
+		}
+	if (m)
+		qsort(v, m, sizeof(*v), cmp_point);
+	/* one entry per K, with its worst check */
+	size_t k = 0;
+
+	for (size_t i = 0; i < m; i++) {
+		if (k && v[k - 1][0] == v[i][0]) {
+			v[k - 1][1] = fmax(v[k - 1][1], v[i][1]);
+			continue;
+		}
+		v[k][0] = v[i][0];
+		v[k++][1] = v[i][1];
+	}
+	for (size_t i = 0; i < k && !found; i++) {
+		if (v[i][1] > eps)
+			continue;
+		found = 1;
+		*hi = v[i][0];
+		if (i == 0) {
+			/* nothing failed below: t_e,std is filtered out, so the mean
+			 * is about c K and CV K = sd / c holds while sd does; from
+			 * the nearest point (a slope from two nearby noisy CVs put
+			 * 573 ADDs at 380 on the sim) */
+			*lo = 0;
+			*adds = v[0][1] > 0 ? *hi * v[0][1] / eps : *hi;
+			break;
+		}
+		double k0 = v[i - 1][0], c0 = v[i - 1][1], c1 = v[i][1];
+
+		*lo = k0;
+		/* 1/CV = t/sd grows linearly in K while sd holds; a CV of 0 (a
+		 * clock too coarse to see any spread) passes at the point itself */
+		if (c1 > 0 && c0 > 0 && 1 / c1 > 1 / c0)
+			*adds = k0 + (1 / eps - 1 / c0) / (1 / c1 - 1 / c0) * (*hi - k0);
+		else
+			*adds = *hi;
+	}
+	free(v);
+	return found;
 }

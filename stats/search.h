@@ -123,4 +123,17 @@ double tl_search_ratio_tdiff(const struct tl_search_result *ref_tmin,
 void tl_search_ratio_text(char *buf, size_t len, double ratio, const char *what,
 			  const char *times);
 
+/* Where a t_min search's CV curve (its evaluated (K, CV) points, in any
+ * order, repeated checks at one K allowed) first reaches eps: the answer
+ * at a relaxed eps without new measurements. A K passes when every check
+ * there had CV <= eps (Algorithm 1 accepts a point only when all its
+ * checks pass). *adds interpolates 1/CV linearly in K between the last
+ * failing K below the first pass (*lo) and that pass (*hi): exact when
+ * the spread is constant and the time linear in K. No failing point below
+ * the pass: *lo = 0 and *adds = K CV / eps at that pass (the mean is
+ * about c K once t_e,std is filtered out). Returns 1 when the
+ * curve reaches eps, else 0 (*adds, *lo, *hi NaN). */
+int tl_search_cv_crossing(const double (*xy)[2], size_t n, double eps, double *adds, double *lo,
+			  double *hi);
+
 #endif

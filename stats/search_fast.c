@@ -44,7 +44,9 @@
  * clocks), and on a clock of step q the normal model is for the reading
  * before its floor (see pool_predict).
  * The prediction is then confirmed with real pairs of Algorithm 2
- * (i = 1..3) at the predicted delta; a failing pair moves delta up (the
+ * (i = 1..3) at the predicted delta, chained (pair i's A1 is pair i+1's
+ * A0, 4 sets for 3 pairs; fast's t_diff cost is flat in q while the
+ * paper's grows with it); a failing pair moves delta up (the
  * re-fitted model, at least 2 % or one ADD) and adds its sets to the pool.
  * Only upward moves are confirmed: a handful of passing
  * pairs says nothing about whether all q would pass lower down. */
@@ -65,6 +67,8 @@
 /* fast never runs more kernel time than this in one evaluation */
 #define FAST_MAX_KERNEL_S 5.0
 #define FAST_CONFIRM_PAIRS 3
+/* sets a round measures: its pairs share sets along A0 + i delta */
+#define FAST_ROUND_SETS (FAST_CONFIRM_PAIRS + 1)
 /* sets at t_min before the first t_diff prediction: 3 left the pooled sd
  * and the maxima so loose that t_diff scattered by 6 % over sim seeds */
 #define FAST_TDIFF_CHUNKS 5
@@ -442,12 +446,12 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 	}
 	/* The pool and the first round are measured whatever the limit says, so
 	 * they are sized to fit it: on a 2 GiB flush they took 60 s against 10. */
-	size_t full = s->cap, fit = srch_affordable(s, tmin, FAST_TDIFF_CHUNKS + 2 * FAST_CONFIRM_PAIRS);
+	size_t full = s->cap, fit = srch_affordable(s, tmin, FAST_TDIFF_CHUNKS + FAST_ROUND_SETS);
 	if (fit < FAST_TDIFF_MIN_SET) {
 		snprintf(s->r->note, sizeof(s->r->note),
 			 "out of time (%.0f s a metric): %d sets of %d at %llu ADDs would not fit what is "
 			 "left",
-			 p->time_limit_s, FAST_TDIFF_CHUNKS + 2 * FAST_CONFIRM_PAIRS, FAST_TDIFF_MIN_SET,
+			 p->time_limit_s, FAST_TDIFF_CHUNKS + FAST_ROUND_SETS, FAST_TDIFF_MIN_SET,
 			 (unsigned long long)tmin);
 		s->r->out_of_time = true;
 		return 0;
@@ -456,7 +460,7 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 	for (int i = 0; i < FAST_TDIFF_CHUNKS; i++) {
 		/* each set timed re-sizes the rest: on a loaded node a measurement
 		 * costs more than the setup's timer and flush costs alone */
-		if (!tdiff_fits(s, tmin, (size_t)(FAST_TDIFF_CHUNKS - i + 2 * FAST_CONFIRM_PAIRS))) {
+		if (!tdiff_fits(s, tmin, (size_t)(FAST_TDIFF_CHUNKS - i + FAST_ROUND_SETS))) {
 			rc = 0;
 			goto out;
 		}
@@ -481,9 +485,10 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 			next = lo_fail + (up ? up : 1);
 		}
 		d = next;
-		/* a round is FAST_CONFIRM_PAIRS pairs at A0 + (i-1) delta, A0 + i delta */
+		/* a round is FAST_CONFIRM_PAIRS pairs at A0 + (i-1) delta, A0 + i delta,
+		 * chained: FAST_ROUND_SETS sets */
 		if (round > 0 && srch_out_of_time_for(s, tmin + (uint64_t)(1.5 * (double)d),
-						      2 * FAST_CONFIRM_PAIRS * s->cap)) {
+						      FAST_ROUND_SETS * s->cap)) {
 			s->r->out_of_time = true;
 			snprintf(s->r->note, sizeof(s->r->note),
 				 "out of time (%.0f s a metric): t_diff is above %llu ADDs, the largest "
@@ -492,8 +497,7 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 			rc = 0;
 			goto out;
 		}
-		if (round == 0 && !tdiff_fits(s, tmin + (uint64_t)(1.5 * (double)d),
-					      2 * FAST_CONFIRM_PAIRS)) {
+		if (round == 0 && !tdiff_fits(s, tmin + (uint64_t)(1.5 * (double)d), FAST_ROUND_SETS)) {
 			rc = 0;
 			goto out;
 		}
@@ -505,17 +509,28 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 			rc = 0;
 			goto out;
 		}
+		/* A fresh A0 each round: a pool set would be one the prediction
+		 * was made from, and its maximum would then judge it. Each later
+		 * set is one pair's A1 and the next pair's A0, as Algorithm 2's
+		 * pairs (A0 + (i-1) delta, A0 + i delta) line up: every pair is
+		 * distributed as Algorithm 2's, at 4 sets a round instead of 6 */
+		size_t n0;
+
+		if (srch_sample(s, tmin, s->cap, false, &pt) != 0) {
+			free(pool.all);
+			return 1;
+		}
+		n0 = pt.n;
+		pool_add(&pool, s->kept, n0, q, s->cut[0]);
 		for (unsigned i = 1; i <= FAST_CONFIRM_PAIRS && i <= p->q; i++) {
 			double ov;
-			size_t n0, n1;
+			size_t n1;
 
-			if (srch_pair(s, tmin + (uint64_t)(i - 1) * d, tmin + (uint64_t)i * d, s->cap,
-				      &ov, &n0, &n1) != 0) {
+			if (srch_chain(s, tmin + (uint64_t)i * d, d, s->cap, &n0, &n1, &ov) != 0) {
 				free(pool.all);
 				return 1;
 			}
-			pool_add(&pool, s->kept, n0, q, s->cut[0]);
-			pool_add(&pool, s->kept2, n1, q, s->cut[1]);
+			pool_add(&pool, s->kept, n1, q, s->cut[0]);
 			if (ov > worst)
 				worst = ov;
 			if (ov > p->alpha)

@@ -55,6 +55,12 @@ int srch_sample(struct tl_srch *s, uint64_t adds, size_t n, bool second, struct 
  * stay in s->kept (n0) and s->kept2 (n1). 0, or 1 stopped. */
 int srch_pair(struct tl_srch *s, uint64_t a0, uint64_t a1, size_t n, double *overlap, size_t *n0,
 	      size_t *n1);
+/* The next link of a chain of pairs: the set in s->kept (n0 kept) is A0,
+ * a1 ADDs (delta above it) are measured as A1; *overlap as srch_pair's.
+ * A1 then moves into s->kept (with its cut flag) to be the next A0, and
+ * *n0 = *n1. 0, or 1 stopped. */
+int srch_chain(struct tl_srch *s, uint64_t a1, uint64_t delta, size_t n, size_t *n0, size_t *n1,
+	       double *overlap);
 void srch_observe(struct tl_srch *s, enum tl_search_kind kind, uint64_t x, double y);
 /* Writes adds, ns, stat, on_floor for a t_min or a t_diff. */
 void srch_answer(struct tl_srch *s, enum tl_search_kind kind, uint64_t adds, double stat);

@@ -41,6 +41,11 @@ check_PROGRAMS += tests/test_search_status
 tests_test_search_status_SOURCES = tests/test_search_status.c tests/tap.h
 tests_test_search_status_LDADD = $(TL_LIBS)
 TESTS += tests/test_search_status
+
+check_PROGRAMS += tests/test_search_relaxed
+tests_test_search_relaxed_SOURCES = tests/test_search_relaxed.c tests/tap.h
+tests_test_search_relaxed_LDADD = $(TL_LIBS)
+TESTS += tests/test_search_relaxed
 # The memory levels a chase sees: the step finder and the naming
 # beside the reported sizes, on the chases recorded on the nodes the lab met.
 check_PROGRAMS += tests/test_levels
