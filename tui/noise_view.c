@@ -9,6 +9,7 @@
 #include "backends/backend.h"
 #include "base/xalloc.h"
 #include "bench/analysis.h"
+#include "stats/stats.h"
 #include "tui/app.h"
 #include "tui/canvas.h"
 #include "tui/layout.h"
@@ -109,21 +110,6 @@ void tui_noise_view_free(struct tui_noise_view *nv)
 	memset(nv, 0, sizeof *nv);
 }
 
-static size_t first_at_least(const double *v, size_t n, double x)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (v[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 size_t tui_noise_view_in(const struct tui_noise_view *nv, double lo, double hi, int *slot)
 {
 	size_t a, b, by[TUI_NOISE_TOP + 1] = {0}, best = 0;
@@ -131,8 +117,8 @@ size_t tui_noise_view_in(const struct tui_noise_view *nv, double lo, double hi, 
 	*slot = -1;
 	if (!nv->ready || !nv->n)
 		return 0;
-	a = first_at_least(nv->value, nv->n, lo);
-	b = first_at_least(nv->value, nv->n, hi);
+	a = stats_first_at_least(nv->value, nv->n, lo);
+	b = stats_first_at_least(nv->value, nv->n, hi);
 	for (size_t i = a; i < b; i++)
 		by[nv->slot[i]]++;
 	for (size_t k = 1; k <= TUI_NOISE_TOP; k++)
@@ -177,7 +163,7 @@ static int slot_attr(const struct tui_app *app, int slot)
 static void draw_tail(const struct tui_app *app, const struct tui_rect *r, int rows,
 		      const struct tl_histogram *h, const struct tui_noise_view *nv)
 {
-	size_t a = first_at_least(nv->value, nv->n, h->lo + h->width * (double)h->nbins);
+	size_t a = stats_first_at_least(nv->value, nv->n, h->lo + h->width * (double)h->nbins);
 	size_t by[TUI_NOISE_TOP + 1] = {0}, past = nv->n - a;
 	int row = 0;
 
