@@ -114,23 +114,36 @@ static void source(struct tl_noise_info *info, const char *name, bool ok, const 
 
 /* ---- perf events --------------------------------------------------------- */
 
+/* The level, or INT_MIN when the file cannot be read. */
 static int paranoid(void)
 {
 	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
-	int v = 99;
+	int v = INT_MIN;
 	if (f) {
 		if (fscanf(f, "%d", &v) != 1)
-			v = 99;
+			v = INT_MIN;
 		fclose(f);
 	}
 	return v;
 }
 
+/* EACCES at a level that allows user-space events is not the level's doing:
+ * naming the level then would send the reader to the wrong knob. */
 static void refused(int err, char *why, size_t len)
 {
-	if (err == EACCES || err == EPERM)
-		snprintf(why, len, "perf_event_open refused (%s) at perf_event_paranoid %d: user-space "
-				   "software events need <= 2", strerror(err), paranoid());
+	int lvl = paranoid();
+
+	if ((err == EACCES || err == EPERM) && lvl > 2)
+		snprintf(why, len, "perf_event_open refused (%s) at perf_event_paranoid %d: "
+				   "unprivileged perf events need <= 2 (or CAP_PERFMON)",
+			 strerror(err), lvl);
+	else if ((err == EACCES || err == EPERM) && lvl != INT_MIN)
+		snprintf(why, len, "perf_event_open refused (%s) although perf_event_paranoid is "
+				   "%d: a seccomp filter or security module denies it",
+			 strerror(err), lvl);
+	else if (err == EACCES || err == EPERM)
+		snprintf(why, len, "perf_event_open refused (%s); perf_event_paranoid unreadable",
+			 strerror(err));
 	else if (err == ENOSYS)
 		snprintf(why, len, "no perf_event_open here (seccomp or a kernel without perf "
 				   "events)");

@@ -193,11 +193,18 @@ static void print_noise(const struct tl_noise_probe *pr, int rc, const char *why
 		printf("noise:        not probed (%s)\n", why);
 		return;
 	}
-	printf("noise:        in %.0f s on CPU %d: %llu local timer ticks, %llu preemptions, "
-	       "%llu faults, %.0f %% unexplained\n", pr->seconds, pr->cpu,
-	       (unsigned long long)pr->ticks, (unsigned long long)pr->preempt,
-	       (unsigned long long)pr->faults,
-	       pr->gaps ? 100.0 * (double)pr->unexplained / (double)pr->gaps : 0.0);
+	/* Without the records their counts are not zeros but unknowns. */
+	if (sw && !sw->ok)
+		printf("noise:        in %.0f s on CPU %d: %llu local timer ticks, preemptions and "
+		       "faults not recorded, %.0f %% unexplained\n", pr->seconds, pr->cpu,
+		       (unsigned long long)pr->ticks,
+		       pr->gaps ? 100.0 * (double)pr->unexplained / (double)pr->gaps : 0.0);
+	else
+		printf("noise:        in %.0f s on CPU %d: %llu local timer ticks, %llu "
+		       "preemptions, %llu faults, %.0f %% unexplained\n", pr->seconds, pr->cpu,
+		       (unsigned long long)pr->ticks, (unsigned long long)pr->preempt,
+		       (unsigned long long)pr->faults,
+		       pr->gaps ? 100.0 * (double)pr->unexplained / (double)pr->gaps : 0.0);
 	printf("              (%llu gaps over %.0f ns in a clock loop; %llu other interrupts, "
 	       "%llu voluntary switches,\n              %llu migrations; unexplained = gaps "
 	       "beyond every record and interrupt: hardware or hypervisor)\n",

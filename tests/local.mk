@@ -13,6 +13,9 @@ TESTS += tests/test_output_failures.sh
 # what interrupted each sample (perf records, /proc deltas)
 TESTS += tests/test_noise.sh
 EXTRA_DIST += tests/test_noise.sh
+# the same at perf_event_paranoid 3 (and perf refused by seccomp), unprivileged and as root
+TESTS += tests/test_noise_paranoid.sh
+EXTRA_DIST += tests/test_noise_paranoid.sh
 EXTRA_DIST += tests/test_output_failures.sh
 # fingerprint and fleet on the command line; a private
 # three-node Slurm cluster with a real noisy neighbour on one node
