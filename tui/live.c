@@ -636,12 +636,15 @@ static void draw_hist(const struct tui_app *app, const struct tui_rect *r, size_
 		tui_put(y, r->x + r->w - tl, tl, tui_attr(app, TUI_ROLE_INACTIVE), tail);
 }
 
+/* A summary statistic at one decimal. A measured value that rounds to
+ * zero stays "0.0" (a number, like its neighbours), but never "-0.0": an
+ * empty cell's mean of -0.03 ns is no negative time. */
 static void fmt1(char *buf, size_t len, double v)
 {
 	if (isnan(v))
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%.1f", v);
+		snprintf(buf, len, "%.1f", fabs(v) < 0.05 ? 0.0 : v);
 }
 
 /* A shift at one decimal, as tl_shift_text does at two: what rounds to
