@@ -58,7 +58,7 @@ static int parse(const struct cli_command *cmd, void *st, int argc, char **argv,
 		}
 		rc = c == '?' || c == ':' ? CLI_NOT_MINE : cmd->option(st, c, optarg, why, whylen);
 		if (rc == CLI_NOT_MINE)
-			opts_usage_error(c, argv, cmd->longopts, why, whylen);
+			opts_usage_error(c, argv, optstring, cmd->longopts, why, whylen);
 		if (rc != 0)
 			return -1;
 	}

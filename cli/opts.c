@@ -200,7 +200,10 @@ int opts_parse_cpu(const char *text, int *cpu, char *why, size_t whylen)
 	return 0;
 }
 
-static void list_options(const struct option *longopts, char *buf, size_t len)
+/* A long option's val is often a letter that has no short form (tui's
+ * --mouse is 'm'): only what the optstring holds is offered as -x. */
+static void list_options(const struct option *longopts, const char *shortopts, char *buf,
+			 size_t len)
 {
 	size_t used = 0;
 
@@ -208,21 +211,22 @@ static void list_options(const struct option *longopts, char *buf, size_t len)
 	for (const struct option *o = longopts; o->name && used < len; o++) {
 		char shortname[8] = "";
 
-		if (o->flag == NULL && o->val > 0 && o->val < 128 && isalnum(o->val))
+		if (o->flag == NULL && o->val > 0 && o->val < 128 && isalnum(o->val) &&
+		    strchr(shortopts, o->val))
 			snprintf(shortname, sizeof shortname, "-%c/", o->val);
 		used += (size_t)snprintf(buf + used, len - used, "%s%s--%s", used ? ", " : "",
 					 shortname, o->name);
 	}
 }
 
-void opts_usage_error(int code, char *const *argv, const struct option *longopts, char *why,
-		      size_t whylen)
+void opts_usage_error(int code, char *const *argv, const char *shortopts,
+		      const struct option *longopts, char *why, size_t whylen)
 {
 	char accepted[512];
 	char name[64];
 	const char *word = argv[optind - 1];
 
-	list_options(longopts, accepted, sizeof accepted);
+	list_options(longopts, shortopts, accepted, sizeof accepted);
 	/* optopt is the short letter (or a long option's val); 0 for an unknown
 	 * long option, whose text is the word getopt just stepped over. */
 	if (optopt > 0 && optopt < 128 && isalnum(optopt) && !(word[0] == '-' && word[1] == '-'))

@@ -82,9 +82,10 @@ int opts_no_operand(int argc, char *const *argv, const char *hint, char *why, si
 
 /* Message for an unknown option or a missing value after getopt_long
  * returned code '?' or ':' (use opterr = 0 and an optstring starting with
- * ':'). Names the option and lists the accepted ones. */
-void opts_usage_error(int code, char *const *argv, const struct option *longopts, char *why,
-		      size_t whylen);
+ * ':'). Names the option and lists the accepted ones, with the short
+ * form of those in shortopts (getopt's optstring). */
+void opts_usage_error(int code, char *const *argv, const char *shortopts,
+		      const struct option *longopts, char *why, size_t whylen);
 
 /* An output path refused before minutes of work: -1 with why when it is a
  * directory (the message lists accepted) or its directory does not exist.

@@ -26,12 +26,14 @@ const char *const tl_table_headers[NCOLS] = {
 
 /* Fixed-point up to 1e9 (a second), then 4 significant digits: a hostile
  * or absurd 1e15 must not make a 20-character column. */
+/* One decimal; what rounds to zero prints 0.0, never -0.0 (an empty
+ * cell's mean of -0.03 ns is no negative time). */
 static void fmt_ns(char *buf, double v)
 {
 	if (isnan(v))
 		snprintf(buf, CELL_MAX, "-");
 	else if (fabs(v) < 1e9)
-		snprintf(buf, CELL_MAX, "%.1f", v);
+		snprintf(buf, CELL_MAX, "%.1f", fabs(v) < 0.05 ? 0.0 : v);
 	else
 		snprintf(buf, CELL_MAX, "%.4g", v);
 }

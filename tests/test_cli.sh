@@ -238,4 +238,16 @@ expect_usage "info: unknown flag" "--fast" info --fast
 expect_usage "report: no file" "FILE" report
 expect_usage "report: unknown flag" "--bogus" report x.json --bogus
 
+# An unknown option's message offers -x/--name only where -x exists: each
+# short form it lists is one getopt takes (tui's --mouse has none). Two
+# unknown words after it: a value or not, parsing stops before any work.
+for cmd in $commands; do
+	msg=$("$TL_BIN" $cmd --bogus 2>&1 </dev/null)
+	bad=
+	for s in $(printf '%s\n' "$msg" | grep -o -- '-[A-Za-z]/--' | cut -c2); do
+		"$TL_BIN" $cmd -$s --zz --zz 2>&1 </dev/null | grep -q "unknown option '-$s'" && bad="$bad -$s"
+	done
+	[ -z "$bad" ]; ok $? "$cmd: every short form its usage message lists exists${bad:+ (not:$bad)}"
+done
+
 done_testing

@@ -1,12 +1,13 @@
 #!/bin/sh
 # Every screen whole at three sizes: Setup, help, Live after a short run,
 # Info, Search (a replayed search), the memory ladder and Fleet (on the
-# fleet fixtures), each at 80x24, 120x35 and 200x50, driven in tmux. A
-# screen fails when a message it draws is shown cut inside a word, or cut at
-# a word with no sign (…), when the key bar loses "? help" or "q quit", when
-# Info's columns break alignment or its backends table is below the fold
-# unannounced (tests/screen_walk.py says what it checks; the messages come
-# from the backends' sources, `ticklab info` and `ticklab fleet`).
+# fleet fixtures), each at 80x24, 120x35 and 200x50, and Live at 100x30,
+# driven in tmux. A screen fails when a message it draws is shown cut inside
+# a word, or cut at a word with no sign (…), when the key bar loses "? help"
+# or "q quit", when Info's columns break alignment or its backends table is
+# below the fold unannounced (tests/screen_walk.py says what it checks; the
+# messages come from the backends' sources, `ticklab info` and `ticklab
+# fleet`).
 . "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
 . "${TL_TOP_SRCDIR:-.}/tests/tui_harness.sh"
 PY=${PYTHON:-/usr/bin/python3}
@@ -60,4 +61,11 @@ for size in 80x24 120x35 200x50; do
 	start "$c" "$r" "LANG=$UTF8 TERM=xterm-256color" tui --fleet fleet
 	settle 'FLAGGED'; judge fleet "$size"
 done
+# Live at 100 columns too: its OS-filter line was cut there mid-phrase
+# while whole at 80 (another wrap point than the three sizes above).
+start 100 30 "LANG=$UTF8 TERM=xterm-256color" tui -n 300
+settle 'Kernels +[0-9]+ selected'
+keys / '^sim ' Enter; wait_for 'shows 1 of' 5 && keys Space
+keys / C-u Enter; wait_for 'filter cleared' 5
+keys Enter; settle 'done in' 90; judge live 100x30
 done_testing

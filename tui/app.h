@@ -189,6 +189,7 @@ struct tui_app {
 	size_t inlen;
 	bool have_topo;
 	struct tl_topology topo;
+	double ns_per_add;         /* measured at setup (0: not known): ADDs in ns */
 	struct tl_host host;
 	bool have_host;
 	/* the node's facts, measured on Info's worker (info.c), never in a draw */

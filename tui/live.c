@@ -636,18 +636,27 @@ static void draw_hist(const struct tui_app *app, const struct tui_rect *r, size_
 		tui_put(y, r->x + r->w - tl, tl, tui_attr(app, TUI_ROLE_INACTIVE), tail);
 }
 
+/* A summary statistic at one decimal. A measured value that rounds to
+ * zero stays "0.0" (a number, like its neighbours), but never "-0.0": an
+ * empty cell's mean of -0.03 ns is no negative time. */
 static void fmt1(char *buf, size_t len, double v)
 {
 	if (isnan(v))
 		snprintf(buf, len, "-");
 	else
-		snprintf(buf, len, "%.1f", v);
+		snprintf(buf, len, "%.1f", fabs(v) < 0.05 ? 0.0 : v);
 }
 
-/* What rounds to 0 at one decimal prints without a sign: never -0.0. */
-static double z1(double v)
+/* A shift at one decimal, as tl_shift_text does at two: what rounds to
+ * zero is "0" (never "-0.0", "+0.0" or "0.0"); sign: "+" before positives. */
+static void shift1(double v, bool sign, char *buf, size_t len)
 {
-	return fabs(v) < 0.05 ? 0.0 : v;
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (fabs(v) < 0.05)
+		snprintf(buf, len, "0");
+	else
+		snprintf(buf, len, sign ? "%+.1f" : "%.1f", v);
 }
 
 /* The lecture's answer under each backend: whether this timer sees the
@@ -661,8 +670,15 @@ static void draw_verdict(const struct tui_app *app, int y, const struct tui_rect
 		tui_put(y, r->x, r->w, tui_attr(app, TUI_ROLE_INACTIVE), "verdict when the cell is done");
 		return;
 	}
-	char line[160];
+	char line[160], d[32], sh[32], lo[32], hi[32], slo[32], shi[32];
 	int attr = tui_attr(app, j->detected ? TUI_ROLE_MAIN_FG : TUI_ROLE_WARN) | A_BOLD;
+
+	shift1(j->true_shift_ns, false, d, sizeof d);
+	shift1(j->cmp.shift, false, sh, sizeof sh);
+	shift1(j->cmp.lo, false, lo, sizeof lo);
+	shift1(j->cmp.hi, false, hi, sizeof hi);
+	shift1(j->cmp.lo, true, slo, sizeof slo);
+	shift1(j->cmp.hi, true, shi, sizeof shi);
 
 	/* The long form where it fits, else the numbers alone. */
 	if (j->unreliable) {
@@ -673,12 +689,10 @@ static void draw_verdict(const struct tui_app *app, int y, const struct tui_rect
 			snprintf(line, sizeof line, "unreliable here: %s control fails",
 				 j->aa.ok && j->aa.cmp.mwu_p >= TL_JITTER_ALPHA ? "P-swapped" : "A/A");
 	} else if (j->detected) {
-		snprintf(line, sizeof line, "sees +%llu ADDs = %.1f ns: %.1f ns [%.1f, %.1f]",
-			 (unsigned long long)c->kernel.d, j->true_shift_ns, z1(j->cmp.shift),
-			 z1(j->cmp.lo), z1(j->cmp.hi));
+		snprintf(line, sizeof line, "sees +%llu ADDs = %s ns: %s ns [%s, %s]",
+			 (unsigned long long)c->kernel.d, d, sh, lo, hi);
 		if ((int)strlen(line) > r->w)
-			snprintf(line, sizeof line, "sees %.1f ns: %.1f [%.1f,%.1f]", j->true_shift_ns,
-				 z1(j->cmp.shift), z1(j->cmp.lo), z1(j->cmp.hi));
+			snprintf(line, sizeof line, "sees %s ns: %s [%s,%s]", d, sh, lo, hi);
 	} else {
 		/* On a coarse lattice the interval can collapse to one step
 		 * value: the step says how little that proves. */
@@ -686,12 +700,10 @@ static void draw_verdict(const struct tui_app *app, int y, const struct tui_rect
 
 		if (c->resolution_ns > j->cmp.hi - j->cmp.lo)
 			snprintf(step, sizeof step, " on a %.0f ns step", c->resolution_ns);
-		snprintf(line, sizeof line, "cannot: [%+.1f, %+.1f] ns%s (+%llu ADDs = %.1f ns)",
-			 z1(j->cmp.lo), z1(j->cmp.hi), step, (unsigned long long)c->kernel.d,
-			 j->true_shift_ns);
+		snprintf(line, sizeof line, "cannot: [%s, %s] ns%s (+%llu ADDs = %s ns)", slo, shi,
+			 step, (unsigned long long)c->kernel.d, d);
 		if ((int)strlen(line) > r->w)
-			snprintf(line, sizeof line, "cannot %.1f ns: [%+.1f, %+.1f]", j->true_shift_ns,
-				 z1(j->cmp.lo), z1(j->cmp.hi));
+			snprintf(line, sizeof line, "cannot %s ns: [%s, %s]", d, slo, shi);
 	}
 	tui_put(y, r->x, r->w, attr, line);
 }

@@ -93,6 +93,38 @@ static void add_flush(struct tui_app *app, const char *text, bool selected)
 	it->selected = selected;
 }
 
+/* D in ADDs with its ns beside when this node's ns per ADD was measured;
+ * without it the ADDs alone (no guessed clock rate). */
+static void jitter_adds_detail(const struct tui_app *app, const struct tl_kernel *k, char *buf,
+			       size_t len)
+{
+	char ns[48] = "", v[32];
+
+	if (app->ns_per_add > 0) {
+		tui_fmt_ns((double)k->d * app->ns_per_add, v, sizeof v);
+		snprintf(ns, sizeof ns, " (%s)", v);
+	}
+	snprintf(buf, len, "D = %llu ADDs%s on %g%% of samples, K = %llu ADDs",
+		 (unsigned long long)k->d, ns, 100 * k->p, (unsigned long long)k->k);
+}
+
+/* The ns per ADD of the preselected barrier timer, as a run measures it
+ * before converting a D in ns (bench/runner.c): a few ms, once. Left 0
+ * (unknown) where no such timer opens or the value is not a positive one. */
+static void measure_ns_per_add(struct tui_app *app, const char *id)
+{
+	struct tl_timer t;
+	char why[TL_WHY_MAX];
+
+	app->ns_per_add = 0;
+	if (!id || tl_timer_open(&t, id, why, sizeof why) < 0)
+		return;
+	double v = tl_ns_per_add(&t);
+	tl_timer_close(&t);
+	if (isfinite(v) && v > 0)
+		app->ns_per_add = v;
+}
+
 static int add_kernels(struct tui_app *app, const char *text, bool selected, char *why,
 		       size_t whylen)
 {
@@ -117,10 +149,7 @@ static int add_kernels(struct tui_app *app, const char *text, bool selected, cha
 					 "D = %g ns on %g%% of samples, K = %llu ADDs", k[j].d_ns,
 					 100 * k[j].p, (unsigned long long)k[j].k);
 			else
-				snprintf(it->detail, sizeof it->detail,
-					 "D = %llu ADDs on %g%% of samples, K = %llu ADDs",
-					 (unsigned long long)k[j].d, 100 * k[j].p,
-					 (unsigned long long)k[j].k);
+				jitter_adds_detail(app, &k[j], it->detail, sizeof it->detail);
 		else
 			snprintf(it->detail, sizeof it->detail, "%llu dependent %ss",
 				 (unsigned long long)k[j].k, tl_kernel_op(k[j].kind));
@@ -169,6 +198,7 @@ void tui_setup_init(struct tui_app *app)
 		it->selected = it->available && ((barrier && strcmp(it->label, barrier) == 0) ||
 						 strcmp(it->label, "papi-real-nsec") == 0);
 	}
+	measure_ns_per_add(app, barrier);
 	if (barrier && strcmp(barrier, "barrier-tsc") && strcmp(barrier, "barrier-cntvct"))
 		tui_message(app, false, "%s", said);
 	static const char *const flush[] = {"0",     "32KiB", "128KiB", "1MiB", "4MiB",
