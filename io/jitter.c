@@ -43,7 +43,8 @@ static void control(const struct tl_cell *c, const uint64_t *mark, size_t done,
 	split_arm(c, mark, done, arm, plain, &np, inj, &ni);
 	ctl->cmp.na = np;
 	ctl->cmp.nb = ni;
-	ctl->ok = np > 0 && ni > 0 && stats_compare(plain, np, inj, ni, 0, seed, &ctl->cmp) == 0;
+	ctl->ok = np > 0 && ni > 0 &&
+		  stats_compare_step(plain, np, inj, ni, 0, seed, c->resolution_ns, &ctl->cmp) == 0;
 }
 
 static void judge(const struct tl_cell *c, struct tl_jitter *j)
@@ -115,7 +116,7 @@ void tl_jitter_analyse(const struct tl_run *run, size_t cell, uint64_t seed, str
 	}
 	/* No band of "same": the question is only whether the shift is seen;
 	 * both sides hold samples, so it cannot refuse. */
-	stats_compare(plain, np, inj, ni, 0, cseed, &j->cmp);
+	stats_compare_step(plain, np, inj, ni, 0, cseed, c->resolution_ns, &j->cmp);
 	j->ok = true;
 	j->detected = j->cmp.mwu_p < TL_JITTER_ALPHA;
 	if (j->controls) {

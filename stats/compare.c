@@ -387,10 +387,10 @@ static double step_of(const double *s, size_t n)
  * error. A fence that far out holds ~1e-6 of a normal body, so it removes
  * OS spikes without cutting into a lattice level (which would bias the
  * mean: a cut inside a level moves with the level's share, not the shift). */
-static void fenced_mean(const double *s, size_t n, struct level *l)
+static void fenced_mean(const double *s, size_t n, double step, struct level *l)
 {
 	double q1 = stats_quantile_sorted(s, n, 0.25), q3 = stats_quantile_sorted(s, n, 0.75);
-	double w = TL_FENCE * fmax(q3 - q1, step_of(s, n)), sum = 0, ss = 0;
+	double w = TL_FENCE * fmax(q3 - q1, step), sum = 0, ss = 0;
 	size_t i0 = 0, i1 = n;
 
 	while (i0 < n && s[i0] < q1 - w)
@@ -443,22 +443,47 @@ static double welch_half(const struct level *const *t, size_t nt)
 	return gsl_cdf_tdist_Pinv((1 + TL_COMPARE_LEVEL) / 2, df) * sqrt(v);
 }
 
+/* The clock's step as the smallest positive gap of any of the sides: one
+ * side alone can mislead, as a constant level with one spike has only the
+ * spike's gap, and a fence that wide would keep the spike. */
+static double common_step(const double *const *s, const size_t *n, size_t k)
+{
+	double step = 0;
+
+	for (size_t i = 0; i < k; i++) {
+		double g = n[i] ? step_of(s[i], n[i]) : 0;
+
+		if (g > 0 && (step == 0 || g < step))
+			step = g;
+	}
+	return step;
+}
+
 /* The difference of fenced means, each side less its baseline's fenced
  * mean (on a lattice a median sits on a level; a mean of dithered
  * readings does not), with Welch's interval over the four terms. */
 static void shift_mean(const double *sa, size_t na, const double *sea, size_t nea,
-		       const double *sb, size_t nb, const double *seb, size_t neb,
+		       const double *sb, size_t nb, const double *seb, size_t neb, double step_hint,
 		       struct tl_comparison *c)
 {
 	struct level la, lb, lea = { 0 }, leb = { 0 };
 	const struct level *terms[] = { &la, &lb, &lea, &leb };
 
-	fenced_mean(sa, na, &la);
-	fenced_mean(sb, nb, &lb);
+	const double *sides[] = { sa, sb, sea, seb };
+	const size_t ns[] = { na, nb, nea, neb };
+	double step = common_step(sides, ns, 4);
+
+	/* The clock's own step, where the caller knows it, bounds what the data
+	 * show: a level with only spikes beside it shows the spikes' gap. */
+	if (step_hint > 0 && (step == 0 || step_hint < step))
+		step = step_hint;
+
+	fenced_mean(sa, na, step, &la);
+	fenced_mean(sb, nb, step, &lb);
 	if (nea)
-		fenced_mean(sea, nea, &lea);
+		fenced_mean(sea, nea, step, &lea);
 	if (neb)
-		fenced_mean(seb, neb, &leb);
+		fenced_mean(seb, neb, step, &leb);
 	c->shift = (lb.at - leb.at) - (la.at - lea.at);
 	c->cut_a = la.cut;
 	c->cut_b = lb.cut;
@@ -513,9 +538,13 @@ double stats_shift(const double *a, size_t na, const double *b, size_t nb,
 	if (fmax(ta, tb) > TL_TIE_SHARE_LATTICE) {
 		struct level la, lb;
 
+		const double *sides[] = { sa, sb };
+		const size_t ns[] = { na, nb };
+		double step = common_step(sides, ns, 2);
+
 		*method = TL_SHIFT_MEAN;
-		fenced_mean(sa, na, &la);
-		fenced_mean(sb, nb, &lb);
+		fenced_mean(sa, na, step, &la);
+		fenced_mean(sb, nb, step, &lb);
 		shift = lb.at - la.at;
 	} else {
 		shift = hl_sorted(sa, na, sb, nb);
@@ -525,10 +554,27 @@ double stats_shift(const double *a, size_t na, const double *b, size_t nb,
 	return shift;
 }
 
+static int compare_impl(const double *a, size_t na, const double *ea, size_t nea,
+			const double *b, size_t nb, const double *eb, size_t neb, double threshold,
+			uint64_t seed, double step_hint, struct tl_comparison *c);
+
 int stats_compare(const double *a, size_t na, const double *b, size_t nb, double threshold,
 		  uint64_t seed, struct tl_comparison *c)
 {
-	return stats_compare_offset(a, na, NULL, 0, b, nb, NULL, 0, threshold, seed, c);
+	return compare_impl(a, na, NULL, 0, b, nb, NULL, 0, threshold, seed, 0, c);
+}
+
+int stats_compare_step(const double *a, size_t na, const double *b, size_t nb, double threshold,
+		       uint64_t seed, double step, struct tl_comparison *c)
+{
+	return compare_impl(a, na, NULL, 0, b, nb, NULL, 0, threshold, seed, step, c);
+}
+
+int stats_compare_offset(const double *a, size_t na, const double *ea, size_t nea,
+			 const double *b, size_t nb, const double *eb, size_t neb,
+			 double threshold, uint64_t seed, struct tl_comparison *c)
+{
+	return compare_impl(a, na, ea, nea, b, nb, eb, neb, threshold, seed, 0, c);
 }
 
 static double *sorted_or_null(const double *x, size_t n)
@@ -536,9 +582,9 @@ static double *sorted_or_null(const double *x, size_t n)
 	return x && n ? sorted_copy(x, n) : NULL;
 }
 
-int stats_compare_offset(const double *a, size_t na, const double *ea, size_t nea,
-			 const double *b, size_t nb, const double *eb, size_t neb,
-			 double threshold, uint64_t seed, struct tl_comparison *c)
+static int compare_impl(const double *a, size_t na, const double *ea, size_t nea,
+			const double *b, size_t nb, const double *eb, size_t neb, double threshold,
+			uint64_t seed, double step_hint, struct tl_comparison *c)
 {
 	double *sa, *sb, *sea, *seb, ma = 0, mb = 0;
 	int rc = -1;
@@ -560,7 +606,7 @@ int stats_compare_offset(const double *a, size_t na, const double *ea, size_t ne
 	c->tie_share = fmax(stats_tie_share(sa, na), stats_tie_share(sb, nb));
 	c->method = c->tie_share > TL_TIE_SHARE_LATTICE ? TL_SHIFT_MEAN : TL_SHIFT_HL;
 	if (c->method == TL_SHIFT_MEAN)
-		shift_mean(sa, na, sea, nea, sb, nb, seb, neb, c);
+		shift_mean(sa, na, sea, nea, sb, nb, seb, neb, step_hint, c);
 	if (sea)
 		ma = stats_quantile_sorted(sea, nea, 0.5);
 	if (seb)

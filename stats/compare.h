@@ -91,6 +91,15 @@ struct tl_comparison {
 int stats_compare(const double *a, size_t na, const double *b, size_t nb, double threshold,
 		  uint64_t seed, struct tl_comparison *c);
 
+/* stats_compare on a clock whose step the caller knows (its measured
+ * resolution, in the samples' unit; 0: unknown). The difference of means
+ * fences each side at TL_FENCE x the larger of its IQR and the step; the
+ * step is read from the data, which on one level with spikes beside it
+ * shows only the spikes' gap (a fence that wide keeps them): the known step
+ * caps it. */
+int stats_compare_step(const double *a, size_t na, const double *b, size_t nb, double threshold,
+		       uint64_t seed, double step, struct tl_comparison *c);
+
 /* stats_compare of A and B each less its own baseline (ea, eb: a run's
  * empty cell, t_e,std), the interval carrying the uncertainty of both
  * subtracted levels. The level subtracted is the baseline's median for

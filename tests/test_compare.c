@@ -308,6 +308,31 @@ static void test_lattice_shift(void)
 	gsl_rng_free(rng);
 }
 
+/* One level with a few spikes 2000 ns above it, against the same level
+ * with none (the A/A control of a jitter cell on a noiseless 10 ns clock):
+ * the spikes' gap is the only gap the data show. Fenced means must still
+ * drop the spikes: 0 [0, 0], as by hand, not the +20 ns the spikes make. */
+static void test_spike_gap(void)
+{
+	enum { NA = 600, NB = 67 };
+	double a[NA], b[NB];
+	struct tl_comparison c;
+
+	for (int i = 0; i < NA; i++)
+		a[i] = i < 6 ? 2170 : 170;
+	for (int i = 0; i < NB; i++)
+		b[i] = 170;
+	stats_compare_step(a, NA, b, NB, 0, 0, 10, &c);
+	ok(c.method == TL_SHIFT_MEAN && c.shift == 0 && c.lo == 0 && c.hi == 0,
+	   "a level with spikes beside it, on a 10 ns step: shift %g [%g, %g], want 0 [0, 0]", c.shift,
+	   c.lo, c.hi);
+	/* a level on the other side shows the step: the spikes go without a hint */
+	b[0] = 180;
+	stats_compare(a, NA, b, NB, 0, 0, &c);
+	ok(c.method == TL_SHIFT_MEAN && fabs(c.shift - 10.0 / NB) < 1e-9,
+	   "the step read from either side: shift %g, want 10/67 = %g", c.shift, 10.0 / NB);
+}
+
 int main(void)
 {
 	test_hand();
@@ -317,5 +342,6 @@ int main(void)
 	test_verdict_rule();
 	test_distribution();
 	test_lattice_shift();
+	test_spike_gap();
 	return tap_done();
 }

@@ -146,8 +146,10 @@ flagged=$("$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(" ".j
 # also be flagged for its add:2000 samples: the three fingerprints run one
 # after another, and on a VM whose host clock moves between them (ns per
 # ADD 0.2755..0.2956 over 15 s, seen on the Zen 5 guest) a 3.6 % shift is
-# real and the fleet is right to say so, with its reason.
-busy=$(grep -E '^n[0-9]+: (CPU%|preempt)' "$T/fleet.txt" | cut -d: -f1 | sort -u | tr '\n' ' ')
+# real and the fleet is right to say so, with its reason. The signature
+# may come after other figures in a node's reason (CV% first, say: the
+# busy loop's preemptions are also spikes).
+busy=$(grep -E '^n[0-9]+: (.*; )?(CPU%|preempt|[0-9.]+x the fleet.s preemptions)' "$T/fleet.txt" | cut -d: -f1 | sort -u | tr '\n' ' ')
 others_said=1
 for n in $flagged; do
 	grep -q "^$n: " "$T/fleet.txt" || others_said=0
