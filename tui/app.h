@@ -117,6 +117,11 @@ struct tui_job {
 	bool samples;
 	atomic_bool done;
 	atomic_bool stop;          /* cancel: fn ends at its next check */
+	/* progress, done of total units of work: the owner sets the starting
+	 * pair before start (start keeps it, so the first poll has it), fn
+	 * reports as it goes (tui_job_progress_set); each word is atomic, so
+	 * the owner's poll may read them at any time */
+	atomic_size_t prog_done, prog_total;
 	struct tui_app *app;
 	void (*fn)(struct tui_job *job);
 	void *arg;
@@ -221,10 +226,7 @@ struct tui_app {
 	struct tui_search_row *rows_s;
 	size_t nrows_s;
 	pthread_mutex_t search_mu;
-	atomic_bool search_stop;
-	atomic_bool search_done;
-	bool search_live;
-	pthread_t search_thread;
+	struct tui_job search;     /* the search's worker (tui/worker.c) */
 	double search_t_start;     /* the search's own clock: the run's t_start is Live's */
 	struct tl_search_plan search_plan; /* what the engine runs; .ref is the reference */
 	/* the parameters the next search takes (o edits them); until edited,
@@ -383,13 +385,6 @@ void tui_live_export_figures(struct tui_app *app, const char *json);
 void tui_affinity_save(void);
 void tui_affinity_restore(void);
 void tui_affinity_ui(struct tui_app *app, int sampling_cpu);
-/* Worker threads (sampling, search) start with every signal blocked (they
- * belong to the event loop) and the original CPU mask, so they can pin
- * themselves; returns pthread_create's status. tui_worker_join waits for
- * one that ended or was told to stop, clears *live and gives the UI its
- * CPUs back. */
-int tui_worker_start(pthread_t *thread, void *(*fn)(void *), void *arg);
-void tui_worker_join(pthread_t thread, bool *live);
 /* A worker samples (a run or a search): the node is not idle. */
 bool tui_busy(void);
 
@@ -398,6 +393,9 @@ int tui_job_start(struct tui_job *job, struct tui_app *app, void (*fn)(struct tu
 bool tui_job_finished(struct tui_job *job);
 void tui_job_wait(struct tui_job *job);   /* waits, without asking it to stop */
 void tui_job_cancel(struct tui_job *job); /* asks it to stop, then waits */
+/* fn's progress report (worker side) and the owner's read of it. */
+void tui_job_progress_set(struct tui_job *job, size_t done, size_t total);
+void tui_job_progress(const struct tui_job *job, size_t *done, size_t *total);
 
 /* search_ui.c */
 int tui_search_start(struct tui_app *app, char *why, size_t whylen);

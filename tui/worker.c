@@ -1,6 +1,6 @@
 /* The TUI's work off the UI thread: one job shape (start, cancel, result
- * through the wake pipe) for sampling and the node's facts, the threads
- * of a search, and the CPUs they and the UI thread run on: a worker pins
+ * through the wake pipe, progress as a done/total pair) for sampling, the
+ * search and the node's facts, and the CPUs they and the UI thread run on: a worker pins
  * itself to the sampling CPU, the UI moves off it while the worker samples
  * and gets its CPUs back afterwards. */
 #include "config.h"
@@ -40,8 +40,8 @@ void tui_affinity_restore(void)
 		sched_setaffinity(0, sizeof orig_mask, &orig_mask);
 }
 
-/* Workers that sample (started by tui_worker_start, not yet joined): the
- * UI thread is their only reader and writer. */
+/* Jobs that sample (started by worker_start, not yet joined): the UI
+ * thread is their only reader and writer. */
 static int sampling;
 
 /* Every signal blocked (they belong to the event loop). */
@@ -55,7 +55,8 @@ static int spawn(pthread_t *thread, void *(*fn)(void *), void *arg)
 	return rc;
 }
 
-int tui_worker_start(pthread_t *thread, void *(*fn)(void *), void *arg)
+/* A sampling worker starts with the original CPU mask, so it can pin itself. */
+static int worker_start(pthread_t *thread, void *(*fn)(void *), void *arg)
 {
 	tui_affinity_restore();
 	int rc = spawn(thread, fn, arg);
@@ -63,7 +64,9 @@ int tui_worker_start(pthread_t *thread, void *(*fn)(void *), void *arg)
 	return rc;
 }
 
-void tui_worker_join(pthread_t thread, bool *live)
+/* Waits for a sampling worker that ended or was told to stop; the UI
+ * gets its CPUs back. */
+static void worker_join(pthread_t thread, bool *live)
 {
 	pthread_join(thread, NULL);
 	*live = false;
@@ -94,7 +97,7 @@ int tui_job_start(struct tui_job *job, struct tui_app *app, void (*fn)(struct tu
 	job->samples = samples;
 	atomic_store(&job->done, false);
 	atomic_store(&job->stop, false);
-	int rc = samples ? tui_worker_start(&job->thread, job_main, job)
+	int rc = samples ? worker_start(&job->thread, job_main, job)
 			 : spawn(&job->thread, job_main, job);
 	job->live = rc == 0;
 	return rc;
@@ -104,7 +107,7 @@ int tui_job_start(struct tui_job *job, struct tui_app *app, void (*fn)(struct tu
 static void job_join(struct tui_job *job)
 {
 	if (job->samples) {
-		tui_worker_join(job->thread, &job->live);
+		worker_join(job->thread, &job->live);
 		return;
 	}
 	pthread_join(job->thread, NULL);
@@ -129,6 +132,20 @@ void tui_job_cancel(struct tui_job *job)
 {
 	atomic_store(&job->stop, true);
 	tui_job_wait(job);
+}
+
+void tui_job_progress_set(struct tui_job *job, size_t done, size_t total)
+{
+	/* total first: a reader between the two stores sees the old done
+	 * against the new total, never done beyond total */
+	atomic_store(&job->prog_total, total);
+	atomic_store(&job->prog_done, done);
+}
+
+void tui_job_progress(const struct tui_job *job, size_t *done, size_t *total)
+{
+	*done = atomic_load(&job->prog_done);
+	*total = atomic_load(&job->prog_total);
 }
 
 /* Moves the UI thread off the sampling CPU (workers are created before
