@@ -113,6 +113,13 @@ struct tui_search_row {
  * once): the result is then whole. */
 struct tui_job {
 	pthread_t thread;
+	/* a forked job (tui_job_fork): fn runs in a child and writes its
+	 * results to fd; the owner reads them from fd, and at its end of file
+	 * calls tui_job_wait, which reaps the child and sets status (fn
+	 * returned: 0) */
+	pid_t pid;                 /* 0: a thread */
+	int fd;                    /* the child's write end, the owner's read end */
+	int status;
 	bool live;                 /* started and not joined (UI thread only) */
 	bool samples;
 	atomic_bool done;
@@ -393,6 +400,8 @@ int tui_job_start(struct tui_job *job, struct tui_app *app, void (*fn)(struct tu
 bool tui_job_finished(struct tui_job *job);
 void tui_job_wait(struct tui_job *job);   /* waits, without asking it to stop */
 void tui_job_cancel(struct tui_job *job); /* asks it to stop, then waits */
+/* fn(job) in a forked child (-1 with errno when no pipe or child). */
+int tui_job_fork(struct tui_job *job, struct tui_app *app, void (*fn)(struct tui_job *job), void *arg);
 /* fn's progress report (worker side) and the owner's read of it. */
 void tui_job_progress_set(struct tui_job *job, size_t done, size_t total);
 void tui_job_progress(const struct tui_job *job, size_t *done, size_t *total);

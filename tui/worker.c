@@ -5,12 +5,17 @@
  * and gets its CPUs back afterwards. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
+#include "base/xalloc.h"
 #include "bench/runner.h"
 #include "tui/app.h"
 
@@ -95,6 +100,7 @@ int tui_job_start(struct tui_job *job, struct tui_app *app, void (*fn)(struct tu
 	job->fn = fn;
 	job->arg = arg;
 	job->samples = samples;
+	job->pid = 0;
 	atomic_store(&job->done, false);
 	atomic_store(&job->stop, false);
 	int rc = samples ? worker_start(&job->thread, job_main, job)
@@ -103,9 +109,27 @@ int tui_job_start(struct tui_job *job, struct tui_app *app, void (*fn)(struct tu
 	return rc;
 }
 
+/* Reaps a forked job's child; its pipe is closed. */
+static void child_join(struct tui_job *job)
+{
+	int st = 0;
+
+	while (waitpid(job->pid, &st, 0) < 0 && errno == EINTR)
+		;
+	job->status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	job->pid = 0;
+	close(job->fd);
+	job->fd = -1;
+	job->live = false;
+}
+
 /* Waits for the thread; the UI gets its CPUs back when it sampled. */
 static void job_join(struct tui_job *job)
 {
+	if (job->pid > 0) {
+		child_join(job);
+		return;
+	}
 	if (job->samples) {
 		worker_join(job->thread, &job->live);
 		return;
@@ -131,7 +155,51 @@ void tui_job_wait(struct tui_job *job)
 void tui_job_cancel(struct tui_job *job)
 {
 	atomic_store(&job->stop, true);
+	if (job->live && job->pid > 0)
+		kill(job->pid, SIGKILL); /* a child has no stop flag to read */
 	tui_job_wait(job);
+}
+
+/* A job in a child process, for work whose failure must not take the UI
+ * with it (base/xalloc ends the process when memory runs out) and that
+ * must stop at once when cancelled (SIGKILL, not a flag checked between
+ * steps); the child also works on a copy of the app, so the owner may
+ * free or replace what it reads. Results come through a pipe, which the
+ * owner's poll drains (non-blocking) after each wake. */
+int tui_job_fork(struct tui_job *job, struct tui_app *app, void (*fn)(struct tui_job *job), void *arg)
+{
+	int fds[2];
+
+	job->app = app;
+	job->fn = fn;
+	job->arg = arg;
+	job->samples = false;
+	job->status = 0;
+	atomic_store(&job->done, false);
+	atomic_store(&job->stop, false);
+	if (pipe(fds) < 0)
+		return -1;
+	job->pid = fork();
+	if (job->pid == 0) {
+		close(fds[0]);
+		tl_fail_hooks_clear(); /* the terminal is the parent's */
+		job->fd = fds[1];
+		fn(job);
+		_exit(0);
+	}
+	close(fds[1]);
+	if (job->pid < 0) {
+		int e = errno;
+		close(fds[0]);
+		job->pid = 0;
+		errno = e;
+		return -1;
+	}
+	job->fd = fds[0];
+	fcntl(job->fd, F_SETFL, fcntl(job->fd, F_GETFL) | O_NONBLOCK);
+	fcntl(job->fd, F_SETFD, FD_CLOEXEC);
+	job->live = true;
+	return 0;
 }
 
 void tui_job_progress_set(struct tui_job *job, size_t done, size_t total)
