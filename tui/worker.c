@@ -1,8 +1,9 @@
-/* The TUI's work off the UI thread: one job shape (start, cancel, result
- * through the wake pipe, progress as a done/total pair) for sampling, the
- * search and the node's facts, and the CPUs they and the UI thread run on: a worker pins
- * itself to the sampling CPU, the UI moves off it while the worker samples
- * and gets its CPUs back afterwards. */
+/* The TUI's work off the UI thread: one job shape (start, progress as a
+ * done/total pair, cancel, result through the wake pipe) for sampling, the
+ * search, the node's facts and (forked) the baseline comparison; and the
+ * CPUs they and the UI thread run on: a worker pins itself to the
+ * sampling CPU, the UI moves off it while the worker samples and gets its
+ * CPUs back afterwards. */
 #include "config.h"
 
 #include <errno.h>
@@ -165,7 +166,7 @@ void tui_job_cancel(struct tui_job *job)
  * must stop at once when cancelled (SIGKILL, not a flag checked between
  * steps); the child also works on a copy of the app, so the owner may
  * free or replace what it reads. Results come through a pipe, which the
- * owner's poll drains (non-blocking) after each wake. */
+ * owner's poll drains (non-blocking) when fn wakes it (tui_wake). */
 int tui_job_fork(struct tui_job *job, struct tui_app *app, void (*fn)(struct tui_job *job), void *arg)
 {
 	int fds[2];
@@ -204,8 +205,9 @@ int tui_job_fork(struct tui_job *job, struct tui_app *app, void (*fn)(struct tui
 
 void tui_job_progress_set(struct tui_job *job, size_t done, size_t total)
 {
-	/* total first: a reader between the two stores sees the old done
-	 * against the new total, never done beyond total */
+	/* total first, and tui_job_progress reads done first: a pair read
+	 * between the stores has the old done against the new total, so while
+	 * totals never shrink, done is never seen beyond total */
 	atomic_store(&job->prog_total, total);
 	atomic_store(&job->prog_done, done);
 }
