@@ -73,10 +73,9 @@ static int tui_path(const char *out, bool edited)
 		printf("# tui_search_start: %s\n", why);
 		return -1;
 	}
-	while (!atomic_load(&app.search_done))
+	while (!atomic_load(&app.search.done))
 		nanosleep(&nap, NULL);
 	tui_search_stop(&app);
-	app.search_live = false;
 	int rc = tui_search_export(&app, out, why, sizeof why);
 	if (rc < 0)
 		printf("# tui_search_export: %s\n", why);

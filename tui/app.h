@@ -113,10 +113,22 @@ struct tui_search_row {
  * once): the result is then whole. */
 struct tui_job {
 	pthread_t thread;
+	/* a forked job (tui_job_fork): fn runs in a child and writes its
+	 * results to fd; the owner reads them from fd, and at its end of file
+	 * calls tui_job_wait, which reaps the child and sets status (fn
+	 * returned: 0) */
+	pid_t pid;                 /* 0: a thread */
+	int fd;                    /* the child's write end, the owner's read end */
+	int status;
 	bool live;                 /* started and not joined (UI thread only) */
 	bool samples;
 	atomic_bool done;
 	atomic_bool stop;          /* cancel: fn ends at its next check */
+	/* progress, done of total units of work: the owner sets the starting
+	 * pair before start (start keeps it, so the first poll has it), fn
+	 * reports as it goes (tui_job_progress_set); each word is atomic, so
+	 * the owner's poll may read them at any time */
+	atomic_size_t prog_done, prog_total;
 	struct tui_app *app;
 	void (*fn)(struct tui_job *job);
 	void *arg;
@@ -222,10 +234,7 @@ struct tui_app {
 	struct tui_search_row *rows_s;
 	size_t nrows_s;
 	pthread_mutex_t search_mu;
-	atomic_bool search_stop;
-	atomic_bool search_done;
-	bool search_live;
-	pthread_t search_thread;
+	struct tui_job search;     /* the search's worker (tui/worker.c) */
 	double search_t_start;     /* the search's own clock: the run's t_start is Live's */
 	struct tl_search_plan search_plan; /* what the engine runs; .ref is the reference */
 	/* the parameters the next search takes (o edits them); until edited,
@@ -384,13 +393,6 @@ void tui_live_export_figures(struct tui_app *app, const char *json);
 void tui_affinity_save(void);
 void tui_affinity_restore(void);
 void tui_affinity_ui(struct tui_app *app, int sampling_cpu);
-/* Worker threads (sampling, search) start with every signal blocked (they
- * belong to the event loop) and the original CPU mask, so they can pin
- * themselves; returns pthread_create's status. tui_worker_join waits for
- * one that ended or was told to stop, clears *live and gives the UI its
- * CPUs back. */
-int tui_worker_start(pthread_t *thread, void *(*fn)(void *), void *arg);
-void tui_worker_join(pthread_t thread, bool *live);
 /* A worker samples (a run or a search): the node is not idle. */
 bool tui_busy(void);
 
@@ -399,6 +401,11 @@ int tui_job_start(struct tui_job *job, struct tui_app *app, void (*fn)(struct tu
 bool tui_job_finished(struct tui_job *job);
 void tui_job_wait(struct tui_job *job);   /* waits, without asking it to stop */
 void tui_job_cancel(struct tui_job *job); /* asks it to stop, then waits */
+/* fn(job) in a forked child (-1 with errno when no pipe or child). */
+int tui_job_fork(struct tui_job *job, struct tui_app *app, void (*fn)(struct tui_job *job), void *arg);
+/* fn's progress report (worker side) and the owner's read of it. */
+void tui_job_progress_set(struct tui_job *job, size_t done, size_t total);
+void tui_job_progress(const struct tui_job *job, size_t *done, size_t *total);
 
 /* search_ui.c */
 int tui_search_start(struct tui_app *app, char *why, size_t whylen);

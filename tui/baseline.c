@@ -1,19 +1,14 @@
 #include "config.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <gsl/gsl_sort.h>
 
-#include "base/xalloc.h"
 #include "bench/analysis.h"
 #include "io/results.h"
 #include "io/host_json.h"
@@ -46,8 +41,7 @@ struct tui_baseline {
 	struct tl_cell_compare *rows; /* per live cell, once BL_DONE */
 	size_t ncells;
 	bool started;
-	pid_t child;
-	int fd;
+	struct tui_job job;           /* the comparing child (tui_job_fork) */
 	unsigned char buf[sizeof(struct msg)];
 	size_t have;
 };
@@ -85,7 +79,6 @@ int tui_baseline_load(struct tui_app *app, const char *path, char *why, size_t w
 		snprintf(why, whylen, "out of memory");
 		return -1;
 	}
-	bl->fd = -1;
 	if (tl_run_load(path, &bl->run, &bl->meta, why, whylen) < 0) {
 		free(bl);
 		return -1;
@@ -108,14 +101,7 @@ int tui_baseline_load(struct tui_app *app, const char *path, char *why, size_t w
 
 static void child_end(struct tui_baseline *bl)
 {
-	if (bl->child > 0) {
-		kill(bl->child, SIGKILL);
-		waitpid(bl->child, NULL, 0);
-	}
-	bl->child = 0;
-	if (bl->fd >= 0)
-		close(bl->fd);
-	bl->fd = -1;
+	tui_job_cancel(&bl->job);
 	bl->have = 0;
 }
 
@@ -201,10 +187,15 @@ bool tui_baseline_compare(const struct tui_app *app, struct tl_run_compare *out,
 	return true;
 }
 
-/* The child: compares row by row and sends each as it comes. */
-static void child_main(struct tui_app *app, int fd)
+/* The child: compares row by row and sends each as it comes. It stays a
+ * forked child rather than a thread (tui_job_fork says why): the
+ * comparison's bootstrap allocates through base/xalloc, and running out
+ * of memory there must end the comparison, not the lab. */
+static void child_main(struct tui_job *job)
 {
+	struct tui_app *app = job->app;
 	struct tui_baseline *bl = app->baseline;
+	int fd = job->fd;
 	struct tl_run_compare rc;
 	size_t next = 0;
 	int r;
@@ -221,13 +212,13 @@ static void child_main(struct tui_app *app, int fd)
 			_exit(1);
 		tui_wake(app);
 	}
-	_exit(r < 0 ? 1 : 0);
+	if (r < 0)
+		_exit(1);
 }
 
 static void start(struct tui_app *app)
 {
 	struct tui_baseline *bl = app->baseline;
-	int fds[2];
 	size_t busy = 0;
 
 	bl->started = true;
@@ -235,26 +226,10 @@ static void start(struct tui_app *app)
 		busy += bl->state[i] == BL_WAIT;
 	if (!busy)
 		return;
-	if (pipe(fds) < 0) {
+	if (tui_job_fork(&bl->job, app, child_main, NULL) < 0) {
 		tui_message(app, true, "cannot compare with the baseline: %s", strerror(errno));
 		return;
 	}
-	bl->child = fork();
-	if (bl->child == 0) {
-		close(fds[0]);
-		tl_fail_hooks_clear(); /* the terminal is the parent's */
-		child_main(app, fds[1]);
-	}
-	close(fds[1]);
-	if (bl->child < 0) {
-		close(fds[0]);
-		bl->child = 0;
-		tui_message(app, true, "cannot compare with the baseline: %s", strerror(errno));
-		return;
-	}
-	bl->fd = fds[0];
-	fcntl(bl->fd, F_SETFL, fcntl(bl->fd, F_GETFL) | O_NONBLOCK);
-	fcntl(bl->fd, F_SETFD, FD_CLOEXEC);
 	for (size_t i = 0; i < bl->ncells; i++)
 		if (bl->state[i] == BL_WAIT)
 			bl->state[i] = BL_BUSY;
@@ -263,14 +238,10 @@ static void start(struct tui_app *app)
 static void finished(struct tui_app *app)
 {
 	struct tui_baseline *bl = app->baseline;
-	int status = 0;
 	size_t done = 0, differ = 0;
 
-	waitpid(bl->child, &status, 0);
-	bl->child = 0;
-	close(bl->fd);
-	bl->fd = -1;
-	bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	tui_job_wait(&bl->job);
+	bool ok = bl->job.status == 0;
 	for (size_t i = 0; i < bl->ncells; i++) {
 		if (bl->state[i] == BL_BUSY)
 			bl->state[i] = ok ? BL_EMPTY : BL_FAILED;
@@ -294,8 +265,8 @@ void tui_baseline_poll(struct tui_app *app)
 		return;
 	if (!bl->started && !app->sampling.live)
 		start(app);
-	while (bl->fd >= 0) {
-		ssize_t n = read(bl->fd, bl->buf + bl->have, sizeof bl->buf - bl->have);
+	while (bl->job.live) {
+		ssize_t n = read(bl->job.fd, bl->buf + bl->have, sizeof bl->buf - bl->have);
 
 		if (n > 0) {
 			bl->have += (size_t)n;

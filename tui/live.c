@@ -28,9 +28,11 @@
 
 static void on_chunk(void *ctx, struct tl_run *run, size_t cell)
 {
-	(void)run;
+	struct tui_app *app = ctx;
+
 	(void)cell;
-	tui_wake(ctx); /* one non-blocking byte: sampling never waits on us */
+	tui_job_progress_set(&app->sampling, atomic_load(&run->samples_done), run->samples_total);
+	tui_wake(app); /* one non-blocking byte: sampling never waits on us */
 }
 
 static void run_main(struct tui_job *job)
@@ -176,6 +178,7 @@ int tui_live_start(struct tui_app *app, char *why, size_t whylen)
 	app->thread_rc = 0;
 	app->thread_why[0] = '\0';
 
+	tui_job_progress_set(&app->sampling, 0, app->run.samples_total);
 	int rc = tui_job_start(&app->sampling, app, run_main, NULL, true);
 	if (rc) {
 		snprintf(why, whylen, "cannot start the sampling thread: %s", strerror(rc));

@@ -28,6 +28,11 @@ check_PROGRAMS += tests/test_search_faces
 tests_test_search_faces_SOURCES = tests/test_search_faces.c tests/tap.h
 tests_test_search_faces_LDADD = $(TL_LIBS)
 TESTS += tests/test_search_faces
+
+check_PROGRAMS += tests/test_tui_job
+tests_test_tui_job_SOURCES = tests/test_tui_job.c tests/tap.h
+tests_test_tui_job_LDADD = $(TL_LIBS)
+TESTS += tests/test_tui_job
 # messages, navigation, themes and setup memory
 TESTS += tests/test_tui_lecture.sh
 EXTRA_DIST += tests/test_tui_lecture.sh tests/tui_harness.sh

@@ -125,20 +125,29 @@ static void progress_update(struct tui_app *app)
 	double t = tl_monotonic_s() - app->search_t_start;
 	char eta[48] = "ETA after the first";
 
-	reps_count(app, &done, &total);
+	tui_job_progress(&app->search, &done, &total);
 	if (done && done < total)
 		snprintf(eta, sizeof eta, "ETA %.0f s", t / (double)done * (double)(total - done));
 	else if (done >= total)
 		snprintf(eta, sizeof eta, "finishing");
-	if (app->search_live && !atomic_load(&app->search_done))
+	if (app->search.live && !atomic_load(&app->search.done))
 		snprintf(app->search_progress, sizeof app->search_progress,
 			 "searching: %zu/%zu cell repeats done, %zu candidates tried, %.0f s, %s",
 			 done, total, app->search_tried, t, eta);
 	else
 		snprintf(app->search_progress, sizeof app->search_progress,
 			 "%s: %zu/%zu cell repeats, %zu candidates tried in %.1f s",
-			 atomic_load(&app->search_stop) ? "stopped" : "done", done, total,
+			 atomic_load(&app->search.stop) ? "stopped" : "done", done, total,
 			 app->search_tried, t);
+}
+
+/* The worker's progress report: cell repeats done of planned. */
+static void progress_report(struct tui_app *app)
+{
+	size_t done, total;
+
+	reps_count(app, &done, &total);
+	tui_job_progress_set(&app->search, done, total);
 }
 
 static void on_changed(void *ctx, size_t cell)
@@ -148,15 +157,15 @@ static void on_changed(void *ctx, size_t cell)
 	(void)cell;
 	pthread_mutex_lock(&app->search_mu);
 	build_reasons(app);
+	progress_report(app);
 	pthread_mutex_unlock(&app->search_mu);
 	tui_wake(app);
 }
 
-static void *search_main(void *arg)
+static void search_main(struct tui_job *job)
 {
-	struct tui_app *app = arg;
-	struct tl_search_hooks hooks = {app, on_point, on_lock, on_unlock, on_changed,
-					&app->search_stop};
+	struct tui_app *app = job->app;
+	struct tl_search_hooks hooks = {app, on_point, on_lock, on_unlock, on_changed, &job->stop};
 	char why[256];
 	int cpu = app->search_plan.cpu;
 
@@ -170,22 +179,21 @@ static void *search_main(void *arg)
 	} else {
 		tl_search_run(&app->search_plan, app->search_cells, &hooks);
 	}
-	atomic_store(&app->search_done, true);
-	tui_wake(app);
-	return NULL;
+	/* a backend that fails marks its cells without a change hook */
+	pthread_mutex_lock(&app->search_mu);
+	progress_report(app);
+	pthread_mutex_unlock(&app->search_mu);
 }
 
 bool tui_search_running(const struct tui_app *app)
 {
-	return app->search_live;
+	return app->search.live;
 }
 
 void tui_search_stop(struct tui_app *app)
 {
-	if (!app->search_live)
-		return;
-	atomic_store(&app->search_stop, true);
-	tui_worker_join(app->search_thread, &app->search_live);
+	if (app->search.live)
+		tui_job_cancel(&app->search);
 }
 
 void tui_search_free(struct tui_app *app)
@@ -332,14 +340,12 @@ int tui_search_start(struct tui_app *app, char *why, size_t whylen)
 		return -1;
 	}
 	app->search_cur = app->rows_s[0].flush;
-	atomic_store(&app->search_stop, false);
-	atomic_store(&app->search_done, false);
-	int rc = tui_worker_start(&app->search_thread, search_main, app);
+	progress_report(app); /* no worker yet: the pair before the first poll */
+	int rc = tui_job_start(&app->search, app, search_main, NULL, true);
 	if (rc) {
 		snprintf(why, whylen, "cannot start the search thread: %s", strerror(rc));
 		return -1;
 	}
-	app->search_live = true;
 	app->search_t_start = tl_monotonic_s();
 	tui_affinity_ui(app, app->search_plan.cpu);
 	return 0;
@@ -347,13 +353,12 @@ int tui_search_start(struct tui_app *app, char *why, size_t whylen)
 
 void tui_search_poll(struct tui_app *app, bool shown)
 {
-	bool live = app->search_live;
+	bool live = app->search.live;
 
 	(void)shown;
 	if (live)
 		app->dirty = true; /* its curves grow: the screen follows */
-	if (app->search_live && atomic_load(&app->search_done)) {
-		tui_worker_join(app->search_thread, &app->search_live);
+	if (tui_job_finished(&app->search)) {
 		tui_message(app, false, "search done in %.1f s; e exports the results",
 			    tl_monotonic_s() - app->search_t_start);
 	}
@@ -591,7 +596,7 @@ void tui_search_action(struct tui_app *app, enum tui_action a)
 	}
 	if (a == TUI_ACT_EXPORT) {
 		char path[1024], why[512];
-		if (app->search_live)
+		if (app->search.live)
 			tui_message(app, true, "the search is still running: export when it ends");
 		else if (!app->nrows_s)
 			tui_message(app, true, "nothing to export: s starts a search");
@@ -954,7 +959,7 @@ int tui_search_export(struct tui_app *app, const char *path, char *why, size_t w
 	}
 	pthread_mutex_lock(&app->search_mu);
 	json_t *doc = tl_search_to_json(&app->search_plan, app->search_cells, host,
-					atomic_load(&app->search_stop));
+					atomic_load(&app->search.stop));
 	pthread_mutex_unlock(&app->search_mu);
 	return tui_export_json(path, doc, why, whylen);
 }
