@@ -1171,6 +1171,20 @@ static void probe_loop(struct tl_noise *nz, struct tl_cell_noise *cn, double sec
 	tl_noise_chunk_end(nz, cn, 0);
 }
 
+static void probe_by_add(struct tl_noise_probe *pr, const struct tl_noise_count *c)
+{
+	size_t at = pr->nby;
+
+	while (at > 0 && pr->by[at - 1].n < c->n)
+		at--;
+	if (at >= TL_NOISE_PROBE_TOP)
+		return;
+	if (pr->nby < TL_NOISE_PROBE_TOP)
+		pr->nby++;
+	memmove(&pr->by[at + 1], &pr->by[at], (pr->nby - 1 - at) * sizeof pr->by[0]);
+	pr->by[at] = *c;
+}
+
 int tl_noise_probe_run(int cpu, double seconds, struct tl_noise_probe *pr, char *why,
 		       size_t whylen)
 {
@@ -1207,6 +1221,8 @@ int tl_noise_probe_run(int cpu, double seconds, struct tl_noise_probe *pr, char 
 	for (size_t k = 0; k < ngap; k++)
 		caused += tl_noise_cause_of(&cn, gap[k]) != NULL;
 	pr->gaps = ngap;
+	for (size_t i = 0; i < cn.nby; i++) /* the few busiest, most first */
+		probe_by_add(pr, &cn.by[i]);
 	pr->preempt = nz->p->preempt;
 	pr->voluntary = nz->p->voluntary;
 	pr->faults = nz->p->faults;
