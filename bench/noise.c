@@ -43,6 +43,7 @@ struct note {
 	uint64_t h0, h1;
 	uint32_t c0, c1;
 	unsigned flags;
+	int64_t t_out, t_in; /* its preempting switch out and back in, or 0 */
 };
 
 struct chunk {
@@ -72,8 +73,20 @@ struct monitor {
 	char irq_why[TL_NOISE_WHY], soft_why[TL_NOISE_WHY], steal_why[TL_NOISE_WHY];
 };
 
+/* A tid's comm, read between chunks (a task may exit before the run ends). */
+struct task {
+	uint32_t tid;
+	char name[TL_NOISE_NAME];
+};
+
 struct tl_noise_priv {
-	int fd, ffd;
+	int fd, ffd, wfd;
+	uint32_t tid;                       /* the sampling thread */
+	struct perf_event_mmap_page *wpage; /* the CPU-wide switch ring */
+	unsigned char *wdata;
+	uint64_t wsize;
+	struct task *tasks;
+	size_t ntasks;
 	struct perf_event_mmap_page *page;
 	unsigned char *data;
 	uint64_t size;
@@ -151,7 +164,7 @@ static void refused(int err, char *why, size_t len)
 		snprintf(why, len, "perf_event_open failed: %s", strerror(err));
 }
 
-static int perf_open(uint64_t config, bool switches)
+static int perf_open(uint64_t config, bool switches, int pid, int cpu)
 {
 	struct perf_event_attr a;
 
@@ -169,17 +182,59 @@ static int perf_open(uint64_t config, bool switches)
 	a.use_clockid = 1;
 	a.clockid = CLOCK_MONOTONIC;
 	a.context_switch = switches;
-	return (int)syscall(SYS_perf_event_open, &a, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	return (int)syscall(SYS_perf_event_open, &a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
-static void perf_setup(struct tl_noise *nz, struct tl_noise_info *info)
+/* Which task preempted is only in the CPU's own switch records (the
+ * thread's name no one else): a CPU-wide event, which needs root,
+ * CAP_PERFMON or paranoid <= 0. Its own ring: a CPU-wide event cannot share
+ * the per-thread one. Says in why which path ran. */
+static void wide_setup(struct tl_noise_priv *p, int cpu, struct tl_noise_info *info, char *why,
+		       size_t len)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	char err[128];
+	void *m;
+
+	p->tid = (uint32_t)syscall(SYS_gettid);
+	if (cpu < 0)
+		cpu = sched_getcpu();
+	p->wfd = cpu < 0 ? -1 : perf_open(PERF_COUNT_SW_DUMMY, true, -1, cpu);
+	if (p->wfd < 0) {
+		int e = errno, lvl = paranoid();
+		if ((e == EACCES || e == EPERM) && lvl > 0)
+			snprintf(err, sizeof err, "refused (%s) at perf_event_paranoid %d: it "
+						 "needs <= 0, CAP_PERFMON or root", strerror(e), lvl);
+		else
+			refused(e, err, sizeof err);
+		snprintf(why, len, "; which task preempted is not named: a CPU-wide event on CPU %d "
+				   "was %s", cpu, err);
+		return;
+	}
+	m = mmap(NULL, (size_t)pg * (RING_PAGES + 1), PROT_READ | PROT_WRITE, MAP_SHARED, p->wfd, 0);
+	if (m == MAP_FAILED) {
+		snprintf(why, len, "; which task preempted is not named: cannot map the CPU-wide "
+				   "ring: %s", strerror(errno));
+		close(p->wfd);
+		p->wfd = -1;
+		return;
+	}
+	p->wpage = m;
+	p->wdata = (unsigned char *)m + (p->wpage->data_offset ? p->wpage->data_offset : (uint64_t)pg);
+	p->wsize = p->wpage->data_size ? p->wpage->data_size : (uint64_t)pg * RING_PAGES;
+	info->tasks = true;
+	snprintf(why, len, "; the preempting tasks from PERF_RECORD_SWITCH_CPU_WIDE of a CPU-wide "
+			   "dummy event on CPU %d", cpu);
+}
+
+static void perf_setup(struct tl_noise *nz, int cpu, struct tl_noise_info *info)
 {
 	struct tl_noise_priv *p = nz->p;
 	long pg = sysconf(_SC_PAGESIZE);
-	char why[TL_NOISE_WHY];
+	char why[TL_NOISE_WHY], wide[TL_NOISE_WHY - 96];
 	void *m;
 
-	p->fd = perf_open(PERF_COUNT_SW_DUMMY, true);
+	p->fd = perf_open(PERF_COUNT_SW_DUMMY, true, 0, -1);
 	if (p->fd < 0) {
 		refused(errno, why, sizeof why);
 		source(info, "switch", false, why);
@@ -199,10 +254,11 @@ static void perf_setup(struct tl_noise *nz, struct tl_noise_info *info)
 	p->data = (unsigned char *)m + (p->page->data_offset ? p->page->data_offset : (uint64_t)pg);
 	p->size = p->page->data_size ? p->page->data_size : (uint64_t)pg * RING_PAGES;
 	nz->head = (volatile uint64_t *)&p->page->data_head;
-	source(info, "switch", true,
-	       "PERF_RECORD_SWITCH of a dummy software event (exclude_kernel, clock "
-	       "monotonic); which task preempted needs a CPU-wide event (paranoid <= 0)");
-	p->ffd = perf_open(PERF_COUNT_SW_PAGE_FAULTS, false);
+	wide_setup(p, cpu, info, wide, sizeof wide);
+	snprintf(why, sizeof why, "PERF_RECORD_SWITCH of a dummy software event (exclude_kernel, "
+				  "clock monotonic)%s", wide);
+	source(info, "switch", true, why);
+	p->ffd = perf_open(PERF_COUNT_SW_PAGE_FAULTS, false, 0, -1);
 	if (p->ffd < 0) {
 		refused(errno, why, sizeof why);
 		source(info, "page_fault", false, why);
@@ -504,12 +560,12 @@ struct tl_noise *tl_noise_open(int cpu, size_t max_chunk, struct tl_noise_info *
 	memset(info, 0, sizeof *info);
 	nz->p = p;
 	nz->head = (volatile uint64_t *)&zero_head;
-	p->fd = p->ffd = -1;
+	p->fd = p->ffd = p->wfd = -1;
 	p->capnotes = max_chunk ? max_chunk : 1;
 	p->notes = tl_xcalloc(p->capnotes, sizeof *p->notes);
 	/* Faulted in now: a fault while noting would be noise we made. */
 	memset(p->notes, 0, p->capnotes * sizeof *p->notes);
-	perf_setup(nz, info);
+	perf_setup(nz, cpu, info);
 	cpu_setup(nz, info);
 	nz->cpu_was = tl_noise_cpu_now(nz);
 	monitor_start(&p->mon, cpu, info);
@@ -533,6 +589,7 @@ void tl_noise_note(struct tl_noise *nz, size_t index, struct tl_noise_mark m, ui
 	n->c0 = m.cpu;
 	n->c1 = cpu;
 	n->flags = 0;
+	n->t_out = n->t_in = 0;
 }
 
 void tl_noise_chunk_begin(struct tl_noise *nz, size_t cell, size_t from)
@@ -552,18 +609,36 @@ void tl_noise_chunk_begin(struct tl_noise *nz, size_t cell, size_t from)
 	c->t0 = now_ns();
 }
 
-/* One record's header at ring offset pos (absolute); a record that wraps
- * is copied out first. */
+/* n bytes at ring offset pos (absolute); a record that wraps is copied
+ * out in two parts. */
+static void ring_copy(const unsigned char *data, uint64_t size, uint64_t pos, void *out, size_t n)
+{
+	uint64_t off = pos % size;
+	if (off + n <= size) {
+		memcpy(out, data + off, n);
+	} else {
+		size_t first = (size_t)(size - off);
+		memcpy(out, data + off, first);
+		memcpy((unsigned char *)out + first, data, n - first);
+	}
+}
+
 static void record_at(const struct tl_noise_priv *p, uint64_t pos, struct perf_event_header *h)
 {
-	uint64_t off = pos % p->size;
-	if (off + sizeof *h <= p->size) {
-		memcpy(h, p->data + off, sizeof *h);
-	} else {
-		size_t first = (size_t)(p->size - off);
-		memcpy(h, p->data + off, first);
-		memcpy((unsigned char *)h + first, p->data, sizeof *h - first);
-	}
+	ring_copy(p->data, p->size, pos, h, sizeof *h);
+}
+
+/* A switch record's time: sample_id_all puts {pid, tid} then the time
+ * after the body (none for the per-thread PERF_RECORD_SWITCH). */
+static int64_t switch_time(const struct tl_noise_priv *p, uint64_t pos,
+			   const struct perf_event_header *h)
+{
+	uint64_t t;
+
+	if (h->size < sizeof *h + 16)
+		return 0;
+	ring_copy(p->data, p->size, pos + sizeof *h + 8, &t, sizeof t);
+	return (int64_t)t;
 }
 
 static unsigned record_flags(struct tl_noise_priv *p, const struct perf_event_header *h)
@@ -610,11 +685,92 @@ static void drain(struct tl_noise_priv *p)
 		f = record_flags(p, &h);
 		while (k < p->nnotes && p->notes[k].h1 <= tail)
 			k++;
-		if (k < p->nnotes && p->notes[k].h0 <= tail)
-			p->notes[k].flags |= f;
+		if (k < p->nnotes && p->notes[k].h0 <= tail) {
+			struct note *n = &p->notes[k];
+			if ((f & F_PREEMPT) && !n->t_out)
+				n->t_out = switch_time(p, tail, &h);
+			else if (f == F_SWITCH && n->t_out)
+				n->t_in = switch_time(p, tail, &h);
+			n->flags |= f;
+		}
 		tail += h.size;
 	}
 	__atomic_store_n(&p->page->data_tail, head, __ATOMIC_RELEASE);
+}
+
+static void count_add(struct tl_noise_count **v, size_t *n, const char *name, uint64_t d);
+
+/* The comm of tid, read between chunks and kept: a task that exits
+ * before the run ends keeps its name. */
+static const char *task_name(struct tl_noise_priv *p, uint32_t tid)
+{
+	char path[48];
+	FILE *f;
+	struct task *t;
+
+	for (size_t i = 0; i < p->ntasks; i++)
+		if (p->tasks[i].tid == tid)
+			return p->tasks[i].name;
+	p->tasks = tl_xrealloc(p->tasks, p->ntasks + 1, sizeof *p->tasks);
+	t = &p->tasks[p->ntasks++];
+	t->tid = tid;
+	snprintf(path, sizeof path, "/proc/%u/comm", (unsigned)tid);
+	f = fopen(path, "r");
+	if (!f || !fgets(t->name, sizeof t->name, f) || !t->name[0] || t->name[0] == '\n')
+		snprintf(t->name, sizeof t->name, "pid %u (exited)", (unsigned)tid);
+	t->name[strcspn(t->name, "\n")] = '\0';
+	if (f)
+		fclose(f);
+	return t->name;
+}
+
+/* A switch out (of any task) on the CPU while a noted sample was switched
+ * out names a task that ran in its place; our own switch out is stamped a
+ * little before the per-thread record of it. */
+static void wide_match(struct tl_noise_priv *p, struct tl_cell_noise *cn, int64_t t,
+		       uint32_t next, int64_t end)
+{
+	enum { SLACK_NS = 2000 };
+
+	if (next == 0 || next == p->tid)
+		return;
+	for (size_t k = 0; k < p->nnotes; k++) {
+		const struct note *n = &p->notes[k];
+		if (!n->t_out || n->c0 != n->c1 || t < n->t_out - SLACK_NS ||
+		    t > (n->t_in ? n->t_in : end))
+			continue;
+		count_add(&cn->by, &cn->nby, task_name(p, next), 1);
+		return;
+	}
+}
+
+/* Reads the CPU-wide ring: each SWITCH_CPU_WIDE out record is {header,
+ * next_prev_pid, next_prev_tid, pid, tid, time}. */
+static void drain_wide(struct tl_noise_priv *p, struct tl_cell_noise *cn, int64_t end)
+{
+	uint64_t head, tail;
+
+	if (!p->wpage)
+		return;
+	head = __atomic_load_n(&p->wpage->data_head, __ATOMIC_ACQUIRE);
+	tail = p->wpage->data_tail;
+	while (tail < head) {
+		struct perf_event_header h;
+		uint32_t ids[4];
+		uint64_t t;
+
+		ring_copy(p->wdata, p->wsize, tail, &h, sizeof h);
+		if (h.size == 0)
+			break;
+		if (cn && h.type == PERF_RECORD_SWITCH_CPU_WIDE &&
+		    (h.misc & PERF_RECORD_MISC_SWITCH_OUT) && h.size >= sizeof h + 24) {
+			ring_copy(p->wdata, p->wsize, tail + sizeof h, ids, sizeof ids);
+			ring_copy(p->wdata, p->wsize, tail + sizeof h + 16, &t, sizeof t);
+			wide_match(p, cn, (int64_t)t, ids[1], end);
+		}
+		tail += h.size;
+	}
+	__atomic_store_n(&p->wpage->data_tail, head, __ATOMIC_RELEASE);
 }
 
 static const char *note_cause(const struct note *n)
@@ -640,6 +796,7 @@ void tl_noise_chunk_end(struct tl_noise *nz, struct tl_cell_noise *cn, size_t le
 	c->t1 = now_ns();
 	c->len = len;
 	drain(p);
+	drain_wide(p, cn, c->t1);
 	for (size_t i = 0; i < p->nnotes; i++) {
 		const char *cause = note_cause(&p->notes[i]);
 		if (p->notes[i].c0 != p->notes[i].c1)
@@ -828,6 +985,11 @@ static void tracker_free(struct tl_noise *nz)
 
 	if (p->page)
 		munmap(p->page, (size_t)pg * (RING_PAGES + 1));
+	if (p->wpage)
+		munmap(p->wpage, (size_t)pg * (RING_PAGES + 1));
+	if (p->wfd >= 0)
+		close(p->wfd);
+	free(p->tasks);
 	if (p->ffd >= 0)
 		close(p->ffd);
 	if (p->fd >= 0)
@@ -917,6 +1079,7 @@ void tl_cell_noise_free(struct tl_cell_noise *cn)
 	free(cn->flag);
 	free(cn->irq);
 	free(cn->softirq);
+	free(cn->by);
 	memset(cn, 0, sizeof *cn);
 }
 
@@ -1008,6 +1171,20 @@ static void probe_loop(struct tl_noise *nz, struct tl_cell_noise *cn, double sec
 	tl_noise_chunk_end(nz, cn, 0);
 }
 
+static void probe_by_add(struct tl_noise_probe *pr, const struct tl_noise_count *c)
+{
+	size_t at = pr->nby;
+
+	while (at > 0 && pr->by[at - 1].n < c->n)
+		at--;
+	if (at >= TL_NOISE_PROBE_TOP)
+		return;
+	if (pr->nby < TL_NOISE_PROBE_TOP)
+		pr->nby++;
+	memmove(&pr->by[at + 1], &pr->by[at], (pr->nby - 1 - at) * sizeof pr->by[0]);
+	pr->by[at] = *c;
+}
+
 int tl_noise_probe_run(int cpu, double seconds, struct tl_noise_probe *pr, char *why,
 		       size_t whylen)
 {
@@ -1044,6 +1221,8 @@ int tl_noise_probe_run(int cpu, double seconds, struct tl_noise_probe *pr, char 
 	for (size_t k = 0; k < ngap; k++)
 		caused += tl_noise_cause_of(&cn, gap[k]) != NULL;
 	pr->gaps = ngap;
+	for (size_t i = 0; i < cn.nby; i++) /* the few busiest, most first */
+		probe_by_add(pr, &cn.by[i]);
 	pr->preempt = nz->p->preempt;
 	pr->voluntary = nz->p->voluntary;
 	pr->faults = nz->p->faults;

@@ -16,7 +16,7 @@
 #define TL_NOISE_NAME 24      /* a cause or interrupt name, with its NUL */
 #define TL_NOISE_NAMES 48     /* distinct cause names per cell */
 #define TL_NOISE_SOURCES 6
-#define TL_NOISE_WHY 160
+#define TL_NOISE_WHY 320
 /* A sample is long (worth a window-level cause) past 1.5 x its cell's
  * median plus this: an interrupt costs at least ~1 us even on bare metal. */
 #define TL_NOISE_LONG_NS 1000.0
@@ -52,6 +52,11 @@ struct tl_cell_noise {
 	struct tl_noise_count *softirq;
 	size_t nsoftirq;
 	double steal_ms;
+	/* The tasks that ran in place of the sampling thread during its
+	 * preempted samples (a CPU-wide event; root, CAP_PERFMON or paranoid
+	 * <= 0), by comm: how many times each was switched in. */
+	struct tl_noise_count *by;
+	size_t nby;
 };
 
 /* What every cell of a run shares: the mechanisms and the stated cost. */
@@ -60,6 +65,7 @@ struct tl_noise_info {
 	size_t nsrc;
 	double cost_ns;   /* the per-sample bookkeeping (both sides), measured */
 	double long_ns;   /* NaN; a sample is long when over 1.5 x p50 + long_ns */
+	bool tasks;       /* the CPU-wide switch records name the preempting tasks */
 };
 
 /* The live tracker of the sampling thread (opaque but for the hot fields). */
@@ -158,6 +164,8 @@ struct tl_noise_probe {
 	struct tl_noise_count top[TL_NOISE_PROBE_TOP];
 	size_t ntop;
 	uint64_t preempt, voluntary, faults, migrations;
+	struct tl_noise_count by[TL_NOISE_PROBE_TOP]; /* preempting tasks, most first */
+	size_t nby;
 	uint64_t unexplained;  /* gaps with no record, beyond the interrupts counted */
 	double gap_ns;         /* the gap threshold used */
 	struct tl_noise_info info;

@@ -212,6 +212,10 @@ static void print_noise(const struct tl_noise_probe *pr, int rc, const char *why
 	       (unsigned long long)pr->voluntary, (unsigned long long)pr->migrations);
 	if (sw && !sw->ok)
 		printf("              switch and fault records unavailable: %s\n", sw->why);
+	/* Only where a CPU-wide event was allowed; otherwise the sources say why. */
+	for (size_t i = 0; i < pr->nby; i++)
+		printf("%s%s %llu%s", i ? ", " : "              preempted by: ", pr->by[i].name,
+		       (unsigned long long)pr->by[i].n, i + 1 == pr->nby ? "\n" : "");
 }
 
 static json_t *noise_to_json(const struct tl_noise_probe *pr, int rc, const char *why)

@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/xalloc.h"
@@ -40,6 +41,33 @@ static json_t *windows_json(const struct tl_cell_noise *cn)
 	tl_json_set(o, "softirq", counts_json(cn->softirq, cn->nsoftirq));
 	tl_json_set(o, "steal_ms", tl_json_real(cn->steal_ms));
 	return o;
+}
+
+#define TOP_TASKS 5
+
+static int by_cmp(const void *a, const void *b)
+{
+	const struct tl_noise_count *x = a, *y = b;
+	if (x->n != y->n)
+		return x->n < y->n ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+/* The few tasks that preempted the cell most; a file read back sorts and
+ * cuts the same, so report writes what run wrote. */
+static json_t *by_json(const struct tl_cell_noise *cn)
+{
+	struct tl_noise_count *v = tl_xcalloc(cn->nby ? cn->nby : 1, sizeof *v);
+	json_t *a = tl_json_array();
+
+	if (cn->nby)
+		memcpy(v, cn->by, cn->nby * sizeof *v);
+	qsort(v, cn->nby, sizeof *v, by_cmp);
+	for (size_t i = 0; i < cn->nby && i < TOP_TASKS; i++)
+		tl_json_append(a, json_pack("{s:s, s:I}", "task", v[i].name, "count",
+					    (json_int_t)v[i].n));
+	free(v);
+	return a;
 }
 
 void tl_noise_why(const struct tl_noise_agree *ag, char *out, size_t len)
@@ -102,6 +130,8 @@ json_t *tl_noise_to_json(const struct tl_run *run, size_t cell, const struct tl_
 	tl_json_set(o, "inferred", inferred);
 	tl_json_set(o, "flagged", flagged);
 	tl_json_set(o, "windows", windows_json(cn));
+	if (run->noise.tasks)
+		tl_json_set(o, "preempted_by", by_json(cn));
 	if (!an || tl_cell_noise_agree(run, cell, m, seed, &ag) < 0)
 		return o;
 	if (ag.skipped) {
@@ -205,6 +235,37 @@ static int rd_flagged(const json_t *a, struct tl_cell *c, char *why, size_t whyl
 	return 0;
 }
 
+static int rd_by(const json_t *a, struct tl_run *run, struct tl_cell_noise *cn, char *why,
+		 size_t whylen)
+{
+	size_t i;
+	json_t *e;
+
+	if (!a)
+		return 0;
+	if (!json_is_array(a) || json_array_size(a) > TOP_TASKS) {
+		snprintf(why, whylen, "preempted_by: expected an array of at most %d "
+				      "{\"task\", \"count\"}", TOP_TASKS);
+		return -1;
+	}
+	json_array_foreach (a, i, e) {
+		json_t *task = json_object_get(e, "task"), *n = json_object_get(e, "count");
+		if (!json_is_string(task) || !json_string_value(task)[0] ||
+		    strlen(json_string_value(task)) >= TL_NOISE_NAME || !json_is_integer(n) ||
+		    json_integer_value(n) < 0) {
+			snprintf(why, whylen, "preempted_by[%zu]: expected {\"task\": a name of 1-%d "
+					      "characters, \"count\": a whole number >= 0}", i,
+				 TL_NOISE_NAME - 1);
+			return -1;
+		}
+		cn->by = tl_xrealloc(cn->by, cn->nby + 1, sizeof *cn->by);
+		snprintf(cn->by[cn->nby].name, TL_NOISE_NAME, "%s", json_string_value(task));
+		cn->by[cn->nby++].n = (uint64_t)json_integer_value(n);
+	}
+	run->noise.tasks = true;
+	return 0;
+}
+
 static int rd_sources(const json_t *o, struct tl_noise_info *in, char *why, size_t whylen)
 {
 	const char *name;
@@ -247,7 +308,8 @@ int tl_noise_from_json(const json_t *o, struct tl_run *run, struct tl_cell *c, c
 	}
 	if (rd_sources(json_object_get(o, "sources"), &run->noise, why, whylen) < 0 ||
 	    rd_flagged(json_object_get(o, "flagged"), c, why, whylen) < 0 ||
-	    rd_windows(json_object_get(o, "windows"), &c->noise, why, whylen) < 0)
+	    rd_windows(json_object_get(o, "windows"), &c->noise, why, whylen) < 0 ||
+	    rd_by(json_object_get(o, "preempted_by"), run, &c->noise, why, whylen) < 0)
 		return -1;
 	run->noise_measured = true;
 	run->noise.cost_ns = json_is_null(cost) ? NAN : json_number_value(cost);

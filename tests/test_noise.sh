@@ -65,13 +65,23 @@ elif mode == "fault":
     ok(len(pf) > 0, "faults inside timed loads show as page_fault")
     ok(pf and statistics.median([ns[i] for i in pf]) > statistics.median(ns),
        "the faulted samples are the slow ones")
+elif mode == "tasks":
+    by = nz.get("preempted_by"); how = src["switch"]["how"]
+    if "PERF_RECORD_SWITCH_CPU_WIDE" in how:
+        print("# preempted by: %s" % by)
+        ok(by is not None and any(t["task"] == "tl-busy" for t in by),
+           "the CPU-wide records name the busy loop (tl-busy) among the preempting tasks")
+    else:
+        ok(by is None and "not named" in how and "paranoid" in how,
+           "no task is named, and sources say why: " + how)
 elif mode == "migration":
     ok("migration" in fl.values(), "a forced migration shows as migration")
 PYEOF
 
 run_busy() { # run_busy OUT [setpriv args...]
 	out=$1; shift
-	taskset -c "$cpu" sh -c 'while :; do :; done' &
+	# A shell under a known name: its comm is what preempted_by must say.
+	taskset -c "$cpu" "$tmp/tl-busy" -c 'while :; do :; done' &
 	busy=$!
 	"$@" "$TL_BIN" run -b "$backend" -k add:2000 -n 20000 --cpu "$cpu" --json - \
 		>"$out" 2>"$tmp/busy.err"
@@ -80,9 +90,11 @@ run_busy() { # run_busy OUT [setpriv args...]
 	return $st
 }
 
+cp "$(command -v sh)" "$tmp/tl-busy"
 run_busy "$tmp/busy.json"; ok $? "run beside a busy loop exits 0"
 "$PY" "$tmp/check.py" "$tmp/busy.json" sources >"$tmp/tap"; tap_from "$tmp/tap"
 "$PY" "$tmp/check.py" "$tmp/busy.json" busy >"$tmp/tap"; tap_from "$tmp/tap"
+"$PY" "$tmp/check.py" "$tmp/busy.json" tasks >"$tmp/tap"; tap_from "$tmp/tap"
 
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&
 	setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$TL_BIN"; then
@@ -90,6 +102,13 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&
 	run_busy "$tmp/busy_u.json" setpriv --reuid=65534 --regid=65534 --clear-groups
 	ok $? "the same run as uid 65534 exits 0"
 	"$PY" "$tmp/check.py" "$tmp/busy_u.json" busy >"$tmp/tap"; tap_from "$tmp/tap"
+	# Unprivileged at paranoid >= 1 no CPU-wide event: the task stays unnamed.
+	if [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)" -ge 1 ]; then
+		"$PY" "$tmp/check.py" "$tmp/busy_u.json" tasks >"$tmp/tap"; tap_from "$tmp/tap"
+		"$PY" -c 'import json,sys; sys.exit("preempted_by" in json.load(open(sys.argv[1]))["cells"][0]["noise"])' \
+			"$tmp/busy_u.json"
+		ok $? "as uid 65534 the file has no preempted_by"
+	fi
 else
 	diag "unprivileged case skipped: not root, no setpriv, or $TL_BIN not reachable by uid 65534"
 fi
