@@ -43,6 +43,9 @@ static const char usage_text[] =
 	"                   ladder  ns per load of the load cells against buffer size\n"
 	"                   (log axes), the levels a chase measured shaded and the\n"
 	"                   sizes CPUID/hwloc reports dashed\n"
+	"                   noise  per cell, the samples the OS filter removed with\n"
+	"                   and without a measured cause, and those with a cause\n"
+	"                   it kept (runs that recorded cells[].noise)\n"
 	"kinds of a search: search (default) t_min and t_diff per backend and flush,\n"
 	"                   the median of the repeats with its interval\n"
 	"                   cv  every t_min point evaluated: CV against K, with eps\n"
@@ -215,6 +218,10 @@ static int pick_kind(const struct plot_args *a, bool search, enum tl_plot_kind *
 		*k = TL_PLOT_LADDER;
 		return 0;
 	}
+	if (!search && strcmp(kind, "noise") == 0) {
+		*k = TL_PLOT_NOISE;
+		return 0;
+	}
 	if (!search && (strcmp(kind, "hist") == 0 || strcmp(kind, "cdf") == 0)) {
 		*k = strcmp(kind, "hist") == 0 ? TL_PLOT_HIST : TL_PLOT_CDF;
 		return 0;
@@ -224,7 +231,7 @@ static int pick_kind(const struct plot_args *a, bool search, enum tl_plot_kind *
 		return 0;
 	}
 	snprintf(why, whylen, "--kind '%s' for a %s file: accepted: %s", kind,
-		 search ? "search" : "run", search ? "search, cv, overlap" : "hist, cdf, ladder");
+		 search ? "search" : "run", search ? "search, cv, overlap" : "hist, cdf, ladder, noise");
 	return -1;
 }
 
@@ -440,9 +447,13 @@ static int plot_run(const json_t *doc, struct tl_bulk *bulk, const char *name,
 	struct tl_plot_mark marks[16];
 	size_t nmarks = o->kind == TL_PLOT_LADDER ? tl_host_json_marks(meta.host, marks, 16) : 0;
 
-	if (o->kind == TL_PLOT_LADDER
-		    ? tl_plot_ladder(&run, m, meta.seed, marks, nmarks, o, a->out, why, sizeof why) < 0
-		    : tl_plot_run(&run, m, meta.seed, o, a->out, why, sizeof why) < 0) {
+	int drawn = o->kind == TL_PLOT_LADDER
+			    ? tl_plot_ladder(&run, m, meta.seed, marks, nmarks, o, a->out, why, sizeof why)
+		    : o->kind == TL_PLOT_NOISE
+			    ? tl_plot_noise(&run, m, meta.seed, o, a->out, why, sizeof why)
+			    : tl_plot_run(&run, m, meta.seed, o, a->out, why, sizeof why);
+
+	if (drawn < 0) {
 		fprintf(stderr, "ticklab plot: %s\n", why);
 		rc = TL_EXIT_FAIL;
 	}
@@ -459,6 +470,8 @@ static void default_title(const struct plot_args *a, const char *name, char *buf
 		what = "CDFs";
 	if (a->kind && strcmp(a->kind, "ladder") == 0)
 		what = "memory ladder, ns per load by buffer size";
+	if (a->kind && strcmp(a->kind, "noise") == 0)
+		what = "the OS filter against the measured causes";
 	snprintf(buf, len, "%s: %s", base ? base + 1 : name, what);
 }
 

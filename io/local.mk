@@ -24,7 +24,7 @@ EXTRA_DIST += tests/test_jitter_run.sh
 # `ticklab plot`'s figures (cairo), the theme parser they share with the TUI
 libticklab_a_SOURCES += io/plot.h
 if HAVE_CAIRO
-libticklab_a_SOURCES += io/plot.c io/plot_draw.h io/plot_run.c io/plot_search.c io/plot_ladder.c
+libticklab_a_SOURCES += io/plot.c io/plot_draw.h io/plot_run.c io/plot_search.c io/plot_ladder.c io/plot_noise.c
 else
 libticklab_a_SOURCES += io/plot_none.c
 endif

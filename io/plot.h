@@ -22,7 +22,7 @@
 #include "stats/stats.h"
 
 enum tl_plot_kind { TL_PLOT_HIST, TL_PLOT_CDF, TL_PLOT_SEARCH, TL_PLOT_CV, TL_PLOT_OVERLAP,
-		     TL_PLOT_LADDER };
+		     TL_PLOT_LADDER, TL_PLOT_NOISE };
 enum tl_plot_format { TL_PLOT_SVG, TL_PLOT_PNG, TL_PLOT_PDF };
 
 #define TL_PLOT_DEFAULT_W 800
@@ -82,6 +82,13 @@ struct tl_plot_mark {
 int tl_plot_ladder(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
 		   const struct tl_plot_mark *marks, size_t nmarks, const struct tl_plot_opts *o,
 		   const char *path, char *why, size_t whylen);
+
+/* How the run's OS filter (method m, seed) and its measured causes agree
+ * (kind TL_PLOT_NOISE): per visible cell, the removed samples with and
+ * without a cause and the kept ones with a cause. -1 with why when the run
+ * recorded no causes. */
+int tl_plot_noise(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
+		  const struct tl_plot_opts *o, const char *path, char *why, size_t whylen);
 
 /* A search's figure (kind TL_PLOT_SEARCH, TL_PLOT_CV or TL_PLOT_OVERLAP) into path. */
 int tl_plot_search(const struct tl_search_plan *p, const struct tl_search_cell *cells,

@@ -45,3 +45,10 @@ int tl_plot_ladder(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
 	(void)run, (void)m, (void)seed, (void)marks, (void)nmarks, (void)o, (void)path;
 	return unavailable(why, whylen);
 }
+
+int tl_plot_noise(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
+		  const struct tl_plot_opts *o, const char *path, char *why, size_t whylen)
+{
+	(void)run, (void)m, (void)seed, (void)o, (void)path;
+	return unavailable(why, whylen);
+}

@@ -167,6 +167,29 @@ print(("ok" if b["noise"]["removed_without_cause"] == 0 else "not ok")
 PYEOF
 tap_from "$tmp/tap"
 
+# The agreement as a figure (a valid SVG of the default size), refused,
+# with the reason, for a file that recorded no causes.
+"$TL_BIN" plot "$tmp/busy.json" --kind noise -o "$tmp/noise.svg" 2>"$tmp/plot.err"
+ok $? "plot --kind noise draws the filter against the causes $(head -c 200 "$tmp/plot.err")"
+"$PY" - "$tmp/noise.svg" >/dev/null 2>&1 <<'PYEOF'
+import re, sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == '{http://www.w3.org/2000/svg}svg'
+assert float(re.match(r'[\d.]+', root.get('width')).group()) == 800
+PYEOF
+ok $? "it is a valid SVG of 800 points"
+"$PY" - "$tmp/busy.json" "$tmp/nonoise.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for c in d["cells"] + d.get("baselines", []):
+    c.pop("noise", None)
+json.dump(d, open(sys.argv[2], "w"))
+PYEOF
+"$TL_BIN" plot "$tmp/nonoise.json" --kind noise -o "$tmp/nonoise.svg" 2>"$tmp/plot.err"
+st=$?
+[ $st -ne 0 ] && grep -q 'cells\[\]\.noise' "$tmp/plot.err" && [ ! -e "$tmp/nonoise.svg" ]
+ok $? "a run without recorded causes is refused, naming cells[].noise, no file left (status $st)"
+
 # A broken noise block is refused with status 2, naming it.
 "$PY" - "$tmp/busy.json" "$tmp/bad.json" <<'PYEOF'
 import json, sys
