@@ -354,6 +354,9 @@ void tui_memory_reset(struct tui_app *app);
 int tui_live_start(struct tui_app *app, char *why, size_t whylen);
 int tui_live_load(struct tui_app *app, const char *path, char *why, size_t whylen);
 void tui_live_poll(struct tui_app *app, bool shown);
+/* False while the sampling thread is inside a timed region (for up to a
+ * short wait): no frame is drawn over a sample. */
+bool tui_live_may_draw(const struct tui_app *app);
 void tui_live_draw(const struct tui_app *app, struct tui_hits *hits);
 void tui_live_action(struct tui_app *app, enum tui_action a);
 bool tui_live_running(const struct tui_app *app);

@@ -148,7 +148,7 @@ static size_t ladder_marks(struct tui_app *app, struct tl_plot_mark *marks, size
 	return n;
 }
 
-static int draw_run(struct tui_app *app, const struct tl_plot_opts *o, const char *path,
+static int write_run_figure(struct tui_app *app, const struct tl_plot_opts *o, const char *path,
 		    char *why, size_t whylen)
 {
 	struct tl_plot_mark marks[16];
@@ -177,7 +177,7 @@ void tui_live_export_figures(struct tui_app *app, const char *json)
 	static const struct tui_figure ladder[] = {{TL_PLOT_LADDER, "-ladder.svg"}};
 
 	if (has_loads(&app->run))
-		tui_export_figures(app, json, ladder, 1, draw_run);
+		tui_export_figures(app, json, ladder, 1, write_run_figure);
 	else
-		tui_export_figures(app, json, figs, sizeof figs / sizeof figs[0], draw_run);
+		tui_export_figures(app, json, figs, sizeof figs / sizeof figs[0], write_run_figure);
 }

@@ -1061,8 +1061,7 @@ void tui_live_draw(const struct tui_app *app, struct tui_hits *hits)
  * CPU; a frame that cannot find a gap soon is skipped, never forced. The
  * window is one timed call (bench/runner.c), so a gap comes after every
  * sample and for the whole of every flush. */
-bool tui_live_may_draw(struct tui_app *app);
-bool tui_live_may_draw(struct tui_app *app)
+bool tui_live_may_draw(const struct tui_app *app)
 {
 	if (!app->sampling.live || atomic_load(&app->run.paused))
 		return true;

@@ -387,7 +387,7 @@ static int export_search(struct tui_app *app, char *path, size_t len, char *why,
 
 /* A search figure; the CV and overlap curves only when the search kept
  * points of their kind. */
-static int draw_search(struct tui_app *app, const struct tl_plot_opts *o, const char *path,
+static int write_search_figure(struct tui_app *app, const struct tl_plot_opts *o, const char *path,
 		       char *why, size_t whylen)
 {
 	int rc = 1;
@@ -407,7 +407,7 @@ static void export_figures(struct tui_app *app, const char *json)
 						 {TL_PLOT_CV, "-cv.svg"},
 						 {TL_PLOT_OVERLAP, "-overlap.svg"}};
 
-	tui_export_figures(app, json, figs, sizeof figs / sizeof figs[0], draw_search);
+	tui_export_figures(app, json, figs, sizeof figs / sizeof figs[0], write_search_figure);
 }
 
 /* Where the search screen's parts go: the plots above; below them the

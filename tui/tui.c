@@ -20,7 +20,6 @@
 #define FRAME_S (1.0 / 30) /* redraws are capped at about 30 a second */
 #define WHY_LEN 1024
 
-bool tui_live_may_draw(struct tui_app *app);
 
 /* The theme the user asked for; a bad file leaves the built-in one and a
  * message naming file, line and problem. */
