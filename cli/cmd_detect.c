@@ -15,6 +15,7 @@
 #include "cli/command.h"
 #include "cli/opts.h"
 #include "cli/stop.h"
+#include "io/atomic.h"
 #include "io/json_build.h"
 #include "io/results.h"
 
@@ -251,8 +252,15 @@ static int detect_exec(void *st)
 	json_t *rows = o->json ? tl_json_array() : NULL;
 	int cpu = o->cpu < 0 ? tl_cpu_default() : o->cpu, rc = TL_EXIT_OK;
 	char why[WHY_LEN];
+	struct tl_out *json_out = NULL;
 
 	if (tl_cpu_pin(cpu, why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab detect: %s\n", why);
+		json_decref(rows);
+		return TL_EXIT_FAIL;
+	}
+	/* opened before the first draw: an unwritable path is said at once */
+	if (o->json && !(json_out = tl_out_open(o->json, why, sizeof why))) {
 		fprintf(stderr, "ticklab detect: %s\n", why);
 		json_decref(rows);
 		return TL_EXIT_FAIL;
@@ -278,7 +286,7 @@ static int detect_exec(void *st)
 		tl_json_set(doc, "alpha", json_real(o->p.alpha));
 		tl_json_set(doc, "seed", json_integer((json_int_t)o->p.seed));
 		tl_json_set(doc, "results", rows);
-		if (tl_json_write(o->json, doc, why, sizeof why) < 0) {
+		if (tl_json_commit(json_out, doc, why, sizeof why) < 0) {
 			fprintf(stderr, "ticklab detect: %s\n", why);
 			rc = TL_EXIT_FAIL;
 		}

@@ -24,6 +24,7 @@
 #include "cli/opts.h"
 #include "cli/outputs.h"
 #include "cli/stop.h"
+#include "io/atomic.h"
 #include "io/host_json.h"
 #include "io/results.h"
 #include "io/search_json.h"
@@ -304,19 +305,40 @@ static void on_point(void *ctx, size_t cell, enum tl_search_kind kind, uint64_t 
 			(unsigned long long)x, kind == TL_SEARCH_TMIN ? "CV" : "alpha", y);
 }
 
-static int write_json(const struct search_opts *o, const struct tl_search_cell *cells,
-		      const struct tl_host *host, bool interrupted)
+static int write_json(const struct search_opts *o, struct tl_out *out,
+		      const struct tl_search_cell *cells, const struct tl_host *host, bool interrupted)
 {
 	json_t *doc = tl_search_to_json(&o->plan, cells, tl_host_to_json(host), interrupted);
 	char why[WHY_LEN];
 	int rc = TL_EXIT_OK;
 
-	if (tl_json_write(o->json, doc, why, sizeof why) < 0) {
+	if (tl_json_commit(out, doc, why, sizeof why) < 0) {
 		fprintf(stderr, "ticklab search: %s\n", why);
 		rc = TL_EXIT_FAIL;
 	}
 	json_decref(doc);
 	return rc;
+}
+
+/* The outputs are opened before the first measurement, so a path that
+ * cannot be written (a missing or read-only directory, a full disk) is
+ * said at once instead of after minutes of searching. */
+static int open_outputs(const struct search_opts *o, struct tl_out **json, struct tl_out **md)
+{
+	char why[WHY_LEN];
+
+	*json = *md = NULL;
+	if (o->json && !(*json = tl_out_open(o->json, why, sizeof why)))
+		goto fail;
+	if (o->markdown && !(*md = tl_out_open(o->markdown, why, sizeof why)))
+		goto fail;
+	return TL_EXIT_OK;
+fail:
+	fprintf(stderr, "ticklab search: %s\n", why);
+	if (*json)
+		tl_out_abort(*json);
+	*json = NULL;
+	return TL_EXIT_FAIL;
 }
 
 /* INT, TERM and HUP keep what was found until it is written. */
@@ -332,9 +354,14 @@ static int search_exec(void *st)
 	struct tl_host host;
 	char why[WHY_LEN];
 	int cpu = o->plan.cpu < 0 ? tl_cpu_default() : o->plan.cpu, rc, wrc;
+	struct tl_out *json_out, *md_out;
 
 	if (tl_cpu_pin(cpu, why, sizeof why) < 0) {
 		fprintf(stderr, "ticklab search: %s\n", why);
+		tl_search_cells_free(cells, ncells);
+		return TL_EXIT_FAIL;
+	}
+	if (open_outputs(o, &json_out, &md_out) != TL_EXIT_OK) {
 		tl_search_cells_free(cells, ncells);
 		return TL_EXIT_FAIL;
 	}
@@ -350,8 +377,8 @@ static int search_exec(void *st)
 	if (rc == 1)
 		fprintf(stderr, "ticklab search: interrupted; kept what was found\n");
 	fflush(stdout);
-	wrc = o->json ? write_json(o, cells, &host, rc == 1) : TL_EXIT_OK;
-	if (o->markdown && tl_search_markdown_write(o->markdown, &o->plan, cells, why, sizeof why) < 0) {
+	wrc = json_out ? write_json(o, json_out, cells, &host, rc == 1) : TL_EXIT_OK;
+	if (md_out && tl_search_markdown_commit(md_out, &o->plan, cells, why, sizeof why) < 0) {
 		fprintf(stderr, "ticklab search: %s\n", why);
 		wrc = TL_EXIT_FAIL;
 	}

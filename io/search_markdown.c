@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "io/atomic.h"
 #include "io/markdown.h"
 #include "io/results.h"
 #include "stats/stats.h"
@@ -85,6 +86,14 @@ static int emit(FILE *f, void *v)
 	const struct ctx *c = v;
 
 	return tl_search_markdown(f, c->p, c->cells);
+}
+
+int tl_search_markdown_commit(struct tl_out *o, const struct tl_search_plan *p,
+			      const struct tl_search_cell *cells, char *why, size_t whylen)
+{
+	struct ctx c = { p, cells };
+
+	return tl_out_commit(o, emit, &c, why, whylen);
 }
 
 int tl_search_markdown_write(const char *path, const struct tl_search_plan *p,

@@ -33,6 +33,20 @@ ok $? "--json into an unwritable directory exits 1 naming the file (status $st)"
 ! grep -q "sampling on CPU" "$tmp/err"
 ok $? "before sampling starts"
 
+# search, detect and fingerprint measure for seconds to minutes: their
+# outputs are opened first too, so nothing is measured (nothing printed on
+# stdout, where their tables go) before the path is refused.
+early() { # early DESCRIPTION FILE ARGS...
+	d=$1; f=$2; shift 2
+	"$TL_BIN" "$@" >"$tmp/out" 2>"$tmp/err"; st=$?
+	[ $st -eq 1 ] && grep -q "cannot write '$f'" "$tmp/err" && [ ! -s "$tmp/out" ]
+	ok $? "$d into an unwritable directory exits 1 naming the file, before measuring (status $st: $(head -c 120 "$tmp/err"))"
+}
+early "search --json" "$ro/s.json" search -b sim --json "$ro/s.json"
+early "search --markdown" "$ro/s.md" search -b sim --markdown "$ro/s.md"
+early "detect --json" "$ro/d.json" detect -b sim --json "$ro/d.json"
+early "fingerprint --json" "$ro/f.json" fingerprint --quick --json "$ro/f.json"
+
 # kill -9 mid-run: the output was opened before sampling, as an anonymous
 # O_TMPFILE, so nothing is left behind.
 mkdir "$tmp/k"
