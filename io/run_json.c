@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include "io/run_json.h"
+#include "io/real17.h"
 #include "io/jitter.h"
 
 #include <inttypes.h>
@@ -318,6 +319,9 @@ static int put_real(FILE *f, double v)
 	 * spends writing what it kept. */
 	if (v == trunc(v) && fabs(v) < 1e15 && !(v == 0 && signbit(v)))
 		return put_whole(f, (long long)v);
+	len = tl_real17_fraction(buf, v);
+	if (len > 0)
+		return fwrite(buf, 1, (size_t)len, f) == (size_t)len ? 0 : -1;
 	len = snprintf(buf, sizeof buf - 2, "%.17g", v);
 	if (len < 0 || (size_t)len >= sizeof buf - 2)
 		return -1;
