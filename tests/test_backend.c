@@ -217,7 +217,7 @@ static void test_add_chain(void)
 static void test_jitter_chain(void)
 {
 	static const uint64_t ks[] = { 0, 1, 2, 255, 256, 257, 500, 511, 512, 513, 1000 };
-	uint64_t slot[2];
+	uint64_t slot[TL_JITTER_SLOTS];
 	int good = 1;
 
 	for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
