@@ -236,8 +236,9 @@ void tl_jitter_print(FILE *f, const struct tl_run *run, size_t cell, const struc
 	}
 	fprintf(f, "  (%s)\n", j->note);
 	if (c->kernel.d > TL_JITTER_OVERLAP_ADDS && !run->timers[c->timer].backend->simulated)
-		fprintf(f, "  (D > %d ADDs: a plain sample's extra ADDs may no longer all overlap "
-			   "its K chain, so the shift can fall short of D)\n", TL_JITTER_OVERLAP_ADDS);
+		fprintf(f, "  (D > %d ADDs: a plain sample's ADDs beyond %d no longer all overlap "
+			   "its K chain, so the shift can fall short of D)\n", TL_JITTER_OVERLAP_ADDS,
+			TL_JITTER_OVERLAP_ADDS);
 	if (c->kernel.d_ns > 0)
 		fprintf(f, "  (D given as %g ns: %llu ADDs at %.4g ns per ADD, which this timer "
 			   "measured before sampling)\n", c->kernel.d_ns,
