@@ -304,9 +304,11 @@ TL_TIMED_INLINE uint64_t tl_timed_add_chain(uint64_t adds)
  * variants, and every D, 0 included, takes the same switches: plain costs
  * K plus the switches whatever D is, dep D more. The switches' loads carry
  * the memory-dependence predictor's training from one sample to the next
- * (a sample after one of the other variant took ~10 ns more, either way),
- * so the caller runs the kernel once untimed before the first read
- * (TL_TIMED_DEFINE) and each timed run starts trained by its own variant.
+ * (a sample after one of the other variant took ~6-10 ns more, either
+ * way), so the caller runs the kernel TL_JITTER_WARM times untimed before
+ * the first read (TL_TIMED_DEFINE) and each timed run starts trained by
+ * its own variant: one run left ~6 ns at P = 0.1 (the P-swapped control
+ * failed in half the cells), four leave under 1 ns.
  * The pieces are unrolled, which frees the loop counter's register for
  * the timer's readings. D beyond TL_JITTER_PIECES x TL_JITTER_PIECE goes
  * to the first piece, which no longer overlaps whole (bench/kernel.h). */
@@ -314,6 +316,7 @@ TL_TIMED_INLINE uint64_t tl_timed_add_chain(uint64_t adds)
 #define TL_JITTER_PIECE 16 /* ADDs in each later piece, at most */
 #define TL_JITTER_KPIECE 64 /* ADDs of K in each later stretch, at most */
 #define TL_JITTER_SLOTS 3   /* words the caller provides at slot */
+#define TL_JITTER_WARM 4    /* untimed runs before each timed one */
 #define TL_JITTER_STR_(x) #x
 #define TL_JITTER_STR(x) TL_JITTER_STR_(x)
 
@@ -496,9 +499,11 @@ TL_TIMED_INLINE uint64_t tl_timed_jitter_run(struct tl_timed_jitter j)
 		PREP(t);                                                    \
 		struct tl_timed_jitter jit_ = tl_timed_jitter_prepare(slot_, k, d, dep); \
 		T start_, end_;                                             \
-		/* untimed, so the timed run starts trained by its variant */ \
-		(void)tl_timed_jitter_run(jit_);                            \
-		jit_ = tl_timed_jitter_prepare(slot_, k, d, dep);           \
+		/* untimed: the timed run starts trained by its variant */   \
+		for (int w_ = 0; w_ < TL_JITTER_WARM; w_++) {               \
+			(void)tl_timed_jitter_run(jit_);                    \
+			jit_ = tl_timed_jitter_prepare(slot_, k, d, dep);   \
+		}                                                           \
 		READ(start_);                                               \
 		(void)tl_timed_jitter_run(jit_);                            \
 		READ(end_);                                                 \
