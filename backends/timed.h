@@ -307,8 +307,9 @@ TL_TIMED_INLINE uint64_t tl_timed_add_chain(uint64_t adds)
  * (a sample after one of the other variant took ~6-10 ns more, either
  * way), so the caller runs the kernel TL_JITTER_WARM times untimed before
  * the first read (TL_TIMED_DEFINE) and each timed run starts trained by
- * its own variant: one run left ~6 ns at P = 0.1 (the P-swapped control
- * failed in half the cells), four leave under 1 ns.
+ * its own variant: on the Zen 5 guest one run left ~6 ns at P = 0.1 or
+ * 0.9, four left up to 1.5 ns (the P-swapped control failed in 6 cells of
+ * 6 on one run, none on another), sixteen none in 6.
  * The pieces are unrolled, which frees the loop counter's register for
  * the timer's readings. D beyond TL_JITTER_PIECES x TL_JITTER_PIECE goes
  * to the first piece, which no longer overlaps whole (bench/kernel.h). */
@@ -316,7 +317,8 @@ TL_TIMED_INLINE uint64_t tl_timed_add_chain(uint64_t adds)
 #define TL_JITTER_PIECE 16 /* ADDs in each later piece, at most */
 #define TL_JITTER_KPIECE 64 /* ADDs of K in each later stretch, at most */
 #define TL_JITTER_SLOTS 3   /* words the caller provides at slot */
-#define TL_JITTER_WARM 4    /* untimed runs before each timed one */
+#define TL_JITTER_WARM 16   /* untimed runs before each timed one, at most */
+#define TL_JITTER_WARM_ADDS 32768 /* their ADDs, at most, beyond one run */
 #define TL_JITTER_STR_(x) #x
 #define TL_JITTER_STR(x) TL_JITTER_STR_(x)
 
@@ -359,6 +361,17 @@ TL_TIMED_INLINE struct tl_timed_jitter tl_timed_jitter_prepare(uint64_t *slot, u
 			 "+r"(j.d.skip), "+r"(j.kpiece), "+r"(j.dpiece), "+r"(j.slot), "+r"(j.i),
 			 "+r"(j.b), "+r"(j.c));
 	return j;
+}
+
+/* How many untimed runs train the predictors before a timed one: up to
+ * TL_JITTER_WARM, fewer where K + D is long (a few ns of training matter
+ * less there, and sixteen runs would cost seconds a sample). */
+TL_TIMED_INLINE uint64_t tl_timed_jitter_warm(uint64_t k, uint64_t d)
+{
+	uint64_t n = TL_JITTER_WARM_ADDS / (k + d + 1);
+
+	n = n < TL_JITTER_WARM ? n : TL_JITTER_WARM;
+	return n + (n == 0);
 }
 
 /* The architecture's text: a piece of up to N ADDs on acc entered SKIP
@@ -500,10 +513,11 @@ TL_TIMED_INLINE uint64_t tl_timed_jitter_run(struct tl_timed_jitter j)
 		struct tl_timed_jitter jit_ = tl_timed_jitter_prepare(slot_, k, d, dep); \
 		T start_, end_;                                             \
 		/* untimed: the timed run starts trained by its variant */   \
-		for (int w_ = 0; w_ < TL_JITTER_WARM; w_++) {               \
+		uint64_t warm_ = tl_timed_jitter_warm(k, d);                \
+		do {                                                        \
 			(void)tl_timed_jitter_run(jit_);                    \
 			jit_ = tl_timed_jitter_prepare(slot_, k, d, dep);   \
-		}                                                           \
+		} while (--warm_);                                          \
 		READ(start_);                                               \
 		(void)tl_timed_jitter_run(jit_);                            \
 		READ(end_);                                                 \

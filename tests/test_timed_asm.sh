@@ -109,15 +109,17 @@ jitter() {
 	cond=$(printf '%s\n' "$b" | grep -Ev '^jmp[[:space:]]' | grep -Ec '^j[a-z]+[[:space:]]')
 	[ "$cond" -eq 5 ]
 	ok $? "$f: no conditional branch but the two block loops, untimed and timed, and the untimed runs' count (found $cond)"
-	all=$(printf '%s\n' "$b" | grep -Ec '^add[[:space:]]+%r[0-9a-z]+,%r[0-9a-z]+$')
-	[ "$all" -eq $((2 * want_adds)) ]
-	ok $? "$f: the kernel in a loop before the first read and once between the reads ($all ADDs, $((2 * want_adds)) expected)"
 	mid=$(between $f $rd)
 	cond=$(printf '%s\n' "$mid" | grep -Ev '^jmp[[:space:]]' | grep -Ec '^j[a-z]+[[:space:]]')
 	[ "$cond" -eq 2 ]; ok $? "$f: between the reads, the two block loops' branches alone (found $cond)"
 	adds=$(printf '%s\n' "$mid" | grep -Ec '^add[[:space:]]+%r[0-9a-z]+,%r[0-9a-z]+$')
 	[ "$adds" -eq "$want_adds" ]
 	ok $? "$f: 2 blocks of 256, $((pieces - 1)) stretches of $kpiece and pieces of $piece register ADDs, $pieces merges (found $adds of $want_adds)"
+	# Outside the reads: the kernel's ADDs once more (its untimed runs, in
+	# a loop) and a few of the set-up's arithmetic.
+	all=$(printf '%s\n' "$b" | grep -Ec '^add[[:space:]]+%r[0-9a-z]+,%r[0-9a-z]+$')
+	[ $((all - adds)) -ge "$want_adds" ] && [ $((all - adds)) -le $((want_adds + 4)) ]
+	ok $? "$f: the kernel, untimed, before the first read ($((all - adds)) ADDs outside the reads)"
 	jumps=$(printf '%s\n' "$mid" | grep -Ec '^jmp[[:space:]]+\*%')
 	[ "$jumps" -eq $((2 * pieces)) ]; ok $? "$f: each block, stretch and piece entered by a computed jump ($jumps)"
 	st=$(printf '%s\n' "$mid" | grep -E '^mov[[:space:]]+%r[0-9a-z]+,' | grep -E '\)$')
