@@ -127,12 +127,12 @@ static inline int tl_jitter_codes_tagged(const uint64_t *codes, size_t n)
 
 /* A plain sample's D ADDs run beside the K chain in pieces of up to 16,
  * 16 of them (backends/timed.h), so the shift is the whole of D up to
- * 256 ADDs. On the Zen 5 guest (0.28 ns per ADD, 10 ns clock), means of
- * 20000 samples: 1.0 x D at D = 32..256, K = 100..20000 and P = 0.1 or
- * 0.9 alike; 256 ADDs were read as 9 to 20 ns of 72 when D ran after K
- * in one run. D beyond 256 goes to one piece that overlaps K only in
- * part (D = 512 read 72 ns of 140), so the table says the shift can fall
- * short. */
+ * 256 ADDs. On the Zen 5 guest (0.28 ns per ADD, 10 ns clock), 20000
+ * samples a cell: 0.97 to 1.05 x D (against the calibrated ns per ADD)
+ * at D = 8..256, K = 100..2000 and P = 0.1, 0.5 and 0.9 alike; 256 ADDs
+ * were read as 9 to 20 ns of 72 when D ran after K in one run. D beyond
+ * 256 goes to one piece that overlaps K only in part (D = 512 read 77 ns
+ * of 146), so the table says the shift can fall short. */
 #define TL_JITTER_OVERLAP_ADDS 256
 
 /* The extra ADDs an arm runs: D, or none in the A/A arm. */
