@@ -131,7 +131,7 @@ void tl_jitter_analyse(const struct tl_run *run, size_t cell, uint64_t seed, str
 			 c->kernel.d_ns > 0 ? " ADDs (D in ns rounded to none)" : "");
 	else if (isfinite(c->d_ns_per_add))
 		snprintf(j->note, sizeof j->note,
-			 "ns per ADD from 15 timings of 1e6 ADDs before sampling");
+			 "ns per ADD from the fastest of 15 timings of 1e6 ADDs before sampling");
 	else if (c->kernel.k == 0)
 		snprintf(j->note, sizeof j->note, "K = 0: no plain ADDs to measure ns per ADD from");
 	else
