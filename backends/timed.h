@@ -305,7 +305,7 @@ TL_TIMED_INLINE uint64_t tl_timed_add_chain(uint64_t adds)
  * K plus the switches whatever D is, dep D more. The switches' loads carry
  * the memory-dependence predictor's training from one sample to the next
  * (a sample after one of the other variant took ~6-10 ns more, either
- * way), so the caller runs the kernel TL_JITTER_WARM times untimed before
+ * way), so the caller runs the kernel up to TL_JITTER_WARM times untimed before
  * the first read (TL_TIMED_DEFINE) and each timed run starts trained by
  * its own variant: on the Zen 5 guest one run left ~6 ns at P = 0.1 or
  * 0.9, four left up to 1.5 ns (the P-swapped control failed in 6 cells of
@@ -318,7 +318,6 @@ TL_TIMED_INLINE uint64_t tl_timed_add_chain(uint64_t adds)
 #define TL_JITTER_KPIECE 64 /* ADDs of K in each later stretch, at most */
 #define TL_JITTER_SLOTS 3   /* words the caller provides at slot */
 #define TL_JITTER_WARM 16   /* untimed runs before each timed one, at most */
-#define TL_JITTER_WARM_ADDS 32768 /* their ADDs, at most, beyond one run */
 #define TL_JITTER_STR_(x) #x
 #define TL_JITTER_STR(x) TL_JITTER_STR_(x)
 
@@ -327,8 +326,7 @@ struct tl_timed_jitter {
 	struct tl_timed_chain d; /* the first piece of D */
 	uint64_t kpiece, dpiece; /* bytes (or ADDs, see TL_TIMED_ADD_BYTES) of each later stretch, piece */
 	uint64_t *slot;          /* TL_JITTER_SLOTS words */
-	uint64_t i;              /* x86: the switch's index into slot */
-	uint64_t *b, *c;         /* elsewhere: slot + i, slot + i + 1 */
+	uint64_t *b, *c;         /* where each piece and its merge load from: slot + dep, b + 1 */
 };
 
 TL_TIMED_INLINE struct tl_timed_jitter tl_timed_jitter_prepare(uint64_t *slot, uint64_t k,
@@ -348,30 +346,30 @@ TL_TIMED_INLINE struct tl_timed_jitter tl_timed_jitter_prepare(uint64_t *slot, u
 		{ 0, 1, k / TL_TIMED_UNROLL, (k % TL_TIMED_UNROLL) * TL_TIMED_ADD_BYTES },
 		{ 0, 1, d / TL_TIMED_UNROLL, (d % TL_TIMED_UNROLL) * TL_TIMED_ADD_BYTES },
 		kq * TL_TIMED_ADD_BYTES, dq * TL_TIMED_ADD_BYTES,
-		slot, sel, (uint64_t *)(base + sel * sizeof *slot),
+		slot, (uint64_t *)(base + sel * sizeof *slot),
 		(uint64_t *)(base + (sel + 1) * sizeof *slot),
 	};
 
 	/* Written here, before the first read, so the word the plain variant
 	 * starts a piece from is as near (forwarded or in L1) as the one dep
 	 * loads. */
-	((volatile uint64_t *)slot)[0] = 0;
-	((volatile uint64_t *)slot)[2] = 0;
+	*(volatile uint64_t *)base = 0;
+	*(volatile uint64_t *)(base + 2 * sizeof *slot) = 0;
 	__asm__ volatile("" : "+r"(j.k.acc), "+r"(j.k.blocks), "+r"(j.k.skip), "+r"(j.d.blocks),
-			 "+r"(j.d.skip), "+r"(j.kpiece), "+r"(j.dpiece), "+r"(j.slot), "+r"(j.i),
-			 "+r"(j.b), "+r"(j.c));
+			 "+r"(j.d.skip), "+r"(j.kpiece), "+r"(j.dpiece), "+r"(j.b), "+r"(j.c));
 	return j;
 }
 
-/* How many untimed runs train the predictors before a timed one: up to
- * TL_JITTER_WARM, fewer where K + D is long (a few ns of training matter
- * less there, and sixteen runs would cost seconds a sample). */
-TL_TIMED_INLINE uint64_t tl_timed_jitter_warm(uint64_t k, uint64_t d)
+/* How many untimed runs train the predictors before a timed one:
+ * TL_JITTER_WARM up to 2048 ADDs, then half as many per doubling of K + D
+ * down to one (a few ns of training matter less there, and sixteen runs
+ * would cost seconds a sample). A shift, not a division: clang turns a
+ * division by K + D into a branch. */
+TL_TIMED_INLINE TL_TIMED_NO_SAN uint64_t tl_timed_jitter_warm(uint64_t k, uint64_t d)
 {
-	uint64_t n = TL_JITTER_WARM_ADDS / (k + d + 1);
+	unsigned lg = 63u - (unsigned)__builtin_clzll((k + d) | 1), s = lg > 11u ? lg - 11u : 0u;
 
-	n = n < TL_JITTER_WARM ? n : TL_JITTER_WARM;
-	return n + (n == 0);
+	return TL_JITTER_WARM >> (s < 4u ? s : 4u);
 }
 
 /* The architecture's text: a piece of up to N ADDs on acc entered SKIP
@@ -389,14 +387,18 @@ TL_TIMED_INLINE uint64_t tl_timed_jitter_warm(uint64_t k, uint64_t d)
 	".rept " N "\n\tadd %[inc], %[acc]\n\t.endr\n" B ":\n\t"                      \
 	TL_TIMED_CHECK_BLOCK_AT(A, B, "(3 * " N ")")
 #define TL_JITTER_SWITCH                                                            \
-	"mov %[acc], 8(%[slot])\n\t"                                                 \
-	"mov (%[slot],%[i],8), %[acc]\n\t"                                           \
-	"mov 8(%[slot],%[i],8), %[v]\n\t"
+	"mov %[acc], %[s1]\n\t"                                                      \
+	"mov (%[b]), %[acc]\n\t"                                                     \
+	"mov 8(%[b]), %[v]\n\t"
 #define TL_JITTER_MERGE                                                             \
 	"add %[v], %[acc]\n\t"
 #define TL_JITTER_ADD "add %[inc], %[acc]"
 #define TL_JITTER_ADD_SIZE "768"
-#define TL_JITTER_WHERE(j) [slot] "r"((j).slot), [i] "r"((j).i)
+/* The stored word is addressed off the stack pointer, the loaded ones
+ * off one register: with the frame pointer a sanitized build keeps, one
+ * more register would push a timer's reading to the stack between the
+ * reads. */
+#define TL_JITTER_WHERE(j) [s1] "m"((j).slot[1]), [b] "r"((j).b)
 #elif defined(__aarch64__)
 #if !defined(__ARM_FEATURE_BTI_DEFAULT)
 #define TL_JITTER_PIECE_AT(A, B, SKIP, N)                                           \

@@ -84,17 +84,17 @@ chain() {
 }
 
 # jitter FUNC READ: plain and injected samples are one code path. The
-# variant (dep) is data, an index into the switch's words: the function has
+# variant (dep) is data, a pointer into the switch's words: the function has
 # no conditional branch but the blocks' loop ends (so no branch, and no
 # computed jump, depends on it). Between the reads: K's head block and the
 # first piece's block (256 register ADDs each) and TL_JITTER_PIECES - 1
 # unrolled stretches and pieces (TL_JITTER_KPIECE and TL_JITTER_PIECE ADDs),
 # each entered by a computed jump whose target depends on K or D alone;
 # one merge ADD per switch; and as the only memory accesses, per switch,
-# one store of the chain to the fixed word 8(base) and two loads from
-# base + 8 x index and 8 + base + 8 x index, the same base and index
-# registers in every switch (the one place the variants differ, by the
-# index's value). The same kernel runs, untimed, before the first read.
+# one store of the chain to one fixed word and two loads from one
+# register and 8 past it, the same register in every switch (the one
+# place the variants differ, by that register's value: which word is the
+# stored one). The same kernel runs, untimed, before the first read.
 jitter() {
 	f=$1 rd=$2
 	hdr=${TL_TOP_SRCDIR:-.}/backends/timed.h
@@ -122,20 +122,20 @@ jitter() {
 	ok $? "$f: the kernel, untimed, before the first read ($((all - adds)) ADDs outside the reads)"
 	jumps=$(printf '%s\n' "$mid" | grep -Ec '^jmp[[:space:]]+\*%')
 	[ "$jumps" -eq $((2 * pieces)) ]; ok $? "$f: each block, stretch and piece entered by a computed jump ($jumps)"
-	st=$(printf '%s\n' "$mid" | grep -E '^mov[[:space:]]+%r[0-9a-z]+,' | grep -E '\)$')
+	st=$(printf '%s\n' "$mid" | grep -E '^mov[[:space:]]+%r[0-9a-z]+,(-?0x[0-9a-f]+)?\(%r[0-9a-z]+\)$')
 	stores=$(printf '%s\n' "$st" | grep -c .)
 	sdist=$(printf '%s\n' "$st" | sed 's/^mov[[:space:]]*%r[0-9a-z]*,//' | sort -u)
-	[ "$stores" -eq "$pieces" ] && printf '%s\n' "$sdist" | grep -Eqx '0x8\(%r[0-9a-z]+\)' &&
-		[ "$(printf '%s\n' "$sdist" | grep -c .)" -eq 1 ]
+	[ "$stores" -eq "$pieces" ] && [ "$(printf '%s\n' "$sdist" | grep -c .)" -eq 1 ]
 	ok $? "$f: one store per switch, all to the same fixed word ($stores: $(echo $sdist))"
-	ld=$(printf '%s\n' "$mid" | grep -E '^mov[[:space:]]+(0x8|0x0)?\(%r[0-9a-z]+,%r[0-9a-z]+,8\),%r[0-9a-z]+$')
+	ld=$(printf '%s\n' "$mid" | grep -E '^mov[[:space:]]+(0x0|0x8)?\(%r[0-9a-z]+\),%r[0-9a-z]+$')
 	loads=$(printf '%s\n' "$ld" | grep -c .)
-	ldist=$(printf '%s\n' "$ld" | sed 's/^mov[[:space:]]*//; s/),.*/)/' | sed 's/^0x0(/(/' | sort -u)
+	ldist=$(printf '%s\n' "$ld" | sed 's/^mov[[:space:]]*//; s/),.*/)/; s/^0x0(/(/' | sort -u)
 	[ "$loads" -eq $((2 * pieces)) ] && [ "$(printf '%s\n' "$ldist" | grep -c .)" -eq 2 ] &&
-		[ "$(printf '%s\n' "$ldist" | sed 's/^0x8//' | sort -u | grep -c .)" -eq 1 ]
-	ok $? "$f: two loads per switch, at base + 8 x index and 8 past it, one base and index throughout ($loads: $(echo $ldist))"
+		[ "$(printf '%s\n' "$ldist" | sed 's/^0x8//' | sort -u | grep -c .)" -eq 1 ] &&
+		! printf '%s\n' "$sdist" | grep -qx "$(printf '%s\n' "$ldist" | head -1)"
+	ok $? "$f: two loads per switch, from one register and 8 past it, neither the stored word's address ($loads: $(echo $ldist))"
 	others=$(printf '%s\n' "$mid" | grep -Ev '^add[[:space:]]+%r[0-9a-z]+,%r[0-9a-z]+$' |
-		grep -Ev '^(lfence|mov[[:space:]]+%[a-z0-9]+,%[a-z0-9]+|mov[[:space:]]+\$0x1,%[a-z0-9]+|mov[[:space:]]+%r[0-9a-z]+,0x8\(%r[0-9a-z]+\)|mov[[:space:]]+(0x8|0x0)?\(%r[0-9a-z]+,%r[0-9a-z]+,8\),%r[0-9a-z]+|lea[[:space:]]+0x[0-9a-f]+\(%rip\)|sub[[:space:]]|jmp[[:space:]]+\*%|jae[[:space:]]|jnc[[:space:]]|nop|data16|cs nop|xchg|xor[[:space:]]+%|$)')
+		grep -Ev '^(lfence|mov[[:space:]]+%[a-z0-9]+,%[a-z0-9]+|mov[[:space:]]+\$0x1,%[a-z0-9]+|mov[[:space:]]+%r[0-9a-z]+,(-?0x[0-9a-f]+)?\(%r[0-9a-z]+\)|mov[[:space:]]+(0x0|0x8)?\(%r[0-9a-z]+\),%r[0-9a-z]+|lea[[:space:]]+0x[0-9a-f]+\(%rip\)|sub[[:space:]]|jmp[[:space:]]+\*%|jae[[:space:]]|jnc[[:space:]]|nop|data16|cs nop|xchg|xor[[:space:]]+%|$)')
 	[ -z "$others" ]; ok $? "$f: nothing but the chain, its pieces and switches between the reads${others:+: $others}"
 	diag "between the reads of $f (ADDs and padding elided):"
 	printf '%s\n' "$mid" | grep -Ev '^(add[[:space:]]+%r|nop|data16|cs nop|xchg)' | sed 's/^/#   /'
