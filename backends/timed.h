@@ -279,7 +279,7 @@ TL_TIMED_INLINE uint64_t tl_timed_add_chain(uint64_t adds)
  * dependent chain (dep = 1, an injected sample) or run beside it (dep = 0,
  * a plain one). Both variants execute the same instructions at the same
  * addresses with the same branch outcomes; they differ only in which
- * memory word each piece of D starts from, an index chosen before the
+ * memory word each piece of D starts from, a pointer chosen before the
  * first read. Register dependences are fixed by the instruction bytes, so
  * only a memory word can switch one by data.
  *
