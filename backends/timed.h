@@ -360,6 +360,14 @@ TL_TIMED_INLINE struct tl_timed_jitter tl_timed_jitter_prepare(uint64_t *slot, u
 	return j;
 }
 
+/* The switch's words, one set per thread. x86 stores to them off the
+ * thread pointer, which costs no register; off the stack pointer, the
+ * A/A control (D = 0) read +-1 ns by P on the Zen 5 guest (a predictor
+ * that treats stack words apart), and off a second register, a sanitized
+ * build's frame pointer pushed a timer's reading to the stack between
+ * the reads. */
+static _Thread_local uint64_t tl_timed_jitter_slot[TL_JITTER_SLOTS] __attribute__((unused));
+
 /* How many untimed runs train the predictors before a timed one:
  * TL_JITTER_WARM up to 2048 ADDs, then half as many per doubling of K + D
  * down to one (a few ns of training matter less there, and sixteen runs
@@ -394,10 +402,8 @@ TL_TIMED_INLINE TL_TIMED_NO_SAN uint64_t tl_timed_jitter_warm(uint64_t k, uint64
 	"add %[v], %[acc]\n\t"
 #define TL_JITTER_ADD "add %[inc], %[acc]"
 #define TL_JITTER_ADD_SIZE "768"
-/* The stored word is addressed off the stack pointer, the loaded ones
- * off one register: with the frame pointer a sanitized build keeps, one
- * more register would push a timer's reading to the stack between the
- * reads. */
+/* The stored word is tl_timed_jitter_slot's, the loaded ones are off one
+ * register. */
 #define TL_JITTER_WHERE(j) [s1] "m"((j).slot[1]), [b] "r"((j).b)
 #elif defined(__aarch64__)
 #if !defined(__ARM_FEATURE_BTI_DEFAULT)
@@ -510,15 +516,14 @@ TL_TIMED_INLINE uint64_t tl_timed_jitter_run(struct tl_timed_jitter j)
 	TL_TIMED_NO_SAN                                                     \
 	static double X##_time_jitter(struct tl_timer *t, uint64_t k, uint64_t d, unsigned dep) \
 	{                                                                   \
-		uint64_t slot_[TL_JITTER_SLOTS];                            \
 		PREP(t);                                                    \
-		struct tl_timed_jitter jit_ = tl_timed_jitter_prepare(slot_, k, d, dep); \
+		struct tl_timed_jitter jit_ = tl_timed_jitter_prepare(tl_timed_jitter_slot, k, d, dep); \
 		T start_, end_;                                             \
 		/* untimed: the timed run starts trained by its variant */   \
 		uint64_t warm_ = tl_timed_jitter_warm(k, d);                \
 		do {                                                        \
 			(void)tl_timed_jitter_run(jit_);                    \
-			jit_ = tl_timed_jitter_prepare(slot_, k, d, dep);   \
+			jit_ = tl_timed_jitter_prepare(tl_timed_jitter_slot, k, d, dep);   \
 		} while (--warm_);                                          \
 		READ(start_);                                               \
 		(void)tl_timed_jitter_run(jit_);                            \

@@ -122,7 +122,7 @@ jitter() {
 	ok $? "$f: the kernel, untimed, before the first read ($((all - adds)) ADDs outside the reads)"
 	jumps=$(printf '%s\n' "$mid" | grep -Ec '^jmp[[:space:]]+\*%')
 	[ "$jumps" -eq $((2 * pieces)) ]; ok $? "$f: each block, stretch and piece entered by a computed jump ($jumps)"
-	st=$(printf '%s\n' "$mid" | grep -E '^mov[[:space:]]+%r[0-9a-z]+,(-?0x[0-9a-f]+)?\(%r[0-9a-z]+\)$')
+	st=$(printf '%s\n' "$mid" | grep -E '^mov[[:space:]]+%r[0-9a-z]+,(%fs:0x[0-9a-f]+|(-?0x[0-9a-f]+)?\(%r[0-9a-z]+\))$')
 	stores=$(printf '%s\n' "$st" | grep -c .)
 	sdist=$(printf '%s\n' "$st" | sed 's/^mov[[:space:]]*%r[0-9a-z]*,//' | sort -u)
 	[ "$stores" -eq "$pieces" ] && [ "$(printf '%s\n' "$sdist" | grep -c .)" -eq 1 ]
@@ -135,7 +135,7 @@ jitter() {
 		! printf '%s\n' "$sdist" | grep -qx "$(printf '%s\n' "$ldist" | head -1)"
 	ok $? "$f: two loads per switch, from one register and 8 past it, neither the stored word's address ($loads: $(echo $ldist))"
 	others=$(printf '%s\n' "$mid" | grep -Ev '^add[[:space:]]+%r[0-9a-z]+,%r[0-9a-z]+$' |
-		grep -Ev '^(lfence|mov[[:space:]]+%[a-z0-9]+,%[a-z0-9]+|mov[[:space:]]+\$0x1,%[a-z0-9]+|mov[[:space:]]+%r[0-9a-z]+,(-?0x[0-9a-f]+)?\(%r[0-9a-z]+\)|mov[[:space:]]+(0x0|0x8)?\(%r[0-9a-z]+\),%r[0-9a-z]+|lea[[:space:]]+0x[0-9a-f]+\(%rip\)|sub[[:space:]]|jmp[[:space:]]+\*%|jae[[:space:]]|jnc[[:space:]]|nop|data16|cs nop|xchg|xor[[:space:]]+%|$)')
+		grep -Ev '^(lfence|mov[[:space:]]+%[a-z0-9]+,%[a-z0-9]+|mov[[:space:]]+\$0x1,%[a-z0-9]+|mov[[:space:]]+%r[0-9a-z]+,(%fs:0x[0-9a-f]+|(-?0x[0-9a-f]+)?\(%r[0-9a-z]+\))|mov[[:space:]]+(0x0|0x8)?\(%r[0-9a-z]+\),%r[0-9a-z]+|lea[[:space:]]+0x[0-9a-f]+\(%rip\)|sub[[:space:]]|jmp[[:space:]]+\*%|jae[[:space:]]|jnc[[:space:]]|nop|data16|cs nop|xchg|xor[[:space:]]+%|$)')
 	[ -z "$others" ]; ok $? "$f: nothing but the chain, its pieces and switches between the reads${others:+: $others}"
 	diag "between the reads of $f (ADDs and padding elided):"
 	printf '%s\n' "$mid" | grep -Ev '^(add[[:space:]]+%r|nop|data16|cs nop|xchg)' | sed 's/^/#   /'
