@@ -510,20 +510,22 @@ TL_TIMED_INLINE uint64_t tl_timed_jitter_run(struct tl_timed_jitter j)
 			      READ, DIFF)                                   \
 	TL_TIMED_DEFINE_CHAIN(X, fmas, tl_timed_fma_prepare, tl_timed_fma_run, T, PREP, \
 			      READ, DIFF)                                   \
-	/* Its slot lives on the stack and is picked by pointer arithmetic:	\
-	 * ASan's redzone checks and UBSan's overflow checks would land	\
-	 * between the reads, so it is never instrumented. */		\
+	/* Its words are picked by pointer arithmetic: ASan's checks and	\
+	 * UBSan's overflow checks would land between the reads, so it is	\
+	 * never instrumented. */						\
 	TL_TIMED_NO_SAN                                                     \
 	static double X##_time_jitter(struct tl_timer *t, uint64_t k, uint64_t d, unsigned dep) \
 	{                                                                   \
 		PREP(t);                                                    \
-		struct tl_timed_jitter jit_ = tl_timed_jitter_prepare(tl_timed_jitter_slot, k, d, dep); \
+		struct tl_timed_jitter jit_ =                               \
+			tl_timed_jitter_prepare(tl_timed_jitter_slot, k, d, dep); \
 		T start_, end_;                                             \
 		/* untimed: the timed run starts trained by its variant */   \
 		uint64_t warm_ = tl_timed_jitter_warm(k, d);                \
 		do {                                                        \
 			(void)tl_timed_jitter_run(jit_);                    \
-			jit_ = tl_timed_jitter_prepare(tl_timed_jitter_slot, k, d, dep);   \
+			jit_ = tl_timed_jitter_prepare(tl_timed_jitter_slot, k, d, \
+						       dep);                        \
 		} while (--warm_);                                          \
 		READ(start_);                                               \
 		(void)tl_timed_jitter_run(jit_);                            \
