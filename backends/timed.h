@@ -279,7 +279,7 @@ TL_TIMED_INLINE uint64_t tl_timed_add_chain(uint64_t adds)
  * dependent chain (dep = 1, an injected sample) or run beside it (dep = 0,
  * a plain one). Both variants execute the same instructions at the same
  * addresses with the same branch outcomes; they differ only in which
- * memory word each piece of D starts from, a pointer chosen before the
+ * memory word each piece of D starts from, an index chosen before the
  * first read. Register dependences are fixed by the instruction bytes, so
  * only a memory word can switch one by data.
  *
@@ -305,8 +305,8 @@ TL_TIMED_INLINE uint64_t tl_timed_add_chain(uint64_t adds)
  * K plus the switches whatever D is, dep D more. The switches' loads carry
  * the memory-dependence predictor's training from one sample to the next
  * (a sample after one of the other variant took ~6-10 ns more, either
- * way), so the caller runs the kernel up to TL_JITTER_WARM times untimed before
- * the first read (TL_TIMED_DEFINE) and each timed run starts trained by
+ * way), so the caller runs the kernel up to TL_JITTER_WARM times untimed
+ * before the first read (TL_TIMED_DEFINE) and each timed run starts trained by
  * its own variant: on the Zen 5 guest one run left ~6 ns at P = 0.1 or
  * 0.9, four left up to 1.5 ns (the P-swapped control failed in 6 cells of
  * 6 on one run, none on another), sixteen none in 6.
@@ -316,7 +316,7 @@ TL_TIMED_INLINE uint64_t tl_timed_add_chain(uint64_t adds)
 #define TL_JITTER_PIECES 16
 #define TL_JITTER_PIECE 16 /* ADDs in each later piece, at most */
 #define TL_JITTER_KPIECE 64 /* ADDs of K in each later stretch, at most */
-#define TL_JITTER_SLOTS 3   /* words the caller provides at slot */
+#define TL_JITTER_SLOTS 5   /* words the caller provides at slot */
 #define TL_JITTER_WARM 16   /* untimed runs before each timed one, at most */
 #define TL_JITTER_STR_(x) #x
 #define TL_JITTER_STR(x) TL_JITTER_STR_(x)
@@ -326,7 +326,8 @@ struct tl_timed_jitter {
 	struct tl_timed_chain d; /* the first piece of D */
 	uint64_t kpiece, dpiece; /* bytes (or ADDs, see TL_TIMED_ADD_BYTES) of each later stretch, piece */
 	uint64_t *slot;          /* TL_JITTER_SLOTS words */
-	uint64_t *b, *c;         /* where each piece and its merge load from: slot + dep, b + 1 */
+	uint64_t i;              /* x86: the switch's index into slot */
+	uint64_t *b, *c;         /* elsewhere: slot + i, slot + i + 1 */
 };
 
 TL_TIMED_INLINE struct tl_timed_jitter tl_timed_jitter_prepare(uint64_t *slot, uint64_t k,
@@ -346,7 +347,7 @@ TL_TIMED_INLINE struct tl_timed_jitter tl_timed_jitter_prepare(uint64_t *slot, u
 		{ 0, 1, k / TL_TIMED_UNROLL, (k % TL_TIMED_UNROLL) * TL_TIMED_ADD_BYTES },
 		{ 0, 1, d / TL_TIMED_UNROLL, (d % TL_TIMED_UNROLL) * TL_TIMED_ADD_BYTES },
 		kq * TL_TIMED_ADD_BYTES, dq * TL_TIMED_ADD_BYTES,
-		slot, (uint64_t *)(base + sel * sizeof *slot),
+		slot, sel, (uint64_t *)(base + sel * sizeof *slot),
 		(uint64_t *)(base + (sel + 1) * sizeof *slot),
 	};
 
@@ -355,18 +356,14 @@ TL_TIMED_INLINE struct tl_timed_jitter tl_timed_jitter_prepare(uint64_t *slot, u
 	 * loads. */
 	*(volatile uint64_t *)base = 0;
 	*(volatile uint64_t *)(base + 2 * sizeof *slot) = 0;
+	/* x86 reads the sizes from here (TL_JITTER_SIZES). */
+	*(volatile uint64_t *)(base + 3 * sizeof *slot) = j.kpiece;
+	*(volatile uint64_t *)(base + 4 * sizeof *slot) = j.dpiece;
 	__asm__ volatile("" : "+r"(j.k.acc), "+r"(j.k.blocks), "+r"(j.k.skip), "+r"(j.d.blocks),
-			 "+r"(j.d.skip), "+r"(j.kpiece), "+r"(j.dpiece), "+r"(j.b), "+r"(j.c));
+			 "+r"(j.d.skip), "+r"(j.kpiece), "+r"(j.dpiece), "+r"(j.slot), "+r"(j.i),
+			 "+r"(j.b), "+r"(j.c));
 	return j;
 }
-
-/* The switch's words, one set per thread. x86 stores to them off the
- * thread pointer, which costs no register; off the stack pointer, the
- * A/A control (D = 0) read +-1 ns by P on the Zen 5 guest (a predictor
- * that treats stack words apart), and off a second register, a sanitized
- * build's frame pointer pushed a timer's reading to the stack between
- * the reads. */
-static _Thread_local uint64_t tl_timed_jitter_slot[TL_JITTER_SLOTS] __attribute__((unused));
 
 /* How many untimed runs train the predictors before a timed one:
  * TL_JITTER_WARM up to 2048 ADDs, then half as many per doubling of K + D
@@ -389,34 +386,43 @@ TL_TIMED_INLINE TL_TIMED_NO_SAN uint64_t tl_timed_jitter_warm(uint64_t k, uint64
 #if defined(__x86_64__)
 #define TL_JITTER_PIECE_AT(A, B, SKIP, N)                                           \
 	"lea " B "f(%%rip), %[tgt]\n\t"                                              \
-	"sub %[" SKIP "], %[tgt]\n\t"                                               \
+	"sub " SKIP ", %[tgt]\n\t"                                                 \
 	"jmp *%[tgt]\n\t"                                                           \
 	".p2align 6\n" A ":\n\t"                                                     \
 	".rept " N "\n\tadd %[inc], %[acc]\n\t.endr\n" B ":\n\t"                      \
 	TL_TIMED_CHECK_BLOCK_AT(A, B, "(3 * " N ")")
 #define TL_JITTER_SWITCH                                                            \
-	"mov %[acc], %[s1]\n\t"                                                      \
-	"mov (%[b]), %[acc]\n\t"                                                     \
-	"mov 8(%[b]), %[v]\n\t"
+	"mov %[acc], 8(%[slot])\n\t"                                                 \
+	"mov (%[slot],%[i],8), %[acc]\n\t"                                           \
+	"mov 8(%[slot],%[i],8), %[v]\n\t"
 #define TL_JITTER_MERGE                                                             \
 	"add %[v], %[acc]\n\t"
 #define TL_JITTER_ADD "add %[inc], %[acc]"
 #define TL_JITTER_ADD_SIZE "768"
-/* The stored word is tl_timed_jitter_slot's, the loaded ones are off one
- * register. */
-#define TL_JITTER_WHERE(j) [s1] "m"((j).slot[1]), [b] "r"((j).b)
+/* The store is addressed off a plain base register: off the stack
+ * pointer or the thread pointer, the A/A control (D = 0) read up to
+ * +-1.8 ns by P on the Zen 5 guest (the predictor treats those words
+ * apart). */
+#define TL_JITTER_WHERE(j) [slot] "r"((j).slot), [i] "r"((j).i)
+/* The stretch's and piece's sizes come from slot[3] and slot[4]: two
+ * registers fewer leave both readings of a barrier timer in registers
+ * where a sanitized build keeps a frame pointer (in registers, a reading
+ * went to the stack between the reads). */
+#define TL_JITTER_KSIZE "24(%[slot])"
+#define TL_JITTER_DSIZE "32(%[slot])"
+#define TL_JITTER_SIZES(j)
 #elif defined(__aarch64__)
 #if !defined(__ARM_FEATURE_BTI_DEFAULT)
 #define TL_JITTER_PIECE_AT(A, B, SKIP, N)                                           \
 	"adr %[tgt], " B "f\n\t"                                                     \
-	"sub %[tgt], %[tgt], %[" SKIP "]\n\t"                                        \
+	"sub %[tgt], %[tgt], " SKIP "\n\t"                                          \
 	"br %[tgt]\n\t"                                                              \
 	".p2align 6\n" A ":\n\t"                                                     \
 	".rept " N "\n\tadd %[acc], %[acc], %[inc]\n\t.endr\n" B ":\n\t"
 #else
 /* BTI: a counted loop on a copy of SKIP (which counts ADDs here). */
 #define TL_JITTER_PIECE_AT(A, B, SKIP, N)                                           \
-	"mov %[tgt], %[" SKIP "]\n\t"                                                \
+	"mov %[tgt], " SKIP "\n\t"                                                  \
 	"cbz %[tgt], " B "f\n" A ":\n\t"                                             \
 	"add %[acc], %[acc], %[inc]\n\t"                                             \
 	"subs %[tgt], %[tgt], #1\n\t"                                                \
@@ -430,6 +436,9 @@ TL_TIMED_INLINE TL_TIMED_NO_SAN uint64_t tl_timed_jitter_warm(uint64_t k, uint64
 #define TL_JITTER_ADD "add %[acc], %[acc], %[inc]"
 #define TL_JITTER_ADD_SIZE "1024"
 #define TL_JITTER_WHERE(j) [slot] "r"((j).slot), [b] "r"((j).b), [c] "r"((j).c)
+#define TL_JITTER_KSIZE "%[kpiece]"
+#define TL_JITTER_DSIZE "%[dpiece]"
+#define TL_JITTER_SIZES(j) , [kpiece] "r"((j).kpiece), [dpiece] "r"((j).dpiece)
 #endif
 
 /* Returns K + D (whichever variant), so tests can check both counts ran. */
@@ -444,16 +453,15 @@ TL_TIMED_INLINE uint64_t tl_timed_jitter_run(struct tl_timed_jitter j)
 					     "dskip")
 			 TL_JITTER_MERGE "\n"
 			 ".rept " TL_JITTER_STR(TL_JITTER_PIECES) " - 1\n\t"
-			 TL_JITTER_PIECE_AT("8", "9", "kpiece", TL_JITTER_STR(TL_JITTER_KPIECE))
+			 TL_JITTER_PIECE_AT("8", "9", TL_JITTER_KSIZE, TL_JITTER_STR(TL_JITTER_KPIECE))
 			 TL_JITTER_SWITCH
-			 TL_JITTER_PIECE_AT("10", "11", "dpiece", TL_JITTER_STR(TL_JITTER_PIECE))
+			 TL_JITTER_PIECE_AT("10", "11", TL_JITTER_DSIZE, TL_JITTER_STR(TL_JITTER_PIECE))
 			 TL_JITTER_MERGE
 			 ".endr\n\t"
 			 : [acc] "+r"(j.k.acc), [blk] "+r"(j.k.blocks), [skip] "+r"(j.k.skip),
 			   [dblk] "+r"(j.d.blocks), [dskip] "+r"(j.d.skip), [tgt] "=&r"(tgt_),
 			   [v] "=&r"(v_)
-			 : [inc] "r"(j.k.inc), [kpiece] "r"(j.kpiece), [dpiece] "r"(j.dpiece),
-			   TL_JITTER_WHERE(j)
+			 : [inc] "r"(j.k.inc), TL_JITTER_WHERE(j) TL_JITTER_SIZES(j)
 			 : "cc", "memory");
 	(void)tgt_;
 	(void)v_;
@@ -510,22 +518,21 @@ TL_TIMED_INLINE uint64_t tl_timed_jitter_run(struct tl_timed_jitter j)
 			      READ, DIFF)                                   \
 	TL_TIMED_DEFINE_CHAIN(X, fmas, tl_timed_fma_prepare, tl_timed_fma_run, T, PREP, \
 			      READ, DIFF)                                   \
-	/* Its words are picked by pointer arithmetic: ASan's checks and	\
-	 * UBSan's overflow checks would land between the reads, so it is	\
-	 * never instrumented. */						\
+	/* Its slot lives on the stack and is picked by pointer arithmetic:	\
+	 * ASan's redzone checks and UBSan's overflow checks would land	\
+	 * between the reads, so it is never instrumented. */		\
 	TL_TIMED_NO_SAN                                                     \
 	static double X##_time_jitter(struct tl_timer *t, uint64_t k, uint64_t d, unsigned dep) \
 	{                                                                   \
+		uint64_t slot_[TL_JITTER_SLOTS];                            \
 		PREP(t);                                                    \
-		struct tl_timed_jitter jit_ =                               \
-			tl_timed_jitter_prepare(tl_timed_jitter_slot, k, d, dep); \
+		struct tl_timed_jitter jit_ = tl_timed_jitter_prepare(slot_, k, d, dep); \
 		T start_, end_;                                             \
 		/* untimed: the timed run starts trained by its variant */   \
 		uint64_t warm_ = tl_timed_jitter_warm(k, d);                \
 		do {                                                        \
 			(void)tl_timed_jitter_run(jit_);                    \
-			jit_ = tl_timed_jitter_prepare(tl_timed_jitter_slot, k, d, \
-						       dep);                        \
+			jit_ = tl_timed_jitter_prepare(slot_, k, d, dep);   \
 		} while (--warm_);                                          \
 		READ(start_);                                               \
 		(void)tl_timed_jitter_run(jit_);                            \
