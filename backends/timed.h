@@ -275,97 +275,210 @@ TL_TIMED_INLINE uint64_t tl_timed_add_chain(uint64_t adds)
 	return tl_timed_chain_run(tl_timed_chain_prepare(adds));
 }
 
-/* The jitter kernel: K ADDs, then D more, where the D either extend the
- * K's dependent chain (dep = 1, an injected sample) or run beside it
- * (dep = 0, a plain one). Both variants execute the same instructions at
- * the same addresses with the same branch outcomes; they differ only in
- * which memory word the second chain starts from, chosen by pointer
- * arithmetic before the first read:
+/* The jitter kernel: K ADDs and D more, where the D either extend the K's
+ * dependent chain (dep = 1, an injected sample) or run beside it (dep = 0,
+ * a plain one). Both variants execute the same instructions at the same
+ * addresses with the same branch outcomes; they differ only in which
+ * memory word each piece of D starts from, an index chosen before the
+ * first read. Register dependences are fixed by the instruction bytes, so
+ * only a memory word can switch one by data.
  *
- *   K ADDs on acc; store acc to slot[0];
- *   b = *bp; c = *cp;       dep: bp = slot, cp = slot+1 (holding 0)
- *                           plain: bp = slot+1, cp = slot
- *   D ADDs on b; b += c     (b = K + D either way)
+ * A plain sample's D ADDs overlap the chain only once the scheduler has
+ * taken them in, and it takes them in program order behind the chain's
+ * waiting ADDs: D run after the whole of K overlapped only about a
+ * scheduler's worth (on the Zen 5 guest, 256 ADDs = 72 ns read as 9 to
+ * 20 ns). So D is dealt into TL_JITTER_PIECES short pieces with a stretch
+ * of K before each, which each piece runs beside in a plain sample:
  *
- * Register dependences are fixed by the instruction bytes, so only a
- * memory word can switch a dependence by data. Each variant forwards the
- * stored K exactly once on its critical path (dep through b, plain
- * through c), so the two differ by the D ADDs alone: dep takes
- * K + forward + D + 1, plain K + forward + 1 (its D overlap the K, as
- * far as the scheduler holds them behind K's waiting ADDs: bench/kernel.h,
- * TL_JITTER_OVERLAP_ADDS). Pieces of D, each switched through memory,
- * were tried for larger D and lost: the minority variant then paid the
- * memory-dependence predictor on every piece (the shift varied with P). */
+ *   head of K; switch; first piece of D (the rest of D); merge
+ *   TL_JITTER_PIECES - 1 times, unrolled:
+ *     stretch of K; switch; piece of D; merge
+ *
+ *   switch:  store acc to slot[1]; acc = slot[i]; v = slot[i + 1]
+ *   merge:   acc += v
+ *            dep: i = 1, the piece starts from the chain and adds 0;
+ *            plain: i = 0, it starts from 0 and adds the chain
+ *            (slot[0] = slot[2] = 0), so acc grows by the piece either way
+ *
+ * Every switch forwards the chain once on the critical path in both
+ * variants, and every D, 0 included, takes the same switches: plain costs
+ * K plus the switches whatever D is, dep D more. The switches' loads carry
+ * the memory-dependence predictor's training from one sample to the next
+ * (a sample after one of the other variant took ~6-10 ns more, either
+ * way), so the caller runs the kernel up to TL_JITTER_WARM times untimed
+ * before the first read (TL_TIMED_DEFINE) and each timed run starts trained by
+ * its own variant: on the Zen 5 guest one run left ~6 ns at P = 0.1 or
+ * 0.9, four left up to 1.5 ns (the P-swapped control failed in 6 cells of
+ * 6 on one run, none on another), sixteen none in 6.
+ * The pieces are unrolled, which frees the loop counter's register for
+ * the timer's readings. D beyond TL_JITTER_PIECES x TL_JITTER_PIECE goes
+ * to the first piece, which no longer overlaps whole (bench/kernel.h). */
+#define TL_JITTER_PIECES 16
+#define TL_JITTER_PIECE 16 /* ADDs in each later piece, at most */
+#define TL_JITTER_KPIECE 64 /* ADDs of K in each later stretch, at most */
+#define TL_JITTER_SLOTS 5   /* words the caller provides at slot */
+#define TL_JITTER_WARM 16   /* untimed runs before each timed one, at most */
+#define TL_JITTER_STR_(x) #x
+#define TL_JITTER_STR(x) TL_JITTER_STR_(x)
+
 struct tl_timed_jitter {
-	struct tl_timed_chain k, d;
-	uint64_t *slot;          /* slot[0] receives the K chain's result */
-	uint64_t *b, *c;         /* where the D chain and the merge load from */
+	struct tl_timed_chain k; /* the head of K */
+	struct tl_timed_chain d; /* the first piece of D */
+	uint64_t kpiece, dpiece; /* bytes (or ADDs, see TL_TIMED_ADD_BYTES) of each later stretch, piece */
+	uint64_t *slot;          /* TL_JITTER_SLOTS words */
+	uint64_t i;              /* x86: the switch's index into slot */
+	uint64_t *b, *c;         /* elsewhere: slot + i, slot + i + 1 */
 };
 
 TL_TIMED_INLINE struct tl_timed_jitter tl_timed_jitter_prepare(uint64_t *slot, uint64_t k,
 								 uint64_t d, unsigned dep)
 {
 	uintptr_t sel = dep & 1u, base = (uintptr_t)slot;
-	/* The two words are picked in integer arithmetic: pointer arithmetic
+	uint64_t kq = k / TL_JITTER_PIECES, dq = d / TL_JITTER_PIECES;
+
+	kq = kq < TL_JITTER_KPIECE ? kq : TL_JITTER_KPIECE;
+	dq = dq < TL_JITTER_PIECE ? dq : TL_JITTER_PIECE;
+	k -= (TL_JITTER_PIECES - 1) * kq;
+	d -= (TL_JITTER_PIECES - 1) * dq;
+	/* The words are picked in integer arithmetic: pointer arithmetic
 	 * would get UBSan's overflow check (a branch) in a sanitized build,
 	 * and this function is inlined into one that must have none. */
 	struct tl_timed_jitter j = {
 		{ 0, 1, k / TL_TIMED_UNROLL, (k % TL_TIMED_UNROLL) * TL_TIMED_ADD_BYTES },
 		{ 0, 1, d / TL_TIMED_UNROLL, (d % TL_TIMED_UNROLL) * TL_TIMED_ADD_BYTES },
-		slot, (uint64_t *)(base + (sel ^ 1) * sizeof *slot), (uint64_t *)(base + sel * sizeof *slot),
+		kq * TL_TIMED_ADD_BYTES, dq * TL_TIMED_ADD_BYTES,
+		slot, sel, (uint64_t *)(base + sel * sizeof *slot),
+		(uint64_t *)(base + (sel + 1) * sizeof *slot),
 	};
 
 	/* Written here, before the first read, so the word the plain variant
-	 * loads is as near (forwarded or in L1) as the one dep loads. */
-	*(volatile uint64_t *)(slot + 1) = 0;
+	 * starts a piece from is as near (forwarded or in L1) as the one dep
+	 * loads. */
+	*(volatile uint64_t *)base = 0;
+	*(volatile uint64_t *)(base + 2 * sizeof *slot) = 0;
+	/* x86 reads the sizes from here (TL_JITTER_SIZES). */
+	*(volatile uint64_t *)(base + 3 * sizeof *slot) = j.kpiece;
+	*(volatile uint64_t *)(base + 4 * sizeof *slot) = j.dpiece;
 	__asm__ volatile("" : "+r"(j.k.acc), "+r"(j.k.blocks), "+r"(j.k.skip), "+r"(j.d.blocks),
-			 "+r"(j.d.skip), "+r"(j.b), "+r"(j.c), "+r"(j.slot));
+			 "+r"(j.d.skip), "+r"(j.kpiece), "+r"(j.dpiece), "+r"(j.slot), "+r"(j.i),
+			 "+r"(j.b), "+r"(j.c));
 	return j;
 }
+
+/* How many untimed runs train the predictors before a timed one:
+ * TL_JITTER_WARM up to 2048 ADDs, then half as many per doubling of K + D
+ * down to one (a few ns of training matter less there, and sixteen runs
+ * would cost seconds a sample). A shift, not a division: clang turns a
+ * division by K + D into a branch. */
+TL_TIMED_INLINE TL_TIMED_NO_SAN uint64_t tl_timed_jitter_warm(uint64_t k, uint64_t d)
+{
+	unsigned lg = 63u - (unsigned)__builtin_clzll((k + d) | 1), s = lg > 11u ? lg - 11u : 0u;
+
+	return TL_JITTER_WARM >> (s < 4u ? s : 4u);
+}
+
+/* The architecture's text: a piece of up to N ADDs on acc entered SKIP
+ * before its end (labels A, B), the switch, the merge, and the operands
+ * the switch addresses with. The switch's two loads sit side by side:
+ * with the merge's load after the piece instead, D = 0 read 0.15 ns
+ * faster dependent than plain (the forwarded load came first in one
+ * variant, after the piece in the other). */
+#if defined(__x86_64__)
+#define TL_JITTER_PIECE_AT(A, B, SKIP, N)                                           \
+	"lea " B "f(%%rip), %[tgt]\n\t"                                              \
+	"sub " SKIP ", %[tgt]\n\t"                                                 \
+	"jmp *%[tgt]\n\t"                                                           \
+	".p2align 6\n" A ":\n\t"                                                     \
+	".rept " N "\n\tadd %[inc], %[acc]\n\t.endr\n" B ":\n\t"                      \
+	TL_TIMED_CHECK_BLOCK_AT(A, B, "(3 * " N ")")
+#define TL_JITTER_SWITCH                                                            \
+	"mov %[acc], 8(%[slot])\n\t"                                                 \
+	"mov (%[slot],%[i],8), %[acc]\n\t"                                           \
+	"mov 8(%[slot],%[i],8), %[v]\n\t"
+#define TL_JITTER_MERGE                                                             \
+	"add %[v], %[acc]\n\t"
+#define TL_JITTER_ADD "add %[inc], %[acc]"
+#define TL_JITTER_ADD_SIZE "768"
+/* The store is addressed off a plain base register: off the stack
+ * pointer or the thread pointer, the A/A control (D = 0) read up to
+ * +-1.8 ns by P on the Zen 5 guest (the predictor treats those words
+ * apart). */
+#define TL_JITTER_WHERE(j) [slot] "r"((j).slot), [i] "r"((j).i)
+/* The stretch's and piece's sizes come from slot[3] and slot[4]: two
+ * registers fewer leave both readings of a barrier timer in registers
+ * where a sanitized build keeps a frame pointer (in registers, a reading
+ * went to the stack between the reads). */
+#define TL_JITTER_KSIZE "24(%[slot])"
+#define TL_JITTER_DSIZE "32(%[slot])"
+#define TL_JITTER_SIZES(j)
+#elif defined(__aarch64__)
+#if !defined(__ARM_FEATURE_BTI_DEFAULT)
+#define TL_JITTER_PIECE_AT(A, B, SKIP, N)                                           \
+	"adr %[tgt], " B "f\n\t"                                                     \
+	"sub %[tgt], %[tgt], " SKIP "\n\t"                                          \
+	"br %[tgt]\n\t"                                                              \
+	".p2align 6\n" A ":\n\t"                                                     \
+	".rept " N "\n\tadd %[acc], %[acc], %[inc]\n\t.endr\n" B ":\n\t"
+#else
+/* BTI: a counted loop on a copy of SKIP (which counts ADDs here). */
+#define TL_JITTER_PIECE_AT(A, B, SKIP, N)                                           \
+	"mov %[tgt], " SKIP "\n\t"                                                  \
+	"cbz %[tgt], " B "f\n" A ":\n\t"                                             \
+	"add %[acc], %[acc], %[inc]\n\t"                                             \
+	"subs %[tgt], %[tgt], #1\n\t"                                                \
+	"b.ne " A "b\n" B ":\n\t"
+#endif
+#define TL_JITTER_SWITCH                                                            \
+	"str %[acc], [%[slot], #8]\n\t"                                              \
+	"ldr %[acc], [%[b]]\n\t"                                                     \
+	"ldr %[v], [%[c]]\n\t"
+#define TL_JITTER_MERGE "add %[acc], %[acc], %[v]\n\t"
+#define TL_JITTER_ADD "add %[acc], %[acc], %[inc]"
+#define TL_JITTER_ADD_SIZE "1024"
+#define TL_JITTER_WHERE(j) [slot] "r"((j).slot), [b] "r"((j).b), [c] "r"((j).c)
+#define TL_JITTER_KSIZE "%[kpiece]"
+#define TL_JITTER_DSIZE "%[dpiece]"
+#define TL_JITTER_SIZES(j) , [kpiece] "r"((j).kpiece), [dpiece] "r"((j).dpiece)
+#endif
 
 /* Returns K + D (whichever variant), so tests can check both counts ran. */
 TL_TIMED_INLINE uint64_t tl_timed_jitter_run(struct tl_timed_jitter j)
 {
-#if defined(__x86_64__)
-	uint64_t tgt_;
-	__asm__ volatile(TL_TIMED_BLOCK_TEXT("add %[inc], %[acc]", "768", "1", "2", "3", "blk", "skip")
-			 "mov %[acc], (%[slot])\n\t"
-			 "mov (%[b]), %[b]\n\t"
-			 "mov (%[c]), %[c]\n\t"
-			 TL_TIMED_BLOCK_TEXT("add %[inc], %[b]", "768", "4", "5", "6", "dblk", "dskip")
-			 "add %[c], %[b]\n"
-			 : [acc] "+r"(j.k.acc), [blk] "+r"(j.k.blocks), [skip] "+r"(j.k.skip),
-			   [dblk] "+r"(j.d.blocks), [dskip] "+r"(j.d.skip), [b] "+r"(j.b),
-			   [c] "+r"(j.c), [tgt] "=&r"(tgt_)
-			 : [inc] "r"(j.k.inc), [slot] "r"(j.slot)
-			 : "cc", "memory");
-	(void)tgt_;
-	return (uint64_t)(uintptr_t)j.b;
-#elif defined(__aarch64__)
-	uint64_t tgt_;
-	__asm__ volatile(TL_TIMED_BLOCK_TEXT("add %[acc], %[acc], %[inc]", "1024", "1", "2", "3", "blk",
+#if defined(TL_JITTER_SWITCH)
+	uint64_t tgt_, v_;
+	__asm__ volatile(TL_TIMED_BLOCK_TEXT(TL_JITTER_ADD, TL_JITTER_ADD_SIZE, "1", "2", "3", "blk",
 					     "skip")
-			 "str %[acc], [%[slot]]\n\t"
-			 "ldr %[b], [%[b]]\n\t"
-			 "ldr %[c], [%[c]]\n\t"
-			 TL_TIMED_BLOCK_TEXT("add %[b], %[b], %[inc]", "1024", "4", "5", "6", "dblk",
+			 TL_JITTER_SWITCH
+			 TL_TIMED_BLOCK_TEXT(TL_JITTER_ADD, TL_JITTER_ADD_SIZE, "4", "5", "6", "dblk",
 					     "dskip")
-			 "add %[b], %[b], %[c]\n"
+			 TL_JITTER_MERGE "\n"
+			 ".rept " TL_JITTER_STR(TL_JITTER_PIECES) " - 1\n\t"
+			 TL_JITTER_PIECE_AT("8", "9", TL_JITTER_KSIZE, TL_JITTER_STR(TL_JITTER_KPIECE))
+			 TL_JITTER_SWITCH
+			 TL_JITTER_PIECE_AT("10", "11", TL_JITTER_DSIZE, TL_JITTER_STR(TL_JITTER_PIECE))
+			 TL_JITTER_MERGE
+			 ".endr\n\t"
 			 : [acc] "+r"(j.k.acc), [blk] "+r"(j.k.blocks), [skip] "+r"(j.k.skip),
-			   [dblk] "+r"(j.d.blocks), [dskip] "+r"(j.d.skip), [b] "+r"(j.b),
-			   [c] "+r"(j.c), [tgt] "=&r"(tgt_)
-			 : [inc] "r"(j.k.inc), [slot] "r"(j.slot)
+			   [dblk] "+r"(j.d.blocks), [dskip] "+r"(j.d.skip), [tgt] "=&r"(tgt_),
+			   [v] "=&r"(v_)
+			 : [inc] "r"(j.k.inc), TL_JITTER_WHERE(j) TL_JITTER_SIZES(j)
 			 : "cc", "memory");
 	(void)tgt_;
-	return (uint64_t)(uintptr_t)j.b;
+	(void)v_;
+	return j.k.acc;
 #else
-	uint64_t b, c;
+	uint64_t acc = tl_timed_chain_generic(j.k, '+');
 
-	*(volatile uint64_t *)j.slot = tl_timed_chain_generic(j.k, '+');
-	b = *(volatile uint64_t *)j.b;
-	c = *(volatile uint64_t *)j.c;
-	j.d.acc = b;
-	return tl_timed_chain_generic(j.d, '+') + c;
+	for (unsigned p = 0; p < TL_JITTER_PIECES; p++) {
+		struct tl_timed_chain kq = { acc, 1, 0, p ? j.kpiece : 0 };
+		struct tl_timed_chain dq = p ? (struct tl_timed_chain){ 0, 1, 0, j.dpiece } : j.d;
+
+		acc = tl_timed_chain_generic(kq, '+');
+		((volatile uint64_t *)j.slot)[1] = acc;
+		dq.acc = *(volatile uint64_t *)j.b;
+		acc = tl_timed_chain_generic(dq, '+') + *(volatile uint64_t *)j.c;
+	}
+	return acc;
 #endif
 }
 
@@ -411,10 +524,16 @@ TL_TIMED_INLINE uint64_t tl_timed_jitter_run(struct tl_timed_jitter j)
 	TL_TIMED_NO_SAN                                                     \
 	static double X##_time_jitter(struct tl_timer *t, uint64_t k, uint64_t d, unsigned dep) \
 	{                                                                   \
-		uint64_t slot_[2];                                          \
+		uint64_t slot_[TL_JITTER_SLOTS];                            \
 		PREP(t);                                                    \
 		struct tl_timed_jitter jit_ = tl_timed_jitter_prepare(slot_, k, d, dep); \
 		T start_, end_;                                             \
+		/* untimed: the timed run starts trained by its variant */   \
+		uint64_t warm_ = tl_timed_jitter_warm(k, d);                \
+		do {                                                        \
+			(void)tl_timed_jitter_run(jit_);                    \
+			jit_ = tl_timed_jitter_prepare(slot_, k, d, dep);   \
+		} while (--warm_);                                          \
 		READ(start_);                                               \
 		(void)tl_timed_jitter_run(jit_);                            \
 		READ(end_);                                                 \

@@ -13,9 +13,14 @@
 #include <gsl/gsl_rng.h>
 
 #include "backends/backend.h"
+#include "backends/timed.h"
 #include "base/xalloc.h"
 #include "bench/load_sizes.h"
 #include "bench/size.h"
+
+/* The table's warning names the ADDs the kernel deals into overlapping pieces. */
+_Static_assert(TL_JITTER_OVERLAP_ADDS == TL_JITTER_PIECES * TL_JITTER_PIECE,
+	       "TL_JITTER_OVERLAP_ADDS is the jitter kernel's pieces x their ADDs");
 
 static const char accepted[] =
 	"accepted: empty, add:K, add:START:END:STEP, mul:K, mul:START:END:STEP, fma:K, "

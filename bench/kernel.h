@@ -125,14 +125,15 @@ static inline int tl_jitter_codes_tagged(const uint64_t *codes, size_t n)
 	return 0;
 }
 
-/* In a plain sample the D ADDs run beside the K chain but after it in
- * program order, so they overlap it only as far as the core's scheduler
- * holds them behind K's waiting ADDs. Means of 5000-sample arms on the
- * Zen 5 guest (K = 500, 0.28 ns per ADD): the shift came out as D at
- * D = 1 (+0.30 ns) and near it at D = 8 (+1.9..2.4 ns of 2.3 at P = 0.1),
- * but 65 % of D at 16 and 32, 44 % at 64 and 13 % at 256. Above this
- * the table says the shift can fall short. */
-#define TL_JITTER_OVERLAP_ADDS 8
+/* A plain sample's D ADDs run beside the K chain in pieces of up to 16,
+ * 16 of them (backends/timed.h), so the shift is the whole of D up to
+ * 256 ADDs. On the Zen 5 guest (0.28 ns per ADD, 10 ns clock), 20000
+ * samples a cell: 0.97 to 1.05 x D (against the calibrated ns per ADD)
+ * at D = 8..256, K = 100..2000 and P = 0.1, 0.5 and 0.9 alike; 256 ADDs
+ * were read as 9 to 20 ns of 72 when D ran after K in one run. D beyond
+ * 256 goes to one piece that overlaps K only in part (D = 512 read 77 ns
+ * of 146), so the table says the shift can fall short. */
+#define TL_JITTER_OVERLAP_ADDS 256
 
 /* The extra ADDs an arm runs: D, or none in the A/A arm. */
 static inline uint64_t tl_jitter_arm_d(const struct tl_kernel *k, enum tl_jitter_arm arm)

@@ -116,7 +116,7 @@ void tl_run_snapshot_free(struct tl_run *snap);
 #define TL_CAL_ADDS 1000000
 #define TL_CAL_SAMPLES 15
 
-/* The timer's ns per ADD, untimed by the run: the median of TL_CAL_SAMPLES
+/* The timer's ns per ADD, untimed by the run: the fastest of TL_CAL_SAMPLES
  * timings of TL_CAL_ADDS ADDs less the median of as many empty ones, over
  * TL_CAL_ADDS. The pinned thread's job, before the samples. */
 double tl_ns_per_add(struct tl_timer *t);

@@ -131,7 +131,7 @@ void tl_jitter_analyse(const struct tl_run *run, size_t cell, uint64_t seed, str
 			 c->kernel.d_ns > 0 ? " ADDs (D in ns rounded to none)" : "");
 	else if (isfinite(c->d_ns_per_add))
 		snprintf(j->note, sizeof j->note,
-			 "ns per ADD from 15 timings of 1e6 ADDs before sampling");
+			 "ns per ADD from the fastest of 15 timings of 1e6 ADDs before sampling");
 	else if (c->kernel.k == 0)
 		snprintf(j->note, sizeof j->note, "K = 0: no plain ADDs to measure ns per ADD from");
 	else
@@ -236,8 +236,9 @@ void tl_jitter_print(FILE *f, const struct tl_run *run, size_t cell, const struc
 	}
 	fprintf(f, "  (%s)\n", j->note);
 	if (c->kernel.d > TL_JITTER_OVERLAP_ADDS && !run->timers[c->timer].backend->simulated)
-		fprintf(f, "  (D > %d ADDs: a plain sample's extra ADDs may no longer all overlap "
-			   "its K chain, so the shift can fall short of D)\n", TL_JITTER_OVERLAP_ADDS);
+		fprintf(f, "  (D > %d ADDs: a plain sample's ADDs beyond %d no longer all overlap "
+			   "its K chain, so the shift can fall short of D)\n", TL_JITTER_OVERLAP_ADDS,
+			TL_JITTER_OVERLAP_ADDS);
 	if (c->kernel.d_ns > 0)
 		fprintf(f, "  (D given as %g ns: %llu ADDs at %.4g ns per ADD, which this timer "
 			   "measured before sampling)\n", c->kernel.d_ns,

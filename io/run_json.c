@@ -160,10 +160,10 @@ static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_
 	if (jitter) {
 		tl_json_set(o, "d", json_integer((json_int_t)c->kernel.d));
 		tl_json_set(o, "p", tl_json_real(c->kernel.p));
-		if (c->kernel.d_ns > 0) {
+		if (c->kernel.d_ns > 0)
 			tl_json_set(o, "d_ns", tl_json_real(c->kernel.d_ns));
+		if (c->kernel.d_ns > 0 || isfinite(c->d_ns_per_add))
 			tl_json_set(o, "d_ns_per_add", tl_json_real(c->d_ns_per_add));
-		}
 	}
 	tl_json_set(o, "flush_bytes", json_integer((json_int_t)flush));
 	tl_json_set(o, "flush", json_string(flush_text));

@@ -216,8 +216,9 @@ static void test_add_chain(void)
  * the work. */
 static void test_jitter_chain(void)
 {
-	static const uint64_t ks[] = { 0, 1, 2, 255, 256, 257, 500, 511, 512, 513, 1000 };
-	uint64_t slot[2];
+	/* 1100 and 20000: stretches of K at their cap, the rest in its head. */
+	static const uint64_t ks[] = { 0, 1, 2, 255, 256, 257, 500, 511, 512, 513, 1000, 1100, 20000 };
+	uint64_t slot[TL_JITTER_SLOTS];
 	int good = 1;
 
 	for (size_t i = 0; i < sizeof ks / sizeof ks[0]; i++)
@@ -232,7 +233,7 @@ static void test_jitter_chain(void)
 					good = 0;
 				}
 			}
-	ok(good, "jitter kernel runs exactly K + D ADDs, dependent or beside (K, D in 0..1000)");
+	ok(good, "jitter kernel runs exactly K + D ADDs, dependent or beside (K, D in 0..20000)");
 }
 
 /* The other chains, for every remainder and block count: MUL leaves the
