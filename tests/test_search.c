@@ -52,6 +52,7 @@ struct rig {
 	struct tl_search_engine e;
 	struct tl_search_io io;
 	struct tl_search_params p;
+	struct tl_search_carry carry; /* fast t_min's sets for fast t_diff, as the engine runs it */
 };
 
 static int rig_open(struct rig *r, const char *id, enum tl_os_method os)
@@ -67,6 +68,7 @@ static int rig_open(struct rig *r, const char *id, enum tl_os_method os)
 	tl_search_engine_init(&r->e, &r->t, &r->f, NULL);
 	r->io.measure = tl_search_engine_measure;
 	r->io.measure_ctx = &r->e;
+	r->io.carry = &r->carry;
 	tl_search_params_default(&r->p);
 	r->p.os = os;
 	r->p.n = N;
@@ -79,6 +81,7 @@ static int rig_open(struct rig *r, const char *id, enum tl_os_method os)
 
 static void rig_close(struct rig *r)
 {
+	tl_search_carry_free(&r->carry);
 	tl_search_engine_free(&r->e);
 	tl_flush_free(&r->f);
 	tl_timer_close(&r->t);
@@ -383,7 +386,7 @@ static void test_drift_note(void)
 
 	for (size_t m = 0; m < 2; m++) {
 		struct drifting d = {0, gsl_rng_alloc(gsl_rng_mt19937)};
-		struct tl_search_io io = {drifting_measure, &d, NULL, NULL, NULL, NULL};
+		struct tl_search_io io = {drifting_measure, &d, NULL, NULL, NULL, NULL, NULL};
 		struct tl_search_params p;
 		struct tl_search_result r;
 		const char *name = methods[m] == TL_SEARCH_FAST ? "fast" : "paper";
