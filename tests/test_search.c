@@ -409,6 +409,63 @@ static void test_drift_note(void)
 	}
 }
 
+/* Measurement counts, not time: at q 20 Algorithm 2 needs few pairs per
+ * step, so fast's t_diff must cost little to stay >= 50x cheaper (issue 21;
+ * it cost a flat 4500 measurements and was 16-25x cheaper there). Over
+ * COST_SEEDS seeds of the two continuous-noise cases, per seed fast agrees
+ * with paper (check_agreement), and the median ratios of t_diff's counts
+ * and of t_min + t_diff's (fast's model reads t_min's sets, counted in
+ * t_min, so the sum shows the cost was saved, not moved) are >= 50. */
+#define COST_SEEDS 5
+#define COST_Q 20
+static void test_tdiff_cost_small_q(void)
+{
+	static const struct {
+		const char *name, *sim;
+		double quantum;
+	} cases[] = {
+		{"normal sd 5", "sim:sd=5,quantum=0,spike_rate=0", 0.0},
+		{"quantized 10 ns", "sim:sd=5,quantum=10,spike_rate=0", 10.0},
+	};
+
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		double rd[COST_SEEDS], rs[COST_SEEDS];
+		size_t n = 0;
+
+		for (unsigned seed = 1; seed <= COST_SEEDS; seed++) {
+			struct rig r;
+			struct pair paper, fast;
+			char name[96], id[160];
+
+			snprintf(name, sizeof name, "q %d, %s, seed %u", COST_Q, cases[k].name, seed);
+			snprintf(id, sizeof id, "%s,seed=%u", cases[k].sim, seed);
+			if (rig_open(&r, id, TL_OS_NONE) != 0) {
+				ok(0, "%s: open %s", name, id);
+				continue;
+			}
+			r.p.q = COST_Q;
+			r.p.resolution_ns = cases[k].quantum;
+			r.p.seed = seed;
+			search_both(&r, TL_SEARCH_PAPER, &paper);
+			search_both(&r, TL_SEARCH_FAST, &fast);
+			check_agreement(name, &paper, &fast, cases[k].quantum / C);
+			if (fast.tdiff.measurements) {
+				rd[n] = (double)paper.tdiff.measurements / (double)fast.tdiff.measurements;
+				rs[n] = (double)(paper.tmin.measurements + paper.tdiff.measurements) /
+					(double)(fast.tmin.measurements + fast.tdiff.measurements);
+				n++;
+			}
+			rig_close(&r);
+		}
+		ok(n == COST_SEEDS && stats_median(rd, n) >= 50.0,
+		   "q %d, %s: fast t_diff takes %.0fx fewer measurements than paper (median of %zu "
+		   "seeds, >= 50)", COST_Q, cases[k].name, n ? stats_median(rd, n) : 0.0, n);
+		ok(n == COST_SEEDS && stats_median(rs, n) >= 50.0,
+		   "q %d, %s: t_min + t_diff together %.0fx fewer (median of %zu seeds, >= 50)",
+		   COST_Q, cases[k].name, n ? stats_median(rs, n) : 0.0, n);
+	}
+}
+
 int main(void)
 {
 	test_defaults();
@@ -434,6 +491,7 @@ int main(void)
 			 "sim:sd=5,quantum=10,spike_rate=0.01,spike_ns=2000", TL_OS_IQR,
 			 sqrt(25.0 + 100.0 / 6.0), 5.0, 10.0, seed);
 	}
+	test_tdiff_cost_small_q();
 	test_bound_stop_observer();
 	test_observer();
 	test_floor();
