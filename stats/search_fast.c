@@ -85,23 +85,19 @@
 #define FAST_MAX_EVALS 12
 /* fast never runs more kernel time than this in one evaluation */
 #define FAST_MAX_KERNEL_S 5.0
-/* confirmation pairs a round measures, chained: one new set each */
-#ifndef FAST_CONFIRM_PAIRS
+/* confirmation pairs a round measures, chained: one new set each. One:
+ * a pair only catches a model that is far off (see above), and at q 20
+ * the three of before made fast's t_diff cost 4 sets of n */
 #define FAST_CONFIRM_PAIRS 1
-#endif
 /* sets at A0 before the first t_diff prediction, t_min's near ones
- * included */
-#ifndef FAST_TDIFF_POOL
+ * included: t_min leaves 2 to 5 near its answer, so a fresh set is rarely
+ * needed; 3 cost one set more in a third of sim seeds and moved no answer
+ * by more than 0.1 of the 10 % allowance */
 #define FAST_TDIFF_POOL 2
-#endif
 /* t_min's sets this close to A0 (a share of it) stand in for sets at A0 */
-#ifndef FAST_CARRY_NEAR
 #define FAST_CARRY_NEAR 0.10
-#endif
 /* ... or this close, when t_min's model saw the spread constant in t */
-#ifndef FAST_CARRY_FLAT
 #define FAST_CARRY_FLAT 0.5
-#endif
 /* the maxima overrule the normal model only beyond this many of their own
  * standard errors (see ratio_or_normal) */
 #define FAST_RATIO_SE 4.0
