@@ -90,9 +90,10 @@
  * the three of before made fast's t_diff cost 4 sets of n */
 #define FAST_CONFIRM_PAIRS 1
 /* sets at A0 before the first t_diff prediction, t_min's near ones
- * included: t_min leaves 2 to 5 near its answer, so a fresh set is rarely
- * needed; 3 cost one set more in a third of sim seeds and moved no answer
- * by more than 0.1 of the 10 % allowance */
+ * included: t_min leaves 1 to 5 near its answer. 3 doubled the median
+ * t_diff cost in two of bench_search's four sim cases and did not lower
+ * the worst disagreement with Algorithm 2 (1.61 against 1.29 of the
+ * allowance on issue 21's sd 8 case) */
 #define FAST_TDIFF_POOL 2
 /* t_min's sets this close to A0 (a share of it) stand in for sets at A0 */
 #define FAST_CARRY_NEAR 0.10
