@@ -302,8 +302,10 @@ static int rep_search(const struct run_ctx *rc, struct tl_search_engine *e, unsi
 	struct tl_search_params sp = p->sp;
 	struct run_ctx here = *rc;  /* the point hook keeps this repeat's points */
 	here.rep = rep;
+	/* t_min's sets near its answer are t_diff's model (counted in t_min) */
+	struct tl_search_carry carry = {0};
 	struct tl_search_io io = {tl_search_engine_measure, e, on_point, &here,
-				  rc->h ? rc->h->stop : NULL, tl_monotonic_s};
+				  rc->h ? rc->h->stop : NULL, tl_monotonic_s, &carry};
 	int st;
 
 	/* each repeat filters with its own seed: independent, still reproducible */
@@ -324,6 +326,7 @@ static int rep_search(const struct run_ctx *rc, struct tl_search_engine *e, unsi
 		set_phase(rc, TL_CELL_RUNNING, 2);
 		st = rep_tdiff(rep, &sp, &io);
 	}
+	tl_search_carry_free(&carry);
 	if (st < 0)
 		snprintf(rep->why, sizeof rep->why, "%s", rep->done_tmin ? rep->tdiff.note : rep->tmin.note);
 	return st;

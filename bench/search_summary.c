@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stddef.h>
@@ -123,15 +124,50 @@ static const char *interval_full(const double *xs, size_t n, double min_sd, doub
  * worst of p+1 sample sds of n readings, each spread 1/sqrt(2n) (normal
  * tau), and the largest of m normal draws spreads (pi/sqrt 6)/sqrt(2 ln m)
  * of that (its Gumbel limit). At the paper's n = 10000, p = 30 that is
- * 0.35 %, at the tests' n = 300, p = 10 it is 2.4 %. t_diff has none: its
- * scatter comes from q n maxima, which the repeats do show. */
-static double search_min_sd(const struct tl_search_plan *p, const struct tl_search_cell *c, int kind)
+ * 0.35 %, at the tests' n = 300, p = 10 it is 2.4 %. */
+static double tmin_min_sd(const struct tl_search_plan *p, const struct tl_search_cell *c)
 {
 	double n = (double)(c->fast_n ? c->fast_n : p->sp.n), m = (double)p->sp.p + 1.0;
 
-	if (kind != 0 || n < 2 || m < 2)
+	if (n < 2 || m < 2)
 		return 0;
 	return (M_PI / sqrt(6.0)) / sqrt(2.0 * log(m)) / sqrt(2.0 * n);
+}
+
+/* The least relative scatter of one t_diff of `adds` ADDs (normal tau).
+ * Both methods answer in whole ADDs: a rounding of 1/sqrt 12 ADD. The
+ * answer is (z_m - z_alpha) sd, z_m = Phi^-1(0.5^(1/m)) the median of the
+ * largest of m = q n draws. fast predicts it from a pool of at least
+ * FAST_POOL_SETS sets of n': the pool's sd spreads 1/sqrt(2N) (scaling
+ * z_m) and its alpha-quantile sqrt(alpha (1-alpha)/N)/phi(z_alpha) sd.
+ * Algorithm 2 gets no such term: its answer is the first delta at which
+ * q fresh pairs all pass, a first passage over several draws whose
+ * scatter (3.9 % at n 500, q 80 over 40 sim seeds) is below one
+ * maximum's Gumbel spread (5.4 % there) and which its repeats show. Three
+ * fast repeats that all said 32 ADDs had a 95 % interval of
+ * [31.9999, 32.0001] before this floor. */
+#define FAST_POOL_SETS 2.0
+static double tdiff_min_sd(const struct tl_search_plan *p, const struct tl_search_cell *c,
+			   double adds)
+{
+	double n = (double)p->sp.n, m = (double)p->sp.q * n, a = p->sp.alpha, spread = 0;
+
+	if (!(adds > 0))
+		return 0;
+	if (p->sp.method != TL_SEARCH_PAPER && n >= 2 && a > 0 && a < 0.5) {
+		double zm = gsl_cdf_ugaussian_Pinv(pow(0.5, 1.0 / m)), za = gsl_cdf_ugaussian_Pinv(a);
+		double pool = FAST_POOL_SETS * (double)(c->fast_n ? c->fast_n : p->sp.n);
+
+		spread = hypot(zm / sqrt(2.0 * pool),
+			       sqrt(a * (1.0 - a) / pool) / gsl_ran_ugaussian_pdf(za)) / (zm - za);
+	}
+	return hypot(spread, 1.0 / (sqrt(12.0) * adds));
+}
+
+static double search_min_sd(const struct tl_search_plan *p, const struct tl_search_cell *c, int kind,
+			    double adds)
+{
+	return kind == 0 ? tmin_min_sd(p, c) : tdiff_min_sd(p, c, adds);
 }
 
 /* ------------------------------------------------------------------ */
@@ -281,7 +317,7 @@ static void stat_summarise(const struct tl_search_plan *p, const struct tl_searc
 	if (st->found) {
 		st->adds = stats_median(xs, st->found);
 		st->ns = stats_median(ns, st->found);
-		double min_sd = search_min_sd(p, c, kind);
+		double min_sd = search_min_sd(p, c, kind, st->adds);
 
 		interval_full(xs, st->found, min_sd, c->resolution_ns / c->ns_per_add, &st->lo, &st->hi);
 		interval_full(ns, st->found, min_sd, c->resolution_ns, &st->lo_ns, &st->hi_ns);

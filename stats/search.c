@@ -301,6 +301,11 @@ static int search_run(const struct tl_search_params *p, const struct tl_search_i
 	bool paper = p->method == TL_SEARCH_PAPER;
 	int rc;
 
+	/* a carry from an earlier t_min must not stand in for this one's */
+	if (kind == TL_SEARCH_TMIN && io->carry) {
+		io->carry->sets = 0;
+		io->carry->flat = false;
+	}
 	if (srch_begin(&s, p, io, r, n) != 0)
 		return -1;
 	if (kind == TL_SEARCH_TMIN)

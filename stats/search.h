@@ -82,6 +82,28 @@ enum tl_search_kind {
 	TL_SEARCH_TDIFF, /* sensitivity: x is delta in ADDs, y the overlap (alpha) */
 };
 
+/* What a fast t_min search leaves for the fast t_diff search that follows
+ * it: the filtered sets it measured and where. t_diff's model needs the
+ * spread at t_min, which t_min's last evaluations (within a few % of its
+ * answer) already measured; reading them here instead of measuring new
+ * sets is what makes fast's t_diff cost less than the paper's at small q.
+ * Those sets stay counted in t_min's measurements. */
+#define TL_SEARCH_CARRY_SETS 12
+struct tl_search_carry {
+	size_t sets;
+	uint64_t adds[TL_SEARCH_CARRY_SETS]; /* K each set was measured at */
+	size_t n[TL_SEARCH_CARRY_SETS];      /* readings kept by the filters */
+	bool cut[TL_SEARCH_CARRY_SETS];      /* the filter removed its top */
+	double *x[TL_SEARCH_CARRY_SETS];     /* owned, n[i] filtered readings (ns) */
+	size_t size[TL_SEARCH_CARRY_SETS];   /* allocated length of x[i] */
+	/* t_min's model found no growth of the spread with t over its points:
+	 * sets further from the answer describe it too */
+	bool flat;
+};
+
+/* Frees the sets and empties c (c itself is the caller's). */
+void tl_search_carry_free(struct tl_search_carry *c);
+
 /* Live progress for the TUI: every evaluated point. */
 typedef void (*tl_search_observer)(void *ctx, enum tl_search_kind kind, uint64_t x, double y);
 
@@ -94,6 +116,9 @@ struct tl_search_io {
 	double (*now)(void);        /* wall seconds for time limits and `seconds`;
 				     * NULL: no clock (no time limit, seconds 0).
 				     * Given, not read here: stats/ reads no clock */
+	/* may be NULL: a fast t_min fills it, a fast t_diff from (about) the
+	 * same t_min reads it; any t_min search empties it first */
+	struct tl_search_carry *carry;
 };
 
 /* Both return 0 when the search ended (see r->converged), 1 when the stop

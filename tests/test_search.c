@@ -52,6 +52,7 @@ struct rig {
 	struct tl_search_engine e;
 	struct tl_search_io io;
 	struct tl_search_params p;
+	struct tl_search_carry carry; /* fast t_min's sets for fast t_diff, as the engine runs it */
 };
 
 static int rig_open(struct rig *r, const char *id, enum tl_os_method os)
@@ -67,6 +68,7 @@ static int rig_open(struct rig *r, const char *id, enum tl_os_method os)
 	tl_search_engine_init(&r->e, &r->t, &r->f, NULL);
 	r->io.measure = tl_search_engine_measure;
 	r->io.measure_ctx = &r->e;
+	r->io.carry = &r->carry;
 	tl_search_params_default(&r->p);
 	r->p.os = os;
 	r->p.n = N;
@@ -79,6 +81,7 @@ static int rig_open(struct rig *r, const char *id, enum tl_os_method os)
 
 static void rig_close(struct rig *r)
 {
+	tl_search_carry_free(&r->carry);
 	tl_search_engine_free(&r->e);
 	tl_flush_free(&r->f);
 	tl_timer_close(&r->t);
@@ -383,7 +386,7 @@ static void test_drift_note(void)
 
 	for (size_t m = 0; m < 2; m++) {
 		struct drifting d = {0, gsl_rng_alloc(gsl_rng_mt19937)};
-		struct tl_search_io io = {drifting_measure, &d, NULL, NULL, NULL, NULL};
+		struct tl_search_io io = {drifting_measure, &d, NULL, NULL, NULL, NULL, NULL};
 		struct tl_search_params p;
 		struct tl_search_result r;
 		const char *name = methods[m] == TL_SEARCH_FAST ? "fast" : "paper";
@@ -403,6 +406,63 @@ static void test_drift_note(void)
 		ok(strstr(r.note, "drifts") != NULL, "drifting node, %s: the note says the level drifts",
 		   name);
 		gsl_rng_free(d.rng);
+	}
+}
+
+/* Measurement counts, not time: at q 20 Algorithm 2 needs few pairs per
+ * step, so fast's t_diff must cost little to stay >= 50x cheaper (issue 21;
+ * it cost a flat 4500 measurements and was 16-25x cheaper there). Over
+ * COST_SEEDS seeds of the two continuous-noise cases, per seed fast agrees
+ * with paper (check_agreement), and the median ratios of t_diff's counts
+ * and of t_min + t_diff's (fast's model reads t_min's sets, counted in
+ * t_min, so the sum shows the cost was saved, not moved) are >= 50. */
+#define COST_SEEDS 5
+#define COST_Q 20
+static void test_tdiff_cost_small_q(void)
+{
+	static const struct {
+		const char *name, *sim;
+		double quantum;
+	} cases[] = {
+		{"normal sd 5", "sim:sd=5,quantum=0,spike_rate=0", 0.0},
+		{"quantized 10 ns", "sim:sd=5,quantum=10,spike_rate=0", 10.0},
+	};
+
+	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+		double rd[COST_SEEDS], rs[COST_SEEDS];
+		size_t n = 0;
+
+		for (unsigned seed = 1; seed <= COST_SEEDS; seed++) {
+			struct rig r;
+			struct pair paper, fast;
+			char name[96], id[160];
+
+			snprintf(name, sizeof name, "q %d, %s, seed %u", COST_Q, cases[k].name, seed);
+			snprintf(id, sizeof id, "%s,seed=%u", cases[k].sim, seed);
+			if (rig_open(&r, id, TL_OS_NONE) != 0) {
+				ok(0, "%s: open %s", name, id);
+				continue;
+			}
+			r.p.q = COST_Q;
+			r.p.resolution_ns = cases[k].quantum;
+			r.p.seed = seed;
+			search_both(&r, TL_SEARCH_PAPER, &paper);
+			search_both(&r, TL_SEARCH_FAST, &fast);
+			check_agreement(name, &paper, &fast, cases[k].quantum / C);
+			if (fast.tdiff.measurements) {
+				rd[n] = (double)paper.tdiff.measurements / (double)fast.tdiff.measurements;
+				rs[n] = (double)(paper.tmin.measurements + paper.tdiff.measurements) /
+					(double)(fast.tmin.measurements + fast.tdiff.measurements);
+				n++;
+			}
+			rig_close(&r);
+		}
+		ok(n == COST_SEEDS && stats_median(rd, n) >= 50.0,
+		   "q %d, %s: fast t_diff takes %.0fx fewer measurements than paper (median of %zu "
+		   "seeds, >= 50)", COST_Q, cases[k].name, n ? stats_median(rd, n) : 0.0, n);
+		ok(n == COST_SEEDS && stats_median(rs, n) >= 50.0,
+		   "q %d, %s: t_min + t_diff together %.0fx fewer (median of %zu seeds, >= 50)",
+		   COST_Q, cases[k].name, n ? stats_median(rs, n) : 0.0, n);
 	}
 }
 
@@ -431,6 +491,7 @@ int main(void)
 			 "sim:sd=5,quantum=10,spike_rate=0.01,spike_ns=2000", TL_OS_IQR,
 			 sqrt(25.0 + 100.0 / 6.0), 5.0, 10.0, seed);
 	}
+	test_tdiff_cost_small_q();
 	test_bound_stop_observer();
 	test_observer();
 	test_floor();

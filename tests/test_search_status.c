@@ -52,6 +52,46 @@ static void done(struct tl_search_cell *cells, size_t n)
 	}
 }
 
+/* Three t_diff repeats that all said 32 ADDs (the CLI's fast search on
+ * sim sd 8, n 2000, q 20): a 95 % interval, never the point
+ * [31.9999, 32.0001] it was. The floor on the log-sd (search_summary.c),
+ * by hand with Python's statistics.NormalDist: whole ADDs round by
+ * 1/(sqrt 12 x 32) = 0.009021; fast's pool of 2 x 2000 readings adds
+ * hypot(z_m/sqrt(8000), sqrt(0.05 x 0.95/4000)/phi(z_a))/(z_m - z_a) =
+ * 0.009868 (z_m = Phi^-1(0.5^(1/40000)) = 4.1405, z_a = -1.6449), in all
+ * 0.013370. With t(0.975, 2) = 4.3027 over sqrt 3 and the clock's step
+ * (0.001 ADD) on each side: fast [30.9536, 33.0817], paper (rounding
+ * only) [31.2899, 32.7262]. */
+static void tdiff_agreeing(void)
+{
+	for (int m = 0; m < 2; m++) {
+		struct tl_search_plan p;
+		struct tl_search_cell *c = cells_for(&p);
+		double lo = m ? 31.2899 : 30.9536, hi = m ? 32.7262 : 33.0817;
+
+		p.want_tdiff = true;
+		p.sp.method = m ? TL_SEARCH_PAPER : TL_SEARCH_FAST;
+		p.sp.n = 2000;
+		p.sp.q = 20;
+		for (unsigned r = 0; r < 3; r++) {
+			put(&c[0], r, 800, 0, 0.009);
+			put(&c[1], r, 800, 0, 0.009);
+			c[0].rep[r].done_tdiff = true;
+			c[0].rep[r].tdiff.converged = true;
+			c[0].rep[r].tdiff.adds = 32;
+			c[0].rep[r].tdiff.ns = 32;
+		}
+		done(c, 2);
+		tl_search_summarise(&p, c);
+		ok(c[0].tdiff.status == TL_STATUS_INTERVAL && fabs(c[0].tdiff.lo - lo) < 1e-3 &&
+			   fabs(c[0].tdiff.hi - hi) < 1e-3,
+		   "%s t_diff 32, 32, 32: interval [%.4f, %.4f], by hand [%.4f, %.4f]",
+		   tl_search_method_name(p.sp.method), c[0].tdiff.lo, c[0].tdiff.hi, lo, hi);
+		tl_search_cells_free(c, 2);
+		tl_search_plan_free(&p);
+	}
+}
+
 int main(void)
 {
 	struct tl_search_plan p;
@@ -118,5 +158,6 @@ int main(void)
 
 	tl_search_cells_free(c, 2);
 	tl_search_plan_free(&p);
+	tdiff_agreeing();
 	return tap_done();
 }
