@@ -21,6 +21,17 @@ void tl_detect_defaults(struct tl_detect_params *p)
 	p->seed = 1;
 }
 
+int tl_jitter_shift_unsized(const struct tl_comparison *main, double alpha, char *why,
+			    size_t whylen)
+{
+	if (!(main->mwu_p < alpha) || main->lo > 0)
+		return 0;
+	snprintf(why, whylen,
+		 "Mann-Whitney p = %.2g sees the kinds differ, but the shift %.2f ns [%.2f, %.2f] "
+		 "is not above 0: not sized", main->mwu_p, main->shift, main->lo, main->hi);
+	return 1;
+}
+
 int tl_jitter_controls_fail(const struct tl_comparison *main, const struct tl_comparison *aa,
 			    const struct tl_comparison *sw, double swapped_p, double alpha,
 			    char *why, size_t whylen)
@@ -127,7 +138,8 @@ static int evaluate(struct tl_timer *t, const struct tl_flush *f, const struct t
 	r->sw_shift = sw.shift;
 	r->sw_lo = sw.lo;
 	r->sw_hi = sw.hi;
-	if (tl_jitter_controls_fail(&m, &aa, &sw, 1.0 - k.p, p->alpha, r->control_why,
+	if (tl_jitter_shift_unsized(&m, p->alpha, r->control_why, sizeof r->control_why) ||
+	    tl_jitter_controls_fail(&m, &aa, &sw, 1.0 - k.p, p->alpha, r->control_why,
 				    sizeof r->control_why)) {
 		r->unreliable++;
 		return 2;

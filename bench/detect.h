@@ -57,6 +57,13 @@ void tl_detect_defaults(struct tl_detect_params *p);
  * A failed result is "unreliable here", never detected: the lab's own
  * split, not the injected ADDs, would be what moved. */
 struct tl_comparison;
+/* 1 with why when a detection (Mann-Whitney p < alpha) is not sized: the
+ * shift's 95 % interval is not above 0. The ranks then see the two
+ * kinds differ in shape while the shift cannot say by how much or even
+ * in which direction (on PAPI's clock here: p = 0.0003 with -0.00 ns
+ * [-0.38, 0.38]), so the answer "sees D ns" would not be true. */
+int tl_jitter_shift_unsized(const struct tl_comparison *main, double alpha, char *why,
+			    size_t whylen);
 int tl_jitter_controls_fail(const struct tl_comparison *main, const struct tl_comparison *aa,
 			    const struct tl_comparison *sw, double swapped_p, double alpha,
 			    char *why, size_t whylen);

@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/detect.h"
 #include "bench/kernel.h"
 #include "bench/load_sizes.h"
 #include "bench/topology.h"
+#include "stats/compare.h"
 #include "tests/tap.h"
 
 static size_t parse(const char *text, struct tl_kernel **k, char *why, size_t whylen)
@@ -387,6 +389,27 @@ static void test_chase_layout(void)
 	ok(tl_kernel_chase_layout(63, 1) == NULL, "less than a line: no buffer");
 }
 
+/* A detection must be sized: Mann-Whitney's p alone can flag a change of
+ * shape whose shift interval straddles 0 (PAPI here: p = 0.0003 with
+ * -0.00 ns [-0.38, 0.38]); such a result is not "sees D ns". */
+static void test_unsized_detection(void)
+{
+	struct tl_comparison c = {.mwu_p = 0.0003, .shift = -0.001, .lo = -0.38, .hi = 0.38};
+	char why[256] = "";
+
+	ok(tl_jitter_shift_unsized(&c, 0.05, why, sizeof why) == 1 && strstr(why, "not sized"),
+	   "p = 0.0003 with [-0.38, 0.38]: not sized (%s)", why);
+	c.lo = -0.9, c.hi = -0.1;
+	ok(tl_jitter_shift_unsized(&c, 0.05, why, sizeof why) == 1,
+	   "an interval below 0 for D > 0: not sized");
+	c.lo = 0.02, c.hi = 0.42;
+	ok(tl_jitter_shift_unsized(&c, 0.05, why, sizeof why) == 0,
+	   "[0.02, 0.42] with p = 0.0003: a sized detection");
+	c.mwu_p = 0.2, c.lo = -0.38;
+	ok(tl_jitter_shift_unsized(&c, 0.05, why, sizeof why) == 0,
+	   "p = 0.2: not a detection, so nothing to size");
+}
+
 int main(void)
 {
 	test_chase_layout();
@@ -396,5 +419,6 @@ int main(void)
 	test_lists();
 	test_rejections();
 	test_plan();
+	test_unsized_detection();
 	return tap_done();
 }
