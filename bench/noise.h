@@ -114,7 +114,20 @@ static inline void tl_noise_after(struct tl_noise *nz, struct tl_noise_mark m, s
 	nz->cpu_was = cpu;
 }
 
-/* Opens the tracker on the calling (already pinned) thread: the perf
+/* After the sampling thread is pinned: the CPU it now runs on is where the
+ * first sample starts. The tracker is opened before the pin (its monitor
+ * thread must go elsewhere), so the CPU it saw then can be another: the
+ * first sample would be called a migration it never had, and a move
+ * between the pin and the first sample (landing on the CPU seen at open)
+ * would go unseen. */
+static inline void tl_noise_pinned(struct tl_noise *nz)
+{
+	if (nz)
+		nz->cpu_was = tl_noise_cpu_now(nz);
+}
+
+/* Opens the tracker on the calling thread (the runner pins it just after,
+ * then calls tl_noise_pinned): the perf
  * events, the rseq CPU, the monitor thread (on another allowed CPU than
  * cpu). Never fails: what does not work is said in info. max_chunk bounds
  * the samples between two tl_noise_chunk_end. Returns NULL only when

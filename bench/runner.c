@@ -753,6 +753,7 @@ int tl_run_execute(struct tl_run *run, void (*on_chunk)(void *ctx, struct tl_run
 		noise_close(run, nz);
 		return -1;
 	}
+	tl_noise_pinned(nz);
 	warm_up(run);
 	for (size_t t = 0; t < run->ntimers; t++) {
 		struct tl_timer *tm = &run->timers[t];
