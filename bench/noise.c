@@ -185,6 +185,21 @@ static int perf_open(uint64_t config, bool switches, int pid, int cpu)
 	return (int)syscall(SYS_perf_event_open, &a, pid, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 }
 
+/* Maps fd's ring (a control page and RING_PAGES of data): the page, or
+ * MAP_FAILED; data and size where the kernel says they are. */
+static struct perf_event_mmap_page *ring_map(int fd, unsigned char **data, uint64_t *size)
+{
+	long pg = sysconf(_SC_PAGESIZE);
+	struct perf_event_mmap_page *m =
+		mmap(NULL, (size_t)pg * (RING_PAGES + 1), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+
+	if (m == MAP_FAILED)
+		return m;
+	*data = (unsigned char *)m + (m->data_offset ? m->data_offset : (uint64_t)pg);
+	*size = m->data_size ? m->data_size : (uint64_t)pg * RING_PAGES;
+	return m;
+}
+
 /* Which task preempted is only in the CPU's own switch records (the
  * thread's name no one else): a CPU-wide event, which needs root,
  * CAP_PERFMON or paranoid <= 0. Its own ring: a CPU-wide event cannot share
@@ -192,7 +207,6 @@ static int perf_open(uint64_t config, bool switches, int pid, int cpu)
 static void wide_setup(struct tl_noise_priv *p, int cpu, struct tl_noise_info *info, char *why,
 		       size_t len)
 {
-	long pg = sysconf(_SC_PAGESIZE);
 	char err[128];
 	void *m;
 
@@ -211,7 +225,7 @@ static void wide_setup(struct tl_noise_priv *p, int cpu, struct tl_noise_info *i
 				   "was %s", cpu, err);
 		return;
 	}
-	m = mmap(NULL, (size_t)pg * (RING_PAGES + 1), PROT_READ | PROT_WRITE, MAP_SHARED, p->wfd, 0);
+	m = ring_map(p->wfd, &p->wdata, &p->wsize);
 	if (m == MAP_FAILED) {
 		snprintf(why, len, "; which task preempted is not named: cannot map the CPU-wide "
 				   "ring: %s", strerror(errno));
@@ -220,8 +234,6 @@ static void wide_setup(struct tl_noise_priv *p, int cpu, struct tl_noise_info *i
 		return;
 	}
 	p->wpage = m;
-	p->wdata = (unsigned char *)m + (p->wpage->data_offset ? p->wpage->data_offset : (uint64_t)pg);
-	p->wsize = p->wpage->data_size ? p->wpage->data_size : (uint64_t)pg * RING_PAGES;
 	info->tasks = true;
 	snprintf(why, len, "; the preempting tasks from PERF_RECORD_SWITCH_CPU_WIDE of a CPU-wide "
 			   "dummy event on CPU %d", cpu);
@@ -230,7 +242,6 @@ static void wide_setup(struct tl_noise_priv *p, int cpu, struct tl_noise_info *i
 static void perf_setup(struct tl_noise *nz, int cpu, struct tl_noise_info *info)
 {
 	struct tl_noise_priv *p = nz->p;
-	long pg = sysconf(_SC_PAGESIZE);
 	char why[TL_NOISE_WHY], wide[TL_NOISE_WHY - 96];
 	void *m;
 
@@ -241,7 +252,7 @@ static void perf_setup(struct tl_noise *nz, int cpu, struct tl_noise_info *info)
 		source(info, "page_fault", false, why);
 		return;
 	}
-	m = mmap(NULL, (size_t)pg * (RING_PAGES + 1), PROT_READ | PROT_WRITE, MAP_SHARED, p->fd, 0);
+	m = ring_map(p->fd, &p->data, &p->size);
 	if (m == MAP_FAILED) {
 		snprintf(why, sizeof why, "cannot map the perf ring buffer: %s", strerror(errno));
 		source(info, "switch", false, why);
@@ -251,8 +262,6 @@ static void perf_setup(struct tl_noise *nz, int cpu, struct tl_noise_info *info)
 		return;
 	}
 	p->page = m;
-	p->data = (unsigned char *)m + (p->page->data_offset ? p->page->data_offset : (uint64_t)pg);
-	p->size = p->page->data_size ? p->page->data_size : (uint64_t)pg * RING_PAGES;
 	nz->head = (volatile uint64_t *)&p->page->data_head;
 	wide_setup(p, cpu, info, wide, sizeof wide);
 	snprintf(why, sizeof why, "PERF_RECORD_SWITCH of a dummy software event (exclude_kernel, "
