@@ -733,30 +733,59 @@ static const char *task_name(struct tl_noise_priv *p, uint32_t tid)
 	return t->name;
 }
 
-/* A switch out (of any task) on the CPU while a noted sample was switched
- * out names a task that ran in its place; our own switch out is stamped a
- * little before the per-thread record of it. */
-static void wide_match(struct tl_noise_priv *p, struct tl_cell_noise *cn, int64_t t,
+/* A preempted note (switched out, not moved) whose out time lies in
+ * [from, to], or NULL. */
+static const struct note *note_out_in(const struct tl_noise_priv *p, int64_t from, int64_t to)
+{
+	for (size_t k = 0; k < p->nnotes; k++) {
+		const struct note *n = &p->notes[k];
+		if (n->t_out && n->c0 == n->c1 && n->t_out >= from && n->t_out <= to)
+			return n;
+	}
+	return NULL;
+}
+
+/* Another task's switch out on the CPU while a noted sample was switched
+ * out names a task that also ran in its place. */
+static void wide_other(struct tl_noise_priv *p, struct tl_cell_noise *cn, int64_t t,
 		       uint32_t next, int64_t end)
 {
-	enum { SLACK_NS = 2000 };
-
 	if (next == 0 || next == p->tid)
 		return;
 	for (size_t k = 0; k < p->nnotes; k++) {
 		const struct note *n = &p->notes[k];
-		if (!n->t_out || n->c0 != n->c1 || t < n->t_out - SLACK_NS ||
-		    t > (n->t_in ? n->t_in : end))
-			continue;
-		count_add(&cn->by, &cn->nby, task_name(p, next), 1);
-		return;
+		if (n->t_out && n->c0 == n->c1 && t >= n->t_out && t <= (n->t_in ? n->t_in : end)) {
+			count_add(&cn->by, &cn->nby, task_name(p, next), 1);
+			return;
+		}
 	}
 }
 
-/* Reads the CPU-wide ring: each SWITCH_CPU_WIDE out record is {header,
- * next_prev_pid, next_prev_tid, pid, tid, time}. */
+/* Our own switch out, as the CPU saw it, names the task that replaced us.
+ * It is paired with the per-thread record of the same switch by order, not
+ * by a time slack: it is the last own out before our next own in, and the
+ * per-thread stamp comes after it (0.3-0.5 us on the guests seen, far more
+ * when the hypervisor stops the vCPU between the two writes). */
+struct own_out {
+	bool open;
+	int64_t t;
+	uint32_t next;
+};
+
+static void own_out_close(struct tl_noise_priv *p, struct tl_cell_noise *cn, struct own_out *o,
+			  int64_t until)
+{
+	if (o->open && o->next != 0 && o->next != p->tid && note_out_in(p, o->t, until))
+		count_add(&cn->by, &cn->nby, task_name(p, o->next), 1);
+	o->open = false;
+}
+
+/* Reads the CPU-wide ring: each SWITCH_CPU_WIDE record is {header,
+ * next_prev_pid, next_prev_tid, pid, tid, time}, pid/tid the task switching
+ * out (or in) and next_prev the other side. */
 static void drain_wide(struct tl_noise_priv *p, struct tl_cell_noise *cn, int64_t end)
 {
+	struct own_out own = { false, 0, 0 };
 	uint64_t head, tail;
 
 	if (!p->wpage)
@@ -771,14 +800,21 @@ static void drain_wide(struct tl_noise_priv *p, struct tl_cell_noise *cn, int64_
 		ring_copy(p->wdata, p->wsize, tail, &h, sizeof h);
 		if (h.size == 0)
 			break;
-		if (cn && h.type == PERF_RECORD_SWITCH_CPU_WIDE &&
-		    (h.misc & PERF_RECORD_MISC_SWITCH_OUT) && h.size >= sizeof h + 24) {
+		if (cn && h.type == PERF_RECORD_SWITCH_CPU_WIDE && h.size >= sizeof h + 24) {
+			bool out = h.misc & PERF_RECORD_MISC_SWITCH_OUT;
 			ring_copy(p->wdata, p->wsize, tail + sizeof h, ids, sizeof ids);
 			ring_copy(p->wdata, p->wsize, tail + sizeof h + 16, &t, sizeof t);
-			wide_match(p, cn, (int64_t)t, ids[1], end);
+			if (ids[3] == p->tid && out)
+				own = (struct own_out){ true, (int64_t)t, ids[1] };
+			else if (ids[3] == p->tid)
+				own_out_close(p, cn, &own, (int64_t)t);
+			else if (out)
+				wide_other(p, cn, (int64_t)t, ids[1], end);
 		}
 		tail += h.size;
 	}
+	if (cn)
+		own_out_close(p, cn, &own, end);
 	__atomic_store_n(&p->wpage->data_tail, head, __ATOMIC_RELEASE);
 }
 

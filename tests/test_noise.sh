@@ -94,7 +94,17 @@ cp "$(command -v sh)" "$tmp/tl-busy"
 run_busy "$tmp/busy.json"; ok $? "run beside a busy loop exits 0"
 "$PY" "$tmp/check.py" "$tmp/busy.json" sources >"$tmp/tap"; tap_from "$tmp/tap"
 "$PY" "$tmp/check.py" "$tmp/busy.json" busy >"$tmp/tap"; tap_from "$tmp/tap"
-"$PY" "$tmp/check.py" "$tmp/busy.json" tasks >"$tmp/tap"; tap_from "$tmp/tap"
+# Which task replaced the run depends on the scheduler too: under load
+# another runnable task on the CPU can take every one of a run's few
+# preemptions. Up to three runs; each miss is said.
+for try in 1 2 3; do
+	"$PY" "$tmp/check.py" "$tmp/busy.json" tasks >"$tmp/tap"
+	grep -q '^not ok' "$tmp/tap" || break
+	[ $try -lt 3 ] || break
+	sed 's/^/# miss: /' "$tmp/tap"
+	run_busy "$tmp/busy_t.json" && cp "$tmp/busy_t.json" "$tmp/busy.json"
+done
+tap_from "$tmp/tap"
 
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&
 	setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$TL_BIN"; then
