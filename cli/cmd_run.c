@@ -570,7 +570,12 @@ static int run_exec(void *st)
 		return TL_EXIT_FAIL;
 	}
 	tl_host_read("/", run.cpu, &host);
-	if (tl_levels_cached()) /* NxLk flushes were sized by them: the JSON says so */
+	/* A ladder's level column is a node fact: the levels a chase sees here
+	 * (0.3 s, before sampling), not only what CPUID claims (a VM's L3 can
+	 * be 508 MiB by CPUID and a few MiB by a chase). */
+	if (!tl_levels_cached() && tl_run_has_ladder(&run))
+		(void)tl_levels_get(run.cpu, host.have_topology ? &host.topo : NULL);
+	if (tl_levels_cached()) /* NxLk flushes or the ladder go by them: the JSON says so */
 		host.levels = *tl_levels_cached();
 	if (!o->quiet) {
 		fprintf(stderr, "sampling on CPU %d: %zu cells x %zu samples\n", run.cpu,

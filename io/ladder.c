@@ -41,6 +41,23 @@ size_t tl_ladder_collect(const struct tl_run *run, const struct tl_analysis *an,
 	return l->n;
 }
 
+bool tl_run_has_ladder(const struct tl_run *run)
+{
+	for (size_t i = 0; i < run->ncells; i++) {
+		const struct tl_cell *a = &run->cells[i];
+		if (a->hidden || a->kernel.kind != TL_KERNEL_LOAD || a->kernel.k == 0)
+			continue;
+		for (size_t j = i + 1; j < run->ncells; j++) {
+			const struct tl_cell *b = &run->cells[j];
+			if (!b->hidden && b->kernel.kind == TL_KERNEL_LOAD && b->kernel.k &&
+			    b->timer == a->timer && b->flush == a->flush &&
+			    b->kernel.bytes != a->kernel.bytes)
+				return true;
+		}
+	}
+	return false;
+}
+
 static void say_steps(FILE *f, const struct tl_ladder *l, const double *ends, const char **names)
 {
 	const struct tl_ladder_fit *x = &l->fit;

@@ -28,6 +28,10 @@ struct tl_ladder {
 size_t tl_ladder_collect(const struct tl_run *run, const struct tl_analysis *an, size_t timer,
 			 size_t flush, const double *ends, size_t nends, struct tl_ladder *l);
 
+/* Whether the run will print a ladder: some timer and flush chase two or
+ * more sizes (what tl_ladder_collect gathers, before any sample). */
+bool tl_run_has_ladder(const struct tl_run *run);
+
 /* The ladders and chain costs of the run, with their checks said plainly;
  * nothing when the run has no load, mul or fma cells. topo may be NULL. */
 void tl_ladder_print(FILE *f, const struct tl_run *run, const struct tl_analysis *an,

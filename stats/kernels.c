@@ -53,27 +53,58 @@ static double sse(const double *s1, const double *s2, size_t a, size_t b)
 	return v > 0 ? v : 0;
 }
 
-/* Where the least-squares single step over y[a..b) begins (b - a >= 2):
- * the cut that leaves the least squares around the two means. Ties go to
- * the lower cut. */
-static size_t one_step(const double *y, size_t a, size_t b)
+/* The steps placed together: cut[0] < cut[1] < ... each within the points
+ * of the two levels it separates (after lo[s], before hi[s]), at the least
+ * squares of the piecewise-constant fit around each run's mean. Placed one
+ * at a time, two neighbouring steps could both take the one big jump and
+ * name it twice, once beside the wrong cache's end. Ties go to lower cuts.
+ * At most TL_LADDER_LEVELS - 1 steps over 64 points: a full search. */
+struct step_search {
+	const double *s1, *s2;
+	size_t n, nsteps;
+	const size_t *lo, *hi;
+	size_t at[TL_LADDER_LEVELS - 1], best_at[TL_LADDER_LEVELS - 1];
+	double best;
+};
+
+static void place_steps(struct step_search *q, size_t s, size_t from, double acc)
+{
+	if (s == q->nsteps) {
+		acc += sse(q->s1, q->s2, from, q->n);
+		if (acc < q->best - 1e-12) {
+			q->best = acc;
+			memcpy(q->best_at, q->at, sizeof q->at);
+		}
+		return;
+	}
+	for (size_t c = q->lo[s] + 1 > from + 1 ? q->lo[s] + 1 : from + 1; c < q->hi[s]; c++) {
+		q->at[s] = c;
+		place_steps(q, s + 1, c, acc + sse(q->s1, q->s2, from, c));
+	}
+}
+
+static void fit_steps(const double *y, struct tl_ladder_fit *f)
 {
 	double s1[TL_LADDER_MAX_POINTS + 1] = { 0 }, s2[TL_LADDER_MAX_POINTS + 1] = { 0 };
-	double best = INFINITY;
-	size_t at = a + 1;
+	size_t lo[TL_LADDER_LEVELS - 1], hi[TL_LADDER_LEVELS - 1];
+	struct step_search q = { s1, s2, f->n, f->nsteps, lo, hi, { 0 }, { 0 }, INFINITY };
 
-	for (size_t i = a; i < b; i++) {
+	for (size_t i = 0; i < f->n; i++) {
 		s1[i + 1] = s1[i] + y[i];
 		s2[i + 1] = s2[i] + y[i] * y[i];
 	}
-	for (size_t c = a + 1; c < b; c++) {
-		double v = sse(s1, s2, a, c) + sse(s1, s2, c, b);
-		if (v < best - 1e-12) {
-			best = v;
-			at = c;
-		}
+	for (size_t s = 0; s < f->nsteps; s++) {
+		lo[s] = s ? f->topo_cut[s - 1] : 0;
+		hi[s] = s + 1 < f->nsteps ? f->topo_cut[s + 1] : f->n;
+		q.best_at[s] = f->topo_cut[s]; /* always a valid placement */
 	}
-	return at;
+	place_steps(&q, 0, 0, 0.0);
+	for (size_t s = 0; s < f->nsteps; s++) {
+		size_t c = q.best_at[s], a = s ? q.best_at[s - 1] : 0;
+		size_t b = s + 1 < f->nsteps ? q.best_at[s + 1] : f->n;
+		f->cut[s] = c;
+		f->step_ratio[s] = exp(gsl_stats_mean(y + c, 1, b - c) - gsl_stats_mean(y + a, 1, c - a));
+	}
 }
 
 static double r2_of(double sse_fit, double sst)
@@ -128,13 +159,6 @@ int stats_ladder_fit(const double *bytes, const double *ns, size_t n, const doub
 	for (size_t i = 1, s = 0; i < n; i++)
 		if (f->level[i] != f->level[i - 1])
 			f->topo_cut[s++] = i;
-	/* Each step is looked for between the levels it separates only, so a
-	 * level that is not there (or not flat) moves its own step, not all. */
-	for (size_t s = 0; s < f->nsteps; s++) {
-		size_t a = s ? f->topo_cut[s - 1] : 0, b = s + 1 < f->nsteps ? f->topo_cut[s + 1] : n;
-		f->cut[s] = one_step(y, a, b);
-		f->step_ratio[s] = exp(gsl_stats_mean(y + f->cut[s], 1, b - f->cut[s]) -
-				       gsl_stats_mean(y + a, 1, f->cut[s] - a));
-	}
+	fit_steps(y, f);
 	return 0;
 }

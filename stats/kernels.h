@@ -53,15 +53,16 @@ struct tl_ladder_fit {
 	bool monotone;                 /* level means non-decreasing (within the tolerance) */
 	int worse_level;               /* first level faster than the one before (-1: none) */
 	/* Where each step is: step j, between two neighbouring levels, begins
-	 * at point cut[j] by the least-squares single step over the points of
-	 * those two levels (log latency), beside topo_cut[j], the first point of
+	 * at point cut[j], within the points of those two levels; the steps
+	 * are placed together (increasing cuts, least squares of log latency
+	 * around each run's mean), beside topo_cut[j], the first point of
 	 * the upper level by the topology. They differ where the cache ends are
 	 * not where the latency steps (a VM may report caches it does not give). */
 	size_t nsteps;
 	size_t cut[TL_LADDER_LEVELS - 1], topo_cut[TL_LADDER_LEVELS - 1];
 	/* How much slower the upper side of the step is at cut[j]: the ratio of
-	 * the geometric means of the points on either side within the two
-	 * levels. Under TL_LADDER_MIN_STEP there is no step to place. */
+	 * the geometric means of the fitted runs on either side of it. Under
+	 * TL_LADDER_MIN_STEP there is no step to place. */
 	double step_ratio[TL_LADDER_LEVELS - 1];
 };
 

@@ -93,6 +93,26 @@ static void test_misplaced_step(void)
 	is_near(f.step_ratio[1], 7.5, 1e-12, "that step is 30 / 4 = 7.5x (by hand)");
 }
 
+/* The Zen 5 guest with its measured L3 (4MiB): one big jump between 2 and
+ * 4MiB. Placed one at a time, both steps took it (and the L3 one was said
+ * to be "not at L3's end 4MiB"); placed together, the L3 step is the small
+ * rise into memory, which is under TL_LADDER_MIN_STEP. */
+static void test_one_jump_two_steps(void)
+{
+	const double b[] = { 1 * MIB, 2 * MIB, 4 * MIB, 8 * MIB, 16 * MIB };
+	const double y[] = { 29.9, 30.2, 131, 143, 159 };
+	const double ends[] = { 1 * MIB, 4 * MIB };
+	struct tl_ladder_fit f;
+
+	ok(stats_ladder_fit(b, y, 5, ends, 2, &f) == 0, "ladder with one jump and two cache ends");
+	ok(f.topo_cut[0] == 1 && f.topo_cut[1] == 3, "topology cuts 1 (2MiB), 3 (8MiB)");
+	/* by hand (python): SSE of log latency over c0 in 1..2, c1 in c0+1..4 is
+	 * least at (2, 4), 0.0038909 */
+	ok(f.cut[0] == 2 && f.cut[1] == 4, "the steps at 4MiB and 16MiB, never both at one point");
+	is_near(f.step_ratio[0], 4.554750591562496, 1e-12, "the jump: sqrt(131*143)/sqrt(29.9*30.2)");
+	is_near(f.step_ratio[1], 1.161698578024785, 1e-12, "the rest: 159/sqrt(131*143), no step");
+}
+
 static void test_rules(void)
 {
 	const double b[] = { 16 * KIB, 32 * KIB, 64 * KIB, 128 * KIB };
@@ -117,6 +137,7 @@ int main(void)
 {
 	test_chain();
 	test_ladder();
+	test_one_jump_two_steps();
 	test_misplaced_step();
 	test_rules();
 	return tap_done();

@@ -84,7 +84,7 @@ ok $? "info's caches spoiler is bad exactly when memory_levels disagrees with th
 sed -n '/^memory ladder/,$p' "$tmp/lad.live" >"$tmp/a"
 sed -n '/^memory ladder/,$p' "$tmp/lad.again" >"$tmp/b"
 [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"; ok $? "report prints the ladder the run printed, labels included"
-"$PY" - "$tmp/lad.json" "$tmp/b" <<'PY'
+cat >"$tmp/labels.py" <<'PY'
 import json, re, sys
 h = json.load(open(sys.argv[1]))["host"]
 lv = {l["name"]: l for l in h.get("memory_levels") or []}
@@ -111,5 +111,22 @@ said = "(level ends from the node's measured levels:" in text
 print("%d sizes, ends %s, %d replaced by the chase" % (rows, ends, replaced))
 sys.exit(1 if bad or rows == 0 or said != (replaced > 0) else 0)
 PY
+"$PY" "$tmp/labels.py" "$tmp/lad.json" "$tmp/b"
 ok $? "every size of the saved ladder carries the level the file's measured levels give it"
+
+# Sizes given in bytes size no flush by the levels, yet the ladder's level
+# column is still a node fact: the run measures the levels for it (a VM's
+# CPUID L3 can be 508MiB where a chase reads memory from 8MiB) and the file
+# keeps them.
+"$TL_BIN" run --backend "$sim" -n 20 --kernel 'load:1MiB..16MiB' --json "$tmp/lad2.json" \
+	>"$tmp/lad2.live" 2>/dev/null
+"$PY" -c 'import json,sys; h = json.load(open(sys.argv[1]))["host"]; sys.exit(not (h.get("memory_levels_source") and "memory_levels" in h))' \
+	"$tmp/lad2.json"
+ok $? "a ladder of sizes in bytes records the node's memory levels (or why not)"
+"$TL_BIN" report "$tmp/lad2.json" >"$tmp/lad2.again" 2>/dev/null
+sed -n '/^memory ladder/,$p' "$tmp/lad2.live" >"$tmp/a"
+sed -n '/^memory ladder/,$p' "$tmp/lad2.again" >"$tmp/b"
+[ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"; ok $? "report prints that ladder as the run did"
+"$PY" "$tmp/labels.py" "$tmp/lad2.json" "$tmp/b"
+ok $? "and labels its sizes by the measured levels"
 done_testing
