@@ -32,10 +32,12 @@ int tl_jitter_shift_unsized(const struct tl_comparison *main, double alpha, char
 	return 1;
 }
 
-int tl_jitter_controls_fail(const struct tl_comparison *main, const struct tl_comparison *aa,
-			    const struct tl_comparison *sw, double swapped_p, double alpha,
-			    char *why, size_t whylen)
+int tl_jitter_unreliable(const struct tl_comparison *main, const struct tl_comparison *aa,
+			 const struct tl_comparison *sw, double swapped_p, double alpha, char *why,
+			 size_t whylen)
 {
+	if (tl_jitter_shift_unsized(main, alpha, why, whylen))
+		return 1;
 	if (!aa || aa->na == 0 || aa->nb == 0) {
 		snprintf(why, whylen, "the A/A control (D = 0) had no samples on one side");
 		return 1;
@@ -138,9 +140,8 @@ static int evaluate(struct tl_timer *t, const struct tl_flush *f, const struct t
 	r->sw_shift = sw.shift;
 	r->sw_lo = sw.lo;
 	r->sw_hi = sw.hi;
-	if (tl_jitter_shift_unsized(&m, p->alpha, r->control_why, sizeof r->control_why) ||
-	    tl_jitter_controls_fail(&m, &aa, &sw, 1.0 - k.p, p->alpha, r->control_why,
-				    sizeof r->control_why)) {
+	if (tl_jitter_unreliable(&m, &aa, &sw, 1.0 - k.p, p->alpha, r->control_why,
+				 sizeof r->control_why)) {
 		r->unreliable++;
 		return 2;
 	}

@@ -50,12 +50,6 @@ struct tl_detect_result {
 
 void tl_detect_defaults(struct tl_detect_params *p);
 
-/* The controls' verdict on a jitter result (bench/kernel.h's arms): 1 with
- * why when they fail -- the A/A arm (D = 0) has no samples on one side or
- * shows a shift (Mann-Whitney p < alpha), or the P-swapped arm's shift
- * interval does not meet the main one's (sw NULL: not judged) -- else 0.
- * A failed result is "unreliable here", never detected: the lab's own
- * split, not the injected ADDs, would be what moved. */
 struct tl_comparison;
 /* 1 with why when a detection (Mann-Whitney p < alpha) is not sized: the
  * shift's 95 % interval is not above 0. The ranks then see the two
@@ -64,17 +58,24 @@ struct tl_comparison;
  * [-0.38, 0.38]), so the answer "sees D ns" would not be true. */
 int tl_jitter_shift_unsized(const struct tl_comparison *main, double alpha, char *why,
 			    size_t whylen);
-int tl_jitter_controls_fail(const struct tl_comparison *main, const struct tl_comparison *aa,
-			    const struct tl_comparison *sw, double swapped_p, double alpha,
-			    char *why, size_t whylen);
+/* Whether a jitter result (bench/kernel.h's arms) is "unreliable here",
+ * never detected: 1 with why when a detection is not sized
+ * (tl_jitter_shift_unsized) or the controls fail -- the A/A arm (D = 0)
+ * has no samples on one side or shows a shift (Mann-Whitney p < alpha),
+ * or the P-swapped arm's shift interval does not meet the main one's (sw
+ * NULL: not judged) -- else 0. A failed control means the lab's own
+ * split, not the injected ADDs, would be what moved. */
+int tl_jitter_unreliable(const struct tl_comparison *main, const struct tl_comparison *aa,
+			 const struct tl_comparison *sw, double swapped_p, double alpha, char *why,
+			 size_t whylen);
 
 /* Searches on the calling thread (pin it first): doubles D from 1 until it
  * is detected, then bisects between the last miss and the first hit (to
  * 1/16 of D, or 1 ADD), each
  * evaluation a fresh seeded jitter:K,D,0.5 cell of n samples (flushing f
  * before each); a D is detected when two of (at most) three draws detect
- * it, and a draw whose A/A or P-swapped control fails
- * (tl_jitter_controls_fail) counts as a miss. Each draw measures 3n
+ * it, and a draw that is unsized or whose A/A or P-swapped control fails
+ * (tl_jitter_unreliable) counts as a miss. Each draw measures 3n
  * samples: its own n and n for each control, interleaved sample by sample.
  * Near the boundary detection is a rate, not a wall, so the answer
  * estimates the D where the test's power passes 1/2, within the scatter

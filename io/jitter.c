@@ -58,13 +58,10 @@ static void judge(const struct tl_cell *c, struct tl_jitter *j)
 			 "the P-swapped control (P = %g) had no samples on one side",
 			 1.0 - c->kernel.p);
 		j->unreliable = true;
-	} else if (j->ok && j->detected &&
-		   tl_jitter_shift_unsized(&j->cmp, TL_JITTER_ALPHA, j->reason, sizeof j->reason)) {
-		j->unreliable = true;
 	} else if (j->ok) {
-		j->unreliable = tl_jitter_controls_fail(&j->cmp, j->aa.ok ? &j->aa.cmp : NULL, sw,
-							1.0 - c->kernel.p, TL_JITTER_ALPHA, j->reason,
-							sizeof j->reason) != 0;
+		j->unreliable = tl_jitter_unreliable(&j->cmp, j->aa.ok ? &j->aa.cmp : NULL, sw,
+						     1.0 - c->kernel.p, TL_JITTER_ALPHA, j->reason,
+						     sizeof j->reason) != 0;
 	}
 	if (j->unreliable)
 		j->detected = false;
