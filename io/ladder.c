@@ -8,6 +8,12 @@
 #include "bench/levels.h"
 #include "bench/size.h"
 
+/* A point of a ladder: a chase the run shows (any timer, any flush). */
+static bool ladder_cell(const struct tl_cell *c)
+{
+	return !c->hidden && c->kernel.kind == TL_KERNEL_LOAD && c->kernel.k != 0;
+}
+
 size_t tl_ladder_collect(const struct tl_run *run, const struct tl_analysis *an, size_t timer,
 			 size_t flush, const double *ends, size_t nends, struct tl_ladder *l)
 {
@@ -19,8 +25,8 @@ size_t tl_ladder_collect(const struct tl_run *run, const struct tl_analysis *an,
 		double b = (double)c->kernel.bytes;
 		size_t at = 0;
 
-		if (c->hidden || c->timer != timer || c->flush != flush ||
-		    c->kernel.kind != TL_KERNEL_LOAD || c->kernel.k == 0 || l->n == TL_LADDER_MAX_POINTS)
+		if (!ladder_cell(c) || c->timer != timer || c->flush != flush ||
+		    l->n == TL_LADDER_MAX_POINTS)
 			continue;
 		while (at < l->n && l->bytes[at] < b)
 			at++;
@@ -43,18 +49,13 @@ size_t tl_ladder_collect(const struct tl_run *run, const struct tl_analysis *an,
 
 bool tl_run_has_ladder(const struct tl_run *run)
 {
-	for (size_t i = 0; i < run->ncells; i++) {
-		const struct tl_cell *a = &run->cells[i];
-		if (a->hidden || a->kernel.kind != TL_KERNEL_LOAD || a->kernel.k == 0)
-			continue;
-		for (size_t j = i + 1; j < run->ncells; j++) {
-			const struct tl_cell *b = &run->cells[j];
-			if (!b->hidden && b->kernel.kind == TL_KERNEL_LOAD && b->kernel.k &&
-			    b->timer == a->timer && b->flush == a->flush &&
+	for (size_t i = 0; i < run->ncells; i++)
+		for (size_t j = i + 1; j < run->ncells && ladder_cell(&run->cells[i]); j++) {
+			const struct tl_cell *a = &run->cells[i], *b = &run->cells[j];
+			if (ladder_cell(b) && b->timer == a->timer && b->flush == a->flush &&
 			    b->kernel.bytes != a->kernel.bytes)
 				return true;
 		}
-	}
 	return false;
 }
 

@@ -346,14 +346,14 @@ static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run
 	    rd_number(r, o, "resolution_ns", true, &c->resolution_ns) < 0)
 		return -1;
 	c->d_ns_per_add = NAN;
-	/* D in ns: the label keeps what was asked, "d" the ADDs it became. A
-	 * real timer's jitter cell has its ns per ADD whatever D was given in. */
+	/* D in ns: the label keeps what was asked, "d" the ADDs it became, and
+	 * its ns per ADD must be there. A real timer's jitter cell has one
+	 * whatever D was given in. */
 	if (c->kernel.kind == TL_KERNEL_JITTER && c->kernel.d_ns > 0 &&
-	    (rd_uint(r, o, "d", false, &c->kernel.d) < 0 ||
-	     rd_number(r, o, "d_ns_per_add", true, &c->d_ns_per_add) < 0))
+	    rd_uint(r, o, "d", false, &c->kernel.d) < 0)
 		return -1;
-	if (c->kernel.kind == TL_KERNEL_JITTER && !(c->kernel.d_ns > 0) &&
-	    json_object_get(o, "d_ns_per_add") &&
+	if (c->kernel.kind == TL_KERNEL_JITTER &&
+	    (c->kernel.d_ns > 0 || json_object_get(o, "d_ns_per_add")) &&
 	    rd_number(r, o, "d_ns_per_add", true, &c->d_ns_per_add) < 0)
 		return -1;
 	/* Lengths are checked before anything of size n is allocated, so a

@@ -82,6 +82,14 @@ enum tl_search_kind {
 	TL_SEARCH_TDIFF, /* sensitivity: x is delta in ADDs, y the overlap (alpha) */
 };
 
+/* Sets at A0 fast t_diff's model starts from, t_min's near ones included:
+ * t_min leaves 1 to 5 near its answer. 3 doubled the median t_diff cost
+ * in two of bench_search's four sim cases and did not lower the worst
+ * disagreement with Algorithm 2 (1.61 against 1.29 of the allowance on
+ * issue 21's sd 8 case). Its answer's least scatter goes by it too
+ * (bench/search_summary.c). */
+#define TL_SEARCH_FAST_TDIFF_POOL 2
+
 /* What a fast t_min search leaves for the fast t_diff search that follows
  * it: the filtered sets it measured and where. t_diff's model needs the
  * spread at t_min, which t_min's last evaluations (within a few % of its

@@ -89,12 +89,8 @@
  * a pair only catches a model that is far off (see above), and at q 20
  * the three of before made fast's t_diff cost 4 sets of n */
 #define FAST_CONFIRM_PAIRS 1
-/* sets at A0 before the first t_diff prediction, t_min's near ones
- * included: t_min leaves 1 to 5 near its answer. 3 doubled the median
- * t_diff cost in two of bench_search's four sim cases and did not lower
- * the worst disagreement with Algorithm 2 (1.61 against 1.29 of the
- * allowance on issue 21's sd 8 case) */
-#define FAST_TDIFF_POOL 2
+/* sets at A0 before the first t_diff prediction (stats/search.h) */
+#define FAST_TDIFF_POOL TL_SEARCH_FAST_TDIFF_POOL
 /* t_min's sets this close to A0 (a share of it) stand in for sets at A0 */
 #define FAST_CARRY_NEAR 0.10
 /* ... or this close, when t_min's model saw the spread constant in t */
