@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include "bench/levels.h"
+#include "bench/levels_store.h"
 
 #include <errno.h>
 #include <math.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "backends/backend.h"
@@ -70,6 +72,17 @@ static uint64_t size_limit(void)
 	return max < mem ? max : mem;
 }
 
+/* How many of the last sizes all read memory's latency: one busy moment
+ * can lift a single L3 size past it (2MiB read 58 ns, then 4MiB 48 ns). */
+static size_t held_memory(const double *ns, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && ns[n - 1 - k] >= STATS_LEVELS_MEMORY_NS)
+		k++;
+	return k;
+}
+
 /* Done when memory latency has held for MEMORY_POINTS sizes, or the chase
  * is past twice the largest reported level with no memory step yet to wait
  * for beyond the limit. */
@@ -79,7 +92,8 @@ static bool enough(const double *bytes, const double *ns, size_t n, uint64_t rep
 
 	if (stats_levels_find(bytes, ns, n, 0, &lv) < 0)
 		return false;
-	if (lv.memory_seen && n - lv.memory.first >= MEMORY_POINTS)
+	if (lv.memory_seen && n - lv.memory.first >= MEMORY_POINTS &&
+	    held_memory(ns, n) >= MEMORY_POINTS)
 		return true;
 	return !lv.memory_seen && reported && bytes[n - 1] >= 2.0 * (double)reported &&
 	       bytes[n - 1] >= (double)(8u << 20);
@@ -129,55 +143,197 @@ static double write_rate(const struct tl_levels *lv)
 	return best > 0 && isfinite(best) ? (double)bytes / (best * 1e9) : 0;
 }
 
-static void say_range(char *buf, size_t len, size_t *used, const char *name,
-		      const struct stats_level *a, const struct stats_level *b)
-{
-	char a0[32], a1[32], b0[32], b1[32];
+/* Passes: the chase of the sizes up to memory, repeated until the median
+ * ladder's steps hold. One pass is a moment: on the Intel guest three
+ * single chases in a row put L3's end at 16, 32 and 8 MiB while the
+ * latency the lab flushes by had not moved. */
+#define PASSES_MIN 3
+#define PASSES_MAX 9
+#define PASSES_BUDGET_S 5.0
 
-	tl_size_format((uint64_t)a->lo_bytes, a0, sizeof a0);
-	tl_size_format((uint64_t)a->hi_bytes, a1, sizeof a1);
-	tl_size_format((uint64_t)b->lo_bytes, b0, sizeof b0);
-	tl_size_format((uint64_t)b->hi_bytes, b1, sizeof b1);
-	if (*used < len)
-		*used += (size_t)snprintf(buf + *used, len - *used, "%s%s at %s-%s, then %s-%s",
-					  *used ? "; " : "", name, a0, a1, b0, b1);
+struct passes {
+	size_t n, upto;      /* passes held; sizes [0, upto) are chased again */
+	size_t nrep;         /* caches reported: at most as many levels per pass */
+	double ns[PASSES_MAX][STATS_LEVELS_MAX_POINTS];
+	struct stats_levels found[PASSES_MAX];
+};
+
+/* The steps a finding places, as one comparable list: each cache's last
+ * size at its latency, then where memory begins (0: none). */
+static size_t steps_of(const struct stats_levels *f, double *sig)
+{
+	size_t n = 0;
+
+	for (size_t j = 0; j < f->ncaches; j++)
+		sig[n++] = f->cache[j].lo_bytes;
+	sig[n++] = f->memory_seen ? f->memory.lo_bytes : 0;
+	return n;
 }
 
-/* Busy neighbours move the steps between chases (the bhyve guest's L3
- * read 4-8 MiB in a quiet moment, 1-2 MiB in a busy one): the sizes below
- * memory are chased again (they are the quick ones) and a step that moved
- * is said with both places. */
-static void recheck(struct tl_timer *t, const struct tl_topology *topo, struct tl_levels *lv)
+static bool same_steps(const struct stats_levels *a, const struct stats_levels *b)
 {
-	double ends[3], ns[STATS_LEVELS_MAX_POINTS];
-	const char *names[4];
-	size_t nrep = tl_topology_ends(topo, ends, names), used = 0;
-	struct stats_levels again;
+	double x[STATS_LEVELS_MAX_CACHES + 1], y[STATS_LEVELS_MAX_CACHES + 1];
+	size_t n = steps_of(a, x);
 
-	if (!lv->found.memory_seen)
-		return;
+	return n == steps_of(b, y) && !memcmp(x, y, n * sizeof *x);
+}
+
+/* The per-size median over the passes: what the levels are found on. */
+static void median_ladder(const struct passes *ps, const struct tl_levels *lv, double *ns)
+{
+	double v[PASSES_MAX];
+
+	for (size_t i = 0; i < lv->npoints; i++) {
+		for (size_t p = 0; p < ps->n; p++)
+			v[p] = ps->ns[p][i];
+		ns[i] = stats_median(v, ps->n);
+	}
+}
+
+static void chase_pass(struct tl_timer *t, const struct tl_levels *lv, struct passes *ps)
+{
+	double *ns = ps->ns[ps->n];
+
 	for (size_t i = 0; i < lv->npoints; i++)
-		ns[i] = lv->bytes[i] <= lv->found.memory.lo_bytes ? chase_ns(t, (uint64_t)lv->bytes[i])
-								  : lv->ns[i];
-	if (stats_levels_find(lv->bytes, ns, lv->npoints, nrep, &again) < 0)
-		return;
-	for (size_t j = 0; j < lv->found.ncaches || j < again.ncaches; j++) {
-		const struct stats_level *a = j < lv->found.ncaches ? &lv->found.cache[j] : NULL;
-		const struct stats_level *b = j < again.ncaches ? &again.cache[j] : NULL;
-		char name[32];
+		ns[i] = i < ps->upto ? chase_ns(t, (uint64_t)lv->bytes[i]) : ps->ns[0][i];
+	(void)stats_levels_find(lv->bytes, ns, lv->npoints, ps->nrep, &ps->found[ps->n]);
+	ps->n++;
+}
 
-		snprintf(name, sizeof name, "level %u", (unsigned)(j + 1));
-		for (size_t k = 0; a && k < lv->nlevels; k++)
-			if (lv->level[k].seen && lv->level[k].boundary_bytes == (uint64_t)a->lo_bytes)
-				snprintf(name, sizeof name, "%s", lv->level[k].name);
-		if (a && b && a->lo_bytes == b->lo_bytes)
+/* The sizes worth chasing again: up to the first two at memory latency
+ * (past them only memory's creep with the TLB, which places no step). */
+static size_t chase_upto(const struct tl_levels *lv)
+{
+	size_t held = held_memory(lv->ns, lv->npoints);
+	size_t upto = held ? lv->npoints - held + 2 : lv->npoints;
+
+	return upto < lv->npoints ? upto : lv->npoints;
+}
+
+/* Repeats the chase until the median ladder's steps are the same after
+ * each of the last two passes (at least PASSES_MIN), or the budget ends;
+ * lv's ladder becomes that median. */
+static void settle(struct tl_timer *t, const struct tl_topology *topo, struct tl_levels *lv,
+		   struct passes *ps)
+{
+	double ends[3], med[STATS_LEVELS_MAX_POINTS], t0 = tl_monotonic_s();
+	const char *names[4];
+	size_t nrep = tl_topology_ends(topo, ends, names);
+	struct stats_levels prev = lv->found, now;
+	unsigned held = 0;
+
+	ps->upto = chase_upto(lv);
+	ps->nrep = nrep;
+	memcpy(ps->ns[0], lv->ns, lv->npoints * sizeof *lv->ns);
+	(void)stats_levels_find(lv->bytes, lv->ns, lv->npoints, nrep, &ps->found[0]);
+	ps->n = 1;
+	while (ps->n < PASSES_MAX) {
+		chase_pass(t, lv, ps);
+		median_ladder(ps, lv, med);
+		if (stats_levels_find(lv->bytes, med, lv->npoints, nrep, &now) < 0)
+			break;
+		held = same_steps(&now, &prev) ? held + 1 : 0;
+		prev = now;
+		if (ps->n >= PASSES_MIN && held >= 2)
+			break;
+		if (tl_monotonic_s() - t0 > PASSES_BUDGET_S)
+			break;
+	}
+	median_ladder(ps, lv, med);
+	memcpy(lv->ns, med, lv->npoints * sizeof *med);
+	lv->passes = (unsigned)ps->n;
+	lv->settled = ps->n >= PASSES_MIN && held >= 2;
+}
+
+static double log_gap(double a, double b)
+{
+	return fabs(log(a / b));
+}
+
+/* The pass's cache level nearest (in log size) to a boundary at lo. */
+static const struct stats_level *nearest(const struct stats_levels *f, double lo)
+{
+	const struct stats_level *best = NULL;
+
+	for (size_t j = 0; j < f->ncaches; j++)
+		if (!best || log_gap(f->cache[j].lo_bytes, lo) < log_gap(best->lo_bytes, lo))
+			best = &f->cache[j];
+	return best;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The boundary range the passes are sure of: the median ladder's own step,
+ * widened to where the middle half of the passes put it (the outer quarter
+ * on each side is a moment a neighbour filled the cache, not the node). */
+static void trimmed_range(uint64_t *lo, size_t nlo, uint64_t *hi, size_t nhi,
+			  struct tl_memory_level *l, uint64_t own_lo, uint64_t own_hi)
+{
+	size_t cut_lo = nlo / 4, cut_hi = nhi / 4;
+
+	qsort(lo, nlo, sizeof *lo, cmp_u64);
+	qsort(hi, nhi, sizeof *hi, cmp_u64);
+	l->range_lo_bytes = nlo && lo[cut_lo] < own_lo ? lo[cut_lo] : own_lo;
+	l->range_hi_bytes = nhi && hi[nhi - 1 - cut_hi] > own_hi ? hi[nhi - 1 - cut_hi] : own_hi;
+}
+
+/* Each level's boundary as the range the passes agree it lies in. */
+static void set_ranges(struct tl_levels *lv, const struct passes *ps)
+{
+	for (size_t i = 0; i < lv->nlevels; i++) {
+		struct tl_memory_level *l = &lv->level[i];
+		bool memory = !strcmp(l->name, "memory");
+		uint64_t lo[PASSES_MAX], hi[PASSES_MAX];
+		size_t nlo = 0, nhi = 0;
+
+		if (!l->seen || (!memory && !l->boundary_hi_bytes))
 			continue;
-		if (a && b)
-			say_range(lv->unstable, sizeof lv->unstable, &used, name, a, b);
-		else if (used < sizeof lv->unstable)
-			used += (size_t)snprintf(lv->unstable + used, sizeof lv->unstable - used,
-						 "%s%s %s", used ? "; " : "", name,
-						 a ? "not seen the second time" : "seen only the second time");
+		for (size_t p = 0; p < ps->n; p++) {
+			const struct stats_levels *f = &ps->found[p];
+			const struct stats_level *near = nearest(f, (double)l->boundary_bytes);
+
+			if (memory && f->memory_seen && f->memory.first > 0) {
+				lo[nlo++] = (uint64_t)lv->bytes[f->memory.first - 1];
+				hi[nhi++] = (uint64_t)f->memory.lo_bytes;
+			} else if (!memory && near) {
+				lo[nlo++] = (uint64_t)near->lo_bytes;
+				if (near->hi_bytes > 0)
+					hi[nhi++] = (uint64_t)near->hi_bytes;
+			}
+		}
+		if (memory)
+			trimmed_range(lo, nlo, hi, nhi, l, l->boundary_bytes / 2, l->boundary_bytes);
+		else
+			trimmed_range(lo, nlo, hi, nhi, l, l->boundary_bytes, l->boundary_hi_bytes);
+	}
+}
+
+/* A step the passes placed more than one doubling apart is said, with
+ * where; so is a chase that never settled. */
+static void say_unstable(struct tl_levels *lv)
+{
+	size_t used = 0;
+
+	lv->unstable[0] = '\0';
+	if (!lv->settled)
+		used += (size_t)snprintf(lv->unstable, sizeof lv->unstable,
+					 "the steps did not settle in %u passes", lv->passes);
+	for (size_t i = 0; i < lv->nlevels && used < sizeof lv->unstable; i++) {
+		const struct tl_memory_level *l = &lv->level[i];
+		char a[32], b[32];
+
+		if (!l->seen || !l->range_lo_bytes || l->range_hi_bytes <= 2 * l->range_lo_bytes)
+			continue;
+		tl_size_format(l->range_lo_bytes, a, sizeof a);
+		tl_size_format(l->range_hi_bytes, b, sizeof b);
+		used += (size_t)snprintf(lv->unstable + used, sizeof lv->unstable - used,
+					 "%s%s between %s and %s over %u passes", used ? "; " : "",
+					 l->name, a, b, lv->passes);
 	}
 }
 
@@ -196,15 +352,25 @@ static void probe(int cpu, const struct tl_topology *topo, struct tl_levels *lv)
 	snprintf(lv->timer, sizeof lv->timer, "%s", use);
 	chase_ladder(&t, topo, lv);
 	tl_levels_from_ladder(lv->bytes, lv->ns, lv->npoints, topo, lv);
-	if (lv->measured)
-		recheck(&t, topo, lv);
+	if (lv->measured) {
+		struct passes *ps = calloc(1, sizeof *ps);
+
+		if (ps) {
+			settle(&t, topo, lv, ps);
+			tl_levels_from_ladder(lv->bytes, lv->ns, lv->npoints, topo, lv);
+			set_ranges(lv, ps);
+			say_unstable(lv);
+			free(ps);
+		}
+	}
 	tl_timer_close(&t);
 	if (!lv->measured)
 		return;
 	lv->write_bytes_per_ns = write_rate(lv);
+	lv->measured_at = (int64_t)time(NULL);
 	snprintf(lv->source, sizeof lv->source,
-		 "a chase on CPU %d with %s, 2MiB pages where granted, %.1f s", cpu, use,
-		 tl_monotonic_s() - t0);
+		 "a chase on CPU %d with %s, 2MiB pages where granted, median of %u passes, %.1f s",
+		 cpu, use, lv->passes, tl_monotonic_s() - t0);
 }
 
 static void from_file(const char *path, const struct tl_topology *topo, struct tl_levels *lv)
@@ -221,8 +387,40 @@ static void from_file(const char *path, const struct tl_topology *topo, struct t
 }
 
 static struct tl_levels cached;
-static bool have_cached;
+static bool have_cached, remeasure_asked;
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void tl_levels_remeasure(void)
+{
+	remeasure_asked = true;
+}
+
+static bool remeasure_wanted(void)
+{
+	const char *env = getenv("TL_LEVELS");
+
+	return remeasure_asked || (env && !strcmp(env, "remeasure"));
+}
+
+/* The node's record, when a fresh one is kept: the same levels in every
+ * run on this node until it goes stale. */
+static bool from_record(int cpu, const struct tl_topology *topo, struct tl_levels *lv)
+{
+	char why[TL_WHY_MAX];
+
+	(void)cpu;
+	if (remeasure_wanted())
+		return false;
+	return tl_levels_store_load(topo, lv, why, sizeof why) == 0;
+}
+
+static void keep(int cpu, struct tl_levels *lv)
+{
+	char why[TL_WHY_MAX];
+
+	if (lv->measured && tl_levels_store_save(cpu, lv, why, sizeof why) < 0)
+		snprintf(lv->kept, sizeof lv->kept, "not kept: %s", why);
+}
 
 static void measure(int cpu, const struct tl_topology *topo, struct tl_levels *lv)
 {
@@ -240,6 +438,9 @@ static void measure(int cpu, const struct tl_topology *topo, struct tl_levels *l
 		tl_levels_from_ladder(NULL, NULL, 0, topo, lv);
 		return;
 	}
+	if (from_record(cpu, topo, lv))
+		return;
+	memset(lv, 0, sizeof *lv);
 	CPU_ZERO(&before);
 	if (sched_getaffinity(0, sizeof before, &before) || tl_cpu_pin(cpu, why, sizeof why) < 0) {
 		snprintf(lv->why, sizeof lv->why, "not measured: %s", why);
@@ -247,6 +448,7 @@ static void measure(int cpu, const struct tl_topology *topo, struct tl_levels *l
 	}
 	probe(cpu, topo, lv);
 	(void)sched_setaffinity(0, sizeof before, &before);
+	keep(cpu, lv);
 }
 
 const struct tl_levels *tl_levels_get(int cpu, const struct tl_topology *topo)
@@ -289,6 +491,7 @@ static void add(struct tl_levels *lv, const char *name, uint64_t cpuid,
 	l->boundary_bytes = m ? (uint64_t)m->lo_bytes : 0;
 	l->boundary_hi_bytes = m ? (uint64_t)m->hi_bytes : 0;
 	l->cpuid_agrees = m && cpuid && stats_levels_agree(m, (double)cpuid);
+	l->range_lo_bytes = l->range_hi_bytes = 0;
 }
 
 void tl_levels_from_ladder(const double *bytes, const double *ns, size_t n,
@@ -430,6 +633,36 @@ static const struct tl_memory_level *named(const struct tl_levels *lv, const cha
 	return NULL;
 }
 
+/* A level that comes out at or below the one under it is not a level of
+ * its own there: it takes the first size chased past its step (all the
+ * chase says it holds is below that), or, when that is no larger either,
+ * none (on the Intel guest a busy moment read L3's step at 2MiB, equal to
+ * L2's reported 2MiB, and a ladder lost its L3 rung). */
+static void keep_increasing(const struct tl_levels *lv, uint64_t *const *size, char *note,
+			    size_t len, size_t *used)
+{
+	static const char *const names[] = { "L1d", "L2", "L3" };
+
+	for (int j = 1; j < 3 && *used < len; j++) {
+		const struct tl_memory_level *l = named(lv, names[j]);
+		uint64_t below = *size[j - 1], up = l && l->seen ? l->boundary_hi_bytes : 0;
+		char a[32], b[32];
+
+		if (!*size[j] || !below || *size[j] > below)
+			continue;
+		tl_size_format(below, b, sizeof b);
+		*size[j] = up > below ? up : 0;
+		tl_size_format(*size[j], a, sizeof a);
+		*used += (size_t)snprintf(note + *used, len - *used,
+					  *size[j] ? "%s%s %s, past its step (the step is not above "
+						     "%s's %s)"
+						   : "%s%s none apart from %s (its step is not above "
+						     "%s's %s)",
+					  *used ? "; " : "", names[j], *size[j] ? a : names[j - 1],
+					  names[j - 1], b);
+	}
+}
+
 void tl_levels_sizing(const struct tl_levels *lv, const struct tl_topology *reported,
 		      struct tl_topology *out, char *note, size_t len)
 {
@@ -459,4 +692,6 @@ void tl_levels_sizing(const struct tl_levels *lv, const struct tl_topology *repo
 					 lv->reported_by, b);
 		*size[j] = by;
 	}
+	if (lv->measured)
+		keep_increasing(lv, size, note, len, &used);
 }

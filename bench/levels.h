@@ -33,6 +33,10 @@ struct tl_memory_level {
 	double latency_ns;     /* NaN: not seen */
 	bool seen;             /* the chase shows a level here */
 	bool cpuid_agrees;     /* reported size within 2x of the boundary */
+	/* The sizes the boundary surely lies between over every pass of the
+	 * chase: a cache ends above range_lo and below range_hi; memory begins
+	 * above range_lo and at or below range_hi. 0: not measured. */
+	uint64_t range_lo_bytes, range_hi_bytes;
 };
 
 struct tl_levels {
@@ -46,20 +50,36 @@ struct tl_levels {
 	struct stats_levels found;
 	size_t nlevels;
 	struct tl_memory_level level[TL_MEMORY_LEVELS_MAX];
-	/* Where a second chase of the sizes below memory put a step elsewhere
-	 * ("L3 at 4MiB-8MiB, then 1MiB-2MiB"): busy neighbours move them.
-	 * "" when both chases agree (or only one ran). */
+	/* Where the passes put a step more than one doubling apart ("L3
+	 * between 2MiB and 16MiB over 7 passes"), and whether the passes
+	 * settled at all: busy neighbours move the steps. "" when every step
+	 * held within one doubling. */
 	char unstable[320];
+	unsigned passes;       /* chases of the same sizes whose median the levels are */
+	bool settled;          /* the median's steps held over the last passes */
+	/* The node's record (bench/levels_store.h): where it is kept, when it
+	 * was measured (seconds since the epoch), and whether this process
+	 * read it rather than chasing. */
+	char kept[320];
+	int64_t measured_at;
+	bool from_record;
 	/* Bytes written per ns by the flush loop over a buffer past the last
 	 * level (0: not measured): what a flush of N bytes costs per sample. */
 	double write_bytes_per_ns;
 };
 
-/* The node's levels, measured once per process on CPU cpu (pinned for the
- * chase, its affinity restored), then cached: later calls return the same.
+/* The node's levels: read from the node's record when a fresh one is kept
+ * (bench/levels_store.h), else measured on CPU cpu (pinned for the chase,
+ * its affinity restored) and kept; then cached in the process: later calls
+ * return the same. TL_LEVELS=remeasure or tl_levels_remeasure() chase
+ * again and replace the record.
  * topo may be NULL (nothing reported). Never fails: why says what is
  * missing. Not while a run samples on that CPU. */
 const struct tl_levels *tl_levels_get(int cpu, const struct tl_topology *topo);
+
+/* The next tl_levels_get chases again and replaces the node's record
+ * (`info --remeasure`). Before the first tl_levels_get. */
+void tl_levels_remeasure(void);
 
 /* What tl_levels_get measured in this process, NULL when it never ran:
  * for documents that state what sized the run without chasing again. */

@@ -7,6 +7,7 @@
 
 #include "backends/backend.h"
 #include "bench/host.h"
+#include "bench/levels.h"
 #include "bench/noise.h"
 #include "bench/probe.h"
 #include "bench/runner.h"
@@ -20,7 +21,7 @@
 
 #define WHY_LEN 1024
 static const char usage_text[] =
-	"usage: ticklab info [--json] [--cpu C]\n"
+	"usage: ticklab info [--json] [--cpu C] [--remeasure]\n"
 	"\n"
 	"Describes the node: CPU, caches (and a load's latency in each, measured),\n"
 	"TSC frequency and resolution, clocksource,\n"
@@ -30,10 +31,13 @@ static const char usage_text[] =
 	"\n"
 	"  --json      the same as one JSON object on stdout\n"
 	"  -c, --cpu C the CPU to describe and measure on (default: the last allowed)\n"
+	"  --remeasure chase the memory levels again and replace the node's record\n"
+	"              (every run on this node sizes 4xL3 by that record)\n"
 	"  -h, --help  this help\n";
 
 static const struct option longopts[] = {
 	{"json", no_argument, NULL, OPT_JSON},
+	{"remeasure", no_argument, NULL, OPT_FIRST_FREE},
 	{"cpu", required_argument, NULL, 'c'},
 	{"help", no_argument, NULL, 'h'},
 	{NULL, 0, NULL, 0},
@@ -73,9 +77,25 @@ static void print_ladder(const struct tl_host *h)
 	printf("\n");
 }
 
+/* ", within 1MiB-4MiB over 5 passes": the range every pass agrees the
+ * boundary lies in, when it is wider than the one step printed. */
+static const char *sure(const struct tl_levels *lv, const struct tl_memory_level *l, char *buf,
+			size_t len)
+{
+	char lo[32], hi[32];
+
+	buf[0] = '\0';
+	if (!l->range_hi_bytes || !lv->passes)
+		return buf;
+	tl_size_format(l->range_lo_bytes, lo, sizeof lo);
+	tl_size_format(l->range_hi_bytes, hi, sizeof hi);
+	snprintf(buf, len, " (every pass: %s-%s of %u)", lo, hi, lv->passes);
+	return buf;
+}
+
 static void print_level(const struct tl_levels *lv, const struct tl_memory_level *l)
 {
-	char b[32], hi[32], rep[32], top[32];
+	char b[32], hi[32], rep[32], top[32], range[96];
 
 	tl_size_format(l->boundary_bytes, b, sizeof b);
 	tl_size_format(l->boundary_hi_bytes, hi, sizeof hi);
@@ -83,12 +103,14 @@ static void print_level(const struct tl_levels *lv, const struct tl_memory_level
 	tl_size_format(lv->npoints ? (uint64_t)lv->bytes[lv->npoints - 1] : 0, top, sizeof top);
 	printf("              %-6s ", l->name);
 	if (!strcmp(l->name, "memory"))
-		printf("%6.3g ns from %s (chased up to %s)\n", l->latency_ns, b, top);
+		printf("%6.3g ns from %s%s (chased up to %s)\n", l->latency_ns, b,
+		       sure(lv, l, range, sizeof range), top);
 	else if (!l->seen)
 		printf("     - not seen by the chase (reported %s)\n", rep);
 	else if (l->boundary_hi_bytes)
-		printf("%6.3g ns up to %s, step at %s-%s%s%s%s\n", l->latency_ns, b, b, hi,
-		       l->cpuid_bytes ? "; reported " : "", l->cpuid_bytes ? rep : "",
+		printf("%6.3g ns up to %s, step at %s-%s%s%s%s%s\n", l->latency_ns, b, b, hi,
+		       sure(lv, l, range, sizeof range), l->cpuid_bytes ? "; reported " : "",
+		       l->cpuid_bytes ? rep : "",
 		       !l->cpuid_bytes ? "" : l->cpuid_agrees ? " (agrees)" : " (does NOT agree)");
 	else
 		printf("%6.3g ns up to %s at least (no step seen)%s%s%s\n", l->latency_ns, b,
@@ -115,9 +137,11 @@ static void print_levels(const struct tl_host *h)
 	if (words[0])
 		printf("              ! %s\n", words);
 	if (lv->unstable[0])
-		printf("              ! unstable: a second chase moved steps (busy neighbours?): %s\n",
+		printf("              ! unstable: the passes moved steps (busy neighbours?): %s\n",
 		       lv->unstable);
 	printf("              measured by %s\n", lv->source);
+	if (lv->kept[0])
+		printf("              %s\n", lv->kept);
 }
 
 static void print_host(const struct tl_host *h)
@@ -331,6 +355,9 @@ static int info_option(void *st, int c, const char *arg, char *why, size_t whyle
 		return 0;
 	case 'c':
 		return opts_parse_cpu(arg, &o->cpu, why, whylen);
+	case OPT_FIRST_FREE:
+		tl_levels_remeasure();
+		return 0;
 	default:
 		return CLI_NOT_MINE;
 	}

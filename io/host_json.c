@@ -37,10 +37,16 @@ static json_t *levels_to_json(const struct tl_levels *lv)
 	for (size_t i = 0; i < lv->nlevels; i++) {
 		const struct tl_memory_level *l = &lv->level[i];
 
-		tl_json_append(a, json_pack("{s:s, s:o, s:o, s:o, s:o, s:b, s:b}", "name", l->name,
+		json_t *range = l->range_hi_bytes
+					? json_pack("[I, I]", (json_int_t)l->range_lo_bytes,
+						    (json_int_t)l->range_hi_bytes)
+					: json_null();
+
+		tl_json_append(a, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:b, s:b}", "name", l->name,
 					    "cpuid_bytes", bytes_or_null(l->cpuid_bytes),
 					    "boundary_bytes", bytes_or_null(l->boundary_bytes),
 					    "boundary_hi_bytes", bytes_or_null(l->boundary_hi_bytes),
+					    "boundary_range_bytes", range,
 					    "latency_ns", tl_json_real(l->latency_ns), "seen", l->seen,
 					    "cpuid_agrees", l->cpuid_agrees));
 	}
@@ -72,6 +78,11 @@ static void levels_set(json_t *o, const struct tl_levels *lv, const struct tl_to
 	tl_json_set(o, "memory_levels_chase", ladder_points_to_json(lv));
 	tl_json_set(o, "memory_levels_unstable",
 		    lv->unstable[0] ? json_string(lv->unstable) : json_null());
+	tl_json_set(o, "memory_levels_passes",
+		    lv->passes ? json_integer((json_int_t)lv->passes) : json_null());
+	tl_json_set(o, "memory_levels_settled", lv->passes ? json_boolean(lv->settled) : json_null());
+	/* where the node keeps them, so every run on it sizes NxLk alike */
+	tl_json_set(o, "memory_levels_kept", lv->kept[0] ? json_string(lv->kept) : json_null());
 	/* what NxLk flushes went by: the reported sizes, or these measured ones */
 	tl_json_set(o, "cache_multiples_sized_by",
 		    json_string(sizing[0] ? sizing : "the reported cache sizes"));
@@ -206,6 +217,18 @@ static uint64_t bytes_at(const json_t *o, const char *key)
 	return b > 0 ? (uint64_t)b : 0;
 }
 
+static void range_at(const json_t *l, struct tl_memory_level *m)
+{
+	const json_t *r = json_object_get(l, "boundary_range_bytes");
+	json_int_t lo = json_integer_value(json_array_get(r, 0));
+	json_int_t hi = json_integer_value(json_array_get(r, 1));
+
+	if (json_array_size(r) == 2 && lo > 0 && hi >= lo) {
+		m->range_lo_bytes = (uint64_t)lo;
+		m->range_hi_bytes = (uint64_t)hi;
+	}
+}
+
 bool tl_host_json_levels(const json_t *host, struct tl_levels *lv)
 {
 	const json_t *levels = json_object_get(host, "memory_levels"), *l;
@@ -227,6 +250,7 @@ bool tl_host_json_levels(const json_t *host, struct tl_levels *lv)
 					? json_number_value(json_object_get(l, "latency_ns"))
 					: NAN;
 		m->seen = json_is_true(json_object_get(l, "seen"));
+		range_at(l, m);
 		m->cpuid_agrees = json_is_true(json_object_get(l, "cpuid_agrees"));
 		if (!strcmp(name, "memory") && m->seen && m->boundary_bytes) {
 			lv->found.memory_seen = true;

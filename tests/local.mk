@@ -59,7 +59,11 @@ tests_test_levels_SOURCES = tests/test_levels.c tests/tap.h
 tests_test_levels_LDADD = $(TL_LIBS)
 TESTS += tests/test_levels
 EXTRA_DIST += tests/fixtures/hwloc-amd-zen3-kvm-guest.xml tests/fixtures/chase/amd-zen3-kvm-guest.txt \
-	tests/fixtures/chase/amd-zen5-bhyve-guest.txt tests/fixtures/chase/amd-zen5-bhyve-guest-busy.txt
+	tests/fixtures/chase/amd-zen5-bhyve-guest.txt tests/fixtures/chase/amd-zen5-bhyve-guest-busy.txt \
+	tests/fixtures/hwloc-intel-xeon-kvm-guest.xml tests/fixtures/chase/intel-xeon-kvm-guest.txt
+# The node's levels record: one chase, the same 4xL3 in every run after it.
+TESTS += tests/test_levels_store.sh
+EXTRA_DIST += tests/test_levels_store.sh
 # In the TUI: NxLk sized by the measured levels, the long-run ask.
 TESTS += tests/test_tui_levels.sh
 EXTRA_DIST += tests/test_tui_levels.sh tests/golden/long-run-80x24.txt
