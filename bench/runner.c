@@ -287,13 +287,17 @@ void tl_run_own_config(struct tl_run *run, const struct tl_run_config *cfg)
 	}
 	uint64_t *flush = tl_xcalloc(cfg->nflush, sizeof *flush);
 	struct tl_kernel *kernels = tl_xcalloc(cfg->nkernels, sizeof *kernels);
+	char **names = tl_xcalloc(cfg->nflush ? cfg->nflush : 1, sizeof *names);
 	if (cfg->nflush)
 		memcpy(flush, cfg->flush_bytes, cfg->nflush * sizeof *flush);
+	for (size_t i = 0; cfg->flush_names && i < cfg->nflush; i++)
+		names[i] = cfg->flush_names[i] ? tl_xstrdup(cfg->flush_names[i]) : NULL;
 	if (cfg->nkernels)
 		memcpy(kernels, cfg->kernels, cfg->nkernels * sizeof *kernels);
 	run->cfg = *cfg;
 	run->cfg.backends = (const char **)ids;
 	run->cfg.flush_bytes = flush;
+	run->cfg.flush_names = (const char *const *)names;
 	run->cfg.kernels = kernels;
 }
 
@@ -340,9 +344,12 @@ static int prepare(struct tl_run *run, const struct tl_run_config *cfg, char *wh
 	}
 
 	run->flush_bytes = tl_xcalloc(cfg->nflush, sizeof *run->flush_bytes);
+	run->flush_names = tl_xcalloc(cfg->nflush, sizeof *run->flush_names);
 	run->flushes = tl_xcalloc(cfg->nflush, sizeof *run->flushes);
 	for (size_t i = 0; i < cfg->nflush; i++) {
 		run->flush_bytes[i] = cfg->flush_bytes[i];
+		if (cfg->flush_names && cfg->flush_names[i])
+			run->flush_names[i] = tl_xstrdup(cfg->flush_names[i]);
 		if (tl_flush_init(&run->flushes[i], cfg->flush_bytes[i], why, whylen))
 			return -1;
 		run->nflush++;
@@ -805,8 +812,14 @@ void tl_run_free(struct tl_run *run)
 	for (size_t i = 0; run->flushes && i < run->nflush; i++)
 		tl_flush_free(&run->flushes[i]);
 	free(run->flushes);
+	for (size_t i = 0; run->flush_names && i < run->nflush; i++)
+		free(run->flush_names[i]);
+	free(run->flush_names);
 	free(run->flush_bytes);
 	free((void *)run->cfg.backends);
+	for (size_t i = 0; run->cfg.flush_names && i < run->cfg.nflush; i++)
+		free((void *)run->cfg.flush_names[i]);
+	free((void *)run->cfg.flush_names);
 	free((void *)run->cfg.flush_bytes);
 	free((void *)run->cfg.kernels);
 	memset(run, 0, sizeof *run);
@@ -841,6 +854,7 @@ void tl_run_snapshot(const struct tl_run *run, struct tl_run *snap)
 	snap->timers = run->timers;
 	snap->ntimers = run->ntimers;
 	snap->flush_bytes = run->flush_bytes;
+	snap->flush_names = run->flush_names;
 	snap->flushes = run->flushes;
 	snap->nflush = run->nflush;
 	snap->cells = cells;
@@ -860,4 +874,28 @@ void tl_run_snapshot_free(struct tl_run *snap)
 {
 	free(snap->cells);
 	memset(snap, 0, sizeof *snap);
+}
+
+const char *tl_run_flush_name(const struct tl_run *run, size_t f)
+{
+	return run->flush_names && f < run->nflush ? run->flush_names[f] : NULL;
+}
+
+void tl_run_flush_label(const struct tl_run *run, size_t f, char *buf, size_t len)
+{
+	const char *name = tl_run_flush_name(run, f);
+	uint64_t literal;
+	char size[32], why[128];
+
+	tl_size_format(f < run->nflush ? run->flush_bytes[f] : 0, size, sizeof size);
+	/* a plain size says its bytes already; a cache multiple does not */
+	if (!name || tl_size_parse(name, NULL, &literal, why, sizeof why) == 0)
+		snprintf(buf, len, "%s", size);
+	else
+		snprintf(buf, len, "%s (%s)", name, size);
+}
+
+bool tl_flush_matches(const char *name_a, uint64_t bytes_a, const char *name_b, uint64_t bytes_b)
+{
+	return name_a && name_b ? strcmp(name_a, name_b) == 0 : bytes_a == bytes_b;
 }

@@ -48,6 +48,9 @@ struct tl_run_config {
 	const char **backends; /* ids with parameters */
 	size_t nbackends;
 	const uint64_t *flush_bytes;
+	/* Each flush as the user gave it ("4xL3"), beside its bytes: files key
+	 * cells by it and tables show both. NULL, or an entry NULL: none. */
+	const char *const *flush_names;
 	size_t nflush;
 	const struct tl_kernel *kernels;
 	size_t nkernels;
@@ -63,6 +66,7 @@ struct tl_run {
 	struct tl_timer *timers;
 	size_t ntimers;
 	uint64_t *flush_bytes;
+	char **flush_names;             /* parallel to flush_bytes; an entry NULL: none given */
 	struct tl_flush *flushes;       /* one buffer per flush size, allocated once */
 	size_t nflush;
 	struct tl_cell *cells;
@@ -92,6 +96,19 @@ int tl_run_prepare(struct tl_run *run, const struct tl_run_config *cfg, char *wh
  * (samples taken so far are kept: cell->done), -1 with why on error. */
 int tl_run_execute(struct tl_run *run, void (*on_chunk)(void *ctx, struct tl_run *run, size_t cell),
 		   void *ctx, char *why, size_t whylen);
+
+/* The flush as a table shows it: "4xL3 (16MiB)" when it was given by a
+ * name that is not a plain size, else the size ("16MiB"). */
+void tl_run_flush_label(const struct tl_run *run, size_t f, char *buf, size_t len);
+
+/* Whether two flushes are the same cell's: by the names given when both
+ * have one (4xL3 is 4xL3 whatever bytes each node's L3 made it), else by
+ * bytes. */
+bool tl_flush_matches(const char *name_a, uint64_t bytes_a, const char *name_b,
+		      uint64_t bytes_b);
+
+/* The name flush f was given by, NULL when none. */
+const char *tl_run_flush_name(const struct tl_run *run, size_t f);
 
 /* Frees everything a run holds, whether tl_run_prepare or the loader
  * (io/results.h) built it; the run is left zeroed, so a second call is

@@ -306,7 +306,7 @@ static const char *cell_flush(const struct tl_run *run, size_t c)
 {
 	static char buf[32];
 
-	tl_size_format(run->flush_bytes[run->cells[c].flush], buf, sizeof buf);
+	tl_run_flush_label(run, run->cells[c].flush, buf, sizeof buf);
 	return buf;
 }
 

@@ -99,6 +99,7 @@ struct run_opts {
 	char **backends;
 	size_t nbackends;
 	uint64_t *flush;
+	char **flush_names;     /* as given: "4xL3" keys the cell in files */
 	size_t nflush;
 	struct tl_kernel *kernels;
 	size_t nkernels;
@@ -126,13 +127,8 @@ static int check_backends(struct run_opts *o, char *why, size_t whylen)
 
 static int check_flush(struct run_opts *o, char *why, size_t whylen)
 {
-	char **names;
-
-	if (opts_parse_flush(o->flush_text, o->cpu, &names, &o->flush, &o->nflush, why,
-			     whylen) < 0)
-		return -1;
-	opts_free_list(names, o->nflush);
-	return 0;
+	return opts_parse_flush(o->flush_text, o->cpu, &o->flush_names, &o->flush, &o->nflush,
+				why, whylen);
 }
 
 static int check_kernels(struct run_opts *o, char *why, size_t whylen)
@@ -198,12 +194,14 @@ static int check_baseline(struct run_opts *o, char *why, size_t whylen)
 			for (size_t f = 0; f < o->nflush; f++)
 				for (size_t k = 0; k < o->nkernels; k++)
 					if (strcmp(o->base.timers[c->timer].id, o->backends[b]) == 0 &&
-					    o->base.flush_bytes[c->flush] == o->flush[f] &&
+					    tl_flush_matches(tl_run_flush_name(&o->base, c->flush),
+							     o->base.flush_bytes[c->flush],
+							     o->flush_names[f], o->flush[f]) &&
 					    strcmp(c->kernel.label, o->kernels[k].label) == 0)
 						return 0;
 	}
 	snprintf(why, whylen, "--baseline '%s' has no cell this run measures (a cell matches on "
-			      "backend id, flush size and kernel)", o->baseline);
+			      "backend id, flush (by the name given, else its size) and kernel)", o->baseline);
 	return -1;
 }
 
@@ -215,6 +213,7 @@ static void run_release(void *st)
 		tl_run_unload(&o->base, &o->base_meta);
 	opts_free_list(o->backends, o->nbackends);
 	free(o->flush);
+	opts_free_list(o->flush_names, o->nflush);
 	free(o->kernels);
 }
 
@@ -548,6 +547,7 @@ static int run_exec(void *st)
 		.backends = (const char **)o->backends,
 		.nbackends = o->nbackends,
 		.flush_bytes = o->flush,
+		.flush_names = (const char *const *)o->flush_names,
 		.nflush = o->nflush,
 		.kernels = o->kernels,
 		.nkernels = o->nkernels,

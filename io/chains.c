@@ -71,7 +71,7 @@ static void print_block(FILE *f, const struct tl_run *run, const struct tl_analy
 	double per_add = have_add ? add.ns_per_op : NAN;
 	char flush[32], cyc[32];
 
-	tl_size_format(run->flush_bytes[fl], flush, sizeof flush);
+	tl_run_flush_label(run, fl, flush, sizeof flush);
 	fprintf(f, "chains, %s, flush %s: ns per op = slope of p50 in K (p50 / K for one K); "
 		   "cycles = ns per op / ns per ADD\n",
 		run->timers[t].id, flush);

@@ -198,7 +198,7 @@ void tl_jitter_print(FILE *f, const struct tl_run *run, size_t cell, const struc
 	const struct tl_cell *c = &run->cells[cell];
 	char flush[32];
 
-	tl_size_format(run->flush_bytes[c->flush], flush, sizeof flush);
+	tl_run_flush_label(run, c->flush, flush, sizeof flush);
 	fprintf(f, "%s, flush %s, %s: ", run->timers[c->timer].id, flush, c->kernel.label);
 	if (!j->ok) {
 		fprintf(f, "%s\n", j->note);

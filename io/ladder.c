@@ -121,7 +121,7 @@ static void print_ladder(FILE *f, const struct tl_run *run, const struct tl_ladd
 {
 	char flush[32];
 
-	tl_size_format(run->flush_bytes[l->flush], flush, sizeof flush);
+	tl_run_flush_label(run, l->flush, flush, sizeof flush);
 	fprintf(f, "memory ladder, %s, flush %s: ns per load = p50 / K, each K loads chasing a "
 		   "random cycle\n",
 		run->timers[l->timer].id, flush);

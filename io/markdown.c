@@ -62,7 +62,7 @@ static int md_summary(FILE *f, const struct tl_run *run, const struct tl_analysi
 
 static void cell_names(const struct tl_run *run, size_t i, char *flush, size_t flen)
 {
-	tl_size_format(run->flush_bytes[run->cells[i].flush], flush, flen);
+	tl_run_flush_label(run, run->cells[i].flush, flush, flen);
 }
 
 static int md_jitter(FILE *f, const struct tl_run *run, uint64_t seed)

@@ -234,7 +234,7 @@ int tl_plot_ladder(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
 
 			if (tl_ladder_collect(run, an, t, fl, NULL, 0, &r->l[r->n]) == 0)
 				continue;
-			tl_size_format(run->flush_bytes[fl], size, sizeof size);
+			tl_run_flush_label(run, fl, size, sizeof size);
 			snprintf(r->label[r->n], sizeof r->label[r->n], "%s, flush %s",
 				 run->timers[t].id, size);
 			r->n++;

@@ -140,7 +140,7 @@ int tl_plot_noise(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
 			snprintf(why, whylen, "out of memory (the noise agreement of a cell)");
 			goto out;
 		}
-		tl_size_format(run->flush_bytes[c->flush], size, sizeof size);
+		tl_run_flush_label(run, c->flush, size, sizeof size);
 		snprintf(r->label[r->n], sizeof r->label[r->n], "%s, flush %s, %s", t->id, size,
 			 c->kernel.label);
 		const struct tl_noise_agree *a = &r->ag[r->n];

@@ -113,7 +113,7 @@ static int series_load(const struct tl_run *run, enum tl_os_method m, uint64_t s
 			return -1;
 		r->n++;
 		gsl_sort(s->v, 1, s->n);
-		tl_size_format(run->flush_bytes[cell->flush], fl, sizeof fl);
+		tl_run_flush_label(run, cell->flush, fl, sizeof fl);
 		snprintf(s->part[0], sizeof s->part[0], "%s", run->timers[cell->timer].id);
 		snprintf(s->part[1], sizeof s->part[1], "flush %s", fl);
 		snprintf(s->part[2], sizeof s->part[2], "%s", cell->kernel.label);

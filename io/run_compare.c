@@ -76,7 +76,8 @@ long tl_run_match(const struct tl_run *b, const struct tl_run *a, size_t i)
 		const struct tl_cell *d = &b->cells[j];
 
 		if (!d->hidden && strcmp(b->timers[d->timer].id, a->timers[c->timer].id) == 0 &&
-		    b->flush_bytes[d->flush] == a->flush_bytes[c->flush] &&
+		    tl_flush_matches(tl_run_flush_name(b, d->flush), b->flush_bytes[d->flush],
+				     tl_run_flush_name(a, c->flush), a->flush_bytes[c->flush]) &&
 		    strcmp(d->kernel.label, c->kernel.label) == 0)
 			return (long)j;
 	}
@@ -114,6 +115,7 @@ static int compare_cell(const struct tl_run *base, size_t i, const struct tl_run
 	stats_filter_cost(xa, na, ea ? stats_median(ea, nea) : 0);
 	row->base_cell = i;
 	row->new_cell = j;
+	row->new_flush_bytes = new_->flush_bytes[new_->cells[j].flush];
 	row->base_median = stats_median(xa, na);
 	free(xa);
 	/* Both sides hold samples: it cannot refuse. */
@@ -212,8 +214,29 @@ void tl_shift_text(double v, char *buf, size_t len)
 		snprintf(buf, len, "0");
 }
 
+/* "4xL3 (16MiB)", and "4xL3 (16MiB; NEW 8MiB)" when the two runs resolved
+ * the name to other bytes: the cell is the same question, asked of
+ * another buffer, and the reader must know. */
+static void flush_text(const struct tl_run *base, const struct tl_cell_compare *r, char *buf,
+		       size_t len)
+{
+	size_t f = base->cells[r->base_cell].flush;
+	char label[96], other[32];
+
+	tl_run_flush_label(base, f, label, sizeof label);
+	if (r->new_flush_bytes == base->flush_bytes[f]) {
+		snprintf(buf, len, "%s", label);
+		return;
+	}
+	tl_size_format(r->new_flush_bytes, other, sizeof other);
+	if (label[strlen(label) - 1] == ')')
+		snprintf(buf, len, "%.*s; NEW %s)", (int)strlen(label) - 1, label, other);
+	else
+		snprintf(buf, len, "%s (NEW %s)", label, other);
+}
+
 struct row_text {
-	char flush[32], shift[40], iv[80], rel[40], mwu[32], ks[32], verdict[64];
+	char flush[160], shift[40], iv[80], rel[40], mwu[32], ks[32], verdict[64];
 };
 
 static void row_text(const struct tl_run *base, const struct tl_cell_compare *r,
@@ -221,7 +244,7 @@ static void row_text(const struct tl_run *base, const struct tl_cell_compare *r,
 {
 	char sh[32], lo[32], hi[32], rel[32];
 
-	tl_size_format(base->flush_bytes[base->cells[r->base_cell].flush], t->flush, sizeof t->flush);
+	flush_text(base, r, t->flush, sizeof t->flush);
 	tl_shift_text(r->cmp.shift, sh, sizeof sh);
 	snprintf(t->shift, sizeof t->shift, "%s ns", sh);
 	tl_shift_text(r->cmp.lo, lo, sizeof lo);
@@ -286,6 +309,10 @@ json_t *tl_cell_compare_json(const struct tl_run *base, const struct tl_cell_com
 
 	tl_json_set(o, "backend", json_string(base->timers[c->timer].id));
 	tl_json_set(o, "flush_bytes", json_integer((json_int_t)base->flush_bytes[c->flush]));
+	if (tl_run_flush_name(base, c->flush))
+		tl_json_set(o, "flush_name", json_string(tl_run_flush_name(base, c->flush)));
+	if (row->new_flush_bytes != base->flush_bytes[c->flush])
+		tl_json_set(o, "flush_bytes_new", json_integer((json_int_t)row->new_flush_bytes));
 	tl_json_set(o, "kernel", json_string(c->kernel.label));
 	tl_json_set(o, "n_base", json_integer((json_int_t)cmp->na));
 	tl_json_set(o, "n_new", json_integer((json_int_t)cmp->nb));

@@ -26,6 +26,9 @@ struct tl_cell_compare {
 	bool ticks;                 /* compared as BASE's and NEW's ticks times BASE's rate
 				     * (one clock on one node), else each in its own ns */
 	double rate_base, rate_new; /* each run's ns per unit (its own calibration) */
+	/* NEW's bytes for the flush: cells match by the name the user gave,
+	 * and a 4xL3 may have been other bytes on the day NEW ran. */
+	uint64_t new_flush_bytes;
 };
 
 struct tl_run_compare {

@@ -167,6 +167,8 @@ static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_
 	}
 	tl_json_set(o, "flush_bytes", json_integer((json_int_t)flush));
 	tl_json_set(o, "flush", json_string(flush_text));
+	if (tl_run_flush_name(run, c->flush))
+		tl_json_set(o, "flush_name", json_string(tl_run_flush_name(run, c->flush)));
 	tl_json_set(o, "n", json_integer((json_int_t)done));
 	tl_json_set(o, "n_planned", json_integer((json_int_t)c->n));
 	tl_json_set(o, "overhead", tl_json_real(c->overhead_ns));

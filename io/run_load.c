@@ -8,6 +8,7 @@
 #include "io/term_safe.h"
 
 #include <errno.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -241,9 +242,12 @@ static long find_or_add_timer(struct tl_run *run, const struct tl_backend *b, co
 	return (long)run->ntimers++;
 }
 
-static long find_or_add_flush(struct tl_run *run, uint64_t bytes)
+/* A flush by its bytes; the name it was given comes with the first cell
+ * that names it (every cell of one flush carries the same). */
+static long find_or_add_flush(struct tl_run *run, uint64_t bytes, const char *name)
 {
 	uint64_t *grown;
+	char **names;
 
 	for (size_t i = 0; i < run->nflush; i++)
 		if (run->flush_bytes[i] == bytes)
@@ -252,8 +256,37 @@ static long find_or_add_flush(struct tl_run *run, uint64_t bytes)
 	if (!grown)
 		return -1;
 	run->flush_bytes = grown;
+	names = realloc(run->flush_names, (run->nflush + 1) * sizeof *names);
+	if (!names)
+		return -1;
+	run->flush_names = names;
 	grown[run->nflush] = bytes;
+	names[run->nflush] = name ? tl_xstrdup(name) : NULL;
 	return (long)run->nflush++;
+}
+
+/* "flush_name": the flush as the user gave it ("4xL3"), optional (files
+ * before it was kept have none). A name is a size's text: short and
+ * printable. */
+static int rd_flush_name(struct reader *r, const json_t *o, const char **name)
+{
+	const json_t *v = json_object_get(o, "flush_name");
+
+	*name = NULL;
+	if (!v || json_is_null(v))
+		return 0;
+	if (!json_is_string(v))
+		return rd_fail(r, "flush_name", "expected a string, got %s", type_name(v));
+	*name = json_string_value(v);
+	if (!**name || strlen(*name) >= 64)
+		return rd_fail(r, "flush_name", "must be 1 to 63 characters (a size such as 4xL3)");
+	for (const char *p = *name; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr(".x*+-_", *p))
+			return rd_fail(r, "flush_name",
+				       "'%.63s' is not a flush size's text (accepted: letters, digits, "
+				       "'.', 'x')",
+				       *name);
+	return 0;
 }
 
 static int rd_kernel(struct reader *r, const json_t *o, struct tl_kernel *out)
@@ -312,6 +345,7 @@ static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run
 	const struct tl_backend *b;
 	double ns_per_unit;
 	uint64_t flush, n, planned;
+	const char *flush_name;
 	long ti, fi;
 	char noise_why[200];
 
@@ -331,7 +365,7 @@ static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run
 	if (!(ns_per_unit > 0) || !isfinite(ns_per_unit))
 		return rd_fail(r, "ns_per_unit", "must be a positive number, got %g", ns_per_unit);
 	if (rd_kernel(r, o, &c->kernel) < 0 || rd_uint(r, o, "flush_bytes", false, &flush) < 0 ||
-	    rd_uint(r, o, "n", false, &n) < 0)
+	    rd_flush_name(r, o, &flush_name) < 0 || rd_uint(r, o, "n", false, &n) < 0)
 		return -1;
 	planned = n;
 	if (rd_uint(r, o, "n_planned", true, &planned) < 0)
@@ -372,7 +406,7 @@ static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run
 				       (unsigned long long)n);
 	}
 	ti = find_or_add_timer(run, b, id, ns_per_unit);
-	fi = find_or_add_flush(run, flush);
+	fi = find_or_add_flush(run, flush, flush_name);
 	/* A saved file has exactly the samples that were taken: n = done. */
 	c->n = (size_t)n;
 	if (ti < 0 || fi < 0)
@@ -495,7 +529,7 @@ static void fill_config(struct tl_run *run, size_t n, int cpu, uint64_t seed)
 	}
 	tl_run_own_config(run, &(struct tl_run_config){
 		.backends = ids, .nbackends = run->ntimers, .flush_bytes = run->flush_bytes,
-		.nflush = run->nflush, .kernels = ks, .nkernels = nk, .n = n, .cpu = cpu,
+		.flush_names = (const char *const *)run->flush_names, .nflush = run->nflush, .kernels = ks, .nkernels = nk, .n = n, .cpu = cpu,
 		.seed = seed});
 	free(ids);
 	free(ks);

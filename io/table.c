@@ -54,7 +54,7 @@ void tl_table_row(const struct tl_run *run, size_t ci, const struct tl_analysis 
 
 	snprintf(row[COL_BACKEND], CELL_MAX, "%s%s", t->id,
 		 t->backend && t->backend->simulated ? " *" : "");
-	tl_size_format(run->flush_bytes[c->flush], row[COL_FLUSH], CELL_MAX);
+	tl_run_flush_label(run, c->flush, row[COL_FLUSH], CELL_MAX);
 	snprintf(row[COL_KERNEL], CELL_MAX, "%s", c->kernel.label);
 	snprintf(row[COL_N], CELL_MAX, "%zu", s->n);
 	snprintf(row[COL_OSRM], CELL_MAX, "%zu", s->os_removed);
