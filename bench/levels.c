@@ -633,11 +633,21 @@ static const struct tl_memory_level *named(const struct tl_levels *lv, const cha
 	return NULL;
 }
 
+/* The first size chased above bytes: past every level that ends there. */
+static uint64_t chased_above(const struct tl_levels *lv, uint64_t bytes)
+{
+	for (size_t i = 0; i < lv->npoints; i++)
+		if (lv->bytes[i] > (double)bytes)
+			return (uint64_t)lv->bytes[i];
+	return 0;
+}
+
 /* A level that comes out at or below the one under it is not a level of
- * its own there: it takes the first size chased past its step (all the
- * chase says it holds is below that), or, when that is no larger either,
- * none (on the Intel guest a busy moment read L3's step at 2MiB, equal to
- * L2's reported 2MiB, and a ladder lost its L3 rung). */
+ * its own there: it takes the first size chased past its step, or past
+ * the level below when the chase saw no step for it (all the chase says
+ * it holds is below that), or none when nothing larger was chased (on
+ * the Intel guest a busy moment read L3's step at 2MiB, equal to L2's
+ * reported 2MiB, and a ladder lost its L3 rung). */
 static void keep_increasing(const struct tl_levels *lv, uint64_t *const *size, char *note,
 			    size_t len, size_t *used)
 {
@@ -645,13 +655,16 @@ static void keep_increasing(const struct tl_levels *lv, uint64_t *const *size, c
 
 	for (int j = 1; j < 3 && *used < len; j++) {
 		const struct tl_memory_level *l = named(lv, names[j]);
-		uint64_t below = *size[j - 1], up = l && l->seen ? l->boundary_hi_bytes : 0;
+		uint64_t below = *size[j - 1];
+		uint64_t up = l && l->seen ? l->boundary_hi_bytes : chased_above(lv, below);
 		char a[32], b[32];
 
 		if (!*size[j] || !below || *size[j] > below)
 			continue;
 		tl_size_format(below, b, sizeof b);
-		*size[j] = up > below ? up : 0;
+		if (up <= below)
+			up = chased_above(lv, below);
+		*size[j] = up;
 		tl_size_format(*size[j], a, sizeof a);
 		*used += (size_t)snprintf(note + *used, len - *used,
 					  *size[j] ? "%s%s %s, past its step (the step is not above "
@@ -694,4 +707,20 @@ void tl_levels_sizing(const struct tl_levels *lv, const struct tl_topology *repo
 	}
 	if (lv->measured)
 		keep_increasing(lv, size, note, len, &used);
+}
+
+int tl_levels_sizes(int cpu, bool chase, struct tl_topology *out, char *note, size_t notelen,
+		    char *why, size_t whylen)
+{
+	struct tl_topology reported;
+
+	note[0] = '\0';
+	if (cpu < 0)
+		cpu = tl_cpu_default();
+	if (tl_topology_read_live(cpu, &reported, why, whylen) < 0)
+		return -1;
+	*out = reported;
+	if (chase)
+		tl_levels_sizing(tl_levels_get(cpu, &reported), &reported, out, note, notelen);
+	return 0;
 }

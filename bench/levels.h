@@ -107,6 +107,14 @@ uint64_t tl_levels_measured_bytes(const struct tl_levels *lv, int level);
 void tl_levels_sizing(const struct tl_levels *lv, const struct tl_topology *reported,
 		      struct tl_topology *out, char *note, size_t len);
 
+/* The one cache-size decision both faces make: the caches of cpu (<0:
+ * the default sampling CPU) read once, and, when chase, NxLk's levels
+ * replaced by the node's measured ones where they disagree
+ * (tl_levels_sizing; note says which, "" none). -1 with why when no cache
+ * is known (then NxLk cannot be given). */
+int tl_levels_sizes(int cpu, bool chase, struct tl_topology *out, char *note, size_t notelen,
+		    char *why, size_t whylen);
+
 /* One sentence on a reported level the chase contradicts, or "" when all
  * agree: "CPUID says L3 508MiB; a chase sees a step at 4MiB-8MiB and memory
  * latency beyond: the L3 this node gets is about 4MiB". */

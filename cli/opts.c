@@ -357,13 +357,8 @@ int opts_parse_kernels(const char *text, int cpu, struct tl_kernel **kernels, si
 		       char *why, size_t whylen)
 {
 	struct tl_topology topo;
-	char topo_why[TL_WHY_MAX];
 	/* load:4xL1 needs the caches, as --flush 4xL1 does. */
-	bool have_topo = tl_topology_read_live(cpu < 0 ? tl_cpu_default() : cpu, &topo,
-					       topo_why, sizeof topo_why) == 0;
-
-	if (have_topo && strchr(text, 'L'))
-		opts_size_by_chase(cpu < 0 ? tl_cpu_default() : cpu, &topo);
+	bool have_topo = opts_sizes(cpu, strchr(text, 'L') != NULL, &topo);
 	if (tl_kernel_parse_list_topo(text, have_topo ? &topo : NULL, kernels, n, why, whylen) < 0)
 		return -1;
 	if (check_duplicates(*kernels, *n, why, whylen) < 0) {
@@ -405,26 +400,27 @@ int opts_check_output(const char *opt, const char *path, const char *accepted, c
 	return rc;
 }
 
-void opts_size_by_chase(int cpu, struct tl_topology *topo)
+bool opts_sizes(int cpu, bool chase, struct tl_topology *topo)
 {
 	static bool said;
-	const struct tl_topology reported = *topo;
-	char note[512];
+	char note[512], why[TL_WHY_MAX];
 
-	tl_levels_sizing(tl_levels_get(cpu, &reported), &reported, topo, note, sizeof note);
+	if (tl_levels_sizes(cpu, chase, topo, note, sizeof note, why, sizeof why) < 0)
+		return false;
 	if (note[0] && !said)
 		fprintf(stderr, "ticklab: cache multiples go by %s\n", note);
-	said = true;
+	said = said || note[0];
+	return true;
 }
 
 int opts_parse_flush(const char *text, int cpu, char ***names, uint64_t **bytes, size_t *n,
 		     char *why, size_t whylen)
 {
 	struct tl_topology topo;
-	char topo_why[TL_WHY_MAX];
-	/* 4xL2 needs the caches of the CPU that will flush */
-	bool have_topo = tl_topology_read_live(cpu < 0 ? tl_cpu_default() : cpu, &topo, topo_why,
-					       sizeof topo_why) == 0;
+	/* 4xL2 needs the caches of the CPU that will flush; NxLk goes by the
+	 * levels a chase sees where CPUID's disagree (a VM's 508 MiB L3 would
+	 * make 4xL3 a 2 GiB flush per sample). */
+	bool have_topo = opts_sizes(cpu, strchr(text, 'L') != NULL, &topo);
 
 	*bytes = NULL;
 	if (opts_split_list(text, "--flush", names, n, why, whylen) < 0)
@@ -434,10 +430,6 @@ int opts_parse_flush(const char *text, int cpu, char ***names, uint64_t **bytes,
 		snprintf(why, whylen, "out of memory");
 		goto fail;
 	}
-	/* NxLk goes by the levels a chase sees where CPUID's disagree (a
-	 * VM's 508 MiB L3 would make 4xL3 a 2 GiB flush per sample). */
-	if (have_topo && strchr(text, 'L'))
-		opts_size_by_chase(cpu < 0 ? tl_cpu_default() : cpu, &topo);
 	for (size_t i = 0; i < *n; i++) {
 		if (tl_size_parse((*names)[i], have_topo ? &topo : NULL, &(*bytes)[i], why, whylen) < 0)
 			goto fail;

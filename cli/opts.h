@@ -4,6 +4,7 @@
 #define TL_CLI_OPTS_H
 
 #include <getopt.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -58,10 +59,10 @@ int opts_parse_cpu(const char *text, int *cpu, char *why, size_t whylen);
 /* --flush LIST: sizes (0, 32KiB, 4xL2, ...; cache multiples from cpu's
  * caches, cpu < 0 the default sampling CPU) as the items' texts and their
  * bytes, a size given twice refused. -1 with why, nothing allocated. */
-/* topo with its NxLk levels replaced by the measured ones where CPUID's
- * disagree (bench/levels.h: a chase, once per process), said on stderr
- * once. */
-void opts_size_by_chase(int cpu, struct tl_topology *topo);
+/* The caches NxLk goes by on cpu (tl_levels_sizes: with chase, the
+ * measured levels where CPUID's disagree), what was replaced said on
+ * stderr once. false when no cache is known. */
+bool opts_sizes(int cpu, bool chase, struct tl_topology *topo);
 
 int opts_parse_flush(const char *text, int cpu, char ***names, uint64_t **bytes, size_t *n,
 		     char *why, size_t whylen);

@@ -246,6 +246,16 @@ static void test_equal_level(void)
 	tl_levels_sizing(&L, &topo, &sized, note, sizeof note);
 	ok(sized.l3 == 0 || sized.l3 > sized.l2, "L3 never equals L2 (%llu, %llu): %s",
 	   (unsigned long long)sized.l3, (unsigned long long)sized.l2, note);
+	{
+		/* busier still: memory latency from 2M, no L3 step at all (the
+		 * chase_ref read 108 ns at 2M): L3 is the first size past L2's */
+		const double sq[] = { 1.6, 1.6, 5.2, 5.2, 5.8, 6.8, 107, 120, 122, 125 };
+
+		tl_levels_from_ladder(b, sq, 10, &topo, &L);
+		tl_levels_sizing(&L, &topo, &sized, note, sizeof note);
+		is_int(sized.l3, 4 * MiB, "squeezed L3 on the Intel guest: 4MiB, past L2's 2MiB (%s)",
+		       note);
+	}
 }
 
 int main(void)

@@ -420,12 +420,11 @@ void tui_ladder_draw(const struct tui_app *app)
 	const struct tui_ladder_view *s = app->ladder;
 	const struct tui_rect *b = &app->lay.body;
 	int y = app->lay.progress.y + 1, ymax = b->y + b->h, x = b->x, w = b->w;
-	char flush[32];
+	char flush[96];
 	struct axes a;
 	struct tui_canvas cv;
 
-	tl_size_format(app->run.nflush ? app->run.flush_bytes[app->cur_flush] : 0, flush,
-		       sizeof flush);
+	tl_run_flush_label(&app->run, app->cur_flush, flush, sizeof flush);
 	int c = tui_putf(y, x, w, tui_attr(app, TUI_ROLE_TITLE),
 			 "Memory ladder: ns per load (p50 / K) by buffer size, flush %s ", flush);
 	if (!s || !s->computed || !s->l[0].n) {

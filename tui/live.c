@@ -96,11 +96,12 @@ static int prepare_from_setup(struct tui_app *app, char *why, size_t whylen)
 	const struct tui_list *lb = &app->lists[0], *lf = &app->lists[1], *lk = &app->lists[2];
 	const char **ids = calloc(lb->n + 1, sizeof *ids);
 	uint64_t *flush = calloc(lf->n + 1, sizeof *flush);
+	const char **flush_names = calloc(lf->n + 1, sizeof *flush_names);
 	struct tl_kernel *kern = calloc(lk->n + 1, sizeof *kern);
 	size_t nb = 0, nf = 0, nk = 0;
 	int rc = -1;
 
-	if (!ids || !flush || !kern) {
+	if (!ids || !flush || !flush_names || !kern) {
 		snprintf(why, whylen, "out of memory");
 		goto out;
 	}
@@ -108,8 +109,10 @@ static int prepare_from_setup(struct tui_app *app, char *why, size_t whylen)
 		if (lb->items[i].selected)
 			ids[nb++] = lb->items[i].label;
 	for (size_t i = 0; i < lf->n; i++)
-		if (lf->items[i].selected)
+		if (lf->items[i].selected) {
+			flush_names[nf] = lf->items[i].label; /* as the CLI's -f: files key by it */
 			flush[nf++] = lf->items[i].bytes;
+		}
 	for (size_t i = 0; i < lk->n; i++)
 		if (lk->items[i].selected)
 			kern[nk++] = lk->items[i].kernel;
@@ -120,7 +123,8 @@ static int prepare_from_setup(struct tui_app *app, char *why, size_t whylen)
 	}
 	tui_live_free(app);
 	struct tl_run_config cfg = {
-		.backends = ids, .nbackends = nb, .flush_bytes = flush, .nflush = nf,
+		.backends = ids, .nbackends = nb, .flush_bytes = flush,
+		.flush_names = flush_names, .nflush = nf,
 		.kernels = kern, .nkernels = nk, .n = app->opts.n, .cpu = app->opts.cpu,
 		.seed = app->opts.seed, .chunk = 0,
 	};
@@ -128,6 +132,7 @@ static int prepare_from_setup(struct tui_app *app, char *why, size_t whylen)
 out:
 	free(ids);
 	free(flush);
+	free(flush_names);
 	free(kern);
 	return rc;
 }
@@ -526,9 +531,8 @@ static void draw_progress(const struct tui_app *app, struct tui_hits *hits)
 	const struct tui_rect *r = &app->lay.progress;
 	size_t done = atomic_load(&app->run.samples_done), total = app->run.samples_total;
 	double frac = total ? (double)done / (double)total : 1.0;
-	char flush[32], left[96];
-	tl_size_format(app->run.nflush ? app->run.flush_bytes[app->cur_flush] : 0, flush,
-		       sizeof flush);
+	char flush[96], left[96];
+	tl_run_flush_label(&app->run, app->cur_flush, flush, sizeof flush);
 	int barw = r->w >= 120 ? 30 : 12;
 	int x = r->x;
 	int full = (int)(frac * barw * 8 + 0.5);

@@ -164,30 +164,19 @@ int tui_setup_add_kernels(struct tui_app *app, const char *text, bool selected, 
 	return add_kernels(app, text, selected, why, whylen);
 }
 
-/* NxLk flushes and load sizes go by the levels a chase sees where CPUID's
- * disagree (bench/levels.h): a VM's 508 MiB L3 made 4xL3 a 2 GiB flush. */
-static void size_by_chase(struct tui_app *app)
-{
-	const struct tl_topology reported = app->topo;
-	int cpu = app->opts.cpu >= 0 ? app->opts.cpu : tl_cpu_default();
-	char note[512];
-
-	tl_levels_sizing(tl_levels_get(cpu, &reported), &reported, &app->topo, note, sizeof note);
-	if (note[0])
-		tui_message(app, false, "cache multiples go by %s", note);
-}
 
 void tui_setup_init(struct tui_app *app)
 {
 	static const char *const titles[3] = {"Backends", "Flush sizes", "Kernels"};
-	char why[256];
+	char why[256], note[512];
 	for (int i = 0; i < 3; i++)
 		app->lists[i].title = titles[i];
-	app->have_topo = tl_topology_read_live(app->opts.cpu >= 0 ? app->opts.cpu
-								  : tl_cpu_default(),
-					       &app->topo, why, sizeof why) == 0;
-	if (app->have_topo)
-		size_by_chase(app);
+	/* NxLk flushes and load sizes go by the levels a chase sees where
+	 * CPUID's disagree, decided as the CLI decides them */
+	app->have_topo = tl_levels_sizes(app->opts.cpu, true, &app->topo, note, sizeof note, why,
+					 sizeof why) == 0;
+	if (note[0])
+		tui_message(app, false, "cache multiples go by %s", note);
 
 	/* Preselected: the paper's pair where this node has it. */
 	char said[2 * TL_WHY_MAX];
