@@ -19,6 +19,7 @@
 #include "cli/command.h"
 #include "cli/opts.h"
 #include "cli/outputs.h"
+#include "cli/selection.h"
 #include "cli/stop.h"
 #include "bench/analysis.h"
 #include "io/chains.h"
@@ -40,15 +41,8 @@ static const char usage_text[] =
 	"Takes N samples of every backend x flush x kernel cell, interleaved in a seeded\n"
 	"order, and prints each cell's summary in ns after filter_cost and filter_os.\n"
 	"\n"
-	"  -b, --backend LIST   timer backends, comma-separated (see `ticklab info`);\n"
-	"                       sim takes parameters: sim:sd=5,quantum=10\n"
-	"  -f, --flush LIST     bytes written before every sample: 0, 32KiB, 27.5MiB, 4M,\n"
-	"                       4xL1, 4xL2, 4xL3 (default 0)\n"
-	"  -k, --kernel LIST    empty, add:K, add:FROM:TO:STEP, jitter:K,D,P,\n"
-	"                       mul:K, fma:K (same ranges), load:SIZE[,K] (K loads\n"
-	"                       chasing a random cycle through SIZE, e.g. 16KiB, 4xL3),\n"
-	"                       load:LO..HI[,K] (a ladder: sizes across the cache\n"
-	"                       levels, e.g. load:4KiB..2xL3), load:SIZE+SIZE+...[,K]\n"
+	CLI_SELECTION_USAGE_BACKEND_FLUSH
+	CLI_SELECTION_USAGE_KERNEL
 	"                       (default empty,add:500)\n"
 	"  -n, --samples N      samples per cell (default 10000)\n"
 	"  -c, --cpu C          CPU to sample on (default: the last allowed CPU)\n"
@@ -76,9 +70,7 @@ static const char usage_text[] =
 enum { OPT_BASELINE = OPT_FIRST_FREE, OPT_THRESHOLD, OPT_YES };
 
 static const struct option longopts[] = {
-	{"backend", required_argument, NULL, 'b'},
-	{"flush", required_argument, NULL, 'f'},
-	{"kernel", required_argument, NULL, 'k'},
+	CLI_SELECTION_LONGOPTS,
 	{"samples", required_argument, NULL, 'n'},
 	{"cpu", required_argument, NULL, 'c'},
 	{"seed", required_argument, NULL, 's'},
@@ -95,14 +87,7 @@ static const struct option longopts[] = {
 };
 
 struct run_opts {
-	const char *backend_text, *flush_text, *kernel_text;
-	char **backends;
-	size_t nbackends;
-	uint64_t *flush;
-	char **flush_names;     /* as given: "4xL3" keys the cell in files */
-	size_t nflush;
-	struct tl_kernel *kernels;
-	size_t nkernels;
+	struct cli_selection sel;
 	size_t n;
 	int cpu;
 	uint64_t seed;
@@ -120,21 +105,6 @@ struct run_opts {
 /* Argument checks                                                      */
 /* ------------------------------------------------------------------ */
 
-static int check_backends(struct run_opts *o, char *why, size_t whylen)
-{
-	return opts_parse_backends(o->backend_text, &o->backends, &o->nbackends, why, whylen);
-}
-
-static int check_flush(struct run_opts *o, char *why, size_t whylen)
-{
-	return opts_parse_flush(o->flush_text, o->cpu, &o->flush_names, &o->flush, &o->nflush,
-				why, whylen);
-}
-
-static int check_kernels(struct run_opts *o, char *why, size_t whylen)
-{
-	return opts_parse_kernels(o->kernel_text, o->cpu, &o->kernels, &o->nkernels, why, whylen);
-}
 
 /* A run holds every cell's samples at once: more cells than this is a
  * typo (100 ranges of 10000) long before it is an experiment. */
@@ -142,13 +112,13 @@ static int check_kernels(struct run_opts *o, char *why, size_t whylen)
 
 static int check_cells(const struct run_opts *o, char *why, size_t whylen)
 {
-	double cells = (double)o->nbackends * (double)o->nflush * (double)o->nkernels;
+	double cells = (double)o->sel.nbackends * (double)o->sel.nflush * (double)o->sel.nkernels;
 
 	if (cells <= MAX_CELLS)
 		return 0;
 	snprintf(why, whylen, "%zu backends x %zu flush sizes x %zu kernels is %.0f cells, more "
 			      "than a run takes (%d)",
-		 o->nbackends, o->nflush, o->nkernels, cells, MAX_CELLS);
+		 o->sel.nbackends, o->sel.nflush, o->sel.nkernels, cells, MAX_CELLS);
 	return -1;
 }
 
@@ -158,8 +128,8 @@ static int check_cells(const struct run_opts *o, char *why, size_t whylen)
 static int check_fits(const struct run_opts *o, char *why, size_t whylen)
 {
 	struct tl_run_config cfg = {
-		.nbackends = o->nbackends, .flush_bytes = o->flush, .nflush = o->nflush,
-		.kernels = o->kernels, .nkernels = o->nkernels, .n = o->n,
+		.nbackends = o->sel.nbackends, .flush_bytes = o->sel.flush_bytes, .nflush = o->sel.nflush,
+		.kernels = o->sel.kernels, .nkernels = o->sel.nkernels, .n = o->n,
 	};
 	double need = tl_run_memory_estimate(&cfg);
 	uint64_t avail = tl_mem_available();
@@ -190,14 +160,14 @@ static int check_baseline(struct run_opts *o, char *why, size_t whylen)
 
 		if (c->hidden)
 			continue;
-		for (size_t b = 0; b < o->nbackends; b++)
-			for (size_t f = 0; f < o->nflush; f++)
-				for (size_t k = 0; k < o->nkernels; k++)
-					if (strcmp(o->base.timers[c->timer].id, o->backends[b]) == 0 &&
+		for (size_t b = 0; b < o->sel.nbackends; b++)
+			for (size_t f = 0; f < o->sel.nflush; f++)
+				for (size_t k = 0; k < o->sel.nkernels; k++)
+					if (strcmp(o->base.timers[c->timer].id, o->sel.backends[b]) == 0 &&
 					    tl_flush_matches(tl_run_flush_name(&o->base, c->flush),
 							     o->base.flush_bytes[c->flush],
-							     o->flush_names[f], o->flush[f]) &&
-					    strcmp(c->kernel.label, o->kernels[k].label) == 0)
+							     o->sel.flush_names[f], o->sel.flush_bytes[f]) &&
+					    strcmp(c->kernel.label, o->sel.kernels[k].label) == 0)
 						return 0;
 	}
 	snprintf(why, whylen, "--baseline '%s' has no cell this run measures (a cell matches on "
@@ -211,18 +181,17 @@ static void run_release(void *st)
 
 	if (o->have_base)
 		tl_run_unload(&o->base, &o->base_meta);
-	opts_free_list(o->backends, o->nbackends);
-	free(o->flush);
-	opts_free_list(o->flush_names, o->nflush);
-	free(o->kernels);
+	cli_selection_free(&o->sel);
 }
 
 static void run_init(void *st)
 {
 	struct run_opts *o = st;
 
-	o->flush_text = "0";
-	o->kernel_text = "empty,add:500";
+	o->sel.takes_kernels = true;
+	o->sel.needs_backends = true;
+	o->sel.flush_text = "0";
+	o->sel.kernel_text = "empty,add:500";
 	o->n = TL_DEFAULT_N;
 	o->cpu = -1;
 	o->seed = 1;
@@ -235,15 +204,6 @@ static int run_option(void *st, int c, const char *arg, char *why, size_t whylen
 	struct run_opts *o = st;
 
 	switch (c) {
-	case 'b':
-		o->backend_text = arg;
-		return 0;
-	case 'f':
-		o->flush_text = arg;
-		return 0;
-	case 'k':
-		o->kernel_text = arg;
-		return 0;
 	case 'n':
 		return opts_parse_count(arg, "-n", &o->n, why, whylen);
 	case 'c':
@@ -262,6 +222,8 @@ static int run_option(void *st, int c, const char *arg, char *why, size_t whylen
 	case OPT_THRESHOLD:
 		return opts_parse_double(arg, "--threshold", 0, 100, &o->threshold_pct, why, whylen);
 	default:
+		if (cli_selection_option(&o->sel, c, arg) == 0)
+			return 0;
 		return cli_outputs_option(&o->out, c, arg, why, whylen);
 	}
 }
@@ -277,8 +239,7 @@ static int run_check(void *st, int argc, char **argv, char *why, size_t whylen)
 	    opts_check_output("--json", o->out.json, file, why, whylen) < 0 ||
 	    opts_check_output("--csv", o->out.csv, file, why, whylen) < 0 ||
 	    opts_check_output("--markdown", o->out.markdown, file, why, whylen) < 0 ||
-	    check_backends(o, why, whylen) < 0 || check_flush(o, why, whylen) < 0 ||
-	    check_kernels(o, why, whylen) < 0 || check_cells(o, why, whylen) < 0 ||
+	    cli_selection_parse(&o->sel, o->cpu, why, whylen) < 0 || check_cells(o, why, whylen) < 0 ||
 	    check_fits(o, why, whylen) < 0 ||
 	    check_baseline(o, why, whylen) < 0)
 		return -1;
@@ -544,13 +505,6 @@ static int run_exec(void *st)
 {
 	const struct run_opts *o = st;
 	struct tl_run_config cfg = {
-		.backends = (const char **)o->backends,
-		.nbackends = o->nbackends,
-		.flush_bytes = o->flush,
-		.flush_names = (const char *const *)o->flush_names,
-		.nflush = o->nflush,
-		.kernels = o->kernels,
-		.nkernels = o->nkernels,
 		.n = o->n,
 		.cpu = o->cpu,
 		.seed = o->seed,
@@ -561,6 +515,7 @@ static int run_exec(void *st)
 	char why[WHY_LEN];
 	int rc;
 
+	cli_selection_config(&o->sel, &cfg);
 	if (tl_run_prepare(&run, &cfg, why, sizeof why) < 0) {
 		fprintf(stderr, "ticklab run: %s\n", why);
 		return TL_EXIT_FAIL;

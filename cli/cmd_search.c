@@ -23,6 +23,7 @@
 #include "cli/command.h"
 #include "cli/opts.h"
 #include "cli/outputs.h"
+#include "cli/selection.h"
 #include "cli/stop.h"
 #include "io/atomic.h"
 #include "io/host_json.h"
@@ -48,9 +49,7 @@ static const char usage_text[] =
 	"shorter one's maximum), in ADDs and ns, and compares every backend with a\n"
 	"reference (paper section 5.4, Algorithms 1 and 2).\n"
 	"\n"
-	"  -b, --backend LIST   timer backends, comma-separated (see `ticklab info`)\n"
-	"  -f, --flush LIST     bytes written before every measurement: 0, 32KiB, 4M,\n"
-	"                       4xL1, 4xL2, 4xL3 (default 0)\n"
+	CLI_SELECTION_USAGE_BACKEND_FLUSH
 	"  -m, --metric LIST    tmin, tdiff or both (default tmin,tdiff; t_diff starts at\n"
 	"                       t_min, so t_min is always searched)\n"
 	"  -M, --method M       fast (model + confirmation, default) or paper (the\n"
@@ -97,8 +96,7 @@ enum {
 };
 
 static const struct option longopts[] = {
-	{"backend", required_argument, NULL, 'b'},
-	{"flush", required_argument, NULL, 'f'},
+	CLI_SELECTION_LONGOPTS_NO_KERNEL,
 	{"metric", required_argument, NULL, 'm'},
 	{"method", required_argument, NULL, 'M'},
 	{"eps", required_argument, NULL, OPT_EPS},
@@ -123,12 +121,8 @@ static const struct option longopts[] = {
 };
 
 struct search_opts {
-	const char *backend_text, *flush_text, *reference, *json, *markdown;
-	char **backends;
-	size_t nbackends;
-	char **flush_names;
-	uint64_t *flush;
-	size_t nflush;
+	struct cli_selection sel;
+	const char *reference, *json, *markdown;
 	bool want_tmin, want_tdiff, quiet;
 	struct tl_search_plan plan; /* sp, budget, repeats, cpu; lists at the end */
 };
@@ -162,22 +156,18 @@ static int parse_metric(struct search_opts *o, const char *text, char *why, size
 	return 0;
 }
 
-static int check_backends(struct search_opts *o, char *why, size_t whylen)
-{
-	return opts_parse_backends(o->backend_text, &o->backends, &o->nbackends, why, whylen);
-}
 
 static int check_reference(struct search_opts *o, char *why, size_t whylen)
 {
-	o->plan.ref = tl_search_default_reference((const char *const *)o->backends, o->nbackends);
+	o->plan.ref = tl_search_default_reference((const char *const *)o->sel.backends, o->sel.nbackends);
 	if (o->reference) {
-		for (size_t i = 0; i < o->nbackends; i++)
-			if (strcmp(o->backends[i], o->reference) == 0) {
+		for (size_t i = 0; i < o->sel.nbackends; i++)
+			if (strcmp(o->sel.backends[i], o->reference) == 0) {
 				o->plan.ref = i;
 				return 0;
 			}
 		snprintf(why, whylen, "--reference '%s' is not one of the --backend list (accepted: %s)",
-			 o->reference, o->backend_text);
+			 o->reference, o->sel.backend_text);
 		return -1;
 	}
 	return 0;
@@ -187,9 +177,7 @@ static void search_release(void *st)
 {
 	struct search_opts *o = st;
 
-	opts_free_list(o->backends, o->nbackends);
-	opts_free_list(o->flush_names, o->nflush);
-	free(o->flush);
+	cli_selection_free(&o->sel);
 	tl_search_plan_free(&o->plan);
 }
 
@@ -198,7 +186,8 @@ static void search_init(void *st)
 	struct search_opts *o = st;
 
 	tl_search_plan_default(&o->plan);
-	o->flush_text = "0";
+	o->sel.needs_backends = true;
+	o->sel.flush_text = "0";
 	o->want_tmin = o->want_tdiff = true;
 }
 
@@ -208,12 +197,6 @@ static int search_option(void *st, int c, const char *arg, char *why, size_t why
 
 	/* the search parameters go through the validator the TUI uses too */
 	switch (c) {
-	case 'b':
-		o->backend_text = arg;
-		return 0;
-	case 'f':
-		o->flush_text = arg;
-		return 0;
 	case 'm':
 		return parse_metric(o, arg, why, whylen);
 	case 'M':
@@ -257,7 +240,7 @@ static int search_option(void *st, int c, const char *arg, char *why, size_t why
 		o->quiet = true;
 		return 0;
 	default:
-		return CLI_NOT_MINE;
+		return cli_selection_option(&o->sel, c, arg);
 	}
 }
 
@@ -272,13 +255,12 @@ static int search_check(void *st, int argc, char **argv, char *why, size_t whyle
 
 	if (opts_check_output("--json", o->json, "a file path or -", why, whylen) < 0 ||
 	    cli_outputs_distinct(paths, names, 2, why, whylen) < 0 ||
-	    check_backends(o, why, whylen) < 0 || check_reference(o, why, whylen) < 0 ||
-	    opts_parse_flush(o->flush_text, o->plan.cpu, &o->flush_names, &o->flush, &o->nflush,
-			     why, whylen) < 0)
+	    cli_selection_parse(&o->sel, o->plan.cpu, why, whylen) < 0 ||
+	    check_reference(o, why, whylen) < 0)
 		return -1;
 	o->plan.want_tdiff = o->want_tdiff;
-	tl_search_plan_set(&o->plan, (const char *const *)o->backends, o->nbackends,
-			   (const char *const *)o->flush_names, o->flush, o->nflush);
+	tl_search_plan_set(&o->plan, (const char *const *)o->sel.backends, o->sel.nbackends,
+			   (const char *const *)o->sel.flush_names, o->sel.flush_bytes, o->sel.nflush);
 	return 0;
 }
 
@@ -345,7 +327,7 @@ fail:
 static int search_exec(void *st)
 {
 	const struct search_opts *o = st;
-	size_t ncells = o->nbackends * o->nflush;
+	size_t ncells = o->sel.nbackends * o->sel.nflush;
 	struct tl_search_cell *cells = tl_search_cells_new(&o->plan);
 	bool stdout_taken = (o->json && strcmp(o->json, "-") == 0) ||
 			    (o->markdown && strcmp(o->markdown, "-") == 0);

@@ -15,6 +15,7 @@
 #include "bench/runner.h"
 #include "cli/command.h"
 #include "cli/opts.h"
+#include "cli/selection.h"
 #include "io/results.h"
 #include "tui/tui.h"
 
@@ -84,10 +85,10 @@ struct tui_cmd {
 	struct tui_opts o;
 	bool plain;   /* `ticklab` with nothing asked */
 	char **fleet; /* --fleet's paths, then the operands after it (owned array) */
-	/* --backend, --flush, --kernel as given, read in check (after --cpu) */
-	const char *backend_text, *flush_text, *kernel_text;
-	char **backends, **flushes, **kernel_labels; /* owned: the Setup preselection */
-	struct tl_kernel *kernels;
+	/* --backend, --flush, --kernel as given, read in check (after --cpu)
+	 * by the parsers run uses: the Setup preselection */
+	struct cli_selection sel;
+	char **kernel_labels; /* owned array of the kernels' labels */
 };
 
 static void fleet_path(struct tui_cmd *t, char *path)
@@ -101,6 +102,7 @@ static void tui_init(void *st)
 {
 	struct tui_opts *o = &((struct tui_cmd *)st)->o;
 
+	((struct tui_cmd *)st)->sel.takes_kernels = true;
 	o->n = TL_DEFAULT_N;
 	o->cpu = -1;
 	o->seed = 1;
@@ -121,14 +123,9 @@ static int tui_option(void *st, int c, const char *arg, char *why, size_t whylen
 		o->baseline = arg;
 		return 0;
 	case 'b':
-		((struct tui_cmd *)st)->backend_text = arg;
-		return 0;
 	case 'f':
-		((struct tui_cmd *)st)->flush_text = arg;
-		return 0;
 	case 'k':
-		((struct tui_cmd *)st)->kernel_text = arg;
-		return 0;
+		return cli_selection_option(&((struct tui_cmd *)st)->sel, c, arg);
 	case OPT_START:
 		o->start = true;
 		return 0;
@@ -158,35 +155,28 @@ static int tui_option(void *st, int c, const char *arg, char *why, size_t whylen
 static int check_selection(struct tui_cmd *t, char *why, size_t whylen)
 {
 	struct tui_opts *o = &t->o;
+	struct cli_selection *s = &t->sel;
 
-	if ((t->backend_text || t->flush_text || t->kernel_text || o->start) &&
-	    (o->replay || o->nfleet)) {
+	if ((cli_selection_given(s) || o->start) && (o->replay || o->nfleet)) {
 		snprintf(why, whylen, "--backend, --flush, --kernel and --start set up a new run; "
 				      "%s shows saved data (use one or the other)",
 			 o->replay ? "--replay" : "--fleet");
 		return -1;
 	}
-	if (t->backend_text &&
-	    opts_parse_backends(t->backend_text, &t->backends, &o->nbackends, why, whylen) < 0)
+	if (cli_selection_parse(s, o->cpu, why, whylen) < 0)
 		return -1;
-	if (t->flush_text) {
-		uint64_t *bytes;
-
-		if (opts_parse_flush(t->flush_text, o->cpu, &t->flushes, &bytes, &o->nflushes, why,
-				     whylen) < 0)
-			return -1;
-		free(bytes); /* Setup sizes each name again, from the same levels */
+	/* Setup sizes each flush name again, from the same levels (the node's
+	 * record), so its rows and the CLI's agree */
+	if (s->kernel_text) { /* none given: Setup's own preselection stands */
+		t->kernel_labels = tl_xcalloc(s->nkernels ? s->nkernels : 1, sizeof *t->kernel_labels);
+		for (size_t i = 0; i < s->nkernels; i++)
+			t->kernel_labels[i] = s->kernels[i].label;
 	}
-	if (t->kernel_text) {
-		if (opts_parse_kernels(t->kernel_text, o->cpu, &t->kernels, &o->nkernels, why,
-				       whylen) < 0)
-			return -1;
-		t->kernel_labels = tl_xcalloc(o->nkernels ? o->nkernels : 1, sizeof *t->kernel_labels);
-		for (size_t i = 0; i < o->nkernels; i++)
-			t->kernel_labels[i] = t->kernels[i].label;
-	}
-	o->backends = t->backends;
-	o->flushes = t->flushes;
+	o->nbackends = s->nbackends;
+	o->nflushes = s->nflush;
+	o->nkernels = s->nkernels;
+	o->backends = s->backends;
+	o->flushes = s->flush_names;
 	o->kernels = t->kernel_labels;
 	return 0;
 }
@@ -294,14 +284,14 @@ static int run_selection(const struct tui_cmd *t, const char *no_term)
 	snprintf(seed, sizeof seed, "%llu", (unsigned long long)t->o.seed);
 	args[argc++] = (char *)"run";
 	args[argc++] = (char *)"--backend";
-	args[argc++] = (char *)(t->backend_text ? t->backend_text : barrier ? barrier : "clock-gettime");
-	if (t->flush_text) {
+	args[argc++] = (char *)(t->sel.backend_text ? t->sel.backend_text : barrier ? barrier : "clock-gettime");
+	if (t->sel.flush_text) {
 		args[argc++] = (char *)"--flush";
-		args[argc++] = (char *)t->flush_text;
+		args[argc++] = (char *)t->sel.flush_text;
 	}
-	if (t->kernel_text) {
+	if (t->sel.kernel_text) {
 		args[argc++] = (char *)"--kernel";
-		args[argc++] = (char *)t->kernel_text;
+		args[argc++] = (char *)t->sel.kernel_text;
 	}
 	args[argc++] = (char *)"-n";
 	args[argc++] = n;
@@ -328,7 +318,7 @@ static int tui_exec(void *st)
 	int rc;
 
 	/* Plain `ticklab` with nothing asked prints the table without a word. */
-	if (!interactive(&no_term) && (t->backend_text || t->flush_text || t->kernel_text))
+	if (!interactive(&no_term) && (t->sel.backend_text || t->sel.flush_text || t->sel.kernel_text))
 		return run_selection(t, no_term);
 	if (!interactive(&no_term))
 		return t->plain ? cli_default_table(0, -1, 1) : fallback(&t->o, no_term);
@@ -345,10 +335,8 @@ static void tui_release(void *st)
 	struct tui_cmd *t = st;
 
 	free(t->fleet);
-	opts_free_list(t->backends, t->o.nbackends);
-	opts_free_list(t->flushes, t->o.nflushes);
+	cli_selection_free(&t->sel);
 	free(t->kernel_labels);
-	free(t->kernels);
 }
 
 const struct cli_command cli_cmd_tui = {

@@ -1,7 +1,7 @@
 # cli/ files (see Makefile.am): the subcommands live in the library so the
 # program is only the dispatcher in cli/main.c.
 libticklab_a_SOURCES += cli/command.c cli/command.h cli/opts.c cli/opts.h cli/outputs.c \
-	cli/outputs.h cli/cmd_info.c cli/cmd_run.c cli/cmd_report.c cli/default_table.c \
+	cli/outputs.h cli/selection.c cli/selection.h cli/cmd_info.c cli/cmd_run.c cli/cmd_report.c cli/default_table.c \
 	cli/cmd_tui.c cli/stop.c cli/stop.h
 # `ticklab search`
 libticklab_a_SOURCES += cli/cmd_search.c
