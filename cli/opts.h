@@ -59,8 +59,8 @@ int opts_parse_cpu(const char *text, int *cpu, char *why, size_t whylen);
  * caches, cpu < 0 the default sampling CPU) as the items' texts and their
  * bytes, a size given twice refused. -1 with why, nothing allocated. */
 /* topo with its NxLk levels replaced by the measured ones where CPUID's
- * disagree (bench/levels.h: a chase, once per process), said on stderr
- * once. */
+ * disagree (bench/levels.h: a chase, once per process); said on stderr
+ * once, by the first --flush or --kernel list it sized that is accepted. */
 void opts_size_by_chase(int cpu, struct tl_topology *topo);
 
 int opts_parse_flush(const char *text, int cpu, char ***names, uint64_t **bytes, size_t *n,

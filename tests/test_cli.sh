@@ -234,6 +234,22 @@ expect_usage "run: stray argument" "extra" run --backend sim extra
 expect_usage "run: backend twice" "sim" run --backend sim,sim
 expect_usage "run: missing output directory" "$tmp/nodir/x.json" run --backend sim --json "$tmp/nodir/x.json"
 [ ! -e "$tmp/nodir" ]; ok $? "nothing is created for a missing directory"
+
+# A near miss of an accepted name is refused with the fix offered (case,
+# '_' for '-', a swap or a letter off), still one line: nothing before it
+# (no chase note for a flush list that is refused).
+expect_usage "run: a swapped backend" "did you mean 'barrier-tsc'?" run -b barrier-tcs
+expect_usage "run: '_' for '-'" "did you mean 'clock-gettime'?" run -b clock_gettime
+expect_usage "run: a backend's parameters kept" "did you mean 'sim:sd=5'?" run -b sm:sd=5
+expect_usage "run: a level's case" "did you mean '4xL2'?" run -b sim -f 4xl2
+expect_usage "run: a level that is not one" "L9 is not a cache level" run -b sim --flush 4xL9
+expect_usage "run: a kernel's arguments kept" "did you mean 'add:100'?" run -b sim -k ad:100
+expect_usage "run: a filter one letter short" "did you mean 'iforest'?" run -b sim --os-filter iforst
+expect_usage "run: a long option" "did you mean '--flush'?" run -b sim --flsuh 0
+expect_usage "a command" "did you mean 'run'?" rnu
+expect_usage "search: a metric" "did you mean 'tmin'?" search -b sim --metric t_min
+"$TL_BIN" run -b sim -k nothinglike:5 2>&1 | grep -q "did you mean"
+[ $? -ne 0 ]; ok $? "nothing is offered when no name is near"
 expect_usage "info: unknown flag" "--fast" info --fast
 expect_usage "report: no file" "FILE" report
 expect_usage "report: unknown flag" "--bogus" report x.json --bogus
