@@ -45,10 +45,11 @@ sed -n '/^chains/,$p' "$tmp/again" >"$tmp/b"
 [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"; ok $? "report prints the chains and ladder the run printed"
 
 # info measures a load's latency per level where hwloc knows the caches
-# (shape only: a number per level, or a reason).
+# (shape only: a number per level, or a reason), once, in its levels lines.
 "$TL_BIN" info >"$tmp/info" 2>&1
 if grep -q '^caches: .*L1d' "$tmp/info"; then
-	grep -Eq '^load latency: L1d [0-9.]+ ns' "$tmp/info"; ok $? "info: load latency per level, L1d first"
+	grep -A1 '^levels:' "$tmp/info" | grep -Eq '^ +L1d +[0-9.]+ ns a load ' && ! grep -q '^load latency:' "$tmp/info"
+	ok $? "info: load latency per level, L1d first, said once (in the levels lines)"
 	"$TL_BIN" info --json | "$PY" -c 'import json,sys
 l = json.load(sys.stdin)["host"]["load_latency"]
 assert l[0]["level"] == "L1d" and l[-1]["level"] == "memory"
