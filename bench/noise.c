@@ -744,7 +744,9 @@ static const char *task_name(struct tl_noise_priv *p, uint32_t pid, uint32_t tid
 	t->name[strcspn(t->name, "\n")] = '\0';
 	if (f)
 		fclose(f);
-	f = fopen("/proc/self/comm", "r");
+	/* the process's name, not the calling thread's (a monitor may name its own) */
+	snprintf(path, sizeof path, "/proc/%u/comm", (unsigned)getpid());
+	f = fopen(path, "r");
 	if (f && fgets(own, sizeof own, f))
 		own[strcspn(own, "\n")] = '\0';
 	if (f)
