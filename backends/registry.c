@@ -11,6 +11,7 @@
 
 
 #include "backends/backend.h"
+#include "base/suggest.h"
 #include "backends/internal.h"
 
 const struct tl_backend *const tl_backends[] = {
@@ -106,9 +107,12 @@ int tl_timer_open(struct tl_timer *t, const char *id_with_params, char *why, siz
 	memset(t, 0, sizeof *t);
 	if (!b) {
 		size_t len = id_with_params ? strcspn(id_with_params, ":") : 0;
-		return tl_why(why, whylen, "unknown backend '%.*s': known backends are %s",
-			      (int)(len > 64 ? 64 : len), id_with_params ? id_with_params : "",
-			      tl_backend_ids());
+		tl_why(why, whylen, "unknown backend '%.*s': known backends are %s",
+		       (int)(len > 64 ? 64 : len), id_with_params ? id_with_params : "",
+		       tl_backend_ids());
+		if (id_with_params)
+			tl_suggest_append_head(why, whylen, id_with_params, ':', tl_backend_ids());
+		return -1;
 	}
 	if (strlen(id_with_params) >= sizeof t->id)
 		return tl_why(why, whylen, "backend id '%.40s...' is too long (at most %zu characters)",

@@ -38,6 +38,7 @@
 #include <gsl/gsl_rng.h>
 
 #include "backends/backend.h"
+#include "base/suggest.h"
 #include "base/xalloc.h"
 #include "backends/internal.h"
 #include "backends/sim.h"
@@ -152,7 +153,9 @@ static int sim_set(struct tl_sim_model *m, const char *key, const char *val, cha
 		return sim_number(key, val, 0.0, SIM_MAX_NS, &m->overhead, why, whylen);
 	if (strcmp(key, "seed") == 0)
 		return sim_seed(val, &m->seed, why, whylen);
-	return tl_why(why, whylen, "sim: unknown key '%s': accepted keys are %s", key, sim_keys);
+	tl_why(why, whylen, "sim: unknown key '%s': accepted keys are %s", key, sim_keys);
+	tl_suggest_append(why, whylen, key, sim_keys);
+	return -1;
 }
 
 int tl_sim_parse(const char *params, struct tl_sim_model *m, char *why, size_t whylen)

@@ -1,7 +1,10 @@
 # base/ files (see Makefile.am): the policies every layer shares.
-libticklab_a_SOURCES += base/xalloc.c base/xalloc.h
+libticklab_a_SOURCES += base/xalloc.c base/xalloc.h base/suggest.c base/suggest.h
 
-check_PROGRAMS += tests/test_xalloc
+check_PROGRAMS += tests/test_xalloc tests/test_suggest
 tests_test_xalloc_SOURCES = tests/test_xalloc.c
 tests_test_xalloc_LDADD = $(TL_LIBS)
 TESTS += tests/test_xalloc
+tests_test_suggest_SOURCES = tests/test_suggest.c
+tests_test_suggest_LDADD = $(TL_LIBS)
+TESTS += tests/test_suggest

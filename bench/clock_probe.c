@@ -60,9 +60,25 @@ static int measure(struct tl_host *h, double *ns)
 	return rc;
 }
 
+/* What is known of why the level moved. Only settings are read, never
+ * the clock itself (no APERF/MPERF here), so a cause is named as one that
+ * can, never as the one that did. */
+static const char *cause_words(const struct tl_host *h, char *buf, size_t len)
+{
+	if (strncmp(h->governor, "none", 4) && strcmp(h->governor, "performance"))
+		snprintf(buf, len, "not measured; the %.40s governor can move the core clock",
+			 h->governor);
+	else if (h->turbo_on == 1)
+		snprintf(buf, len, "not measured; turbo is on and can move the core clock");
+	else
+		snprintf(buf, len, "not measured%s", h->vm ? " (a VM's host sets the core clock)" : "");
+	return buf;
+}
+
 static void describe(struct tl_host *h, const struct tl_drift *d)
 {
 	struct tl_spoiler *s = &h->spoilers[TL_SPOILER_CLOCK];
+	char cause[96];
 
 	h->clock_adds = PROBE_ADDS;
 	h->clock_lo_ns = d->lo;
@@ -70,23 +86,27 @@ static void describe(struct tl_host *h, const struct tl_drift *d)
 	h->clock_drift = d->rel_sd;
 	h->clock_drifts = d->drifts;
 	s->bad = d->drifts && d->rel_sd >= PROBE_BAD_DRIFT;
+	/* drift is an sd (the run table's drift column, of this chain); the
+	 * medians' range is another, larger figure and is named as one */
 	if (s->bad)
-		snprintf(s->seen, sizeof s->seen, "drifts %.2f%%", 100.0 * d->rel_sd);
+		snprintf(s->seen, sizeof s->seen, "drift %.2f %%", 100.0 * d->rel_sd);
 	else
 		snprintf(s->seen, sizeof s->seen, "steady");
 	if (s->bad)
 		snprintf(s->why, sizeof s->why,
-			 "a %d-ADD chain's medians moved %.0f..%.0f ns between 100-sample chunks "
-			 "(%s, %.2f s): the core clock changes under the timer, so CV stays above "
-			 "about %.2f%%",
-			 PROBE_ADDS, d->lo, d->hi, h->clock_timer, h->clock_seconds,
-			 100.0 * d->rel_sd);
+			 "the sd of a %d-ADD chain's 100-sample medians over their median, "
+			 "%.1fx noise alone (%s, %.2f s); the medians span %.0f..%.0f ns (%.1f %%). "
+			 "CV stays above the drift. Cause %s",
+			 PROBE_ADDS, d->rel_sd / d->noise_rel_sd, h->clock_timer, h->clock_seconds,
+			 d->lo, d->hi, 100.0 * (d->hi - d->lo) / d->median,
+			 cause_words(h, cause, sizeof cause));
 	else
 		snprintf(s->why, sizeof s->why,
-			 "a %d-ADD chain's medians stayed within %.0f..%.0f ns over %.2f s (%s; "
-			 "spread %.2f%%, noise alone %.2f%%): the core clock held still",
-			 PROBE_ADDS, d->lo, d->hi, h->clock_seconds, h->clock_timer,
-			 100.0 * d->rel_sd, 100.0 * d->noise_rel_sd);
+			 "drift %.2f %% (the sd of a %d-ADD chain's 100-sample medians over their "
+			 "median), noise alone %.2f %%; the medians span %.0f..%.0f ns over %.2f s "
+			 "(%s): the level held still",
+			 100.0 * d->rel_sd, PROBE_ADDS, 100.0 * d->noise_rel_sd, d->lo, d->hi,
+			 h->clock_seconds, h->clock_timer);
 }
 
 void tl_host_probe_clock(struct tl_host *h)

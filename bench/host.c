@@ -18,6 +18,7 @@
 #endif
 
 #include "backends/backend.h"
+#include "bench/host_words.h"
 #include "bench/runner.h"
 #include "bench/topology.h"
 
@@ -477,20 +478,29 @@ void tl_host_diagnose(struct tl_host *h, bool x86)
 	     : h->turbo_on == 0 ? "turbo off: the core clock stays at its base frequency"
 				: "turbo state unknown here (a VM's host decides)");
 
-	snprintf(seen, sizeof seen, "%s", h->smt_siblings[0] ? h->smt_siblings : "unknown");
-	s = spoil(h, TL_SPOILER_SMT, "smt", h->nsiblings > 0, seen);
+	/* CPU lists said as lists: "smt 1" read as a count */
+	tl_host_smt_others(h, seen, sizeof seen);
+	s = spoil(h, TL_SPOILER_SMT, "smt", h->nsiblings > 0,
+		  !h->smt_siblings[0] ? "unknown (no thread_siblings_list)"
+		  : h->nsiblings	 ? "shared core" : "own core");
 	if (h->nsiblings > 0 && h->sibling_busy >= 0)
 		snprintf(s->why, sizeof s->why,
-			 "CPU %d shares its core with %d other thread(s), %.0f%% busy now: their "
+			 "CPU %d shares its core with sibling CPU%s %s, %.0f%% busy now: their "
 			 "work takes issue slots and caches from the timed code",
-			 h->cpu, h->nsiblings, 100 * h->sibling_busy);
+			 h->cpu, h->nsiblings > 1 ? "s" : "", seen, 100 * h->sibling_busy);
 	else if (h->nsiblings > 0)
 		snprintf(s->why, sizeof s->why,
-			 "CPU %d shares its core with %d other thread(s): their work takes issue "
+			 "CPU %d shares its core with sibling CPU%s %s: their work takes issue "
 			 "slots and caches from the timed code",
-			 h->cpu, h->nsiblings);
+			 h->cpu, h->nsiblings > 1 ? "s" : "", seen);
+	else if (h->smt_siblings[0])
+		snprintf(s->why, sizeof s->why,
+			 "CPU %d has its core to itself (its core's CPU list: %s)", h->cpu,
+			 h->smt_siblings);
 	else
-		snprintf(s->why, sizeof s->why, "CPU %d has its core to itself", h->cpu);
+		snprintf(s->why, sizeof s->why,
+			 "whether CPU %d shares its core is unknown: sysfs has no thread_siblings_list",
+			 h->cpu);
 
 	s = spoil(h, TL_SPOILER_LFENCE, "lfence", x86 && h->lfence != 1,
 		  !x86 ? "not x86" : h->lfence == 1 ? "serializing" : h->lfence == 0 ? "not serializing" : "unknown");

@@ -34,7 +34,7 @@ struct tl_spoiler {
 	bool bad;          /* this condition can spoil a measurement here */
 	const char *what;  /* short stable name: "vm", "pmu", "governor", ... */
 	char seen[96];     /* what was found: "KVM", "schedutil", "on", ... */
-	char why[224];     /* one line: why it matters (or why it is fine) */
+	char why[320];     /* one line: why it matters (or why it is fine) */
 };
 
 struct tl_host {

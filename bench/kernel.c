@@ -14,6 +14,7 @@
 
 #include "backends/backend.h"
 #include "backends/timed.h"
+#include "base/suggest.h"
 #include "base/xalloc.h"
 #include "bench/load_sizes.h"
 #include "bench/size.h"
@@ -305,7 +306,9 @@ static int parse_one(const char *s, size_t len, const struct tl_topology *topo,
 		return parse_load(tok, tok + 5, len - 5, topo, out, n, why, whylen);
 	if (!strncmp(tok, "jitter:", 7))
 		return parse_jitter(tok, tok + 7, len - 7, out, n, why, whylen);
-	return fail(why, whylen, "unknown kernel \"%s\"", tok);
+	fail(why, whylen, "unknown kernel \"%s\"", tok);
+	tl_suggest_append_head(why, whylen, tok, ':', "empty, add, mul, fma, jitter, load");
+	return -1;
 }
 
 /* The end of the list item starting at s: the next ',' — except that a

@@ -11,7 +11,8 @@ libticklab_a_SOURCES += \
 	bench/host.c bench/host.h \
 	bench/probe.c bench/probe.h \
 	bench/clock_probe.c bench/ladder_probe.c bench/levels.c bench/levels.h bench/levels_store.c bench/levels_store.h \
-	bench/estimate.c bench/estimate.h bench/noise.c bench/noise.h
+	bench/estimate.c bench/estimate.h bench/noise.c bench/noise.h \
+	bench/host_words.c bench/host_words.h
 
 # Tests of bench/ (TAP).
 check_PROGRAMS += tests/test_kernel tests/test_size tests/test_topology tests/test_flush \

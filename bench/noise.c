@@ -711,9 +711,23 @@ static void count_add(struct tl_noise_count **v, size_t *n, const char *name, ui
 
 /* The comm of tid, read between chunks and kept: a task that exits
  * before the run ends keeps its name. */
-static const char *task_name(struct tl_noise_priv *p, uint32_t tid)
+/* name + suffix, the name cut where both would not fit: whose a task is
+ * matters more than the end of its name. */
+static void whose(char *name, size_t len, const char *suffix)
 {
-	char path[48];
+	size_t room = len - 1 - strlen(suffix);
+
+	if (strlen(name) > room)
+		name[room] = '\0';
+	strcat(name, suffix);
+}
+
+/* The task's comm, and whose it is when the name alone would mislead: a
+ * thread of this process (the run's own UI or monitor) is told apart from
+ * another process of the same name (another ticklab on the node). */
+static const char *task_name(struct tl_noise_priv *p, uint32_t pid, uint32_t tid)
+{
+	char path[48], own[TL_NOISE_NAME] = "";
 	FILE *f;
 	struct task *t;
 
@@ -730,6 +744,17 @@ static const char *task_name(struct tl_noise_priv *p, uint32_t tid)
 	t->name[strcspn(t->name, "\n")] = '\0';
 	if (f)
 		fclose(f);
+	/* the process's name, not the calling thread's (a monitor may name its own) */
+	snprintf(path, sizeof path, "/proc/%u/comm", (unsigned)getpid());
+	f = fopen(path, "r");
+	if (f && fgets(own, sizeof own, f))
+		own[strcspn(own, "\n")] = '\0';
+	if (f)
+		fclose(f);
+	if (pid == (uint32_t)getpid())
+		whose(t->name, sizeof t->name, " (this run)");
+	else if (own[0] && strcmp(t->name, own) == 0)
+		whose(t->name, sizeof t->name, " (not this run)");
 	return t->name;
 }
 
@@ -748,14 +773,14 @@ static const struct note *note_out_in(const struct tl_noise_priv *p, int64_t fro
 /* Another task's switch out on the CPU while a noted sample was switched
  * out names a task that also ran in its place. */
 static void wide_other(struct tl_noise_priv *p, struct tl_cell_noise *cn, int64_t t,
-		       uint32_t next, int64_t end)
+		       uint32_t next_pid, uint32_t next, int64_t end)
 {
 	if (next == 0 || next == p->tid)
 		return;
 	for (size_t k = 0; k < p->nnotes; k++) {
 		const struct note *n = &p->notes[k];
 		if (n->t_out && n->c0 == n->c1 && t >= n->t_out && t <= (n->t_in ? n->t_in : end)) {
-			count_add(&cn->by, &cn->nby, task_name(p, next), 1);
+			count_add(&cn->by, &cn->nby, task_name(p, next_pid, next), 1);
 			return;
 		}
 	}
@@ -769,14 +794,14 @@ static void wide_other(struct tl_noise_priv *p, struct tl_cell_noise *cn, int64_
 struct own_out {
 	bool open;
 	int64_t t;
-	uint32_t next;
+	uint32_t next_pid, next;
 };
 
 static void own_out_close(struct tl_noise_priv *p, struct tl_cell_noise *cn, struct own_out *o,
 			  int64_t until)
 {
 	if (o->open && o->next != 0 && o->next != p->tid && note_out_in(p, o->t, until))
-		count_add(&cn->by, &cn->nby, task_name(p, o->next), 1);
+		count_add(&cn->by, &cn->nby, task_name(p, o->next_pid, o->next), 1);
 	o->open = false;
 }
 
@@ -785,7 +810,7 @@ static void own_out_close(struct tl_noise_priv *p, struct tl_cell_noise *cn, str
  * out (or in) and next_prev the other side. */
 static void drain_wide(struct tl_noise_priv *p, struct tl_cell_noise *cn, int64_t end)
 {
-	struct own_out own = { false, 0, 0 };
+	struct own_out own = { false, 0, 0, 0 };
 	uint64_t head, tail;
 
 	if (!p->wpage)
@@ -805,11 +830,11 @@ static void drain_wide(struct tl_noise_priv *p, struct tl_cell_noise *cn, int64_
 			ring_copy(p->wdata, p->wsize, tail + sizeof h, ids, sizeof ids);
 			ring_copy(p->wdata, p->wsize, tail + sizeof h + 16, &t, sizeof t);
 			if (ids[3] == p->tid && out)
-				own = (struct own_out){ true, (int64_t)t, ids[1] };
+				own = (struct own_out){ true, (int64_t)t, ids[0], ids[1] };
 			else if (ids[3] == p->tid)
 				own_out_close(p, cn, &own, (int64_t)t);
 			else if (out)
-				wide_other(p, cn, (int64_t)t, ids[1], end);
+				wide_other(p, cn, (int64_t)t, ids[0], ids[1], end);
 		}
 		tail += h.size;
 	}

@@ -183,6 +183,9 @@ struct tl_noise_probe {
 	double gap_ns;         /* the gap threshold used */
 	struct tl_noise_info info;
 };
+/* How long `ticklab info` and the TUI's Info screen probe: one length, so
+ * their counts compare. */
+#define TL_NOISE_PROBE_SECONDS 2.0
 int tl_noise_probe_run(int cpu, double seconds, struct tl_noise_probe *pr, char *why,
 		       size_t whylen);
 

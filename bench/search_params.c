@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/suggest.h"
 #include "stats/stats.h"
 
 const char tl_search_param_names[] =
@@ -64,6 +65,7 @@ int tl_search_plan_param(struct tl_search_plan *p, const char *name, const char 
 	if (strcmp(name, "method") == 0) {
 		if ((m = tl_search_method_parse(text)) < 0) {
 			snprintf(why, whylen, "%s '%s' is unknown (accepted: fast, paper)", what, text);
+			tl_suggest_append(why, whylen, text, "fast, paper");
 			return -1;
 		}
 		sp->method = (enum tl_search_method)m;
@@ -72,6 +74,8 @@ int tl_search_plan_param(struct tl_search_plan *p, const char *name, const char 
 			snprintf(why, whylen, "%s '%s' is %s (accepted: iforest, iqr, none)", what, text,
 				 m == TL_OS_CAUSE ? "for runs only (a search records no causes)"
 						  : "unknown");
+			if (m < 0)
+				tl_suggest_append(why, whylen, text, "iforest, iqr, none");
 			return -1;
 		}
 		sp->os = (enum tl_os_method)m;

@@ -7,9 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <pcre2.h>
 
+#include "base/suggest.h"
 #include "base/xalloc.h"
 #include "bench/flush.h"
 
@@ -45,6 +47,62 @@ static void compile_once(void)
 static int bad(char *why, size_t whylen, const char *text, const char *problem)
 {
 	snprintf(why, whylen, "bad size \"%s\": %s; %s", text, problem, accepted);
+	return -1;
+}
+
+/* "4xL9", "4xl2": N x L and what follows the L (its level), or NULL when
+ * text is not of that shape. */
+static const char *cache_multiple(const char *text, size_t *num_len, size_t *level_len)
+{
+	const char *p = text + strspn(text, " \t"), *x, *l;
+
+	*num_len = strspn(p, "0123456789.");
+	x = p + *num_len + strspn(p + *num_len, " \t");
+	if (!*num_len || (*x != 'x' && *x != 'X'))
+		return NULL;
+	l = x + 1 + strspn(x + 1, " \t");
+	if (*l != 'L' && *l != 'l')
+		return NULL;
+	*level_len = strspn(l + 1, "0123456789");
+	if (l[1 + *level_len + strspn(l + 1 + *level_len, " \t")] != '\0')
+		return NULL;
+	return l + 1;
+}
+
+/* A text the pattern refused, read again for the slips it can name: a
+ * cache level that does not exist (4xL9) is said as the problem; a level
+ * or a unit in the wrong case (4xl2, 32KIB) is offered fixed. */
+static int refuse(char *why, size_t whylen, const char *text)
+{
+	const char *p = text + strspn(text, " \t");
+	size_t nl, ll;
+	const char *level = cache_multiple(text, &nl, &ll);
+	char fix[64], unit[8], canon[8];
+
+	if (level && !(ll == 1 && *level >= '1' && *level <= '3')) {
+		char msg[96];
+
+		if (ll)
+			snprintf(msg, sizeof msg, "L%.*s is not a cache level (L1, L2 and L3 are)",
+				 (int)ll, level);
+		else
+			snprintf(msg, sizeof msg, "no cache level after the L (L1, L2 or L3)");
+		return bad(why, whylen, text, msg);
+	}
+	bad(why, whylen, text, *text ? "not a size" : "empty");
+	if (level && nl < 32) {
+		snprintf(fix, sizeof fix, "%.*sxL%c", (int)nl, p, *level);
+		tl_suggest_append_fix(why, whylen, fix);
+		return -1;
+	}
+	nl = strspn(p, "0123456789.");
+	snprintf(unit, sizeof unit, "%.7s", p + nl);
+	unit[strcspn(unit, " \t")] = '\0';
+	if (nl && nl < 32 && tl_suggest(unit, "KiB, MiB, GiB, TiB", canon, sizeof canon) &&
+	    strcasecmp(unit, canon) == 0) {
+		snprintf(fix, sizeof fix, "%.*s%s", (int)nl, p, canon);
+		tl_suggest_append_fix(why, whylen, fix);
+	}
 	return -1;
 }
 
@@ -152,7 +210,7 @@ int tl_size_parse(const char *text, const struct tl_topology *topo, uint64_t *by
 	rc = pcre2_match(re, (PCRE2_SPTR)text, strlen(text), 0, 0, md, NULL);
 	if (rc < 0) {
 		pcre2_match_data_free(md);
-		return bad(why, whylen, text, *text ? "not a size" : "empty");
+		return refuse(why, whylen, text);
 	}
 	rc = from_match(text, pcre2_get_ovector_pointer(md), rc, topo, bytes, why, whylen);
 	pcre2_match_data_free(md);

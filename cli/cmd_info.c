@@ -8,6 +8,7 @@
 #include "backends/backend.h"
 #include "bench/host.h"
 #include "bench/levels.h"
+#include "bench/host_words.h"
 #include "bench/noise.h"
 #include "bench/probe.h"
 #include "bench/runner.h"
@@ -65,83 +66,22 @@ static void print_caches(const struct tl_host *h)
 	printf("\n              from %s\n", h->topo.source);
 }
 
-/* What a load costs in each level the chase saw (tl_host_probe_ladder). */
-static void print_ladder(const struct tl_host *h)
-{
-	if (!h->nladder)
-		return;
-	printf("load latency:");
-	for (size_t i = 0; i < h->nladder; i++)
-		printf(" %s %.3g ns%s", h->ladder[i].level, h->ladder[i].ns,
-		       i + 1 < h->nladder ? "," : "");
-	printf("\n");
-}
-
-/* ", within 1MiB-4MiB over 5 passes": the range every pass agrees the
- * boundary lies in, when it is wider than the one step printed. */
-static const char *sure(const struct tl_levels *lv, const struct tl_memory_level *l, char *buf,
-			size_t len)
-{
-	char lo[32], hi[32];
-
-	buf[0] = '\0';
-	if (!l->range_hi_bytes || !lv->passes)
-		return buf;
-	tl_size_format(l->range_lo_bytes, lo, sizeof lo);
-	tl_size_format(l->range_hi_bytes, hi, sizeof hi);
-	snprintf(buf, len, " (every pass: %s-%s of %u)", lo, hi, lv->passes);
-	return buf;
-}
-
-static void print_level(const struct tl_levels *lv, const struct tl_memory_level *l)
-{
-	char b[32], hi[32], rep[32], top[32], range[96];
-
-	tl_size_format(l->boundary_bytes, b, sizeof b);
-	tl_size_format(l->boundary_hi_bytes, hi, sizeof hi);
-	tl_size_format(l->cpuid_bytes, rep, sizeof rep);
-	tl_size_format(lv->npoints ? (uint64_t)lv->bytes[lv->npoints - 1] : 0, top, sizeof top);
-	printf("              %-6s ", l->name);
-	if (!strcmp(l->name, "memory"))
-		printf("%6.3g ns from %s%s (chased up to %s)\n", l->latency_ns, b,
-		       sure(lv, l, range, sizeof range), top);
-	else if (!l->seen)
-		printf("     - not seen by the chase (reported %s)\n", rep);
-	else if (l->boundary_hi_bytes)
-		printf("%6.3g ns up to %s, step at %s-%s%s%s%s%s\n", l->latency_ns, b, b, hi,
-		       sure(lv, l, range, sizeof range), l->cpuid_bytes ? "; reported " : "",
-		       l->cpuid_bytes ? rep : "",
-		       !l->cpuid_bytes ? "" : l->cpuid_agrees ? " (agrees)" : " (does NOT agree)");
-	else
-		printf("%6.3g ns up to %s at least (no step seen)%s%s%s\n", l->latency_ns, b,
-		       l->cpuid_bytes ? "; reported " : "", l->cpuid_bytes ? rep : "",
-		       !l->cpuid_bytes ? "" : l->cpuid_agrees ? " (agrees)" : " (does NOT agree)");
-}
-
 /* The levels as measured beside the reported sizes (bench/levels.h). */
 static void print_levels(const struct tl_host *h)
 {
-	const struct tl_levels *lv = &h->levels;
-	char words[1024];
+	char lines[16][TL_WORDS_LINE];
+	size_t n;
 
 	if (!h->ladder_probed)
 		return;
-	if (!lv->measured) {
-		printf("levels:       not measured: %s\n", lv->why);
+	n = tl_levels_lines(&h->levels, lines, 16);
+	if (!h->levels.measured) {
+		printf("levels:       %s\n", lines[0]);
 		return;
 	}
 	printf("levels:       what a pointer chase sees, beside the reported sizes\n");
-	for (size_t i = 0; i < lv->nlevels; i++)
-		print_level(lv, &lv->level[i]);
-	tl_levels_disagreement(lv, words, sizeof words);
-	if (words[0])
-		printf("              ! %s\n", words);
-	if (lv->unstable[0])
-		printf("              ! unstable: the passes moved steps (busy neighbours?): %s\n",
-		       lv->unstable);
-	printf("              measured by %s\n", lv->source);
-	if (lv->kept[0])
-		printf("              %s\n", lv->kept);
+	for (size_t i = 0; i < n; i++)
+		printf("              %s\n", lines[i]);
 }
 
 static void print_host(const struct tl_host *h)
@@ -149,12 +89,13 @@ static void print_host(const struct tl_host *h)
 	char mem[32];
 
 	tl_size_format(h->mem_bytes, mem, sizeof mem);
-	printf("cpu:          %s (%s), sampling CPU %d%s%s\n", h->model, h->vendor, h->cpu,
-	       h->smt_siblings[0] ? ", siblings " : "", h->smt_siblings);
+	char smt[160];
+
+	tl_host_smt_words(h, smt, sizeof smt);
+	printf("cpu:          %s (%s), sampling CPU %d, %s\n", h->model, h->vendor, h->cpu, smt);
 	printf("kernel:       %s, memory %s\n", h->kernel, h->mem_bytes ? mem : "unknown");
 	print_caches(h);
 	print_levels(h);
-	print_ladder(h);
 	if (h->tsc_ghz > 0 && h->tsc_resolution_ns > 0)
 		printf("tsc:          %.4f GHz, step %.3g ns (%.3g ticks, measured with %s)\n",
 		       h->tsc_ghz, h->tsc_resolution_ns, h->tsc_resolution_ticks, h->tsc_reader);
@@ -188,17 +129,27 @@ static void print_host(const struct tl_host *h)
 	}
 	if (!h->papi[0])
 		printf("\n");
-	printf("\nwhat can spoil a measurement here (! = it does):\n");
+	printf("\nwhat can spoil a measurement here (! = it does, ? = not known here):\n");
 	for (size_t i = 0; i < TL_SPOILER_COUNT; i++) {
 		const struct tl_spoiler *s = &h->spoilers[i];
 
 		if (s->what)
-			printf("  %c %-11s %s: %s\n", s->bad ? '!' : ' ', s->what, s->seen, s->why);
+			printf("  %c %-11s %s: %s\n",
+			       s->bad ? '!' : tl_spoiler_unknown(s->seen) ? '?' : ' ', s->what, s->seen,
+			       s->why);
 	}
 }
 
 /* What this node's noise is made of, from a short probe (bench/noise.h). */
-#define NOISE_PROBE_S 2.0
+
+static void print_noise(const struct tl_noise_probe *pr, int rc, const char *why)
+{
+	char lines[8][TL_WORDS_LINE];
+	size_t n = tl_noise_probe_lines(pr, rc, why, lines, 8);
+
+	for (size_t i = 0; i < n; i++)
+		printf("%s%s\n", i ? "              " : "noise:        ", lines[i]);
+}
 
 static const struct tl_noise_source *noise_source(const struct tl_noise_probe *pr,
 						  const char *name)
@@ -207,39 +158,6 @@ static const struct tl_noise_source *noise_source(const struct tl_noise_probe *p
 		if (!strcmp(pr->info.src[i].name, name))
 			return &pr->info.src[i];
 	return NULL;
-}
-
-static void print_noise(const struct tl_noise_probe *pr, int rc, const char *why)
-{
-	const struct tl_noise_source *sw = noise_source(pr, "switch");
-
-	if (rc < 0) {
-		printf("noise:        not probed (%s)\n", why);
-		return;
-	}
-	/* Without the records their counts are not zeros but unknowns. */
-	if (sw && !sw->ok)
-		printf("noise:        in %.0f s on CPU %d: %llu local timer ticks, preemptions and "
-		       "faults not recorded, %.0f %% unexplained\n", pr->seconds, pr->cpu,
-		       (unsigned long long)pr->ticks,
-		       pr->gaps ? 100.0 * (double)pr->unexplained / (double)pr->gaps : 0.0);
-	else
-		printf("noise:        in %.0f s on CPU %d: %llu local timer ticks, %llu "
-		       "preemptions, %llu faults, %.0f %% unexplained\n", pr->seconds, pr->cpu,
-		       (unsigned long long)pr->ticks, (unsigned long long)pr->preempt,
-		       (unsigned long long)pr->faults,
-		       pr->gaps ? 100.0 * (double)pr->unexplained / (double)pr->gaps : 0.0);
-	printf("              (%llu gaps over %.0f ns in a clock loop; %llu other interrupts, "
-	       "%llu voluntary switches,\n              %llu migrations; unexplained = gaps "
-	       "beyond every record and interrupt: hardware or hypervisor)\n",
-	       (unsigned long long)pr->gaps, pr->gap_ns, (unsigned long long)pr->irqs,
-	       (unsigned long long)pr->voluntary, (unsigned long long)pr->migrations);
-	if (sw && !sw->ok)
-		printf("              switch and fault records unavailable: %s\n", sw->why);
-	/* Only where a CPU-wide event was allowed; otherwise the sources say why. */
-	for (size_t i = 0; i < pr->nby; i++)
-		printf("%s%s %llu%s", i ? ", " : "              preempted by: ", pr->by[i].name,
-		       (unsigned long long)pr->by[i].n, i + 1 == pr->nby ? "\n" : "");
 }
 
 static json_t *noise_to_json(const struct tl_noise_probe *pr, int rc, const char *why)
@@ -265,9 +183,10 @@ static void print_backends(const struct tl_host *h, const struct tl_probe *bi, s
 	for (size_t i = 0; i < n; i++)
 		if ((int)strlen(bi[i].backend->id) > wid)
 			wid = (int)strlen(bi[i].backend->id);
-	printf("\nbackends (resolution = the step of its readings, and t_e,std, measured now, in ns):\n");
+	printf("\nbackends, measured now: resolution = the step between its readings, ns; t_e,std = "
+	       "its own cost,\nthe median of empty timings, ns, +- their sd:\n");
 	printf("  %-*s  %-7s  %-6s  %10s  %14s  %s\n", wid, "id", "clock", "unit", "resolution",
-	       "overhead", "status");
+	       "t_e,std +- sd", "status");
 	for (size_t i = 0; i < n; i++) {
 		const struct tl_probe *x = &bi[i];
 		char res[32] = "-", ovh[32] = "-", cost[TL_WHY_MAX];
@@ -390,7 +309,7 @@ static int info_exec(void *st)
 	for (size_t i = 0; i < n; i++)
 		tl_backend_probe(tl_backends[i]->id, &host.cost, &bi[i]);
 	tl_host_note_syscalls(&host, bi, n);
-	nrc = tl_noise_probe_run(cpu, NOISE_PROBE_S, &pr, nwhy, sizeof nwhy);
+	nrc = tl_noise_probe_run(cpu, TL_NOISE_PROBE_SECONDS, &pr, nwhy, sizeof nwhy);
 	if (o->json) {
 		rc = print_json(&host, bi, n, noise_to_json(&pr, nrc, nwhy));
 	} else {

@@ -9,10 +9,12 @@
 
 #include "bench/kernel.h"
 #include "bench/size.h"
+#include "base/suggest.h"
 #include "cli/command.h"
 #include "cli/opts.h"
 #include "base/xalloc.h"
 #include "io/host_json.h"
+#include "io/ladder.h"
 #include "io/file_kind.h"
 #include "io/plot.h"
 #include "io/term_safe.h"
@@ -165,6 +167,7 @@ static int plot_option(void *st, int c, const char *arg, char *why, size_t whyle
 		}
 		snprintf(why, whylen, "--axis '%s': accepted: shared (one x axis for every "
 				      "histogram) or own (each its own)", arg);
+		tl_suggest_append(why, whylen, arg, "shared, own");
 		return -1;
 	case OPT_OS_FILTER:
 		a->os = opts_parse_os_filter(arg, why, whylen);
@@ -230,8 +233,11 @@ static int pick_kind(const struct plot_args *a, bool search, enum tl_plot_kind *
 		*k = strcmp(kind, "cv") == 0 ? TL_PLOT_CV : TL_PLOT_OVERLAP;
 		return 0;
 	}
+	const char *kinds = search ? "search, cv, overlap" : "hist, cdf, ladder, noise";
+
 	snprintf(why, whylen, "--kind '%s' for a %s file: accepted: %s", kind,
-		 search ? "search" : "run", search ? "search, cv, overlap" : "hist, cdf, ladder, noise");
+		 search ? "search" : "run", kinds);
+	tl_suggest_append(why, whylen, kind, kinds);
 	return -1;
 }
 
@@ -330,6 +336,7 @@ static int pick(const struct tl_run *run, const char *opt, char **items, size_t 
 			have_list(run, got, have, sizeof have);
 			snprintf(why, whylen, "%s '%s': %s has no such cell; accepted (what it has): %s",
 				 opt, items[i], name, have);
+			tl_suggest_append(why, whylen, items[i], have);
 			return -1;
 		}
 	}
@@ -443,6 +450,12 @@ static int plot_run(const json_t *doc, struct tl_bulk *bulk, const char *name,
 		tl_run_unload(&run, &meta);
 		return opts_fail("plot", why);
 	}
+	if (o->kind == TL_PLOT_LADDER && !tl_run_has_load_cells(&run)) {
+		snprintf(why, sizeof why, "--kind ladder: %s has no load cells: a ladder is a run of "
+					  "load:SIZE kernels (e.g. -k load:4KiB..2xL3)", name);
+		tl_run_unload(&run, &meta);
+		return opts_fail("plot", why);
+	}
 	enum tl_os_method m = a->os >= 0 ? (enum tl_os_method)a->os : meta.os;
 	struct tl_plot_mark marks[16];
 	size_t nmarks = o->kind == TL_PLOT_LADDER ? tl_host_json_marks(meta.host, marks, 16) : 0;
@@ -516,6 +529,16 @@ static int plot_exec(void *st)
 	if (!doc)
 		return opts_fail("plot", why);
 	name = strcmp(a->file, "-") == 0 ? "standard input" : a->file;
+	if (kind == TL_FILE_FINGERPRINT) {
+		snprintf(why, sizeof why, "%.400s is a fingerprint, and plot draws runs and searches "
+					  "(accepted: what `ticklab run --json` or `ticklab search "
+					  "--json` writes); a fingerprint is read by `ticklab report "
+					  "FILE` and, beside other nodes', `ticklab fleet FILE...`",
+			 name);
+		json_decref(doc);
+		tl_bulk_free(bulk);
+		return opts_fail("plot", why);
+	}
 	search = kind == TL_FILE_SEARCH;
 	if (pick_kind(a, search, &o.kind, why, sizeof why) < 0 ||
 	    only_hist_cdf(a, o.kind, why, sizeof why) < 0) {

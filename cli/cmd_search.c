@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "backends/backend.h"
+#include "base/suggest.h"
 #include "bench/flush.h"
 #include "bench/host.h"
 #include "bench/runner.h"
@@ -148,6 +149,7 @@ static int parse_metric(struct search_opts *o, const char *text, char *why, size
 			o->want_tdiff = true;
 		} else {
 			snprintf(why, whylen, "--metric '%s' is unknown (accepted: tmin, tdiff)", items[i]);
+			tl_suggest_append(why, whylen, items[i], "tmin, tdiff");
 			opts_free_list(items, n);
 			return -1;
 		}
@@ -168,6 +170,7 @@ static int check_reference(struct search_opts *o, char *why, size_t whylen)
 			}
 		snprintf(why, whylen, "--reference '%s' is not one of the --backend list (accepted: %s)",
 			 o->reference, o->sel.backend_text);
+		tl_suggest_append(why, whylen, o->reference, o->sel.backend_text);
 		return -1;
 	}
 	return 0;

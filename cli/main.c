@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/suggest.h"
 #include "cli/command.h"
 #include "cli/opts.h"
+#include "io/term_safe.h"
 #include "stats/stats.h"
 
 static const char usage_head[] =
@@ -37,15 +39,20 @@ static void usage(void)
 
 static int unknown(const char *what)
 {
-	char names[256] = "";
+	char names[256] = "", why[1024];
 	size_t used = 0;
 
 	for (size_t i = 0; cli_commands[i] && used < sizeof names; i++)
 		used += (size_t)snprintf(names + used, sizeof names - used, "%s, ",
 					 cli_commands[i]->name);
-	fprintf(stderr, "ticklab: unknown command '%s' (accepted: %s--help, --version, or the "
-			"options of `ticklab tui`)\n",
-		what, names);
+	snprintf(why, sizeof why, "unknown command '%s' (accepted: %s--help, --version, or the "
+				  "options of `ticklab tui`)",
+		 what, names);
+	tl_suggest_append(why, sizeof why, what, names);
+	/* the word may hold anything a shell passes: escaped, never raw */
+	fputs("ticklab: ", stderr);
+	tl_term_fputs(why, stderr);
+	fputc('\n', stderr);
 	return TL_EXIT_USAGE;
 }
 

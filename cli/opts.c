@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "backends/backend.h"
+#include "base/suggest.h"
 #include "bench/levels.h"
 #include "bench/runner.h"
 #include "bench/size.h"
@@ -247,15 +248,26 @@ void opts_usage_error(int code, char *const *argv, const char *shortopts,
 				return;
 			}
 	snprintf(why, whylen, "unknown option '%s' (accepted: %s)", name, accepted);
+	if (name[0] == '-' && name[1] == '-') {
+		char longnames[512] = "";
+		size_t used = 0;
+
+		for (const struct option *o = longopts; o->name && used < sizeof longnames; o++)
+			used += (size_t)snprintf(longnames + used, sizeof longnames - used, "--%s, ",
+						 o->name);
+		tl_suggest_append(why, whylen, name, longnames);
+	}
 }
 
 int opts_parse_os_filter(const char *text, char *why, size_t whylen)
 {
 	int m = stats_os_method_parse(text);
 
-	if (m < 0)
+	if (m < 0) {
 		snprintf(why, whylen, "--os-filter '%s' is unknown (accepted: iforest, iqr, none, cause)",
 			 text);
+		tl_suggest_append(why, whylen, text, "iforest, iqr, none, cause");
+	}
 	return m;
 }
 
@@ -299,6 +311,7 @@ int opts_parse_backends(const char *text, char ***ids, size_t *n, char *why, siz
 		if (!tl_backend_find(id)) {
 			snprintf(why, whylen, "unknown backend '%s' (accepted: %s)", id,
 				 tl_backend_ids());
+			tl_suggest_append_head(why, whylen, id, ':', tl_backend_ids());
 			return -1;
 		}
 		/* Probe now so an unavailable backend is a usage error with its
@@ -353,6 +366,19 @@ static int check_duplicates(const struct tl_kernel *k, size_t n, char *why, size
 	return rc;
 }
 
+/* The chase's note waits for the list it sized to be accepted: before a
+ * refusal it would be a line that is not part of the error. */
+static char sizing_note[512];
+
+static void say_sizing(void)
+{
+	static bool said;
+
+	if (sizing_note[0] && !said)
+		fprintf(stderr, "ticklab: cache multiples go by %s\n", sizing_note);
+	said = said || sizing_note[0];
+}
+
 int opts_parse_kernels(const char *text, int cpu, struct tl_kernel **kernels, size_t *n,
 		       char *why, size_t whylen)
 {
@@ -367,6 +393,7 @@ int opts_parse_kernels(const char *text, int cpu, struct tl_kernel **kernels, si
 		*n = 0;
 		return -1;
 	}
+	say_sizing();
 	return 0;
 }
 
@@ -402,15 +429,12 @@ int opts_check_output(const char *opt, const char *path, const char *accepted, c
 
 bool opts_sizes(int cpu, bool chase, struct tl_topology *topo)
 {
-	static bool said;
-	char note[512], why[TL_WHY_MAX];
+	char why[TL_WHY_MAX];
 
-	if (tl_levels_sizes(cpu, chase, topo, note, sizeof note, why, sizeof why) < 0)
-		return false;
-	if (note[0] && !said)
-		fprintf(stderr, "ticklab: cache multiples go by %s\n", note);
-	said = said || note[0];
-	return true;
+	/* said once the list that needed it is accepted (say_sizing), so a
+	 * refused list prints nothing but its refusal */
+	return tl_levels_sizes(cpu, chase, topo, sizing_note, sizeof sizing_note, why,
+			       sizeof why) == 0;
 }
 
 int opts_parse_flush(const char *text, int cpu, char ***names, uint64_t **bytes, size_t *n,
@@ -440,6 +464,7 @@ int opts_parse_flush(const char *text, int cpu, char ***names, uint64_t **bytes,
 				goto fail;
 			}
 	}
+	say_sizing();
 	return 0;
 fail:
 	opts_free_list(*names, *n);

@@ -60,8 +60,9 @@ int opts_parse_cpu(const char *text, int *cpu, char *why, size_t whylen);
  * caches, cpu < 0 the default sampling CPU) as the items' texts and their
  * bytes, a size given twice refused. -1 with why, nothing allocated. */
 /* The caches NxLk goes by on cpu (tl_levels_sizes: with chase, the
- * measured levels where CPUID's disagree), what was replaced said on
- * stderr once. false when no cache is known. */
+ * measured levels where CPUID's disagree); what was replaced is said on
+ * stderr once, by the first --flush or --kernel list it sized that is
+ * accepted. false when no cache is known. */
 bool opts_sizes(int cpu, bool chase, struct tl_topology *topo);
 
 int opts_parse_flush(const char *text, int cpu, char ***names, uint64_t **bytes, size_t *n,

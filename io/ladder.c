@@ -47,6 +47,14 @@ size_t tl_ladder_collect(const struct tl_run *run, const struct tl_analysis *an,
 	return l->n;
 }
 
+bool tl_run_has_load_cells(const struct tl_run *run)
+{
+	for (size_t i = 0; i < run->ncells; i++)
+		if (ladder_cell(&run->cells[i]))
+			return true;
+	return false;
+}
+
 bool tl_run_has_ladder(const struct tl_run *run)
 {
 	for (size_t i = 0; i < run->ncells; i++)

@@ -32,6 +32,10 @@ size_t tl_ladder_collect(const struct tl_run *run, const struct tl_analysis *an,
  * more sizes (what tl_ladder_collect gathers, before any sample). */
 bool tl_run_has_ladder(const struct tl_run *run);
 
+/* Whether any cell is one a ladder gathers (a load kernel with K > 0): a
+ * ladder figure of a run without one is a request the run cannot meet. */
+bool tl_run_has_load_cells(const struct tl_run *run);
+
 /* The ladders and chain costs of the run, with their checks said plainly;
  * nothing when the run has no load, mul or fma cells. topo may be NULL. */
 void tl_ladder_print(FILE *f, const struct tl_run *run, const struct tl_analysis *an,

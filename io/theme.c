@@ -13,6 +13,8 @@
 
 #include "io/theme.h"
 
+#include "base/suggest.h"
+
 static const char *const role_names[TUI_NROLES] = {
 	"main_fg",     "main_bg", "title",    "hi_fg",     "selected_fg", "selected_bg",
 	"inactive_fg", "div_line", "status_fg", "status_bg", "ok",         "warn",
@@ -257,6 +259,7 @@ int tui_theme_load_named(const char *dir, const char *name, struct tui_theme *t,
 			      "(built in: %s)",
 		 name, name, dirs[0], nd > 1 ? ", " : "", nd > 1 ? dirs[1] : "", nd > 2 ? ", " : "",
 		 nd > 2 ? dirs[2] : "", known);
+	tl_suggest_append(why, whylen, name, known);
 	return -1;
 }
 

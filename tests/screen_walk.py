@@ -111,7 +111,7 @@ if name == "live":
 if name == "info":
     body = screen[1:-2]
     for line in body:
-        m = re.match(r"^  (?:✓|✗|!|-) (\S+)\s+", line)
+        m = re.match(r"^  (?:✓|✗|!|-|\?) (\S+)\s+", line)
         if m and m.end() != 16:
             cut("info: spoiler %s's value starts at column %d, not 16" % (m.group(1), m.end()))
         if m and len(line) > 34 and line[33] != " ":

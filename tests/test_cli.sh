@@ -106,6 +106,25 @@ grep -q 'what can spoil' "$tmp/info"; ok $? "info lists the spoilers"
 # Cache sizes say where they came from (hwloc: sysfs, or CPUID where a VM hides it).
 grep -q '^caches: *unknown' "$tmp/info" || grep -A1 '^caches:' "$tmp/info" | grep -q '^  *from hwloc '
 ok $? "info says where the cache sizes came from"
+# A CPU list is said as a list, next to what it is (sysfs's own list for the
+# sampling CPU), never as "siblings 1", which reads as a count.
+cpu=$(sed -n 's/^cpu:.*sampling CPU \([0-9]*\).*/\1/p' "$tmp/info")
+list=$(cat "/sys/devices/system/cpu/cpu$cpu/topology/thread_siblings_list" 2>/dev/null)
+if [ -n "$list" ]; then
+	grep '^cpu:' "$tmp/info" | grep -qF "its core's CPU list: $list)"; ok $? "info names CPU $cpu's core's CPU list ($list)"
+fi
+! grep -Eq 'siblings [0-9]|smt +[0-9]' "$tmp/info"; ok $? "info shows no CPU list as a bare number"
+# The clock drift is an sd and says so; the medians' span is named apart;
+# no cause is stated as fact (the probe measures the level, not the clock).
+if grep -q '^  ! clock ' "$tmp/info"; then
+	grep '^  ! clock ' "$tmp/info" | grep -q 'drift [0-9.]* %: the sd of .* span .*Cause not measured'
+	ok $? "a drifting clock: drift named as an sd, the span apart, the cause not claimed"
+fi
+! grep -q 'drifts [0-9]\|clock changes under the timer' "$tmp/info"; ok $? "info never calls an sd a drift range or claims its cause"
+# turbo that cannot be read is marked unknown, not fine
+if [ ! -e /sys/devices/system/cpu/intel_pstate/no_turbo ] && [ ! -e /sys/devices/system/cpu/cpufreq/boost ]; then
+	grep -q '^  ? turbo ' "$tmp/info"; ok $? "turbo that no file shows is marked ? (not known)"
+fi
 "$TL_BIN" info --json >"$tmp/info.json" 2>"$tmp/err"; ok $? "info --json exits 0"
 "$PY" -m json.tool "$tmp/info.json" >/dev/null; ok $? "info --json is valid JSON"
 
@@ -234,6 +253,22 @@ expect_usage "run: stray argument" "extra" run --backend sim extra
 expect_usage "run: backend twice" "sim" run --backend sim,sim
 expect_usage "run: missing output directory" "$tmp/nodir/x.json" run --backend sim --json "$tmp/nodir/x.json"
 [ ! -e "$tmp/nodir" ]; ok $? "nothing is created for a missing directory"
+
+# A near miss of an accepted name is refused with the fix offered (case,
+# '_' for '-', a swap or a letter off), still one line: nothing before it
+# (no chase note for a flush list that is refused).
+expect_usage "run: a swapped backend" "did you mean 'barrier-tsc'?" run -b barrier-tcs
+expect_usage "run: '_' for '-'" "did you mean 'clock-gettime'?" run -b clock_gettime
+expect_usage "run: a backend's parameters kept" "did you mean 'sim:sd=5'?" run -b sm:sd=5
+expect_usage "run: a level's case" "did you mean '4xL2'?" run -b sim -f 4xl2
+expect_usage "run: a level that is not one" "L9 is not a cache level" run -b sim --flush 4xL9
+expect_usage "run: a kernel's arguments kept" "did you mean 'add:100'?" run -b sim -k ad:100
+expect_usage "run: a filter one letter short" "did you mean 'iforest'?" run -b sim --os-filter iforst
+expect_usage "run: a long option" "did you mean '--flush'?" run -b sim --flsuh 0
+expect_usage "a command" "did you mean 'run'?" rnu
+expect_usage "search: a metric" "did you mean 'tmin'?" search -b sim --metric t_min
+"$TL_BIN" run -b sim -k nothinglike:5 2>&1 | grep -q "did you mean"
+[ $? -ne 0 ]; ok $? "nothing is offered when no name is near"
 expect_usage "info: unknown flag" "--fast" info --fast
 expect_usage "report: no file" "FILE" report
 expect_usage "report: unknown flag" "--bogus" report x.json --bogus

@@ -122,6 +122,24 @@ check(not bad, "the README's list names each command line once", bad)
 # 7. the top-level --help names every command
 bad = [c for c in cmds if not re.search(r"^  %s\b" % c, top, flags=re.M)]
 check(not bad, "ticklab --help names every command", bad)
+
+# 8. the man page's GLOSSARY is the TUI's glossary table, word for word,
+# entry for entry and in its order
+gdef = open(os.path.join(src, "tui", "glossary.def"), encoding="utf-8").read()
+table = re.findall(r'^TUI_GLOSS\("((?:[^"\\]|\\.)*)",[^"]*"((?:[^"\\]|\\.)*)"\)\s*$', gdef, flags=re.M)
+check(len(table) >= 20, "tui/glossary.def reads as a table (%d entries)" % len(table), [])
+sec = re.search(r"^\.SH GLOSSARY\n(.*?)^\.SH ", man, flags=re.M | re.S)
+entries = []
+for block in (sec.group(1).split("\n.TP\n")[1:] if sec else []):
+    head, _, body = block.partition("\n")
+    term = re.sub(r'^\.B "?(.*?)"?$', r"\1", head)
+    text = " ".join(body.split())
+    entries.append(tuple(t.replace("\\-", "-").replace("\\e", "\\") for t in (term, text)))
+check(sec is not None, "ticklab.1 has a GLOSSARY section", [])
+bad = ["%s: table %r, man %r" % (a[0], a[1], b[1] if b else None)
+       for a, b in zip(table, entries + [None] * len(table)) if a != b]
+bad += ["man has %r, not in the table" % (e[0],) for e in entries[len(table):]]
+check(not bad, "every glossary entry of the TUI is the man page's, in the same words and order", bad)
 print("1..%d" % n)
 sys.exit(1 if failed else 0)
 PY

@@ -45,10 +45,11 @@ sed -n '/^chains/,$p' "$tmp/again" >"$tmp/b"
 [ -s "$tmp/a" ] && cmp -s "$tmp/a" "$tmp/b"; ok $? "report prints the chains and ladder the run printed"
 
 # info measures a load's latency per level where hwloc knows the caches
-# (shape only: a number per level, or a reason).
+# (shape only: a number per level, or a reason), once, in its levels lines.
 "$TL_BIN" info >"$tmp/info" 2>&1
 if grep -q '^caches: .*L1d' "$tmp/info"; then
-	grep -Eq '^load latency: L1d [0-9.]+ ns' "$tmp/info"; ok $? "info: load latency per level, L1d first"
+	grep -A1 '^levels:' "$tmp/info" | grep -Eq '^ +L1d +[0-9.]+ ns a load ' && ! grep -q '^load latency:' "$tmp/info"
+	ok $? "info: load latency per level, L1d first, said once (in the levels lines)"
 	"$TL_BIN" info --json | "$PY" -c 'import json,sys
 l = json.load(sys.stdin)["host"]["load_latency"]
 assert l[0]["level"] == "L1d" and l[-1]["level"] == "memory"
@@ -96,6 +97,14 @@ for name, key in (("L1d", "l1d_bytes"), ("L2", "l2_bytes"), ("L3", "l3_bytes")):
         by = l["boundary_bytes"] if l["seen"] else (mem["boundary_bytes"] if mem and mem["seen"] else 0)
         if by:
             size, replaced = by, replaced + 1
+    # a level at or below the one under it is not a level there: the first
+    # size chased past its step (or past the level below), as tl_levels_sizing
+    below = ends[-1][1] if ends else 0
+    if size and below and size <= below and h.get("memory_levels_measured"):
+        up = l["boundary_hi_bytes"] if l and l["seen"] else None
+        if not up or up <= below:
+            up = next((p["bytes"] for p in h.get("memory_levels_chase") or [] if p["bytes"] > below), 0)
+        size, replaced = up, replaced + 1
     if size:
         ends.append((name, size))
 units = {"B": 1, "KiB": 1 << 10, "MiB": 1 << 20, "GiB": 1 << 30}

@@ -154,8 +154,18 @@ for fmt in svg png pdf; do
 	check "$tmp/ladder.$fmt" $fmt 800 600 2>"$tmp/err"
 	ok $? "run --kind ladder: a valid $fmt of 800x600 $(head -c 200 "$tmp/err")"
 done
-expect_status 1 "a run without load cells has no ladder" "$B" plot "$tmp/run.json" -o "$tmp/x.png" --kind ladder
+# bad input, not a failure to draw: the run cannot be a ladder
+expect_status 2 "a run without load cells has no ladder" "$B" plot "$tmp/run.json" -o "$tmp/x.png" --kind ladder
 grep -q 'no load cells' /tmp/tl_tap_err.$$; ok $? "the message says why"
+"$B" plot "$tmp/run.json" -o "$tmp/x.png" --kind ladr 2>&1 | grep -q "did you mean 'ladder'?"
+ok $? "a kind misspelt is offered fixed"
+"$B" plot "$tmp/run.json" -o "$tmp/x.png" --theme ligth 2>&1 | grep -q "did you mean 'light'?"
+ok $? "a theme misspelt is offered fixed"
+# a fingerprint is a file plot does not draw: the message names its readers
+printf '{"ticklab": {"version": "0.1.0", "command": "fingerprint"}}\n' >"$tmp/fp.json"
+expect_status 2 "a fingerprint is not plotted" "$B" plot "$tmp/fp.json" -o "$tmp/x.png"
+grep -q 'ticklab report' /tmp/tl_tap_err.$$ && grep -q 'ticklab fleet' /tmp/tl_tap_err.$$
+ok $? "a fingerprint's refusal names report and fleet as its readers"
 expect_status 2 "a run has no kind cv" "$B" plot "$tmp/run.json" -o "$tmp/x.png" --kind cv
 expect_status 2 "not a ticklab file" "$B" plot "$tmp/err" -o "$tmp/x.png"
 [ ! -e "$tmp/x.png" ] && [ ! -e "$tmp/x.jpg" ]; ok $? "no file left by refused input"

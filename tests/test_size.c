@@ -132,8 +132,15 @@ int main(void)
 	reject("1.1234567M", NULL, "not a size");
 	reject("1e6", NULL, "not a size");
 	reject("0x100", NULL, "not a size");
-	reject("4xL4", &xeon, "not a size");
-	reject("4xL", &xeon, "not a size");
+	/* a level that does not exist is the problem said; a slip of case is
+	 * offered fixed */
+	reject("4xL4", &xeon, "L4 is not a cache level (L1, L2 and L3 are)");
+	reject("4xL9", &xeon, "L9 is not a cache level");
+	reject("4xL", &xeon, "no cache level after the L");
+	reject("4xl2", &xeon, "did you mean '4xL2'?");
+	reject("0.5 x l3", &xeon, "did you mean '0.5xL3'?");
+	reject("32KIB", NULL, "did you mean '32KiB'?");
+	reject("32kIb", NULL, "did you mean '32KiB'?");
 	reject("xL1", &xeon, "not a size");
 	reject("-4xL1", &xeon, "not a size");
 	reject("0xL1", &xeon, "must be positive");

@@ -87,7 +87,25 @@ wait_for 'CDF' 5; ok $? "F3 shows Live"
 keys '?'
 wait_for 'Help: Live' 5 && shows '1-4 F2-F5 +Setup, Live, Search, Info screen' && shows 'q F10 +quit'
 ok $? "help lists the number and F-keys"
+# below the keys, the glossary: every term of Live's table, in order, the
+# caused-samples column among them; Down/Space turn the pages
+got="" page=""
+page_turned() { [ "$(sed -n '2p' "$W/screen")" != "$page" ]; }
+for _ in 1 2 3 4 5 6; do
+	got="$got $(sed -n 's/^.*│  \([^ ].\{0,11\}\) .*│.*$/\1/p' "$W/screen" | sed 's/ *$//' | tr '\n' '|')"
+	shows 'Up: back; any other key closes' && break
+	page=$(sed -n '2p' "$W/screen")
+	keys Space
+	poll 5 page_turned
+done
+want=$(sed -n 's/^TUI_GLOSS("\([^"]*\)", [^"]*G_LIVE.*/\1/p' "$TL_TOP_SRCDIR/tui/glossary.def")
+missing=$(printf '%s\n' "$want" | while IFS= read -r t; do
+	printf '%s' "$got" | grep -qF "|$t|" || printf '%s' "$got" | grep -qF " $t|" || printf " '%s'" "$t"
+done)
+[ -z "$missing" ] && [ -n "$want" ]; ok $? "? on Live pages through every glossary term of Live${missing:+ (missing:$missing)}"
+printf '%s' "$want" | grep -q '^caused ^$'; ok $? "the caused-samples column is in Live's glossary"
 keys x
+wait_gone 'Help:' 5; ok $? "a key other than the page keys closes the help"
 
 # ---- item 5: the too-small screen ignores every key but quit and resize;
 # tui --replay of the wrong kind of file is bad input (2)

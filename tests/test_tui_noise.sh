@@ -37,6 +37,32 @@ sys.exit(0 if ok else 1)
 PY
 ok $? "under the column: the file's three commonest causes with their counts, the rest as other"
 
+# The stacked column at the histogram's right edge is named under itself:
+# "N caused ^" ends the axis row when the file's caused samples (value less
+# the cell's t_e,std) lie past the axis's end, and nothing names it
+# otherwise. The end is read off the screen, rounded as printed: N must lie
+# between the counts past 1.01 and 0.99 times it.
+/usr/bin/python3 - "$W/real.json" "$W/screen" <<'PY'
+import json, re, sys
+cell = json.load(open(sys.argv[1]))["cells"][0]
+screen = open(sys.argv[2]).read().splitlines()
+axis = [l for l in screen if re.match(r"^-?[0-9.]+ [num]?s ", l)]
+if not axis:
+    print("no axis row"); sys.exit(1)
+m = re.search(r"(-?[0-9.]+) (ns|us|ms) (?:\+[0-9]+> *)?(?:([0-9]+) caused \^|([0-9]+)\^)?\s*$", axis[0])
+if not m:
+    print("axis row %r" % axis[0]); sys.exit(1)
+hi = float(m.group(1)) * {"ns": 1, "us": 1e3, "ms": 1e6}[m.group(2)]
+shown = int(m.group(3) or m.group(4) or 0)
+nz = cell.get("noise") or {}
+vals = [cell["samples_ns"][i] - cell["overhead"] for i, _ in nz.get("flagged", [])]
+lo_n = sum(v >= hi * 1.01 for v in vals)
+hi_n = sum(v >= hi * 0.99 for v in vals)
+print("axis %r: shown %d, the file's caused past the end %d..%d" % (axis[0][-40:], shown, lo_n, hi_n))
+sys.exit(0 if lo_n <= shown <= hi_n else 1)
+PY
+ok $? "the caused column is labelled under itself with the file's count of caused samples past the axis"
+
 "$BIN" run --backend 'sim:sd=2,seed=1' --kernel add:100 -n 2000 --seed 1 --json "$W/sim.json" -q
 start 120 35 "LANG=$UTF8 TERM=xterm-256color" tui --replay sim.json
 wait_for '^n [0-9]+ +os_rm' 20

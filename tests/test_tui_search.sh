@@ -78,7 +78,18 @@ ok $? "80x24: the 4th row's reasons are paged"
 keys NPage
 wait_for 'lines 4-6/[0-9]+ PgUp/PgDn' 5; ok $? "80x24: PgDn shows the next lines of reasons"
 keys '?'
-wait_for 'Help: Search screen keys' 5 && wait_for '!  +unstable: not all repeats found it, or they' 3
+# the glossary follows the keys: Space turns its pages
+page_until() {
+	for _ in 1 2 3 4 5 6; do
+		poll 2 shows "$1" && return 0
+		keys Space
+	done
+	return 1
+}
+wait_for 'Help: Search screen keys' 5 && page_until 't_min +the shortest kernel' &&
+	page_until 't_diff +the smallest extra work'
+ok $? "? explains t_min and t_diff"
+page_until '!  +unstable: not all repeats found the value'
 ok $? "? explains !"
 
 GOLDEN_WHAT='the search screen at 120x35'

@@ -173,6 +173,7 @@ struct tui_app {
 	struct tui_opts opts;
 	enum tui_screen screen, back;
 	bool help;
+	int help_top;              /* the help overlay's first row shown (it scrolls) */
 	bool quit;
 	int exit_status;
 	int cols, rows;
@@ -418,9 +419,6 @@ void tui_search_params_done(struct tui_app *app, const char *text);
 void tui_search_draw(const struct tui_app *app, struct tui_hits *hits);
 /* Joins the search worker once it is done (the event loop). */
 void tui_search_poll(struct tui_app *app, bool shown);
-/* What the search screen's marks (! ~ [lo-hi] ratio *) mean, for the help. */
-extern const char *const tui_search_legend[];
-extern const size_t tui_search_nlegend;
 void tui_search_action(struct tui_app *app, enum tui_action a);
 bool tui_search_running(const struct tui_app *app);
 void tui_search_stop(struct tui_app *app);

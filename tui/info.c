@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "base/xalloc.h"
+#include "bench/host_words.h"
+#include "bench/noise.h"
 #include "bench/size.h"
 #include "io/term_safe.h"
 #include "tui/app.h"
@@ -32,6 +34,12 @@ struct info_state {
 	struct tui_job job;        /* the worker (tui/worker.c) */
 	bool probe_clock;          /* its order: the clock probe too */
 	struct tl_host result;     /* its answer, whole once the job finished */
+	/* the noise probe's answer (with the clock probe: only when idle), and
+	 * the copy the screen shows once the job finished */
+	struct tl_noise_probe noise_result, noise;
+	int noise_rc;
+	char noise_why[256];
+	bool noise_probed, have_noise;
 	struct info_buf b;
 	int top;                   /* first row shown (Up/Down scroll) */
 };
@@ -59,22 +67,23 @@ static void add(struct info_buf *b, enum tui_role role, int bold, const char *fm
 	b->n++;
 }
 
-/* One line of a load's latency per level, as the info worker measured it. */
-static void add_ladder(struct info_buf *b, const struct tl_host *h)
+/* What the chase saw beside the reported sizes, as `ticklab info` says it. */
+static void add_levels(struct info_buf *b, const struct tl_host *h)
 {
-	char line[200];
-	size_t used = 0;
+	char lines[16][TL_WORDS_LINE];
+	size_t n;
 
-	if (!h->nladder)
+	if (!h->ladder_probed)
 		return;
-	for (size_t i = 0; i < h->nladder && used < sizeof line; i++) {
-		const struct tl_level_latency *l = &h->ladder[i];
-		int w = isnan(l->ns) ? snprintf(line + used, sizeof line - used, "  %s -", l->level)
-				     : snprintf(line + used, sizeof line - used, "  %s %.3g ns",
-						l->level, l->ns);
-		used += w > 0 ? (size_t)w : 0;
+	n = tl_levels_lines(&h->levels, lines, 16);
+	for (size_t i = 0; i < n; i++) {
+		bool caveat = lines[i][0] == '!';
+
+		add(b, caveat ? TUI_ROLE_WARN : TUI_ROLE_MAIN_FG, caveat, "  %-12s %s",
+		    i ? "" : "levels", lines[i]);
+		if (b->n)
+			b->l[b->n - 1].indent = 17;
 	}
-	add(b, TUI_ROLE_MAIN_FG, 0, "  load         %s (%s, now)", line + 2, h->ladder_timer);
 }
 
 static int info_cpu(const struct tui_app *app)
@@ -96,6 +105,10 @@ static void info_main(struct tui_job *job)
 	if (st->probe_clock) {
 		tl_host_probe_clock(&st->result);
 		tl_host_probe_ladder(&st->result);
+		st->noise_rc = tl_noise_probe_run(st->result.cpu, TL_NOISE_PROBE_SECONDS,
+						  &st->noise_result, st->noise_why,
+						  sizeof st->noise_why);
+		st->noise_probed = true;
 	}
 }
 
@@ -116,10 +129,14 @@ static void info_request(struct tui_app *app)
 }
 
 /* Takes the worker's facts. */
-static void info_take(struct tui_app *app, const struct info_state *st)
+static void info_take(struct tui_app *app, struct info_state *st)
 {
 	app->host = st->result;
 	app->have_host = true;
+	if (st->noise_probed) {
+		st->noise = st->noise_result;
+		st->have_noise = true;
+	}
 	app->dirty = true;
 }
 
@@ -169,17 +186,19 @@ void tui_info_ensure(struct tui_app *app)
 static void spoiler_line(struct tui_app *app, struct info_buf *b, bool bad, const char *what,
 			 const char *seen, const char *why)
 {
-	const char *mark = app->tier == TUI_TIER_UTF8 ? (bad ? "✗" : "✓") : (bad ? "!" : "-");
+	/* nothing found is neither fine nor bad: no tick on "turbo unknown" */
+	bool unknown = !bad && tl_spoiler_unknown(seen);
+	const char *mark = unknown ? "?"
+			   : app->tier == TUI_TIER_UTF8 ? (bad ? "✗" : "✓") : (bad ? "!" : "-");
 	/* A value wider than its column keeps its first words there and its
 	 * parenthesis moves to the reason, so the columns stay aligned. */
 	const char *paren = strlen(seen) > 18 ? strstr(seen, " (") : NULL;
 	int head = paren ? (int)(paren - seen) : 18;
+	enum tui_role role = bad ? TUI_ROLE_WARN : unknown ? TUI_ROLE_MAIN_FG : TUI_ROLE_OK;
 	if (paren && head <= 18)
-		add(b, bad ? TUI_ROLE_WARN : TUI_ROLE_OK, bad, " %s %-11s %-18.*s %s %s", mark, what,
-		    head, seen, paren + 1, why);
+		add(b, role, bad, " %s %-11s %-18.*s %s %s", mark, what, head, seen, paren + 1, why);
 	else
-		add(b, bad ? TUI_ROLE_WARN : TUI_ROLE_OK, bad, " %s %-11s %-18s %s", mark, what, seen,
-		    why);
+		add(b, role, bad, " %s %-11s %-18s %s", mark, what, seen, why);
 	if (b->n)
 		b->l[b->n - 1].indent = 34;
 }
@@ -189,15 +208,18 @@ static void host_lines(struct tui_app *app, struct info_buf *b)
 	const struct tl_host *h = &app->host;
 	char s1[32], s2[32], s3[32];
 	/* What spoils timing comes first: it is why one opens this screen. */
-	add(b, TUI_ROLE_TITLE, 1, "What can spoil timing here (%zu of %d)", tl_host_spoiled(h),
-	    TL_SPOILER_COUNT);
+	char smt[160];
+
+	add(b, TUI_ROLE_TITLE, 1, "What can spoil timing here (%zu of %d; ? = not known here)",
+	    tl_host_spoiled(h), TL_SPOILER_COUNT);
 	for (int i = 0; i < TL_SPOILER_COUNT; i++)
 		spoiler_line(app, b, h->spoilers[i].bad, h->spoilers[i].what, h->spoilers[i].seen,
 			     h->spoilers[i].why);
 	add(b, TUI_ROLE_MAIN_FG, 0, " ");
 	add(b, TUI_ROLE_TITLE, 1, "Node");
-	add(b, TUI_ROLE_MAIN_FG, 0, "  CPU          %s (%s), sampling on CPU %d", h->model, h->vendor,
-	    h->cpu);
+	tl_host_smt_words(h, smt, sizeof smt);
+	add(b, TUI_ROLE_MAIN_FG, 0, "  CPU          %s (%s), sampling on CPU %d, %s", h->model,
+	    h->vendor, h->cpu, smt);
 	add(b, TUI_ROLE_MAIN_FG, 0, "  kernel       %s", h->kernel);
 	if (h->have_topology) {
 		tl_size_format(h->topo.l1d, s1, sizeof s1);
@@ -205,18 +227,20 @@ static void host_lines(struct tui_app *app, struct info_buf *b)
 		tl_size_format(h->topo.l3, s3, sizeof s3);
 		add(b, TUI_ROLE_MAIN_FG, 0, "  caches       L1d %s  L2 %s  L3 %s", s1, s2, s3);
 		add(b, TUI_ROLE_MAIN_FG, 0, "               from %s", h->topo.source);
-		add_ladder(b, h);
+		add_levels(b, h);
 	} else
 		add(b, TUI_ROLE_MAIN_FG, 0, "  caches       unknown: %s", h->topo_why);
 	if (h->tsc_ghz > 0 && h->tsc_resolution_ns > 0)
-		add(b, TUI_ROLE_MAIN_FG, 0, "  TSC          %.3f GHz, steps of %.3g ticks = %.2f ns (%s)",
-		    h->tsc_ghz, h->tsc_resolution_ticks, h->tsc_resolution_ns, h->tsc_reader);
+		add(b, TUI_ROLE_MAIN_FG, 0,
+		    "  TSC          %.4f GHz, step %.3g ns (%.3g ticks, measured with %s)",
+		    h->tsc_ghz, h->tsc_resolution_ns, h->tsc_resolution_ticks, h->tsc_reader);
 	else if (h->tsc_ghz > 0)
 		add(b, TUI_ROLE_MAIN_FG, 0, "  TSC          %.3f GHz, step -", h->tsc_ghz);
 	else
 		add(b, TUI_ROLE_MAIN_FG, 0, "  TSC          none or unknown");
 	if (tl_vdso_verdict(&h->cost) >= 0)
-		add(b, TUI_ROLE_MAIN_FG, 0, "  clocksource  %s: clock_gettime %.0f ns, syscall %.0f ns",
+		add(b, TUI_ROLE_MAIN_FG, 0,
+		    "  clocksource  %s; clock_gettime %.0f ns a call, the system call %.0f ns",
 		    h->clocksource, h->cost.vdso_ns, h->cost.syscall_ns);
 	else
 		add(b, TUI_ROLE_MAIN_FG, 0, "  clocksource  %s", h->clocksource);
@@ -224,8 +248,6 @@ static void host_lines(struct tui_app *app, struct info_buf *b)
 	add(b, TUI_ROLE_MAIN_FG, 0, "  governor     %s;  turbo %s", h->governor, h->turbo);
 	add(b, TUI_ROLE_MAIN_FG, 0, "  perf         paranoid %d, rdpmc %s, cpu PMU %s", h->paranoid,
 	    h->rdpmc, h->pmu ? "yes" : "no");
-	add(b, TUI_ROLE_MAIN_FG, 0, "  SMT          siblings %s (%d other)", h->smt_siblings[0] ? h->smt_siblings : "unknown",
-	    h->nsiblings);
 	add(b, TUI_ROLE_MAIN_FG, 0, "  LFENCE       %s (%s)",
 	    h->lfence == 1 ? "serializing" : h->lfence == 0 ? "NOT serializing" : "unknown",
 	    h->lfence_how);
@@ -238,6 +260,26 @@ static void host_lines(struct tui_app *app, struct info_buf *b)
 		p += len;
 		if (*p)
 			p++;
+	}
+}
+
+/* What the noise probe found, as `ticklab info` says it. */
+static void noise_lines(const struct info_state *st, struct info_buf *b)
+{
+	char lines[8][TL_WORDS_LINE];
+	size_t n;
+
+	add(b, TUI_ROLE_MAIN_FG, 0, " ");
+	add(b, TUI_ROLE_TITLE, 1, "Noise on the sampling CPU");
+	if (!st->have_noise) {
+		add(b, TUI_ROLE_INACTIVE, 0, "  not probed: a run was sampling when Info opened");
+		return;
+	}
+	n = tl_noise_probe_lines(&st->noise, st->noise_rc, st->noise_why, lines, 8);
+	for (size_t i = 0; i < n; i++) {
+		add(b, TUI_ROLE_MAIN_FG, 0, "  %s", lines[i]);
+		if (b->n)
+			b->l[b->n - 1].indent = 4;
 	}
 }
 
@@ -314,11 +356,14 @@ static void build(struct tui_app *app, struct info_buf *b)
 		json_lines(app, b, app->host_json);
 	else {
 		info_request(app);
-		if (app->have_host)
+		if (app->have_host) {
 			host_lines(app, b);
+			noise_lines(state(app), b);
+		}
 		else
 			add(b, TUI_ROLE_INACTIVE, 0,
-			    "  measuring this node (TSC step, syscall cost, clock drift)...");
+			    "  measuring this node (TSC step, syscall cost, clock drift, cache levels, "
+			    "2 s of noise)...");
 	}
 	if (!app->replay)
 		backend_lines(app, b);

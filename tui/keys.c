@@ -115,6 +115,24 @@ static bool key_kept(const struct tui_key *k)
 	return k->action == TUI_ACT_HELP || k->action == TUI_ACT_QUIT;
 }
 
+/* "Left/Right": a bar entry names the key that goes the other way too when
+ * the table's next help line is that key on the same screens ("Left flush"
+ * read as if Right did nothing). */
+static void bar_label(size_t i, char *buf, size_t len)
+{
+	const struct tui_key *k = &tui_keys[i];
+	size_t j = i + 1;
+
+	while (j < tui_nkeys && !tui_keys[j].help)
+		j++;
+	if (j < tui_nkeys && (tui_keys[j].screens & k->screens) == k->screens &&
+	    ((k->action == TUI_ACT_LEFT && tui_keys[j].action == TUI_ACT_RIGHT) ||
+	     (k->action == TUI_ACT_UP && tui_keys[j].action == TUI_ACT_DOWN)))
+		snprintf(buf, len, "%s/%s", k->label, tui_keys[j].label);
+	else
+		snprintf(buf, len, "%s", k->label);
+}
+
 void tui_keys_status(enum tui_screen s, bool replay, int width, char *buf, size_t len)
 {
 	size_t used = 0;
@@ -126,11 +144,12 @@ void tui_keys_status(enum tui_screen s, bool replay, int width, char *buf, size_
 			kept += 2 + (int)strlen(tui_keys[i].label) + 1 + (int)strlen(tui_keys[i].verb);
 	for (size_t i = 0; i < tui_nkeys; i++) {
 		const struct tui_key *k = &tui_keys[i];
-		char item[64];
+		char item[64], label[24];
 		/* a replay samples nothing: pause is not offered */
 		if (!k->verb || !(k->screens & TUI_ON(s)) || (replay && k->action == TUI_ACT_PAUSE))
 			continue;
-		int n = snprintf(item, sizeof item, "%s%s %s", used ? "  " : "", k->label, k->verb);
+		bar_label(i, label, sizeof label);
+		int n = snprintf(item, sizeof item, "%s%s %s", used ? "  " : "", label, k->verb);
 		int room = width - (key_kept(k) ? 0 : kept);
 		if (full && !key_kept(k))
 			continue;

@@ -633,14 +633,24 @@ static void draw_hist(const struct tui_app *app, const struct tui_rect *r, size_
 	tui_fmt_ns(h->lo + h->width * (double)h->nbins, hi, sizeof hi);
 	int y = r->y + r->h - 1;
 	tui_put(y, r->x, r->w, tui_attr(app, TUI_ROLE_INACTIVE), lo);
-	char tail[48];
+	/* The caused column at the right edge is named under itself: its '^'
+	 * ends the axis row, so a full-height column never reads as a bin. */
+	char tail[3][64], above[32] = "";
+	size_t past = r->w >= 2 ? tui_noise_view_past(&v->noise, h) : 0;
+
 	if (h->above)
-		snprintf(tail, sizeof tail, "%s +%zu>", hi, h->above);
-	else
-		snprintf(tail, sizeof tail, "%s", hi);
-	int tl = (int)strlen(tail);
-	if (tl < r->w - (int)strlen(lo) - 1)
-		tui_put(y, r->x + r->w - tl, tl, tui_attr(app, TUI_ROLE_INACTIVE), tail);
+		snprintf(above, sizeof above, " +%zu>", h->above);
+	snprintf(tail[0], sizeof tail[0], "%s%s  %zu caused ^", hi, above, past);
+	snprintf(tail[1], sizeof tail[1], "%s%s %zu^", hi, above, past);
+	snprintf(tail[2], sizeof tail[2], "%s%s", hi, above);
+	for (int k = past ? 0 : 2; k < 3; k++) {
+		int tl = (int)strlen(tail[k]);
+
+		if (tl < r->w - (int)strlen(lo) - 1) {
+			tui_put(y, r->x + r->w - tl, tl, tui_attr(app, TUI_ROLE_INACTIVE), tail[k]);
+			break;
+		}
+	}
 }
 
 /* A summary statistic at one decimal. A measured value that rounds to

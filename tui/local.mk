@@ -1,7 +1,7 @@
 # tui/: the terminal UI: screens over the runner and search engine (bench/),
 # the files in and out (io/) and the statistics (stats/); no layer includes it.
 libticklab_a_SOURCES += tui/tui.h tui/curses.h \
-	tui/keys.c tui/keys.h tui/wrap.c tui/wrap.h \
+	tui/keys.c tui/keys.h tui/wrap.c tui/wrap.h tui/glossary.c tui/glossary.h tui/glossary.def \
 	tui/layout.c tui/layout.h \
 	tui/theme.h \
 	tui/canvas.c tui/canvas.h \

@@ -129,6 +129,13 @@ size_t tui_noise_view_in(const struct tui_noise_view *nv, double lo, double hi, 
 	return b - a;
 }
 
+size_t tui_noise_view_past(const struct tui_noise_view *nv, const struct tl_histogram *h)
+{
+	if (!nv->ready || !nv->n || !h || !h->nbins)
+		return 0;
+	return nv->n - stats_first_at_least(nv->value, nv->n, h->lo + h->width * (double)h->nbins);
+}
+
 void tui_noise_view_line(const struct tui_noise_view *nv, char *buf, size_t len)
 {
 	size_t used;
@@ -163,8 +170,8 @@ static int slot_attr(const struct tui_app *app, int slot)
 static void draw_tail(const struct tui_app *app, const struct tui_rect *r, int rows,
 		      const struct tl_histogram *h, const struct tui_noise_view *nv)
 {
-	size_t a = stats_first_at_least(nv->value, nv->n, h->lo + h->width * (double)h->nbins);
-	size_t by[TUI_NOISE_TOP + 1] = {0}, past = nv->n - a;
+	size_t past = tui_noise_view_past(nv, h), a = nv->n - past;
+	size_t by[TUI_NOISE_TOP + 1] = {0};
 	int row = 0;
 
 	if (!past || r->w < 2)

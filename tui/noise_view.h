@@ -41,6 +41,10 @@ void tui_noise_view_free(struct tui_noise_view *nv);
 /* Caused samples with a value in [lo, hi), and the slot most of them have. */
 size_t tui_noise_view_in(const struct tui_noise_view *nv, double lo, double hi, int *slot);
 
+/* The caused samples past h's right edge: the ones the stacked column at
+ * the edge stands for (0: no column). */
+size_t tui_noise_view_past(const struct tui_noise_view *nv, const struct tl_histogram *h);
+
 /* "causes: preempted 12, tick 40, irq:27:nvme0q1 3, other 2"; "" when
  * not ready, "causes: none measured" when it is and none has a cause. */
 void tui_noise_view_line(const struct tui_noise_view *nv, char *buf, size_t len);

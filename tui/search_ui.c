@@ -609,15 +609,6 @@ void tui_search_action(struct tui_app *app, enum tui_action a)
 }
 
 /* What the marks mean, on the help overlay (tui.c) below the keys. */
-const char *const tui_search_legend[] = {
-	"  !            unstable: not all repeats found it, or they",
-	"               disagree; the reasons under the table say why",
-	"  ~            so far: more repeats to come",
-	"  [lo-hi]      95 % interval, only when all repeats agree",
-	"  ratio        reference / this: above 1, this row is better",
-	"  *            simulated timer, not a measurement of this node",
-};
-const size_t tui_search_nlegend = sizeof tui_search_legend / sizeof tui_search_legend[0];
 
 /* A row's series: its backend's place in the search, so every backend of
  * one search has its own glyph and colour (the setup list's index is not:

@@ -14,6 +14,7 @@
 
 #include "tui/app.h"
 #include "tui/curses.h"
+#include "tui/glossary.h"
 #include "tui/tui.h"
 #include "tui/wrap.h"
 
@@ -204,26 +205,64 @@ static void draw_status(const struct tui_app *app)
 	tui_putf(r->y, r->x, r->w, tui_attr_status(app), " %s", buf);
 }
 
+#define HELP_ROWS 160
+#define HELP_W 62
+
+static int help_width(const struct tui_app *app)
+{
+	return HELP_W > app->cols - 2 ? app->cols - 2 : HELP_W;
+}
+
+/* The overlay's rows: the screen's keys, then what its numbers, words and
+ * marks mean (tui/glossary.def). */
+static size_t help_lines(const struct tui_app *app, char lines[][96])
+{
+	size_t n = tui_keys_help(app->screen, lines, HELP_ROWS);
+
+	if (n + 1 < HELP_ROWS)
+		snprintf(lines[n++], 96, "  What this screen's numbers and marks mean (Down):");
+	return n + tui_glossary_help(app->screen, help_width(app) - 2, lines + n, HELP_ROWS - n);
+}
+
+/* Rows of text the overlay shows at once: the frame and the last row (what
+ * closes it) take the rest. The overlay may cover the title and status
+ * rows: at 80x24 every key of Setup then still fits. */
+static int help_rows(const struct tui_app *app, size_t n)
+{
+	int h = (int)n + 4 > app->rows ? app->rows : (int)n + 4;
+
+	return h - 4;
+}
+
+/* Down, j, Space and PgDn scroll the help, Up, k and PgUp back; any other
+ * key closes it. */
+static bool help_scroll(struct tui_app *app, int ch, bool fkey)
+{
+	static char lines[HELP_ROWS][96];
+	int n = (int)help_lines(app, lines), rows = help_rows(app, (size_t)n), top = app->help_top;
+
+	if (fkey ? ch == KEY_DOWN : ch == 'j')
+		top++;
+	else if (fkey ? ch == KEY_NPAGE : ch == ' ')
+		top += rows;
+	else if (fkey ? ch == KEY_UP : ch == 'k')
+		top--;
+	else if (fkey && ch == KEY_PPAGE)
+		top -= rows;
+	else
+		return false;
+	top = top > n - rows ? n - rows : top;
+	app->help_top = top < 0 ? 0 : top;
+	app->dirty = true;
+	return true;
+}
+
 static void draw_help(const struct tui_app *app)
 {
-	char lines[64][96];
-	size_t n = tui_keys_help(app->screen, lines, 64);
-	/* what the live screen's marks mean, below its keys */
-	static const char *const live_legend[] = {
-		"  +N>          N samples above p99, off the histogram",
-		"  min < 0      t_e,std varies more than the kernel's cost",
-	};
-	for (size_t i = 0; app->screen == TUI_LIVE && i < 2 && n < 64; i++)
-		snprintf(lines[n++], sizeof lines[0], "%s", live_legend[i]);
-	for (size_t i = 0; app->screen == TUI_SEARCH && i < tui_search_nlegend && n < 64; i++)
-		snprintf(lines[n++], sizeof lines[0], "%s", tui_search_legend[i]);
-	int w = 62, h = (int)n + 4;
-	if (w > app->cols - 2)
-		w = app->cols - 2;
-	/* the overlay may cover the title and status rows: at 80x24 every key
-	 * of Setup then still fits (q fell off the bottom as keys were added) */
-	if (h > app->rows)
-		h = app->rows;
+	static char lines[HELP_ROWS][96];
+	size_t n = help_lines(app, lines);
+	int w = help_width(app), rows = help_rows(app, n), h = rows + 4;
+	int top = app->help_top, below = (int)n - top - rows;
 	int y0 = (app->rows - h) / 2, x0 = (app->cols - w) / 2;
 	int a = tui_attr(app, TUI_ROLE_MAIN_FG);
 	for (int y = 0; y < h; y++)
@@ -245,11 +284,16 @@ static void draw_help(const struct tui_app *app)
 	tui_put(y0 + h - 1, x0, 1, d, u ? "└" : "+");
 	tui_put(y0 + h - 1, x0 + w - 1, 1, d, u ? "┘" : "+");
 	tui_putf(y0, x0 + 2, w - 4, tui_attr(app, TUI_ROLE_TITLE) | A_BOLD,
-		 " Help: %s screen keys ", tui_screen_name(app->screen));
-	for (size_t i = 0; i < n && (int)i + 2 < h - 1; i++)
-		tui_put(y0 + 1 + (int)i, x0 + 1, w - 2, a, lines[i]);
-	tui_put(y0 + h - 2, x0 + 1, w - 2, tui_attr(app, TUI_ROLE_INACTIVE),
-		"  any key closes this help");
+		 " Help: %s screen keys and terms ", tui_screen_name(app->screen));
+	for (int i = 0; i < rows && top + i < (int)n; i++)
+		tui_put(y0 + 1 + i, x0 + 1, w - 2, a, lines[top + i]);
+	if (below > 0)
+		tui_putf(y0 + h - 2, x0 + 1, w - 2, tui_attr(app, TUI_ROLE_TITLE),
+			 "  %s %d more: Down/Space; any other key closes", u ? "▼" : "v", below);
+	else
+		tui_put(y0 + h - 2, x0 + 1, w - 2, tui_attr(app, TUI_ROLE_INACTIVE),
+			top ? "  Up: back; any other key closes this help"
+			    : "  any key closes this help");
 }
 
 static void draw_too_small(const struct tui_app *app)
@@ -346,6 +390,7 @@ static void action(struct tui_app *app, enum tui_action a)
 		break;
 	case TUI_ACT_HELP:
 		app->help = !app->help;
+		app->help_top = 0;
 		break;
 	case TUI_ACT_LOG:
 		app->show_log = true;
@@ -529,6 +574,8 @@ static void keys(struct tui_app *app)
 			input_key(app, ch, fkey);
 			continue;
 		}
+		if (app->help && help_scroll(app, (int)ch, fkey))
+			continue;
 		if (app->help || app->show_log) {
 			app->help = app->show_log = false;
 			app->dirty = true;
