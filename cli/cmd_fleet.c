@@ -137,7 +137,10 @@ static int fleet_check(void *st, int argc, char **argv, char *why, size_t whylen
 		static const char *const opts[] = {"--json", "--markdown"};
 
 		/* caught before reading thousands of files, not after */
-		if (cli_outputs_distinct(paths, opts, 2, why, whylen) < 0)
+		if (cli_outputs_distinct(paths, opts, 2, why, whylen) < 0 ||
+		    opts_check_output("--json", o->json, "a file path or -", why, whylen) < 0 ||
+		    opts_check_output("--markdown", o->markdown, "a file path or -", why, whylen) < 0 ||
+		    opts_check_output("--partial", o->partial, "a file path or -", why, whylen) < 0)
 			return -1;
 	}
 	if (o->partial && (o->json || o->markdown || o->quiet)) {

@@ -303,7 +303,7 @@ static void warn_spoilers(const struct tl_host *h)
 /* The samples on disk before the long analysis: the CSV (which needs no
  * analysis) and, when --json names a regular file, the JSON without
  * summaries; the final JSON replaces it once the analysis is done. A
- * JSON going to stdout or a device is written once, at the end. */
+ * JSON going to stdout is written once, at the end. */
 static int write_raw(const struct run_opts *o, struct cli_open_outputs *files,
 		     const struct tl_run *run, bool stopped, const struct tl_host *host)
 {

@@ -314,6 +314,16 @@ done
 [ $st -eq 1 ] && grep -q "cannot write '$H/fsz.json': file size limit reached" "$H/err"
 ok $? "ulimit -f 8: status 1 naming the file and the limit, not killed by SIGXFSZ (status $st)"
 
+# Files named by the environment get a saved file's guards: a FIFO (which
+# hung `info` in open) or /dev/zero (read forever) is refused and named.
+mkfifo "$H/env.fifo"
+for v in "TL_LEVELS_FROM=$H/env.fifo" TL_LEVELS_FROM=/dev/zero "HWLOC_XMLFILE=$H/env.fifo" \
+	HWLOC_XMLFILE=/dev/zero; do
+	env TL_LEVELS=off "$v" timeout 20 "$TL_BIN" info >"$H/out" 2>&1; st=$?
+	[ $st -ne 124 ] && grep -q "${v#*=}.*not a regular file" "$H/out"
+	ok $? "info with $v: refused and named, no hang (status $st: $(grep -o "${v#*=}.*not a regular file" "$H/out" | head -n 1))"
+done
+
 # The TUI on a terminal: the file at the bound replays (no histogram
 # layout, no abort) and a hostile one exits 2.
 if command -v tmux >/dev/null 2>&1; then
@@ -357,6 +367,20 @@ if command -v tmux >/dev/null 2>&1; then
 	[ -n "$pid" ] && kill -TERM "$pid"
 	pane_has "TL_EXIT=" 10
 	grep -q "TL_EXIT=143" "$tmp/pane"; ok $? "and TERM ends it with 143 ($(grep TL_EXIT "$tmp/pane"))"
+	# The remembered setup is a FIFO: read, it is refused (not a regular
+	# file); written at q, it is refused too instead of waiting in open for
+	# a reader that never comes, so the TUI exits.
+	mkdir -p "$tmp/xdg/ticklab" && mkfifo "$tmp/xdg/ticklab/setup.json"
+	npane=$((npane + 1))
+	S=tlh$$-$npane
+	tmux -L "$S" -f /dev/null new-session -d -s t -x 120 -y 40 \
+		"env TERM=xterm XDG_CONFIG_HOME='$tmp/xdg' TL_LEVELS=off ASAN_OPTIONS=detect_leaks=0 '$TL_BIN' tui 2>'$tmp/x.err'; echo TL_EXIT=\$?; exec sleep 60"
+	pane_has "clock-gettime" 20
+	tmux -L "$S" send-keys -t t q
+	pane_has "TL_EXIT=" 10
+	grep -q "TL_EXIT=0" "$tmp/pane" && grep -q "setup.json': it is a FIFO" "$tmp/x.err" &&
+		[ -p "$tmp/xdg/ticklab/setup.json" ]
+	ok $? "setup.json a FIFO: q exits, saying the setup is not remembered ($(grep TL_EXIT "$tmp/pane"): $(head -c 100 "$tmp/x.err"))"
 	# SIGQUIT (Ctrl-\) puts the terminal back like INT, TERM and HUP.
 	npane=$((npane + 1))
 	S=tlh$$-$npane
