@@ -354,19 +354,20 @@ if command -v tmux >/dev/null 2>&1; then
 	pane_has "TL_EXIT=" 10
 	grep -q "TL_EXIT=2" "$tmp/pane" && grep -q "value 0 is 1e+308" "$tmp/tui.err"
 	ok $? "tui --replay on a terminal: +-1e308 exits 2 naming the value ($(grep TL_EXIT "$tmp/pane"))"
-	# Issue 11 item 6: a theme that is /dev/zero spun the loader forever,
-	# deaf to TERM. Now it is refused, and TERM ends the TUI (143).
+	# Issue 11 item 6: a theme that is /dev/zero spun the loader forever.
+	# It is an option, so it is checked before the terminal is looked at:
+	# status 2 and the same words with a terminal and without one.
 	mkdir "$tmp/t" && ln -s /dev/zero "$tmp/t/z.theme"
 	npane=$((npane + 1))
 	S=tlh$$-$npane
 	tmux -L "$S" -f /dev/null new-session -d -s t -x 120 -y 40 \
-		"env TERM=xterm ASAN_OPTIONS=detect_leaks=0 '$TL_BIN' tui --themes-dir '$tmp/t' --theme z 2>/dev/null; echo TL_EXIT=\$?; exec sleep 60"
-	pane_has "not a regular file" 10; ok $? "--theme z (/dev/zero) is refused with a message"
-	pid=$(pgrep -f "themes-dir $tmp/t" | while read -r p; do
-		[ "$(cat /proc/$p/comm 2>/dev/null)" = ticklab ] && echo "$p"; done | head -n 1)
-	[ -n "$pid" ] && kill -TERM "$pid"
+		"env TERM=xterm ASAN_OPTIONS=detect_leaks=0 '$TL_BIN' tui --themes-dir '$tmp/t' --theme z 2>'$tmp/z.err'; echo TL_EXIT=\$?; exec sleep 60"
 	pane_has "TL_EXIT=" 10
-	grep -q "TL_EXIT=143" "$tmp/pane"; ok $? "and TERM ends it with 143 ($(grep TL_EXIT "$tmp/pane"))"
+	grep -q "TL_EXIT=2" "$tmp/pane" && grep -q "z.theme: not a regular file" "$tmp/z.err"
+	ok $? "--theme z (/dev/zero) on a terminal: status 2 with a message ($(grep TL_EXIT "$tmp/pane"): $(head -c 100 "$tmp/z.err"))"
+	timeout 20 "$TL_BIN" tui --themes-dir "$tmp/t" --theme z </dev/null >/dev/null 2>"$tmp/z2.err"; st=$?
+	[ $st -eq 2 ] && cmp -s "$tmp/z.err" "$tmp/z2.err"
+	ok $? "and without a terminal: status 2, the same message (status $st: $(head -c 100 "$tmp/z2.err"))"
 	# The remembered setup is a FIFO: read, it is refused (not a regular
 	# file); written at q, it is refused too instead of waiting in open for
 	# a reader that never comes, so the TUI exits.
