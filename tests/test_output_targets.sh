@@ -50,6 +50,7 @@ each_writer() { # each_writer KIND TARGET
 	refused "$1" "$2" --csv compare "$tmp/r2.json" "$tmp/r2.json" --csv @
 	refused "$1" "$2" --json fleet "$tmp/fleet" --json @
 	refused "$1" "$2" --markdown fleet "$tmp/fleet" --markdown @
+	refused "$1" "$2" --csv fleet "$tmp/fleet" --csv @
 	refused "$1" "$2" --partial fleet "$tmp/fleet/n1.json" --partial @
 	refused "$1" "$2" -o plot "$tmp/r2.json" -o @
 }
