@@ -329,7 +329,7 @@ done
 if command -v tmux >/dev/null 2>&1; then
 	# A fresh server (socket) per pane: restarting one under a name races.
 	S=tlh$$-0
-	trap 'for s in 1 2 3 4; do tmux -L "tlh$$-$s" kill-server >/dev/null 2>&1; done; rm -rf "$tmp"' EXIT
+	trap 'for s in 1 2 3 4 5 6 7 8; do tmux -L "tlh$$-$s" kill-server >/dev/null 2>&1; done; rm -rf "$tmp"' EXIT
 	npane=0
 	tui() { # tui FILE: runs tui --replay FILE in a pane, status in $tmp/pane
 		npane=$((npane + 1))
@@ -394,6 +394,25 @@ if command -v tmux >/dev/null 2>&1; then
 	pane_has "MODE=" 10
 	grep -q "TL_EXIT=131" "$tmp/pane" && grep -q "MODE=icanon" "$tmp/pane"
 	ok $? "SIGQUIT ends the TUI with 131 and the terminal canonical again ($(grep -E 'TL_EXIT|MODE' "$tmp/pane" | tr '\n' ' '))"
+	# A signal the lab has no use for, whose default ends the process
+	# (kill -USR1, an alarm left by a wrapper): it still ends it, as that
+	# signal (128 + its number), but with the terminal put back first.
+	for pair in USR1:10 ALRM:14; do # Linux's numbers: dash's kill -l takes no name
+		sig=${pair%:*}
+		npane=$((npane + 1))
+		S=tlh$$-$npane
+		tmux -L "$S" -f /dev/null new-session -d -s t -x 120 -y 40 \
+			"env TERM=xterm ASAN_OPTIONS=detect_leaks=0 '$TL_BIN' tui --replay '$tmp/ok.json' 2>/dev/null; echo TL_EXIT=\$?; stty -a | grep -o -- ' -*icanon' | sed 's/^ /MODE=/'; exec sleep 60"
+		pane_has "replay" 10
+		pid=$(pgrep -f "tui --replay $tmp/ok.json" | while read -r p; do
+			[ "$(cat /proc/$p/comm 2>/dev/null)" = ticklab ] && echo "$p"; done | head -n 1)
+		[ -n "$pid" ] && kill -$sig "$pid"
+		pane_has "MODE=" 10
+		want=$((128 + ${pair#*:}))
+		grep -q "TL_EXIT=$want" "$tmp/pane" && grep -q "MODE=icanon" "$tmp/pane" &&
+			[ "$(tmux -L "$S" display -p -t t '#{alternate_on}')" = 0 ]
+		ok $? "SIG$sig ends the TUI ($want) with the terminal canonical and off the alternate screen ($(grep -E 'TL_EXIT|MODE' "$tmp/pane" | tr '\n' ' '))"
+	done
 else
 	diag "no tmux: the terminal replays are skipped"
 fi
