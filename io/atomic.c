@@ -93,7 +93,7 @@ const char *tl_out_special_why(const char *path, const char *kind)
 	static _Thread_local char msg[1200];
 
 	snprintf(msg, sizeof msg, "cannot write '%.900s': it is %s, not a regular file (accepted: "
-				  "a file path, or - for standard output)",
+				  "a regular file, or a path that does not exist yet)",
 		 path, kind);
 	return msg;
 }
