@@ -64,14 +64,3 @@ int tl_file_open_regular(const char *path, uint64_t max_bytes, uint64_t *size, c
 		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	return fd;
 }
-
-int tl_file_is_special(const char *path, const char **kind)
-{
-	struct stat st;
-
-	*kind = NULL;
-	if (stat(path, &st) != 0 || S_ISREG(st.st_mode) || S_ISDIR(st.st_mode))
-		return 0;
-	*kind = tl_file_kind(st.st_mode);
-	return 1;
-}

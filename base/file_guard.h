@@ -20,9 +20,4 @@ const char *tl_file_kind(mode_t m);
  * errno from the system, *kind NULL. */
 int tl_file_open_regular(const char *path, uint64_t max_bytes, uint64_t *size, const char **kind);
 
-/* Whether an existing path (symlinks followed) is something other than a
- * regular file or a directory: a FIFO, a device or a socket, which ticklab
- * neither reads nor writes. *kind names it. A missing path is not. */
-int tl_file_is_special(const char *path, const char **kind);
-
 #endif
