@@ -6,6 +6,8 @@
 #include "bench/levels.h"
 #include "bench/levels_store.h"
 
+#include "base/file_guard.h"
+
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -583,18 +585,49 @@ void tl_levels_disagreement(const struct tl_levels *lv, char *buf, size_t len)
 	}
 }
 
+/* A recorded ladder is a few dozen short lines; the cap keeps a wrong
+ * path (a log, an image) from being read to its end. */
+#define LADDER_MAX_BYTES (1u << 20)
+
+static FILE *open_ladder(const char *path, char *why, size_t whylen)
+{
+	uint64_t size;
+	const char *kind;
+	int fd = tl_file_open_regular(path, LADDER_MAX_BYTES, &size, &kind);
+	FILE *f;
+
+	if (fd < 0) {
+		if (kind)
+			snprintf(why, whylen, "recorded chase %s: is %s, not a regular file "
+					      "(accepted: a text file of \"KiB ns_per_load\" lines)",
+				 path, kind);
+		else if (errno == EFBIG)
+			snprintf(why, whylen, "recorded chase %s: %llu bytes, more than a ladder's "
+					      "%u (accepted: a text file of \"KiB ns_per_load\" lines)",
+				 path, (unsigned long long)size, LADDER_MAX_BYTES);
+		else
+			snprintf(why, whylen, "cannot open recorded chase %s: %s", path,
+				 strerror(errno));
+		return NULL;
+	}
+	f = fdopen(fd, "r");
+	if (!f) {
+		snprintf(why, whylen, "cannot open recorded chase %s: %s", path, strerror(errno));
+		close(fd);
+	}
+	return f;
+}
+
 int tl_levels_read_ladder(const char *path, double *bytes, double *ns, size_t *n, char *why,
 			  size_t whylen)
 {
-	FILE *f = fopen(path, "r");
 	char line[512];
 	unsigned lineno = 0;
+	FILE *f = open_ladder(path, why, whylen);
 
 	*n = 0;
-	if (!f) {
-		snprintf(why, whylen, "cannot open recorded chase %s: %s", path, strerror(errno));
+	if (!f)
 		return -1;
-	}
 	while (fgets(line, sizeof line, f)) {
 		double kib, v;
 		char *end;

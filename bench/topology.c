@@ -2,6 +2,8 @@
 
 #include "bench/topology.h"
 
+#include "base/file_guard.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <hwloc.h>
@@ -9,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 int tl_sysfs_read_line(const char *path, char *buf, size_t len)
 {
@@ -43,8 +46,34 @@ static const char *version_of(hwloc_topology_t t)
 	return v ? v : HWLOC_VERSION;
 }
 
+/* hwloc opens an XML file with a plain fopen: a FIFO there (given, or in
+ * HWLOC_XMLFILE) would block the load and /dev/zero would never end, so the
+ * file is looked at first with the guards every saved file gets. */
+static int xml_file_ok(const char *path, const char *from, char *why, size_t whylen)
+{
+	uint64_t size;
+	const char *kind;
+	int fd;
+
+	if (!path || !path[0])
+		return 0;
+	fd = tl_file_open_regular(path, 0, &size, &kind);
+	if (fd >= 0)
+		close(fd);
+	/* Other failures (a missing file) are hwloc's to say, as before. */
+	if (!kind)
+		return 0;
+	snprintf(why, whylen, "hwloc XML file %s%s: is %s, not a regular file (accepted: an XML "
+			      "file that lstopo wrote)",
+		 path, from, kind);
+	return -1;
+}
+
 static int load(const char *xmlpath, hwloc_topology_t *t, char *why, size_t whylen)
 {
+	if (xmlpath ? xml_file_ok(xmlpath, "", why, whylen) < 0
+		    : xml_file_ok(getenv("HWLOC_XMLFILE"), " (HWLOC_XMLFILE)", why, whylen) < 0)
+		return -1;
 	if (hwloc_topology_init(t)) {
 		snprintf(why, whylen, "hwloc cannot start: %s", strerror(errno));
 		return -1;

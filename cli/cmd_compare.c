@@ -139,6 +139,9 @@ static int compare_check(void *st, int argc, char **argv, char *why, size_t whyl
 
 		if (cli_outputs_distinct(paths, opts, 3, why, whylen) < 0)
 			return -1;
+		for (size_t i = 0; i < 3; i++)
+			if (opts_check_output(opts[i], paths[i], "a file path or -", why, whylen) < 0)
+				return -1;
 	}
 	return 0;
 }

@@ -143,7 +143,8 @@ static int detect_check(void *st, int argc, char **argv, char *why, size_t whyle
 		snprintf(why, whylen, "which timers? give --backend LIST (see `ticklab info`)");
 		return -1;
 	}
-	if (opts_parse_backends(o->backend_text, &o->backends, &o->nbackends, why, whylen) < 0 ||
+	if (opts_check_output("--json", o->json, "a file path or -", why, whylen) < 0 ||
+	    opts_parse_backends(o->backend_text, &o->backends, &o->nbackends, why, whylen) < 0 ||
 	    opts_parse_flush(o->flush_text, o->cpu, &o->flush_names, &o->flush, &o->nflush, why,
 			     whylen) < 0)
 		return -1;

@@ -20,7 +20,7 @@
 
 static const char usage_text[] =
 	"usage: ticklab fleet FILE.json... | DIR [--json FILE|-] [--markdown FILE|-]\n"
-	"                     [--quiet] [--strict] [--partial OUT.json]\n"
+	"                     [--csv FILE|-] [--quiet] [--strict] [--partial OUT.json]\n"
 	"\n"
 	"Reads the fingerprints of many nodes (`ticklab fingerprint --json`; a DIR\n"
 	"gives all its *.json files), groups the nodes by CPU model and TSC rate (nodes\n"
@@ -43,6 +43,8 @@ static const char usage_text[] =
 	"\n"
 	"      --json FILE      the table, scores and reasons as JSON (- for stdout)\n"
 	"      --markdown FILE  the table as Markdown (- for stdout)\n"
+	"      --csv FILE       one row per node: group, model, every figure, flag\n"
+	"                       and reasons, as CSV (- for stdout)\n"
 	"  -q, --quiet          no table; flagged nodes only, as `node | reason` lines\n"
 	"      --strict         a file that cannot be read is an error (status 2)\n"
 	"      --partial OUT    judge nothing: write what the fleet needs of these\n"
@@ -61,6 +63,7 @@ enum { OPT_STRICT = OPT_FIRST_FREE, OPT_PARTIAL };
 static const struct option longopts[] = {
 	{"json", required_argument, NULL, OPT_JSON},
 	{"markdown", required_argument, NULL, OPT_MARKDOWN},
+	{"csv", required_argument, NULL, OPT_CSV},
 	{"quiet", no_argument, NULL, 'q'},
 	{"strict", no_argument, NULL, OPT_STRICT},
 	{"partial", required_argument, NULL, OPT_PARTIAL},
@@ -69,11 +72,16 @@ static const struct option longopts[] = {
 };
 
 struct fleet_opts {
-	const char *json, *markdown, *partial;
+	const char *json, *markdown, *csv, *partial;
 	bool quiet, strict;
 	char **paths;
 	size_t npaths;
 };
+
+static bool is_stdout(const char *path)
+{
+	return path && strcmp(path, "-") == 0;
+}
 
 static int fleet_option(void *st, int c, const char *arg, char *why, size_t whylen)
 {
@@ -87,6 +95,9 @@ static int fleet_option(void *st, int c, const char *arg, char *why, size_t whyl
 		return 0;
 	case OPT_MARKDOWN:
 		o->markdown = arg;
+		return 0;
+	case OPT_CSV:
+		o->csv = arg;
 		return 0;
 	case 'q':
 		o->quiet = true;
@@ -106,8 +117,8 @@ static int fleet_option(void *st, int c, const char *arg, char *why, size_t whyl
  * only record with the fleet's judgement of it. */
 static int outputs_not_inputs(const struct fleet_opts *o, char *why, size_t whylen)
 {
-	const char *outs[] = {o->json, o->markdown, o->partial};
-	static const char *const names[] = {"--json", "--markdown", "--partial"};
+	const char *outs[] = {o->json, o->markdown, o->csv, o->partial};
+	static const char *const names[] = {"--json", "--markdown", "--csv", "--partial"};
 
 	for (size_t i = 0; i < o->npaths; i++)
 		for (size_t k = 0; k < sizeof outs / sizeof *outs; k++) {
@@ -128,21 +139,25 @@ static int fleet_check(void *st, int argc, char **argv, char *why, size_t whylen
 		snprintf(why, whylen, "which fingerprints? (usage: ticklab fleet FILE.json... | DIR)");
 		return -1;
 	}
-	if (o->json && o->markdown && strcmp(o->json, "-") == 0 && strcmp(o->markdown, "-") == 0) {
-		snprintf(why, whylen, "--json - and --markdown - cannot both use standard output");
+	if (is_stdout(o->json) + is_stdout(o->markdown) + is_stdout(o->csv) > 1) {
+		snprintf(why, whylen, "only one of --json, --markdown and --csv can be standard "
+				      "output (-)");
 		return -1;
 	}
 	{
-		const char *paths[] = {o->json, o->markdown};
-		static const char *const opts[] = {"--json", "--markdown"};
+		const char *paths[] = {o->json, o->markdown, o->csv, o->partial};
+		static const char *const opts[] = {"--json", "--markdown", "--csv", "--partial"};
 
 		/* caught before reading thousands of files, not after */
-		if (cli_outputs_distinct(paths, opts, 2, why, whylen) < 0)
+		if (cli_outputs_distinct(paths, opts, 4, why, whylen) < 0)
 			return -1;
+		for (size_t i = 0; i < 4; i++)
+			if (opts_check_output(opts[i], paths[i], "a file path or -", why, whylen) < 0)
+				return -1;
 	}
-	if (o->partial && (o->json || o->markdown || o->quiet)) {
-		snprintf(why, whylen, "--partial judges nothing: it takes no --json, --markdown or "
-				      "--quiet (accepted: --partial OUT.json FILES..., then fleet OUT...)");
+	if (o->partial && (o->json || o->markdown || o->csv || o->quiet)) {
+		snprintf(why, whylen, "--partial judges nothing: it takes no --json, --markdown, --csv "
+				      "or --quiet (accepted: --partial OUT.json FILES..., then fleet OUT...)");
 		return -1;
 	}
 	o->paths = argv + optind;
@@ -154,6 +169,11 @@ static int emit_markdown(FILE *f, void *ctx)
 {
 	tl_fleet_markdown_print(f, ctx);
 	return ferror(f) ? -1 : 0;
+}
+
+static int emit_csv(FILE *f, void *ctx)
+{
+	return tl_fleet_csv_print(f, ctx) < 0 || ferror(f) ? -1 : 0;
 }
 
 static int write_outputs(const struct fleet_opts *o, const struct tl_fleet *fl)
@@ -172,6 +192,10 @@ static int write_outputs(const struct fleet_opts *o, const struct tl_fleet *fl)
 	}
 	if (o->markdown &&
 	    tl_write_atomic(o->markdown, emit_markdown, (void *)fl, why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab fleet: %s\n", why);
+		rc = TL_EXIT_FAIL;
+	}
+	if (o->csv && tl_write_atomic(o->csv, emit_csv, (void *)fl, why, sizeof why) < 0) {
 		fprintf(stderr, "ticklab fleet: %s\n", why);
 		rc = TL_EXIT_FAIL;
 	}
@@ -252,7 +276,7 @@ static int fleet_exec(void *st)
 	}
 	tl_fleet_judge(&fl, pp);
 	progress_clear(&line);
-	taken = (o->json && strcmp(o->json, "-") == 0) || (o->markdown && strcmp(o->markdown, "-") == 0);
+	taken = is_stdout(o->json) || is_stdout(o->markdown) || is_stdout(o->csv);
 	if (o->quiet) {
 		for (size_t i = 0; i < fl.n; i++)
 			if (fl.nodes[i].flagged)

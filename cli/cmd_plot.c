@@ -204,6 +204,8 @@ static int plot_check(void *st, int argc, char **argv, char *why, size_t whylen)
 		snprintf(why, whylen, "where to? -o FIG.svg, FIG.png or FIG.pdf is required");
 		return -1;
 	}
+	if (opts_check_output("-o", a->out, "FIG.svg, FIG.png or FIG.pdf", why, whylen) < 0)
+		return -1;
 	return tl_plot_format_of(a->out, &f, why, whylen);
 }
 

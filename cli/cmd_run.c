@@ -64,8 +64,8 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 done, 1 measurement or write failure (or, with --baseline, a\n"
 	"cell differs), 2 bad input, 128 + the signal when stopped by INT (130), TERM\n"
-	"(143) or HUP (129): what was measured is still written (the raw samples\n"
-	"before the analysis).\n";
+	"(143), HUP (129) or QUIT (131): what was measured is still written (the raw\n"
+	"samples before the analysis).\n";
 
 enum { OPT_BASELINE = OPT_FIRST_FREE, OPT_THRESHOLD, OPT_YES };
 
@@ -263,7 +263,7 @@ static void warn_spoilers(const struct tl_host *h)
 /* The samples on disk before the long analysis: the CSV (which needs no
  * analysis) and, when --json names a regular file, the JSON without
  * summaries; the final JSON replaces it once the analysis is done. A
- * JSON going to stdout or a device is written once, at the end. */
+ * JSON going to stdout is written once, at the end. */
 static int write_raw(const struct run_opts *o, struct cli_open_outputs *files,
 		     const struct tl_run *run, bool stopped, const struct tl_host *host)
 {
@@ -316,10 +316,10 @@ static struct tl_analysis *analyse(const struct tl_run *run, enum tl_os_method m
 }
 
 static const char exit_analysing[] =
-	"\nticklab run: interrupted during the analysis; the samples are saved "
+	"\nticklab run: interrupted after sampling; the raw samples are saved, not analysed "
 	"(`ticklab report FILE` analyses them)\n";
 static const char exit_analysing_nofile[] =
-	"\nticklab run: interrupted during the analysis (nothing was to be saved)\n";
+	"\nticklab run: interrupted after sampling (nothing was to be saved)\n";
 
 /* What running out of memory after sampling means for the samples, said
  * both by the analysis' own failure and by tl_fail's hook (an allocation
@@ -367,10 +367,12 @@ static bool defer_analysis(const struct run_opts *o, struct cli_open_outputs *fi
 	return true;
 }
 
-/* After sampling: raw samples out, analysis, table, final JSON. */
+/* After sampling: raw samples out, analysis, table, final JSON. seen is
+ * cli_stop_count() as the sampling ended: a signal counted after it is new
+ * and ends the process once the samples are on disk. */
 static int analyse_and_write_inner(const struct run_opts *o, struct tl_run *run,
 			     struct cli_open_outputs *files, bool stopped,
-			     const struct tl_host *host)
+			     const struct tl_host *host, int seen)
 {
 	enum tl_os_method m = (enum tl_os_method)o->out.os;
 	struct tl_analysis *an;
@@ -378,7 +380,6 @@ static int analyse_and_write_inner(const struct run_opts *o, struct tl_run *run,
 	struct cli_baseline bl = { o->baseline, &o->base, NULL };
 	size_t differ;
 	bool late_stop;
-	int seen = cli_stop_count(); /* signals that stopped the sampling are not new */
 	int rc = write_raw(o, files, run, stopped, host), wrc;
 
 	memset(&cmp, 0, sizeof cmp);
@@ -389,13 +390,16 @@ static int analyse_and_write_inner(const struct run_opts *o, struct tl_run *run,
 	}
 	if (stopped && defer_analysis(o, files, run))
 		return TL_EXIT_OK;
-	/* Nothing left that a signal could lose: it may end the process. */
+	/* Nothing left that a signal could lose: it may end the process, in
+	 * the analysis, the table or the final write alike (whose temporary
+	 * vanishes with it; the raw file stays). */
 	if (!files->json)
 		cli_stop_exiting(o->out.json || o->out.csv ? exit_analysing : exit_analysing_nofile,
 				 seen);
 	oom_note_prepare(o, files);
 	an = analyse(run, m, o->seed, seen, &late_stop);
-	cli_stop_stopping();
+	if (files->json)
+		cli_stop_stopping();
 	if (!an && late_stop) {
 		fprintf(stderr, "ticklab run: interrupted during the analysis; writing the samples\n");
 		if (files->json) {
@@ -474,13 +478,13 @@ static int analyse_and_write_inner(const struct run_opts *o, struct tl_run *run,
  * failure could end the process after sampling. */
 static int analyse_and_write(const struct run_opts *o, struct tl_run *run,
 			     struct cli_open_outputs *files, bool stopped,
-			     const struct tl_host *host)
+			     const struct tl_host *host, int seen)
 {
 	int rc;
 
 	oom_note[0] = '\0';
 	tl_fail_hook_add(oom_note_say, NULL);
-	rc = analyse_and_write_inner(o, run, files, stopped, host);
+	rc = analyse_and_write_inner(o, run, files, stopped, host, seen);
 	tl_fail_hook_remove(oom_note_say, NULL);
 	return rc;
 }
@@ -513,7 +517,7 @@ static int run_exec(void *st)
 	struct tl_host host;
 	struct cli_open_outputs files;
 	char why[WHY_LEN];
-	int rc;
+	int rc, seen;
 
 	cli_selection_config(&o->sel, &cfg);
 	if (tl_run_prepare(&run, &cfg, why, sizeof why) < 0) {
@@ -538,7 +542,13 @@ static int run_exec(void *st)
 		say_duration(&run, o->yes);
 		warn_spoilers(&host);
 	}
+	seen = cli_stop_count();
 	rc = cli_run_execute(&run, !o->quiet && isatty(STDERR_FILENO), why, sizeof why);
+	/* The signals that stopped the sampling are not new. When it ran to
+	 * the end, one that came after its last look at the stop flag is: it
+	 * must not wait for seconds of analysis nobody asked for any more. */
+	if (rc == 1)
+		seen = cli_stop_count();
 	if (rc < 0) {
 		fprintf(stderr, "ticklab run: %s\n", why);
 		cli_outputs_abort(&files);
@@ -546,7 +556,7 @@ static int run_exec(void *st)
 		return TL_EXIT_FAIL;
 	}
 	tl_run_drop_constant_adds(&run); /* nothing after sampling reads them */
-	rc = analyse_and_write(o, &run, &files, rc == 1, &host);
+	rc = analyse_and_write(o, &run, &files, rc == 1, &host, seen);
 	tl_run_free(&run);
 	return rc;
 }

@@ -257,6 +257,7 @@ static int search_check(void *st, int argc, char **argv, char *why, size_t whyle
 	static const char *const names[] = {"--json", "--markdown"};
 
 	if (opts_check_output("--json", o->json, "a file path or -", why, whylen) < 0 ||
+	    opts_check_output("--markdown", o->markdown, "a file path or -", why, whylen) < 0 ||
 	    cli_outputs_distinct(paths, names, 2, why, whylen) < 0 ||
 	    cli_selection_parse(&o->sel, o->plan.cpu, why, whylen) < 0 ||
 	    check_reference(o, why, whylen) < 0)

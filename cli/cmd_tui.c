@@ -17,6 +17,7 @@
 #include "cli/opts.h"
 #include "cli/selection.h"
 #include "io/results.h"
+#include "io/theme.h"
 #include "tui/tui.h"
 
 #define WHY_LEN 1024
@@ -181,6 +182,23 @@ static int check_selection(struct tui_cmd *t, char *why, size_t whylen)
 	return 0;
 }
 
+/* --theme and --themes-dir are checked here, before the terminal is looked
+ * at: without one the plain text would ignore them, and with one a bad name
+ * would only be a message on the screen. Either way it is bad input. */
+static int check_theme(const struct tui_opts *o, char *why, size_t whylen)
+{
+	struct tui_theme theme;
+	struct stat sb;
+
+	if (o->themes_dir && (stat(o->themes_dir, &sb) != 0 || !S_ISDIR(sb.st_mode))) {
+		snprintf(why, whylen, "--themes-dir '%s' is not a directory (accepted: a directory "
+				      "of NAME.theme files)",
+			 o->themes_dir);
+		return -1;
+	}
+	return o->theme ? tui_theme_load_named(o->themes_dir, o->theme, &theme, why, whylen) : 0;
+}
+
 static int tui_check(void *st, int argc, char **argv, char *why, size_t whylen)
 {
 	struct tui_cmd *t = st;
@@ -191,7 +209,7 @@ static int tui_check(void *st, int argc, char **argv, char *why, size_t whylen)
 	while (t->o.nfleet && optind < argc)
 		fleet_path(t, argv[optind++]);
 	if (opts_no_operand(argc, argv, "see ticklab tui --help", why, whylen) < 0 ||
-	    check_selection(t, why, whylen) < 0)
+	    check_selection(t, why, whylen) < 0 || check_theme(&t->o, why, whylen) < 0)
 		return -1;
 	if (t->o.baseline && stat(t->o.baseline, &sb) == 0 && S_ISDIR(sb.st_mode)) {
 		snprintf(why, whylen, "--baseline '%s' is a directory (accepted: a run's JSON "

@@ -13,6 +13,7 @@
 
 #include "backends/backend.h"
 #include "base/suggest.h"
+#include "base/file_guard.h"
 #include "bench/levels.h"
 #include "bench/runner.h"
 #include "bench/size.h"
@@ -407,9 +408,12 @@ int opts_check_output(const char *opt, const char *path, const char *accepted, c
 
 	if (!path || strcmp(path, "-") == 0)
 		return 0;
-	/* The precisions keep the message whole for any path a shell passes. */
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		snprintf(why, whylen, "%s '%.900s' is a directory (accepted: %s)", opt, path,
+	/* The precisions keep the message whole for any path a shell passes.
+	 * A FIFO or a device is refused here, before any measuring: opening a
+	 * FIFO for writing waits for a reader, and a device is not a file. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		snprintf(why, whylen, "%s '%.900s' is %s%s (accepted: %s)", opt, path,
+			 tl_file_kind(st.st_mode), S_ISDIR(st.st_mode) ? "" : ", not a regular file",
 			 accepted);
 		return -1;
 	}

@@ -90,7 +90,8 @@ void opts_usage_error(int code, char *const *argv, const char *shortopts,
 		      const struct option *longopts, char *why, size_t whylen);
 
 /* An output path refused before minutes of work: -1 with why when it is a
- * directory (the message lists accepted) or its directory does not exist.
+ * directory, a FIFO, a device or a socket (the message lists accepted), or
+ * its directory does not exist.
  * NULL and "-" (standard output) pass. opt names the option. */
 int opts_check_output(const char *opt, const char *path, const char *accepted, char *why,
 		      size_t whylen);

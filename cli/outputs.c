@@ -11,6 +11,7 @@
 #include "cli/command.h"
 #include "cli/opts.h"
 #include "cli/outputs.h"
+#include "io/atomic.h"
 #include "io/markdown.h"
 #include "io/results.h"
 #include "io/run_compare.h"
@@ -42,11 +43,17 @@ static int is_stdout(const char *path)
 	return path && strcmp(path, "-") == 0;
 }
 
-/* The file path names, as far as it can be told before it exists: the
- * real path of its directory and its own name. */
-static char *canonical(const char *path)
+/* The file path names, as far as it can be told before it exists: its
+ * symlinks followed (a link to another output, even a dangling one, is
+ * that output), then the real path of its directory and its own name. */
+static char *canonical(const char *given)
 {
-	const char *slash = strrchr(path, '/');
+	char *path = tl_out_target(given);
+	const char *slash;
+
+	if (!path)
+		return strdup(given);
+	slash = strrchr(path, '/');
 	char *dir = slash ? strndup(path, (size_t)(slash - path) + (slash == path)) : strdup(".");
 	char *real = dir ? realpath(dir, NULL) : NULL;
 	const char *base = slash ? slash + 1 : path;
@@ -56,7 +63,10 @@ static char *canonical(const char *path)
 		out = NULL;
 	free(dir);
 	free(real);
-	return out ? out : strdup(path);
+	if (!out)
+		return path;
+	free(path);
+	return out;
 }
 
 static bool same_file(const char *a, const char *b)
@@ -104,6 +114,8 @@ int cli_outputs_check(const struct cli_outputs *o, char *why, size_t whylen)
 		return -1;
 	}
 	rc = cli_outputs_distinct(paths, opts, 4, why, whylen);
+	for (size_t i = 0; i < 4 && rc == 0; i++)
+		rc = opts_check_output(opts[i], paths[i], "a file path or -", why, whylen);
 	free(summary);
 	return rc;
 }

@@ -11,7 +11,8 @@
 #include "backends/backend.h"
 #include "bench/runner.h"
 
-static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP};
+/* QUIT too: its default (a core dump) would lose what was measured. */
+static const int stop_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 #define NSIGNALS (sizeof stop_signals / sizeof stop_signals[0])
 
 static struct sigaction saved[NSIGNALS];

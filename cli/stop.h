@@ -1,4 +1,4 @@
-/* INT, TERM and HUP for the commands that measure (run, search, the
+/* INT, TERM, HUP and QUIT for the commands that measure (run, search, the
  * default table): armed before the work starts and kept until every file
  * is written, so a signal at any moment keeps what was measured.
  *
@@ -10,7 +10,8 @@
  *     samples, written before the long analysis), so it writes the
  *     message given to cli_stop_exiting on stderr and _exits at once.
  * A command ends with cli_stop_status: 128 + the signal (130 INT, 143 TERM,
- * 129 HUP) when one came, as a shell reports a process killed by it. */
+ * 129 HUP, 131 QUIT) when one came, as a shell reports a process killed by
+ * it. */
 #ifndef TL_CLI_STOP_H
 #define TL_CLI_STOP_H
 

@@ -5,6 +5,8 @@
 
 #include "io/atomic.h"
 
+#include "base/file_guard.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -49,7 +51,7 @@ static void sync_dir(const char *path)
 /* The file a chain of symlinks at path ends at (which may not exist yet:
  * a dangling link names the file to create). Relative targets are taken
  * from the link's directory. NULL with errno set (ELOOP, ENOMEM, ...). */
-static char *follow_links(const char *path)
+char *tl_out_target(const char *path)
 {
 	char *cur = strdup(path);
 
@@ -86,12 +88,22 @@ static char *follow_links(const char *path)
 	return NULL;
 }
 
+const char *tl_out_special_why(const char *path, const char *kind)
+{
+	static _Thread_local char msg[1200];
+
+	snprintf(msg, sizeof msg, "cannot write '%.900s': it is %s, not a regular file (accepted: "
+				  "a regular file, or a path that does not exist yet)",
+		 path, kind);
+	return msg;
+}
+
 struct tl_out {
 	char *path;    /* what the caller named (for messages) */
 	char *target;  /* the file replaced: path with its symlinks followed */
 	char *tmpname; /* the named temporary (mkstemp), or NULL */
 	int fd;
-	bool in_place;  /* not a regular file: written where it is */
+	bool in_place;  /* standard output: written where it is */
 	bool anonymous; /* O_TMPFILE: no name until committed */
 	bool exists;    /* target was a regular file: keep its mode */
 	struct stat st;
@@ -134,22 +146,20 @@ struct tl_out *tl_out_open(const char *path, char *why, size_t whylen)
 		o->in_place = true;
 		return o;
 	}
-	/* Devices, FIFOs, sockets (and what /dev/stdout leads to) are written
-	 * where they are, as a shell's > would: replacing /dev/null or a FIFO
-	 * with a regular file is never what was meant. */
+	/* Only a regular file (or a new one) is written. Opening a FIFO for
+	 * writing waits for a reader, and a device is not a file to keep: both
+	 * are refused as inputs are, and "-" is the way to standard output. */
 	if (stat(path, &o->st) == 0 && !S_ISREG(o->st.st_mode)) {
-		if (S_ISDIR(o->st.st_mode)) {
+		if (S_ISDIR(o->st.st_mode))
 			snprintf(why, whylen, "cannot write '%s': it is a directory", path);
-			out_free(o);
-			return NULL;
-		}
-		o->in_place = true;
-		o->fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-		return o->fd < 0 ? out_fail(o, errno, why, whylen) : o;
+		else
+			snprintf(why, whylen, "%s", tl_out_special_why(path, tl_file_kind(o->st.st_mode)));
+		out_free(o);
+		return NULL;
 	}
 	o->exists = stat(path, &o->st) == 0;
 	/* A symlink is followed: the file it points at is replaced, not the link. */
-	o->target = follow_links(path);
+	o->target = tl_out_target(path);
 	if (!o->target)
 		return out_fail(o, errno, why, whylen);
 	slash = strrchr(o->target, '/');

@@ -11,10 +11,11 @@
  * leaves nothing behind. The temporary is anonymous (O_TMPFILE, linked at
  * the end) where the file system allows, so a kill -9 leaves nothing either;
  * elsewhere it is .NAME.XXXXXX. A symlink is followed (its target is
- * replaced), an existing file keeps its mode, and a target that is not a
- * regular file (/dev/null, a FIFO, /dev/stdout) is written in place; a
- * directory is refused. path "-" writes to stdout. Returns 0, or -1 with
- * why naming the path and the system's reason. */
+ * replaced) and an existing file keeps its mode. A target that is not a
+ * regular file is refused, never opened: a FIFO would block the writer until
+ * a reader came, and a device (/dev/null, /dev/stdout) is not a file; a
+ * directory is refused too. path "-" writes to stdout. Returns 0, or -1
+ * with why naming the path and the system's reason. */
 int tl_write_atomic(const char *path, int (*emit)(FILE *f, void *ctx), void *ctx, char *why,
 		    size_t whylen);
 
@@ -27,9 +28,18 @@ struct tl_out *tl_out_open(const char *path, char *why, size_t whylen);
 int tl_out_commit(struct tl_out *o, int (*emit)(FILE *f, void *ctx), void *ctx, char *why,
 		  size_t whylen);
 void tl_out_abort(struct tl_out *o);
-/* Whether o writes where it is (stdout, a device, a FIFO): such a target
- * is written once, never twice. */
+/* Whether o writes where it is (stdout): such a target is written once,
+ * never twice. */
 bool tl_out_in_place(const struct tl_out *o);
+
+/* The file path leads to, its chain of symlinks followed (relative targets
+ * from the link's directory); it may not exist yet, as a dangling link names
+ * the file to create. NULL with errno (ELOOP, ENOMEM). Free it. */
+char *tl_out_target(const char *path);
+/* The message for an output path that is kind (tl_file_kind: "a FIFO
+ * (named pipe)"), the same from the option check and from tl_out_open;
+ * valid until the next call in this thread. */
+const char *tl_out_special_why(const char *path, const char *kind);
 
 /* A JSON document to path ("-": stdout), indented, doubles round-trip exact. */
 int tl_json_write(const char *path, const json_t *doc, char *why, size_t whylen);

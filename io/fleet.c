@@ -552,7 +552,7 @@ void tl_fleet_judge(struct tl_fleet *fl, const struct tl_fleet_progress *progres
 static void put_text(FILE *out, const char *s, bool md)
 {
 	if (md)
-		tl_term_fputs_md(s, out);
+		tl_md_fputs(s, out);
 	else
 		tl_term_fputs(s, out);
 }
@@ -639,7 +639,7 @@ void tl_fleet_markdown_print(FILE *out, const struct tl_fleet *fl)
 		const struct tl_fleet_node *nd = &fl->nodes[i];
 
 		fputs("| ", out);
-		tl_term_fputs_md(nd->fig.node.name, out);
+		tl_md_fputs(nd->fig.node.name, out);
 		fprintf(out, " | %zu |", nd->group + 1);
 		for (size_t k = 0; k < TL_FIG_NZ_FIRST; k++) {
 			char v[32];
@@ -657,16 +657,53 @@ void tl_fleet_markdown_print(FILE *out, const struct tl_fleet *fl)
 	for (size_t i = 0; i < fl->n; i++)
 		if (fl->nodes[i].flagged) {
 			fputs("- **", out);
-			tl_term_fputs_md(fl->nodes[i].fig.node.name, out);
+			tl_md_fputs(fl->nodes[i].fig.node.name, out);
 			fputs("**: ", out);
-			tl_term_fputs_md(fl->nodes[i].reason, out);
+			tl_md_fputs(fl->nodes[i].reason, out);
 			fputc('\n', out);
 		}
 	for (size_t i = 0; i < fl->nbad; i++) {
 		fputs("- skipped: ", out);
-		tl_term_fputs_md(fl->bad[i].why, out);
+		tl_md_fputs(fl->bad[i].why, out);
 		fputc('\n', out);
 	}
+}
+
+static int csv_num(FILE *out, double v)
+{
+	return (isfinite(v) ? fprintf(out, ",%.17g", v) : fputc(',', out)) < 0 ? -1 : 0;
+}
+
+static int csv_node(FILE *out, const struct tl_fleet *fl, const struct tl_fleet_node *nd)
+{
+	const struct tl_fleet_group *g = &fl->groups[nd->group];
+
+	if (tl_csv_fputs(nd->fig.node.name, out) < 0 || fprintf(out, ",%zu,", nd->group + 1) < 0 ||
+	    tl_csv_fputs(g->model, out) < 0 || csv_num(out, g->tsc_ghz) < 0)
+		return -1;
+	for (size_t k = 0; k < TL_FIG_COUNT; k++)
+		if (csv_num(out, nd->fig.v[k]) < 0)
+			return -1;
+	if (csv_num(out, nd->tested ? nd->ks_d : NAN) < 0 ||
+	    fprintf(out, ",%s,", nd->flagged ? "true" : "false") < 0 ||
+	    tl_csv_fputs(nd->reason, out) < 0)
+		return -1;
+	return fputc('\n', out) == EOF ? -1 : 0;
+}
+
+int tl_fleet_csv_print(FILE *out, const struct tl_fleet *fl)
+{
+	if (fputs("node,group,model,tsc_ghz", out) == EOF)
+		return -1;
+	for (size_t k = 0; k < TL_FIG_COUNT; k++)
+		if (fprintf(out, ",%s", tl_fig_info[k].key) < 0)
+			return -1;
+	if (fputs(",ks_d,flagged,reasons\n", out) == EOF)
+		return -1;
+	for (size_t i = 0; i < fl->n; i++)
+		if (csv_node(out, fl, &fl->nodes[i]) < 0)
+			return -1;
+	return 0;
 }
 
 static json_t *node_json(const struct tl_fleet_node *nd)

@@ -92,6 +92,10 @@ json_t *tl_fleet_partial_to_json(const struct tl_fleet *fl);
 
 void tl_fleet_table_print(FILE *out, const struct tl_fleet *fl);
 void tl_fleet_markdown_print(FILE *out, const struct tl_fleet *fl);
+/* One row per node: node, group, model, tsc_ghz, every figure by its JSON
+ * key at full precision, ks_d, flagged, reasons; strings from the files
+ * through tl_csv_fputs. 0, or -1 on a write error. */
+int tl_fleet_csv_print(FILE *out, const struct tl_fleet *fl);
 
 /* "NAME<sep>REASONS" on one line, both escaped: what `fleet -q` prints
  * per flagged node, so a name from a file cannot forge a line. */

@@ -2,6 +2,8 @@
 
 #include "io/json_read.h"
 
+#include "base/file_guard.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -102,25 +104,15 @@ int tl_read_limit(uint64_t *bytes, char *why, size_t whylen)
 
 const char *tl_read_kind(mode_t m)
 {
-	if (S_ISDIR(m))
-		return "a directory";
-	if (S_ISFIFO(m))
-		return "a FIFO (named pipe)";
-	if (S_ISCHR(m))
-		return "a character device";
-	if (S_ISBLK(m))
-		return "a block device";
-	if (S_ISSOCK(m))
-		return "a socket";
-	return "not a regular file";
+	return tl_file_kind(m);
 }
 
-static void not_regular(const char *path, mode_t m, char *why, size_t whylen)
+static void not_regular(const char *path, const char *kind, char *why, size_t whylen)
 {
 	/* "is a directory" keeps the words earlier tests and users know. */
 	snprintf(why, whylen, "%s: is %s, not a regular file (accepted: a JSON file written by "
 			      "ticklab)",
-		 path, tl_read_kind(m));
+		 path, kind);
 }
 
 static void too_large(const char *path, uint64_t size, uint64_t limit, char *why, size_t whylen)
@@ -133,45 +125,25 @@ static void too_large(const char *path, uint64_t size, uint64_t limit, char *why
 
 FILE *tl_read_open(const char *path, char *why, size_t whylen)
 {
-	struct stat st;
-	uint64_t limit;
+	uint64_t limit, size;
+	const char *kind;
 	FILE *f;
-	int fd, fl;
+	int fd;
 
 	if (tl_read_limit(&limit, why, whylen) < 0)
 		return NULL;
 	if (strcmp(path, "-") == 0)
 		return stdin;
-	/* O_NONBLOCK: opening a FIFO with no writer must return, not wait. */
-	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	fd = tl_file_open_regular(path, limit, &size, &kind);
 	if (fd < 0) {
-		int e = errno;
-
-		/* A socket cannot be opened at all (ENXIO): say what it is. */
-		if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
-			not_regular(path, st.st_mode, why, whylen);
+		if (kind)
+			not_regular(path, kind, why, whylen);
+		else if (errno == EFBIG && size > limit)
+			too_large(path, size, limit, why, whylen);
 		else
-			snprintf(why, whylen, "%s: %s", path, strerror(e));
+			snprintf(why, whylen, "%s: %s", path, strerror(errno));
 		return NULL;
 	}
-	if (fstat(fd, &st) != 0) {
-		snprintf(why, whylen, "%s: %s", path, strerror(errno));
-		close(fd);
-		return NULL;
-	}
-	if (!S_ISREG(st.st_mode)) {
-		not_regular(path, st.st_mode, why, whylen);
-		close(fd);
-		return NULL;
-	}
-	if ((uint64_t)st.st_size > limit) {
-		too_large(path, (uint64_t)st.st_size, limit, why, whylen);
-		close(fd);
-		return NULL;
-	}
-	fl = fcntl(fd, F_GETFL);
-	if (fl >= 0)
-		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	f = fdopen(fd, "rb");
 	if (!f) {
 		snprintf(why, whylen, "out of memory reading %s", path);

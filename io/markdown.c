@@ -19,7 +19,7 @@ int tl_md_text(FILE *f, const char *s)
 {
 	/* cells may quote a file's strings: no escape sequence reaches a
 	 * terminal that shows the Markdown, no newline or '|' splits a row */
-	return tl_term_fputs_md(s, f);
+	return tl_md_fputs(s, f);
 }
 
 /* "| a | b |" with each cell escaped. */
@@ -168,9 +168,9 @@ static int csv_cell(FILE *f, const struct tl_run *run, size_t i, const struct tl
 	if (jit)
 		tl_jitter_analyse(run, i, seed, &j);
 	jit = jit && j.ok;
-	if (tl_csv_field(f, run->timers[c->timer].id) < 0 ||
+	if (tl_csv_fputs(run->timers[c->timer].id, f) < 0 ||
 	    fprintf(f, ",%llu,", (unsigned long long)run->flush_bytes[c->flush]) < 0 ||
-	    tl_csv_field(f, c->kernel.label) < 0 || fprintf(f, ",%zu,%zu", s->n, s->os_removed) < 0)
+	    tl_csv_fputs(c->kernel.label, f) < 0 || fprintf(f, ",%zu,%zu", s->n, s->os_removed) < 0)
 		return -1;
 	double v[] = { c->overhead_ns, c->resolution_ns, s->min, s->p50, s->p99, s->mean, s->sd,
 		       tl_cell_shows_cv(c, a) ? s->cv : NAN, jit ? j.cmp.shift : NAN,

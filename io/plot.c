@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "io/results.h"
+#include "io/term_safe.h"
 
 double tl_plot_font(double w, double h)
 {
@@ -195,12 +196,18 @@ void tl_plot_marker(cairo_t *cr, const struct tl_plot_ink *ink, size_t i, double
 void tl_plot_fit(cairo_t *cr, const char *s, double maxw, char *out, size_t len)
 {
 	cairo_text_extents_t te;
-	size_t n = strlen(s);
+	char safe[512];
+	size_t n;
 
+	s = tl_draw_safe(s, safe, sizeof safe);
+	n = strlen(s);
 	snprintf(out, len, "%s", s);
 	cairo_text_extents(cr, out, &te);
 	while (te.x_advance > maxw && n > 1) {
-		n--;
+		/* cut at a whole character: half of one is not UTF-8 */
+		do
+			n--;
+		while (n > 1 && ((unsigned char)s[n] & 0xC0) == 0x80);
 		snprintf(out, len, "%.*s...", (int)n, s);
 		cairo_text_extents(cr, out, &te);
 	}
@@ -210,7 +217,11 @@ void tl_plot_text(cairo_t *cr, const char *s, double x, double y, double ax, dou
 {
 	cairo_text_extents_t te;
 	cairo_font_extents_t fe;
+	char safe[512];
 
+	/* labels come from files (backend ids, kernels, a title): cairo takes
+	 * valid UTF-8 only, and draws a control character as a box */
+	s = tl_draw_safe(s, safe, sizeof safe);
 	cairo_text_extents(cr, s, &te);
 	cairo_font_extents(cr, &fe);
 	cairo_move_to(cr, x - ax * te.x_advance, y - ay * (fe.ascent + fe.descent) + fe.ascent);
@@ -375,7 +386,9 @@ void tl_plot_legend(cairo_t *cr, const struct tl_plot_ink *ink, const struct tl_
 	cairo_save(cr);
 	cairo_set_font_size(cr, font);
 	for (size_t i = 0; i < n; i++) {
-		cairo_text_extents(cr, labels[i], &te);
+		char safe[512];
+
+		cairo_text_extents(cr, tl_draw_safe(labels[i], safe, sizeof safe), &te);
 		if (te.x_advance > wmax)
 			wmax = te.x_advance;
 	}

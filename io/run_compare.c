@@ -12,6 +12,7 @@
 #include "io/json_build.h"
 #include "io/markdown.h"
 #include "io/results.h"
+#include "io/term_safe.h"
 #include "stats/stats.h"
 
 /* The cell t_e,std came from: the cell's empty baseline under the same
@@ -371,9 +372,9 @@ int tl_run_compare_markdown(FILE *f, const struct tl_run *base, const struct tl_
 			    const char *base_name, const char *new_name)
 {
 	if (base_name && new_name &&
-	    (fputs("`", f) == EOF || tl_md_text(f, new_name) < 0 || fputs("` against `", f) == EOF ||
+	    (tl_md_text(f, new_name) < 0 || fputs(" against ", f) == EOF ||
 	     tl_md_text(f, base_name) < 0 ||
-	     fprintf(f, "`: NEW - BASE in ns after filter_cost with its 95 %% interval, by the "
+	     fprintf(f, ": NEW - BASE in ns after filter_cost with its 95 %% interval, by the "
 			"difference of fenced means (Welch) where ties are common (a lattice clock), "
 			"else Hodges-Lehmann (Lehmann); same = interval inside +-%g %% of BASE's "
 			"median\n\n",
@@ -430,9 +431,9 @@ int tl_run_compare_csv(FILE *f, const struct tl_run *base, const struct tl_run_c
 		double v[] = { row->base_median, m->shift, m->median_diff, m->lo, m->hi, row->rel_pct,
 			       m->mwu_p, m->ks_p };
 
-		if (tl_csv_field(f, base->timers[c->timer].id) < 0 ||
+		if (tl_csv_fputs(base->timers[c->timer].id, f) < 0 ||
 		    fprintf(f, ",%llu,", (unsigned long long)base->flush_bytes[c->flush]) < 0 ||
-		    tl_csv_field(f, c->kernel.label) < 0 || fprintf(f, ",%zu,%zu", m->na, m->nb) < 0)
+		    tl_csv_fputs(c->kernel.label, f) < 0 || fprintf(f, ",%zu,%zu", m->na, m->nb) < 0)
 			return -1;
 		for (size_t k = 0; k < sizeof v / sizeof v[0]; k++)
 			if (csv_num(f, v[k]) < 0)

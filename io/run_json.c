@@ -17,6 +17,7 @@
 #include "io/json_build.h"
 #include "io/noise_json.h"
 #include "io/run_compare.h"
+#include "io/term_safe.h"
 
 json_t *tl_json_real(double v)
 {
@@ -465,20 +466,6 @@ uint64_t tl_cell_adds(const struct tl_cell *c, size_t i)
 /* CSV                                                                  */
 /* ------------------------------------------------------------------ */
 
-/* RFC 4180 quoting for the fields that can hold commas (sim parameters,
- * jitter kernels). */
-int tl_csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n"))
-		return fputs(s, f) < 0 ? -1 : 0;
-	if (fputc('"', f) == EOF)
-		return -1;
-	for (; *s; s++)
-		if ((*s == '"' && fputc('"', f) == EOF) || fputc(*s, f) == EOF)
-			return -1;
-	return fputc('"', f) == EOF ? -1 : 0;
-}
-
 static int emit_csv(FILE *f, void *ctx)
 {
 	const struct tl_run *run = ctx;
@@ -494,9 +481,9 @@ static int emit_csv(FILE *f, void *ctx)
 		if (done > c->n)
 			done = c->n;
 		for (size_t i = 0; i < done; i++) {
-			if (tl_csv_field(f, run->timers[c->timer].id) < 0 ||
+			if (tl_csv_fputs(run->timers[c->timer].id, f) < 0 ||
 			    fprintf(f, ",%llu,", (unsigned long long)run->flush_bytes[c->flush]) < 0 ||
-			    tl_csv_field(f, c->kernel.label) < 0 ||
+			    tl_csv_fputs(c->kernel.label, f) < 0 ||
 			    fprintf(f, ",%llu,%zu,%.17g,%.17g\n", (unsigned long long)tl_cell_adds(c, i), i,
 				    c->raw[i], c->ns[i]) < 0)
 				return -1;

@@ -95,8 +95,5 @@ uint64_t tl_cell_adds(const struct tl_cell *c, size_t i);
 int tl_run_write_csv(const char *path, const struct tl_run *run, char *why, size_t whylen);
 int tl_run_commit_csv(struct tl_out *o, const struct tl_run *run, char *why, size_t whylen);
 
-/* One CSV field, RFC 4180-quoted when it holds a comma, quote or newline
- * (sim parameters, jitter kernels). 0, or -1 on a write error. */
-int tl_csv_field(FILE *f, const char *s);
 
 #endif

@@ -42,10 +42,10 @@ int tl_search_markdown(FILE *f, const struct tl_search_plan *p, const struct tl_
 	const struct tl_search_params *sp = &p->sp;
 
 	if (fprintf(f, "t_min (precision) and t_diff (sensitivity), method %s, eps %g, alpha %g, "
-		       "n %zu, os-filter %s, %u repeats (interval %s); ratios to %s\n\n",
+		       "n %zu, os-filter %s, %u repeats (interval %s); ratios to ",
 		    tl_search_method_name(sp->method), sp->eps, sp->alpha, sp->n,
-		    stats_os_method_name(sp->os), p->repeats, tl_search_interval_method(p->repeats),
-		    p->backends[p->ref]) < 0 ||
+		    stats_os_method_name(sp->os), p->repeats, tl_search_interval_method(p->repeats)) < 0 ||
+	    tl_md_text(f, p->backends[p->ref]) < 0 || fputs("\n\n", f) == EOF ||
 	    fputs("| backend | flush | ns/ADD | t_min ADDs | 95% interval / status | t_min ns | t_diff ADDs | "
 		  "95% interval / status | t_diff ns | precision | sensitivity |\n"
 		  "|:---|:---|---:|---:|---:|---:|---:|---:|---:|:---|:---|\n",

@@ -2,6 +2,7 @@
 
 #include "io/term_safe.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -112,22 +113,53 @@ int tl_term_is_safe(const char *s)
 	return 1;
 }
 
-/* The escaped s to f; md also escapes '|' so a Markdown cell stays one. */
-static int put(const char *s, FILE *f, int md)
+enum dest { TERM, MD, CSV };
+
+/* What the byte at p becomes in Markdown beyond the terminal's escaping,
+ * or NULL. A backslash-escaped punctuation character renders as itself, an
+ * entity as its character: '|' cannot add a column, a ']' before '(' or
+ * '[' cannot close a link's text (or an image's, with '!'), '`' cannot open
+ * a code span, '<' '>' '&' cannot make HTML (a tag, an autolink, an
+ * entity), and '\\' cannot escape what follows it. Brackets elsewhere
+ * ("[lo, hi]") and '*' '_' are left: they make no link, emphasis is
+ * harmless, and the cells ticklab makes use both ("**detected**"). */
+static const char *md_char(const unsigned char *p)
+{
+	switch (*p) {
+	case '\\': return "\\\\";
+	case '|': return "\\|";
+	case ']': return p[1] == '(' || p[1] == '[' ? "\\]" : NULL;
+	case '`': return "\\`";
+	case '<': return "&lt;";
+	case '>': return "&gt;";
+	case '&': return "&amp;";
+	default: return NULL;
+	}
+}
+
+/* The escaped s to f for destination d. In every destination a control
+ * character or a byte that is not UTF-8 is shown as the terminal shows it
+ * (\n, \x1B, \u202E), so no destination gets a raw newline; Markdown
+ * doubles that backslash so it renders, CSV doubles '"' (the caller
+ * quotes). */
+static int put(const char *s, FILE *f, enum dest d)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 
 	while (*p) {
 		char e[12];
 		size_t elen;
+		const char *m = d == MD ? md_char(p) : d == CSV && *p == '"' ? "\"\"" : NULL;
 
-		if (md && *p == '|') {
+		if (m) {
 			p++;
-			if (fputs("\\|", f) == EOF)
+			if (fputs(m, f) == EOF)
 				return -1;
 			continue;
 		}
 		p += one(p, e, &elen);
+		if (d == MD && e[0] == '\\' && fputc('\\', f) == EOF)
+			return -1;
 		if (fwrite(e, 1, elen, f) != elen)
 			return -1;
 	}
@@ -136,12 +168,33 @@ static int put(const char *s, FILE *f, int md)
 
 void tl_term_fputs(const char *s, FILE *f)
 {
-	put(s, f, 0);
+	put(s, f, TERM);
 }
 
-int tl_term_fputs_md(const char *s, FILE *f)
+int tl_md_fputs(const char *s, FILE *f)
 {
-	return put(s, f, 1);
+	return put(s, f, MD);
+}
+
+int tl_csv_fputs(const char *s, FILE *f)
+{
+	const char *t = s ? s : "";
+	size_t n = strlen(t);
+	/* A spreadsheet runs a cell that starts with = + - @ (or a tab or CR,
+	 * escaped here anyway) as a formula: a leading ' makes it text. */
+	bool formula = t[0] && strchr("=+-@", t[0]);
+	bool quote = formula || strpbrk(t, ",\"") || (n && (t[0] == ' ' || t[n - 1] == ' '));
+
+	if (quote && fputs(formula ? "\"'" : "\"", f) == EOF)
+		return -1;
+	if (put(t, f, CSV) < 0)
+		return -1;
+	return quote && fputc('"', f) == EOF ? -1 : 0;
+}
+
+char *tl_draw_safe(const char *s, char *out, size_t len)
+{
+	return tl_term_safe(s, out, len);
 }
 
 int tl_term_fpad(const char *s, int width, FILE *f)

@@ -81,3 +81,10 @@ TESTS += tests/test_tui_answers.sh
 EXTRA_DIST += tests/test_tui_answers.sh
 TESTS += tests/test_tui_start.sh
 EXTRA_DIST += tests/test_tui_start.sh
+# escaping by destination: terminal, Markdown, CSV, drawn text
+check_PROGRAMS += tests/test_escape
+tests_test_escape_SOURCES = tests/test_escape.c tests/tap.h
+tests_test_escape_LDADD = $(TL_LIBS)
+TESTS += tests/test_escape
+TESTS += tests/test_escape_outputs.sh
+EXTRA_DIST += tests/test_escape_outputs.sh

@@ -314,12 +314,22 @@ done
 [ $st -eq 1 ] && grep -q "cannot write '$H/fsz.json': file size limit reached" "$H/err"
 ok $? "ulimit -f 8: status 1 naming the file and the limit, not killed by SIGXFSZ (status $st)"
 
+# Files named by the environment get a saved file's guards: a FIFO (which
+# hung `info` in open) or /dev/zero (read forever) is refused and named.
+mkfifo "$H/env.fifo"
+for v in "TL_LEVELS_FROM=$H/env.fifo" TL_LEVELS_FROM=/dev/zero "HWLOC_XMLFILE=$H/env.fifo" \
+	HWLOC_XMLFILE=/dev/zero; do
+	env TL_LEVELS=off "$v" timeout 20 "$TL_BIN" info >"$H/out" 2>&1; st=$?
+	[ $st -ne 124 ] && grep -q "${v#*=}.*not a regular file" "$H/out"
+	ok $? "info with $v: refused and named, no hang (status $st: $(grep -o "${v#*=}.*not a regular file" "$H/out" | head -n 1))"
+done
+
 # The TUI on a terminal: the file at the bound replays (no histogram
 # layout, no abort) and a hostile one exits 2.
 if command -v tmux >/dev/null 2>&1; then
 	# A fresh server (socket) per pane: restarting one under a name races.
 	S=tlh$$-0
-	trap 'for s in 1 2 3 4; do tmux -L "tlh$$-$s" kill-server >/dev/null 2>&1; done; rm -rf "$tmp"' EXIT
+	trap 'for s in 1 2 3 4 5 6 7 8; do tmux -L "tlh$$-$s" kill-server >/dev/null 2>&1; done; rm -rf "$tmp"' EXIT
 	npane=0
 	tui() { # tui FILE: runs tui --replay FILE in a pane, status in $tmp/pane
 		npane=$((npane + 1))
@@ -344,19 +354,34 @@ if command -v tmux >/dev/null 2>&1; then
 	pane_has "TL_EXIT=" 10
 	grep -q "TL_EXIT=2" "$tmp/pane" && grep -q "value 0 is 1e+308" "$tmp/tui.err"
 	ok $? "tui --replay on a terminal: +-1e308 exits 2 naming the value ($(grep TL_EXIT "$tmp/pane"))"
-	# Issue 11 item 6: a theme that is /dev/zero spun the loader forever,
-	# deaf to TERM. Now it is refused, and TERM ends the TUI (143).
+	# Issue 11 item 6: a theme that is /dev/zero spun the loader forever.
+	# It is an option, so it is checked before the terminal is looked at:
+	# status 2 and the same words with a terminal and without one.
 	mkdir "$tmp/t" && ln -s /dev/zero "$tmp/t/z.theme"
 	npane=$((npane + 1))
 	S=tlh$$-$npane
 	tmux -L "$S" -f /dev/null new-session -d -s t -x 120 -y 40 \
-		"env TERM=xterm ASAN_OPTIONS=detect_leaks=0 '$TL_BIN' tui --themes-dir '$tmp/t' --theme z 2>/dev/null; echo TL_EXIT=\$?; exec sleep 60"
-	pane_has "not a regular file" 10; ok $? "--theme z (/dev/zero) is refused with a message"
-	pid=$(pgrep -f "themes-dir $tmp/t" | while read -r p; do
-		[ "$(cat /proc/$p/comm 2>/dev/null)" = ticklab ] && echo "$p"; done | head -n 1)
-	[ -n "$pid" ] && kill -TERM "$pid"
+		"env TERM=xterm ASAN_OPTIONS=detect_leaks=0 '$TL_BIN' tui --themes-dir '$tmp/t' --theme z 2>'$tmp/z.err'; echo TL_EXIT=\$?; exec sleep 60"
 	pane_has "TL_EXIT=" 10
-	grep -q "TL_EXIT=143" "$tmp/pane"; ok $? "and TERM ends it with 143 ($(grep TL_EXIT "$tmp/pane"))"
+	grep -q "TL_EXIT=2" "$tmp/pane" && grep -q "z.theme: not a regular file" "$tmp/z.err"
+	ok $? "--theme z (/dev/zero) on a terminal: status 2 with a message ($(grep TL_EXIT "$tmp/pane"): $(head -c 100 "$tmp/z.err"))"
+	timeout 20 "$TL_BIN" tui --themes-dir "$tmp/t" --theme z </dev/null >/dev/null 2>"$tmp/z2.err"; st=$?
+	[ $st -eq 2 ] && cmp -s "$tmp/z.err" "$tmp/z2.err"
+	ok $? "and without a terminal: status 2, the same message (status $st: $(head -c 100 "$tmp/z2.err"))"
+	# The remembered setup is a FIFO: read, it is refused (not a regular
+	# file); written at q, it is refused too instead of waiting in open for
+	# a reader that never comes, so the TUI exits.
+	mkdir -p "$tmp/xdg/ticklab" && mkfifo "$tmp/xdg/ticklab/setup.json"
+	npane=$((npane + 1))
+	S=tlh$$-$npane
+	tmux -L "$S" -f /dev/null new-session -d -s t -x 120 -y 40 \
+		"env TERM=xterm XDG_CONFIG_HOME='$tmp/xdg' TL_LEVELS=off ASAN_OPTIONS=detect_leaks=0 '$TL_BIN' tui 2>'$tmp/x.err'; echo TL_EXIT=\$?; exec sleep 60"
+	pane_has "clock-gettime" 20
+	tmux -L "$S" send-keys -t t q
+	pane_has "TL_EXIT=" 10
+	grep -q "TL_EXIT=0" "$tmp/pane" && grep -q "setup.json': it is a FIFO" "$tmp/x.err" &&
+		[ -p "$tmp/xdg/ticklab/setup.json" ]
+	ok $? "setup.json a FIFO: q exits, saying the setup is not remembered ($(grep TL_EXIT "$tmp/pane"): $(head -c 100 "$tmp/x.err"))"
 	# SIGQUIT (Ctrl-\) puts the terminal back like INT, TERM and HUP.
 	npane=$((npane + 1))
 	S=tlh$$-$npane
@@ -369,6 +394,25 @@ if command -v tmux >/dev/null 2>&1; then
 	pane_has "MODE=" 10
 	grep -q "TL_EXIT=131" "$tmp/pane" && grep -q "MODE=icanon" "$tmp/pane"
 	ok $? "SIGQUIT ends the TUI with 131 and the terminal canonical again ($(grep -E 'TL_EXIT|MODE' "$tmp/pane" | tr '\n' ' '))"
+	# A signal the lab has no use for, whose default ends the process
+	# (kill -USR1, an alarm left by a wrapper): it still ends it, as that
+	# signal (128 + its number), but with the terminal put back first.
+	for pair in USR1:10 ALRM:14; do # Linux's numbers: dash's kill -l takes no name
+		sig=${pair%:*}
+		npane=$((npane + 1))
+		S=tlh$$-$npane
+		tmux -L "$S" -f /dev/null new-session -d -s t -x 120 -y 40 \
+			"env TERM=xterm ASAN_OPTIONS=detect_leaks=0 '$TL_BIN' tui --replay '$tmp/ok.json' 2>/dev/null; echo TL_EXIT=\$?; stty -a | grep -o -- ' -*icanon' | sed 's/^ /MODE=/'; exec sleep 60"
+		pane_has "replay" 10
+		pid=$(pgrep -f "tui --replay $tmp/ok.json" | while read -r p; do
+			[ "$(cat /proc/$p/comm 2>/dev/null)" = ticklab ] && echo "$p"; done | head -n 1)
+		[ -n "$pid" ] && kill -$sig "$pid"
+		pane_has "MODE=" 10
+		want=$((128 + ${pair#*:}))
+		grep -q "TL_EXIT=$want" "$tmp/pane" && grep -q "MODE=icanon" "$tmp/pane" &&
+			[ "$(tmux -L "$S" display -p -t t '#{alternate_on}')" = 0 ]
+		ok $? "SIG$sig ends the TUI ($want) with the terminal canonical and off the alternate screen ($(grep -E 'TL_EXIT|MODE' "$tmp/pane" | tr '\n' ' '))"
+	done
 else
 	diag "no tmux: the terminal replays are skipped"
 fi

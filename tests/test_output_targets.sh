@@ -1,37 +1,85 @@
 #!/bin/sh
-# What --json replaces (issue 11 item 2): a FIFO, a device and a symlink are
-# not replaced by a regular file; a symlink's target gets the file; an
-# existing file keeps its mode; no .NAME.XXXXXX temporary is left behind.
+# What an output may be (issue 11 item 2, issue 36): a FIFO or a device is
+# refused before measuring by every writer, never replaced and never
+# opened; a symlink's target gets the file, and a link to another output is
+# that output; an existing file keeps its mode; no .NAME.XXXXXX temporary
+# is left behind.
 . "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
 cli_test_init "python3 is needed to read JSON"
 
 run() { "$TL_BIN" run -b sim -k empty -n 100 --seed 1 --json "$@" >/dev/null 2>"$tmp/err"; }
 valid() { "$PY" -m json.tool "$1" >/dev/null 2>&1; }
 
-# A FIFO: written in place, read by the other end, still a FIFO.
-if mkfifo "$tmp/fifo" 2>/dev/null; then
-	cat "$tmp/fifo" >"$tmp/fifo.out" &
-	reader=$!
-	run "$tmp/fifo"; st=$?
-	ok $st "--json into a FIFO exits 0"
-	# A writer that replaced the FIFO never opened it: the reader would wait forever.
-	if [ $st -eq 0 ] && [ -p "$tmp/fifo" ]; then wait $reader; else kill $reader; fi
-	[ -p "$tmp/fifo" ]; ok $? "the FIFO is still a FIFO"
-	valid "$tmp/fifo.out"; ok $? "and its reader got the JSON"
+# A FIFO, a device, or a link to either: refused with status 2 before
+# anything is measured, by every writer. Opening a FIFO for writing waits
+# for a reader (a writer that did so hung after measuring), and a device is
+# not a file to keep. The FIFO has no reader here: a writer that opened it
+# would block until the timeout (status 124).
+"$TL_BIN" run -b sim -k empty -n 100 --seed 2 -q --json "$tmp/r2.json" >/dev/null 2>&1
+mkdir "$tmp/fleet"
+for i in 1 2; do
+	xz -dc "${TL_TOP_SRCDIR:-.}/tests/fixtures/fleet/n$i.json.xz" >"$tmp/fleet/n$i.json" 2>/dev/null
+done
+have_fifo=false
+mkfifo "$tmp/o.svg" 2>/dev/null && have_fifo=true
+ln -s /dev/null "$tmp/null.svg"
+# refused KIND TARGET OPT ARGS...: ARGS with @ standing for TARGET
+refused() {
+	kind=$1 target=$2 opt=$3; shift 3
+	args=""
+	for a in "$@"; do [ "$a" = @ ] && a=$target; args="$args $a"; done
+	# shellcheck disable=SC2086
+	timeout 20 "$TL_BIN" $args >"$tmp/out" 2>"$tmp/err" </dev/null; st=$?
+	[ $st -eq 2 ] && grep -q -- "$opt '$target' is $kind, not a regular file" "$tmp/err" &&
+		! grep -q "sampling on CPU" "$tmp/err"
+	ok $? "$* into $kind: status 2 naming it, before measuring (status $st: $(head -c 120 "$tmp/err"))"
+}
+each_writer() { # each_writer KIND TARGET
+	refused "$1" "$2" --json run -b sim -k empty -n 100 -q --json @
+	refused "$1" "$2" --csv run -b sim -k empty -n 100 -q --csv @
+	refused "$1" "$2" --markdown run -b sim -k empty -n 100 -q --markdown @
+	refused "$1" "$2" --json search -b sim -n 200 -q --json @
+	refused "$1" "$2" --markdown search -b sim -n 200 -q --markdown @
+	refused "$1" "$2" --json detect -b sim -n 1000 --json @
+	refused "$1" "$2" --json fingerprint --quick -q --json @
+	refused "$1" "$2" --json report "$tmp/r2.json" --json @
+	refused "$1" "$2" --markdown report "$tmp/r2.json" --markdown @
+	refused "$1" "$2" --csv report "$tmp/r2.json" --csv @
+	refused "$1" "$2" --json compare "$tmp/r2.json" "$tmp/r2.json" --json @
+	refused "$1" "$2" --markdown compare "$tmp/r2.json" "$tmp/r2.json" --markdown @
+	refused "$1" "$2" --csv compare "$tmp/r2.json" "$tmp/r2.json" --csv @
+	refused "$1" "$2" --json fleet "$tmp/fleet" --json @
+	refused "$1" "$2" --markdown fleet "$tmp/fleet" --markdown @
+	refused "$1" "$2" --csv fleet "$tmp/fleet" --csv @
+	refused "$1" "$2" --partial fleet "$tmp/fleet/n1.json" --partial @
+	refused "$1" "$2" -o plot "$tmp/r2.json" -o @
+}
+if $have_fifo; then
+	each_writer "a FIFO (named pipe)" "$tmp/o.svg"
+	[ -p "$tmp/o.svg" ]; ok $? "the FIFO is still a FIFO"
 else
 	diag "mkfifo failed: FIFO checks skipped"
 fi
+each_writer "a character device" /dev/null
+each_writer "a character device" "$tmp/null.svg"
+[ -L "$tmp/null.svg" ]; ok $? "the link to /dev/null is still a link"
 
-# A device (/dev/full's numbers, made here so a regression cannot replace
-# the real one): written in place, its error reported, still a device.
-if [ "$(id -u)" = 0 ] && mknod "$tmp/full" c 1 7 2>/dev/null; then
-	run "$tmp/full"; st=$?
-	[ $st -ne 0 ] && grep -q "No space left on device" "$tmp/err"
-	ok $? "--json into a full device fails naming ENOSPC (status $st)"
-	[ -c "$tmp/full" ]; ok $? "the device node is still a device node"
-else
-	diag "not root or mknod refused: device check skipped"
-fi
+# Two outputs that lead to one file through a link (even a dangling one,
+# the file not made yet) are one file: refused before measuring.
+ln -s t.json "$tmp/d.json"
+same() { # same DESCRIPTION ARGS...
+	d=$1; shift
+	timeout 20 "$TL_BIN" "$@" >/dev/null 2>"$tmp/err" </dev/null; st=$?
+	[ $st -eq 2 ] && grep -q "both name" "$tmp/err" && [ ! -e "$tmp/t.json" ]
+	ok $? "$d: refused, nothing written (status $st: $(head -c 120 "$tmp/err"))"
+}
+same "run --json LINK --markdown ITS-TARGET" run -b sim -k empty -n 100 -q --json "$tmp/d.json" --markdown "$tmp/t.json"
+same "run --csv ITS-TARGET --json LINK" run -b sim -k empty -n 100 -q --csv "$tmp/t.json" --json "$tmp/d.json"
+same "search --json LINK --markdown ITS-TARGET" search -b sim -n 200 -q --json "$tmp/d.json" --markdown "$tmp/t.json"
+same "report --json LINK --markdown ITS-TARGET" report "$tmp/r2.json" --json "$tmp/d.json" --markdown "$tmp/t.json"
+same "compare --json LINK --csv ITS-TARGET" compare "$tmp/r2.json" "$tmp/r2.json" --json "$tmp/d.json" --csv "$tmp/t.json"
+same "fleet --json LINK --markdown ITS-TARGET" fleet "$tmp/fleet" --json "$tmp/d.json" --markdown "$tmp/t.json"
+rm -f "$tmp/d.json" "$tmp/o.svg" "$tmp/null.svg"
 
 # A symlink: followed; the link stays, its target gets the file.
 run "$tmp/real.json" && ln -s real.json "$tmp/link.json"

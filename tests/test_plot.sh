@@ -169,7 +169,7 @@ ok $? "a fingerprint's refusal names report and fleet as its readers"
 expect_status 2 "a run has no kind cv" "$B" plot "$tmp/run.json" -o "$tmp/x.png" --kind cv
 expect_status 2 "not a ticklab file" "$B" plot "$tmp/err" -o "$tmp/x.png"
 [ ! -e "$tmp/x.png" ] && [ ! -e "$tmp/x.jpg" ]; ok $? "no file left by refused input"
-expect_status 1 "unwritable place" "$B" plot "$tmp/run.json" -o /nonexistent/dir/x.png
+expect_status 2 "a missing directory (bad input, as for run --json)" "$B" plot "$tmp/run.json" -o /nonexistent/dir/x.png
 
 # slides: picking cells as run does, the clip stated, a log axis, a large page
 "$B" run --backend sim,sim:sd=3 --flush 0,64KiB --kernel empty,add:100 -n 400 --seed 7 \

@@ -180,13 +180,20 @@ wait_for 'Backends' 20
 [ "$(sgr_colours)" -gt 0 ] && [ "$(sgr_256)" -eq 0 ]; ok $? "TERM=xterm: eight colours, no 256-colour codes"
 keys q; wait_for 'TL_EXIT=0' 10
 
-# ---- a bad theme file is named with file:line, and the default is used
+# ---- a bad theme given as --theme is bad input, with a terminal or without:
+# status 2 before the screen opens, naming file:line and the problem
 mkdir -p "$W/themes"
 printf '# test\ntheme[main_fg]="#12345"\n' >"$W/themes/bad.theme"
+: >"$W/stderr"
 start 160 24 "LANG=$UTF8 TERM=xterm-256color" tui --themes-dir "'$W/themes'" --theme bad
-wait_for 'bad\.theme:2: bad colour "#12345"' 20; ok $? "a bad theme names file:line and the problem"
-wait_for 'using the built-in theme' 3; ok $? "and the built-in theme is used"
-keys q; wait_for 'TL_EXIT=0' 10
+wait_for 'TL_EXIT=2' 20; ok $? "--theme with a bad file on a terminal: status 2"
+grep -q 'bad\.theme:2: bad colour "#12345"' "$W/stderr"; ok $? "naming file:line and the problem"
+"$BIN" tui --themes-dir "$W/themes" --theme bad </dev/null >/dev/null 2>"$W/plain.err"; st=$?
+[ $st -eq 2 ] && grep -q 'bad\.theme:2: bad colour "#12345"' "$W/plain.err"
+ok $? "and without a terminal the same (status $st)"
+"$BIN" tui --theme ligth </dev/null >/dev/null 2>"$W/plain.err"; st=$?
+[ $st -eq 2 ] && grep -q "theme 'ligth' not found" "$W/plain.err"
+ok $? "tui --theme ligth without a terminal: status 2 naming it, not the plain table (status $st)"
 
 # ---- the mouse: off unless --mouse; with it a left click toggles the row under it
 # click COL ROW: an SGR (1006) press and release, 1-based, as xterm sends them.

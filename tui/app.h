@@ -289,6 +289,9 @@ int tui_term_signal_fd(void);
 /* Called as the main loop starts reading that fd; until then INT, TERM and
  * HUP restore the terminal and exit 128 + the signal at once. */
 void tui_term_loop_started(void);
+/* In a forked worker: the terminal is the parent's, so a signal that ends
+ * the child must not write the restore sequence to it. */
+void tui_term_forget(void);
 void tui_term_suspend(void);
 void tui_term_resize(struct tui_app *app);
 void tui_term_apply_theme(struct tui_app *app);

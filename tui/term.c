@@ -31,7 +31,13 @@ static char restore_seq[256];
 static size_t restore_len;
 
 static const int quit_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, SIGTSTP, SIGCONT};
-static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+/* Crashes, and the signals whose default is to end the process that the
+ * lab has no use for (kill -USR1, an alarm(1) left by a wrapper, a CPU
+ * limit): each puts the terminal back first, then ends the process as the
+ * signal would have, so none leaves it raw on the alternate screen. */
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
+				    SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU,
+				    SIGSYS, SIGTRAP, SIGIO};
 
 /* Set once the main loop reads the self-pipe: before, nothing reads it. */
 static volatile sig_atomic_t loop_running;
@@ -77,6 +83,11 @@ static void on_signal(int sig)
 void tui_term_loop_started(void)
 {
 	loop_running = 1;
+}
+
+void tui_term_forget(void)
+{
+	term_active = 0;
 }
 
 /* Put the terminal back, then die as asked. */

@@ -184,6 +184,7 @@ int tui_job_fork(struct tui_job *job, struct tui_app *app, void (*fn)(struct tui
 	if (job->pid == 0) {
 		close(fds[0]);
 		tl_fail_hooks_clear(); /* the terminal is the parent's */
+		tui_term_forget();
 		job->fd = fds[1];
 		fn(job);
 		_exit(0);
