@@ -396,14 +396,30 @@ static size_t find_or_add(const char **names, size_t *n, const char *name)
 	return (*n)++;
 }
 
-/* Backends and flushes in the order the results list them. */
-static int read_lists(const struct reader *rd, const json_t *results, struct tl_search_plan *p)
+/* The name a message uses for flush f of result i. */
+static const char *flush_name(const json_t *c)
+{
+	const char *f = text(c, cell_k, "flush");
+
+	return f[0] ? f : "?";
+}
+
+/* Backends and flushes in the order the results list them, and where each
+ * result goes (at[i], a cell index): a flush's name is what keys its cells,
+ * so one name with two byte counts, or a backend x flush given twice, is
+ * refused rather than left without a cell. */
+static int read_lists(const struct reader *rd, const json_t *results, struct tl_search_plan *p,
+		      size_t *at)
 {
 	size_t n = json_array_size(results), nb = 0, nf = 0;
 	const char **b = tl_xcalloc(n + 1, sizeof(*b)), **fn = tl_xcalloc(n + 1, sizeof(*fn));
 	uint64_t *fb = tl_xcalloc(n + 1, sizeof(*fb));
+	size_t *bi = tl_xcalloc(n + 1, sizeof(*bi)), *fi = tl_xcalloc(n + 1, sizeof(*fi)), *first;
+	bool *seen = NULL;
+	char where[64], what[160];
 	int rc = -1;
 
+	first = tl_xcalloc(n + 1, sizeof(*first));
 	for (size_t i = 0; i < n; i++) {
 		const json_t *c = json_array_get(results, i);
 		const char *id = json_string_value(tl_keys_get(c, cell_k, "backend"));
@@ -414,22 +430,47 @@ static int read_lists(const struct reader *rd, const json_t *results, struct tl_
 			bad(rd, "results[]", "a result without backend or flush_bytes");
 			goto out;
 		}
-		find_or_add(b, &nb, id);
-		size_t f = find_or_add(fn, &nf, text(c, cell_k, "flush")[0] ? text(c, cell_k, "flush")
-									  : "?");
-		if (nf > before)
-			fb[f] = (uint64_t)bytes;
+		bi[i] = find_or_add(b, &nb, id);
+		fi[i] = find_or_add(fn, &nf, flush_name(c));
+		if (nf > before) {
+			fb[fi[i]] = (uint64_t)bytes;
+			first[fi[i]] = i;
+		} else if (fb[fi[i]] != (uint64_t)bytes) {
+			snprintf(where, sizeof where, "results[%zu].flush_bytes", i);
+			snprintf(what, sizeof what,
+				 "is %.0f, but flush \"%.40s\" is %llu bytes in results[%zu] "
+				 "(accepted: one byte count per flush name)",
+				 bytes, fn[fi[i]], (unsigned long long)fb[fi[i]], first[fi[i]]);
+			bad(rd, where, what);
+			goto out;
+		}
 	}
 	if (nb * nf != n) {
 		bad(rd, "results", "not one result per backend x flush");
 		goto out;
 	}
+	seen = tl_xcalloc(n + 1, sizeof(*seen));
+	for (size_t i = 0; i < n; i++) {
+		if (seen[bi[i] * nf + fi[i]]) {
+			snprintf(where, sizeof where, "results[%zu]", i);
+			bad(rd, where, "the same backend and flush as an earlier result (each cell "
+				       "appears once)");
+			goto out;
+		}
+		seen[bi[i] * nf + fi[i]] = true;
+	}
 	tl_search_plan_set(p, b, nb, fn, fb, nf);
+	for (size_t i = 0; i < n; i++)
+		at[i] = tl_search_cell_index(p, bi[i], fi[i]);
 	rc = 0;
 out:
 	free(b);
 	free(fn);
 	free(fb);
+	free(bi);
+	free(fi);
+	free(first);
+	free(seen);
 	return rc;
 }
 
@@ -559,6 +600,7 @@ int tl_search_from_json(const json_t *doc, const char *name, struct tl_search_pl
 	struct reader rd = {name, why, whylen};
 	const json_t *results = tl_keys_get(doc, doc_k, "results");
 	const char *ref = text(doc, doc_k, "reference");
+	size_t *at;
 
 	tl_search_plan_default(p);
 	*cells = NULL;
@@ -569,27 +611,25 @@ int tl_search_from_json(const json_t *doc, const char *name, struct tl_search_pl
 		return -1;
 	if (!json_is_array(results) || json_array_size(results) == 0)
 		return bad(&rd, "results", "missing or empty");
-	if (read_params(&rd, doc, p) < 0 || read_lists(&rd, results, p) < 0)
+	at = tl_xcalloc(json_array_size(results), sizeof(*at));
+	if (read_params(&rd, doc, p) < 0 || read_lists(&rd, results, p, at) < 0) {
+		free(at);
 		return -1;
+	}
 	for (size_t b = 0; b < p->nbackends; b++)
 		if (strcmp(p->backends[b], ref) == 0)
 			p->ref = b;
 	*interrupted = flag(doc, doc_k, "interrupted");
 	*cells = tl_search_cells_new(p);
 	for (size_t i = 0; i < json_array_size(results); i++) {
-		const json_t *c = json_array_get(results, i);
-		size_t b = 0, f = 0;
-
-		while (strcmp(p->backends[b], text(c, cell_k, "backend")) != 0)
-			b++;
-		while (p->flush[f] != whole(c, cell_k, "flush_bytes", 0))
-			f++;
-		if (read_cell(&rd, p, c, i, &(*cells)[tl_search_cell_index(p, b, f)]) < 0) {
+		if (read_cell(&rd, p, json_array_get(results, i), i, &(*cells)[at[i]]) < 0) {
 			tl_search_cells_free(*cells, p->nbackends * p->nflush);
 			*cells = NULL;
+			free(at);
 			return -1;
 		}
 	}
+	free(at);
 	tl_search_summarise(p, *cells);
 	return 0;
 }
