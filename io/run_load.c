@@ -583,8 +583,13 @@ int tl_run_from_json_bulk(const json_t *doc, struct tl_bulk *bulk, const char *n
 		return -1;
 	}
 	if (!json_object_get(doc, "cells") && json_object_get(doc, "results")) {
-		rd_fail(&r, NULL, "this is a `ticklab search` result, not a run: report reads the "
-				  "files `ticklab run --json` writes");
+		const char *cmd = json_string_value(
+			json_object_get(json_object_get(doc, "ticklab"), "command"));
+
+		/* the kinds with "results" are named by their marker */
+		rd_fail(&r, NULL, "this is a `ticklab %s` result, not a run: this reads the files "
+				  "`ticklab run --json` writes",
+			cmd && strcmp(cmd, "detect") == 0 ? "detect" : "search");
 		return -1;
 	}
 	if (tl_file_marker_check(doc, name, "run", why, whylen) < 0) {
