@@ -307,8 +307,16 @@ PY
 csv_same run-real "$D/run-real.json" "$D/run-real.csv"
 run_readers run-real "$D/run-real.json" -b "$ALL" -f 0 -k "$KERN"
 run_readers run-sim "$D/run-sim.json" -b sim -f 0,4KiB -k "$KERN"
-[ -n "$REAL" ] && search_readers search-real "$D/search-real.json"
+if [ -n "$REAL" ]; then
+	diag "search-real: $(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"]; print("%d of %d cells hold t_min at a relaxed eps" % (sum(c.get("t_min_relaxed") is not None for c in r), len(r)))' "$D/search-real.json")"
+	search_readers search-real "$D/search-real.json"
+fi
 search_readers search-sim "$D/search-sim.json"
+# A search made on the Intel guest whose t_min at a relaxed eps sits
+# between kernels (adds 252.187...): read here whatever timers this node
+# has, so a node without real timers still reads one.
+cp "$SRC/tests/fuzz/corpus/files/search-relaxed-real-adds" "$D/search-relaxed.json"
+search_readers search-relaxed "$D/search-relaxed.json"
 read_st detect report 0 "$T" report "$D/detect.json"; plain detect report
 read_st detect report-json 0 "$T" report "$D/detect.json" --json "$D/back.json"
 numbers detect report-json "$D/detect.json" "$D/back.json"
