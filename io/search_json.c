@@ -11,6 +11,7 @@
 #include "io/json_build.h"
 #include "io/results.h"
 #include "io/search_keys.h"
+#include "io/term_safe.h"
 #include "stats/stats.h"
 
 /* The file's keys, object by object (io/search_keys.c): what the writer
@@ -396,7 +397,7 @@ static size_t find_or_add(const char **names, size_t *n, const char *name)
 	return (*n)++;
 }
 
-/* The name a message uses for flush f of result i. */
+/* A result's flush name, which keys its cell ("?" where a file has none). */
 static const char *flush_name(const json_t *c)
 {
 	const char *f = text(c, cell_k, "flush");
@@ -416,7 +417,7 @@ static int read_lists(const struct reader *rd, const json_t *results, struct tl_
 	uint64_t *fb = tl_xcalloc(n + 1, sizeof(*fb));
 	size_t *bi = tl_xcalloc(n + 1, sizeof(*bi)), *fi = tl_xcalloc(n + 1, sizeof(*fi)), *first;
 	bool *seen = NULL;
-	char where[64], what[160];
+	char where[64], what[200], safe[48];
 	int rc = -1;
 
 	first = tl_xcalloc(n + 1, sizeof(*first));
@@ -438,9 +439,10 @@ static int read_lists(const struct reader *rd, const json_t *results, struct tl_
 		} else if (fb[fi[i]] != (uint64_t)bytes) {
 			snprintf(where, sizeof where, "results[%zu].flush_bytes", i);
 			snprintf(what, sizeof what,
-				 "is %.0f, but flush \"%.40s\" is %llu bytes in results[%zu] "
+				 "is %.0f, but flush \"%s\" is %llu bytes in results[%zu] "
 				 "(accepted: one byte count per flush name)",
-				 bytes, fn[fi[i]], (unsigned long long)fb[fi[i]], first[fi[i]]);
+				 bytes, tl_term_safe(fn[fi[i]], safe, sizeof safe),
+				 (unsigned long long)fb[fi[i]], first[fi[i]]);
 			bad(rd, where, what);
 			goto out;
 		}
