@@ -134,28 +134,29 @@ bool tl_detect_json_is(const json_t *d)
 /* A number of o's key (described in k), or NaN for null or absent. */
 static double num(const json_t *o, const struct tl_keys *k, const char *key)
 {
-	const json_t *v = tl_keys_get(o, k, key);
+	const json_t *v = tl_keys_get(o, k, key, TL_KEYS_NUMBER);
 
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
 static uint64_t whole(const json_t *o, const struct tl_keys *k, const char *key, uint64_t dflt)
 {
-	double v = num(o, k, key);
+	const json_t *j = tl_keys_get(o, k, key, TL_KEYS_AS(TL_KEY_COUNT));
+	double v = json_is_number(j) ? json_number_value(j) : NAN;
 
 	return v >= 0 ? (uint64_t)v : dflt;
 }
 
 static const char *text(const json_t *o, const struct tl_keys *k, const char *key)
 {
-	const char *s = json_string_value(tl_keys_get(o, k, key));
+	const char *s = json_string_value(tl_keys_get(o, k, key, TL_KEYS_AS(TL_KEY_TEXT)));
 
 	return s ? s : "";
 }
 
 static void read_row(const json_t *j, struct tl_detect_row *w)
 {
-	const json_t *c = tl_keys_get(j, &row_k, "controls");
+	const json_t *c = tl_keys_get(j, &row_k, "controls", TL_KEYS_AS(TL_KEY_OBJECT));
 	struct tl_detect_result *r = &w->r;
 
 	memset(w, 0, sizeof *w);
@@ -165,7 +166,7 @@ static void read_row(const json_t *j, struct tl_detect_row *w)
 		snprintf(w->flush, sizeof w->flush, "%s", text(j, &row_k, "flush"));
 	else
 		tl_size_format(w->flush_bytes, w->flush, sizeof w->flush);
-	r->found = json_is_true(tl_keys_get(j, &row_k, "found"));
+	r->found = json_is_true(tl_keys_get(j, &row_k, "found", TL_KEYS_AS(TL_KEY_BOOL)));
 	r->d = whole(j, &row_k, "d_adds", 0);
 	r->d_ns = num(j, &row_k, "d_ns");
 	r->ns_per_add = num(j, &row_k, "ns_per_add");
@@ -190,7 +191,7 @@ static void read_row(const json_t *j, struct tl_detect_row *w)
 int tl_detect_from_json(const json_t *d, const char *name, struct tl_detect_file *f, char *why,
 			size_t whylen)
 {
-	const json_t *rows = tl_keys_get(d, &doc_k, "results");
+	const json_t *rows = tl_keys_get(d, &doc_k, "results", TL_KEYS_AS(TL_KEY_LIST));
 	size_t n = json_array_size(rows);
 
 	memset(f, 0, sizeof *f);
@@ -199,8 +200,9 @@ int tl_detect_from_json(const json_t *d, const char *name, struct tl_detect_file
 	    tl_keys_check(d, &doc_k, "", name, why, whylen) < 0)
 		return -1;
 	if (!json_is_array(rows)) {
-		snprintf(why, whylen, "%s: results: missing (accepted: what `ticklab detect --json` "
-				      "writes)", name);
+		snprintf(why, whylen,
+			 "%s: results: missing (accepted: what `ticklab detect --json` writes)",
+			 name);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++)

@@ -31,9 +31,12 @@ static const struct tl_key *described(const struct tl_keys *k, const char *key)
 	return d;
 }
 
-const json_t *tl_keys_get(const json_t *o, const struct tl_keys *k, const char *key)
+const json_t *tl_keys_get(const json_t *o, const struct tl_keys *k, const char *key,
+			  unsigned kinds)
 {
-	described(k, key);
+	if (!(TL_KEYS_AS(described(k, key)->type) & kinds))
+		tl_fail("internal error: %s's \"%s\" read as another kind than its description",
+			k->what, key);
 	return json_object_get(o, key);
 }
 

@@ -47,9 +47,18 @@ struct tl_keys {
 /* The description of key in k (or k->also); NULL if it has none. */
 const struct tl_key *tl_keys_find(const struct tl_keys *k, const char *key);
 
-/* The value of key in o, for a loader: key must be described in k (a
- * loader that reads a key the file's description lacks is a bug: tl_fail). */
-const json_t *tl_keys_get(const json_t *o, const struct tl_keys *k, const char *key);
+/* The value of key in o, for a loader, which says how it reads it: kinds
+ * is a set of TL_KEYS_AS(TL_KEY_...) bits (TL_KEYS_NUMBER: as a number of
+ * any kind). key must be described in k with one of those kinds: a loader
+ * that reads a key the description lacks, or reads a whole count where
+ * the writer writes a real, is a bug (tl_fail), met by the first test that
+ * reads such a file. */
+#define TL_KEYS_AS(t) (1u << (t))
+#define TL_KEYS_NUMBER                                                                      \
+	(TL_KEYS_AS(TL_KEY_TIME) | TL_KEYS_AS(TL_KEY_COUNT) | TL_KEYS_AS(TL_KEY_REAL) |       \
+	 TL_KEYS_AS(TL_KEY_SIGNED))
+const json_t *tl_keys_get(const json_t *o, const struct tl_keys *k, const char *key,
+			  unsigned kinds);
 
 /* For a writer: sets key in o, which must be described in k (else tl_fail).
  * tl_keys_num writes v as the key's kind says: a COUNT rounded to an

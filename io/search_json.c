@@ -328,33 +328,39 @@ static int bad(const struct reader *rd, const char *where, const char *what)
  * lacks is never read. A number, or NaN for null or absent. */
 static double num(const json_t *o, const struct tl_keys *k, const char *key)
 {
-	const json_t *v = tl_keys_get(o, k, key);
+	const json_t *v = tl_keys_get(o, k, key, TL_KEYS_NUMBER);
 
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
 static uint64_t whole(const json_t *o, const struct tl_keys *k, const char *key, uint64_t dflt)
 {
-	double v = num(o, k, key);
+	const json_t *j = tl_keys_get(o, k, key, TL_KEYS_AS(TL_KEY_COUNT));
+	double v = json_is_number(j) ? json_number_value(j) : NAN;
 
 	return v >= 0 ? (uint64_t)v : dflt;
 }
 
 static const char *text(const json_t *o, const struct tl_keys *k, const char *key)
 {
-	const char *s = json_string_value(tl_keys_get(o, k, key));
+	const char *s = json_string_value(tl_keys_get(o, k, key, TL_KEYS_AS(TL_KEY_TEXT)));
 
 	return s ? s : "";
 }
 
+static const json_t *object(const json_t *o, const struct tl_keys *k, const char *key)
+{
+	return tl_keys_get(o, k, key, TL_KEYS_AS(TL_KEY_OBJECT));
+}
+
 static bool flag(const json_t *o, const struct tl_keys *k, const char *key)
 {
-	return json_is_true(tl_keys_get(o, k, key));
+	return json_is_true(tl_keys_get(o, k, key, TL_KEYS_AS(TL_KEY_BOOL)));
 }
 
 static int read_params(const struct reader *rd, const json_t *doc, struct tl_search_plan *p)
 {
-	const json_t *j = tl_keys_get(doc, doc_k, "params");
+	const json_t *j = object(doc, doc_k, "params");
 	int m;
 
 	if (!json_is_object(j))
@@ -384,7 +390,7 @@ static int read_params(const struct reader *rd, const json_t *doc, struct tl_sea
 	p->repeats = (unsigned)whole(j, params_k, "repeats", 1);
 	if (p->repeats < 1 || p->repeats > 256)
 		return bad(rd, "params.repeats", "not 1 to 256");
-	p->want_tdiff = !json_is_false(tl_keys_get(j, params_k, "tdiff"));
+	p->want_tdiff = !json_is_false(tl_keys_get(j, params_k, "tdiff", TL_KEYS_AS(TL_KEY_BOOL)));
 	return 0;
 }
 
@@ -423,11 +429,11 @@ static int read_lists(const struct reader *rd, const json_t *results, struct tl_
 	first = tl_xcalloc(n + 1, sizeof(*first));
 	for (size_t i = 0; i < n; i++) {
 		const json_t *c = json_array_get(results, i);
-		const char *id = json_string_value(tl_keys_get(c, cell_k, "backend"));
+		const char *id = text(c, cell_k, "backend");
 		double bytes = num(c, cell_k, "flush_bytes");
 		size_t before = nf;
 
-		if (!id || !(bytes >= 0)) {
+		if (!*id || !(bytes >= 0)) {
 			bad(rd, "results[]", "a result without backend or flush_bytes");
 			goto out;
 		}
@@ -504,7 +510,7 @@ static void read_result(const json_t *j, int kind, enum tl_search_method m,
  * a file from before the repeats. NULL when that repeat did not search it. */
 static const json_t *metric_rep(const json_t *metric, unsigned r)
 {
-	const json_t *reps = tl_keys_get(metric, metric_k, "repeats");
+	const json_t *reps = tl_keys_get(metric, metric_k, "repeats", TL_KEYS_AS(TL_KEY_LIST));
 
 	if (!json_is_array(reps))
 		return r == 0 && json_is_object(metric) ? metric : NULL;
@@ -516,7 +522,7 @@ static const json_t *metric_rep(const json_t *metric, unsigned r)
 static int read_points(const struct reader *rd, const json_t *j, const char *where,
 		       struct tl_search_points *pts)
 {
-	const json_t *a = tl_keys_get(j, result_k, "points"), *pt;
+	const json_t *a = tl_keys_get(j, result_k, "points", TL_KEYS_AS(TL_KEY_POINTS)), *pt;
 	size_t i;
 
 	if (!a)
@@ -541,10 +547,10 @@ static int read_points(const struct reader *rd, const json_t *j, const char *whe
 
 static void read_rep(const json_t *c, unsigned r, enum tl_search_method m, struct tl_search_rep *rep)
 {
-	const json_t *reps = tl_keys_get(c, cell_k, "repeats");
+	const json_t *reps = tl_keys_get(c, cell_k, "repeats", TL_KEYS_AS(TL_KEY_LIST));
 	const json_t *j = json_is_array(reps) ? json_array_get(reps, r) : r == 0 ? c : NULL;
-	const json_t *t0 = metric_rep(tl_keys_get(c, cell_k, "tmin"), r);
-	const json_t *t1 = metric_rep(tl_keys_get(c, cell_k, "tdiff"), r);
+	const json_t *t0 = metric_rep(object(c, cell_k, "tmin"), r);
+	const json_t *t1 = metric_rep(object(c, cell_k, "tdiff"), r);
 
 	memset(rep, 0, sizeof(*rep));
 	if (!json_is_object(j))
@@ -585,7 +591,7 @@ static int read_cell(const struct reader *rd, const struct tl_search_plan *p, co
 		read_rep(c, r, p->sp.method, &cell->rep[r]);
 		cell->reps_done += cell->rep[r].ran;
 		for (int k = 0; k < 2; k++) {
-			const json_t *j = metric_rep(tl_keys_get(c, cell_k, metric[k]), r);
+			const json_t *j = metric_rep(object(c, cell_k, metric[k]), r);
 			char where[96];
 
 			snprintf(where, sizeof where, "results[%zu].%s.repeats[%u]", i, metric[k], r);
@@ -600,7 +606,7 @@ int tl_search_from_json(const json_t *doc, const char *name, struct tl_search_pl
 			struct tl_search_cell **cells, bool *interrupted, char *why, size_t whylen)
 {
 	struct reader rd = {name, why, whylen};
-	const json_t *results = tl_keys_get(doc, doc_k, "results");
+	const json_t *results = tl_keys_get(doc, doc_k, "results", TL_KEYS_AS(TL_KEY_LIST));
 	const char *ref = text(doc, doc_k, "reference");
 	size_t *at;
 

@@ -32,8 +32,9 @@ static const struct tl_key params[] = {
 const struct tl_keys tl_search_params_keys = {"a search's params", KEYS(params), NULL, NULL};
 
 /* One search of one repeat: its answer and the points it evaluated.
- * "adds" is the ADD count of a kernel it ran; "predicted_adds" and
- * "bound_adds" come from a model or a bound, so need not be whole. */
+ * "adds" is the ADD count of a kernel it ran, "bound_adds" the largest
+ * one it ran without an answer; "predicted_adds" comes from a model, so
+ * need not be whole. */
 static const struct tl_key result[] = {
 	{"adds", TL_KEY_COUNT, NULL},          {"ns", TL_KEY_TIME, NULL},
 	{"method", TL_KEY_TEXT, NULL},         {"measurements", TL_KEY_COUNT, NULL},
@@ -43,7 +44,7 @@ static const struct tl_key result[] = {
 	{"floor_ns", TL_KEY_TIME, NULL},       {"evaluations", TL_KEY_COUNT, NULL},
 	{"predicted_adds", TL_KEY_REAL, NULL}, {"lowest_cv_adds", TL_KEY_COUNT, NULL},
 	{"lowest_cv", TL_KEY_REAL, NULL},      {"drift_at_lowest_cv", TL_KEY_SIGNED, NULL},
-	{"bound_adds", TL_KEY_REAL, NULL},     {"out_of_time", TL_KEY_BOOL, NULL},
+	{"bound_adds", TL_KEY_COUNT, NULL},    {"out_of_time", TL_KEY_BOOL, NULL},
 	{"note", TL_KEY_TEXT, NULL},           {"points", TL_KEY_POINTS, NULL},
 };
 const struct tl_keys tl_search_result_keys = {"one search of a metric", KEYS(result), NULL, NULL};
