@@ -16,6 +16,7 @@
 #include "cli/opts.h"
 #include "cli/stop.h"
 #include "io/atomic.h"
+#include "io/detect_json.h"
 #include "io/json_build.h"
 #include "io/results.h"
 
@@ -160,46 +161,13 @@ static void detect_release(void *st)
 	free(o->flush);
 }
 
-static json_t *controls_json(const struct tl_detect_result *r)
-{
-	json_t *o = tl_json_object();
-
-	tl_json_set(o, "draws", json_integer((json_int_t)r->controls_run));
-	tl_json_set(o, "aa_alarms", json_integer((json_int_t)r->aa_alarms));
-	tl_json_set(o, "unreliable_draws", json_integer((json_int_t)r->unreliable));
-	tl_json_set(o, "last_unreliable", r->unreliable ? json_string(r->control_why) : json_null());
-	tl_json_set(o, "aa_mwu_p", tl_json_real(r->found ? r->found_aa_p : NAN));
-	tl_json_set(o, "ci_lo_ns", tl_json_real(r->found ? r->found_lo : NAN));
-	tl_json_set(o, "ci_hi_ns", tl_json_real(r->found ? r->found_hi : NAN));
-	tl_json_set(o, "swapped_shift_ns", tl_json_real(r->found ? r->found_sw_shift : NAN));
-	tl_json_set(o, "swapped_ci_lo_ns", tl_json_real(r->found ? r->found_sw_lo : NAN));
-	tl_json_set(o, "swapped_ci_hi_ns", tl_json_real(r->found ? r->found_sw_hi : NAN));
-	return o;
-}
-
-static json_t *result_json(const char *backend, uint64_t flush, const struct tl_detect_result *r)
-{
-	json_t *o = json_pack("{s:s,s:I,s:b,s:o,s:o,s:o,s:o,s:o,s:I,s:I,s:s}", "backend", backend,
-			 "flush_bytes", (json_int_t)flush, "found", r->found, "d_adds",
-			 r->found ? json_integer((json_int_t)r->d) : json_null(), "d_ns",
-			 tl_json_real(r->found ? r->d_ns : NAN), "ns_per_add",
-			 tl_json_real(r->ns_per_add), "mwu_p", tl_json_real(r->found ? r->p : NAN),
-			 "shift_ns", tl_json_real(r->found ? r->shift_ns : NAN), "below_adds",
-			 (json_int_t)r->below, "evaluations", (json_int_t)r->evaluations, "note", r->why);
-
-	if (!o)
-		tl_fail("out of memory (a detect result)");
-	tl_json_set(o, "controls", controls_json(r));
-	return o;
-}
-
 /* One cell: open, measure, print a row, append its JSON. 0 or TL_EXIT_FAIL. */
 static int detect_cell(const struct detect_opts *o, size_t b, size_t fi, FILE *out, json_t *rows)
 {
 	struct tl_timer t;
 	struct tl_flush f;
 	struct tl_detect_result r;
-	char why[WHY_LEN], d[48] = "-", dns[32] = "-";
+	char why[WHY_LEN];
 	int rc = TL_EXIT_OK;
 
 	if (tl_timer_open(&t, o->backends[b], why, sizeof why) < 0) {
@@ -216,29 +184,10 @@ static int detect_cell(const struct detect_opts *o, size_t b, size_t fi, FILE *o
 			o->flush_names[fi], r.why);
 		rc = TL_EXIT_FAIL;
 	} else {
-		if (r.found) {
-			snprintf(d, sizeof d, "%llu (> %llu)", (unsigned long long)r.d,
-				 (unsigned long long)r.below);
-			snprintf(dns, sizeof dns, "%.2f", r.d_ns);
-		}
-		char detail[200];
-
-		if (r.found)
-			snprintf(detail, sizeof detail, "p = %.2g, shift %.2f ns [%.2f, %.2f]", r.p,
-				 r.shift_ns, r.found_lo, r.found_hi);
-		else
-			snprintf(detail, sizeof detail, "%s", r.why);
-		fprintf(out, "%-24s %-8s %7.4f %16s %9s %5u  %s\n", o->backends[b], o->flush_names[fi],
-			r.ns_per_add, d, dns, r.evaluations, detail);
-		if (r.found)
-			fprintf(out, "  controls at D: A/A p = %.2g; P-swapped %.2f ns [%.2f, %.2f]\n",
-				r.found_aa_p, r.found_sw_shift, r.found_sw_lo, r.found_sw_hi);
-		fprintf(out, "  controls: %u draws, A/A shift in %u, %u detected draws overruled as "
-			     "unreliable%s%s%s\n", r.controls_run, r.aa_alarms, r.unreliable,
-			r.unreliable ? " (last: " : "", r.unreliable ? r.control_why : "",
-			r.unreliable ? ")" : "");
+		tl_detect_row_print(out, o->backends[b], o->flush_names[fi], &r);
 		if (rows)
-			tl_json_append(rows, result_json(o->backends[b], o->flush[fi], &r));
+			tl_json_append(rows, tl_detect_row_json(o->backends[b], o->flush[fi],
+								o->flush_names[fi], &r));
 	}
 	tl_flush_free(&f);
 	tl_timer_close(&t);
@@ -267,10 +216,7 @@ static int detect_exec(void *st)
 		return TL_EXIT_FAIL;
 	}
 	cli_stop_watch(&stop_flag);
-	fprintf(out, "smallest D detected by jitter:%llu,D,0.5 with %zu samples (Mann-Whitney p < %g)\n",
-		(unsigned long long)o->p.k, o->p.n, o->p.alpha);
-	fprintf(out, "%-24s %-8s %7s %16s %9s %5s  %s\n", "backend", "flush", "ns/ADD",
-		"D ADDs (> miss)", "D ns", "evals", "at D");
+	tl_detect_head_print(out, &o->p);
 	for (size_t fi = 0; fi < o->nflush && !atomic_load(&stop_flag); fi++)
 		for (size_t b = 0; b < o->nbackends && !atomic_load(&stop_flag); b++)
 			if (detect_cell(o, b, fi, out, rows) != TL_EXIT_OK)
@@ -278,15 +224,8 @@ static int detect_exec(void *st)
 	cli_stop_disarm();
 	fflush(out);
 	if (rows) {
-		json_t *doc = tl_json_object();
+		json_t *doc = tl_detect_to_json(&o->p, rows);
 
-		tl_json_set(doc, "ticklab", json_pack("{s:s,s:s}", "version", PACKAGE_VERSION,
-						      "command", "detect"));
-		tl_json_set(doc, "k", json_integer((json_int_t)o->p.k));
-		tl_json_set(doc, "n", json_integer((json_int_t)o->p.n));
-		tl_json_set(doc, "alpha", json_real(o->p.alpha));
-		tl_json_set(doc, "seed", json_integer((json_int_t)o->p.seed));
-		tl_json_set(doc, "results", rows);
 		if (tl_json_commit(json_out, doc, why, sizeof why) < 0) {
 			fprintf(stderr, "ticklab detect: %s\n", why);
 			rc = TL_EXIT_FAIL;

@@ -9,6 +9,7 @@
 #include "cli/outputs.h"
 #include "bench/analysis.h"
 #include "io/chains.h"
+#include "io/detect_json.h"
 #include "io/host_json.h"
 #include "io/ladder.h"
 #include "io/file_kind.h"
@@ -36,6 +37,8 @@ static const char usage_text[] =
 	"A fingerprint (`ticklab fingerprint --json`) prints its table again, the\n"
 	"figures recomputed from its raw samples and search repeats: the numbers\n"
 	"`ticklab fleet` shows in that node's row.\n"
+	"A detect file (`ticklab detect --json`) prints its table again; --json\n"
+	"writes it again.\n"
 	"\n"
 	"Exit status: 0 done, 1 write failure, 2 bad input or unreadable file.\n";
 
@@ -123,6 +126,36 @@ static int report_search(const json_t *doc, const char *name, const struct cli_o
 	return rc;
 }
 
+/* A detect file: the table detect printed, and the file again with --json. */
+static int report_detect(const json_t *doc, const char *name, const struct cli_outputs *out)
+{
+	struct tl_detect_file f;
+	char why[WHY_LEN];
+	int rc = TL_EXIT_OK;
+
+	if (out->csv || out->markdown || out->os >= 0)
+		return opts_fail("report", "--csv, --markdown and --os-filter need a run file: a "
+					   "detect file holds answers, not samples");
+	if (tl_detect_from_json(doc, name, &f, why, sizeof why) < 0)
+		return opts_fail("report", why);
+	tl_detect_head_print(cli_table_stream(out), &f.p);
+	for (size_t i = 0; i < f.n; i++)
+		tl_detect_row_print(cli_table_stream(out), f.rows[i].backend, f.rows[i].flush,
+				    &f.rows[i].r);
+	fflush(stdout);
+	if (out->json) {
+		json_t *again = tl_detect_file_to_json(&f);
+
+		if (tl_json_write(out->json, again, why, sizeof why) < 0) {
+			fprintf(stderr, "ticklab report: %s\n", why);
+			rc = TL_EXIT_FAIL;
+		}
+		json_decref(again);
+	}
+	tl_detect_file_free(&f);
+	return rc;
+}
+
 /* A fingerprint: its figures through the one reader fleet uses too. */
 static int report_fingerprint(const json_t *doc, const char *name, const struct cli_outputs *out)
 {
@@ -203,6 +236,9 @@ static int report_exec(void *st)
 		break;
 	case TL_FILE_SEARCH:
 		rc = report_search(doc, name, &o->out);
+		break;
+	case TL_FILE_DETECT:
+		rc = report_detect(doc, name, &o->out);
 		break;
 	case TL_FILE_RUN:
 	default:

@@ -21,10 +21,11 @@ int tl_file_marker_check(const json_t *doc, const char *name, const char *comman
  * letters, digits, '-', '_' and '.', beginning with a letter or digit. */
 bool tl_file_hostname_ok(const char *s);
 
-/* A search file's numbers and strings, key by key: times finite, >= 0 and
- * below TL_RESULTS_MAX_ABS, counts whole and >= 0, ratios finite and >= 0,
- * printed strings free of control characters, each backend x flush once.
- * Keys it does not know are left alone (newer files may add some). */
+/* A search file's numbers and strings, key by key as io/search_keys.c
+ * describes them (times finite, >= 0 and below TL_RESULTS_MAX_ABS, counts
+ * whole and >= 0, ratios finite and >= 0, printed strings free of control
+ * characters), each backend x flush once. Keys it does not know are left
+ * alone (newer files may add some). */
 int tl_search_json_check(const json_t *doc, const char *name, char *why, size_t whylen);
 
 #endif

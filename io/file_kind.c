@@ -16,6 +16,8 @@ enum tl_file_kind tl_file_kind_of(const json_t *doc)
 		return TL_FILE_SEARCH;
 	if (cmd && strcmp(cmd, "fingerprint") == 0)
 		return TL_FILE_FINGERPRINT;
+	if (cmd && strcmp(cmd, "detect") == 0)
+		return TL_FILE_DETECT;
 	return TL_FILE_RUN;
 }
 

@@ -4,7 +4,8 @@
  * (io/run_bulk.h), any other kind as a whole tree, every file through
  * io/json_read.h's guards (duplicate keys, FIFOs, size, memory). Each
  * kind then has one loader, shared by the CLI and the TUI:
- * tl_run_from_json_bulk, tl_search_from_json, tl_fp_figures_from_json. */
+ * tl_run_from_json_bulk, tl_search_from_json, tl_fp_figures_from_json,
+ * tl_detect_from_json. */
 #ifndef TL_IO_FILE_KIND_H
 #define TL_IO_FILE_KIND_H
 
@@ -18,6 +19,7 @@ enum tl_file_kind {
 			      * loader says what is wrong with it */
 	TL_FILE_SEARCH,      /* "command": "search" */
 	TL_FILE_FINGERPRINT, /* "command": "fingerprint" */
+	TL_FILE_DETECT,      /* "command": "detect" */
 };
 
 /* By the document's "ticklab": {"command"} marker. */

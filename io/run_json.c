@@ -18,6 +18,7 @@
 #include "io/noise_json.h"
 #include "io/run_compare.h"
 #include "io/term_safe.h"
+#include "io/run_keys.h"
 
 json_t *tl_json_real(double v)
 {
@@ -133,6 +134,11 @@ static json_t *samples_json(struct marks *mk, enum mark_kind kind, const void *v
 	return a;
 }
 
+/* A cell's and the file's own keys go through their description
+ * (io/run_keys.c), which the run loader reads them by. */
+static const struct tl_keys *const cell_k = &tl_run_cell_keys;
+static const struct tl_keys *const doc_k = &tl_run_doc_keys;
+
 static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_analysis *an_all,
 			    enum tl_os_method m, uint64_t seed, struct marks *mk)
 {
@@ -149,54 +155,55 @@ static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_
 	if (done > c->n)
 		done = c->n;
 	tl_size_format(flush, flush_text, sizeof flush_text);
-	tl_json_set(o, "backend", json_string(t->id));
-	tl_json_set(o, "family", json_string(b->family));
-	tl_json_set(o, "clock", json_string(b->clock == TL_CLOCK_CYCLES ? "cycles" : "wall"));
-	tl_json_set(o, "unit", json_string(b->unit));
-	tl_json_set(o, "ns_per_unit", tl_json_real(t->ns_per_unit));
-	tl_json_set(o, "simulated", json_boolean(b->simulated));
-	tl_json_set(o, "kernel", json_string(c->kernel.label));
-	tl_json_set(o, "kind", json_string(kind_name(c->kernel.kind)));
-	tl_json_set(o, "k", json_integer((json_int_t)c->kernel.k));
+	tl_keys_set(o, cell_k, "backend", json_string(t->id));
+	tl_keys_set(o, cell_k, "family", json_string(b->family));
+	tl_keys_set(o, cell_k, "clock",
+		    json_string(b->clock == TL_CLOCK_CYCLES ? "cycles" : "wall"));
+	tl_keys_set(o, cell_k, "unit", json_string(b->unit));
+	tl_keys_set(o, cell_k, "ns_per_unit", tl_json_real(t->ns_per_unit));
+	tl_keys_set(o, cell_k, "simulated", json_boolean(b->simulated));
+	tl_keys_set(o, cell_k, "kernel", json_string(c->kernel.label));
+	tl_keys_set(o, cell_k, "kind", json_string(kind_name(c->kernel.kind)));
+	tl_keys_set(o, cell_k, "k", json_integer((json_int_t)c->kernel.k));
 	if (jitter) {
-		tl_json_set(o, "d", json_integer((json_int_t)c->kernel.d));
-		tl_json_set(o, "p", tl_json_real(c->kernel.p));
+		tl_keys_set(o, cell_k, "d", json_integer((json_int_t)c->kernel.d));
+		tl_keys_set(o, cell_k, "p", tl_json_real(c->kernel.p));
 		if (c->kernel.d_ns > 0)
-			tl_json_set(o, "d_ns", tl_json_real(c->kernel.d_ns));
+			tl_keys_set(o, cell_k, "d_ns", tl_json_real(c->kernel.d_ns));
 		if (c->kernel.d_ns > 0 || isfinite(c->d_ns_per_add))
-			tl_json_set(o, "d_ns_per_add", tl_json_real(c->d_ns_per_add));
+			tl_keys_set(o, cell_k, "d_ns_per_add", tl_json_real(c->d_ns_per_add));
 	}
-	tl_json_set(o, "flush_bytes", json_integer((json_int_t)flush));
-	tl_json_set(o, "flush", json_string(flush_text));
+	tl_keys_set(o, cell_k, "flush_bytes", json_integer((json_int_t)flush));
+	tl_keys_set(o, cell_k, "flush", json_string(flush_text));
 	if (tl_run_flush_name(run, c->flush))
-		tl_json_set(o, "flush_name", json_string(tl_run_flush_name(run, c->flush)));
-	tl_json_set(o, "n", json_integer((json_int_t)done));
-	tl_json_set(o, "n_planned", json_integer((json_int_t)c->n));
-	tl_json_set(o, "overhead", tl_json_real(c->overhead_ns));
+		tl_keys_set(o, cell_k, "flush_name", json_string(tl_run_flush_name(run, c->flush)));
+	tl_keys_set(o, cell_k, "n", json_integer((json_int_t)done));
+	tl_keys_set(o, cell_k, "n_planned", json_integer((json_int_t)c->n));
+	tl_keys_set(o, cell_k, "overhead", tl_json_real(c->overhead_ns));
 	/* t_e,std's spread: the filtered sd of the baseline it came from. */
-	tl_json_set(o, "overhead_sd_ns", tl_json_real(an ? an_all[c->baseline].summary.sd : NAN));
-	tl_json_set(o, "resolution_ns", tl_json_real(c->resolution_ns));
+	tl_keys_num(o, cell_k, "overhead_sd_ns", an ? an_all[c->baseline].summary.sd : NAN);
+	tl_keys_set(o, cell_k, "resolution_ns", tl_json_real(c->resolution_ns));
 	if (c->hidden)
-		tl_json_set(o, "baseline", json_true());
-	tl_json_set(o, "samples", samples_json(mk, MARK_DOUBLES, c->raw, done));
-	tl_json_set(o, "samples_ns", samples_json(mk, MARK_DOUBLES, c->ns, done));
+		tl_keys_set(o, cell_k, "baseline", json_true());
+	tl_keys_set(o, cell_k, "samples", samples_json(mk, MARK_DOUBLES, c->raw, done));
+	tl_keys_set(o, cell_k, "samples_ns", samples_json(mk, MARK_DOUBLES, c->ns, done));
 	/* Plain add:K cells would repeat K n times: only jitter's vary. */
 	if (jitter)
-		tl_json_set(o, "adds", samples_json(mk, MARK_ADDS, c->adds, done));
+		tl_keys_set(o, cell_k, "adds", samples_json(mk, MARK_ADDS, c->adds, done));
 	noise = tl_noise_to_json(run, i, an, m, seed);
 	if (noise)
-		tl_json_set(o, "noise", noise);
+		tl_keys_set(o, cell_k, "noise", noise);
 	if (!an)
 		goto done; /* raw samples only (tl_run_commit_raw) */
 	if (jitter) {
 		struct tl_jitter jit;
 
 		tl_jitter_analyse(run, i, seed, &jit);
-		tl_json_set(o, "jitter", tl_jitter_to_json(&jit, c->kernel.d, c->kernel.p));
+		tl_keys_set(o, cell_k, "jitter", tl_jitter_to_json(&jit, c->kernel.d, c->kernel.p));
 	}
-	tl_json_set(o, "summary", summary_to_json(&an->summary));
-	tl_json_set(o, "os_filter", os_to_json(&an->os));
-	tl_json_set(o, "drift", drift_to_json(&an->drift));
+	tl_keys_set(o, cell_k, "summary", summary_to_json(&an->summary));
+	tl_keys_set(o, cell_k, "os_filter", os_to_json(&an->os));
+	tl_keys_set(o, cell_k, "drift", drift_to_json(&an->drift));
 done:
 	return o;
 }
@@ -218,19 +225,19 @@ static json_t *run_to_json(const struct tl_run *run, const struct tl_analysis *a
 {
 	json_t *doc = tl_json_object(), *cells = tl_json_array(), *baselines = tl_json_array();
 
-	tl_json_set(doc, "ticklab",
+	tl_keys_set(doc, doc_k, "ticklab",
 		    json_pack("{s:s, s:s}", "version", PACKAGE_VERSION, "command", "run"));
-	tl_json_set(doc, "host", host ? host : tl_json_object());
-	tl_json_set(doc, "seed", seed_to_json(seed));
-	tl_json_set(doc, "n", json_integer((json_int_t)run->cfg.n));
-	tl_json_set(doc, "cpu", json_integer(run->cpu));
-	tl_json_set(doc, "os_filter", json_string(stats_os_method_name(m)));
-	tl_json_set(doc, "interrupted", json_boolean(interrupted));
+	tl_keys_set(doc, doc_k, "host", host ? host : tl_json_object());
+	tl_keys_set(doc, doc_k, "seed", seed_to_json(seed));
+	tl_keys_set(doc, doc_k, "n", json_integer((json_int_t)run->cfg.n));
+	tl_keys_set(doc, doc_k, "cpu", json_integer(run->cpu));
+	tl_keys_set(doc, doc_k, "os_filter", json_string(stats_os_method_name(m)));
+	tl_keys_set(doc, doc_k, "interrupted", json_boolean(interrupted));
 	if (!an)
-		tl_json_set(doc, "analysed", json_false());
+		tl_keys_set(doc, doc_k, "analysed", json_false());
 	/* Set before they fill: the key order is the file's. */
-	tl_json_set(doc, "cells", cells);
-	tl_json_set(doc, "baselines", baselines);
+	tl_keys_set(doc, doc_k, "cells", cells);
+	tl_keys_set(doc, doc_k, "baselines", baselines);
 	for (size_t i = 0; i < run->ncells; i++)
 		tl_json_append(run->cells[i].hidden ? baselines : cells,
 			       cell_to_json(run, i, an, m, seed, mk));

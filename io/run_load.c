@@ -20,6 +20,7 @@
 #include "base/xalloc.h"
 #include "bench/size.h"
 #include "io/noise_json.h"
+#include "io/run_keys.h"
 
 struct reader {
 	const char *name;
@@ -27,6 +28,7 @@ struct reader {
 	size_t whylen;
 	char where[64]; /* "cells[3]" */
 	struct tl_bulk *bulk; /* the sample arrays taken out of the tree, or NULL */
+	const struct tl_keys *keys; /* of the object being read (io/run_keys.h) */
 };
 
 #if defined(__GNUC__)
@@ -70,10 +72,12 @@ static const char *type_name(const json_t *v)
 	return "something else";
 }
 
-/* Looks up key in o; missing is an error unless optional (then *v = NULL). */
-static int rd_get(struct reader *r, const json_t *o, const char *key, bool optional, json_t **v)
+/* Looks up key in o, read as kinds (TL_KEYS_AS bits) as the object's
+ * description says; missing is an error unless optional (then *v = NULL). */
+static int rd_get(struct reader *r, const json_t *o, const char *key, bool optional,
+		  unsigned kinds, json_t **v)
 {
-	*v = json_object_get(o, key);
+	*v = (json_t *)tl_keys_get(o, r->keys, key, kinds);
 	if (!*v && !optional)
 		return rd_fail(r, key, "missing");
 	return 0;
@@ -83,7 +87,7 @@ static int rd_string(struct reader *r, const json_t *o, const char *key, const c
 {
 	json_t *v;
 
-	if (rd_get(r, o, key, false, &v) < 0)
+	if (rd_get(r, o, key, false, TL_KEYS_AS(TL_KEY_TEXT), &v) < 0)
 		return -1;
 	if (!json_is_string(v))
 		return rd_fail(r, key, "expected a string, got %s", type_name(v));
@@ -96,7 +100,7 @@ static int rd_uint(struct reader *r, const json_t *o, const char *key, bool opti
 {
 	json_t *v;
 
-	if (rd_get(r, o, key, optional, &v) < 0)
+	if (rd_get(r, o, key, optional, TL_KEYS_AS(TL_KEY_COUNT), &v) < 0)
 		return -1;
 	if (!v)
 		return 0;
@@ -114,7 +118,7 @@ static int rd_number(struct reader *r, const json_t *o, const char *key, bool nu
 {
 	json_t *v;
 
-	if (rd_get(r, o, key, false, &v) < 0)
+	if (rd_get(r, o, key, false, TL_KEYS_NUMBER, &v) < 0)
 		return -1;
 	if (json_is_null(v) && nullable) {
 		*out = NAN;
@@ -150,7 +154,7 @@ static int rd_doubles(struct reader *r, const json_t *o, const char *key, size_t
 	json_t *a;
 	struct tl_bulk_array *ba;
 
-	if (rd_get(r, o, key, false, &a) < 0)
+	if (rd_get(r, o, key, false, TL_KEYS_AS(TL_KEY_OWN), &a) < 0)
 		return -1;
 	ba = tl_bulk_find(r->bulk, a);
 	if (ba) {
@@ -184,7 +188,7 @@ static int rd_adds(struct reader *r, const json_t *o, const struct tl_kernel *k,
 	struct tl_bulk_array *ba;
 	size_t len;
 
-	if (rd_get(r, o, "adds", true, &a) < 0)
+	if (rd_get(r, o, "adds", true, TL_KEYS_AS(TL_KEY_OWN), &a) < 0)
 		return -1;
 	if (a && !rd_array(r, a, &len))
 		return rd_fail(r, "adds", "expected an array of whole numbers, got %s", type_name(a));
@@ -309,7 +313,7 @@ static int rd_kernel(struct reader *r, const json_t *o, struct tl_kernel *out)
 	}
 	*out = ks[0];
 	free(ks);
-	if (json_object_get(o, "k") && k != out->k)
+	if (tl_keys_get(o, r->keys, "k", TL_KEYS_AS(TL_KEY_COUNT)) && k != out->k)
 		return rd_fail(r, "k", "is %llu but kernel '%s' has K = %llu", (unsigned long long)k,
 			       label, (unsigned long long)out->k);
 	return 0;
@@ -387,14 +391,14 @@ static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run
 	    rd_uint(r, o, "d", false, &c->kernel.d) < 0)
 		return -1;
 	if (c->kernel.kind == TL_KERNEL_JITTER &&
-	    (c->kernel.d_ns > 0 || json_object_get(o, "d_ns_per_add")) &&
+	    (c->kernel.d_ns > 0 || tl_keys_get(o, r->keys, "d_ns_per_add", TL_KEYS_NUMBER)) &&
 	    rd_number(r, o, "d_ns_per_add", true, &c->d_ns_per_add) < 0)
 		return -1;
 	/* Lengths are checked before anything of size n is allocated, so a
 	 * file claiming billions of samples costs nothing. */
 	for (size_t i = 0; i < 2; i++) {
 		const char *key = i ? "samples_ns" : "samples";
-		json_t *a = json_object_get(o, key);
+		const json_t *a = tl_keys_get(o, r->keys, key, TL_KEYS_AS(TL_KEY_OWN));
 		size_t len;
 
 		if (!a)
@@ -422,7 +426,8 @@ static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run
 		return -1;
 	if (rd_times_ok(r, b, c) < 0)
 		return -1;
-	if (tl_noise_from_json(json_object_get(o, "noise"), run, c, noise_why, sizeof noise_why) < 0)
+	if (tl_noise_from_json(tl_keys_get(o, r->keys, "noise", TL_KEYS_AS(TL_KEY_OWN)), run, c,
+			       noise_why, sizeof noise_why) < 0)
 		return rd_fail(r, "noise", "%s", noise_why);
 	atomic_store(&c->done, c->n);
 	return 0;
@@ -450,7 +455,7 @@ static int rd_cells(struct reader *r, const json_t *doc, const char *key, bool h
 	size_t n;
 	struct tl_cell *grown;
 
-	if (rd_get(r, doc, key, hidden, &a) < 0)
+	if (rd_get(r, doc, key, hidden, TL_KEYS_AS(TL_KEY_OWN), &a) < 0)
 		return -1;
 	if (!a)
 		return 0;
@@ -469,8 +474,10 @@ static int rd_cells(struct reader *r, const json_t *doc, const char *key, bool h
 		memset(c, 0, sizeof *c);
 		run->ncells++; /* counted first so a failure frees what was allocated */
 		snprintf(r->where, sizeof r->where, "%s[%zu]", key, i);
+		r->keys = &tl_run_cell_keys;
 		if (rd_cell(r, json_array_get(a, i), hidden, run, c) < 0 || rd_once(r, run, c) < 0)
 			return -1;
+		r->keys = &tl_run_doc_keys;
 		run->samples_total += c->n;
 	}
 	r->where[0] = '\0';
@@ -542,7 +549,7 @@ static int rd_seed(struct reader *r, const json_t *doc, uint64_t *seed)
 	json_t *v;
 	char *end;
 
-	if (rd_get(r, doc, "seed", false, &v) < 0)
+	if (rd_get(r, doc, "seed", false, TL_KEYS_AS(TL_KEY_OWN), &v) < 0)
 		return -1;
 	if (json_is_integer(v) && json_integer_value(v) >= 0) {
 		*seed = (uint64_t)json_integer_value(v);
@@ -565,14 +572,14 @@ static int rd_header(struct reader *r, const json_t *doc, struct tl_results_meta
 
 	if (rd_seed(r, doc, &meta->seed) < 0 || rd_uint(r, doc, "n", true, n) < 0)
 		return -1;
-	if (rd_get(r, doc, "cpu", true, &v) < 0)
+	if (rd_get(r, doc, "cpu", true, TL_KEYS_AS(TL_KEY_SIGNED), &v) < 0)
 		return -1;
 	if (v && !(json_is_integer(v) && json_integer_value(v) >= -1 &&
 		   json_integer_value(v) < 1 << 20))
 		return rd_fail(r, "cpu", "expected a CPU number (or -1), got %s", type_name(v));
 	if (v)
 		*cpu = (int)json_integer_value(v);
-	if (rd_get(r, doc, "os_filter", true, &v) < 0)
+	if (rd_get(r, doc, "os_filter", true, TL_KEYS_AS(TL_KEY_TEXT), &v) < 0)
 		return -1;
 	if (v) {
 		if (!json_is_string(v))
@@ -583,12 +590,12 @@ static int rd_header(struct reader *r, const json_t *doc, struct tl_results_meta
 				       json_string_value(v));
 		meta->os = (enum tl_os_method)m;
 	}
-	if (rd_get(r, doc, "interrupted", true, &v) < 0)
+	if (rd_get(r, doc, "interrupted", true, TL_KEYS_AS(TL_KEY_BOOL), &v) < 0)
 		return -1;
 	if (v && !json_is_boolean(v))
 		return rd_fail(r, "interrupted", "expected true or false, got %s", type_name(v));
 	meta->interrupted = v && json_is_true(v);
-	if (rd_get(r, doc, "host", true, &v) < 0)
+	if (rd_get(r, doc, "host", true, TL_KEYS_AS(TL_KEY_OWN), &v) < 0)
 		return -1;
 	if (v && !json_is_object(v))
 		return rd_fail(r, "host", "expected an object, got %s", type_name(v));
@@ -605,7 +612,8 @@ int tl_run_from_json(const json_t *doc, const char *name, struct tl_run *run,
 int tl_run_from_json_bulk(const json_t *doc, struct tl_bulk *bulk, const char *name,
 			  struct tl_run *run, struct tl_results_meta *meta, char *why, size_t whylen)
 {
-	struct reader r = {.name = name, .why = why, .whylen = whylen, .bulk = bulk};
+	struct reader r = {
+		.name = name, .why = why, .whylen = whylen, .bulk = bulk, .keys = &tl_run_doc_keys};
 	uint64_t n = 0;
 	int cpu = -1;
 
@@ -617,8 +625,13 @@ int tl_run_from_json_bulk(const json_t *doc, struct tl_bulk *bulk, const char *n
 		return -1;
 	}
 	if (!json_object_get(doc, "cells") && json_object_get(doc, "results")) {
-		rd_fail(&r, NULL, "this is a `ticklab search` result, not a run: report reads the "
-				  "files `ticklab run --json` writes");
+		const char *cmd = json_string_value(
+			json_object_get(json_object_get(doc, "ticklab"), "command"));
+
+		/* the kinds with "results" are named by their marker */
+		rd_fail(&r, NULL, "this is a `ticklab %s` result, not a run: this reads the files "
+				  "`ticklab run --json` writes",
+			cmd && strcmp(cmd, "detect") == 0 ? "detect" : "search");
 		return -1;
 	}
 	if (tl_file_marker_check(doc, name, "run", why, whylen) < 0) {

@@ -10,7 +10,20 @@
 #include "base/xalloc.h"
 #include "io/json_build.h"
 #include "io/results.h"
+#include "io/search_keys.h"
+#include "io/term_safe.h"
 #include "stats/stats.h"
+
+/* The file's keys, object by object (io/search_keys.c): what the writer
+ * sets and the reader gets goes through them. */
+static const struct tl_keys *const result_k = &tl_search_result_keys;
+static const struct tl_keys *const metric_k = &tl_search_metric_keys;
+static const struct tl_keys *const side_k = &tl_search_side_keys;
+static const struct tl_keys *const relaxed_k = &tl_search_relaxed_keys;
+static const struct tl_keys *const rep_k = &tl_search_rep_keys;
+static const struct tl_keys *const cell_k = &tl_search_cell_keys;
+static const struct tl_keys *const params_k = &tl_search_params_keys;
+static const struct tl_keys *const doc_k = &tl_search_doc_keys;
 
 /* ------------------------------------------------------------------ */
 /* Writing                                                              */
@@ -40,27 +53,27 @@ static json_t *result_json(const struct tl_search_result *r, int kind,
 {
 	json_t *j = tl_json_object();
 
-	tl_json_set(j, "adds", r->converged ? json_integer((json_int_t)r->adds) : json_null());
-	tl_json_set(j, "ns", tl_json_real(r->converged ? r->ns : NAN));
-	tl_json_set(j, "method", json_string(tl_search_method_name(r->method)));
-	tl_json_set(j, "measurements", count(r->measurements));
-	tl_json_set(j, "seconds", tl_json_real(r->seconds));
-	tl_json_set(j, "converged", json_boolean(r->converged));
-	tl_json_set(j, "stopped", json_boolean(r->stopped));
-	tl_json_set(j, kind == 0 ? "cv" : "alpha", tl_json_real(r->stat));
-	tl_json_set(j, "on_floor", json_boolean(r->on_floor));
-	tl_json_set(j, "floor_ns", tl_json_real(r->floor_ns));
-	tl_json_set(j, "evaluations", count(r->evaluations));
-	tl_json_set(j, "predicted_adds", tl_json_real(r->predicted_adds));
+	tl_keys_num(j, result_k, "adds", r->converged ? (double)r->adds : NAN);
+	tl_keys_num(j, result_k, "ns", r->converged ? r->ns : NAN);
+	tl_keys_set(j, result_k, "method", json_string(tl_search_method_name(r->method)));
+	tl_keys_set(j, result_k, "measurements", count(r->measurements));
+	tl_keys_num(j, result_k, "seconds", r->seconds);
+	tl_keys_set(j, result_k, "converged", json_boolean(r->converged));
+	tl_keys_set(j, result_k, "stopped", json_boolean(r->stopped));
+	tl_keys_num(j, result_k, kind == 0 ? "cv" : "alpha", r->stat);
+	tl_keys_set(j, result_k, "on_floor", json_boolean(r->on_floor));
+	tl_keys_num(j, result_k, "floor_ns", r->floor_ns);
+	tl_keys_set(j, result_k, "evaluations", count(r->evaluations));
+	tl_keys_num(j, result_k, "predicted_adds", r->predicted_adds);
 	if (kind == 0) {
-		tl_json_set(j, "lowest_cv_adds", json_integer((json_int_t)r->best_adds));
-		tl_json_set(j, "lowest_cv", tl_json_real(r->best_cv));
-		tl_json_set(j, "drift_at_lowest_cv", tl_json_real(r->best_drift));
+		tl_keys_set(j, result_k, "lowest_cv_adds", json_integer((json_int_t)r->best_adds));
+		tl_keys_num(j, result_k, "lowest_cv", r->best_cv);
+		tl_keys_num(j, result_k, "drift_at_lowest_cv", r->best_drift);
 	}
-	tl_json_set(j, "bound_adds", json_integer((json_int_t)r->bound_adds));
-	tl_json_set(j, "out_of_time", json_boolean(r->out_of_time));
-	tl_json_set(j, "note", json_string(r->note));
-	tl_json_set(j, "points", points_json(pts));
+	tl_keys_set(j, result_k, "bound_adds", json_integer((json_int_t)r->bound_adds));
+	tl_keys_set(j, result_k, "out_of_time", json_boolean(r->out_of_time));
+	tl_keys_set(j, result_k, "note", json_string(r->note));
+	tl_keys_set(j, result_k, "points", points_json(pts));
 	return j;
 }
 
@@ -81,38 +94,38 @@ static json_t *metric_json(const struct tl_search_plan *p, const struct tl_searc
 	const struct tl_search_stat *s = kind == 0 ? &c->tmin : &c->tdiff;
 	json_t *j = tl_json_object(), *reps = tl_json_array();
 
-	tl_json_set(j, "adds", s->found ? json_integer((json_int_t)llround(s->adds)) : json_null());
-	tl_json_set(j, "ns", tl_json_real(s->ns));
-	tl_json_set(j, "method", json_string(tl_search_method_name(p->sp.method)));
-	tl_json_set(j, "measurements", count(s->measurements));
-	tl_json_set(j, "seconds", tl_json_real(s->seconds));
-	tl_json_set(j, "converged", json_boolean(s->ran && 2 * s->found > s->ran));
-	tl_json_set(j, "found", count(s->found));
-	tl_json_set(j, "ran", count(s->ran));
+	tl_keys_num(j, metric_k, "adds", s->found ? s->adds : NAN);
+	tl_keys_num(j, metric_k, "ns", s->ns);
+	tl_keys_set(j, metric_k, "method", json_string(tl_search_method_name(p->sp.method)));
+	tl_keys_set(j, metric_k, "measurements", count(s->measurements));
+	tl_keys_num(j, metric_k, "seconds", s->seconds);
+	tl_keys_set(j, metric_k, "converged", json_boolean(s->ran && 2 * s->found > s->ran));
+	tl_keys_set(j, metric_k, "found", count(s->found));
+	tl_keys_set(j, metric_k, "ran", count(s->ran));
 	/* an interval only where the status allows one (tl_search_stat_status) */
 	bool iv = s->status == TL_STATUS_INTERVAL;
 	char text[96];
 
 	tl_search_stat_text(text, sizeof text, s);
-	tl_json_set(j, "status", json_string(tl_search_status_name(s->status)));
-	tl_json_set(j, "status_text", json_string(text));
-	tl_json_set(j, "provisional", json_boolean(s->provisional));
-	tl_json_set(j, "lo", tl_json_real(iv ? s->lo : NAN));
-	tl_json_set(j, "hi", tl_json_real(iv ? s->hi : NAN));
-	tl_json_set(j, "lo_ns", tl_json_real(iv ? s->lo_ns : NAN));
-	tl_json_set(j, "hi_ns", tl_json_real(iv ? s->hi_ns : NAN));
-	tl_json_set(j, "interval_method",
+	tl_keys_set(j, metric_k, "status", json_string(tl_search_status_name(s->status)));
+	tl_keys_set(j, metric_k, "status_text", json_string(text));
+	tl_keys_set(j, metric_k, "provisional", json_boolean(s->provisional));
+	tl_keys_num(j, metric_k, "lo", iv ? s->lo : NAN);
+	tl_keys_num(j, metric_k, "hi", iv ? s->hi : NAN);
+	tl_keys_num(j, metric_k, "lo_ns", iv ? s->lo_ns : NAN);
+	tl_keys_num(j, metric_k, "hi_ns", iv ? s->hi_ns : NAN);
+	tl_keys_set(j, metric_k, "interval_method",
 		    json_string(iv ? tl_search_interval_method((unsigned)s->found) : "none"));
-	tl_json_set(j, "unstable", json_boolean(s->unstable));
-	tl_json_set(j, "unstable_why", s->unstable ? json_string(s->why) : json_null());
+	tl_keys_set(j, metric_k, "unstable", json_boolean(s->unstable));
+	tl_keys_set(j, metric_k, "unstable_why", s->unstable ? json_string(s->why) : json_null());
 	if (kind == 0) {
 		/* where no t_min exists at eps, how steady it got and where */
-		tl_json_set(j, "cv_floor", tl_json_real(s->cv_floor));
-		tl_json_set(j, "cv_floor_adds", tl_json_real(s->cv_floor_adds));
+		tl_keys_num(j, metric_k, "cv_floor", s->cv_floor);
+		tl_keys_num(j, metric_k, "cv_floor_adds", s->cv_floor_adds);
 	}
-	tl_json_set(j, "bound_adds", tl_json_real(s->bound_adds));
-	tl_json_set(j, "bound_ns", tl_json_real(s->bound_ns));
-	tl_json_set(j, "note", json_string(first_note(c, p->repeats, kind)));
+	tl_keys_num(j, metric_k, "bound_adds", s->bound_adds);
+	tl_keys_num(j, metric_k, "bound_ns", s->bound_ns);
+	tl_keys_set(j, metric_k, "note", json_string(first_note(c, p->repeats, kind)));
 	for (unsigned r = 0; r < p->repeats; r++) {
 		const struct tl_search_rep *rep = &c->rep[r];
 		bool done = rep->ran && (kind == 0 ? rep->done_tmin : rep->done_tdiff);
@@ -121,7 +134,7 @@ static json_t *metric_json(const struct tl_search_plan *p, const struct tl_searc
 							       &rep->points[kind])
 						 : json_null());
 	}
-	tl_json_set(j, "repeats", reps);
+	tl_keys_set(j, metric_k, "repeats", reps);
 	return j;
 }
 
@@ -130,20 +143,20 @@ static void ratio_json(json_t *j, const char *key, const struct tl_search_ratio 
 	char k[48];
 	const char *rel = r->rel == '=' ? "=" : r->rel == '>' ? ">=" : r->rel == '<' ? "<=" : NULL;
 
-	tl_json_set(j, key, tl_json_real(r->rel ? r->value : NAN));
+	tl_keys_num(j, cell_k, key, r->rel ? r->value : NAN);
 	snprintf(k, sizeof k, "%s_relation", key);
-	tl_json_set(j, k, rel ? json_string(rel) : json_null());
+	tl_keys_set(j, cell_k, k, rel ? json_string(rel) : json_null());
 	snprintf(k, sizeof k, "%s_lo", key);
-	tl_json_set(j, k, tl_json_real(r->lo));
+	tl_keys_num(j, cell_k, k, r->lo);
 	snprintf(k, sizeof k, "%s_hi", key);
-	tl_json_set(j, k, tl_json_real(r->hi));
+	tl_keys_num(j, cell_k, k, r->hi);
 	if (!r->rel) {
 		snprintf(k, sizeof k, "%s_why", key);
-		tl_json_set(j, k, json_string(r->why));
+		tl_keys_set(j, cell_k, k, json_string(r->why));
 	} else if (r->basis[0]) {
 		/* a bound, or medians without an interval: what it rests on */
 		snprintf(k, sizeof k, "%s_basis", key);
-		tl_json_set(j, k, json_string(r->basis));
+		tl_keys_set(j, cell_k, k, json_string(r->basis));
 	}
 }
 
@@ -153,18 +166,20 @@ static json_t *relaxed_side_json(const struct tl_search_relaxed_side *s)
 	char text[200];
 
 	tl_search_relaxed_side_text(text, sizeof text, s);
-	tl_json_set(j, "adds", tl_json_real(s->adds));
-	tl_json_set(j, "ns", tl_json_real(s->ns));
-	tl_json_set(j, "found", count(s->found));
-	tl_json_set(j, "ran", count(s->ran));
+	tl_keys_num(j, side_k, "adds", s->adds);
+	tl_keys_num(j, side_k, "ns", s->ns);
+	tl_keys_set(j, side_k, "found", count(s->found));
+	tl_keys_set(j, side_k, "ran", count(s->ran));
 	/* the evaluated points around the crossings: a bracket, not a 95 % interval */
-	tl_json_set(j, "status", json_string(!s->found ? "not_reached" : s->lo > 0 ? "curve_bracket"
-									      : "upper_bound"));
-	tl_json_set(j, "lo", tl_json_real(s->lo));
-	tl_json_set(j, "hi", tl_json_real(s->hi));
-	tl_json_set(j, "lo_ns", tl_json_real(s->lo_ns));
-	tl_json_set(j, "hi_ns", tl_json_real(s->hi_ns));
-	tl_json_set(j, "status_text", json_string(text));
+	tl_keys_set(j, side_k, "status",
+		    json_string(!s->found ? "not_reached"
+				: s->lo > 0 ? "curve_bracket"
+					    : "upper_bound"));
+	tl_keys_num(j, side_k, "lo", s->lo);
+	tl_keys_num(j, side_k, "hi", s->hi);
+	tl_keys_num(j, side_k, "lo_ns", s->lo_ns);
+	tl_keys_num(j, side_k, "hi_ns", s->hi_ns);
+	tl_keys_set(j, side_k, "status_text", json_string(text));
 	return j;
 }
 
@@ -179,14 +194,14 @@ static json_t *relaxed_json(const struct tl_search_relaxed *x)
 		return json_null();
 	j = tl_json_object();
 	tl_search_relaxed_text(text, sizeof text, x, "x");
-	tl_json_set(j, "eps", tl_json_real(x->eps));
-	tl_json_set(j, "method", json_string("cv_curve_crossing"));
-	tl_json_set(j, "value", relaxed_side_json(&x->self));
-	tl_json_set(j, "reference", relaxed_side_json(&x->ref));
-	tl_json_set(j, "ratio", tl_json_real(x->ratio));
-	tl_json_set(j, "ratio_lo", tl_json_real(x->lo));
-	tl_json_set(j, "ratio_hi", tl_json_real(isinf(x->hi) ? NAN : x->hi));
-	tl_json_set(j, "text", json_string(text));
+	tl_keys_num(j, relaxed_k, "eps", x->eps);
+	tl_keys_set(j, relaxed_k, "method", json_string("cv_curve_crossing"));
+	tl_keys_set(j, relaxed_k, "value", relaxed_side_json(&x->self));
+	tl_keys_set(j, relaxed_k, "reference", relaxed_side_json(&x->ref));
+	tl_keys_num(j, relaxed_k, "ratio", x->ratio);
+	tl_keys_num(j, relaxed_k, "ratio_lo", x->lo);
+	tl_keys_num(j, relaxed_k, "ratio_hi", isinf(x->hi) ? NAN : x->hi);
+	tl_keys_set(j, relaxed_k, "text", json_string(text));
 	return j;
 }
 
@@ -197,15 +212,15 @@ static json_t *rep_json(const struct tl_search_rep *rep)
 	if (!rep->ran)
 		return json_null();
 	j = tl_json_object();
-	tl_json_set(j, "overhead", tl_json_real(rep->overhead_ns));
-	tl_json_set(j, "ns_per_add", tl_json_real(rep->ns_per_add));
-	tl_json_set(j, "ns_per_add_r2", tl_json_real(rep->fit_r2));
-	tl_json_set(j, "resolution_ns", tl_json_real(rep->resolution_ns));
-	tl_json_set(j, "flush_seconds", tl_json_real(rep->flush_s));
-	tl_json_set(j, "n_per_evaluation", count(rep->fast_n));
-	tl_json_set(j, "setup_measurements", count(rep->setup_measurements));
+	tl_keys_num(j, rep_k, "overhead", rep->overhead_ns);
+	tl_keys_num(j, rep_k, "ns_per_add", rep->ns_per_add);
+	tl_keys_num(j, rep_k, "ns_per_add_r2", rep->fit_r2);
+	tl_keys_num(j, rep_k, "resolution_ns", rep->resolution_ns);
+	tl_keys_num(j, rep_k, "flush_seconds", rep->flush_s);
+	tl_keys_set(j, rep_k, "n_per_evaluation", count(rep->fast_n));
+	tl_keys_set(j, rep_k, "setup_measurements", count(rep->setup_measurements));
 	if (rep->why[0])
-		tl_json_set(j, "error", json_string(rep->why));
+		tl_keys_set(j, rep_k, "error", json_string(rep->why));
 	return j;
 }
 
@@ -220,27 +235,27 @@ static json_t *cell_json(const struct tl_search_plan *p, const struct tl_search_
 {
 	json_t *j = tl_json_object(), *reps = tl_json_array();
 
-	tl_json_set(j, "backend", json_string(p->backends[c->b]));
-	tl_json_set(j, "flush_bytes", json_integer((json_int_t)p->flush[c->f]));
-	tl_json_set(j, "flush", json_string(p->flush_names[c->f]));
-	tl_json_set(j, "overhead", tl_json_real(c->overhead_ns));
-	tl_json_set(j, "ns_per_add", tl_json_real(c->ns_per_add));
-	tl_json_set(j, "ns_per_add_r2", tl_json_real(c->fit_r2));
-	tl_json_set(j, "resolution_ns", tl_json_real(c->resolution_ns));
-	tl_json_set(j, "flush_seconds", tl_json_real(c->flush_s));
-	tl_json_set(j, "n_per_evaluation", count(c->fast_n));
-	tl_json_set(j, "setup_measurements", count(c->setup_measurements));
-	tl_json_set(j, "state", json_string(state_name(c->state)));
+	tl_keys_set(j, cell_k, "backend", json_string(p->backends[c->b]));
+	tl_keys_set(j, cell_k, "flush_bytes", json_integer((json_int_t)p->flush[c->f]));
+	tl_keys_set(j, cell_k, "flush", json_string(p->flush_names[c->f]));
+	tl_keys_num(j, cell_k, "overhead", c->overhead_ns);
+	tl_keys_num(j, cell_k, "ns_per_add", c->ns_per_add);
+	tl_keys_num(j, cell_k, "ns_per_add_r2", c->fit_r2);
+	tl_keys_num(j, cell_k, "resolution_ns", c->resolution_ns);
+	tl_keys_num(j, cell_k, "flush_seconds", c->flush_s);
+	tl_keys_set(j, cell_k, "n_per_evaluation", count(c->fast_n));
+	tl_keys_set(j, cell_k, "setup_measurements", count(c->setup_measurements));
+	tl_keys_set(j, cell_k, "state", json_string(state_name(c->state)));
 	if (c->why[0])
-		tl_json_set(j, "error", json_string(c->why));
-	tl_json_set(j, "tmin", metric_json(p, c, 0));
-	tl_json_set(j, "tdiff", metric_json(p, c, 1));
+		tl_keys_set(j, cell_k, "error", json_string(c->why));
+	tl_keys_set(j, cell_k, "tmin", metric_json(p, c, 0));
+	tl_keys_set(j, cell_k, "tdiff", metric_json(p, c, 1));
 	ratio_json(j, "ratio_tmin", &c->ratio_tmin);
 	ratio_json(j, "ratio_tdiff", &c->ratio_tdiff);
-	tl_json_set(j, "t_min_relaxed", relaxed_json(&c->ratio_tmin.relaxed));
+	tl_keys_set(j, cell_k, "t_min_relaxed", relaxed_json(&c->ratio_tmin.relaxed));
 	for (unsigned r = 0; r < p->repeats; r++)
 		tl_json_append(reps, rep_json(&c->rep[r]));
-	tl_json_set(j, "repeats", reps);
+	tl_keys_set(j, cell_k, "repeats", reps);
 	return j;
 }
 
@@ -249,20 +264,20 @@ static json_t *params_json(const struct tl_search_plan *p)
 	const struct tl_search_params *sp = &p->sp;
 	json_t *j = tl_json_object();
 
-	tl_json_set(j, "method", json_string(tl_search_method_name(sp->method)));
-	tl_json_set(j, "eps", tl_json_real(sp->eps));
-	tl_json_set(j, "alpha", tl_json_real(sp->alpha));
-	tl_json_set(j, "n", count(sp->n));
-	tl_json_set(j, "p", json_integer(sp->p));
-	tl_json_set(j, "q", json_integer(sp->q));
-	tl_json_set(j, "tmin_step", json_integer((json_int_t)sp->tmin_step));
-	tl_json_set(j, "tdiff_step", json_integer((json_int_t)sp->tdiff_step));
-	tl_json_set(j, "max_adds", json_integer((json_int_t)sp->max_adds));
-	tl_json_set(j, "os_filter", json_string(stats_os_method_name(sp->os)));
-	tl_json_set(j, "seed", json_integer((json_int_t)sp->seed));
-	tl_json_set(j, "budget_seconds", tl_json_real(p->budget_s));
-	tl_json_set(j, "repeats", json_integer(p->repeats));
-	tl_json_set(j, "tdiff", json_boolean(p->want_tdiff));
+	tl_keys_set(j, params_k, "method", json_string(tl_search_method_name(sp->method)));
+	tl_keys_num(j, params_k, "eps", sp->eps);
+	tl_keys_num(j, params_k, "alpha", sp->alpha);
+	tl_keys_set(j, params_k, "n", count(sp->n));
+	tl_keys_set(j, params_k, "p", json_integer(sp->p));
+	tl_keys_set(j, params_k, "q", json_integer(sp->q));
+	tl_keys_set(j, params_k, "tmin_step", json_integer((json_int_t)sp->tmin_step));
+	tl_keys_set(j, params_k, "tdiff_step", json_integer((json_int_t)sp->tdiff_step));
+	tl_keys_set(j, params_k, "max_adds", json_integer((json_int_t)sp->max_adds));
+	tl_keys_set(j, params_k, "os_filter", json_string(stats_os_method_name(sp->os)));
+	tl_keys_set(j, params_k, "seed", json_integer((json_int_t)sp->seed));
+	tl_keys_num(j, params_k, "budget_seconds", p->budget_s);
+	tl_keys_set(j, params_k, "repeats", json_integer(p->repeats));
+	tl_keys_set(j, params_k, "tdiff", json_boolean(p->want_tdiff));
 	return j;
 }
 
@@ -273,15 +288,16 @@ json_t *tl_search_to_json(const struct tl_search_plan *p, const struct tl_search
 
 	tl_json_set(meta, "version", json_string(PACKAGE_VERSION));
 	tl_json_set(meta, "command", json_string("search"));
-	tl_json_set(doc, "ticklab", meta);
-	tl_json_set(doc, "host", host ? host : json_null());
-	tl_json_set(doc, "params", params_json(p));
-	tl_json_set(doc, "reference", json_string(p->backends[p->ref]));
-	tl_json_set(doc, "interval_method", json_string(tl_search_interval_method(p->repeats)));
-	tl_json_set(doc, "interrupted", json_boolean(interrupted));
+	tl_keys_set(doc, doc_k, "ticklab", meta);
+	tl_keys_set(doc, doc_k, "host", host ? host : json_null());
+	tl_keys_set(doc, doc_k, "params", params_json(p));
+	tl_keys_set(doc, doc_k, "reference", json_string(p->backends[p->ref]));
+	tl_keys_set(doc, doc_k, "interval_method",
+		    json_string(tl_search_interval_method(p->repeats)));
+	tl_keys_set(doc, doc_k, "interrupted", json_boolean(interrupted));
 	for (size_t i = 0; i < p->nbackends * p->nflush; i++)
 		tl_json_append(results, cell_json(p, &cells[i]));
-	tl_json_set(doc, "results", results);
+	tl_keys_set(doc, doc_k, "results", results);
 	return doc;
 }
 
@@ -308,61 +324,73 @@ static int bad(const struct reader *rd, const char *where, const char *what)
 	return -1;
 }
 
-/* A number, or NaN for null or absent. */
-static double num(const json_t *o, const char *key)
+/* Each getter names the object's keys (k): a key the file's description
+ * lacks is never read. A number, or NaN for null or absent. */
+static double num(const json_t *o, const struct tl_keys *k, const char *key)
 {
-	const json_t *v = json_object_get(o, key);
+	const json_t *v = tl_keys_get(o, k, key, TL_KEYS_NUMBER);
 
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-static uint64_t whole(const json_t *o, const char *key, uint64_t dflt)
+static uint64_t whole(const json_t *o, const struct tl_keys *k, const char *key, uint64_t dflt)
 {
-	double v = num(o, key);
+	const json_t *j = tl_keys_get(o, k, key, TL_KEYS_AS(TL_KEY_COUNT));
+	double v = json_is_number(j) ? json_number_value(j) : NAN;
 
 	return v >= 0 ? (uint64_t)v : dflt;
 }
 
-static const char *text(const json_t *o, const char *key)
+static const char *text(const json_t *o, const struct tl_keys *k, const char *key)
 {
-	const char *s = json_string_value(json_object_get(o, key));
+	const char *s = json_string_value(tl_keys_get(o, k, key, TL_KEYS_AS(TL_KEY_TEXT)));
 
 	return s ? s : "";
 }
 
+static const json_t *object(const json_t *o, const struct tl_keys *k, const char *key)
+{
+	return tl_keys_get(o, k, key, TL_KEYS_AS(TL_KEY_OBJECT));
+}
+
+static bool flag(const json_t *o, const struct tl_keys *k, const char *key)
+{
+	return json_is_true(tl_keys_get(o, k, key, TL_KEYS_AS(TL_KEY_BOOL)));
+}
+
 static int read_params(const struct reader *rd, const json_t *doc, struct tl_search_plan *p)
 {
-	const json_t *j = json_object_get(doc, "params");
+	const json_t *j = object(doc, doc_k, "params");
 	int m;
 
 	if (!json_is_object(j))
 		return bad(rd, "params", "missing (not a search file?)");
-	m = tl_search_method_parse(text(j, "method"));
+	m = tl_search_method_parse(text(j, params_k, "method"));
 	if (m < 0)
 		return bad(rd, "params.method", "not fast or paper");
 	p->sp.method = (enum tl_search_method)m;
-	m = stats_os_method_parse(text(j, "os_filter"));
+	m = stats_os_method_parse(text(j, params_k, "os_filter"));
 	if (m < 0)
 		return bad(rd, "params.os_filter", "not iforest, iqr or none");
 	p->sp.os = (enum tl_os_method)m;
-	p->sp.eps = num(j, "eps");
-	p->sp.alpha = num(j, "alpha");
+	p->sp.eps = num(j, params_k, "eps");
+	p->sp.alpha = num(j, params_k, "alpha");
 	if (!(p->sp.eps > 0 && p->sp.eps < 1) || !(p->sp.alpha >= 0 && p->sp.alpha < 1))
 		return bad(rd, "params", "eps or alpha missing or out of range");
-	p->sp.n = (size_t)whole(j, "n", p->sp.n);
-	p->sp.p = (unsigned)whole(j, "p", p->sp.p);
-	p->sp.q = (unsigned)whole(j, "q", p->sp.q);
-	p->sp.tmin_step = whole(j, "tmin_step", p->sp.tmin_step);
-	p->sp.tdiff_step = whole(j, "tdiff_step", p->sp.tdiff_step);
-	p->sp.max_adds = whole(j, "max_adds", p->sp.max_adds);
-	p->sp.seed = whole(j, "seed", p->sp.seed);
-	if (isfinite(num(j, "budget_seconds")))
-		p->budget_s = num(j, "budget_seconds");
+	p->sp.n = (size_t)whole(j, params_k, "n", p->sp.n);
+	p->sp.p = (unsigned)whole(j, params_k, "p", p->sp.p);
+	p->sp.q = (unsigned)whole(j, params_k, "q", p->sp.q);
+	p->sp.tmin_step = whole(j, params_k, "tmin_step", p->sp.tmin_step);
+	p->sp.tdiff_step = whole(j, params_k, "tdiff_step", p->sp.tdiff_step);
+	p->sp.max_adds = whole(j, params_k, "max_adds", p->sp.max_adds);
+	p->sp.seed = whole(j, params_k, "seed", p->sp.seed);
+	if (isfinite(num(j, params_k, "budget_seconds")))
+		p->budget_s = num(j, params_k, "budget_seconds");
 	/* files from before the repeats hold one search per metric */
-	p->repeats = (unsigned)whole(j, "repeats", 1);
+	p->repeats = (unsigned)whole(j, params_k, "repeats", 1);
 	if (p->repeats < 1 || p->repeats > 256)
 		return bad(rd, "params.repeats", "not 1 to 256");
-	p->want_tdiff = !json_is_false(json_object_get(j, "tdiff"));
+	p->want_tdiff = !json_is_false(tl_keys_get(j, params_k, "tdiff", TL_KEYS_AS(TL_KEY_BOOL)));
 	return 0;
 }
 
@@ -375,39 +403,82 @@ static size_t find_or_add(const char **names, size_t *n, const char *name)
 	return (*n)++;
 }
 
-/* Backends and flushes in the order the results list them. */
-static int read_lists(const struct reader *rd, const json_t *results, struct tl_search_plan *p)
+/* A result's flush name, which keys its cell ("?" where a file has none). */
+static const char *flush_name(const json_t *c)
+{
+	const char *f = text(c, cell_k, "flush");
+
+	return f[0] ? f : "?";
+}
+
+/* Backends and flushes in the order the results list them, and where each
+ * result goes (at[i], a cell index): a flush's name is what keys its cells,
+ * so one name with two byte counts, or a backend x flush given twice, is
+ * refused rather than left without a cell. */
+static int read_lists(const struct reader *rd, const json_t *results, struct tl_search_plan *p,
+		      size_t *at)
 {
 	size_t n = json_array_size(results), nb = 0, nf = 0;
 	const char **b = tl_xcalloc(n + 1, sizeof(*b)), **fn = tl_xcalloc(n + 1, sizeof(*fn));
 	uint64_t *fb = tl_xcalloc(n + 1, sizeof(*fb));
+	size_t *bi = tl_xcalloc(n + 1, sizeof(*bi)), *fi = tl_xcalloc(n + 1, sizeof(*fi)), *first;
+	bool *seen = NULL;
+	char where[64], what[200], safe[48];
 	int rc = -1;
 
+	first = tl_xcalloc(n + 1, sizeof(*first));
 	for (size_t i = 0; i < n; i++) {
 		const json_t *c = json_array_get(results, i);
-		const char *id = json_string_value(json_object_get(c, "backend"));
-		double bytes = num(c, "flush_bytes");
+		const char *id = text(c, cell_k, "backend");
+		double bytes = num(c, cell_k, "flush_bytes");
 		size_t before = nf;
 
-		if (!id || !(bytes >= 0)) {
+		if (!*id || !(bytes >= 0)) {
 			bad(rd, "results[]", "a result without backend or flush_bytes");
 			goto out;
 		}
-		find_or_add(b, &nb, id);
-		size_t f = find_or_add(fn, &nf, text(c, "flush")[0] ? text(c, "flush") : "?");
-		if (nf > before)
-			fb[f] = (uint64_t)bytes;
+		bi[i] = find_or_add(b, &nb, id);
+		fi[i] = find_or_add(fn, &nf, flush_name(c));
+		if (nf > before) {
+			fb[fi[i]] = (uint64_t)bytes;
+			first[fi[i]] = i;
+		} else if (fb[fi[i]] != (uint64_t)bytes) {
+			snprintf(where, sizeof where, "results[%zu].flush_bytes", i);
+			snprintf(what, sizeof what,
+				 "is %.0f, but flush \"%s\" is %llu bytes in results[%zu] "
+				 "(accepted: one byte count per flush name)",
+				 bytes, tl_term_safe(fn[fi[i]], safe, sizeof safe),
+				 (unsigned long long)fb[fi[i]], first[fi[i]]);
+			bad(rd, where, what);
+			goto out;
+		}
 	}
 	if (nb * nf != n) {
 		bad(rd, "results", "not one result per backend x flush");
 		goto out;
 	}
+	seen = tl_xcalloc(n + 1, sizeof(*seen));
+	for (size_t i = 0; i < n; i++) {
+		if (seen[bi[i] * nf + fi[i]]) {
+			snprintf(where, sizeof where, "results[%zu]", i);
+			bad(rd, where, "the same backend and flush as an earlier result (each cell "
+				       "appears once)");
+			goto out;
+		}
+		seen[bi[i] * nf + fi[i]] = true;
+	}
 	tl_search_plan_set(p, b, nb, fn, fb, nf);
+	for (size_t i = 0; i < n; i++)
+		at[i] = tl_search_cell_index(p, bi[i], fi[i]);
 	rc = 0;
 out:
 	free(b);
 	free(fn);
 	free(fb);
+	free(bi);
+	free(fi);
+	free(first);
+	free(seen);
 	return rc;
 }
 
@@ -416,30 +487,30 @@ static void read_result(const json_t *j, int kind, enum tl_search_method m,
 {
 	memset(r, 0, sizeof(*r));
 	r->method = m;
-	r->converged = json_is_true(json_object_get(j, "converged"));
-	r->adds = whole(j, "adds", 0);
-	r->ns = num(j, "ns");
-	r->measurements = (size_t)whole(j, "measurements", 0);
-	r->seconds = num(j, "seconds");
-	r->stopped = json_is_true(json_object_get(j, "stopped"));
-	r->stat = num(j, kind == 0 ? "cv" : "alpha");
-	r->on_floor = json_is_true(json_object_get(j, "on_floor"));
-	r->floor_ns = num(j, "floor_ns");
-	r->evaluations = (size_t)whole(j, "evaluations", 0);
-	r->predicted_adds = num(j, "predicted_adds");
-	r->best_adds = whole(j, "lowest_cv_adds", 0);
-	r->best_cv = num(j, "lowest_cv");
-	r->best_drift = num(j, "drift_at_lowest_cv");
-	r->bound_adds = whole(j, "bound_adds", 0);
-	r->out_of_time = json_is_true(json_object_get(j, "out_of_time"));
-	snprintf(r->note, sizeof r->note, "%s", text(j, "note"));
+	r->converged = flag(j, result_k, "converged");
+	r->adds = whole(j, result_k, "adds", 0);
+	r->ns = num(j, result_k, "ns");
+	r->measurements = (size_t)whole(j, result_k, "measurements", 0);
+	r->seconds = num(j, result_k, "seconds");
+	r->stopped = flag(j, result_k, "stopped");
+	r->stat = num(j, result_k, kind == 0 ? "cv" : "alpha");
+	r->on_floor = flag(j, result_k, "on_floor");
+	r->floor_ns = num(j, result_k, "floor_ns");
+	r->evaluations = (size_t)whole(j, result_k, "evaluations", 0);
+	r->predicted_adds = num(j, result_k, "predicted_adds");
+	r->best_adds = whole(j, result_k, "lowest_cv_adds", 0);
+	r->best_cv = num(j, result_k, "lowest_cv");
+	r->best_drift = num(j, result_k, "drift_at_lowest_cv");
+	r->bound_adds = whole(j, result_k, "bound_adds", 0);
+	r->out_of_time = flag(j, result_k, "out_of_time");
+	snprintf(r->note, sizeof r->note, "%s", text(j, result_k, "note"));
 }
 
 /* Repeat r of one metric: its entry in "repeats", or the metric itself in
  * a file from before the repeats. NULL when that repeat did not search it. */
 static const json_t *metric_rep(const json_t *metric, unsigned r)
 {
-	const json_t *reps = json_object_get(metric, "repeats");
+	const json_t *reps = tl_keys_get(metric, metric_k, "repeats", TL_KEYS_AS(TL_KEY_LIST));
 
 	if (!json_is_array(reps))
 		return r == 0 && json_is_object(metric) ? metric : NULL;
@@ -451,7 +522,7 @@ static const json_t *metric_rep(const json_t *metric, unsigned r)
 static int read_points(const struct reader *rd, const json_t *j, const char *where,
 		       struct tl_search_points *pts)
 {
-	const json_t *a = json_object_get(j, "points"), *pt;
+	const json_t *a = tl_keys_get(j, result_k, "points", TL_KEYS_AS(TL_KEY_POINTS)), *pt;
 	size_t i;
 
 	if (!a)
@@ -476,23 +547,23 @@ static int read_points(const struct reader *rd, const json_t *j, const char *whe
 
 static void read_rep(const json_t *c, unsigned r, enum tl_search_method m, struct tl_search_rep *rep)
 {
-	const json_t *reps = json_object_get(c, "repeats");
+	const json_t *reps = tl_keys_get(c, cell_k, "repeats", TL_KEYS_AS(TL_KEY_LIST));
 	const json_t *j = json_is_array(reps) ? json_array_get(reps, r) : r == 0 ? c : NULL;
-	const json_t *t0 = metric_rep(json_object_get(c, "tmin"), r);
-	const json_t *t1 = metric_rep(json_object_get(c, "tdiff"), r);
+	const json_t *t0 = metric_rep(object(c, cell_k, "tmin"), r);
+	const json_t *t1 = metric_rep(object(c, cell_k, "tdiff"), r);
 
 	memset(rep, 0, sizeof(*rep));
 	if (!json_is_object(j))
 		return;
 	rep->ran = true;
-	rep->overhead_ns = num(j, "overhead");
-	rep->ns_per_add = num(j, "ns_per_add");
-	rep->fit_r2 = num(j, "ns_per_add_r2");
-	rep->resolution_ns = num(j, "resolution_ns");
-	rep->flush_s = num(j, "flush_seconds");
-	rep->fast_n = (size_t)whole(j, "n_per_evaluation", 0);
-	rep->setup_measurements = (size_t)whole(j, "setup_measurements", 0);
-	snprintf(rep->why, sizeof rep->why, "%s", text(j, "error"));
+	rep->overhead_ns = num(j, rep_k, "overhead");
+	rep->ns_per_add = num(j, rep_k, "ns_per_add");
+	rep->fit_r2 = num(j, rep_k, "ns_per_add_r2");
+	rep->resolution_ns = num(j, rep_k, "resolution_ns");
+	rep->flush_s = num(j, rep_k, "flush_seconds");
+	rep->fast_n = (size_t)whole(j, rep_k, "n_per_evaluation", 0);
+	rep->setup_measurements = (size_t)whole(j, rep_k, "setup_measurements", 0);
+	snprintf(rep->why, sizeof rep->why, "%s", text(j, rep_k, "error"));
 	rep->done_tmin = t0 != NULL;
 	rep->done_tdiff = t1 != NULL;
 	if (t0)
@@ -514,13 +585,13 @@ static int read_cell(const struct reader *rd, const struct tl_search_plan *p, co
 {
 	static const char *const metric[2] = {"tmin", "tdiff"};
 
-	cell->state = state_parse(text(c, "state"));
-	snprintf(cell->why, sizeof cell->why, "%s", text(c, "error"));
+	cell->state = state_parse(text(c, cell_k, "state"));
+	snprintf(cell->why, sizeof cell->why, "%s", text(c, cell_k, "error"));
 	for (unsigned r = 0; r < p->repeats; r++) {
 		read_rep(c, r, p->sp.method, &cell->rep[r]);
 		cell->reps_done += cell->rep[r].ran;
 		for (int k = 0; k < 2; k++) {
-			const json_t *j = metric_rep(json_object_get(c, metric[k]), r);
+			const json_t *j = metric_rep(object(c, cell_k, metric[k]), r);
 			char where[96];
 
 			snprintf(where, sizeof where, "results[%zu].%s.repeats[%u]", i, metric[k], r);
@@ -535,8 +606,9 @@ int tl_search_from_json(const json_t *doc, const char *name, struct tl_search_pl
 			struct tl_search_cell **cells, bool *interrupted, char *why, size_t whylen)
 {
 	struct reader rd = {name, why, whylen};
-	const json_t *results = json_object_get(doc, "results");
-	const char *ref = text(doc, "reference");
+	const json_t *results = tl_keys_get(doc, doc_k, "results", TL_KEYS_AS(TL_KEY_LIST));
+	const char *ref = text(doc, doc_k, "reference");
+	size_t *at;
 
 	tl_search_plan_default(p);
 	*cells = NULL;
@@ -547,27 +619,25 @@ int tl_search_from_json(const json_t *doc, const char *name, struct tl_search_pl
 		return -1;
 	if (!json_is_array(results) || json_array_size(results) == 0)
 		return bad(&rd, "results", "missing or empty");
-	if (read_params(&rd, doc, p) < 0 || read_lists(&rd, results, p) < 0)
+	at = tl_xcalloc(json_array_size(results), sizeof(*at));
+	if (read_params(&rd, doc, p) < 0 || read_lists(&rd, results, p, at) < 0) {
+		free(at);
 		return -1;
+	}
 	for (size_t b = 0; b < p->nbackends; b++)
 		if (strcmp(p->backends[b], ref) == 0)
 			p->ref = b;
-	*interrupted = json_is_true(json_object_get(doc, "interrupted"));
+	*interrupted = flag(doc, doc_k, "interrupted");
 	*cells = tl_search_cells_new(p);
 	for (size_t i = 0; i < json_array_size(results); i++) {
-		const json_t *c = json_array_get(results, i);
-		size_t b = 0, f = 0;
-
-		while (strcmp(p->backends[b], text(c, "backend")) != 0)
-			b++;
-		while (p->flush[f] != whole(c, "flush_bytes", 0))
-			f++;
-		if (read_cell(&rd, p, c, i, &(*cells)[tl_search_cell_index(p, b, f)]) < 0) {
+		if (read_cell(&rd, p, json_array_get(results, i), i, &(*cells)[at[i]]) < 0) {
 			tl_search_cells_free(*cells, p->nbackends * p->nflush);
 			*cells = NULL;
+			free(at);
 			return -1;
 		}
 	}
+	free(at);
 	tl_search_summarise(p, *cells);
 	return 0;
 }

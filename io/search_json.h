@@ -24,6 +24,10 @@
  *   one search's result: its answer, and "points": [[x, y], ...] every
  *            point it evaluated in order (t_min: K, CV; t_diff: delta,
  *            overlap), absent in files from before they were kept
+ * Each object's keys and their kinds are described once, in
+ * io/search_keys.c: the writer sets and the loader checks and reads them
+ * through that description (a t_min_relaxed side's adds is a real, the
+ * ADDs where the CV curve crosses eps; a metric's adds a whole count).
  * The keys above keep their meaning across versions; new ones are added. The repeats
  * are enough to summarise again, so a reader recomputes medians, intervals
  * and ratios with the same code the search used. */

@@ -70,6 +70,10 @@ EXTRA_DIST += tests/test_tui_levels.sh tests/golden/long-run-80x24.txt
 # One reader per file kind, the same refusals in report, plot and the TUI.
 TESTS += tests/test_file_kinds.sh
 EXTRA_DIST += tests/test_file_kinds.sh
+# every kind of file, written from this node's real timers and sim, read
+# back by every reader that takes it with the numbers written
+TESTS += tests/test_roundtrip.sh
+EXTRA_DIST += tests/test_roundtrip.sh
 # every screen at 80x24, 120x35 and 200x50 with no message cut mid-word
 TESTS += tests/test_screen_walk.sh
 EXTRA_DIST += tests/test_screen_walk.sh tests/screen_walk.py tests/screen_catalogue.py

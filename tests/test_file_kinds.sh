@@ -46,6 +46,25 @@ for kind in run search fp; do
 	ok $? "the TUI's replay refuses it in the same words, status 2 ($(head -1 "$W/stderr"))"
 done
 
+# A flush name with two byte counts (results[1] = results[0] with another
+# backend and flush_bytes 4096) once crashed every search reader: refused
+# in the TUI's replay in report's words.
+"$PY" - "$W/search.json" "$W/search-fb.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = json.loads(json.dumps(d["results"][0])); c["backend"] = "sim:sd=2"; c["flush_bytes"] = 4096
+d["results"][1:] = [c]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+"$ABS" report "$W/search-fb.json" >/dev/null 2>"$W/report.err"; st=$?
+want=$(sed -n 's/^ticklab report: //p' "$W/report.err" | head -1)
+[ $st -eq 2 ] && echo "$want" | grep -q 'results\[1\]\.flush_bytes'
+ok $? "report refuses a flush name with two byte counts, status 2: $want"
+: >"$W/stderr"
+start 100 30 "TERM=xterm-256color" tui --replay "'$W/search-fb.json'"
+wait_for 'TL_EXIT=2' 20 && grep -qF "ticklab tui: $want" "$W/stderr"
+ok $? "the TUI's replay refuses it in the same words, status 2 ($(head -1 "$W/stderr"))"
+
 for kind in run search; do
 	"$ABS" report "$W/$kind.json" >/dev/null 2>"$W/err"
 	ok $? "report reads the $kind file"

@@ -106,12 +106,16 @@ def strcount(doc): doc["results"][0]["tmin"]["repeats"][0]["measurements"] = "1/
 def nneg(doc): doc["params"]["n"] = -1
 def sdup(doc): doc["results"].append(doc["results"][0])
 def found(doc): doc["results"][0]["tmin"]["found"] = doc["results"][0]["tmin"]["ran"] + 1
+def flushbytes(doc):  # flush "0" named with 0 bytes in one cell, 4096 in the other
+    c = json.loads(json.dumps(doc["results"][0])); c["backend"] = "sim:sd=2"; c["flush_bytes"] = 4096
+    doc["results"][1:2] = [c]
 def fpname(doc): doc["node"]["name"] = ESC
 def fpneg(doc): neg(doc["run"])
 for n, b, f in [("run_neg", run, neg), ("run_negoverhead", run, negover), ("run_dupcell", run, dup),
                 ("run_nomarker", run, nomark), ("run_v99", run, v99), ("run_escmodel", run, escmodel),
                 ("run_longstr", run, longstr), ("s_tmin1e300", search, tmin), ("s_neg5ns", search, negns),
                 ("s_strcount", search, strcount), ("s_nneg", search, nneg), ("s_dupcell", search, sdup), ("s_found", search, found),
+                ("s_flushbytes", search, flushbytes),
                 ("s_v99", search, v99), ("fp_escname", fp, fpname), ("fp_negsamples", fp, fpneg),
                 ("fp_v99", fp, v99)]:
     spoil(n, b, f)
@@ -154,11 +158,13 @@ mkfifo "$H/fifo.json"
 ln -s /dev/zero "$H/dev.json"
 
 # reader NAME CMD...: CMD with @ standing for the case file
-READERS="report plot compare-a compare-b baseline fleet fleet-strict tui"
+READERS="report plot plot-cv plot-overlap compare-a compare-b baseline fleet fleet-strict tui"
 run_reader() { # run_reader READER FILE
 	case $1 in
 	report) timeout 20 "$TL_BIN" report "$2" ;;
 	plot) timeout 20 "$TL_BIN" plot "$2" -o "$H/fig.svg" ;;
+	plot-cv) timeout 20 "$TL_BIN" plot --kind cv "$2" -o "$H/fig.svg" ;;
+	plot-overlap) timeout 20 "$TL_BIN" plot --kind overlap "$2" -o "$H/fig.svg" ;;
 	compare-a) timeout 20 "$TL_BIN" compare "$2" "$tmp/ok.json" ;;
 	compare-b) timeout 20 "$TL_BIN" compare "$tmp/ok.json" "$2" ;;
 	baseline) timeout 20 "$TL_BIN" run -b sim -k empty,add:10 -n 50 -q --seed 3 --baseline "$2" ;;
@@ -169,15 +175,16 @@ run_reader() { # run_reader READER FILE
 }
 applies() { # applies READER CASE: whether the case is that reader's kind of file
 	case $2 in
-	run_*) [ "$1" != fleet ] && [ "$1" != fleet-strict ] ;;
-	s_*) [ "$1" = report ] || [ "$1" = plot ] || [ "$1" = tui ] ;;
+	run_*) [ "$1" != fleet ] && [ "$1" != fleet-strict ] && [ "${1#plot-}" = "$1" ] ;;
+	s_*) [ "$1" = report ] || [ "$1" = plot ] || [ "$1" = tui ] ||
+		[ "$1" = plot-cv ] || [ "$1" = plot-overlap ] ;;
 	fp_*) [ "$1" = report ] || [ "$1" = fleet ] ;;
 	part_*) [ "$1" = fleet ] || [ "$1" = fleet-strict ] ;;
-	*) [ "$1" != fleet-strict ] ;;
+	*) [ "$1" != fleet-strict ] && [ "${1#plot-}" = "$1" ] ;;
 	esac
 }
 CASES="fifo dev sock run_neg run_negoverhead run_dupcell run_nomarker run_v99 run_escmodel
-run_longstr s_tmin1e300 s_neg5ns s_strcount s_nneg s_dupcell s_found s_dupkey s_v99 fp_escname
+run_longstr s_tmin1e300 s_neg5ns s_strcount s_nneg s_dupcell s_found s_flushbytes s_dupkey s_v99 fp_escname
 fp_negsamples fp_v99 fp_s_negfig fp_s_1e300 fp_s_strfig fp_s_negiv fp_s_backiv fp_s_nsum
 fp_s_1e300val fp_s_negtsc part_negfig part_1e300 part_nsum"
 printf '# %-12s %-16s %-6s %s\n' reader case status "first message line" >"$H/table"
@@ -202,6 +209,13 @@ for c in $CASES; do
 done
 cat "$H/table"
 [ $bad -eq 0 ]; ok $? "every reader x hostile case: status 2 naming the file, or a clean result ($bad not)"
+# A flush name with two byte counts once sent the search loader past its
+# list of flushes (SIGSEGV): every search reader names the key.
+for r in report plot plot-cv plot-overlap tui; do
+	run_reader "$r" "$H/s_flushbytes.json" </dev/null >/dev/null 2>"$H/err"; st=$?
+	[ $st -eq 2 ] && grep -q 'results\[1\]\.flush_bytes: is 4096, but flush "0" is 0 bytes' "$H/err"
+	ok $? "$r: a flush name with two byte counts: status 2 naming results[1].flush_bytes (status $st)"
+done
 
 # A fleet directory: a FIFO named *.json is skipped and named; an escape-
 # laden node name is skipped (refused with --strict), named escaped; no ESC
