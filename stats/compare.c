@@ -554,6 +554,79 @@ double stats_shift(const double *a, size_t na, const double *b, size_t nb,
 	return shift;
 }
 
+/* One block's shift by the method the whole sample was read with (a
+ * block's own tie share could pick the other). */
+static double block_shift(const double *a, size_t na, const double *b, size_t nb,
+			  enum tl_shift_method method, double step_hint)
+{
+	double *sa = sorted_copy(a, na), *sb = sorted_copy(b, nb), shift;
+
+	if (method == TL_SHIFT_MEAN) {
+		const double *sides[] = { sa, sb };
+		const size_t ns[] = { na, nb };
+		double step = common_step(sides, ns, 2);
+		struct level la, lb;
+
+		if (step_hint > 0 && (step == 0 || step_hint < step))
+			step = step_hint;
+		fenced_mean(sa, na, step, &la);
+		fenced_mean(sb, nb, step, &lb);
+		shift = lb.at - la.at;
+	} else {
+		shift = hl_sorted(sa, na, sb, nb);
+	}
+	free(sa);
+	free(sb);
+	return shift;
+}
+
+/* The end (exclusive) of the run of x's entries in block blk, from i. */
+static size_t block_end(const size_t *blk, size_t n, size_t i, size_t at)
+{
+	while (i < n && blk[i] == at)
+		i++;
+	return i;
+}
+
+int stats_shift_blocks(const double *a, const size_t *ablk, size_t na, const double *b,
+		       const size_t *bblk, size_t nb, enum tl_shift_method method, double step,
+		       struct tl_block_spread *r)
+{
+	size_t ia = 0, ib = 0, m = 0, cap = 0;
+	double *shifts = NULL, sum = 0, ss = 0;
+
+	r->blocks = 0;
+	r->half = r->sd = NAN;
+	while (ia < na && ib < nb) {
+		size_t at = ablk[ia] < bblk[ib] ? ablk[ia] : bblk[ib];
+		size_t ea = block_end(ablk, na, ia, at), eb = block_end(bblk, nb, ib, at);
+
+		if (ea - ia >= TL_BLOCK_MIN_SIDE && eb - ib >= TL_BLOCK_MIN_SIDE) {
+			if (m == cap) {
+				cap = cap ? 2 * cap : 32;
+				shifts = tl_xrealloc(shifts, cap, sizeof *shifts);
+			}
+			shifts[m++] = block_shift(a + ia, ea - ia, b + ib, eb - ib, method, step);
+		}
+		ia = ea;
+		ib = eb;
+	}
+	if (m < TL_BLOCKS_MIN) {
+		free(shifts);
+		return -1;
+	}
+	for (size_t i = 0; i < m; i++)
+		sum += shifts[i];
+	for (size_t i = 0; i < m; i++)
+		ss += (shifts[i] - sum / (double)m) * (shifts[i] - sum / (double)m);
+	free(shifts);
+	r->blocks = m;
+	r->sd = sqrt(ss / (double)(m - 1));
+	r->half = gsl_cdf_tdist_Pinv((1 + TL_COMPARE_LEVEL) / 2, (double)(m - 1)) * r->sd /
+		  sqrt((double)m);
+	return 0;
+}
+
 static int compare_impl(const double *a, size_t na, const double *ea, size_t nea,
 			const double *b, size_t nb, const double *eb, size_t neb, double threshold,
 			uint64_t seed, double step_hint, struct tl_comparison *c);
