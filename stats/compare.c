@@ -593,7 +593,7 @@ int stats_shift_blocks(const double *a, const size_t *ablk, size_t na, const dou
 		       struct tl_block_spread *r)
 {
 	size_t ia = 0, ib = 0, m = 0, cap = 0;
-	double *shifts = NULL, sum = 0, ss = 0;
+	double *shifts = NULL, mean;
 
 	r->blocks = 0;
 	r->half = r->sd = NAN;
@@ -615,15 +615,27 @@ int stats_shift_blocks(const double *a, const size_t *ablk, size_t na, const dou
 		free(shifts);
 		return -1;
 	}
-	for (size_t i = 0; i < m; i++)
-		sum += shifts[i];
-	for (size_t i = 0; i < m; i++)
-		ss += (shifts[i] - sum / (double)m) * (shifts[i] - sum / (double)m);
+	stats_mean_t_half(shifts, m, &mean, &r->sd, &r->half);
 	free(shifts);
 	r->blocks = m;
-	r->sd = sqrt(ss / (double)(m - 1));
-	r->half = gsl_cdf_tdist_Pinv((1 + TL_COMPARE_LEVEL) / 2, (double)(m - 1)) * r->sd /
-		  sqrt((double)m);
+	return 0;
+}
+
+int stats_mean_t_half(const double *x, size_t m, double *mean, double *sd, double *half)
+{
+	double sum = 0, ss = 0;
+
+	*mean = *sd = *half = NAN;
+	if (m < 2)
+		return -1;
+	for (size_t i = 0; i < m; i++)
+		sum += x[i];
+	*mean = sum / (double)m;
+	for (size_t i = 0; i < m; i++)
+		ss += (x[i] - *mean) * (x[i] - *mean);
+	*sd = sqrt(ss / (double)(m - 1));
+	*half = gsl_cdf_tdist_Pinv((1 + TL_COMPARE_LEVEL) / 2, (double)(m - 1)) * *sd /
+		sqrt((double)m);
 	return 0;
 }
 

@@ -136,6 +136,9 @@ struct tl_block_spread {
 	double sd;     /* of the blocks' shifts */
 	double half;   /* 95 % half-width for their mean */
 };
+/* The mean of m values and the 95 % half-width t_(m-1) sd / sqrt(m) of
+ * the mean (batch means over blocks). -1 when m < 2 (both NaN). */
+int stats_mean_t_half(const double *x, size_t m, double *mean, double *sd, double *half);
 int stats_shift_blocks(const double *a, const size_t *ablk, size_t na, const double *b,
 		       const size_t *bblk, size_t nb, enum tl_shift_method method, double step,
 		       struct tl_block_spread *r);

@@ -673,8 +673,9 @@ static void draw_verdict(const struct tui_app *app, int y, const struct tui_rect
 		tui_put(y, r->x, r->w, tui_attr(app, TUI_ROLE_INACTIVE), "verdict when the cell is done");
 		return;
 	}
-	char line[160], d[32], sh[32], lo[32], hi[32], slo[32], shi[32];
+	char line[240], d[32], sh[32], lo[32], hi[32], slo[32], shi[32];
 	int attr = tui_attr(app, j->detected ? TUI_ROLE_MAIN_FG : TUI_ROLE_WARN) | A_BOLD;
+	bool miss = j->checked && !j->covers;
 
 	shift1(j->true_shift_ns, false, d, sizeof d);
 	shift1(j->cmp.shift, false, sh, sizeof sh);
@@ -691,11 +692,22 @@ static void draw_verdict(const struct tui_app *app, int y, const struct tui_rect
 		if ((int)strlen(line) > r->w)
 			snprintf(line, sizeof line, "unreliable here: %s control fails",
 				 j->aa.ok && j->aa.cmp.mwu_p >= TL_JITTER_ALPHA ? "P-swapped" : "A/A");
+	} else if (j->detected && miss) {
+		/* The interval misses the truth: said, as every face says it. */
+		snprintf(line, sizeof line, "sees +%llu ADDs: measured %s of %s ns injected [%s, %s]",
+			 (unsigned long long)c->kernel.d, sh, d, lo, hi);
+		if ((int)strlen(line) > r->w)
+			snprintf(line, sizeof line, "sees: measured %s of %s ns [%s,%s]", sh, d, lo, hi);
 	} else if (j->detected) {
 		snprintf(line, sizeof line, "sees +%llu ADDs = %s ns: %s ns [%s, %s]",
 			 (unsigned long long)c->kernel.d, d, sh, lo, hi);
 		if ((int)strlen(line) > r->w)
 			snprintf(line, sizeof line, "sees %s ns: %s [%s,%s]", d, sh, lo, hi);
+	} else if (miss) {
+		snprintf(line, sizeof line, "cannot: measured %s of %s ns injected [%s, %s]", sh, d,
+			 slo, shi);
+		if ((int)strlen(line) > r->w)
+			snprintf(line, sizeof line, "cannot: %s of %s ns [%s,%s]", sh, d, slo, shi);
 	} else {
 		/* On a coarse lattice the interval can collapse to one step
 		 * value: the step says how little that proves. */
