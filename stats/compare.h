@@ -121,8 +121,10 @@ double stats_shift(const double *a, size_t na, const double *b, size_t nb,
  * chunks on a VM) are not independent: an interval from the samples'
  * scatter alone is too narrow, and misses the truth more often than it
  * says. Each block of consecutive samples gives its own shift (by the
- * method given: the whole sample's, so a block's ties cannot switch
- * it), and the blocks' shifts, nearly independent of each other, give
+ * method given: the whole sample's, so a block's ties cannot switch it;
+ * a difference of means keeps the values inside the whole side's fences,
+ * as the whole estimate does), and the blocks' shifts, nearly
+ * independent of each other, give
  * the half-width t_(m-1) sd / sqrt(m) of a 95 % interval for their mean.
  * a and b are in time order with their blocks' numbers in ablk and
  * bblk, nondecreasing; a block with fewer than TL_BLOCK_MIN_SIDE samples

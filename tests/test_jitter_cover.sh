@@ -1,0 +1,67 @@
+#!/bin/sh
+# The jitter shift's interval holds across runs: eight seeded runs of one
+# jitter cell on the node's barrier timer, each beside add:0 and add:8000,
+# whose slope is the run's truth (D x ns per ADD, measured in the run as
+# the shift is). The core clock can differ from run to run, and the kernel
+# can deliver D short by a fixed part on a given CPU (its plain samples pay
+# for the ADDs beside their chain), so each run's shift is read as a share
+# of its own truth; a 95 % interval, read the same way, must cover the
+# median share of the other seven runs in at least 6 of 8 (all intervals
+# honest: 8 of 8 about 2 runs in 3, fewer than 6 about 1 in 100). A
+# D = 0 cell in the same runs is called detected in at most 2 of 8 (alpha
+# 0.05 each: 3 or more about 1 run set in 170). Every expectation comes from
+# the runs themselves.
+. "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
+cli_test_init "python3 is needed to read JSON"
+case "$(uname -m)" in x86_64) ;; *) skip_all "barrier-tsc is x86-64 only" ;; esac
+"$TL_BIN" run --backend barrier-tsc --kernel add:0 -n 10 >/dev/null 2>&1 ||
+	skip_all "barrier-tsc does not run on this node"
+
+seeds="1 2 3 4 5 6 7 8"
+for s in $seeds; do
+	"$TL_BIN" run --backend barrier-tsc \
+		--kernel 'jitter:500,64,0.5,jitter:500,0,0.5,add:0,add:8000' \
+		-n 3000 --seed "$s" --json "$tmp/j$s.json" >"$tmp/t$s" 2>&1 ||
+		echo "seed $s failed" >>"$tmp/fail"
+done
+[ ! -e "$tmp/fail" ]; ok $? "8 barrier-tsc runs of jitter:500,64,0.5 and jitter:500,0,0.5 beside add:0, add:8000 exit 0"
+grep -q "slope of this run's add:K medians" "$tmp/t1"
+ok $? "the table says the truth is the run's add chain"
+
+"$PY" - "$tmp" $seeds >"$tmp/tap" <<'EOF2'
+import json, statistics as st, sys
+d = sys.argv[1]
+seeds = sys.argv[2:]
+def ok(cond, desc):
+    print(("ok" if cond else "not ok") + " - " + desc)
+runs = []
+for s in seeds:
+    cells = {c["kernel"]: c for c in json.load(open("%s/j%s.json" % (d, s)))["cells"]}
+    runs.append((cells["jitter:500,64,0.5"]["jitter"], cells["jitter:500,0,0.5"]["jitter"]))
+ok(all(j["truth"] == "chain" and abs(j["true_shift_ns"] - 64 * j["ns_per_add_chain"]) < 1e-9
+       and j["ns_per_add_calibrated"] > 0 for j, _ in runs),
+   "true shift = 64 x the run's chain slope, the calibration kept beside it")
+ok(all(j["ci_blocks"] >= 5 and "time blocks" in j["ci_method"] for j, _ in runs),
+   "the interval's method names its time blocks")
+ok(all((j["covers_truth"] is False) == (j["truth_miss"] is not None and
+                                         j["truth_miss"].startswith("measured "))
+       for j, _ in runs),
+   "a run whose interval misses its truth says 'measured X of Y ns injected', and only then")
+share = [j["shift_ns"] / j["true_shift_ns"] for j, _ in runs]
+cover = 0
+for i, (j, _) in enumerate(runs):
+    others = st.median(share[:i] + share[i + 1:])
+    # the truth's own spread (the chain's) widens the share's interval
+    slack = 64 * j["ns_per_add_chain_half"] if j["ns_per_add_chain_half"] else 0
+    lo = (j["ci_lo_ns"] - slack) / j["true_shift_ns"]
+    hi = (j["ci_hi_ns"] + slack) / j["true_shift_ns"]
+    cover += lo <= others <= hi
+    print("# seed %s: shift %.3f [%.3f, %.3f] ns of %.3f ns: share %.4f [%.4f, %.4f], others %.4f"
+          % (seeds[i], j["shift_ns"], j["ci_lo_ns"], j["ci_hi_ns"], j["true_shift_ns"],
+             share[i], lo, hi, others))
+ok(cover >= 6, "%d of 8 intervals cover the other runs' median share of the truth (>= 6)" % cover)
+det0 = sum(z["detected"] for _, z in runs)
+ok(det0 <= 2, "D = 0 called detected in %d of 8 runs (<= 2)" % det0)
+EOF2
+tap_from "$tmp/tap"
+done_testing
