@@ -271,10 +271,12 @@ static void judge(const struct tl_cell *c, struct tl_jitter *j)
 			 "the P-swapped control (P = %g) had no samples on one side",
 			 1.0 - c->kernel.p);
 		j->unreliable = true;
+		j->fault = TL_JITTER_FAULT_SW_EMPTY;
 	} else if (j->ok) {
-		j->unreliable = tl_jitter_unreliable(&j->cmp, j->aa.ok ? &j->aa.cmp : NULL, sw,
-						     1.0 - c->kernel.p, TL_JITTER_ALPHA, j->reason,
-						     sizeof j->reason) != 0;
+		j->fault = (enum tl_jitter_fault)tl_jitter_unreliable(
+			&j->cmp, j->aa.ok ? &j->aa.cmp : NULL, sw, 1.0 - c->kernel.p,
+			TL_JITTER_ALPHA, j->reason, sizeof j->reason);
+		j->unreliable = j->fault != TL_JITTER_FAULT_NONE;
 	}
 	if (j->unreliable)
 		j->detected = false;
@@ -372,6 +374,111 @@ out:
 	free(mark);
 	arm_bufs_free(&m);
 	arm_bufs_free(&x);
+}
+
+/* A shift in one decimal ("-" when unknown, "0" under 0.05), signed when
+ * sign: the sentence's numbers. */
+static void shift1(double v, bool sign, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "-");
+	else if (fabs(v) < 0.05)
+		snprintf(buf, len, "0");
+	else
+		snprintf(buf, len, sign ? "%+.1f" : "%.1f", v);
+}
+
+/* The first of forms[0..n) that fits width (0: the first), else the last. */
+static void fit(char forms[][240], size_t n, int width, char *buf, size_t len)
+{
+	size_t i = 0;
+
+	while (width > 0 && i + 1 < n && (int)strlen(forms[i]) > width)
+		i++;
+	snprintf(buf, len, "%s", forms[i]);
+}
+
+void tl_jitter_sentence(const struct tl_cell *c, const struct tl_jitter *j, int width, char *buf,
+			size_t len)
+{
+	char f[3][240], d[32], sh[32], lo[32], hi[32], slo[32], shi[32];
+	unsigned long long dd = (unsigned long long)c->kernel.d;
+	bool miss = j->checked && !j->covers;
+
+	if (!j->ok) {
+		snprintf(buf, len, "%s", j->note);
+		return;
+	}
+	shift1(j->true_shift_ns, false, d, sizeof d);
+	shift1(j->cmp.shift, false, sh, sizeof sh);
+	shift1(j->cmp.lo, false, lo, sizeof lo);
+	shift1(j->cmp.hi, false, hi, sizeof hi);
+	shift1(j->cmp.lo, true, slo, sizeof slo);
+	shift1(j->cmp.hi, true, shi, sizeof shi);
+	if (j->unreliable) {
+		/* The controls overrule the cell: the CLI's reason, or its short form. */
+		snprintf(f[0], sizeof f[0], "unreliable here: %.200s", j->reason);
+		snprintf(f[1], sizeof f[1], "unreliable here: %s", tl_jitter_fault_short(j->fault));
+		snprintf(f[2], sizeof f[2], "unreliable: %s", tl_jitter_fault_short(j->fault));
+	} else if (j->detected && miss) {
+		/* The interval misses the truth: said, as every face says it. */
+		snprintf(f[0], sizeof f[0], "sees +%llu ADDs: measured %s of %s ns injected [%s, %s]",
+			 dd, sh, d, lo, hi);
+		snprintf(f[1], sizeof f[1], "sees: measured %s of %s ns [%s,%s]", sh, d, lo, hi);
+		snprintf(f[2], sizeof f[2], "sees %s of %s ns", sh, d);
+	} else if (j->detected) {
+		snprintf(f[0], sizeof f[0], "sees +%llu ADDs = %s ns: %s ns [%s, %s]", dd, d, sh, lo,
+			 hi);
+		snprintf(f[1], sizeof f[1], "sees %s ns: %s [%s,%s]", d, sh, lo, hi);
+		snprintf(f[2], sizeof f[2], "sees %s ns", d);
+	} else if (miss) {
+		snprintf(f[0], sizeof f[0], "cannot: measured %s of %s ns injected [%s, %s]", sh, d,
+			 slo, shi);
+		snprintf(f[1], sizeof f[1], "cannot: %s of %s ns [%s,%s]", sh, d, slo, shi);
+		snprintf(f[2], sizeof f[2], "cannot: %s of %s ns", sh, d);
+	} else {
+		/* On a coarse lattice the interval can collapse to one step
+		 * value: the step says how little that proves. */
+		char step[48] = "";
+
+		if (c->resolution_ns > j->cmp.hi - j->cmp.lo)
+			snprintf(step, sizeof step, " on a %.0f ns step", c->resolution_ns);
+		snprintf(f[0], sizeof f[0], "cannot: [%s, %s] ns%s (+%llu ADDs = %s ns)", slo, shi,
+			 step, dd, d);
+		snprintf(f[1], sizeof f[1], "cannot %s ns: [%s, %s]", d, slo, shi);
+		snprintf(f[2], sizeof f[2], "cannot see %s ns", d);
+	}
+	fit(f, 3, width, buf, len);
+}
+
+void tl_jitter_control_text(const struct tl_cell *c, const struct tl_jitter *j,
+			    enum tl_jitter_arm arm, int width, char *buf, size_t len)
+{
+	const struct tl_jitter_control *x = arm == TL_JITTER_AA ? &j->aa : &j->swapped;
+	char f[3][240], name[48], sh[32], lo[32], hi[32];
+
+	if (arm == TL_JITTER_AA)
+		snprintf(name, sizeof name, "A/A (D = 0)");
+	else
+		snprintf(name, sizeof name, "P-swapped (P = %g)", 1.0 - c->kernel.p);
+	if (!j->controls || !x->ok) {
+		snprintf(f[0], sizeof f[0], "%s: %s", name,
+			 j->controls ? "no samples on one side" : "none in this file");
+		snprintf(f[1], sizeof f[1], "%s: -", arm == TL_JITTER_AA ? "A/A" : "P-swap");
+		fit(f, 2, width, buf, len);
+		return;
+	}
+	/* The A/A arm's shift is about 0: signed; the P-swapped one's about D. */
+	shift1(x->cmp.shift, arm == TL_JITTER_AA, sh, sizeof sh);
+	shift1(x->cmp.lo, arm == TL_JITTER_AA, lo, sizeof lo);
+	shift1(x->cmp.hi, arm == TL_JITTER_AA, hi, sizeof hi);
+	snprintf(f[0], sizeof f[0], "%s: %s ns [%s, %s], p = %.2g", name, sh, lo, hi,
+		 x->cmp.mwu_p);
+	snprintf(f[1], sizeof f[1], "%s %s [%s,%s] p %.2g", arm == TL_JITTER_AA ? "A/A" : "P-swap",
+		 sh, lo, hi, x->cmp.mwu_p);
+	snprintf(f[2], sizeof f[2], "%s %s p %.2g", arm == TL_JITTER_AA ? "A/A" : "P-sw", sh,
+		 x->cmp.mwu_p);
+	fit(f, 3, width, buf, len);
 }
 
 void tl_jitter_ci_method(const struct tl_jitter *j, char *buf, size_t len)
@@ -497,19 +604,16 @@ void tl_jitter_print(FILE *f, const struct tl_run *run, size_t cell, const struc
 		fprintf(f, " at alpha = %.2f\n", TL_JITTER_ALPHA);
 	if (j->checked && !j->covers)
 		fprintf(f, "  %s\n", j->miss);
-	if (j->controls) {
-		char ash[32], alo[32], ahi[32], ssh[32], slo[32], shi[32];
+	char words[240];
 
-		tl_shift_text(j->aa.cmp.shift, ash, sizeof ash);
-		tl_shift_text(j->aa.cmp.lo, alo, sizeof alo);
-		tl_shift_text(j->aa.cmp.hi, ahi, sizeof ahi);
-		tl_shift_text(j->swapped.cmp.shift, ssh, sizeof ssh);
-		tl_shift_text(j->swapped.cmp.lo, slo, sizeof slo);
-		tl_shift_text(j->swapped.cmp.hi, shi, sizeof shi);
-		fprintf(f, "  controls: A/A (D = 0, P = %g) %s ns [%s, %s], p = %.2g; "
-			   "P-swapped (P = %g) %s ns [%s, %s], p = %.2g\n",
-			c->kernel.p, ash, alo, ahi, j->aa.cmp.mwu_p, 1.0 - c->kernel.p, ssh, slo, shi,
-			j->swapped.cmp.mwu_p);
+	tl_jitter_sentence(c, j, 0, words, sizeof words);
+	fprintf(f, "  in words: %s\n", words);
+	if (j->controls) {
+		char aa[240], sw[240];
+
+		tl_jitter_control_text(c, j, TL_JITTER_AA, 0, aa, sizeof aa);
+		tl_jitter_control_text(c, j, TL_JITTER_SWAPPED, 0, sw, sizeof sw);
+		fprintf(f, "  controls: %s; %s\n", aa, sw);
 	} else {
 		fprintf(f, "  controls: none (a file saved before the A/A and P-swapped arms)\n");
 	}

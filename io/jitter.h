@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "bench/detect.h"
 #include "bench/runner.h"
 #include "stats/compare.h"
 
@@ -60,6 +61,7 @@ struct tl_jitter {
 			       * before the arms did not) */
 	struct tl_jitter_control aa, swapped;
 	bool unreliable;      /* a control failed: reason says which; never detected */
+	enum tl_jitter_fault fault; /* unreliable: which, for the short form */
 	char reason[200];
 	char note[160];
 };
@@ -90,6 +92,22 @@ void tl_jitter_ci_method(const struct tl_jitter *j, char *buf, size_t len);
  *  {"aa", "swapped": {"p", "d", "n_plain", "n_injected", "shift_ns", "ci_lo_ns",
  *  "ci_hi_ns", "mwu_p"}} (null in a file saved before the arms), "note"}. */
 json_t *tl_jitter_to_json(const struct tl_jitter *j, uint64_t d, double p);
+
+/* The answer in words a class can follow, the one sentence both faces
+ * print: "sees +200 ADDs = 66.8 ns: 65.6 ns [65.5, 65.7]", "cannot: [-0.1,
+ * +0.1] ns (+1 ADDs = 0.3 ns)", "sees +200 ADDs: measured 65.6 of 66.8 ns
+ * injected [65.5, 65.7]" or "unreliable here: " and the reason; the
+ * longest of its forms that fits width columns (0: no limit), the last
+ * form when none does. */
+void tl_jitter_sentence(const struct tl_cell *c, const struct tl_jitter *j, int width, char *buf,
+			size_t len);
+
+/* One control arm in words, e.g. "A/A (D = 0): +0.02 ns [-0.05, +0.09], p =
+ * 0.84" or "P-swapped (P = 0.5): 65.5 ns [65.4, 65.6], p = 0", in the
+ * longest form that fits width (0: no limit). arm: TL_JITTER_AA or
+ * TL_JITTER_SWAPPED. */
+void tl_jitter_control_text(const struct tl_cell *c, const struct tl_jitter *j,
+			    enum tl_jitter_arm arm, int width, char *buf, size_t len);
 
 /* One line under the run table, e.g.
  * "jitter sim flush 0 jitter:100,50,0.25: +50 ADDs = 15.0 ns; shift 14.9 ns

@@ -3,7 +3,7 @@
 # tmux server as tests/test_tui.sh does (a copy of its few helpers, so the
 # two files can change apart): a replayed sim run with one timer that sees
 # 5 ns and one too coarse and noisy to, each saying so under its histogram,
-# compared with golden screens at 80x24 and 200x50 (also docs/screens/);
+# compared with golden screens at 80x24, 120x35 and 200x50 (also docs/screens/);
 # and a saved run whose A/A control moved says "unreliable here".
 # GENERATE=1 rewrites the golden screens.
 . "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
@@ -67,7 +67,7 @@ golden() { # NAME
 "$BIN" run --backend 'sim:sd=2,quantum=0.5,seed=1,sim:sd=5,quantum=1000,seed=2' \
 	--kernel 'jitter:500,5ns,0.5' -n 2000 --seed 1 --json "$W/jit.json" -q
 ok $? "a sim run with a jitter cell"
-for size in "80 24" "200 50"; do
+for size in "80 24" "120 35" "200 50"; do
 	set -- $size
 	start "$1" "$2" tui --replay jit.json
 	matches "jitter-$1x$2.txt" 20
@@ -75,6 +75,8 @@ for size in "80 24" "200 50"; do
 	grep -q '^sees ' "$W/view" || grep -q ' sees ' "$W/view"
 	ok $? "$1x$2: the 0.5 ns clock says it sees the injected ns"
 	grep -q 'cannot' "$W/view"; ok $? "$1x$2: the 1 us clock says it cannot"
+	grep -q 'A/A.*p' "$W/view" && grep -q 'P-swap.*p' "$W/view"
+	ok $? "$1x$2: both controls are on screen with their shifts and p"
 done
 
 # A cell whose A/A arm moved (its dependent samples pushed up by 20 ns in
