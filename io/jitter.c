@@ -218,14 +218,62 @@ static void truth(const struct tl_run *run, const struct tl_cell *c, const doubl
 	}
 	if (j->truth != TL_TRUTH_NONE)
 		j->true_shift_ns = (double)c->kernel.d * j->ns_per_add;
-	if (j->truth == TL_TRUTH_CHAIN && isfinite(j->ns_per_add_cal) && isfinite(j->chain_half) &&
-	    fabs(j->ns_per_add_cal - j->ns_per_add_chain) > j->chain_half)
+	if (j->truth == TL_TRUTH_CHAIN)
+		j->truth_half = j->chain_half;
+}
+
+/* The D ADDs' cost on the chain inside this cell: its injected samples
+ * against the A/A arm's dependent ones (D = 0, the same path, the same
+ * switches), interleaved with the shift's own samples; over D, with the
+ * interval widened as the shift's. false when a side is empty. */
+static bool harness_chain(const struct tl_cell *c, const uint64_t *mark, size_t done,
+			  uint64_t seed, struct arm_bufs *m, struct arm_bufs *aa, struct tl_jitter *j)
+{
+	size_t mp, ap, mi = arm_count(c, mark, done, TL_JITTER_MAIN, &mp);
+	size_t ai = arm_count(c, mark, done, TL_JITTER_AA, &ap), nb = blocks_for(mi, ai);
+	double d = (double)c->kernel.d;
+	struct tl_comparison h;
+
+	split_arm(c, mark, done, TL_JITTER_MAIN, nb, m);
+	split_arm(c, mark, done, TL_JITTER_AA, nb, aa);
+	if (c->kernel.d == 0 || m->ni == 0 || aa->ni == 0 ||
+	    stats_compare_step(aa->inj, aa->ni, m->inj, m->ni, 0, seed, c->resolution_ns, &h))
+		return false;
+	(void)widen(aa->inj, aa->iblk, aa->ni, m->inj, m->iblk, m->ni, c->resolution_ns, &h);
+	j->ns_per_add_harness = h.shift / d;
+	j->harness_half = fmax(h.hi - h.shift, h.shift - h.lo) / d;
+	return true;
+}
+
+/* Without add:K cells, the cell's own chain is the truth where it
+ * resolves ns per ADD finely (TL_JITTER_HARNESS_REL): the calibration
+ * before sampling reads the fastest of its timings, which on a VM whose
+ * core clock moves is up to 6 % off what the run's samples see. */
+static void harness_truth(const struct tl_cell *c, struct tl_jitter *j)
+{
+	if (j->truth == TL_TRUTH_CHAIN || !(j->ns_per_add_harness > 0) ||
+	    !(j->harness_half <= TL_JITTER_HARNESS_REL * j->ns_per_add_harness))
+		return;
+	j->truth = TL_TRUTH_HARNESS;
+	j->ns_per_add = j->ns_per_add_harness;
+	j->truth_half = j->harness_half;
+	j->true_shift_ns = (double)c->kernel.d * j->ns_per_add;
+}
+
+/* The calibration kept beside a measured truth, and a note when it is off
+ * by more than the truth's spread. */
+static void truth_note(struct tl_jitter *j)
+{
+	const char *from = j->truth == TL_TRUTH_CHAIN ? "the chain's" : "this cell's chain's";
+
+	if ((j->truth == TL_TRUTH_CHAIN || j->truth == TL_TRUTH_HARNESS) &&
+	    isfinite(j->ns_per_add_cal) && isfinite(j->truth_half) &&
+	    fabs(j->ns_per_add_cal - j->ns_per_add) > j->truth_half)
 		snprintf(j->truth_note, sizeof j->truth_note,
 			 "the calibration before sampling (fastest of 15 timings of 1e6 ADDs) read "
-			 "%.4f ns per ADD, %+.1f %% off the chain's %.4f +- %.2g",
-			 j->ns_per_add_cal,
-			 100 * (j->ns_per_add_cal / j->ns_per_add_chain - 1), j->ns_per_add_chain,
-			 j->chain_half);
+			 "%.4f ns per ADD, %+.1f %% off %s %.4f +- %.2g", j->ns_per_add_cal,
+			 100 * (j->ns_per_add_cal / j->ns_per_add - 1), from, j->ns_per_add,
+			 j->truth_half);
 }
 
 static const char *ns_fmt(double v)
@@ -238,8 +286,7 @@ static const char *ns_fmt(double v)
  * plain samples' part in it when they paid for the ADDs beside them. */
 static void check_truth(const struct tl_cell *c, struct tl_jitter *j)
 {
-	double slack = j->truth == TL_TRUTH_CHAIN && isfinite(j->chain_half)
-			       ? (double)c->kernel.d * j->chain_half : 0;
+	double slack = isfinite(j->truth_half) ? (double)c->kernel.d * j->truth_half : 0;
 	char sh[24], tr[24];
 	int n;
 
@@ -292,6 +339,11 @@ static void set_note(const struct tl_cell *c, struct tl_jitter *j)
 		snprintf(j->note, sizeof j->note,
 			 "ns per ADD = the slope of this run's add:K medians (same timer and flush), "
 			 "%.4f +- %.2g", j->ns_per_add_chain, j->chain_half);
+	else if (j->truth == TL_TRUTH_HARNESS)
+		snprintf(j->note, sizeof j->note,
+			 "ns per ADD = (injected less the A/A arm's dependent samples) / D: D ADDs "
+			 "on the chain in this cell, %.4f +- %.2g", j->ns_per_add_harness,
+			 j->harness_half);
 	else if (j->truth == TL_TRUTH_CALIBRATION)
 		snprintf(j->note, sizeof j->note,
 			 "ns per ADD from the fastest of 15 timings of 1e6 ADDs before sampling "
@@ -330,6 +382,7 @@ void tl_jitter_analyse(const struct tl_run *run, size_t cell, uint64_t seed, str
 	memset(j, 0, sizeof *j);
 	j->ns_per_add = j->true_shift_ns = NAN;
 	j->ns_per_add_chain = j->chain_half = j->ns_per_add_cal = NAN;
+	j->ns_per_add_harness = j->harness_half = j->truth_half = NAN;
 	j->overlap = j->overlap_lo = j->overlap_hi = NAN;
 	if (c->kernel.kind != TL_KERNEL_JITTER) {
 		snprintf(j->note, sizeof j->note, "not a jitter cell");
@@ -367,7 +420,10 @@ void tl_jitter_analyse(const struct tl_run *run, size_t cell, uint64_t seed, str
 		control(c, mark, done, TL_JITTER_SWAPPED, tl_seed_derive(cseed, 2), &x, &j->swapped);
 		judge(c, j);
 		overlap(c, mark, done, tl_seed_derive(cseed, 3), &m, &x, j);
+		if (harness_chain(c, mark, done, tl_seed_derive(cseed, 4), &m, &x, j))
+			harness_truth(c, j);
 	}
+	truth_note(j);
 	check_truth(c, j);
 	set_note(c, j);
 out:
@@ -518,7 +574,8 @@ static json_t *str_or_null(bool set, const char *s)
 
 static const char *truth_name(enum tl_jitter_truth t)
 {
-	static const char *const names[] = { NULL, "chain", "calibration", "plain median" };
+	static const char *const names[] = { NULL, "chain", "harness", "calibration",
+					     "plain median" };
 
 	return names[t];
 }
@@ -533,6 +590,9 @@ json_t *tl_jitter_to_json(const struct tl_jitter *j, uint64_t d, double p)
 	tl_json_set(o, "truth", str_or_null(j->truth != TL_TRUTH_NONE, truth_name(j->truth)));
 	tl_json_set(o, "ns_per_add_chain", tl_json_real(j->ns_per_add_chain));
 	tl_json_set(o, "ns_per_add_chain_half", tl_json_real(j->chain_half));
+	tl_json_set(o, "ns_per_add_harness", tl_json_real(j->ns_per_add_harness));
+	tl_json_set(o, "ns_per_add_harness_half", tl_json_real(j->harness_half));
+	tl_json_set(o, "ns_per_add_half", tl_json_real(j->truth_half));
 	tl_json_set(o, "ns_per_add_calibrated", tl_json_real(j->ns_per_add_cal));
 	tl_json_set(o, "truth_note", str_or_null(j->truth_note[0], j->truth_note));
 	tl_json_set(o, "n_plain", json_integer((json_int_t)j->cmp.na));
