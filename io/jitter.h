@@ -51,7 +51,8 @@ struct tl_jitter {
 						  * and its 95 % half-width (NaN: none) */
 	double truth_half;     /* the truth's ns per ADD's 95 % half-width (NaN: unknown) */
 	double ns_per_add_cal; /* the calibration's (NaN: none) */
-	char truth_note[200];  /* the calibration is off the truth beyond its spread ("" when not) */
+	char truth_note[400];  /* the chain or the calibration is off the truth beyond the
+				* spreads ("" when neither is) */
 	struct tl_comparison cmp; /* A = plain, B = injected, ns; lo, hi widened by the
 				   * blocks' spread (blocks > 0) */
 	size_t blocks;        /* time blocks of the main arm's spread (0: too few samples) */
@@ -86,10 +87,9 @@ void tl_jitter_analyse(const struct tl_run *run, size_t cell, uint64_t seed, str
  * interval widened to the spread of 20 time blocks". */
 void tl_jitter_ci_method(const struct tl_jitter *j, char *buf, size_t len);
 
-/* The cell's own chain is the truth when the run has no add:K cells and
- * it resolves ns per ADD within this share (95 % half-width): at D = 200
- * and 6000 samples about 0.2 %, at D = 1 about 20 % (then the
- * calibration). */
+/* The cell's own chain is the truth when it resolves ns per ADD within
+ * this share (95 % half-width): at D = 200 and 6000 samples about 0.2 %,
+ * at D = 1 about 20 % (then the run's add:K chain, else the calibration). */
 #define TL_JITTER_HARNESS_REL 0.02
 
 /* {"d", "ns_per_add", "ns_per_add_half", "true_shift_ns", "truth" ("chain",
