@@ -32,37 +32,48 @@ int tl_jitter_shift_unsized(const struct tl_comparison *main, double alpha, char
 	return 1;
 }
 
+const char *tl_jitter_fault_short(enum tl_jitter_fault f)
+{
+	static const char *const words[] = {
+		"", "not sized: the interval meets 0", "the A/A control has no samples",
+		"the A/A control shows a shift", "the P-swapped control has no samples",
+		"the P-swapped control disagrees",
+	};
+
+	return words[f];
+}
+
 int tl_jitter_unreliable(const struct tl_comparison *main, const struct tl_comparison *aa,
 			 const struct tl_comparison *sw, double swapped_p, double alpha, char *why,
 			 size_t whylen)
 {
 	if (tl_jitter_shift_unsized(main, alpha, why, whylen))
-		return 1;
+		return TL_JITTER_FAULT_UNSIZED;
 	if (!aa || aa->na == 0 || aa->nb == 0) {
 		snprintf(why, whylen, "the A/A control (D = 0) had no samples on one side");
-		return 1;
+		return TL_JITTER_FAULT_AA_EMPTY;
 	}
 	if (aa->mwu_p < alpha) {
 		snprintf(why, whylen,
 			 "the A/A control (D = 0, the split alone) shows a shift (Mann-Whitney p = "
 			 "%.2g)", aa->mwu_p);
-		return 1;
+		return TL_JITTER_FAULT_AA_SHIFT;
 	}
 	if (!sw)
-		return 0;
+		return TL_JITTER_FAULT_NONE;
 	if (sw->na == 0 || sw->nb == 0) {
 		snprintf(why, whylen, "the P-swapped control (P = %g) had no samples on one side",
 			 swapped_p);
-		return 1;
+		return TL_JITTER_FAULT_SW_EMPTY;
 	}
 	if (main->hi < sw->lo || sw->hi < main->lo) {
 		snprintf(why, whylen,
 			 "the P-swapped control (P = %g) shifts %.2f ns [%.2f, %.2f], outside "
 			 "the main %.2f ns [%.2f, %.2f]", swapped_p, sw->hl, sw->lo, sw->hi,
 			 main->hl, main->lo, main->hi);
-		return 1;
+		return TL_JITTER_FAULT_SW_APART;
 	}
-	return 0;
+	return TL_JITTER_FAULT_NONE;
 }
 
 struct buffers {

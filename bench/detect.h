@@ -58,12 +58,25 @@ struct tl_comparison;
  * [-0.38, 0.38]), so the answer "sees D ns" would not be true. */
 int tl_jitter_shift_unsized(const struct tl_comparison *main, double alpha, char *why,
 			    size_t whylen);
+/* What made a jitter result unreliable, for a row too narrow for why. */
+enum tl_jitter_fault {
+	TL_JITTER_FAULT_NONE,
+	TL_JITTER_FAULT_UNSIZED,  /* detected, but the shift's interval is not above 0 */
+	TL_JITTER_FAULT_AA_EMPTY, /* the A/A control had no samples on one side */
+	TL_JITTER_FAULT_AA_SHIFT, /* the A/A control shows a shift */
+	TL_JITTER_FAULT_SW_EMPTY, /* the P-swapped control had no samples on one side */
+	TL_JITTER_FAULT_SW_APART, /* the P-swapped control's interval misses the main one's */
+};
+/* The fault in a few words ("the A/A control shows a shift"): the same
+ * reason as the sentence in why, cut to what a narrow row holds. */
+const char *tl_jitter_fault_short(enum tl_jitter_fault f);
+
 /* Whether a jitter result (bench/kernel.h's arms) is "unreliable here",
- * never detected: 1 with why when a detection is not sized
+ * never detected: the fault (> 0) with why when a detection is not sized
  * (tl_jitter_shift_unsized) or the controls fail -- the A/A arm (D = 0)
  * has no samples on one side or shows a shift (Mann-Whitney p < alpha),
  * or the P-swapped arm's shift interval does not meet the main one's (sw
- * NULL: not judged) -- else 0. A failed control means the lab's own
+ * NULL: not judged) -- else TL_JITTER_FAULT_NONE (0). A failed control means the lab's own
  * split, not the injected ADDs, would be what moved. */
 int tl_jitter_unreliable(const struct tl_comparison *main, const struct tl_comparison *aa,
 			 const struct tl_comparison *sw, double swapped_p, double alpha, char *why,

@@ -26,7 +26,8 @@ _Static_assert(TL_JITTER_OVERLAP_ADDS == TL_JITTER_PIECES * TL_JITTER_PIECE,
 static const char accepted[] =
 	"accepted: empty, add:K, add:START:END:STEP, mul:K, mul:START:END:STEP, fma:K, "
 	"fma:START:END:STEP, jitter:K,D,P, load:SIZE[,K], load:SIZE+SIZE+...[,K], "
-	"load:LO..HI[,K] (K, D integers 0.." TL_KERNEL_MAX_K_TEXT ", or D in ns as 5ns (0.."
+	"load:LO..HI[,K] (K integers 0.." TL_KERNEL_MAX_K_TEXT ", jitter's D 0.."
+	TL_JITTER_MAX_D_TEXT " ADDs, or D in ns as 5ns (0.."
 	TL_KERNEL_MAX_D_NS_TEXT "), 0 <= P <= 1, SIZE a flush size >= 64 bytes such as 32KiB "
 	"or 4xL2)";
 
@@ -239,6 +240,14 @@ static int parse_jitter(const char *tok, const char *args, size_t alen, struct t
 			    "bad kernel \"%s\": D must be a whole number of ADDs 0.."
 			    TL_KERNEL_MAX_K_TEXT " or a time in ns 0.." TL_KERNEL_MAX_D_NS_TEXT
 			    " such as 5ns or 2.5ns", tok);
+	/* Beyond the pieces the kernel overlaps with K, a plain sample would
+	 * pay for part of D too and the shift would fall short of D: refused
+	 * here rather than delivered in part. */
+	if (k.d > TL_JITTER_OVERLAP_ADDS)
+		return fail(why, whylen,
+			    "bad kernel \"%s\": D above " TL_JITTER_MAX_D_TEXT " ADDs: the injection "
+			    "delivers the whole of D only up to " TL_JITTER_MAX_D_TEXT " ADDs (16 "
+			    "pieces of 16 beside the K chain)", tok);
 	if (parse_share(f[2], fl[2], &k.p))
 		return fail(why, whylen, "bad kernel \"%s\": P must be a number in [0, 1]", tok);
 	label(&k);

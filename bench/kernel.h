@@ -132,8 +132,10 @@ static inline int tl_jitter_codes_tagged(const uint64_t *codes, size_t n)
  * at D = 8..256, K = 100..2000 and P = 0.1, 0.5 and 0.9 alike; 256 ADDs
  * were read as 9 to 20 ns of 72 when D ran after K in one run. D beyond
  * 256 goes to one piece that overlaps K only in part (D = 512 read 77 ns
- * of 146), so the table says the shift can fall short. */
+ * of 146), so the parser refuses D above it (D in ns: the run, once its
+ * ns per ADD is known). */
 #define TL_JITTER_OVERLAP_ADDS 256
+#define TL_JITTER_MAX_D_TEXT "256"
 
 /* The extra ADDs an arm runs: D, or none in the A/A arm. */
 static inline uint64_t tl_jitter_arm_d(const struct tl_kernel *k, enum tl_jitter_arm arm)

@@ -439,7 +439,7 @@ uint64_t tl_jitter_adds_for_ns(double d_ns, double ns_per_add)
  * median over K overstates it (backends/timed.h). Cells with D in ns get
  * their ADDs from it now, and their plan again with the same seed: still
  * decided before any of their samples. */
-static void convert_ns_jitter(struct tl_run *run)
+static int convert_ns_jitter(struct tl_run *run, char *why, size_t whylen)
 {
 	for (size_t t = 0; t < run->ntimers; t++) {
 		double npa = NAN;
@@ -457,9 +457,20 @@ static void convert_ns_jitter(struct tl_run *run)
 			if (!in_ns)
 				continue;
 			c->kernel.d = tl_jitter_adds_for_ns(c->kernel.d_ns, npa);
+			/* The parser's limit, which D in ns meets only now. */
+			if (c->kernel.d > TL_JITTER_OVERLAP_ADDS) {
+				snprintf(why, whylen,
+					 "%s: %g ns is %llu ADDs at the %.4g ns per ADD %s measured, "
+					 "above the " TL_JITTER_MAX_D_TEXT " the injection delivers "
+					 "whole: give D <= %.1f ns here", c->kernel.label,
+					 c->kernel.d_ns, (unsigned long long)c->kernel.d, npa,
+					 run->timers[t].id, TL_JITTER_OVERLAP_ADDS * npa);
+				return -1;
+			}
 			tl_kernel_plan(&c->kernel, tl_seed_derive(run->cfg.seed, i), c->adds, c->n);
 		}
 	}
+	return 0;
 }
 
 /* One entry per chunk of every cell, shuffled (Fisher-Yates) so drift and
@@ -769,7 +780,11 @@ int tl_run_execute(struct tl_run *run, void (*on_chunk)(void *ctx, struct tl_run
 			if (run->cells[i].timer == t)
 				run->cells[i].resolution_ns = res;
 	}
-	convert_ns_jitter(run);
+	if (convert_ns_jitter(run, why, whylen)) {
+		noise_close(run, nz);
+		(void)sched_setaffinity(0, sizeof before, &before);
+		return -2;
+	}
 
 	order = schedule(run, &nchunks);
 	for (size_t i = 0; i < nchunks;) {

@@ -93,7 +93,10 @@ int tl_run_prepare(struct tl_run *run, const struct tl_run_config *cfg, char *wh
  * warms up, measures each timer's resolution, samples every cell in a
  * seeded shuffled order of chunks. on_chunk (may be NULL) is called after
  * each chunk, outside any timed window. Returns 0, 1 when stopped early
- * (samples taken so far are kept: cell->done), -1 with why on error. */
+ * (samples taken so far are kept: cell->done), -1 with why on error, -2
+ * with why when the input cannot be run as asked (a jitter D given in ns
+ * that comes to more ADDs than the kernel delivers whole, found before
+ * any sample). */
 int tl_run_execute(struct tl_run *run, void (*on_chunk)(void *ctx, struct tl_run *run, size_t cell),
 		   void *ctx, char *why, size_t whylen);
 

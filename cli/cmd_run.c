@@ -553,7 +553,7 @@ static int run_exec(void *st)
 		fprintf(stderr, "ticklab run: %s\n", why);
 		cli_outputs_abort(&files);
 		tl_run_free(&run);
-		return TL_EXIT_FAIL;
+		return rc == -2 ? TL_EXIT_USAGE : TL_EXIT_FAIL;
 	}
 	tl_run_drop_constant_adds(&run); /* nothing after sampling reads them */
 	rc = analyse_and_write(o, &run, &files, rc == 1, &host, seen);

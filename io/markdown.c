@@ -73,14 +73,17 @@ static int md_jitter(FILE *f, const struct tl_run *run, uint64_t seed)
 
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct tl_cell *c = &run->cells[i];
-		char flush[32], inj[64], truth[32], shift[32], iv[80], p[32], verdict[128];
+		char flush[32], inj[64], truth[32], shift[32], iv[80], p[32], verdict[600];
 		struct tl_jitter j;
 
 		if (c->hidden || c->kernel.kind != TL_KERNEL_JITTER)
 			continue;
 		if (!any && (fputs("\nInjected variation (plain vs injected samples, shift by the "
 				   "difference of means where ties are common, else Hodges-Lehmann, "
-				   "95 % interval, Mann-Whitney U at alpha = 0.05):\n\n",
+				   "95 % interval widened to the spread of up to 20 time blocks' "
+				   "shifts, true shift = D x ns per ADD as measured in the run: the "
+				   "cell's own chain, else its add:K slope, Mann-Whitney U at alpha = "
+				   "0.05):\n\n",
 				   f) == EOF ||
 			     md_row(f, head, 9) < 0 ||
 			     fputs("|:---|:---|:---|---:|---:|---:|---:|---:|:---|\n", f) == EOF))
@@ -112,6 +115,11 @@ static int md_jitter(FILE *f, const struct tl_run *run, uint64_t seed)
 			snprintf(verdict, sizeof verdict, "unreliable here: %.100s", j.reason);
 		else
 			snprintf(verdict, sizeof verdict, "%s", j.detected ? "**detected**" : "not detected");
+		if (j.checked && !j.covers) {
+			size_t at = strlen(verdict);
+
+			snprintf(verdict + at, sizeof verdict - at, "; %s", j.miss);
+		}
 		const char *cells[] = { run->timers[c->timer].id, flush, c->kernel.label, inj, truth,
 					shift, iv, p, verdict };
 		if (md_row(f, cells, 9) < 0)

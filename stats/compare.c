@@ -554,6 +554,133 @@ double stats_shift(const double *a, size_t na, const double *b, size_t nb,
 	return shift;
 }
 
+/* The fences of the difference of means (fenced_mean's), of the whole
+ * side: each block's mean is then the mean of the same values the whole
+ * sample's estimate keeps, and a block a preemption filled cannot move
+ * its fences to keep the spike. */
+struct fences {
+	double lo, hi;
+};
+
+static struct fences side_fences(const double *x, size_t n, double step)
+{
+	double *s = sorted_copy(x, n);
+	double q1 = stats_quantile_sorted(s, n, 0.25), q3 = stats_quantile_sorted(s, n, 0.75);
+	double w = TL_FENCE * fmax(q3 - q1, step);
+
+	free(s);
+	return (struct fences){ q1 - w, q3 + w };
+}
+
+/* The mean of x's values inside f; NaN when fewer than TL_BLOCK_MIN_SIDE. */
+static double fenced_block_mean(const double *x, size_t n, struct fences f)
+{
+	double sum = 0;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (x[i] >= f.lo && x[i] <= f.hi) {
+			sum += x[i];
+			k++;
+		}
+	return k >= TL_BLOCK_MIN_SIDE ? sum / (double)k : NAN;
+}
+
+/* One block's shift by the method the whole sample was read with (a
+ * block's own tie share could pick the other). */
+static double block_shift(const double *a, size_t na, const double *b, size_t nb,
+			  enum tl_shift_method method, const struct fences *f)
+{
+	if (method == TL_SHIFT_MEAN)
+		return fenced_block_mean(b, nb, f[1]) - fenced_block_mean(a, na, f[0]);
+	double *sa = sorted_copy(a, na), *sb = sorted_copy(b, nb), shift = hl_sorted(sa, na, sb, nb);
+
+	free(sa);
+	free(sb);
+	return shift;
+}
+
+/* The end (exclusive) of the run of x's entries in block blk, from i. */
+static size_t block_end(const size_t *blk, size_t n, size_t i, size_t at)
+{
+	while (i < n && blk[i] == at)
+		i++;
+	return i;
+}
+
+/* The step fenced_mean would use for the whole sample. */
+static double whole_step(const double *a, size_t na, const double *b, size_t nb, double hint)
+{
+	double *sa = sorted_copy(a, na), *sb = sorted_copy(b, nb);
+	const double *sides[] = { sa, sb };
+	const size_t ns[] = { na, nb };
+	double step = common_step(sides, ns, 2);
+
+	free(sa);
+	free(sb);
+	return hint > 0 && (step == 0 || hint < step) ? hint : step;
+}
+
+int stats_shift_blocks(const double *a, const size_t *ablk, size_t na, const double *b,
+		       const size_t *bblk, size_t nb, enum tl_shift_method method, double step,
+		       struct tl_block_spread *r)
+{
+	size_t ia = 0, ib = 0, m = 0, cap = 0;
+	double *shifts = NULL, mean;
+	struct fences f[2] = { { -INFINITY, INFINITY }, { -INFINITY, INFINITY } };
+
+	r->blocks = 0;
+	r->half = r->sd = NAN;
+	if (method == TL_SHIFT_MEAN && na && nb) {
+		step = whole_step(a, na, b, nb, step);
+		f[0] = side_fences(a, na, step);
+		f[1] = side_fences(b, nb, step);
+	}
+	while (ia < na && ib < nb) {
+		size_t at = ablk[ia] < bblk[ib] ? ablk[ia] : bblk[ib];
+		size_t ea = block_end(ablk, na, ia, at), eb = block_end(bblk, nb, ib, at);
+		double sh = NAN;
+
+		if (ea - ia >= TL_BLOCK_MIN_SIDE && eb - ib >= TL_BLOCK_MIN_SIDE)
+			sh = block_shift(a + ia, ea - ia, b + ib, eb - ib, method, f);
+		if (isfinite(sh)) {
+			if (m == cap) {
+				cap = cap ? 2 * cap : 32;
+				shifts = tl_xrealloc(shifts, cap, sizeof *shifts);
+			}
+			shifts[m++] = sh;
+		}
+		ia = ea;
+		ib = eb;
+	}
+	if (m < TL_BLOCKS_MIN) {
+		free(shifts);
+		return -1;
+	}
+	stats_mean_t_half(shifts, m, &mean, &r->sd, &r->half);
+	free(shifts);
+	r->blocks = m;
+	return 0;
+}
+
+int stats_mean_t_half(const double *x, size_t m, double *mean, double *sd, double *half)
+{
+	double sum = 0, ss = 0;
+
+	*mean = *sd = *half = NAN;
+	if (m < 2)
+		return -1;
+	for (size_t i = 0; i < m; i++)
+		sum += x[i];
+	*mean = sum / (double)m;
+	for (size_t i = 0; i < m; i++)
+		ss += (x[i] - *mean) * (x[i] - *mean);
+	*sd = sqrt(ss / (double)(m - 1));
+	*half = gsl_cdf_tdist_Pinv((1 + TL_COMPARE_LEVEL) / 2, (double)(m - 1)) * *sd /
+		sqrt((double)m);
+	return 0;
+}
+
 static int compare_impl(const double *a, size_t na, const double *ea, size_t nea,
 			const double *b, size_t nb, const double *eb, size_t neb, double threshold,
 			uint64_t seed, double step_hint, struct tl_comparison *c);

@@ -116,6 +116,35 @@ int stats_compare_offset(const double *a, size_t na, const double *ea, size_t ne
 double stats_shift(const double *a, size_t na, const double *b, size_t nb,
 		   enum tl_shift_method *method);
 
+/* The shift's spread between time blocks ("batch means"). Samples taken
+ * over a run whose level moves (a core clock drifting 1-2 % between
+ * chunks on a VM) are not independent: an interval from the samples'
+ * scatter alone is too narrow, and misses the truth more often than it
+ * says. Each block of consecutive samples gives its own shift (by the
+ * method given: the whole sample's, so a block's ties cannot switch it;
+ * a difference of means keeps the values inside the whole side's fences,
+ * as the whole estimate does), and the blocks' shifts, nearly
+ * independent of each other, give
+ * the half-width t_(m-1) sd / sqrt(m) of a 95 % interval for their mean.
+ * a and b are in time order with their blocks' numbers in ablk and
+ * bblk, nondecreasing; a block with fewer than TL_BLOCK_MIN_SIDE samples
+ * on a side is skipped. step: the clock's step (0: unknown), as in
+ * stats_compare_step. Returns 0, or -1 when fewer than TL_BLOCKS_MIN
+ * blocks had both sides (half NaN). */
+#define TL_BLOCKS_MIN 5
+#define TL_BLOCK_MIN_SIDE 3
+struct tl_block_spread {
+	size_t blocks; /* blocks with both sides */
+	double sd;     /* of the blocks' shifts */
+	double half;   /* 95 % half-width for their mean */
+};
+/* The mean of m values and the 95 % half-width t_(m-1) sd / sqrt(m) of
+ * the mean (batch means over blocks). -1 when m < 2 (both NaN). */
+int stats_mean_t_half(const double *x, size_t m, double *mean, double *sd, double *half);
+int stats_shift_blocks(const double *a, const size_t *ablk, size_t na, const double *b,
+		       const size_t *bblk, size_t nb, enum tl_shift_method method, double step,
+		       struct tl_block_spread *r);
+
 /* The verdict rule alone, and need_more: the interval's half-width shrinks
  * as 1/sqrt(n), so reaching half-width h' takes n (h/h')^2 samples, h' being
  * the larger of |estimate| (then the interval excludes 0) and threshold -

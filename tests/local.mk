@@ -9,6 +9,8 @@ EXTRA_DIST += tests/test_filter_seeds.sh
 # The injected shift on a real timer: D x the node's ns per ADD, either P.
 TESTS += tests/test_jitter_tsc.sh
 EXTRA_DIST += tests/test_jitter_tsc.sh
+TESTS += tests/test_jitter_cover.sh
+EXTRA_DIST += tests/test_jitter_cover.sh
 # What the output writer replaces and when it fails.
 TESTS += tests/test_output_targets.sh tests/test_layers.sh
 EXTRA_DIST += tests/test_output_targets.sh tests/test_layers.sh

@@ -333,6 +333,35 @@ static void test_spike_gap(void)
 	   "the step read from either side: shift %g, want 10/67 = %g", c.shift, 10.0 / NB);
 }
 
+/* The block spread on hand-made blocks whose shifts are known: each block
+ * of A holds one value three times, B's the same plus s_k, so every
+ * block's shift is s_k by either method. s = 1..5: sd sqrt(2.5), half
+ * t(0.975, 4) sqrt(2.5) / sqrt(5) with t = 2.7764451051977987 (scipy). */
+static void test_blocks(void)
+{
+	double a[18], b[18];
+	size_t ab[18], bb[18];
+	struct tl_block_spread r;
+	const double want = 2.7764451051977987 * sqrt(2.5) / sqrt(5.0);
+
+	for (size_t k = 0; k < 6; k++)
+		for (size_t i = 0; i < 3; i++) {
+			a[3 * k + i] = 100.0 + (double)k * 7; /* the level moves block to block */
+			b[3 * k + i] = a[3 * k + i] + (double)(k % 5 + 1);
+			ab[3 * k + i] = bb[3 * k + i] = k;
+		}
+	/* Block 5 gets two samples on A's side only: skipped. */
+	is_int(stats_shift_blocks(a, ab, 17, b, bb, 15, TL_SHIFT_HL, 0, &r), 0, "5 blocks: a spread");
+	ok(r.blocks == 5 && fabs(r.sd - sqrt(2.5)) < 1e-12 && fabs(r.half - want) < 1e-9,
+	   "HL blocks' shifts 1..5: %zu blocks, sd %.6f, half %.6f (want %.6f)", r.blocks, r.sd,
+	   r.half, want);
+	is_int(stats_shift_blocks(a, ab, 17, b, bb, 15, TL_SHIFT_MEAN, 1, &r), 0, "means: a spread");
+	ok(r.blocks == 5 && fabs(r.half - want) < 1e-9, "mean blocks: the same half %.6f", r.half);
+	is_int(stats_shift_blocks(a, ab, 12, b, bb, 12, TL_SHIFT_HL, 0, &r), -1,
+	       "4 blocks are too few: no spread");
+	ok(isnan(r.half) && r.blocks == 0, "and the half is NaN");
+}
+
 int main(void)
 {
 	test_hand();
@@ -343,5 +372,6 @@ int main(void)
 	test_distribution();
 	test_lattice_shift();
 	test_spike_gap();
+	test_blocks();
 	return tap_done();
 }

@@ -69,6 +69,9 @@ static void test_single(void)
 	free(k);
 	is_int(parse("jitter:10,3,1", &k, why, sizeof why), 1, "jitter with P = 1 parses");
 	free(k);
+	is_int(parse("jitter:500,256,0.5", &k, why, sizeof why), 1,
+	       "jitter D = 256 ADDs, the most delivered whole, parses");
+	free(k);
 }
 
 static void test_lists(void)
@@ -146,6 +149,7 @@ static void test_rejections(void)
 	reject("jitter:500,1e3ns,0.1", "D must be");
 	reject("jitter:500,1000001ns,0.1", "D must be");
 	reject("jitter:500,5 ns,0.1", "D must be");
+	reject("jitter:500,257,0.5", "D above 256 ADDs");
 	reject("jitter:x,5,0.1", "K must be");
 	reject("jitter:500,5,0.1x", "P must be");
 	reject("nop", "unknown kernel \"nop\"");

@@ -3,8 +3,10 @@
 # tmux server as tests/test_tui.sh does (a copy of its few helpers, so the
 # two files can change apart): a replayed sim run with one timer that sees
 # 5 ns and one too coarse and noisy to, each saying so under its histogram,
-# compared with golden screens at 80x24 and 200x50 (also docs/screens/);
-# and a saved run whose A/A control moved says "unreliable here".
+# compared with golden screens at 80x24, 120x35 and 200x50 (also docs/screens/),
+# both controls on screen; a run with D = 0, 1, 5 ns and 200 whose verdict
+# on Live is the CLI's sentence for each; and a saved run whose A/A control
+# moved says "unreliable here".
 # GENERATE=1 rewrites the golden screens.
 . "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
 
@@ -67,7 +69,7 @@ golden() { # NAME
 "$BIN" run --backend 'sim:sd=2,quantum=0.5,seed=1,sim:sd=5,quantum=1000,seed=2' \
 	--kernel 'jitter:500,5ns,0.5' -n 2000 --seed 1 --json "$W/jit.json" -q
 ok $? "a sim run with a jitter cell"
-for size in "80 24" "200 50"; do
+for size in "80 24" "120 35" "200 50"; do
 	set -- $size
 	start "$1" "$2" tui --replay jit.json
 	matches "jitter-$1x$2.txt" 20
@@ -75,6 +77,31 @@ for size in "80 24" "200 50"; do
 	grep -q '^sees ' "$W/view" || grep -q ' sees ' "$W/view"
 	ok $? "$1x$2: the 0.5 ns clock says it sees the injected ns"
 	grep -q 'cannot' "$W/view"; ok $? "$1x$2: the 1 us clock says it cannot"
+	grep -q 'A/A.*p' "$W/view" && grep -q 'P-swap.*p' "$W/view"
+	ok $? "$1x$2: both controls are on screen with their shifts and p"
+done
+
+# D = 0, 1, 5 ns and 200 ADDs on the 0.5 ns clock alone: Live's verdict
+# (one column, wide enough for the long form) is the CLI's sentence, word
+# for word, as `report` prints it ("in words: ..."): one builder.
+"$BIN" run --backend 'sim:sd=2,quantum=0.5,seed=1' \
+	--kernel 'jitter:500,0,0.5,jitter:500,1,0.5,jitter:500,5ns,0.5,jitter:500,200,0.5' \
+	-n 2000 --seed 1 --json "$W/ds.json" -q
+ok $? "a sim run with D = 0, 1, 5ns and 200"
+"$BIN" report "$W/ds.json" >"$W/ds.txt" 2>&1
+start 200 50 tui --replay ds.json
+for label in 'jitter:500,0,0.5' 'jitter:500,1,0.5' 'jitter:500,5ns,0.5' 'jitter:500,200,0.5'; do
+	cli=$(awk -v l=", $label: " 'index($0, l) { f = 1 } f && /^  in words: / { sub(/^  in words: /, ""); print; exit }' "$W/ds.txt")
+	tries=0
+	until view | grep -qF "kernel ▲ $label ▼" && view | grep -qE '^(sees|cannot|unreliable)'; do
+		tries=$((tries + 1))
+		[ $tries -gt 40 ] && break
+		[ $((tries % 5)) -eq 0 ] && X send-keys -t t Down
+		sleep 0.2
+	done
+	tui=$(view | grep -E '^(sees|cannot|unreliable)' | head -n 1 | sed 's/ *$//')
+	[ -n "$cli" ] && [ "$tui" = "$cli" ]
+	ok $? "$label: Live says what the CLI says ('$tui' / '$cli')"
 done
 
 # A cell whose A/A arm moved (its dependent samples pushed up by 20 ns in

@@ -666,18 +666,10 @@ static void fmt1(char *buf, size_t len, double v)
 
 /* A shift at one decimal, as tl_shift_text does at two: what rounds to
  * zero is "0" (never "-0.0", "+0.0" or "0.0"); sign: "+" before positives. */
-static void shift1(double v, bool sign, char *buf, size_t len)
-{
-	if (!isfinite(v))
-		snprintf(buf, len, "-");
-	else if (fabs(v) < 0.05)
-		snprintf(buf, len, "0");
-	else
-		snprintf(buf, len, sign ? "%+.1f" : "%.1f", v);
-}
-
 /* The lecture's answer under each backend: whether this timer sees the
- * injected ADDs, with the measured shift and its interval. */
+ * injected ADDs, with the measured shift and its interval, in the
+ * sentence the CLI prints (io/jitter.h). A cell whose controls fail is
+ * drawn unreliable, never sees or cannot. */
 static void draw_verdict(const struct tui_app *app, int y, const struct tui_rect *r,
 			 const struct tl_cell *c, const struct tui_view *v)
 {
@@ -687,42 +679,35 @@ static void draw_verdict(const struct tui_app *app, int y, const struct tui_rect
 		tui_put(y, r->x, r->w, tui_attr(app, TUI_ROLE_INACTIVE), "verdict when the cell is done");
 		return;
 	}
-	char line[160], d[32], sh[32], lo[32], hi[32], slo[32], shi[32];
-	int attr = tui_attr(app, j->detected ? TUI_ROLE_MAIN_FG : TUI_ROLE_WARN) | A_BOLD;
+	char line[240];
+	int attr = tui_attr(app, j->detected && !j->unreliable ? TUI_ROLE_MAIN_FG : TUI_ROLE_WARN) |
+		   A_BOLD;
 
-	shift1(j->true_shift_ns, false, d, sizeof d);
-	shift1(j->cmp.shift, false, sh, sizeof sh);
-	shift1(j->cmp.lo, false, lo, sizeof lo);
-	shift1(j->cmp.hi, false, hi, sizeof hi);
-	shift1(j->cmp.lo, true, slo, sizeof slo);
-	shift1(j->cmp.hi, true, shi, sizeof shi);
-
-	/* The long form where it fits, else the numbers alone. */
-	if (j->unreliable) {
-		/* The controls overrule the cell: its reason, cut to the row. */
-		attr = tui_attr(app, TUI_ROLE_WARN) | A_BOLD;
-		snprintf(line, sizeof line, "unreliable here: %.140s", j->reason);
-		if ((int)strlen(line) > r->w)
-			snprintf(line, sizeof line, "unreliable here: %s control fails",
-				 j->aa.ok && j->aa.cmp.mwu_p >= TL_JITTER_ALPHA ? "P-swapped" : "A/A");
-	} else if (j->detected) {
-		snprintf(line, sizeof line, "sees +%llu ADDs = %s ns: %s ns [%s, %s]",
-			 (unsigned long long)c->kernel.d, d, sh, lo, hi);
-		if ((int)strlen(line) > r->w)
-			snprintf(line, sizeof line, "sees %s ns: %s [%s,%s]", d, sh, lo, hi);
-	} else {
-		/* On a coarse lattice the interval can collapse to one step
-		 * value: the step says how little that proves. */
-		char step[48] = "";
-
-		if (c->resolution_ns > j->cmp.hi - j->cmp.lo)
-			snprintf(step, sizeof step, " on a %.0f ns step", c->resolution_ns);
-		snprintf(line, sizeof line, "cannot: [%s, %s] ns%s (+%llu ADDs = %s ns)", slo, shi,
-			 step, (unsigned long long)c->kernel.d, d);
-		if ((int)strlen(line) > r->w)
-			snprintf(line, sizeof line, "cannot %s ns: [%s, %s]", d, slo, shi);
-	}
+	tl_jitter_sentence(c, j, r->w, line, sizeof line);
 	tui_put(y, r->x, r->w, attr, line);
+}
+
+/* The cell's two controls, one row each, as the CLI's controls line says
+ * them; a failed one in the warning colour. */
+static int draw_controls(const struct tui_app *app, int y, const struct tui_rect *r,
+			 const struct tl_cell *c, const struct tui_view *v)
+{
+	static const enum tl_jitter_arm arms[] = { TL_JITTER_AA, TL_JITTER_SWAPPED };
+	const struct tl_jitter *j = &v->jit;
+
+	for (size_t i = 0; i < 2; i++) {
+		char line[240];
+		bool failed = j->unreliable &&
+			      (arms[i] == TL_JITTER_AA ? j->fault == TL_JITTER_FAULT_AA_EMPTY ||
+							 j->fault == TL_JITTER_FAULT_AA_SHIFT
+						       : j->fault == TL_JITTER_FAULT_SW_EMPTY ||
+							 j->fault == TL_JITTER_FAULT_SW_APART);
+
+		tl_jitter_control_text(c, j, arms[i], r->w, line, sizeof line);
+		tui_put(y++, r->x, r->w,
+			tui_attr(app, failed ? TUI_ROLE_WARN : TUI_ROLE_INACTIVE), line);
+	}
+	return 2;
 }
 
 /* A warning in the summary: the first form wrapped when the rows left take
@@ -781,8 +766,14 @@ static void draw_summary(const struct tui_app *app, const struct tui_rect *r, co
 	else
 		tui_putf(y++, r->x, r->w, a, "n %zu  os_rm %zu", s->n, s->os_removed);
 	y += tui_noise_view_draw_line(app, y, r->x, r->w, &v->noise); /* what os_rm's were */
+	/* A done jitter cell's controls take the rows of its outer quantiles
+	 * (min/max and p1/p5 two to a row, p1 and p5 one to a row): the lesson
+	 * reads the verdict and its controls, not the tails. */
+	bool controls = c->kernel.kind == TL_KERNEL_JITTER && v->have_jit && v->jit.controls;
 	if (c->kernel.kind == TL_KERNEL_JITTER)
 		draw_verdict(app, y++, r, c, v);
+	if (controls)
+		y += draw_controls(app, y, r, c, v);
 	char bl[160];
 	bool bad, bdim;
 	if (tui_baseline_line(app, (size_t)(c - app->run.cells), r->w, bl, sizeof bl, &bad, &bdim))
@@ -790,13 +781,15 @@ static void draw_summary(const struct tui_app *app, const struct tui_rect *r, co
 			bdim ? dim : tui_attr(app, bad ? TUI_ROLE_WARN : TUI_ROLE_OK) | (int)A_BOLD, bl);
 	if (longform) {
 		for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
+			if (controls && (!strcmp(f[i].k, "p1") || !strcmp(f[i].k, "p5")))
+				continue;
 			fmt1(val, sizeof val, f[i].v);
 			int fa = strcmp(f[i].k, "p50") == 0 ? a | (int)A_BOLD : a;
 			tui_putf(y++, r->x, r->w, fa, "%-5s %12s ns", f[i].k, val);
 		}
 		tui_putf(y++, r->x, r->w, a | A_BOLD, "%-5s %12s", "CV", cv);
 	} else {
-		for (size_t i = 0; i + 1 < sizeof f / sizeof f[0]; i += 2) {
+		for (size_t i = controls ? 4 : 0; i + 1 < sizeof f / sizeof f[0]; i += 2) {
 			fmt1(val, sizeof val, f[i].v);
 			fmt1(val2, sizeof val2, f[i + 1].v);
 			tui_putf(y++, r->x, r->w, a, "%-4s%8s %-4s%8s", f[i].k, val, f[i + 1].k, val2);

@@ -38,7 +38,8 @@ TESTS += tests/test_tui_lecture.sh
 EXTRA_DIST += tests/test_tui_lecture.sh tests/tui_harness.sh
 # the jitter verdicts in the TUI, golden screens at 80x24 and 200x50
 TESTS += tests/test_tui_jitter.sh
-EXTRA_DIST += tests/test_tui_jitter.sh tests/golden/jitter-80x24.txt tests/golden/jitter-200x50.txt
+EXTRA_DIST += tests/test_tui_jitter.sh tests/golden/jitter-80x24.txt tests/golden/jitter-120x35.txt \
+	tests/golden/jitter-200x50.txt
 # the memory ladder preset and view
 TESTS += tests/test_tui_ladder.sh
 EXTRA_DIST += tests/test_tui_ladder.sh tests/golden/ladder-80x24.txt tests/golden/ladder-120x35.txt tests/golden/ladder-200x50.txt
