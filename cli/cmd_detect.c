@@ -14,6 +14,7 @@
 #include "bench/runner.h"
 #include "cli/command.h"
 #include "cli/opts.h"
+#include "cli/selection.h"
 #include "cli/stop.h"
 #include "io/atomic.h"
 #include "io/detect_json.h"
@@ -36,8 +37,7 @@ static const char usage_text[] =
 	"own; a draw whose controls fail counts as a miss, and the table says how\n"
 	"often that happened. The model-free cousin of t_diff (`ticklab search`).\n"
 	"\n"
-	"  -b, --backend LIST   timer backends, comma-separated (see `ticklab info`)\n"
-	"  -f, --flush LIST     bytes written before every sample (default 0)\n"
+	CLI_SELECTION_USAGE_BACKEND_FLUSH
 	"  -n, --samples N      samples per jitter cell, half injected (default 10000)\n"
 	"      --k K            plain ADDs of the cell (default 500)\n"
 	"      --alpha A        the test's level (default 0.05)\n"
@@ -52,8 +52,7 @@ static const char usage_text[] =
 enum { OPT_K = OPT_FIRST_FREE, OPT_ALPHA_D, OPT_MAX_D };
 
 static const struct option longopts[] = {
-	{"backend", required_argument, NULL, 'b'},
-	{"flush", required_argument, NULL, 'f'},
+	CLI_SELECTION_LONGOPTS_NO_KERNEL,
 	{"samples", required_argument, NULL, 'n'},
 	{"k", required_argument, NULL, OPT_K},
 	{"alpha", required_argument, NULL, OPT_ALPHA_D},
@@ -66,10 +65,8 @@ static const struct option longopts[] = {
 };
 
 struct detect_opts {
-	const char *backend_text, *flush_text, *json;
-	char **backends, **flush_names;
-	size_t nbackends, nflush;
-	uint64_t *flush;
+	struct cli_selection sel;
+	const char *json;
 	int cpu;
 	struct tl_detect_params p;
 };
@@ -80,7 +77,7 @@ static void detect_init(void *st)
 {
 	struct detect_opts *o = st;
 
-	o->flush_text = "0";
+	o->sel.flush_text = "0";
 	o->cpu = -1;
 	tl_detect_defaults(&o->p);
 }
@@ -91,12 +88,6 @@ static int detect_option(void *st, int c, const char *arg, char *why, size_t why
 	size_t v;
 
 	switch (c) {
-	case 'b':
-		o->backend_text = arg;
-		return 0;
-	case 'f':
-		o->flush_text = arg;
-		return 0;
 	case 'n':
 		if (opts_parse_count(arg, "-n", &o->p.n, why, whylen) < 0)
 			return -1;
@@ -130,7 +121,7 @@ static int detect_option(void *st, int c, const char *arg, char *why, size_t why
 		o->json = arg;
 		return 0;
 	default:
-		return CLI_NOT_MINE;
+		return cli_selection_option(&o->sel, c, arg);
 	}
 }
 
@@ -140,14 +131,12 @@ static int detect_check(void *st, int argc, char **argv, char *why, size_t whyle
 
 	(void)argc;
 	(void)argv;
-	if (!o->backend_text) {
+	if (!o->sel.backend_text) {
 		snprintf(why, whylen, "which timers? give --backend LIST (see `ticklab info`)");
 		return -1;
 	}
 	if (opts_check_output("--json", o->json, "a file path or -", why, whylen) < 0 ||
-	    opts_parse_backends(o->backend_text, &o->backends, &o->nbackends, why, whylen) < 0 ||
-	    opts_parse_flush(o->flush_text, o->cpu, &o->flush_names, &o->flush, &o->nflush, why,
-			     whylen) < 0)
+	    cli_selection_parse(&o->sel, o->cpu, why, whylen) < 0)
 		return -1;
 	return 0;
 }
@@ -156,9 +145,7 @@ static void detect_release(void *st)
 {
 	struct detect_opts *o = st;
 
-	opts_free_list(o->backends, o->nbackends);
-	opts_free_list(o->flush_names, o->nflush);
-	free(o->flush);
+	cli_selection_free(&o->sel);
 }
 
 /* One cell: open, measure, print a row, append its JSON. 0 or TL_EXIT_FAIL. */
@@ -170,24 +157,24 @@ static int detect_cell(const struct detect_opts *o, size_t b, size_t fi, FILE *o
 	char why[WHY_LEN];
 	int rc = TL_EXIT_OK;
 
-	if (tl_timer_open(&t, o->backends[b], why, sizeof why) < 0) {
-		fprintf(stderr, "ticklab detect: backend %s: %s\n", o->backends[b], why);
+	if (tl_timer_open(&t, o->sel.backends[b], why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab detect: backend %s: %s\n", o->sel.backends[b], why);
 		return TL_EXIT_FAIL;
 	}
-	if (tl_flush_init(&f, o->flush[fi], why, sizeof why) < 0) {
+	if (tl_flush_init(&f, o->sel.flush_bytes[fi], why, sizeof why) < 0) {
 		fprintf(stderr, "ticklab detect: %s\n", why);
 		tl_timer_close(&t);
 		return TL_EXIT_FAIL;
 	}
 	if (tl_detect_run(&t, &f, &o->p, &stop_flag, &r) < 0) {
-		fprintf(stderr, "ticklab detect: backend %s, flush %s: %s\n", o->backends[b],
-			o->flush_names[fi], r.why);
+		fprintf(stderr, "ticklab detect: backend %s, flush %s: %s\n", o->sel.backends[b],
+			o->sel.flush_names[fi], r.why);
 		rc = TL_EXIT_FAIL;
 	} else {
-		tl_detect_row_print(out, o->backends[b], o->flush_names[fi], &r);
+		tl_detect_row_print(out, o->sel.backends[b], o->sel.flush_names[fi], &r);
 		if (rows)
-			tl_json_append(rows, tl_detect_row_json(o->backends[b], o->flush[fi],
-								o->flush_names[fi], &r));
+			tl_json_append(rows, tl_detect_row_json(o->sel.backends[b], o->sel.flush_bytes[fi],
+								o->sel.flush_names[fi], &r));
 	}
 	tl_flush_free(&f);
 	tl_timer_close(&t);
@@ -217,8 +204,8 @@ static int detect_exec(void *st)
 	}
 	cli_stop_watch(&stop_flag);
 	tl_detect_head_print(out, &o->p);
-	for (size_t fi = 0; fi < o->nflush && !atomic_load(&stop_flag); fi++)
-		for (size_t b = 0; b < o->nbackends && !atomic_load(&stop_flag); b++)
+	for (size_t fi = 0; fi < o->sel.nflush && !atomic_load(&stop_flag); fi++)
+		for (size_t b = 0; b < o->sel.nbackends && !atomic_load(&stop_flag); b++)
 			if (detect_cell(o, b, fi, out, rows) != TL_EXIT_OK)
 				rc = TL_EXIT_FAIL;
 	cli_stop_disarm();
