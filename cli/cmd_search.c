@@ -18,6 +18,7 @@
 #include "base/suggest.h"
 #include "bench/flush.h"
 #include "bench/host.h"
+#include "bench/levels.h"
 #include "bench/runner.h"
 #include "bench/search_cell.h"
 #include "bench/search_params.h"
@@ -352,6 +353,8 @@ static int search_exec(void *st)
 		return TL_EXIT_FAIL;
 	}
 	tl_host_read("/", cpu, &host);
+	if (tl_levels_cached()) /* what sized NxLk: the file says which and from where */
+		host.levels = *tl_levels_cached();
 	atomic_store(&stop_flag, false);
 	cli_stop_target(&stop_flag);
 	rc = tl_search_run(&o->plan, cells, &hooks);
