@@ -32,7 +32,9 @@ expect_status() {
 # scratch directory removed on exit.
 cli_test_init() {
 	: "${TL_TOP_SRCDIR:=.}" "${TL_TOP_BUILDDIR:=.}" "${TL_BIN:=./ticklab}"
-	PY=$(command -v python3) || skip_all "$1"
+	# configure's python3 (TL_PYTHON3), else the one on PATH
+	PY=${TL_PYTHON3:-$(command -v python3)}
+	[ -n "$PY" ] && [ -x "$PY" ] || skip_all "$1"
 	tmp=$(mktemp -d) || exit 1
 	trap 'rm -rf "$tmp"' EXIT
 }
