@@ -56,6 +56,13 @@ static json_t *result_json(const struct tl_search_result *r, int kind,
 		tl_json_set(j, "lowest_cv_adds", json_integer((json_int_t)r->best_adds));
 		tl_json_set(j, "lowest_cv", tl_json_real(r->best_cv));
 		tl_json_set(j, "drift_at_lowest_cv", tl_json_real(r->best_drift));
+		tl_json_set(j, "cv_within", tl_json_real(r->cv_within));
+		tl_json_set(j, "cv_drift", tl_json_real(r->cv_drift));
+		tl_json_set(j, "steady_adds", tl_json_real(r->steady_adds));
+		tl_json_set(j, "steady_lo", tl_json_real(r->steady_lo));
+		tl_json_set(j, "steady_hi", tl_json_real(r->steady_hi));
+	} else {
+		tl_json_set(j, "order", json_string(tl_tdiff_order_name(r->order)));
 	}
 	tl_json_set(j, "bound_adds", json_integer((json_int_t)r->bound_adds));
 	tl_json_set(j, "out_of_time", json_boolean(r->out_of_time));
@@ -250,6 +257,7 @@ static json_t *params_json(const struct tl_search_plan *p)
 	json_t *j = tl_json_object();
 
 	tl_json_set(j, "method", json_string(tl_search_method_name(sp->method)));
+	tl_json_set(j, "tdiff_order", json_string(tl_tdiff_order_name(sp->order)));
 	tl_json_set(j, "eps", tl_json_real(sp->eps));
 	tl_json_set(j, "alpha", tl_json_real(sp->alpha));
 	tl_json_set(j, "n", count(sp->n));
@@ -341,6 +349,12 @@ static int read_params(const struct reader *rd, const json_t *doc, struct tl_sea
 	if (m < 0)
 		return bad(rd, "params.method", "not fast or paper");
 	p->sp.method = (enum tl_search_method)m;
+	/* files from before the interleaved order measured in the paper's */
+	m = json_object_get(j, "tdiff_order") ? tl_tdiff_order_parse(text(j, "tdiff_order"))
+					      : TL_TDIFF_PAPER;
+	if (m < 0)
+		return bad(rd, "params.tdiff_order", "not interleaved or paper");
+	p->sp.order = (enum tl_tdiff_order)m;
 	m = stats_os_method_parse(text(j, "os_filter"));
 	if (m < 0)
 		return bad(rd, "params.os_filter", "not iforest, iqr or none");
@@ -430,6 +444,16 @@ static void read_result(const json_t *j, int kind, enum tl_search_method m,
 	r->best_adds = whole(j, "lowest_cv_adds", 0);
 	r->best_cv = num(j, "lowest_cv");
 	r->best_drift = num(j, "drift_at_lowest_cv");
+	r->cv_within = num(j, "cv_within");
+	r->cv_drift = num(j, "cv_drift");
+	r->steady_adds = num(j, "steady_adds");
+	r->steady_lo = num(j, "steady_lo");
+	r->steady_hi = num(j, "steady_hi");
+	if (kind == 1) {
+		int o = tl_tdiff_order_parse(text(j, "order"));
+
+		r->order = o < 0 ? TL_TDIFF_PAPER : (enum tl_tdiff_order)o;
+	}
 	r->bound_adds = whole(j, "bound_adds", 0);
 	r->out_of_time = json_is_true(json_object_get(j, "out_of_time"));
 	snprintf(r->note, sizeof r->note, "%s", text(j, "note"));

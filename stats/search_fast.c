@@ -543,6 +543,52 @@ static int pool_fill(struct tl_srch *s, struct tdiff_pool *pl, uint64_t a0, doub
 	return 0;
 }
 
+/* Interleaved: the pool is one pass of A0 against itself, both sets
+ * level-aligned (t_min's sets were measured one after the other, and on a
+ * wandering clock their spread is the wander's, not the timer's).
+ * 0 done, 1 stopped. */
+static int pool_fill_mixed(struct tl_srch *s, struct tdiff_pool *pl, uint64_t a0, double q)
+{
+	double ov;
+	size_t n0, n1;
+
+	if (srch_pair_mixed(s, a0, a0, s->cap, &ov, &n0, &n1) != 0)
+		return 1;
+	pool_add(pl, s->kept, n0, q, s->cut[0]);
+	pool_add(pl, s->kept2, n1, q, s->cut[1]);
+	return 0;
+}
+
+/* One confirmation round at delta d: FAST_CONFIRM_PAIRS pairs, chained
+ * from s->kept (paper order) or each a fresh interleaved pass from A0.
+ * Adds the new sets to the pool; *pass, *worst as Algorithm 2's pairs.
+ * 0, or 1 stopped. */
+static int confirm_round(struct tl_srch *s, struct tdiff_pool *pl, uint64_t tmin, uint64_t *base,
+			 uint64_t d, double q, size_t *n0, bool *pass, double *worst)
+{
+	for (unsigned i = 1; i <= FAST_CONFIRM_PAIRS && i <= s->p->q; i++) {
+		double ov;
+		size_t n1;
+
+		if (s->p->order == TL_TDIFF_PAPER) {
+			if (srch_chain(s, *base + (uint64_t)i * d, d, s->cap, n0, &n1, &ov) != 0)
+				return 1;
+			pool_add(pl, s->kept, n1, q, s->cut[0]);
+		} else {
+			if (srch_pair_mixed(s, tmin, tmin + d, s->cap, &ov, n0, &n1) != 0)
+				return 1;
+			pool_add(pl, s->kept, *n0, q, s->cut[0]);
+			pool_add(pl, s->kept2, n1, q, s->cut[1]);
+		}
+		*worst = fmax(*worst, ov);
+		if (ov > s->p->alpha)
+			*pass = false;
+	}
+	if (s->p->order == TL_TDIFF_PAPER)
+		*base += (uint64_t)FAST_CONFIRM_PAIRS * d;
+	return 0;
+}
+
 int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 {
 	const struct tl_search_params *p = s->p;
@@ -552,6 +598,10 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 	double c = p->ns_per_add;
 	uint64_t d = 0, lo_fail = 0, base = tmin;
 	size_t n0 = 0;
+	bool mixed = p->order != TL_TDIFF_PAPER;
+	/* sets a round measures, and the pool before the first round */
+	size_t round_sets = (mixed ? 2 : 1) * FAST_CONFIRM_PAIRS;
+	size_t pool_sets = mixed ? 2 : FAST_TDIFF_POOL;
 
 	if (!(c > 0)) {
 		snprintf(s->r->note, sizeof(s->r->note),
@@ -560,18 +610,18 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 	}
 	/* The pool and the first round are measured whatever the limit says, so
 	 * they are sized to fit it: on a 2 GiB flush they took 60 s against 10. */
-	size_t full = s->cap, fit = srch_affordable(s, tmin, FAST_TDIFF_POOL + FAST_CONFIRM_PAIRS);
+	size_t full = s->cap, fit = srch_affordable(s, tmin, pool_sets + round_sets);
 	if (fit < FAST_TDIFF_MIN_SET) {
 		snprintf(s->r->note, sizeof(s->r->note),
-			 "out of time (%.0f s a metric): %d sets of %d at %llu ADDs would not fit what is "
+			 "out of time (%.0f s a metric): %zu sets of %d at %llu ADDs would not fit what is "
 			 "left",
-			 p->time_limit_s, FAST_TDIFF_POOL + FAST_CONFIRM_PAIRS, FAST_TDIFF_MIN_SET,
+			 p->time_limit_s, pool_sets + round_sets, FAST_TDIFF_MIN_SET,
 			 (unsigned long long)tmin);
 		s->r->out_of_time = true;
 		return 0;
 	}
 	s->cap = fit;
-	rc = pool_fill(s, &pool, tmin, q, &n0);
+	rc = mixed ? pool_fill_mixed(s, &pool, tmin, q) : pool_fill(s, &pool, tmin, q, &n0);
 	if (rc != 0) {
 		free(pool.all);
 		return rc < 0 ? 0 : 1;
@@ -592,7 +642,7 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 		}
 		d = next;
 		if (round > 0 && srch_out_of_time_for(s, base + (uint64_t)(1.5 * (double)d),
-						      FAST_CONFIRM_PAIRS * s->cap)) {
+						      round_sets * s->cap)) {
 			s->r->out_of_time = true;
 			snprintf(s->r->note, sizeof(s->r->note),
 				 "out of time (%.0f s a metric): t_diff is above %llu ADDs, the largest "
@@ -601,7 +651,7 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 			rc = 0;
 			goto out;
 		}
-		if (round == 0 && !tdiff_fits(s, tmin + (uint64_t)(1.5 * (double)d), FAST_CONFIRM_PAIRS)) {
+		if (round == 0 && !tdiff_fits(s, tmin + (uint64_t)(1.5 * (double)d), round_sets)) {
 			rc = 0;
 			goto out;
 		}
@@ -613,25 +663,15 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 			rc = 0;
 			goto out;
 		}
-		/* Pairs (A0 + (i-1) delta, A0 + i delta) chained from the set in
-		 * s->kept: each new set is one pair's A1 and the next pair's A0, so
-		 * a round costs FAST_CONFIRM_PAIRS sets, and the next round goes on
-		 * from this round's last A1 */
-		for (unsigned i = 1; i <= FAST_CONFIRM_PAIRS && i <= p->q; i++) {
-			double ov;
-			size_t n1;
-
-			if (srch_chain(s, base + (uint64_t)i * d, d, s->cap, &n0, &n1, &ov) != 0) {
-				free(pool.all);
-				return 1;
-			}
-			pool_add(&pool, s->kept, n1, q, s->cut[0]);
-			if (ov > worst)
-				worst = ov;
-			if (ov > p->alpha)
-				pass = false;
+		/* Paper order: pairs (A0 + (i-1) delta, A0 + i delta) chained from
+		 * the set in s->kept, each new set one pair's A1 and the next pair's
+		 * A0, so a round costs FAST_CONFIRM_PAIRS sets and the next goes on
+		 * from this one's last A1. Interleaved: each pair is a pass of its
+		 * own from A0 (two sets), so the level it saw is taken out of both */
+		if (confirm_round(s, &pool, tmin, &base, d, q, &n0, &pass, &worst) != 0) {
+			free(pool.all);
+			return 1;
 		}
-		base += (uint64_t)FAST_CONFIRM_PAIRS * d;
 		srch_observe(s, TL_SEARCH_TDIFF, d, worst);
 		if (pass) {
 			srch_answer(s, TL_SEARCH_TDIFF, d, worst);
