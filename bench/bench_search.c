@@ -75,6 +75,7 @@ static void bench_cell(const char *backend, const char *flush_text, uint64_t byt
 	struct tl_search_params p;
 	struct tl_search_carry carry = {0};
 	struct tl_search_io io = { .measure = tl_search_engine_measure, .measure_ctx = &e,
+				   .measure_mix = tl_search_engine_measure_mix,
 				   .stop = &stop_flag, .now = tl_monotonic_s, .carry = &carry };
 	char why[TL_WHY_MAX];
 
@@ -135,6 +136,7 @@ static void sim_ratio(const struct sim_case *sc, unsigned q)
 		struct tl_search_params p;
 		struct tl_search_carry carry = {0};
 		struct tl_search_io io = {.measure = tl_search_engine_measure, .measure_ctx = &e,
+					 .measure_mix = tl_search_engine_measure_mix,
 					 .now = tl_monotonic_s, .carry = &carry};
 		struct tl_search_result ft, fd, pt, pd;
 		char id[160], why[TL_WHY_MAX];

@@ -273,13 +273,16 @@ static void check_unstable(const struct tl_search_cell *c, unsigned nrep, int ki
 static void stat_summarise(const struct tl_search_plan *p, const struct tl_search_cell *c, int kind,
 			   struct tl_search_stat *st)
 {
-	double xs[256], ns[256], fcv[256], fadds[256];
-	size_t nf = 0;
+	double xs[256], ns[256], fcv[256], fadds[256], win[256], dri[256];
+	double sta[256], stl[256], sth[256];
+	size_t nf = 0, nw = 0, nd = 0;
 
 	memset(st, 0, sizeof(*st));
 	st->adds = st->ns = st->lo = st->hi = st->lo_ns = st->hi_ns = NAN;
 	st->bound_adds = st->bound_ns = st->span_lo = st->span_hi = NAN;
 	st->cv_floor = st->cv_floor_adds = NAN;
+	st->cv_within = st->cv_drift = NAN;
+	st->steady_adds = st->steady_lo = st->steady_hi = NAN;
 	st->planned = p->repeats;
 	for (unsigned r = 0; r < p->repeats && r < 256; r++) {
 		bool done;
@@ -291,6 +294,15 @@ static void stat_summarise(const struct tl_search_plan *p, const struct tl_searc
 		if (kind == 0 && isfinite(res->best_cv) && res->best_adds) {
 			fcv[nf] = res->best_cv;
 			fadds[nf++] = (double)res->best_adds;
+		}
+		if (kind == 0 && isfinite(res->cv_within))
+			win[nw++] = res->cv_within;
+		if (kind == 0 && isfinite(res->cv_drift))
+			dri[nd++] = res->cv_drift;
+		if (kind == 0 && isfinite(res->steady_adds)) {
+			sta[st->steady_found] = res->steady_adds;
+			stl[st->steady_found] = res->steady_lo;
+			sth[st->steady_found++] = res->steady_hi;
 		}
 		st->measurements += res->measurements;
 		st->seconds += res->seconds;
@@ -309,6 +321,18 @@ static void stat_summarise(const struct tl_search_plan *p, const struct tl_searc
 	if (nf) {
 		st->cv_floor = stats_median(fcv, nf);
 		st->cv_floor_adds = stats_median(fadds, nf);
+	}
+	if (nw)
+		st->cv_within = stats_median(win, nw);
+	if (nd)
+		st->cv_drift = stats_median(dri, nd);
+	if (st->steady_found) {
+		st->steady_adds = stats_median(sta, st->steady_found);
+		st->steady_lo = st->steady_hi = sta[0];
+		for (size_t i = 0; i < st->steady_found; i++) {
+			st->steady_lo = fmin(st->steady_lo, stl[i]);
+			st->steady_hi = fmax(st->steady_hi, sth[i]);
+		}
 	}
 	/* a cell still to be searched again: what it shows is not its answer */
 	st->provisional = st->ran < st->planned &&
@@ -338,8 +362,56 @@ void tl_search_cv_floor_text(char *buf, size_t len, const struct tl_search_stat 
 			buf[0] = '\0';
 		return;
 	}
-	snprintf(buf, len, "CV floor %.3g %% at %.0f ADDs (median of %zu repeat%s)", 100 * s->cv_floor,
-		 s->cv_floor_adds, s->ran, s->ran == 1 ? "" : "s");
+	if (isfinite(s->cv_within) && isfinite(s->cv_drift))
+		snprintf(buf, len,
+			 "CV floor %.3g %% at %.0f ADDs (median of %zu repeat%s; within chunks %.2g %%, "
+			 "drift %.2g %%)",
+			 100 * s->cv_floor, s->cv_floor_adds, s->ran, s->ran == 1 ? "" : "s",
+			 100 * s->cv_within, 100 * s->cv_drift);
+	else
+		snprintf(buf, len, "CV floor %.3g %% at %.0f ADDs (median of %zu repeat%s)",
+			 100 * s->cv_floor, s->cv_floor_adds, s->ran, s->ran == 1 ? "" : "s");
+}
+
+/* The steady clock's t_min says something of its own when the paper's
+ * has no interval, or lies well above it (a fifth: t_min's own noise). */
+static bool steady_differs(const struct tl_search_stat *s)
+{
+	if (!(s->steady_adds > 0))
+		return false;
+	if (s->status != TL_STATUS_INTERVAL && s->status != TL_STATUS_SINGLE)
+		return true;
+	return s->steady_adds < 0.8 * s->adds;
+}
+
+void tl_search_steady_text(char *buf, size_t len, const struct tl_search_stat *s)
+{
+	char paper[96], where[96];
+	size_t at;
+
+	if (len)
+		buf[0] = '\0';
+	if (!steady_differs(s))
+		return;
+	if (s->steady_lo > 0)
+		snprintf(where, sizeof where, "between the points %.0f and %.0f", s->steady_lo,
+			 s->steady_hi);
+	else
+		snprintf(where, sizeof where, "K CV / eps from the nearest passing point");
+	if (s->found)
+		snprintf(paper, sizeof paper, "%.0f ADDs (found in %zu of %zu)", s->adds, s->found, s->ran);
+	else
+		snprintf(paper, sizeof paper, "none found");
+	snprintf(buf, len,
+		 "t_min on a steady clock (within-chunk CV): %.0f ADDs (%s; %zu of %zu repeats); the "
+		 "paper's t_min (total CV): %s",
+		 s->steady_adds, where, s->steady_found, s->ran, paper);
+	at = strlen(buf);
+	if (isfinite(s->cv_drift) && isfinite(s->cv_within) && s->cv_drift > s->cv_within && at < len)
+		snprintf(buf + at, len - at,
+			 "; the level drifts %.2g %% between chunks, more than the timer's own %.2g %%: "
+			 "the node, not the timer, limits precision",
+			 100 * s->cv_drift, 100 * s->cv_within);
 }
 
 enum tl_search_status tl_search_stat_status(const struct tl_search_stat *s)

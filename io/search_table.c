@@ -119,6 +119,11 @@ void tl_search_cell_notes(const struct tl_search_plan *p, const struct tl_search
 			fn(ctx, c, text);
 		}
 	}
+	if (c->tmin.ran) {
+		tl_search_steady_text(text, sizeof text, &c->tmin);
+		if (text[0])
+			fn(ctx, c, text);
+	}
 	if (c->tdiff.unstable) {
 		snprintf(text, sizeof text, "t_diff UNSTABLE: %s", c->tdiff.why);
 		fn(ctx, c, text);

@@ -9,7 +9,8 @@
  * leave an interquartile mean alone; on a coarse clock it moves smoothly
  * where a median jumps a whole step). An estimated shift carries noise of
  * its own, so the shifts are shrunk by the share of their spread that
- * noise explains (James-Stein): a steady clock is left as it is.
+ * noise explains (James-Stein), and a level that stays within noise is
+ * left as it is.
  *
  * stats_cv_split: a set's CV in two parts, the spread within consecutive
  * chunks (the timer and its noise) and the spread of the chunks' means
@@ -25,6 +26,10 @@
 
 #include "base/xalloc.h"
 #include "stats/stats.h"
+
+/* shifts are taken out only when their spread passes this many times
+ * what noise alone gives them */
+#define ALIGN_GATE 4.0
 
 /* Mean of the middle half of x[0..n) (sorted in buf). */
 static double iq_mean(const double *x, size_t n, double *buf)
@@ -60,7 +65,7 @@ static void block_range(size_t b, size_t k, size_t n, size_t block, size_t *from
 	*to = b + 1 == k ? n : *from + block;
 }
 
-void stats_level_align(double *a, double *b, size_t n, size_t block, double *moved)
+void stats_level_align(double *a, double *b, size_t n, size_t block, double step, double *moved)
 {
 	size_t k, from, to;
 	double *buf, *shift, *res, ia, ib, noise, spread, keep;
@@ -95,12 +100,22 @@ void stats_level_align(double *a, double *b, size_t n, size_t block, double *mov
 
 	noise = 0.6 * sd_w * sd_w / (double)block;
 	spread = k >= 2 ? gsl_stats_variance_m(shift, 1, k, 0.0) : 0;
-	keep = spread > noise ? 1.0 - noise / spread : 0.0;
+	/* nine blocks of pure noise spread beyond 4x their expected variance
+	 * about once in ten thousand: below that the level held still, and a
+	 * correction would only add its own noise (and, on a coarse clock,
+	 * break the ties with max(A0) that Algorithm 2 counts on) */
+	keep = spread > ALIGN_GATE * noise ? 1.0 - noise / spread : 0.0;
 	for (size_t j = 0; j < k && keep > 0; j++) {
+		double sh = keep * shift[j];
+
+		/* a clock of step q reads on a grid: shifts of whole steps keep
+		 * every reading on it */
+		if (step > 0)
+			sh = step * round(sh / step);
 		block_range(j, k, n, block, &from, &to);
 		for (size_t i = from; i < to; i++) {
-			a[i] -= keep * shift[j];
-			b[i] -= keep * shift[j];
+			a[i] -= sh;
+			b[i] -= sh;
 		}
 	}
 	if (moved)

@@ -294,7 +294,7 @@ int srch_pair_mixed(struct tl_srch *s, uint64_t a0, uint64_t a1, size_t n, doubl
 	if (srch_stopped(s) || measure_mixed(s, a0, a1, n) != 0)
 		return 1;
 	s->r->measurements += 2 * n;
-	stats_level_align(s->raw, s->raw2, n, TL_TDIFF_LEVEL_BLOCK, NULL);
+	stats_level_align(s->raw, s->raw2, n, TL_TDIFF_LEVEL_BLOCK, s->p->resolution_ns, NULL);
 	digest(s, s->raw, a0, n, false, &p0);
 	digest(s, s->raw2, a1, n, true, &p1);
 	learn_cost(s, t_start, (a0 + a1) / 2, 2 * n);

@@ -123,6 +123,9 @@ struct tl_search_carry {
 	uint64_t adds[TL_SEARCH_CARRY_SETS]; /* K each set was measured at */
 	size_t n[TL_SEARCH_CARRY_SETS];      /* readings kept by the filters */
 	bool cut[TL_SEARCH_CARRY_SETS];      /* the filter removed its top */
+	/* the set's level moved between its chunks beyond its noise
+	 * (stats_cv_split's drift part over a third of the within part) */
+	bool moved[TL_SEARCH_CARRY_SETS];
 	double *x[TL_SEARCH_CARRY_SETS];     /* owned, n[i] filtered readings (ns) */
 	size_t size[TL_SEARCH_CARRY_SETS];   /* allocated length of x[i] */
 	/* t_min's model found no growth of the spread with t over its points:

@@ -221,9 +221,14 @@ void tl_search_carry_free(struct tl_search_carry *c)
 	memset(c, 0, sizeof(*c));
 }
 
-/* Leaves the set just measured at k (s->kept, n readings) for t_diff. */
-static void carry_keep(struct tl_srch *s, uint64_t k, size_t n)
+/* a set whose chunk means spread by more than this share of its
+ * within-chunk sd saw the level move (noise alone gives about a tenth) */
+#define FAST_MOVED_SHARE 0.3
+
+/* Leaves the set just measured at k (s->kept, pt->n readings) for t_diff. */
+static void carry_keep(struct tl_srch *s, uint64_t k, const struct tl_point *pt)
 {
+	size_t n = pt->n;
 	struct tl_search_carry *c = s->io->carry;
 
 	if (!c || c->sets >= TL_SEARCH_CARRY_SETS || n < 2)
@@ -239,6 +244,7 @@ static void carry_keep(struct tl_srch *s, uint64_t k, size_t n)
 	c->n[i] = n;
 	c->adds[i] = k;
 	c->cut[i] = s->cut[0];
+	c->moved[i] = pt->cv_drift > FAST_MOVED_SHARE * pt->cv_within;
 }
 
 /* Tells t_diff whether the spread grew with t over the points so far. */
@@ -303,7 +309,7 @@ int search_fast_tmin(struct tl_srch *s)
 			return 1;
 		}
 		srch_observe(s, TL_SEARCH_TMIN, k, pt.cv);
-		carry_keep(s, k, pt.n);
+		carry_keep(s, k, &pt);
 		/* Algorithm 1 accepts a point after p+1 passes in a row: a pass
 		 * here needs CV below eps by the spread of the worst of p+1 */
 		double m1 = 1.0 + z * sqrt(fmax(pt.kurtosis - 1.0, 0.5) / (4.0 * (double)p->n));
@@ -543,6 +549,23 @@ static int pool_fill(struct tl_srch *s, struct tdiff_pool *pl, uint64_t a0, doub
 	return 0;
 }
 
+/* Whether t_min's sets near a0 saw the level move (or none is near, so
+ * nothing says it held still). */
+static bool carry_moved(const struct tl_search_carry *c, uint64_t a0)
+{
+	size_t near = 0;
+
+	for (size_t i = 0; c && i < c->sets; i++) {
+		if (fabs((double)c->adds[i] - (double)a0) >
+		    (c->flat ? FAST_CARRY_FLAT : FAST_CARRY_NEAR) * (double)a0)
+			continue;
+		if (c->moved[i])
+			return true;
+		near++;
+	}
+	return near < FAST_TDIFF_POOL;
+}
+
 /* Interleaved: the pool is one pass of A0 against itself, both sets
  * level-aligned (t_min's sets were measured one after the other, and on a
  * wandering clock their spread is the wander's, not the timer's).
@@ -570,7 +593,7 @@ static int confirm_round(struct tl_srch *s, struct tdiff_pool *pl, uint64_t tmin
 		double ov;
 		size_t n1;
 
-		if (s->p->order == TL_TDIFF_PAPER) {
+		if (s->r->order == TL_TDIFF_PAPER) {
 			if (srch_chain(s, *base + (uint64_t)i * d, d, s->cap, n0, &n1, &ov) != 0)
 				return 1;
 			pool_add(pl, s->kept, n1, q, s->cut[0]);
@@ -584,7 +607,7 @@ static int confirm_round(struct tl_srch *s, struct tdiff_pool *pl, uint64_t tmin
 		if (ov > s->p->alpha)
 			*pass = false;
 	}
-	if (s->p->order == TL_TDIFF_PAPER)
+	if (s->r->order == TL_TDIFF_PAPER)
 		*base += (uint64_t)FAST_CONFIRM_PAIRS * d;
 	return 0;
 }
@@ -598,7 +621,10 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 	double c = p->ns_per_add;
 	uint64_t d = 0, lo_fail = 0, base = tmin;
 	size_t n0 = 0;
-	bool mixed = p->order != TL_TDIFF_PAPER;
+	/* Interleaving costs a fresh A0 with every A1. Where t_min's sets at
+	 * A0 show the level holding still, the paper's chain from them is the
+	 * same measurement at half the cost; the result names the order run */
+	bool mixed = p->order != TL_TDIFF_PAPER && carry_moved(s->io->carry, tmin);
 	/* sets a round measures, and the pool before the first round */
 	size_t round_sets = (mixed ? 2 : 1) * FAST_CONFIRM_PAIRS;
 	size_t pool_sets = mixed ? 2 : FAST_TDIFF_POOL;
@@ -621,6 +647,7 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 		return 0;
 	}
 	s->cap = fit;
+	s->r->order = mixed ? TL_TDIFF_INTERLEAVED : TL_TDIFF_PAPER;
 	rc = mixed ? pool_fill_mixed(s, &pool, tmin, q) : pool_fill(s, &pool, tmin, q, &n0);
 	if (rc != 0) {
 		free(pool.all);
@@ -690,6 +717,13 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 		 FAST_MAX_EVALS, (unsigned long long)d);
 	rc = 0;
 out:
+	if (p->order != TL_TDIFF_PAPER && s->r->order == TL_TDIFF_PAPER) {
+		size_t at = strlen(s->r->note);
+
+		snprintf(s->r->note + at, sizeof(s->r->note) - at,
+			 "%sthe level held still over t_min's sets at A0: measured in the paper's order",
+			 at ? "; " : "");
+	}
 	if (s->cap < full) {
 		size_t at = strlen(s->r->note);
 
