@@ -13,7 +13,7 @@
 #include "stats/stats.h"
 
 const char tl_search_param_names[] =
-	"method, tdiff-order, eps, alpha, n, p, q, os-filter, tmin-step, tdiff-step, max-adds, budget, "
+	"method, eps, alpha, n, p, q, os-filter, tmin-step, tdiff-step, tdiff-order, max-adds, budget, "
 	"repeats, seed";
 
 static bool number(const char *text, double *v)
@@ -163,9 +163,10 @@ void tl_search_plan_describe(const struct tl_search_plan *p, char *buf, size_t l
 	const struct tl_search_params *sp = &p->sp;
 
 	snprintf(buf, len,
-		 "method %s, t_diff %s, eps %g, alpha %g, n %zu, p %u, q %u, os-filter %s, bound %.3g "
-		 "ADDs, budget %g s, repeats %u (interval %s)",
-		 tl_search_method_name(sp->method), tl_tdiff_order_name(sp->order), sp->eps, sp->alpha, sp->n, sp->p, sp->q,
+		 "method %s, eps %g, alpha %g, n %zu, p %u, q %u, os-filter %s, bound %.3g ADDs, "
+		 "budget %g s, repeats %u (interval %s), t_diff %s",
+		 tl_search_method_name(sp->method), sp->eps, sp->alpha, sp->n, sp->p, sp->q,
 		 stats_os_method_name(sp->os), (double)sp->max_adds, p->budget_s, p->repeats,
-		 tl_search_interval_method(p->repeats));
+		 tl_search_interval_method(p->repeats),
+		 sp->order == TL_TDIFF_PAPER ? "in the paper's order" : "interleaved");
 }

@@ -190,7 +190,7 @@ static void add_reason(char *why, size_t len, const char *text)
 
 /* What the repeats saw that explains their disagreement. */
 static void causes(const struct tl_search_cell *c, unsigned nrep, int kind, double eps,
-		   struct tl_search_stat *st)
+		   bool mixed, struct tl_search_stat *st)
 {
 	double drift = NAN, cv = NAN;
 	size_t timed = 0;
@@ -214,6 +214,10 @@ static void causes(const struct tl_search_cell *c, unsigned nrep, int kind, doub
 			cv = fmin(isnan(cv) ? INFINITY : cv, rep->tmin.best_cv);
 		timed += done && res->out_of_time;
 	}
+	/* an interleaved t_diff took the level out of its pairs: the drift
+	 * is not what moved it */
+	if (isfinite(drift) && !tmin && mixed)
+		drift = NAN;
 	if (isfinite(drift)) {
 		snprintf(text, sizeof text, "the level drifts %.2g %% between chunks at the steadiest "
 					    "point, so each repeat sees another clock",
@@ -246,7 +250,7 @@ static void causes(const struct tl_search_cell *c, unsigned nrep, int kind, doub
 }
 
 static void check_unstable(const struct tl_search_cell *c, unsigned nrep, int kind, double eps,
-			   const double *xs, struct tl_search_stat *st)
+			   bool mixed, const double *xs, struct tl_search_stat *st)
 {
 	char text[160];
 	double lo = INFINITY, hi = 0;
@@ -267,7 +271,7 @@ static void check_unstable(const struct tl_search_cell *c, unsigned nrep, int ki
 		return;
 	}
 	st->unstable = true;
-	causes(c, nrep, kind, eps, st);
+	causes(c, nrep, kind, eps, mixed, st);
 }
 
 static void stat_summarise(const struct tl_search_plan *p, const struct tl_search_cell *c, int kind,
@@ -351,7 +355,7 @@ static void stat_summarise(const struct tl_search_plan *p, const struct tl_searc
 			st->hi_ns = st->hi * c->ns_per_add;
 		}
 	}
-	check_unstable(c, p->repeats, kind, p->sp.eps, xs, st);
+	check_unstable(c, p->repeats, kind, p->sp.eps, p->sp.order == TL_TDIFF_INTERLEAVED, xs, st);
 	st->status = tl_search_stat_status(st);
 }
 
@@ -609,6 +613,9 @@ static void ratio_of(const struct tl_search_stat *ref, const struct tl_search_st
 /* t_min at a relaxed eps                                               */
 /* ------------------------------------------------------------------ */
 
+/* the widest relaxed t_min bracket (hi / lo) worth giving */
+#define RELAXED_BRACKET 4.0
+
 static void relaxed_side(const struct tl_search_plan *p, const struct tl_search_cell *c, double eps,
 			 struct tl_search_relaxed_side *out)
 {
@@ -670,6 +677,11 @@ static void relaxed_of(const struct tl_search_plan *p, const struct tl_search_ce
 	 * down to 0: that end of the ratio is open */
 	out->lo = out->ref.lo_ns / out->self.hi_ns;
 	out->hi = out->self.lo_ns > 0 ? out->ref.hi_ns / out->self.lo_ns : INFINITY;
+	/* a bracket wider than RELAXED_BRACKET says little the value does not;
+	 * it is not given (the text says why); one open above is a bound and
+	 * says so */
+	if (isfinite(out->hi) && !(out->hi <= RELAXED_BRACKET * out->lo))
+		out->lo = out->hi = NAN;
 }
 
 void tl_search_relaxed_side_text(char *buf, size_t len, const struct tl_search_relaxed_side *s)
@@ -684,9 +696,13 @@ void tl_search_relaxed_side_text(char *buf, size_t len, const struct tl_search_r
 		snprintf(of, sizeof of, ", found in %zu of %zu", s->found, s->ran);
 	else
 		snprintf(of, sizeof of, ", %zu of %zu repeats", s->found, s->ran);
-	if (s->lo > 0)
+	if (s->lo > 0 && s->hi <= RELAXED_BRACKET * s->lo)
 		snprintf(buf, len, "%.0f ADDs (%.3g ns; CV curve bracket %.0f-%.0f%s)", s->adds, s->ns,
 			 s->lo, s->hi, of);
+	else if (s->lo > 0)
+		snprintf(buf, len, "%.0f ADDs (%.3g ns; interpolated between points %.0fx apart, too "
+				   "far for a bracket%s)",
+			 s->adds, s->ns, s->hi / s->lo, of);
 	else
 		snprintf(buf, len, "%.0f ADDs (%.3g ns; bracket 0-%.0f: extrapolated below a first "
 				   "point that passed%s)",
@@ -715,7 +731,10 @@ void tl_search_relaxed_text(char *buf, size_t len, const struct tl_search_relaxe
 	double lo = more ? r->lo : 1 / r->hi, hi = more ? r->hi : 1 / r->lo;
 	char range[64];
 
-	if (isfinite(hi) && lo > 0)
+	if (isnan(lo) && isnan(hi))
+		snprintf(range, sizeof range, "no bracket: the curves' points lie over %gx apart",
+			 RELAXED_BRACKET);
+	else if (isfinite(hi) && lo > 0)
 		snprintf(range, sizeof range, "bracket %.2g-%.2g%s", lo, hi, times);
 	else if (lo > 0)
 		snprintf(range, sizeof range, "bracket from %.2g%s, open above", lo, times);

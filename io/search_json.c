@@ -116,6 +116,14 @@ static json_t *metric_json(const struct tl_search_plan *p, const struct tl_searc
 		/* where no t_min exists at eps, how steady it got and where */
 		tl_json_set(j, "cv_floor", tl_json_real(s->cv_floor));
 		tl_json_set(j, "cv_floor_adds", tl_json_real(s->cv_floor_adds));
+		/* that floor in its parts, and t_min on a steady clock */
+		char steady[400];
+
+		tl_search_steady_text(steady, sizeof steady, s);
+		tl_json_set(j, "cv_within", tl_json_real(s->cv_within));
+		tl_json_set(j, "cv_drift", tl_json_real(s->cv_drift));
+		tl_json_set(j, "steady_adds", tl_json_real(s->steady_adds));
+		tl_json_set(j, "steady_text", steady[0] ? json_string(steady) : json_null());
 	}
 	tl_json_set(j, "bound_adds", tl_json_real(s->bound_adds));
 	tl_json_set(j, "bound_ns", tl_json_real(s->bound_ns));
