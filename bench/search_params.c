@@ -164,9 +164,9 @@ void tl_search_plan_describe(const struct tl_search_plan *p, char *buf, size_t l
 
 	snprintf(buf, len,
 		 "method %s, eps %g, alpha %g, n %zu, p %u, q %u, os-filter %s, bound %.3g ADDs, "
-		 "budget %g s, repeats %u (interval %s), t_diff %s",
+		 "budget %g s, %u repeats (%s), t_diff %s",
 		 tl_search_method_name(sp->method), sp->eps, sp->alpha, sp->n, sp->p, sp->q,
 		 stats_os_method_name(sp->os), (double)sp->max_adds, p->budget_s, p->repeats,
 		 tl_search_interval_method(p->repeats),
-		 sp->order == TL_TDIFF_PAPER ? "in the paper's order" : "interleaved");
+		 tl_tdiff_order_name(sp->order));
 }

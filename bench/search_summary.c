@@ -712,7 +712,7 @@ void tl_search_relaxed_side_text(char *buf, size_t len, const struct tl_search_r
 void tl_search_relaxed_text(char *buf, size_t len, const struct tl_search_relaxed *r,
 			    const char *times)
 {
-	char a[160], b[160];
+	char a[240], b[240];
 
 	if (len)
 		buf[0] = '\0';

@@ -156,7 +156,7 @@ void tl_search_cell_ratio_notes(const struct tl_search_plan *p, const struct tl_
 				size_t i, const char *times, tl_search_reason_fn fn, void *ctx)
 {
 	const struct tl_search_cell *c = &cells[i];
-	char precise[400], sensitive[400], text[1100];
+	char precise[800], sensitive[800], text[1700];
 
 	if (c->b == p->ref || !c->tmin.ran)
 		return;
