@@ -105,8 +105,51 @@ static double median_of(double *v, size_t n)
 	return stats_median(v, n);
 }
 
+/* The two stats pieces on hand-built sets whose answers follow from the
+ * construction. */
+static void test_pieces(void)
+{
+	double x[400], a[256], b[256], w, d;
+
+	/* chunks of 100 alternating 99/101 (sd 1 within, mean 100), the chunk
+	 * levels +-3 in turn: within CV 1 %, drift CV 3 % (the chunk means'
+	 * sd, 3 * sqrt(4/3) with n-1, less the noise's 1/100 share) */
+	for (size_t i = 0; i < 400; i++)
+		x[i] = 100.0 + (i % 2 ? 1.0 : -1.0) + ((i / 100) % 2 ? 3.0 : -3.0);
+	stats_cv_split(x, 400, 100, &w, &d);
+	ok(fabs(w - 0.01 * sqrt(100.0 / 99.0)) < 1e-9 && fabs(d - sqrt(12.0 - 1.0 / 99.0) / 100) < 1e-9,
+	   "CV split: within %.4g %%, drift %.4g %% (want 1.005 %%, 3.46 %%)", 100 * w, 100 * d);
+	for (size_t i = 0; i < 400; i++)
+		x[i] = 100.0 + (i % 2 ? 1.0 : -1.0);
+	stats_cv_split(x, 400, 100, &w, &d);
+	ok(d == 0, "CV split: no level move, drift 0 (%.3g)", d);
+	/* a and b 10 apart, each block of 32 pairs 50 up or down, a small
+	 * pattern inside: the blocks' level comes out of both and the
+	 * difference stays */
+	for (size_t i = 0; i < 256; i++) {
+		double lvl = (i / 32) % 2 ? 50.0 : -50.0, e = (double)(i % 5) - 2.0;
+
+		a[i] = 1000 + lvl + e;
+		b[i] = 1010 + lvl - e;
+	}
+	stats_level_align(a, b, 256, 32, 0, &d);
+	double worst = 0;
+
+	for (size_t i = 0; i < 256; i++)
+		worst = fmax(worst, fmax(fabs(a[i] - 1000 - ((double)(i % 5) - 2.0)),
+					 fabs(b[i] - 1010 + ((double)(i % 5) - 2.0))));
+	ok(worst < 1.0 && d > 45, "level align: +-50 blocks taken out (left %.3g, moved %.3g)", worst, d);
+	for (size_t i = 0; i < 256; i++) {
+		a[i] = 1000 + (double)(i % 7);
+		b[i] = 1010 + (double)(i % 7);
+	}
+	stats_level_align(a, b, 256, 32, 0, &d);
+	ok(d == 0 && a[3] == 1003 && b[3] == 1013, "level align: a steady level is left alone");
+}
+
 int main(void)
 {
+	test_pieces();
 	static const char drifting[] =
 		"sim:ns_per_add=1,overhead=60,sd=8,quantum=0,spike_rate=0,drift=0.02,drift_every=300";
 	static const char steady[] = "sim:ns_per_add=1,overhead=60,sd=8,quantum=0,spike_rate=0";
