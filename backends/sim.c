@@ -17,6 +17,8 @@
  *                  sim has no caches, so the latency ladder is flat
  *   overhead=20    true timer cost t_e,std, ns (>= 0)
  *   seed=1         generator seed (integer 0..2^32-1), gsl mt19937
+ *   drift=0        relative sd of the level (0..0.5): a clock that wanders
+ *   drift_every=1000 readings from one level knot to the next (>= 1)
  *
  * One reading for K ADDs: d = overhead + ns_per_add*K + N(0, sd) (the
  * other kernels with their own cost per operation), plus
@@ -25,7 +27,16 @@
  * step q read at a random phase, which is unbiased (its mean is d) and has
  * the extra variance of a real coarse clock. Each reading draws, in this
  * order, the normal, the spike uniform and the phase uniform, so the same
- * id gives the same sequence after every open. */
+ * id gives the same sequence after every open.
+ *
+ * With drift r > 0 every reading's d (overhead and kernel, not the noise)
+ * is scaled by a level L: independent knots 1 + r N(0,1) (within 0.5..1.5)
+ * every drift_every readings, L linear between them, so the level wanders
+ * smoothly as a VM's core clock does. The knots come from a generator of
+ * their own (seeded from seed), so the readings' draws stay the sequence
+ * above and drift 0 changes nothing. On a steady clock (within a few
+ * readings) the answers are drift 0's; over a set of n readings the CV
+ * grows by the level's spread (see tests/test_search_drift.c). */
 #include "config.h"
 
 #include <errno.h>
@@ -46,10 +57,13 @@
 struct sim_state {
 	struct tl_sim_model m;
 	gsl_rng *rng;
+	gsl_rng *knots;      /* drift > 0 only */
+	double knot0, knot1; /* the level at the last and the next knot */
+	double since;        /* readings since the last knot */
 };
 
 static const char sim_keys[] = "sd, quantum, spike_rate, spike_ns, ns_per_add, ns_per_mul, "
-				"ns_per_fma, ns_per_load, overhead, seed";
+				"ns_per_fma, ns_per_load, overhead, seed, drift, drift_every";
 
 /* The defaults, written once: the model's values and the two texts that
  * state them (tl_sim_describe and the backend's how) come from here. */
@@ -63,6 +77,8 @@ static const char sim_keys[] = "sd, quantum, spike_rate, spike_ns, ns_per_add, n
 #define SIM_NS_PER_LOAD 1.2
 #define SIM_OVERHEAD 20
 #define SIM_SEED 1
+#define SIM_DRIFT 0
+#define SIM_DRIFT_EVERY 1000
 #define SIM_TEXT(v) SIM_TEXT_(v)
 #define SIM_TEXT_(v) #v
 
@@ -78,6 +94,8 @@ void tl_sim_defaults(struct tl_sim_model *m)
 	m->ns_per_load = SIM_NS_PER_LOAD;
 	m->overhead = SIM_OVERHEAD;
 	m->seed = SIM_SEED;
+	m->drift = SIM_DRIFT;
+	m->drift_every = SIM_DRIFT_EVERY;
 }
 
 const char *tl_sim_describe(void)
@@ -88,7 +106,8 @@ const char *tl_sim_describe(void)
 	       "), spike_ns (" SIM_TEXT(SIM_SPIKE_NS) "), ns_per_add (" SIM_TEXT(SIM_NS_PER_ADD)
 	       "), ns_per_mul (" SIM_TEXT(SIM_NS_PER_MUL) "), ns_per_fma ("
 	       SIM_TEXT(SIM_NS_PER_FMA) "), ns_per_load (" SIM_TEXT(SIM_NS_PER_LOAD)
-	       "), overhead (" SIM_TEXT(SIM_OVERHEAD) "), seed (" SIM_TEXT(SIM_SEED) ")";
+	       "), overhead (" SIM_TEXT(SIM_OVERHEAD) "), seed (" SIM_TEXT(SIM_SEED)
+	       "), drift (" SIM_TEXT(SIM_DRIFT) "), drift_every (" SIM_TEXT(SIM_DRIFT_EVERY) ")";
 }
 
 static int sim_number(const char *key, const char *val, double lo, double hi, double *out,
@@ -153,6 +172,10 @@ static int sim_set(struct tl_sim_model *m, const char *key, const char *val, cha
 		return sim_number(key, val, 0.0, SIM_MAX_NS, &m->overhead, why, whylen);
 	if (strcmp(key, "seed") == 0)
 		return sim_seed(val, &m->seed, why, whylen);
+	if (strcmp(key, "drift") == 0)
+		return sim_number(key, val, 0.0, 0.5, &m->drift, why, whylen);
+	if (strcmp(key, "drift_every") == 0)
+		return sim_number(key, val, 1.0, SIM_MAX_NS, &m->drift_every, why, whylen);
 	tl_why(why, whylen, "sim: unknown key '%s': accepted keys are %s", key, sim_keys);
 	tl_suggest_append(why, whylen, key, sim_keys);
 	return -1;
@@ -190,7 +213,17 @@ double tl_sim_draw(const struct tl_sim_model *m, gsl_rng *rng, uint64_t adds)
 
 double tl_sim_draw_work(const struct tl_sim_model *m, gsl_rng *rng, double work_ns)
 {
-	double d = m->overhead + work_ns;
+	return tl_sim_draw_level(m, rng, work_ns, 1.0);
+}
+
+double tl_sim_knot(const struct tl_sim_model *m, double z)
+{
+	return fmin(fmax(1.0 + m->drift * z, 0.5), 1.5);
+}
+
+double tl_sim_draw_level(const struct tl_sim_model *m, gsl_rng *rng, double work_ns, double level)
+{
+	double d = (m->overhead + work_ns) * level;
 	double spike_u, phase_u;
 
 	/* Always draw all three so the sequence does not depend on the model. */
@@ -216,6 +249,15 @@ static int sim_open(struct tl_timer *t, const char *params, char *why, size_t wh
 	if (!s->rng)
 		tl_fail("out of memory (the simulator's random number generator)");
 	gsl_rng_set(s->rng, s->m.seed);
+	if (s->m.drift > 0) {
+		s->knots = gsl_rng_alloc(gsl_rng_mt19937);
+		if (!s->knots)
+			tl_fail("out of memory (the simulator's random number generator)");
+		/* its own stream: the readings' sequence is drift 0's */
+		gsl_rng_set(s->knots, (s->m.seed ^ 0x5bd1e995UL) & 0xffffffffUL);
+		s->knot0 = tl_sim_knot(&s->m, gsl_ran_gaussian_ziggurat(s->knots, 1.0));
+		s->knot1 = tl_sim_knot(&s->m, gsl_ran_gaussian_ziggurat(s->knots, 1.0));
+	}
 	t->state = s;
 	t->ns_per_unit = 1.0;
 	return 0;
@@ -227,33 +269,55 @@ static void sim_close(struct tl_timer *t)
 
 	if (s) {
 		gsl_rng_free(s->rng);
+		if (s->knots)
+			gsl_rng_free(s->knots);
 		free(s);
 	}
 	t->state = NULL;
 }
 
+/* The level for this reading, then one step along the wander. */
+static double sim_level(struct sim_state *s)
+{
+	double l;
+
+	if (!s->knots)
+		return 1.0;
+	l = s->knot0 + (s->knot1 - s->knot0) * s->since / s->m.drift_every;
+	if (++s->since >= s->m.drift_every) {
+		s->since = 0;
+		s->knot0 = s->knot1;
+		s->knot1 = tl_sim_knot(&s->m, gsl_ran_gaussian_ziggurat(s->knots, 1.0));
+	}
+	return l;
+}
+
+static double sim_reading(struct sim_state *s, double work_ns)
+{
+	return tl_sim_draw_level(&s->m, s->rng, work_ns, sim_level(s));
+}
+
 static double sim_time_empty(struct tl_timer *t)
 {
-	struct sim_state *s = t->state;
-	return tl_sim_draw(&s->m, s->rng, 0);
+	return sim_reading(t->state, 0);
 }
 
 static double sim_time_adds(struct tl_timer *t, uint64_t adds)
 {
 	struct sim_state *s = t->state;
-	return tl_sim_draw(&s->m, s->rng, adds);
+	return sim_reading(s, s->m.ns_per_add * (double)adds);
 }
 
 static double sim_time_muls(struct tl_timer *t, uint64_t muls)
 {
 	struct sim_state *s = t->state;
-	return tl_sim_draw_work(&s->m, s->rng, s->m.ns_per_mul * (double)muls);
+	return sim_reading(s, s->m.ns_per_mul * (double)muls);
 }
 
 static double sim_time_fmas(struct tl_timer *t, uint64_t fmas)
 {
 	struct sim_state *s = t->state;
-	return tl_sim_draw_work(&s->m, s->rng, s->m.ns_per_fma * (double)fmas);
+	return sim_reading(s, s->m.ns_per_fma * (double)fmas);
 }
 
 /* The cursor stays where it is: the sim reads no memory. */
@@ -261,7 +325,7 @@ static double sim_time_loads(struct tl_timer *t, const void **cursor, uint64_t l
 {
 	struct sim_state *s = t->state;
 	(void)cursor;
-	return tl_sim_draw_work(&s->m, s->rng, s->m.ns_per_load * (double)loads);
+	return sim_reading(s, s->m.ns_per_load * (double)loads);
 }
 
 /* The sim has no dependences to switch: an injected sample costs K + D

@@ -19,6 +19,11 @@ struct tl_sim_model {
 	double ns_per_load; /* true cost of one dependent load, ns (no caches) */
 	double overhead;    /* true t_e,std, ns */
 	unsigned long seed; /* mt19937 seed */
+	/* The level every reading is scaled by: 1 + drift N(0,1) at a knot
+	 * every drift_every readings, linear between knots (a core clock that
+	 * wanders); drift 0 is a steady clock. */
+	double drift;       /* relative sd of the level at each knot (0..0.5) */
+	double drift_every; /* readings from one knot to the next (>= 1) */
 };
 
 void tl_sim_defaults(struct tl_sim_model *m);
@@ -32,6 +37,14 @@ double tl_sim_draw(const struct tl_sim_model *m, gsl_rng *rng, uint64_t adds);
 
 /* One simulated reading whose kernel costs work_ns, in ns. */
 double tl_sim_draw_work(const struct tl_sim_model *m, gsl_rng *rng, double work_ns);
+
+/* One reading whose whole time (overhead and kernel) runs at `level`
+ * times its steady length, the noise and quantum as they are. */
+double tl_sim_draw_level(const struct tl_sim_model *m, gsl_rng *rng, double work_ns, double level);
+
+/* The level at a knot: 1 + drift z for a standard normal z, kept within
+ * [0.5, 1.5] so a large drift never reads a negative time. */
+double tl_sim_knot(const struct tl_sim_model *m, double z);
 
 /* One line: the model and its keys with defaults. */
 const char *tl_sim_describe(void);

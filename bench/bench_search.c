@@ -12,6 +12,7 @@
  * methods get the same parameters; fast measures n per evaluation too. */
 #include "config.h"
 
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -23,6 +24,7 @@
 #include "bench/flush.h"
 #include "bench/probe.h"
 #include "bench/runner.h"
+#include "bench/search_cell.h"
 #include "bench/search_engine.h"
 #include "bench/size.h"
 #include "bench/topology.h"
@@ -75,6 +77,7 @@ static void bench_cell(const char *backend, const char *flush_text, uint64_t byt
 	struct tl_search_params p;
 	struct tl_search_carry carry = {0};
 	struct tl_search_io io = { .measure = tl_search_engine_measure, .measure_ctx = &e,
+				   .measure_mix = tl_search_engine_measure_mix,
 				   .stop = &stop_flag, .now = tl_monotonic_s, .carry = &carry };
 	char why[TL_WHY_MAX];
 
@@ -135,6 +138,7 @@ static void sim_ratio(const struct sim_case *sc, unsigned q)
 		struct tl_search_params p;
 		struct tl_search_carry carry = {0};
 		struct tl_search_io io = {.measure = tl_search_engine_measure, .measure_ctx = &e,
+					 .measure_mix = tl_search_engine_measure_mix,
 					 .now = tl_monotonic_s, .carry = &carry};
 		struct tl_search_result ft, fd, pt, pd;
 		char id[160], why[TL_WHY_MAX];
@@ -226,6 +230,76 @@ static void sim_ratios(void)
 			sim_ratio(&cases[i], qs[k]);
 }
 
+/* One seed of the drift case through the engine, as `ticklab search` runs
+ * it (3 repeats): t_diff's median, interval, the repeats' span and
+ * whether the interval holds the steady clock's answer. */
+static void drift_seed(const char *sim, enum tl_tdiff_order order, unsigned seed, double want,
+		       unsigned *covered, unsigned *within2, double *err, double *meas)
+{
+	struct tl_search_plan plan;
+	struct tl_search_cell *cells;
+	char id[200];
+	const char *ids[1] = {id}, *fl[1] = {"0"};
+	uint64_t bytes[1] = {0};
+	double lo = INFINITY, hi = 0;
+
+	snprintf(id, sizeof id, "%s,seed=%u", sim, seed);
+	tl_search_plan_default(&plan);
+	plan.sp.order = order;
+	plan.sp.os = TL_OS_NONE;
+	plan.sp.n = 1000;
+	plan.sp.seed = seed;
+	tl_search_plan_set(&plan, ids, 1, fl, bytes, 1);
+	cells = tl_search_cells_new(&plan);
+	tl_search_run(&plan, cells, NULL);
+	const struct tl_search_stat *d = &cells[0].tdiff;
+
+	for (unsigned r = 0; r < cells[0].nrep; r++)
+		if (cells[0].rep[r].tdiff.converged) {
+			lo = fmin(lo, (double)cells[0].rep[r].tdiff.adds);
+			hi = fmax(hi, (double)cells[0].rep[r].tdiff.adds);
+		}
+	*covered += d->found >= 2 && d->lo <= want && want <= d->hi;
+	*within2 += d->found == d->ran && hi <= 2 * lo;
+	*err = d->found ? d->adds / want - 1 : NAN;
+	*meas = (double)d->measurements;
+	printf("    seed %2u %-11s t_diff %5.0f ADDs  %-16s repeats %4.0f..%-4.0f (%4.2fx)  %s\n", seed,
+	       tl_tdiff_order_name(order), d->adds,
+	       d->status == TL_STATUS_INTERVAL ? "" : tl_search_status_name(d->status), lo, hi,
+	       hi / lo, d->found >= 2 && d->lo <= want && want <= d->hi ? "covers" : "misses");
+	tl_search_cells_free(cells, 1);
+	tl_search_plan_free(&plan);
+}
+
+/* The drift sim: fast t_diff in the paper's order and interleaved over
+ * SIM_SEEDS seeds against the steady clock's closed form (q 80, n 1000,
+ * no filter: (Phi^-1(0.5^(1/(q n))) - Phi^-1(alpha)) sd / c). */
+static void sim_drift(void)
+{
+	static const char sim[] =
+		"sim:ns_per_add=1,overhead=60,sd=8,quantum=0,spike_rate=0,drift=0.03,drift_every=1000";
+	double want = (gsl_cdf_ugaussian_Pinv(pow(0.5, 1.0 / (80.0 * 1000.0))) -
+		       gsl_cdf_ugaussian_Pinv(0.05)) * 8.0;
+	static const enum tl_tdiff_order orders[] = {TL_TDIFF_PAPER, TL_TDIFF_INTERLEAVED};
+
+	printf("drift sim %s: fast t_diff, 3 repeats, n 1000, q 80, no filter; steady clock's "
+	       "answer %.1f ADDs\n", sim, want);
+	for (size_t o = 0; o < 2; o++) {
+		unsigned covered = 0, within2 = 0;
+		double err[SIM_SEEDS], meas[SIM_SEEDS], aerr[SIM_SEEDS];
+
+		for (unsigned seed = 1; seed <= SIM_SEEDS; seed++) {
+			drift_seed(sim, orders[o], seed, want, &covered, &within2, &err[seed - 1],
+				   &meas[seed - 1]);
+			aerr[seed - 1] = fabs(err[seed - 1]);
+		}
+		printf("  %-11s interval covers %u of %d seeds, repeats within 2x in %u of %d, median "
+		       "|error| %.0f %%, median t_diff measurements %.0f\n",
+		       tl_tdiff_order_name(orders[o]), covered, SIM_SEEDS, within2, SIM_SEEDS,
+		       100 * stats_median(aerr, SIM_SEEDS), stats_median(meas, SIM_SEEDS));
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct tl_topology topo;
@@ -236,6 +310,7 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	sim_ratios();
+	sim_drift();
 	/* --sim: the sim table alone (seconds, no real timer) */
 	if (argc > 1 && strcmp(argv[1], "--sim") == 0)
 		return 0;

@@ -267,14 +267,36 @@ static void append_note(char *note, size_t len, const char *text)
 	snprintf(note + at, len - at, "%s%s", at ? "; " : "", text);
 }
 
-/* t_diff starts at t_min; without one, at the steadiest point seen (the
- * note says so), so a backend with no t_min still gets a sensitivity. */
+/* Where t_diff starts: t_min; interleaved, t_min on a steady clock when
+ * it is known (on a wandering clock t_min moves with the wander from
+ * repeat to repeat, and so would everything measured from it); without
+ * either, the steadiest point seen (the note says which), so a backend
+ * with no t_min still gets a sensitivity. */
+static uint64_t tdiff_start(const struct tl_search_rep *rep, const struct tl_search_params *sp,
+			    char *text, size_t len)
+{
+	const struct tl_search_result *t = &rep->tmin;
+
+	text[0] = '\0';
+	/* a steady t_min within a fifth of t_min's is t_min's own noise */
+	if (sp->order == TL_TDIFF_INTERLEAVED && isfinite(t->steady_adds) && t->steady_adds >= 1 &&
+	    (!t->converged || t->steady_adds < 0.8 * (double)t->adds)) {
+		snprintf(text, len, "A0 from the steady-clock t_min, %.0f ADDs", t->steady_adds);
+		return (uint64_t)llround(t->steady_adds);
+	}
+	if (t->converged)
+		return t->adds;
+	snprintf(text, len, "A0 from %llu ADDs (lowest CV seen), no t_min",
+		 (unsigned long long)t->best_adds);
+	return t->best_adds;
+}
+
 static int rep_tdiff(struct tl_search_rep *rep, const struct tl_search_params *sp,
 		     const struct tl_search_io *io)
 {
-	uint64_t a0 = rep->tmin.converged ? rep->tmin.adds : rep->tmin.best_adds;
-	struct tl_search_params tp = *sp;
 	char text[96];
+	uint64_t a0 = tdiff_start(rep, sp, text, sizeof text);
+	struct tl_search_params tp = *sp;
 	int rc;
 
 	if (!a0) {
@@ -286,11 +308,8 @@ static int rep_tdiff(struct tl_search_rep *rep, const struct tl_search_params *s
 		tp.measurement_s = rep->tmin.measurement_s;
 	rc = tl_search_tdiff(&tp, io, a0, &rep->tdiff);
 	rep->done_tdiff = rc >= 0;
-	if (!rep->tmin.converged) {
-		snprintf(text, sizeof text, "A0 from %llu ADDs (lowest CV seen), no t_min",
-			 (unsigned long long)a0);
+	if (text[0])
 		append_note(rep->tdiff.note, sizeof rep->tdiff.note, text);
-	}
 	return rc;
 }
 
@@ -305,7 +324,8 @@ static int rep_search(const struct run_ctx *rc, struct tl_search_engine *e, unsi
 	/* t_min's sets near its answer are t_diff's model (counted in t_min) */
 	struct tl_search_carry carry = {0};
 	struct tl_search_io io = {tl_search_engine_measure, e, on_point, &here,
-				  rc->h ? rc->h->stop : NULL, tl_monotonic_s, &carry};
+				  rc->h ? rc->h->stop : NULL, tl_monotonic_s, &carry,
+				  tl_search_engine_measure_mix};
 	int st;
 
 	/* each repeat filters with its own seed: independent, still reproducible */

@@ -91,6 +91,15 @@ struct tl_search_stat {
 	/* t_min: the lowest CV each repeat saw and where (median over the
 	 * repeats; NaN unknown): the answer where none is found at eps */
 	double cv_floor, cv_floor_adds;
+	/* t_min: that floor in two parts (medians; NaN unknown): within
+	 * 100-reading chunks (the timer) and between them (the node's drift) */
+	double cv_within, cv_drift;
+	/* t_min on a steady clock, where each repeat's within-chunk CV curve
+	 * reaches eps (median of steady_found repeats; NaN none), and the
+	 * evaluated points around those crossings (lo 0: none failed below,
+	 * the value then K CV / eps from the nearest passing point) */
+	size_t steady_found;
+	double steady_adds, steady_lo, steady_hi;
 	double adds, ns;            /* median of the repeats that found it; NaN when none */
 	double lo, hi, lo_ns, hi_ns; /* its interval (see the man page) */
 	double bound_adds, bound_ns; /* none found: nothing below this (smallest bound) */
@@ -198,8 +207,16 @@ void tl_search_ratios(const struct tl_search_plan *p, struct tl_search_cell *cel
 /* The name for a plan with r repeats (what the JSON's interval_method says). */
 const char *tl_search_interval_method(unsigned r);
 
-/* "CV floor 1.2 % at 1000 ADDs (median of 3 repeats)"; empty when unknown. */
+/* "CV floor 1.2 % at 1000 ADDs (median of 3 repeats; within chunks 0.4 %,
+ * drift 1.1 %)"; empty when unknown. */
 void tl_search_cv_floor_text(char *buf, size_t len, const struct tl_search_stat *s);
+
+/* Where the paper's t_min (total CV) and the steady-clock one (within-chunk
+ * CV) differ: "t_min on a steady clock: 750 ADDs (within-chunk CV; ...),
+ * the paper's (total CV): ...; the level drifts 1.1 % between chunks,
+ * more than the timer's own 0.4 %: the node, not the timer, limits
+ * precision". Empty when they agree or either is unknown. */
+void tl_search_steady_text(char *buf, size_t len, const struct tl_search_stat *s);
 
 /* The status of a summarised metric (the one place that decides it). */
 enum tl_search_status tl_search_stat_status(const struct tl_search_stat *s);

@@ -89,6 +89,27 @@ int tl_search_engine_measure(void *ctx, uint64_t adds, bool empty, size_t n, dou
 	return 0;
 }
 
+int tl_search_engine_measure_mix(void *ctx, const uint64_t *adds, size_t n, double *out_ns)
+{
+	struct tl_search_engine *e = ctx;
+	size_t chunk = chunk_size(e);
+
+	grow(e, chunk < n ? chunk : n);
+	for (size_t done = 0; done < n;) {
+		size_t len = n - done < chunk ? n - done : chunk;
+
+		if (e->stop && atomic_load(e->stop))
+			return -1;
+		memcpy(e->adds, adds + done, len * sizeof *e->adds);
+		tl_measure(e->timer, e->flush, e->adds, len, e->raw);
+		for (size_t i = 0; i < len; i++)
+			out_ns[done + i] = e->raw[i] * e->timer->ns_per_unit;
+		e->measurements += len;
+		done += len;
+	}
+	return 0;
+}
+
 double tl_search_engine_overhead(struct tl_search_engine *e, size_t n)
 {
 	double *v = tl_xmalloc(n * sizeof(*v)), med = NAN;

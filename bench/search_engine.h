@@ -33,6 +33,10 @@ void tl_search_engine_free(struct tl_search_engine *e);
  * Returns 0, or -1 when stopped (out_ns then incomplete). */
 int tl_search_engine_measure(void *ctx, uint64_t adds, bool empty, size_t n, double *out_ns);
 
+/* The search's measure_mix: n measurements, the i-th of adds[i] ADDs, in
+ * that order in one pass (each flushed first, as every measurement). */
+int tl_search_engine_measure_mix(void *ctx, const uint64_t *adds, size_t n, double *out_ns);
+
 /* Seconds one flush of f takes (median of a few; 0 for size 0). */
 double tl_search_engine_flush_seconds(const struct tl_flush *f);
 

@@ -14,7 +14,8 @@
 #include "stats/stats.h"
 
 const char tl_search_param_names[] =
-	"method, eps, alpha, n, p, q, os-filter, tmin-step, tdiff-step, max-adds, budget, repeats, seed";
+	"method, eps, alpha, n, p, q, os-filter, tmin-step, tdiff-step, tdiff-order, max-adds, budget, "
+	"repeats, seed";
 
 static bool number(const char *text, double *v)
 {
@@ -69,6 +70,12 @@ int tl_search_plan_param(struct tl_search_plan *p, const char *name, const char 
 			return -1;
 		}
 		sp->method = (enum tl_search_method)m;
+	} else if (strcmp(name, "tdiff-order") == 0) {
+		if ((m = tl_tdiff_order_parse(text)) < 0) {
+			snprintf(why, whylen, "%s '%s' is unknown (accepted: interleaved, paper)", what, text);
+			return -1;
+		}
+		sp->order = (enum tl_tdiff_order)m;
 	} else if (strcmp(name, "os-filter") == 0) {
 		if ((m = stats_os_method_parse(text)) < 0 || m == TL_OS_CAUSE) {
 			snprintf(why, whylen, "%s '%s' is %s (accepted: iforest, iqr, none)", what, text,
@@ -149,9 +156,9 @@ void tl_search_plan_params_text(const struct tl_search_plan *p, char *buf, size_
 	const struct tl_search_params *sp = &p->sp;
 
 	snprintf(buf, len,
-		 "method=%s eps=%g alpha=%g n=%zu p=%u q=%u os-filter=%s max-adds=%.15g repeats=%u "
-		 "budget=%g",
-		 tl_search_method_name(sp->method), sp->eps, sp->alpha, sp->n, sp->p, sp->q,
+		 "method=%s tdiff-order=%s eps=%g alpha=%g n=%zu p=%u q=%u os-filter=%s max-adds=%.15g "
+		 "repeats=%u budget=%g",
+		 tl_search_method_name(sp->method), tl_tdiff_order_name(sp->order), sp->eps, sp->alpha, sp->n, sp->p, sp->q,
 		 stats_os_method_name(sp->os), (double)sp->max_adds, p->repeats, p->budget_s);
 }
 
@@ -161,8 +168,9 @@ void tl_search_plan_describe(const struct tl_search_plan *p, char *buf, size_t l
 
 	snprintf(buf, len,
 		 "method %s, eps %g, alpha %g, n %zu, p %u, q %u, os-filter %s, bound %.3g ADDs, "
-		 "budget %g s, repeats %u (interval %s)",
+		 "budget %g s, %u repeats (%s), t_diff %s",
 		 tl_search_method_name(sp->method), sp->eps, sp->alpha, sp->n, sp->p, sp->q,
 		 stats_os_method_name(sp->os), (double)sp->max_adds, p->budget_s, p->repeats,
-		 tl_search_interval_method(p->repeats));
+		 tl_search_interval_method(p->repeats),
+		 tl_tdiff_order_name(sp->order));
 }

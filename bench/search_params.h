@@ -11,7 +11,7 @@
 /* The names tl_search_plan_param takes, as a user would read them. */
 extern const char tl_search_param_names[];
 
-/* Sets parameter name ("eps", "alpha", "n", "p", "q", "method", "os-filter",
+/* Sets parameter name ("eps", "alpha", "n", "p", "q", "method", "tdiff-order", "os-filter",
  * "tmin-step", "tdiff-step", "max-adds", "budget", "repeats", "seed") from
  * text. what is how the user spelled it, for the message ("--eps", "eps").
  * 0, or -1 with why (p unchanged); an unknown name is -1 as well. */

@@ -190,7 +190,7 @@ static void add_reason(char *why, size_t len, const char *text)
 
 /* What the repeats saw that explains their disagreement. */
 static void causes(const struct tl_search_cell *c, unsigned nrep, int kind, double eps,
-		   struct tl_search_stat *st)
+		   bool mixed, struct tl_search_stat *st)
 {
 	double drift = NAN, cv = NAN;
 	size_t timed = 0;
@@ -214,6 +214,10 @@ static void causes(const struct tl_search_cell *c, unsigned nrep, int kind, doub
 			cv = fmin(isnan(cv) ? INFINITY : cv, rep->tmin.best_cv);
 		timed += done && res->out_of_time;
 	}
+	/* an interleaved t_diff took the level out of its pairs: the drift
+	 * is not what moved it */
+	if (isfinite(drift) && !tmin && mixed)
+		drift = NAN;
 	if (isfinite(drift)) {
 		snprintf(text, sizeof text, "the level drifts %.2g %% between chunks at the steadiest "
 					    "point, so each repeat sees another clock",
@@ -246,7 +250,7 @@ static void causes(const struct tl_search_cell *c, unsigned nrep, int kind, doub
 }
 
 static void check_unstable(const struct tl_search_cell *c, unsigned nrep, int kind, double eps,
-			   const double *xs, struct tl_search_stat *st)
+			   bool mixed, const double *xs, struct tl_search_stat *st)
 {
 	char text[160];
 	double lo = INFINITY, hi = 0;
@@ -267,19 +271,22 @@ static void check_unstable(const struct tl_search_cell *c, unsigned nrep, int ki
 		return;
 	}
 	st->unstable = true;
-	causes(c, nrep, kind, eps, st);
+	causes(c, nrep, kind, eps, mixed, st);
 }
 
 static void stat_summarise(const struct tl_search_plan *p, const struct tl_search_cell *c, int kind,
 			   struct tl_search_stat *st)
 {
-	double xs[256], ns[256], fcv[256], fadds[256];
-	size_t nf = 0;
+	double xs[256], ns[256], fcv[256], fadds[256], win[256], dri[256];
+	double sta[256], stl[256], sth[256];
+	size_t nf = 0, nw = 0, nd = 0;
 
 	memset(st, 0, sizeof(*st));
 	st->adds = st->ns = st->lo = st->hi = st->lo_ns = st->hi_ns = NAN;
 	st->bound_adds = st->bound_ns = st->span_lo = st->span_hi = NAN;
 	st->cv_floor = st->cv_floor_adds = NAN;
+	st->cv_within = st->cv_drift = NAN;
+	st->steady_adds = st->steady_lo = st->steady_hi = NAN;
 	st->planned = p->repeats;
 	for (unsigned r = 0; r < p->repeats && r < 256; r++) {
 		bool done;
@@ -291,6 +298,15 @@ static void stat_summarise(const struct tl_search_plan *p, const struct tl_searc
 		if (kind == 0 && isfinite(res->best_cv) && res->best_adds) {
 			fcv[nf] = res->best_cv;
 			fadds[nf++] = (double)res->best_adds;
+		}
+		if (kind == 0 && isfinite(res->cv_within))
+			win[nw++] = res->cv_within;
+		if (kind == 0 && isfinite(res->cv_drift))
+			dri[nd++] = res->cv_drift;
+		if (kind == 0 && isfinite(res->steady_adds)) {
+			sta[st->steady_found] = res->steady_adds;
+			stl[st->steady_found] = res->steady_lo;
+			sth[st->steady_found++] = res->steady_hi;
 		}
 		st->measurements += res->measurements;
 		st->seconds += res->seconds;
@@ -310,6 +326,18 @@ static void stat_summarise(const struct tl_search_plan *p, const struct tl_searc
 		st->cv_floor = stats_median(fcv, nf);
 		st->cv_floor_adds = stats_median(fadds, nf);
 	}
+	if (nw)
+		st->cv_within = stats_median(win, nw);
+	if (nd)
+		st->cv_drift = stats_median(dri, nd);
+	if (st->steady_found) {
+		st->steady_adds = stats_median(sta, st->steady_found);
+		st->steady_lo = st->steady_hi = sta[0];
+		for (size_t i = 0; i < st->steady_found; i++) {
+			st->steady_lo = fmin(st->steady_lo, stl[i]);
+			st->steady_hi = fmax(st->steady_hi, sth[i]);
+		}
+	}
 	/* a cell still to be searched again: what it shows is not its answer */
 	st->provisional = st->ran < st->planned &&
 			  (c->state == TL_CELL_WAITING || c->state == TL_CELL_RUNNING);
@@ -327,7 +355,7 @@ static void stat_summarise(const struct tl_search_plan *p, const struct tl_searc
 			st->hi_ns = st->hi * c->ns_per_add;
 		}
 	}
-	check_unstable(c, p->repeats, kind, p->sp.eps, xs, st);
+	check_unstable(c, p->repeats, kind, p->sp.eps, p->sp.order == TL_TDIFF_INTERLEAVED, xs, st);
 	st->status = tl_search_stat_status(st);
 }
 
@@ -338,8 +366,56 @@ void tl_search_cv_floor_text(char *buf, size_t len, const struct tl_search_stat 
 			buf[0] = '\0';
 		return;
 	}
-	snprintf(buf, len, "CV floor %.3g %% at %.0f ADDs (median of %zu repeat%s)", 100 * s->cv_floor,
-		 s->cv_floor_adds, s->ran, s->ran == 1 ? "" : "s");
+	if (isfinite(s->cv_within) && isfinite(s->cv_drift))
+		snprintf(buf, len,
+			 "CV floor %.3g %% at %.0f ADDs (median of %zu repeat%s; within chunks %.2g %%, "
+			 "drift %.2g %%)",
+			 100 * s->cv_floor, s->cv_floor_adds, s->ran, s->ran == 1 ? "" : "s",
+			 100 * s->cv_within, 100 * s->cv_drift);
+	else
+		snprintf(buf, len, "CV floor %.3g %% at %.0f ADDs (median of %zu repeat%s)",
+			 100 * s->cv_floor, s->cv_floor_adds, s->ran, s->ran == 1 ? "" : "s");
+}
+
+/* The steady clock's t_min says something of its own when the paper's
+ * has no interval, or lies well above it (a fifth: t_min's own noise). */
+static bool steady_differs(const struct tl_search_stat *s)
+{
+	if (!(s->steady_adds > 0))
+		return false;
+	if (s->status != TL_STATUS_INTERVAL && s->status != TL_STATUS_SINGLE)
+		return true;
+	return s->steady_adds < 0.8 * s->adds;
+}
+
+void tl_search_steady_text(char *buf, size_t len, const struct tl_search_stat *s)
+{
+	char paper[96], where[96];
+	size_t at;
+
+	if (len)
+		buf[0] = '\0';
+	if (!steady_differs(s))
+		return;
+	if (s->steady_lo > 0)
+		snprintf(where, sizeof where, "between the points %.0f and %.0f", s->steady_lo,
+			 s->steady_hi);
+	else
+		snprintf(where, sizeof where, "K CV / eps from the nearest passing point");
+	if (s->found)
+		snprintf(paper, sizeof paper, "%.0f ADDs (found in %zu of %zu)", s->adds, s->found, s->ran);
+	else
+		snprintf(paper, sizeof paper, "none found");
+	snprintf(buf, len,
+		 "t_min on a steady clock (within-chunk CV): %.0f ADDs (%s; %zu of %zu repeats); the "
+		 "paper's t_min (total CV): %s",
+		 s->steady_adds, where, s->steady_found, s->ran, paper);
+	at = strlen(buf);
+	if (isfinite(s->cv_drift) && isfinite(s->cv_within) && s->cv_drift > s->cv_within && at < len)
+		snprintf(buf + at, len - at,
+			 "; the level drifts %.2g %% between chunks, more than the timer's own %.2g %%: "
+			 "the node, not the timer, limits precision",
+			 100 * s->cv_drift, 100 * s->cv_within);
 }
 
 enum tl_search_status tl_search_stat_status(const struct tl_search_stat *s)
@@ -537,6 +613,9 @@ static void ratio_of(const struct tl_search_stat *ref, const struct tl_search_st
 /* t_min at a relaxed eps                                               */
 /* ------------------------------------------------------------------ */
 
+/* the widest relaxed t_min bracket (hi / lo) worth giving */
+#define RELAXED_BRACKET 4.0
+
 static void relaxed_side(const struct tl_search_plan *p, const struct tl_search_cell *c, double eps,
 			 struct tl_search_relaxed_side *out)
 {
@@ -598,6 +677,11 @@ static void relaxed_of(const struct tl_search_plan *p, const struct tl_search_ce
 	 * down to 0: that end of the ratio is open */
 	out->lo = out->ref.lo_ns / out->self.hi_ns;
 	out->hi = out->self.lo_ns > 0 ? out->ref.hi_ns / out->self.lo_ns : INFINITY;
+	/* a bracket wider than RELAXED_BRACKET says little the value does not;
+	 * it is not given (the text says why); one open above is a bound and
+	 * says so */
+	if (isfinite(out->hi) && !(out->hi <= RELAXED_BRACKET * out->lo))
+		out->lo = out->hi = NAN;
 }
 
 void tl_search_relaxed_side_text(char *buf, size_t len, const struct tl_search_relaxed_side *s)
@@ -612,9 +696,13 @@ void tl_search_relaxed_side_text(char *buf, size_t len, const struct tl_search_r
 		snprintf(of, sizeof of, ", found in %zu of %zu", s->found, s->ran);
 	else
 		snprintf(of, sizeof of, ", %zu of %zu repeats", s->found, s->ran);
-	if (s->lo > 0)
+	if (s->lo > 0 && s->hi <= RELAXED_BRACKET * s->lo)
 		snprintf(buf, len, "%.0f ADDs (%.3g ns; CV curve bracket %.0f-%.0f%s)", s->adds, s->ns,
 			 s->lo, s->hi, of);
+	else if (s->lo > 0)
+		snprintf(buf, len, "%.0f ADDs (%.3g ns; interpolated between points %.0fx apart, too "
+				   "far for a bracket%s)",
+			 s->adds, s->ns, s->hi / s->lo, of);
 	else
 		snprintf(buf, len, "%.0f ADDs (%.3g ns; bracket 0-%.0f: extrapolated below a first "
 				   "point that passed%s)",
@@ -624,7 +712,7 @@ void tl_search_relaxed_side_text(char *buf, size_t len, const struct tl_search_r
 void tl_search_relaxed_text(char *buf, size_t len, const struct tl_search_relaxed *r,
 			    const char *times)
 {
-	char a[160], b[160];
+	char a[240], b[240];
 
 	if (len)
 		buf[0] = '\0';
@@ -643,7 +731,10 @@ void tl_search_relaxed_text(char *buf, size_t len, const struct tl_search_relaxe
 	double lo = more ? r->lo : 1 / r->hi, hi = more ? r->hi : 1 / r->lo;
 	char range[64];
 
-	if (isfinite(hi) && lo > 0)
+	if (isnan(lo) && isnan(hi))
+		snprintf(range, sizeof range, "no bracket: the curves' points lie over %gx apart",
+			 RELAXED_BRACKET);
+	else if (isfinite(hi) && lo > 0)
 		snprintf(range, sizeof range, "bracket %.2g-%.2g%s", lo, hi, times);
 	else if (lo > 0)
 		snprintf(range, sizeof range, "bracket from %.2g%s, open above", lo, times);

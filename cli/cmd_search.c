@@ -39,7 +39,8 @@
 
 static const char usage_text[] =
 	"usage: ticklab search --backend LIST [--flush LIST] [--metric tmin,tdiff]\n"
-	"                      [--method fast|paper] [--eps E] [--alpha A] [-n N] [--p P]\n"
+	"                      [--method fast|paper] [--tdiff-order interleaved|paper]\n"
+	"                      [--eps E] [--alpha A] [-n N] [--p P]\n"
 	"                      [--q Q] [--tmin-step S] [--tdiff-step S] [--max-adds M]\n"
 	"                      [--os-filter iforest|iqr|none] [--reference ID] [--budget SEC]\n"
 	"                      [--repeats R] [--cpu C] [--seed S] [--json FILE|-]\n"
@@ -56,6 +57,9 @@ static const char usage_text[] =
 	"                       t_min, so t_min is always searched)\n"
 	"  -M, --method M       fast (model + confirmation, default) or paper (the\n"
 	"                       published algorithms: hours at large flushes)\n"
+	"      --tdiff-order O  interleaved (default: A0 and A1 alternate in one pass and\n"
+	"                       each block's level is taken out of both, so a clock that\n"
+	"                       wanders moves neither) or paper (A0's set, then A1's)\n"
 	"      --eps E          CV threshold (default 0.01)\n"
 	"      --alpha A        overlap threshold (default 0.05)\n"
 	"  -n, --samples N      measurements per candidate (default 10000, the paper's)\n"
@@ -95,12 +99,14 @@ enum {
 	OPT_MAX_ADDS,
 	OPT_REF,
 	OPT_BUDGET,
+	OPT_TDIFF_ORDER,
 };
 
 static const struct option longopts[] = {
 	CLI_SELECTION_LONGOPTS_NO_KERNEL,
 	{"metric", required_argument, NULL, 'm'},
 	{"method", required_argument, NULL, 'M'},
+	{"tdiff-order", required_argument, NULL, OPT_TDIFF_ORDER},
 	{"eps", required_argument, NULL, OPT_EPS},
 	{"alpha", required_argument, NULL, OPT_ALPHA},
 	{"samples", required_argument, NULL, 'n'},
@@ -205,6 +211,8 @@ static int search_option(void *st, int c, const char *arg, char *why, size_t why
 		return parse_metric(o, arg, why, whylen);
 	case 'M':
 		return tl_search_plan_param(&o->plan, "method", "--method", arg, why, whylen);
+	case OPT_TDIFF_ORDER:
+		return tl_search_plan_param(&o->plan, "tdiff-order", "--tdiff-order", arg, why, whylen);
 	case OPT_EPS:
 		return tl_search_plan_param(&o->plan, "eps", "--eps", arg, why, whylen);
 	case OPT_ALPHA:

@@ -69,6 +69,13 @@ static json_t *result_json(const struct tl_search_result *r, int kind,
 		tl_keys_set(j, result_k, "lowest_cv_adds", json_integer((json_int_t)r->best_adds));
 		tl_keys_num(j, result_k, "lowest_cv", r->best_cv);
 		tl_keys_num(j, result_k, "drift_at_lowest_cv", r->best_drift);
+		tl_keys_num(j, result_k, "cv_within", r->cv_within);
+		tl_keys_num(j, result_k, "cv_drift", r->cv_drift);
+		tl_keys_num(j, result_k, "steady_adds", r->steady_adds);
+		tl_keys_num(j, result_k, "steady_lo", r->steady_lo);
+		tl_keys_num(j, result_k, "steady_hi", r->steady_hi);
+	} else {
+		tl_keys_set(j, result_k, "order", json_string(tl_tdiff_order_name(r->order)));
 	}
 	tl_keys_set(j, result_k, "bound_adds", json_integer((json_int_t)r->bound_adds));
 	tl_keys_set(j, result_k, "out_of_time", json_boolean(r->out_of_time));
@@ -122,6 +129,14 @@ static json_t *metric_json(const struct tl_search_plan *p, const struct tl_searc
 		/* where no t_min exists at eps, how steady it got and where */
 		tl_keys_num(j, metric_k, "cv_floor", s->cv_floor);
 		tl_keys_num(j, metric_k, "cv_floor_adds", s->cv_floor_adds);
+		/* that floor in its parts, and t_min on a steady clock */
+		char steady[400];
+
+		tl_search_steady_text(steady, sizeof steady, s);
+		tl_keys_num(j, metric_k, "cv_within", s->cv_within);
+		tl_keys_num(j, metric_k, "cv_drift", s->cv_drift);
+		tl_keys_num(j, metric_k, "steady_adds", s->steady_adds);
+		tl_keys_set(j, metric_k, "steady_text", steady[0] ? json_string(steady) : json_null());
 	}
 	tl_keys_num(j, metric_k, "bound_adds", s->bound_adds);
 	tl_keys_num(j, metric_k, "bound_ns", s->bound_ns);
@@ -265,6 +280,7 @@ static json_t *params_json(const struct tl_search_plan *p)
 	json_t *j = tl_json_object();
 
 	tl_keys_set(j, params_k, "method", json_string(tl_search_method_name(sp->method)));
+	tl_keys_set(j, params_k, "tdiff_order", json_string(tl_tdiff_order_name(sp->order)));
 	tl_keys_num(j, params_k, "eps", sp->eps);
 	tl_keys_num(j, params_k, "alpha", sp->alpha);
 	tl_keys_set(j, params_k, "n", count(sp->n));
@@ -369,6 +385,12 @@ static int read_params(const struct reader *rd, const json_t *doc, struct tl_sea
 	if (m < 0)
 		return bad(rd, "params.method", "not fast or paper");
 	p->sp.method = (enum tl_search_method)m;
+	/* files from before the interleaved order measured in the paper's */
+	m = json_object_get(j, "tdiff_order") ? tl_tdiff_order_parse(text(j, params_k, "tdiff_order"))
+					      : TL_TDIFF_PAPER;
+	if (m < 0)
+		return bad(rd, "params.tdiff_order", "not interleaved or paper");
+	p->sp.order = (enum tl_tdiff_order)m;
 	m = stats_os_method_parse(text(j, params_k, "os_filter"));
 	if (m < 0)
 		return bad(rd, "params.os_filter", "not iforest, iqr or none");
@@ -501,6 +523,16 @@ static void read_result(const json_t *j, int kind, enum tl_search_method m,
 	r->best_adds = whole(j, result_k, "lowest_cv_adds", 0);
 	r->best_cv = num(j, result_k, "lowest_cv");
 	r->best_drift = num(j, result_k, "drift_at_lowest_cv");
+	r->cv_within = num(j, result_k, "cv_within");
+	r->cv_drift = num(j, result_k, "cv_drift");
+	r->steady_adds = num(j, result_k, "steady_adds");
+	r->steady_lo = num(j, result_k, "steady_lo");
+	r->steady_hi = num(j, result_k, "steady_hi");
+	if (kind == 1) {
+		int o = tl_tdiff_order_parse(text(j, result_k, "order"));
+
+		r->order = o < 0 ? TL_TDIFF_PAPER : (enum tl_tdiff_order)o;
+	}
 	r->bound_adds = whole(j, result_k, "bound_adds", 0);
 	r->out_of_time = flag(j, result_k, "out_of_time");
 	snprintf(r->note, sizeof r->note, "%s", text(j, result_k, "note"));

@@ -28,6 +28,7 @@ static const struct tl_key params[] = {
 	{"max_adds", TL_KEY_COUNT, NULL},     {"os_filter", TL_KEY_TEXT, NULL},
 	{"seed", TL_KEY_COUNT, NULL},         {"budget_seconds", TL_KEY_TIME, NULL},
 	{"repeats", TL_KEY_COUNT, NULL},      {"tdiff", TL_KEY_BOOL, NULL},
+	{"tdiff_order", TL_KEY_TEXT, NULL},
 };
 const struct tl_keys tl_search_params_keys = {"a search's params", KEYS(params), NULL, NULL};
 
@@ -46,6 +47,9 @@ static const struct tl_key result[] = {
 	{"lowest_cv", TL_KEY_REAL, NULL},      {"drift_at_lowest_cv", TL_KEY_SIGNED, NULL},
 	{"bound_adds", TL_KEY_COUNT, NULL},    {"out_of_time", TL_KEY_BOOL, NULL},
 	{"note", TL_KEY_TEXT, NULL},           {"points", TL_KEY_POINTS, NULL},
+	{"cv_within", TL_KEY_REAL, NULL},      {"cv_drift", TL_KEY_REAL, NULL},
+	{"steady_adds", TL_KEY_REAL, NULL},    {"steady_lo", TL_KEY_REAL, NULL},
+	{"steady_hi", TL_KEY_REAL, NULL},      {"order", TL_KEY_TEXT, NULL},
 };
 const struct tl_keys tl_search_result_keys = {"one search of a metric", KEYS(result), NULL, NULL};
 
@@ -66,6 +70,8 @@ static const struct tl_key metric[] = {
 	{"cv_floor", TL_KEY_REAL, NULL},      {"cv_floor_adds", TL_KEY_REAL, NULL},
 	{"bound_adds", TL_KEY_REAL, NULL},    {"bound_ns", TL_KEY_TIME, NULL},
 	{"note", TL_KEY_TEXT, NULL},          {"repeats", TL_KEY_LIST, &tl_search_result_keys},
+	{"cv_within", TL_KEY_REAL, NULL},     {"cv_drift", TL_KEY_REAL, NULL},
+	{"steady_adds", TL_KEY_REAL, NULL},   {"steady_text", TL_KEY_TEXT, NULL},
 };
 const struct tl_keys tl_search_metric_keys = {"a cell's metric", KEYS(metric),
 					      &tl_search_result_keys, found_of_ran};

@@ -53,7 +53,7 @@ int tl_search_markdown(FILE *f, const struct tl_search_plan *p, const struct tl_
 		return -1;
 	for (size_t i = 0; i < p->nbackends * p->nflush; i++) {
 		const struct tl_search_cell *c = &cells[i];
-		char npa[32], ta[32], ti[48], tn[32], da[32], di[48], dn[32], pr[400], se[400];
+		char npa[32], ta[32], ti[48], tn[32], da[32], di[48], dn[32], pr[800], se[800];
 
 		snprintf(npa, sizeof npa, "-");
 		if (isfinite(c->ns_per_add))

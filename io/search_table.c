@@ -119,6 +119,11 @@ void tl_search_cell_notes(const struct tl_search_plan *p, const struct tl_search
 			fn(ctx, c, text);
 		}
 	}
+	if (c->tmin.ran) {
+		tl_search_steady_text(text, sizeof text, &c->tmin);
+		if (text[0])
+			fn(ctx, c, text);
+	}
 	if (c->tdiff.unstable) {
 		snprintf(text, sizeof text, "t_diff UNSTABLE: %s", c->tdiff.why);
 		fn(ctx, c, text);
@@ -151,7 +156,7 @@ void tl_search_cell_ratio_notes(const struct tl_search_plan *p, const struct tl_
 				size_t i, const char *times, tl_search_reason_fn fn, void *ctx)
 {
 	const struct tl_search_cell *c = &cells[i];
-	char precise[400], sensitive[400], text[1100];
+	char precise[800], sensitive[800], text[1700];
 
 	if (c->b == p->ref || !c->tmin.ran)
 		return;

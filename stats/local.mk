@@ -1,6 +1,6 @@
 # stats/ files (see Makefile.am)
 # summaries, histograms, isolation forest, OS-noise filter
-libticklab_a_SOURCES += stats/stats.h stats/summary.c stats/dist.c stats/drift.c stats/lattice.c stats/iforest.c \
+libticklab_a_SOURCES += stats/stats.h stats/summary.c stats/dist.c stats/drift.c stats/level.c stats/lattice.c stats/iforest.c \
 	stats/osfilter.c stats/compare.h stats/compare.c \
 	stats/kernels.h stats/kernels.c stats/levels.h stats/levels.c
 check_PROGRAMS += tests/test_stats tests/test_stats_iforest
@@ -30,6 +30,10 @@ check_PROGRAMS += tests/test_search_coverage
 tests_test_search_coverage_SOURCES = tests/test_search_coverage.c tests/sim_derived.h tests/tap.h
 tests_test_search_coverage_LDADD = $(TL_LIBS)
 TESTS += tests/test_search_coverage
+check_PROGRAMS += tests/test_search_drift
+tests_test_search_drift_SOURCES = tests/test_search_drift.c tests/sim_derived.h tests/tap.h
+tests_test_search_drift_LDADD = $(TL_LIBS)
+TESTS += tests/test_search_drift
 # the chain fit and the memory ladder's step function
 check_PROGRAMS += tests/test_kernels_stats
 tests_test_kernels_stats_SOURCES = tests/test_kernels_stats.c tests/tap.h

@@ -33,6 +33,20 @@ const char *tl_search_method_name(enum tl_search_method m)
 	return m == TL_SEARCH_PAPER ? "paper" : "fast";
 }
 
+const char *tl_tdiff_order_name(enum tl_tdiff_order o)
+{
+	return o == TL_TDIFF_PAPER ? "paper" : "interleaved";
+}
+
+int tl_tdiff_order_parse(const char *text)
+{
+	if (strcmp(text, "interleaved") == 0)
+		return TL_TDIFF_INTERLEAVED;
+	if (strcmp(text, "paper") == 0)
+		return TL_TDIFF_PAPER;
+	return -1;
+}
+
 int tl_search_method_parse(const char *text)
 {
 	if (strcmp(text, "fast") == 0)
@@ -78,13 +92,19 @@ int srch_begin(struct tl_srch *s, const struct tl_search_params *p, const struct
 	r->predicted_adds = NAN;
 	r->best_cv = NAN;
 	r->best_drift = NAN;
+	r->order = p->order;
+	r->cv_within = r->cv_drift = NAN;
+	r->steady_adds = r->steady_lo = r->steady_hi = NAN;
 	if (params_check(p, r->note, sizeof(r->note)) != 0)
 		return -1;
 	s->cap = n;
 	s->raw = malloc(n * sizeof(double));
 	s->kept = malloc(n * sizeof(double));
 	s->kept2 = malloc(n * sizeof(double));
-	if (!s->raw || !s->kept || !s->kept2) {
+	s->raw2 = malloc(n * sizeof(double));
+	s->mix = malloc(2 * n * sizeof(double));
+	s->mix_adds = malloc(2 * n * sizeof(uint64_t));
+	if (!s->raw || !s->kept || !s->kept2 || !s->raw2 || !s->mix || !s->mix_adds) {
 		srch_end(s);
 		snprintf(r->note, sizeof(r->note), "out of memory for %zu measurements", n);
 		return -1;
@@ -97,7 +117,13 @@ void srch_end(struct tl_srch *s)
 	free(s->raw);
 	free(s->kept);
 	free(s->kept2);
-	s->raw = s->kept = s->kept2 = NULL;
+	free(s->raw2);
+	free(s->mix);
+	free(s->mix_adds);
+	free(s->within);
+	s->raw = s->kept = s->kept2 = s->raw2 = s->mix = NULL;
+	s->mix_adds = NULL;
+	s->within = NULL;
 	if (s->r)
 		s->r->measurement_s = s->fixed_s;
 	if (s->r)
@@ -155,32 +181,39 @@ static void learn_cost(struct tl_srch *s, double t_start, uint64_t adds, size_t 
 	s->fixed_s = per > 0 ? per : 0;
 }
 
-int srch_sample(struct tl_srch *s, uint64_t adds, size_t n, bool second, struct tl_point *pt)
+static void keep_within(struct tl_srch *s, uint64_t adds, double cv)
+{
+	if (!isfinite(cv))
+		return;
+	if (s->nwithin == s->capwithin) {
+		s->capwithin = s->capwithin ? 2 * s->capwithin : 64;
+		s->within = tl_xrealloc(s->within, s->capwithin, sizeof *s->within);
+	}
+	s->within[s->nwithin][0] = (double)adds;
+	s->within[s->nwithin++][1] = cv;
+}
+
+/* Filters raw[0..n) (measured at `adds`) into s->kept or s->kept2 and
+ * summarises them in pt; keeps the lowest CV seen. */
+static void digest(struct tl_srch *s, const double *raw, uint64_t adds, size_t n, bool second,
+		   struct tl_point *pt)
 {
 	double *dst = second ? s->kept2 : s->kept;
 	struct tl_analysis a;
 	size_t nk = 0;
-	double t_start = s->io->now ? s->io->now() : 0;
 
-	if (n > s->cap)
-		n = s->cap;
-	if (srch_stopped(s))
-		return 1;
-	if (s->io->measure(s->io->measure_ctx, adds, false, n, s->raw) != 0)
-		return 1;
-	s->r->measurements += n;
 	if (adds > s->hi_adds)
 		s->hi_adds = adds;
-	if (stats_analyse(s->raw, n, s->p->overhead_ns, s->p->os, s->p->seed, &a, dst, &nk) != 0)
+	if (stats_analyse(raw, n, s->p->overhead_ns, s->p->os, s->p->seed, &a, dst, &nk) != 0)
 		nk = 0;
 	pt->adds = adds;
 	pt->n = nk;
 	s->cut[second] = false;
 	if (nk && nk < n) {
-		double top = s->raw[0], kept_top = dst[0];
+		double top = raw[0], kept_top = dst[0];
 
 		for (size_t i = 1; i < n; i++)
-			top = fmax(top, s->raw[i]);
+			top = fmax(top, raw[i]);
 		for (size_t i = 1; i < nk; i++)
 			kept_top = fmax(kept_top, dst[i]);
 		s->cut[second] = top - s->p->overhead_ns > kept_top + 1e-9 * fabs(kept_top);
@@ -193,14 +226,81 @@ int srch_sample(struct tl_srch *s, uint64_t adds, size_t n, bool second, struct 
 	pt->kurtosis = nk >= 4 ? 3.0 + gsl_stats_kurtosis(dst, 1, nk) : 3.0;
 	if (!isfinite(pt->kurtosis))
 		pt->kurtosis = 3.0;
-	learn_cost(s, t_start, adds, n);
+	stats_cv_split(dst, nk, TL_DRIFT_CHUNK, &pt->cv_within, &pt->cv_drift);
+	if (s->kind == TL_SEARCH_TMIN)
+		keep_within(s, adds, pt->cv_within);
 	if (pt->cv < s->cv_floor) {
 		s->cv_floor = pt->cv;
 		s->cv_floor_adds = adds;
 		s->r->best_adds = adds;
 		s->r->best_cv = pt->cv;
 		s->r->best_drift = a.drift.drifts ? a.drift.rel_sd : NAN;
+		s->r->cv_within = pt->cv_within;
+		s->r->cv_drift = pt->cv_drift;
 	}
+}
+
+int srch_sample(struct tl_srch *s, uint64_t adds, size_t n, bool second, struct tl_point *pt)
+{
+	double t_start = s->io->now ? s->io->now() : 0;
+
+	if (n > s->cap)
+		n = s->cap;
+	if (srch_stopped(s))
+		return 1;
+	if (s->io->measure(s->io->measure_ctx, adds, false, n, s->raw) != 0)
+		return 1;
+	s->r->measurements += n;
+	digest(s, s->raw, adds, n, second, pt);
+	learn_cost(s, t_start, adds, n);
+	return 0;
+}
+
+/* n readings of a0 and of a1 alternating in one pass, into s->raw (A0)
+ * and s->raw2 (A1). 0, or 1 stopped. */
+static int measure_mixed(struct tl_srch *s, uint64_t a0, uint64_t a1, size_t n)
+{
+	const struct tl_search_io *io = s->io;
+
+	for (size_t i = 0; i < n; i++) {
+		s->mix_adds[2 * i] = a0;
+		s->mix_adds[2 * i + 1] = a1;
+	}
+	if (io->measure_mix) {
+		if (io->measure_mix(io->measure_ctx, s->mix_adds, 2 * n, s->mix) != 0)
+			return 1;
+	} else {
+		for (size_t i = 0; i < 2 * n; i++)
+			if (io->measure(io->measure_ctx, s->mix_adds[i], false, 1, &s->mix[i]) != 0)
+				return 1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		s->raw[i] = s->mix[2 * i];
+		s->raw2[i] = s->mix[2 * i + 1];
+	}
+	return 0;
+}
+
+int srch_pair_mixed(struct tl_srch *s, uint64_t a0, uint64_t a1, size_t n, double *overlap,
+		    size_t *n0, size_t *n1)
+{
+	struct tl_point p0, p1;
+	double t_start = s->io->now ? s->io->now() : 0;
+
+	if (n > s->cap)
+		n = s->cap;
+	if (a1 > a0 && a1 - a0 > s->hi_delta)
+		s->hi_delta = a1 - a0;
+	if (srch_stopped(s) || measure_mixed(s, a0, a1, n) != 0)
+		return 1;
+	s->r->measurements += 2 * n;
+	stats_level_align(s->raw, s->raw2, n, TL_TDIFF_LEVEL_BLOCK, s->p->resolution_ns, NULL);
+	digest(s, s->raw, a0, n, false, &p0);
+	digest(s, s->raw2, a1, n, true, &p1);
+	learn_cost(s, t_start, (a0 + a1) / 2, 2 * n);
+	*n0 = p0.n;
+	*n1 = p1.n;
+	*overlap = (p0.n && p1.n) ? stats_overlap(s->kept, p0.n, s->kept2, p1.n) : 1.0;
 	return 0;
 }
 
@@ -291,6 +391,18 @@ static void finish_note(struct tl_search_result *r, enum tl_search_kind kind)
 			 len ? "; " : "", 100.0 * r->best_drift);
 }
 
+/* t_min on a steady clock, from the within-chunk CVs; and the CV parts at
+ * the answer itself when there is one (a t_min converged at K has its CV
+ * there, not at the lowest CV seen). */
+static void steady_tmin(struct tl_srch *s)
+{
+	struct tl_search_result *r = s->r;
+
+	if (!tl_search_cv_crossing((const double (*)[2])s->within, s->nwithin, s->p->eps,
+				   &r->steady_adds, &r->steady_lo, &r->steady_hi))
+		r->steady_adds = r->steady_lo = r->steady_hi = NAN;
+}
+
 /* kind 0: t_min; kind 1: t_diff from A0 = tmin_adds. */
 static int search_run(const struct tl_search_params *p, const struct tl_search_io *io,
 		      enum tl_search_kind kind,
@@ -308,10 +420,13 @@ static int search_run(const struct tl_search_params *p, const struct tl_search_i
 	}
 	if (srch_begin(&s, p, io, r, n) != 0)
 		return -1;
+	s.kind = kind;
 	if (kind == TL_SEARCH_TMIN)
 		rc = paper ? search_paper_tmin(&s) : search_fast_tmin(&s);
 	else
 		rc = paper ? search_paper_tdiff(&s, tmin_adds) : search_fast_tdiff(&s, tmin_adds);
+	if (kind == TL_SEARCH_TMIN && s.nwithin)
+		steady_tmin(&s);
 	if (!r->converged) {
 		r->bound_adds = kind == TL_SEARCH_TMIN ? s.hi_adds : s.hi_delta;
 		r->out_of_time = r->out_of_time || (rc == 0 && srch_out_of_time(&s));

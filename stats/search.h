@@ -17,6 +17,17 @@ typedef int (*tl_measure_fn)(void *ctx, uint64_t adds, bool empty, size_t n, dou
 
 enum tl_search_method { TL_SEARCH_FAST, TL_SEARCH_PAPER };
 
+/* How t_diff's two sets are measured. interleaved: A0 and A1 alternate in
+ * one pass and each block's level is taken out of both (stats_level_align),
+ * so a clock that wanders moves both alike and not the answer; paper: A0's
+ * n measurements, then A1's, as Algorithm 2 is published, so a level that
+ * moves between the sets moves the answer. */
+enum tl_tdiff_order { TL_TDIFF_INTERLEAVED, TL_TDIFF_PAPER };
+/* pairs per level block of an interleaved pass: 64 readings, short against
+ * a VM's clock wander, long enough that a block's level is known to about
+ * a tenth of the noise */
+#define TL_TDIFF_LEVEL_BLOCK 32
+
 struct tl_search_params {
 	enum tl_search_method method;
 	double eps;            /* CV threshold, 0.01 */
@@ -42,6 +53,7 @@ struct tl_search_params {
 	 * timer reads; 0 unknown), the time limit's forecast before the search
 	 * has timed an evaluation of its own */
 	double measurement_s;
+	enum tl_tdiff_order order; /* t_diff's; interleaved by default */
 };
 
 void tl_search_params_default(struct tl_search_params *p);
@@ -73,6 +85,15 @@ struct tl_search_result {
 	 * and a ratio against it becomes a bound instead of a blank. */
 	uint64_t bound_adds;
 	bool out_of_time;      /* the fast method's time limit ended it */
+	enum tl_tdiff_order order; /* t_diff: how its sets were measured */
+	/* t_min: best_cv (the steadiest point's CV) in its two parts, within
+	 * 100-reading chunks (the timer's noise) and between them (the level
+	 * moving: the node); NaN unknown */
+	double cv_within, cv_drift;
+	/* t_min on a steady clock: where the within-chunk CV curve reaches eps
+	 * (tl_search_cv_crossing over every evaluated point), with the points
+	 * around it; NaN when the curve never reaches eps */
+	double steady_adds, steady_lo, steady_hi;
 };
 
 /* Which answer a point or result belongs to; also the index of its
@@ -102,6 +123,9 @@ struct tl_search_carry {
 	uint64_t adds[TL_SEARCH_CARRY_SETS]; /* K each set was measured at */
 	size_t n[TL_SEARCH_CARRY_SETS];      /* readings kept by the filters */
 	bool cut[TL_SEARCH_CARRY_SETS];      /* the filter removed its top */
+	/* the set's level moved between its chunks beyond its noise
+	 * (stats_cv_split's drift part over a third of the within part) */
+	bool moved[TL_SEARCH_CARRY_SETS];
 	double *x[TL_SEARCH_CARRY_SETS];     /* owned, n[i] filtered readings (ns) */
 	size_t size[TL_SEARCH_CARRY_SETS];   /* allocated length of x[i] */
 	/* t_min's model found no growth of the spread with t over its points:
@@ -127,6 +151,9 @@ struct tl_search_io {
 	/* may be NULL: a fast t_min fills it, a fast t_diff from (about) the
 	 * same t_min reads it; any t_min search empties it first */
 	struct tl_search_carry *carry;
+	/* may be NULL: n measurements, the i-th of adds[i] ADDs, in one pass in
+	 * that order (interleaved t_diff); without it each is measured alone */
+	int (*measure_mix)(void *ctx, const uint64_t *adds, size_t n, double *out_ns);
 };
 
 /* Both return 0 when the search ended (see r->converged), 1 when the stop
@@ -139,6 +166,10 @@ int tl_search_tdiff(const struct tl_search_params *p, const struct tl_search_io 
 		    uint64_t tmin_adds, struct tl_search_result *r);
 
 const char *tl_search_method_name(enum tl_search_method m);
+/* "interleaved" | "paper" */
+const char *tl_tdiff_order_name(enum tl_tdiff_order o);
+/* the name -> order; -1 when unknown */
+int tl_tdiff_order_parse(const char *text);
 /* "fast" | "paper" -> method; -1 when unknown. */
 int tl_search_method_parse(const char *text);
 

@@ -12,7 +12,15 @@ struct tl_srch {
 	double *raw;   /* one evaluation's measurements */
 	double *kept;  /* what survives filter_cost + filter_os */
 	double *kept2; /* the second sample of a pair */
+	double *raw2;  /* an interleaved pass's A1 readings */
+	double *mix;   /* an interleaved pass's readings in time order (2 cap) */
+	uint64_t *mix_adds;
 	size_t cap;
+	/* t_min: every evaluated (K, within-chunk CV), for the steady-clock
+	 * t_min (tl_search_cv_crossing) */
+	double (*within)[2];
+	size_t nwithin, capwithin;
+	enum tl_search_kind kind;
 	double t0;
 	double cv_floor; /* lowest CV seen (t_min), for "did not converge" */
 	uint64_t cv_floor_adds;
@@ -32,6 +40,7 @@ struct tl_point {
 	size_t n;          /* kept */
 	double mean, sd, cv;
 	double kurtosis;   /* non-excess (normal: 3) */
+	double cv_within, cv_drift; /* stats_cv_split of the kept readings */
 };
 
 int srch_begin(struct tl_srch *s, const struct tl_search_params *p, const struct tl_search_io *io,
@@ -61,6 +70,10 @@ int srch_pair(struct tl_srch *s, uint64_t a0, uint64_t a1, size_t n, double *ove
  * *n0 = *n1. 0, or 1 stopped. */
 int srch_chain(struct tl_srch *s, uint64_t a1, uint64_t delta, size_t n, size_t *n0, size_t *n1,
 	       double *overlap);
+/* srch_pair with A0 and A1 alternating in one pass and each block's level
+ * taken out of both (stats_level_align): 2 n measurements. */
+int srch_pair_mixed(struct tl_srch *s, uint64_t a0, uint64_t a1, size_t n, double *overlap,
+		    size_t *n0, size_t *n1);
 void srch_observe(struct tl_srch *s, enum tl_search_kind kind, uint64_t x, double y);
 /* Writes adds, ns, stat, on_floor for a t_min or a t_diff. */
 void srch_answer(struct tl_srch *s, enum tl_search_kind kind, uint64_t adds, double stat);

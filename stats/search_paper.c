@@ -14,6 +14,9 @@
  * - Algorithm 2 measures the pair with N measurements each, filters each
  *   with filter_cost and filter_os, and accepts a delta when all q pairs
  *   have overlap <= alpha; r->stat is the largest overlap of the q pairs.
+ *   The paper measures A0's N, then A1's (order paper); by default the
+ *   two alternate in one pass and each block's level is taken out of both
+ *   (order interleaved, stats_level_align), the criterion unchanged.
  * - The bound: a candidate above max_adds (t_min), or a pair whose A1 would
  *   exceed it (t_diff), ends the search with converged = false. */
 #include "config.h"
@@ -94,8 +97,10 @@ static int tdiff_point(struct tl_srch *s, uint64_t tmin, uint64_t d, double *wor
 		double ov;
 		size_t n0, n1;
 
-		if (srch_pair(s, tmin + (uint64_t)(i - 1) * d, tmin + (uint64_t)i * d, p->n, &ov, &n0,
-			      &n1) != 0)
+		uint64_t a0 = tmin + (uint64_t)(i - 1) * d, a1 = tmin + (uint64_t)i * d;
+
+		if ((p->order == TL_TDIFF_PAPER ? srch_pair : srch_pair_mixed)(s, a0, a1, p->n, &ov, &n0,
+									      &n1) != 0)
 			return -1;
 		if (ov > *worst)
 			*worst = ov;

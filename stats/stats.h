@@ -56,6 +56,21 @@ struct tl_drift {
  * chunk is left out). */
 void stats_drift(const double *x, size_t n, size_t chunk, struct tl_drift *d);
 
+/* --- A moving level in two readings (stats/level.c) --- */
+/* a[i] and b[i] were measured together (alternately, in one pass): per
+ * block of `block` pairs, the level both sides moved by is taken out of
+ * both, shrunk by the share of its spread that noise explains; a level
+ * whose blocks spread less than 4x what noise gives them is left alone.
+ * step > 0: shifts are whole multiples of it (a clock's grid). *moved
+ * (may be NULL) gets the sd of the shifts taken out, in the readings'
+ * unit. n below two blocks: left as it is. */
+void stats_level_align(double *a, double *b, size_t n, size_t block, double step, double *moved);
+/* CV of x (time order) in two parts: *within from the spread inside
+ * consecutive chunks of `chunk`, *drift from the chunk means' spread
+ * beyond what that noise gives them (0 when none). Fewer than two chunks:
+ * *within is the whole CV and *drift NaN; a mean <= 0: both NaN. */
+void stats_cv_split(const double *x, size_t n, size_t chunk, double *within, double *drift);
+
 /* --- OS-noise filter --- */
 /* TL_OS_CAUSE: the samples with a measured cause (bench/noise.h) are taken
  * out before the statistics, which then filter as TL_OS_NONE does. */

@@ -49,6 +49,23 @@ static void test_crossing(void)
 	ok(tl_search_cv_crossing(NULL, 0, 0.01, &a, &lo, &hi) == 0, "no points: none");
 }
 
+/* A bracket wider than 4x is not given as one: a side whose points
+ * around the crossing lie 6x apart says so instead, one 3x apart gives
+ * its bracket. */
+static void test_wide_bracket(void)
+{
+	struct tl_search_relaxed_side sd = {.ran = 3, .found = 3, .adds = 4883, .ns = 1465,
+					    .lo = 1000, .hi = 6000};
+	char text[240];
+
+	tl_search_relaxed_side_text(text, sizeof text, &sd);
+	ok(!strstr(text, "bracket 1000") && strstr(text, "6x apart, too far for a bracket"),
+	   "a side's points 6x apart give no bracket ('%s')", text);
+	sd.hi = 3000;
+	tl_search_relaxed_side_text(text, sizeof text, &sd);
+	ok(strstr(text, "CV curve bracket 1000-3000") != NULL, "3x apart: the bracket ('%s')", text);
+}
+
 /* A ratio at eps adds nothing after it, whatever the buffer held before
  * (the TUI's sentence once showed the stack's bytes after it). */
 static void test_describe_clean(void)
@@ -130,6 +147,7 @@ int main(void)
 	struct tally t = {0};
 
 	test_crossing();
+	test_wide_bracket();
 	test_describe_clean();
 	for (unsigned seed = 1; seed <= SEEDS; seed++)
 		one_seed(seed, &t);

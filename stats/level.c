@@ -1,0 +1,155 @@
+/* Two readings of a level that moves while a set is measured.
+ *
+ * stats_level_align: A0 and A1 of Algorithm 2 measured alternately in one
+ * pass see the same clock, block by block. What the block's level moved
+ * both by is taken out of both, so the overlap compares A0 with A1 as a
+ * steady clock would show them; the paper's criterion is then applied to
+ * the aligned sets unchanged. Each block's shift is the interquartile mean
+ * of its readings less the pass's, averaged over the two sides (spikes
+ * leave an interquartile mean alone; on a coarse clock it moves smoothly
+ * where a median jumps a whole step). An estimated shift carries noise of
+ * its own, so the shifts are shrunk by the share of their spread that
+ * noise explains (James-Stein), and a level that stays within noise is
+ * left as it is.
+ *
+ * stats_cv_split: a set's CV in two parts, the spread within consecutive
+ * chunks (the timer and its noise) and the spread of the chunks' means
+ * beyond what that noise gives them (the level moving: the node). */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+
+#include "base/xalloc.h"
+#include "stats/stats.h"
+
+/* shifts are taken out only when their spread passes this many times
+ * what noise alone gives them */
+#define ALIGN_GATE 4.0
+
+/* Mean of the middle half of x[0..n) (sorted in buf). */
+static double iq_mean(const double *x, size_t n, double *buf)
+{
+	size_t lo, hi;
+	double s = 0;
+
+	memcpy(buf, x, n * sizeof *buf);
+	gsl_sort(buf, 1, n);
+	lo = n / 4;
+	hi = n - n / 4;
+	if (hi <= lo)
+		return buf[n / 2];
+	for (size_t i = lo; i < hi; i++)
+		s += buf[i];
+	return s / (double)(hi - lo);
+}
+
+/* Blocks of `block` pairs; a trailing part shorter than half a block joins
+ * the last whole one. */
+static size_t block_count(size_t n, size_t block)
+{
+	size_t k = n / block;
+
+	if (k == 0)
+		return 1;
+	return n - k * block >= block / 2 ? k + 1 : k;
+}
+
+static void block_range(size_t b, size_t k, size_t n, size_t block, size_t *from, size_t *to)
+{
+	*from = b * block;
+	*to = b + 1 == k ? n : *from + block;
+}
+
+void stats_level_align(double *a, double *b, size_t n, size_t block, double step, double *moved)
+{
+	size_t k, from, to;
+	double *buf, *shift, *res, ia, ib, noise, spread, keep;
+
+	if (moved)
+		*moved = 0;
+	if (block < 4 || n < 2 * block)
+		return;
+	k = block_count(n, block);
+	buf = tl_xmalloc(2 * n * sizeof *buf);
+	res = tl_xmalloc(2 * n * sizeof *res);
+	shift = tl_xmalloc(k * sizeof *shift);
+	ia = iq_mean(a, n, buf);
+	ib = iq_mean(b, n, buf);
+	for (size_t j = 0; j < k; j++) {
+		double sa, sb;
+
+		block_range(j, k, n, block, &from, &to);
+		sa = iq_mean(a + from, to - from, buf);
+		sb = iq_mean(b + from, to - from, buf);
+		shift[j] = 0.5 * ((sa - ia) + (sb - ib));
+		for (size_t i = from; i < to; i++) {
+			res[2 * i] = a[i] - sa;
+			res[2 * i + 1] = b[i] - sb;
+		}
+	}
+	/* within-block scale from the residuals' interquartile range (spikes
+	 * would inflate a plain sd); an interquartile mean of m normal readings
+	 * varies by about 1.2 sd^2 / m, halved by averaging the two sides */
+	gsl_sort(res, 1, 2 * n);
+	double sd_w = (stats_quantile_sorted(res, 2 * n, 0.75) - stats_quantile_sorted(res, 2 * n, 0.25)) / 1.349;
+
+	noise = 0.6 * sd_w * sd_w / (double)block;
+	spread = k >= 2 ? gsl_stats_variance_m(shift, 1, k, 0.0) : 0;
+	/* nine blocks of pure noise spread beyond 4x their expected variance
+	 * about once in ten thousand: below that the level held still, and a
+	 * correction would only add its own noise (and, on a coarse clock,
+	 * break the ties with max(A0) that Algorithm 2 counts on) */
+	keep = spread > ALIGN_GATE * noise ? 1.0 - noise / spread : 0.0;
+	for (size_t j = 0; j < k && keep > 0; j++) {
+		double sh = keep * shift[j];
+
+		/* a clock of step q reads on a grid: shifts of whole steps keep
+		 * every reading on it */
+		if (step > 0)
+			sh = step * round(sh / step);
+		block_range(j, k, n, block, &from, &to);
+		for (size_t i = from; i < to; i++) {
+			a[i] -= sh;
+			b[i] -= sh;
+		}
+	}
+	if (moved)
+		*moved = keep * sqrt(spread);
+	free(buf);
+	free(res);
+	free(shift);
+}
+
+void stats_cv_split(const double *x, size_t n, size_t chunk, double *within, double *drift)
+{
+	size_t k = chunk ? n / chunk : 0;
+	double mean, w = 0, *m;
+
+	*within = *drift = NAN;
+	if (n < 2)
+		return;
+	mean = gsl_stats_mean(x, 1, n);
+	if (!(mean > 0))
+		return;
+	if (k < 2 || chunk < 2) {
+		*within = gsl_stats_sd_m(x, 1, n, mean) / mean;
+		return;
+	}
+	m = tl_xmalloc(k * sizeof *m);
+	for (size_t c = 0; c < k; c++) {
+		m[c] = gsl_stats_mean(x + c * chunk, 1, chunk);
+		w += gsl_stats_variance_m(x + c * chunk, 1, chunk, m[c]);
+	}
+	w /= (double)k;
+	/* a chunk mean carries w / chunk of the noise; what is beyond it moved */
+	double between = gsl_stats_variance(m, 1, k) - w / (double)chunk;
+
+	*within = sqrt(w) / mean;
+	*drift = sqrt(between > 0 ? between : 0) / mean;
+	free(m);
+}
