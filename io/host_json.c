@@ -229,6 +229,26 @@ static void range_at(const json_t *l, struct tl_memory_level *m)
 	}
 }
 
+/* The chase's ladder: what sizing reads past a level that is not one of
+ * its own (tl_levels_sizing), so a report labels sizes as the run did. */
+static void chase_points_at(const json_t *host, struct tl_levels *lv)
+{
+	const json_t *pts = json_object_get(host, "memory_levels_chase"), *pt;
+	size_t i;
+
+	lv->npoints = 0;
+	json_array_foreach(pts, i, pt) {
+		double b = json_number_value(json_object_get(pt, "bytes"));
+		double ns = json_number_value(json_object_get(pt, "ns_per_load"));
+
+		if (lv->npoints == STATS_LEVELS_MAX_POINTS || !(b > 0) || !(ns > 0) ||
+		    (lv->npoints && b <= lv->bytes[lv->npoints - 1]))
+			break;
+		lv->bytes[lv->npoints] = b;
+		lv->ns[lv->npoints++] = ns;
+	}
+}
+
 bool tl_host_json_levels(const json_t *host, struct tl_levels *lv)
 {
 	const json_t *levels = json_object_get(host, "memory_levels"), *l;
@@ -259,6 +279,7 @@ bool tl_host_json_levels(const json_t *host, struct tl_levels *lv)
 	}
 	lv->measured = lv->nlevels > 0 &&
 		       !json_is_false(json_object_get(host, "memory_levels_measured"));
+	chase_points_at(host, lv);
 	{
 		const char *src = json_string_value(json_object_get(host, "caches_source"));
 

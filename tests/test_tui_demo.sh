@@ -87,8 +87,22 @@ keys Up
 wait_for 'kernel ▲ empty ▼' 5 && wait_for 'min < 0: centred on 0|min < 0: t_e,std is taken off' 5
 ok $? "on empty the note says it is centred on 0"
 keys '?'
-wait_for 'Help: Live' 5 && shows '\+N> +N samples above p99' && shows 'min < 0 +t_e,std varies more'
+# the glossary's words (tui/glossary.def), one sentence each, below the
+# keys: paged with Down until both have shown
+wait_for 'Help: Live' 5
+seen_n=1 seen_min=1
+for page in 1 2 3 4 5 6; do
+	shows '\+N> +N samples lie above p99' && seen_n=0
+	shows 'min < 0 +t_e,std was taken off' && seen_min=0
+	[ $seen_n -eq 0 ] && [ $seen_min -eq 0 ] && break
+	keys Space
+	sleep 0.3
+	screen >"$W/screen" 2>/dev/null
+done
+[ $seen_n -eq 0 ] && [ $seen_min -eq 0 ] || show
+[ $seen_n -eq 0 ] && [ $seen_min -eq 0 ]
 ok $? "Live's help explains +N> and min < 0"
+keys Escape
 keys x
 
 # ---- the drift line fits its column; +N> has a legend ------------------

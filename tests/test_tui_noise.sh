@@ -49,7 +49,7 @@ screen = open(sys.argv[2]).read().splitlines()
 axis = [l for l in screen if re.match(r"^-?[0-9.]+ [num]?s ", l)]
 if not axis:
     print("no axis row"); sys.exit(1)
-m = re.search(r"(-?[0-9.]+) (ns|us|ms) (?:\+[0-9]+> *)?(?:([0-9]+) caused \^|([0-9]+)\^)?\s*$", axis[0])
+m = re.search(r"(-?[0-9.]+) (ns|us|ms) +(?:\+[0-9]+> *)?(?:([0-9]+) caused \^|([0-9]+)\^)?\s*$", axis[0])
 if not m:
     print("axis row %r" % axis[0]); sys.exit(1)
 hi = float(m.group(1)) * {"ns": 1, "us": 1e3, "ms": 1e6}[m.group(2)]
