@@ -313,6 +313,14 @@ json_t *tl_fleet_partial_to_json(const struct tl_fleet *fl)
 /* Judging                                                              */
 /* ------------------------------------------------------------------ */
 
+/* The numbers are io/fleet.h's; a test holds them equal. */
+const char tl_fleet_rule[] =
+	"a figure stands out at |robust z| > 5 in its bad direction; add:2000 samples when "
+	"told apart from the others' (KS D > 0.25, p < 0.001; each node weighing at most the "
+	"median node's sample count) and their median lies further from the other nodes' "
+	"median than the largest of 2 %, the node's own drift, its own CV and 5 robust sd of "
+	"the other nodes' medians (with 4 others or more)";
+
 /* Same hardware: one CPU model and TSC rates within 0.5 % (a calibrated
  * rate wobbles in its last digits between twins). */
 static bool same_hardware(const struct tl_fleet_group *g, const struct tl_fp_figures *f)
@@ -457,34 +465,157 @@ static void score_group(struct tl_fleet *fl, const size_t *idx, size_t m, double
 		mark_noise_top(&fl->nodes[idx[j]]);
 }
 
-/* Each node's kept add:K samples against the pooled histogram of the rest
- * of its group: a KS test, Mann-Whitney and a Hodges-Lehmann shift. */
-static void test_group(struct tl_fleet *fl, const size_t *idx, size_t m,
-		       const struct tl_fleet_progress *progress, size_t *done)
+/* The largest of the noises a node's median may move by on its own: the
+ * floor, its own drift and CV, and the spread of the other nodes' medians
+ * (ms: the node's median scored against theirs). */
+static void samples_allowed(struct tl_fleet_node *nd, const struct tl_fleet_score *ms)
 {
-	const struct tl_hist **parts = tl_xmalloc((m ? m : 1) * sizeof *parts);
-	struct tl_hist pool;
-	size_t np = 0;
-	double ties;
+	double drift = nd->fig.v[TL_FIG_DRIFT] / 100, cv = nd->fig.v[TL_FIG_CV] / 100;
+
+	nd->allowed = TL_FLEET_SHIFT_REL;
+	nd->allowed_by = "floor";
+	if (drift > nd->allowed) {
+		nd->allowed = drift;
+		nd->allowed_by = "own_drift";
+	}
+	if (cv > nd->allowed) {
+		nd->allowed = cv;
+		nd->allowed_by = "own_cv";
+	}
+	/* fewer others say nothing of their spread (as for the figures) */
+	if (ms->n >= TL_FLEET_FEW && ms->median > 0 &&
+	    TL_FLEET_Z * TL_MAD_NORMAL * ms->mad / ms->median > nd->allowed) {
+		nd->allowed = TL_FLEET_Z * TL_MAD_NORMAL * ms->mad / ms->median;
+		nd->allowed_by = "group_spread";
+	}
+}
+
+/* "its own 4.9 % drift": the noise that set nd->allowed, in words. */
+static void allowed_words(const struct tl_fleet_node *nd, char *buf, size_t len)
+{
+	double a = 100 * nd->allowed;
+
+	if (strcmp(nd->allowed_by, "own_drift") == 0)
+		snprintf(buf, len, "its own %.1f %% drift", a);
+	else if (strcmp(nd->allowed_by, "own_cv") == 0)
+		snprintf(buf, len, "its own %.1f %% CV", a);
+	else if (strcmp(nd->allowed_by, "group_spread") == 0)
+		snprintf(buf, len, "the nodes' %.1f %% spread (%.0f robust sd of their medians)", a,
+			 TL_FLEET_Z);
+	else
+		snprintf(buf, len, "the %.0f %% floor", a);
+}
+
+/* The test's outcome in words: a reason when odd, a note when told apart
+ * but within the noise. */
+static void samples_say(struct tl_fleet_node *nd)
+{
+	char noise[96], test[64], text[384];
+	double e = 100 * nd->effect;
+
+	nd->note[0] = '\0';
+	if (!nd->told_apart || !isfinite(nd->effect))
+		return;
+	allowed_words(nd, noise, sizeof noise);
+	/* a p below the smallest double is said as such, not as 0 */
+	snprintf(test, sizeof test, nd->ks_p > 0 ? "KS D %.2f, p %.2g" : "KS D %.2f, p < 1e-300",
+		 nd->ks_d, nd->ks_p);
+	if (fabs(e) < 0.05)
+		snprintf(text, sizeof text, "add:%d samples differ from the others' in shape (%s), "
+					    "their median the other nodes' (%.1f ns): not flagged",
+			 TL_FP_ADDS, test, nd->median_ns);
+	else
+		snprintf(text, sizeof text,
+			 "add:%d samples %.1f %% %s than the other nodes' (median %.1f vs %.1f ns; %s), "
+			 "%s %s%s",
+			 TL_FP_ADDS, fabs(e), e >= 0 ? "slower" : "faster", nd->median_ns,
+			 nd->others_mom_ns, test, nd->odd_samples ? "beyond" : "within", noise,
+			 nd->odd_samples ? "" : ": not flagged");
+	if (nd->odd_samples)
+		reason_add(nd, text);
+	else
+		snprintf(nd->note, sizeof nd->note, "%s", text);
+}
+
+/* Every node's median scored against the other nodes' (one value a node,
+ * whatever its sample count); sc has m places. */
+static void group_medians(struct tl_fleet *fl, const size_t *idx, size_t m, double *vals,
+			  struct tl_fleet_score *sc)
+{
+	for (size_t j = 0; j < m; j++) {
+		struct tl_fleet_node *nd = &fl->nodes[idx[j]];
+
+		nd->median_ns = stats_hist_median_grouped(&nd->fig.hist);
+		vals[j] = nd->median_ns;
+	}
+	stats_fleet_score_all(vals, m, 0, 0, sc);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The sample count of the group's median node (of those with samples). */
+static uint64_t median_count(const struct tl_fleet *fl, const size_t *idx, size_t m)
+{
+	uint64_t *n = tl_xmalloc((m ? m : 1) * sizeof *n), cap;
+	size_t k = 0;
 
 	for (size_t j = 0; j < m; j++)
 		if (fl->nodes[idx[j]].fig.hist.total)
-			parts[np++] = &fl->nodes[idx[j]].fig.hist;
+			n[k++] = fl->nodes[idx[j]].fig.hist.total;
+	qsort(n, k, sizeof *n, cmp_u64);
+	cap = k ? n[(k - 1) / 2] : 0;
+	free(n);
+	return cap;
+}
+
+/* Each node's kept add:K samples against the pooled histogram of the rest
+ * of its group (KS, Mann-Whitney, Hodges-Lehmann), each node thinned to
+ * the median node's count first so that none weighs on the others by its
+ * sample count; then its median against the other nodes' medians, and the
+ * flag (io/fleet.h). */
+static void test_group(struct tl_fleet *fl, const size_t *idx, size_t m, double *vals,
+		       struct tl_fleet_score *sc, const struct tl_fleet_progress *progress,
+		       size_t *done)
+{
+	const struct tl_hist **parts = tl_xmalloc((m ? m : 1) * sizeof *parts);
+	struct tl_hist *thin = tl_xcalloc(m ? m : 1, sizeof *thin);
+	struct tl_hist pool;
+	uint64_t cap = median_count(fl, idx, m);
+	size_t np = 0;
+	double ties;
+
+	group_medians(fl, idx, m, vals, sc);
+	for (size_t j = 0; j < m; j++)
+		if (fl->nodes[idx[j]].fig.hist.total) {
+			stats_hist_thin(&fl->nodes[idx[j]].fig.hist, cap, &thin[np]);
+			parts[np] = &thin[np];
+			np++;
+		}
 	stats_hist_merge(parts, np, &pool);
+	/* made again one at a time below: a group's nodes never hold two
+	 * histograms each */
+	for (size_t j = 0; j < np; j++)
+		stats_hist_free(&thin[j]);
+	free(thin);
 	free(parts);
 	stats_hist_index(&pool);
 	ties = stats_hist_ties(&pool);
 	for (size_t j = 0; j < m; j++) {
 		struct tl_fleet_node *nd = &fl->nodes[idx[j]];
-		struct tl_hist *h = &nd->fig.hist;
+		struct tl_hist h;
 		struct tl_hist_test t;
-		char text[256];
 
 		progress_say(progress, "judged", ++*done, fl->n);
-		if (!h->total)
+		if (!nd->fig.hist.total)
 			continue;
-		stats_hist_index(h);
-		if (stats_hist_test(h, &pool, ties, &t) == 0) {
+		stats_hist_thin(&nd->fig.hist, cap, &h);
+		stats_hist_index(&h);
+		if (stats_hist_test(&h, &pool, ties, &t) == 0) {
 			nd->ks_d = t.ks_d;
 			nd->ks_p = t.ks_p;
 			nd->mwu_p = t.mwu_p;
@@ -492,18 +623,14 @@ static void test_group(struct tl_fleet *fl, const size_t *idx, size_t m,
 			nd->others_median = t.others_median;
 			nd->n_others = (size_t)t.n_others;
 			nd->tested = true;
-			nd->odd_samples = nd->ks_d > TL_FLEET_KS_D && nd->ks_p < TL_FLEET_KS_P &&
-					  fabs(nd->hl_ns) > TL_FLEET_SHIFT_REL * fabs(nd->others_median);
+			nd->others_mom_ns = sc[j].median;
+			nd->effect = nd->median_ns / sc[j].median - 1;
+			samples_allowed(nd, &sc[j]);
+			nd->told_apart = nd->ks_d > TL_FLEET_KS_D && nd->ks_p < TL_FLEET_KS_P;
+			nd->odd_samples = nd->told_apart && fabs(nd->effect) > nd->allowed;
+			samples_say(nd);
 		}
-		free(h->cum);
-		h->cum = NULL;
-		if (!nd->odd_samples)
-			continue;
-		snprintf(text, sizeof text,
-			 "add:%d samples differ from the others': KS D %.2f (p %.2g), shift %+.1f ns "
-			 "(%+.1f %%)",
-			 TL_FP_ADDS, nd->ks_d, nd->ks_p, nd->hl_ns, 100 * nd->hl_ns / nd->others_median);
-		reason_add(nd, text);
+		stats_hist_free(&h);
 	}
 	stats_hist_free(&pool);
 }
@@ -519,8 +646,11 @@ void tl_fleet_judge(struct tl_fleet *fl, const struct tl_fleet_progress *progres
 	group_members(fl, idx, first);
 	fl->nflagged = 0;
 	for (size_t i = 0; i < fl->n; i++) {
-		fl->nodes[i].reason[0] = '\0';
-		fl->nodes[i].tested = fl->nodes[i].odd_samples = false;
+		fl->nodes[i].reason[0] = fl->nodes[i].note[0] = '\0';
+		fl->nodes[i].tested = fl->nodes[i].odd_samples = fl->nodes[i].told_apart = false;
+		fl->nodes[i].median_ns = fl->nodes[i].others_mom_ns = fl->nodes[i].effect = NAN;
+		fl->nodes[i].allowed = NAN;
+		fl->nodes[i].allowed_by = "";
 		memset(fl->nodes[i].odd, 0, sizeof fl->nodes[i].odd);
 	}
 	for (size_t g = 0; g < fl->ngroups; g++) {
@@ -528,7 +658,7 @@ void tl_fleet_judge(struct tl_fleet *fl, const struct tl_fleet_progress *progres
 
 		score_group(fl, idx + first[g], m, vals, sc);
 		if (m >= TL_FLEET_MIN_NODES)
-			test_group(fl, idx + first[g], m, progress, &done);
+			test_group(fl, idx + first[g], m, vals, sc, progress, &done);
 		else
 			progress_say(progress, "judged", done += m, fl->n);
 	}
@@ -610,11 +740,20 @@ void tl_fleet_table_print(FILE *out, const struct tl_fleet *fl)
 	}
 	fprintf(out, "\n");
 	if (fl->nflagged == 0)
-		fprintf(out, "no node stands out (|robust z| <= %.0f on every figure; samples alike)\n",
+		fprintf(out, "no node stands out (|robust z| <= %.0f on every figure; samples within "
+			     "the nodes' own noise)\n",
 			TL_FLEET_Z);
 	for (size_t i = 0; i < fl->n; i++)
 		if (fl->nodes[i].flagged)
 			tl_fleet_reason_line(out, &fl->nodes[i], ": ");
+	for (size_t i = 0; i < fl->n; i++)
+		if (fl->nodes[i].note[0]) {
+			tl_term_fputs(fl->nodes[i].fig.node.name, out);
+			fputs(": ", out);
+			tl_term_fputs(fl->nodes[i].note, out);
+			fputc('\n', out);
+		}
+	fprintf(out, "rule: %s\n", tl_fleet_rule);
 }
 
 void tl_fleet_reason_line(FILE *out, const struct tl_fleet_node *nd, const char *sep)
@@ -662,6 +801,14 @@ void tl_fleet_markdown_print(FILE *out, const struct tl_fleet *fl)
 			tl_term_fputs_md(fl->nodes[i].reason, out);
 			fputc('\n', out);
 		}
+	for (size_t i = 0; i < fl->n; i++)
+		if (fl->nodes[i].note[0]) {
+			fputs("- ", out);
+			tl_term_fputs_md(fl->nodes[i].fig.node.name, out);
+			fputs(": ", out);
+			tl_term_fputs_md(fl->nodes[i].note, out);
+			fputc('\n', out);
+		}
 	for (size_t i = 0; i < fl->nbad; i++) {
 		fputs("- skipped: ", out);
 		tl_term_fputs_md(fl->bad[i].why, out);
@@ -691,10 +838,19 @@ static json_t *node_json(const struct tl_fleet_node *nd)
 	tl_json_set(o, "group", json_integer((int)nd->group + 1));
 	tl_json_set(o, "flagged", json_boolean(nd->flagged));
 	tl_json_set(o, "reason", json_string(nd->reason));
+	tl_json_set(o, "note", json_string(nd->note));
 	tl_json_set(o, "figures", figs);
 	tl_json_set(o, "intervals", iv);
 	tl_json_set(o, "robust_z", scores);
 	tl_json_set(o, "odd", odd);
+	if (nd->tested)
+		tl_json_set(o, "samples_effect",
+			    json_pack("{s:o, s:o, s:o, s:o, s:s, s:b}", "median_ns",
+				      tl_json_real(nd->median_ns), "others_median_of_medians_ns",
+				      tl_json_real(nd->others_mom_ns), "effect_percent",
+				      tl_json_real(100 * nd->effect), "allowed_percent",
+				      tl_json_real(100 * nd->allowed), "allowed_by", nd->allowed_by,
+				      "told_apart", nd->told_apart));
 	if (nd->tested)
 		tl_json_set(o, "samples_test",
 			    json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:b, s:s, s:o}", "n",
@@ -726,9 +882,9 @@ json_t *tl_fleet_to_json(const struct tl_fleet *fl)
 		    json_pack("{s:s, s:s}", "version",
 			      fl->n ? fl->nodes[0].fig.version : PACKAGE_VERSION, "command", "fleet"));
 	tl_json_set(doc, "rules",
-		    json_pack("{s:f, s:i, s:f, s:f, s:f}", "robust_z", TL_FLEET_Z, "min_nodes",
+		    json_pack("{s:f, s:i, s:f, s:f, s:f, s:s}", "robust_z", TL_FLEET_Z, "min_nodes",
 			      TL_FLEET_MIN_NODES, "ks_d", TL_FLEET_KS_D, "ks_p", TL_FLEET_KS_P,
-			      "shift_rel", TL_FLEET_SHIFT_REL));
+			      "shift_rel", TL_FLEET_SHIFT_REL, "text", tl_fleet_rule));
 	tl_json_set(doc, "flagged", json_integer((json_int_t)fl->nflagged));
 	tl_json_set(doc, "groups", groups);
 	tl_json_set(doc, "nodes", nodes);
