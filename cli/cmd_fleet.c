@@ -49,7 +49,8 @@ static const char usage_text[] =
 	"      --json FILE      the table, scores and reasons as JSON (- for stdout)\n"
 	"      --markdown FILE  the table as Markdown (- for stdout)\n"
 	"  -q, --quiet          no table; flagged nodes only, as `node | reason` lines\n"
-	"      --strict         a file that cannot be read is an error (status 2)\n"
+	"      --strict         a file that cannot be read, or a part that skipped\n"
+	"                       one, is an error (status 2)\n"
 	"      --partial OUT    judge nothing: write what the fleet needs of these\n"
 	"                       files (each node's figures and histogram) to OUT, for\n"
 	"                       a later `ticklab fleet OUT...` that merges the parts\n"
@@ -57,9 +58,9 @@ static const char usage_text[] =
 	"  -h, --help           this help\n"
 	"\n"
 	"Exit status: 0 no node stands out, 1 a node is flagged (or a write failed),\n"
-	"2 bad input: no fingerprint read, fingerprints of different ticklab\n"
-	"versions, a node seen twice (the message names both files); with --strict,\n"
-	"a file that is not a fingerprint.\n";
+	"2 bad input: no fingerprint read, fingerprints or parts of different ticklab\n"
+	"versions, a node seen twice (the message names both files and their parts);\n"
+	"with --strict, a file that is not a fingerprint or a part that skipped one.\n";
 
 enum { OPT_STRICT = OPT_FIRST_FREE, OPT_PARTIAL };
 

@@ -89,6 +89,16 @@ static struct tl_fleet_node *node_new(struct tl_fleet *fl)
 	return &fl->nodes[fl->n];
 }
 
+/* Where a node was read, for a message: its file, and the part it came in. */
+static const char *node_where(const struct tl_fleet_node *nd, char *buf, size_t len)
+{
+	if (nd->part)
+		snprintf(buf, len, "%s (in part %s)", nd->file, nd->part);
+	else
+		snprintf(buf, len, "%s", nd->file);
+	return buf;
+}
+
 /* The node just filled in at fl->nodes[fl->n] joins the fleet, unless its
  * version differs from the first node's (-1 with why). */
 static int node_keep(struct tl_fleet *fl, const char *file, char *why, size_t whylen)
@@ -98,9 +108,12 @@ static int node_keep(struct tl_fleet *fl, const char *file, char *why, size_t wh
 	node->file = tl_xstrdup(file);
 	fl->n++;
 	if (fl->n > 1 && strcmp(fl->nodes[0].fig.version, node->fig.version) != 0) {
+		char a[4200], b[4200];
+
 		snprintf(why, whylen, "%s: made by ticklab %s, but %s by ticklab %s (a fleet's "
 				      "fingerprints must come from one version)",
-			 file, node->fig.version, fl->nodes[0].file, fl->nodes[0].fig.version);
+			 node_where(node, a, sizeof a), node->fig.version,
+			 node_where(&fl->nodes[0], b, sizeof b), fl->nodes[0].fig.version);
 		return -1;
 	}
 	return 0;
@@ -114,14 +127,74 @@ static bool partial_is(const json_t *doc)
 	return cmd && strcmp(cmd, "fleet-partial") == 0;
 }
 
-/* A --partial file: its nodes and the files its run skipped. 1 when the
- * file is bad (why says why), -1 refused. */
-static int add_partial(struct tl_fleet *fl, const json_t *doc, const char *path, char *why,
-		       size_t whylen)
+/* Nodes fl->nodes[from..) let go: those of a part that is skipped. */
+static void nodes_drop(struct tl_fleet *fl, size_t from)
 {
-	const json_t *nodes = json_object_get(doc, "nodes"), *skipped = json_object_get(doc, "skipped");
+	while (fl->n > from) {
+		struct tl_fleet_node *nd = &fl->nodes[--fl->n];
+
+		free(nd->file);
+		free(nd->part);
+		tl_fp_figures_free(&nd->fig);
+	}
+}
+
+/* A part's own version is the fleet's, as a fingerprint's is: a part
+ * written by another ticklab is refused even when its nodes' facts were
+ * left as they were. -1 with why, or 0. */
+static int part_version_ok(const struct tl_fleet *fl, const json_t *doc, const char *path,
+			   char *why, size_t whylen)
+{
+	const char *v = json_string_value(json_object_get(json_object_get(doc, "ticklab"),
+							  "version"));
+	char safe[64];
+
+	if (!v) {
+		snprintf(why, whylen, "%s: a fleet --partial without its ticklab version", path);
+		return 1;
+	}
+	if (fl->n == 0 || strcmp(v, fl->nodes[0].fig.version) == 0)
+		return 0;
+	snprintf(why, whylen, "%s: a part written by ticklab %s, but %s by ticklab %s (a fleet's "
+			      "fingerprints and parts must come from one version)",
+		 path, tl_term_safe(v, safe, sizeof safe), fl->nodes[0].file,
+		 fl->nodes[0].fig.version);
+	return -1;
+}
+
+/* The files a part's run skipped: carried as the fleet's own skipped
+ * files, or with strict the part refused as a file would be (1). */
+static int part_skipped(struct tl_fleet *fl, const json_t *skipped, const char *path, bool strict,
+			char *why, size_t whylen)
+{
 	size_t i;
 	json_t *nd;
+
+	json_array_foreach(skipped, i, nd) {
+		const char *file = json_string_value(json_object_get(nd, "file"));
+		const char *w = json_string_value(json_object_get(nd, "why"));
+
+		if (!file || !w)
+			continue;
+		if (strict) {
+			snprintf(why, whylen, "%s: a part that skipped a file (--strict takes only "
+					      "whole parts): %s", path, w);
+			return 1;
+		}
+		bad_add(fl, file, w);
+	}
+	return 0;
+}
+
+/* A --partial file: its nodes and the files its run skipped. 1 when the
+ * file is bad (why says why; none of its nodes is kept), -1 refused. */
+static int add_partial(struct tl_fleet *fl, const json_t *doc, const char *path, bool strict,
+		       char *why, size_t whylen)
+{
+	const json_t *nodes = json_object_get(doc, "nodes"), *skipped = json_object_get(doc, "skipped");
+	size_t i, from = fl->n;
+	json_t *nd;
+	int rc = 0;
 
 	if (!json_is_array(nodes)) {
 		snprintf(why, whylen, "%s: a fleet --partial without its nodes", path);
@@ -129,31 +202,35 @@ static int add_partial(struct tl_fleet *fl, const json_t *doc, const char *path,
 	}
 	json_array_foreach(nodes, i, nd) {
 		const char *file = json_string_value(json_object_get(nd, "file"));
-		struct tl_fleet_node *node = node_new(fl);
+		struct tl_fleet_node *node;
 		char name[4200];
 
+		if (rc)
+			break;
+		node = node_new(fl);
 		snprintf(name, sizeof name, "%s: node %zu", path, i + 1);
 		if (!file || tl_fp_summary_from_json(json_object_get(nd, "summary"), name,
 						     &node->fig, why, whylen) < 0) {
 			if (!file)
 				snprintf(why, whylen, "%s: without its file", name);
-			return 1;
+			rc = 1;
+			break;
 		}
-		if (node_keep(fl, file, why, whylen) < 0)
-			return -1;
+		node->part = tl_xstrdup(path);
+		rc = node_keep(fl, file, why, whylen);
 	}
-	json_array_foreach(skipped, i, nd) {
-		const char *file = json_string_value(json_object_get(nd, "file"));
-		const char *w = json_string_value(json_object_get(nd, "why"));
-
-		if (file && w)
-			bad_add(fl, file, w);
-	}
-	return 0;
+	/* against the nodes before, or this part's own first */
+	if (rc == 0)
+		rc = part_version_ok(fl, doc, path, why, whylen);
+	if (rc == 0)
+		rc = part_skipped(fl, skipped, path, strict, why, whylen);
+	if (rc)
+		nodes_drop(fl, from);
+	return rc;
 }
 
 /* One file: 0 read, 1 bad (why says why), -1 refused. */
-static int add_file(struct tl_fleet *fl, const char *path, char *why, size_t whylen)
+static int add_file(struct tl_fleet *fl, const char *path, bool strict, char *why, size_t whylen)
 {
 	json_t *doc = tl_json_load(path, why, whylen);
 	int rc;
@@ -161,7 +238,7 @@ static int add_file(struct tl_fleet *fl, const char *path, char *why, size_t why
 	if (!doc)
 		return 1;
 	if (partial_is(doc)) {
-		rc = add_partial(fl, doc, path, why, whylen);
+		rc = add_partial(fl, doc, path, strict, why, whylen);
 	} else {
 		struct tl_fleet_node *node = node_new(fl);
 
@@ -215,13 +292,18 @@ static int check_twice_by(const struct tl_fleet *fl, const char *(*key)(const st
 	free(by);
 	if (worst == SIZE_MAX)
 		return 0;
-	if (key == node_name_of)
-		snprintf(why, whylen, "%s: %s '%s' is seen twice (also in %s)", fl->nodes[worst].file,
-			 label, key(&fl->nodes[worst]), fl->nodes[first].file);
-	else
-		snprintf(why, whylen, "%s: %s '%s' is seen twice (also in %s, as '%s')",
-			 fl->nodes[worst].file, label, key(&fl->nodes[worst]), fl->nodes[first].file,
-			 fl->nodes[first].fig.node.name);
+	{
+		char a[4200], b[4200];
+
+		node_where(&fl->nodes[worst], a, sizeof a);
+		node_where(&fl->nodes[first], b, sizeof b);
+		if (key == node_name_of)
+			snprintf(why, whylen, "%s: %s '%s' is seen twice (also in %s)", a, label,
+				 key(&fl->nodes[worst]), b);
+		else
+			snprintf(why, whylen, "%s: %s '%s' is seen twice (also in %s, as '%s')", a,
+				 label, key(&fl->nodes[worst]), b, fl->nodes[first].fig.node.name);
+	}
 	return -1;
 }
 
@@ -253,7 +335,7 @@ int tl_fleet_load(char *const *paths, size_t npaths, bool strict,
 		rc = -1;
 	}
 	for (size_t i = 0; i < l.n && rc == 0; i++) {
-		int r = add_file(fl, l.p[i], why, whylen);
+		int r = add_file(fl, l.p[i], strict, why, whylen);
 
 		if (r < 0 || (r > 0 && strict))
 			rc = -1;
@@ -278,6 +360,7 @@ void tl_fleet_free(struct tl_fleet *fl)
 {
 	for (size_t i = 0; i < fl->n; i++) {
 		free(fl->nodes[i].file);
+		free(fl->nodes[i].part);
 		tl_fp_figures_free(&fl->nodes[i].fig);
 	}
 	for (size_t i = 0; i < fl->nbad; i++) {

@@ -32,6 +32,7 @@
 
 struct tl_fleet_node {
 	char *file;
+	char *part;                  /* the --partial file it came from, or NULL */
 	struct tl_fp_figures fig;
 	size_t group;
 	struct tl_fleet_score score[TL_FIG_COUNT];
