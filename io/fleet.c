@@ -5,9 +5,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/xalloc.h"
 #include "io/json_build.h"
@@ -17,6 +20,10 @@
 /* ------------------------------------------------------------------ */
 /* Loading                                                              */
 /* ------------------------------------------------------------------ */
+
+#define TL_FLEET_WHY 2048       /* a message about one file */
+#define TL_FLEET_BATCH 256      /* files read ahead at once: their figures wait in memory */
+#define TL_FLEET_READERS_MAX 8
 
 struct pathlist {
 	char **p;
@@ -229,24 +236,95 @@ static int add_partial(struct tl_fleet *fl, const json_t *doc, const char *path,
 	return rc;
 }
 
-/* One file: 0 read, 1 bad (why says why), -1 refused. */
-static int add_file(struct tl_fleet *fl, const char *path, bool strict, char *why, size_t whylen)
+/* A file read ahead, apart from the fleet: a worker fills it, the loader
+ * then adds it in the files' order, so the answer never depends on which
+ * worker read what. */
+struct readahead {
+	json_t *part;               /* a --partial document, added in order */
+	struct tl_fp_figures fig;   /* a fingerprint's figures (rc 0) */
+	int rc;                     /* 0 read, 1 bad: why */
+	char why[TL_FLEET_WHY];
+};
+
+/* Reads and analyses one file: the costly part, run on several threads. */
+static void read_one(const char *path, struct readahead *ra)
 {
-	json_t *doc = tl_json_load(path, why, whylen);
+	json_t *doc = tl_json_load(path, ra->why, sizeof ra->why);
+
+	ra->part = NULL;
+	ra->rc = 1;
+	if (!doc)
+		return;
+	if (partial_is(doc)) {
+		ra->part = doc;
+		ra->rc = 0;
+		return;
+	}
+	ra->rc = tl_fp_figures_from_json(doc, path, &ra->fig, ra->why, sizeof ra->why) < 0 ? 1 : 0;
+	json_decref(doc);
+}
+
+/* One file read ahead joins the fleet: 0 read, 1 bad (why says why), -1
+ * refused. ra is emptied. */
+static int add_read(struct tl_fleet *fl, const char *path, struct readahead *ra, bool strict,
+		    char *why, size_t whylen)
+{
 	int rc;
 
-	if (!doc)
+	if (ra->rc) {
+		snprintf(why, whylen, "%s", ra->why);
 		return 1;
-	if (partial_is(doc)) {
-		rc = add_partial(fl, doc, path, strict, why, whylen);
-	} else {
-		struct tl_fleet_node *node = node_new(fl);
-
-		rc = tl_fp_figures_from_json(doc, path, &node->fig, why, whylen) < 0 ? 1
-			: node_keep(fl, path, why, whylen);
 	}
-	json_decref(doc);
-	return rc;
+	if (ra->part) {
+		rc = add_partial(fl, ra->part, path, strict, why, whylen);
+		json_decref(ra->part);
+		ra->part = NULL;
+		return rc;
+	}
+	node_new(fl)->fig = ra->fig;
+	memset(&ra->fig, 0, sizeof ra->fig);
+	return node_keep(fl, path, why, whylen);
+}
+
+/* A batch of files read by TL_FLEET_READERS threads (the machine's cores,
+ * parsing being most of a fleet's time), each taking the next file. */
+struct batch {
+	char *const *paths;
+	struct readahead *ra;
+	size_t n;
+	atomic_size_t next;
+};
+
+static void *batch_worker(void *arg)
+{
+	struct batch *b = arg;
+	size_t i;
+
+	while ((i = atomic_fetch_add(&b->next, 1)) < b->n)
+		read_one(b->paths[i], &b->ra[i]);
+	return NULL;
+}
+
+static void batch_read(struct batch *b, size_t nthreads)
+{
+	pthread_t th[TL_FLEET_READERS_MAX];
+	size_t started = 0;
+
+	atomic_store(&b->next, 0);
+	/* a thread that cannot start leaves its share to the others */
+	while (started + 1 < nthreads && b->n > 1 &&
+	       pthread_create(&th[started], NULL, batch_worker, b) == 0)
+		started++;
+	batch_worker(b);
+	for (size_t t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+}
+
+static size_t readers(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > TL_FLEET_READERS_MAX ? TL_FLEET_READERS_MAX : (size_t)n;
 }
 
 struct named {
@@ -334,14 +412,28 @@ int tl_fleet_load(char *const *paths, size_t npaths, bool strict,
 		snprintf(why, whylen, "%s", fl->bad[0].why);
 		rc = -1;
 	}
-	for (size_t i = 0; i < l.n && rc == 0; i++) {
-		int r = add_file(fl, l.p[i], strict, why, whylen);
+	/* jansson seeds its hash once; done here, not raced by the readers */
+	json_object_seed(0);
+	for (size_t at = 0; at < l.n && rc == 0; at += TL_FLEET_BATCH) {
+		struct batch b = {.paths = l.p + at, .n = l.n - at < TL_FLEET_BATCH ? l.n - at
+										    : TL_FLEET_BATCH};
 
-		if (r < 0 || (r > 0 && strict))
-			rc = -1;
-		else if (r > 0)
-			bad_add(fl, l.p[i], why);
-		progress_say(progress, "read", i + 1, l.n);
+		b.ra = tl_xcalloc(b.n, sizeof *b.ra);
+		batch_read(&b, readers());
+		for (size_t k = 0; k < b.n; k++) {
+			int r = rc ? 0 : add_read(fl, l.p[at + k], &b.ra[k], strict, why, whylen);
+
+			if (r < 0 || (r > 0 && strict))
+				rc = -1;
+			else if (r > 0)
+				bad_add(fl, l.p[at + k], why);
+			if (!rc)
+				progress_say(progress, "read", at + k + 1, l.n);
+			/* what a refusal left unread is let go */
+			json_decref(b.ra[k].part);
+			tl_fp_figures_free(&b.ra[k].fig);
+		}
+		free(b.ra);
 	}
 	for (size_t i = 0; i < l.n; i++)
 		free(l.p[i]);
