@@ -32,7 +32,8 @@ size_t tl_cell_done(const struct tl_run *run, size_t cell)
  * statistics run over the rest with no further filter. Drift stays that of
  * every sample (it is taken before any filter). */
 static int analyse_cause(const struct tl_run *run, size_t cell, size_t done, double overhead,
-			 uint64_t seed, struct tl_analysis *a, double *kept, size_t *nkept)
+			 uint64_t seed, struct tl_analysis *a, double *kept, size_t *nkept,
+			 bool drift)
 {
 	const struct tl_cell *c = &run->cells[cell];
 	double *v = malloc(done * sizeof *v);
@@ -50,7 +51,7 @@ static int analyse_cause(const struct tl_run *run, size_t cell, size_t done, dou
 			   nkept);
 	for (size_t i = 0; i < done; i++)
 		v[i] = c->ns[i] - overhead;
-	stats_drift(v, done, TL_DRIFT_CHUNK, &a->drift);
+	stats_drift(drift ? v : NULL, drift ? done : 0, TL_DRIFT_CHUNK, &a->drift);
 	free(v);
 	a->os.method = TL_OS_CAUSE;
 	a->os.active = done > m;
@@ -66,9 +67,8 @@ static int analyse_cause(const struct tl_run *run, size_t cell, size_t done, dou
 	return rc;
 }
 
-int tl_cell_analyse_kept(const struct tl_run *run, size_t cell, enum tl_os_method m,
-			 uint64_t seed, struct tl_analysis *a, double *kept, size_t cap,
-			 size_t *nkept)
+static int cell_analyse(const struct tl_run *run, size_t cell, enum tl_os_method m, uint64_t seed,
+			struct tl_analysis *a, double *kept, size_t cap, size_t *nkept, bool drift)
 {
 	const struct tl_cell *c = &run->cells[cell];
 	size_t done = tl_cell_done(run, cell);
@@ -91,9 +91,24 @@ int tl_cell_analyse_kept(const struct tl_run *run, size_t cell, enum tl_os_metho
 		return 0;
 	}
 	if (m == TL_OS_CAUSE)
-		return analyse_cause(run, cell, done, overhead, seed, a, kept, nkept);
-	return stats_analyse(c->ns, done, overhead, m, tl_cell_seed(run, cell, seed), a, kept,
-			     nkept);
+		return analyse_cause(run, cell, done, overhead, seed, a, kept, nkept, drift);
+	return (drift ? stats_analyse : stats_analyse_nodrift)(c->ns, done, overhead, m,
+							      tl_cell_seed(run, cell, seed), a,
+							      kept, nkept);
+}
+
+int tl_cell_analyse_kept(const struct tl_run *run, size_t cell, enum tl_os_method m,
+			 uint64_t seed, struct tl_analysis *a, double *kept, size_t cap,
+			 size_t *nkept)
+{
+	return cell_analyse(run, cell, m, seed, a, kept, cap, nkept, true);
+}
+
+int tl_cell_summarise_kept(const struct tl_run *run, size_t cell, enum tl_os_method m,
+			   uint64_t seed, struct tl_analysis *a, double *kept, size_t cap,
+			   size_t *nkept)
+{
+	return cell_analyse(run, cell, m, seed, a, kept, cap, nkept, false);
 }
 
 int tl_cell_analyse(const struct tl_run *run, size_t cell, enum tl_os_method m, uint64_t seed,

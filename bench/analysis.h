@@ -43,6 +43,13 @@ int tl_cell_analyse_kept(const struct tl_run *run, size_t cell, enum tl_os_metho
 			 uint64_t seed, struct tl_analysis *a, double *kept, size_t cap,
 			 size_t *nkept);
 
+/* tl_cell_analyse_kept without the drift (a->drift as for no samples):
+ * the same summary, filter and kept samples, for a reader that needs no
+ * drift (the fleet's figures of a raw fingerprint). */
+int tl_cell_summarise_kept(const struct tl_run *run, size_t cell, enum tl_os_method m,
+			   uint64_t seed, struct tl_analysis *a, double *kept, size_t cap,
+			   size_t *nkept);
+
 /* tl_cell_analyse over every cell (hidden baselines too): a new array of
  * run->ncells analyses (free()), or NULL when out of memory. */
 struct tl_analysis *tl_run_analyse(const struct tl_run *run, enum tl_os_method m, uint64_t seed);

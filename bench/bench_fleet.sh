@@ -3,20 +3,25 @@
 # the four fixtures (tests/fixtures/fleet, real `fingerprint --quick` files
 # of one host): every node a copy of n1, n2 or n4 under its own name, and
 # one odd node planted, the fixtures' n3 (taken beside a busy loop on its
-# sampling CPU). For N = 500, 2000 and 10000 nodes it prints fleet's wall
-# time, CPU time and peak RSS, the ratio to the N before (linear: 4x, then
-# 5x), and which nodes were flagged (the planted one, and only it, is the
-# right answer). Then: the fingerprint's size raw and small; fleet on a
+# sampling CPU). For N = 10000, 50000 and 160000 nodes (160 000: about
+# Fugaku's 158 976) it prints fleet's wall time, CPU time and peak RSS, the
+# ratio to the N before (linear: 5x, then 3.2x), and which nodes were
+# flagged (the planted one, and only it, is the right answer). 160 000
+# small fingerprints take about 1.9 GB of disk under $TMPDIR. Then: the fingerprint's size raw and small; fleet on a
 # directory mixing raw and small fingerprints against all small; and
-# 2000 nodes judged as four `fleet --partial` parts merged against one step.
+# 2000 nodes judged as four `fleet --partial` parts merged against one step;
+# fleet on N raw fingerprints beside python3's json.load of the same files.
 # Numbers only: `make bench` prints them, nothing passes or fails here.
-#   TL_BENCH_FLEET_N       the fleet sizes ("500 2000 10000")
+#   TL_BENCH_FLEET_N       the fleet sizes ("10000 50000 160000")
+#   TL_BENCH_FLEET_RAW_N   the raw fleet sizes timed beside Python's json
+#                          ("500 2000"; 2000 raw files take 2.6 GB of disk)
 #   TL_BENCH_FLEET_BEFORE  another ticklab binary (e.g. one built before
 #                          issue 24) to time on raw fleets of 25, 50 and 100
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${TL_BIN:-./ticklab}
 PY=python3
-NS=${TL_BENCH_FLEET_N:-500 2000 10000}
+NS=${TL_BENCH_FLEET_N:-10000 50000 160000}
+RAW_NS=${TL_BENCH_FLEET_RAW_N:-500 2000}
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
 
@@ -45,27 +50,29 @@ src, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 os.makedirs(out, exist_ok=True)
 tmpl = {k: open("%s/%s.json" % (src, k)).read() for k in ("n1", "n2", "n3", "n4")}
 odd = n // 2 + 7 if n > 20 else n - 1
+# the template's name is the string "nK" in its node's (and its summary's)
+# name and Slurm name, and nowhere else: replaced as text, which writes
+# 160 000 files in about a minute where a JSON round trip takes several
+for k, t in tmpl.items():
+    d = json.loads(t)
+    assert t.count('"%s"' % k) == (4 if "summary" in d else 2), k
 for i in range(n):
     t = "n3" if i == odd else ("n1", "n2", "n4")[i % 3]
-    name = "node%05d" % i
-    d = json.loads(tmpl[t])
-    d["node"]["name"] = d["node"]["slurm_node"] = d["node"]["hostname"] = name
-    json.dump(d, open("%s/%s.json" % (out, name), "w"))
-print("node%05d" % odd)
+    name = "node%06d" % i
+    open("%s/%s.json" % (out, name), "w").write(tmpl[t].replace('"%s"' % t, '"%s"' % name))
+print("node%06d" % odd)
 PY
 }
 
-# Runs fleet over $2 with time; prints "wall cpu rss_kb flagged..." ($1 = the binary).
+# Runs fleet -q over $2 with time; prints "wall cpu rss_kb flagged..." ($1 =
+# the binary). -q, not --json: a JSON document of every node would be built
+# in memory, and measured with the step.
 timed_fleet() {
-	/usr/bin/time -f "%e %U %S %M" -o "$T/time" "$1" fleet "$2" --json "$T/out.json" \
-		>/dev/null 2>"$T/err"
-	"$PY" - "$T/time" "$T/out.json" <<'PY'
-import json, sys
+	/usr/bin/time -f "%e %U %S %M" -o "$T/time" "$1" fleet "$2" -q >"$T/out.txt" 2>"$T/err"
+	"$PY" - "$T/time" "$T/out.txt" <<'PY'
+import sys
 w, u, s, m = open(sys.argv[1]).read().split()[-4:]
-try:
-    flagged = [n["name"] for n in json.load(open(sys.argv[2]))["nodes"] if n["flagged"]]
-except Exception:
-    flagged = ["?"]
+flagged = [l.split(" | ")[0] for l in open(sys.argv[2]) if " | " in l]
 print(w, float(u) + float(s), m, ",".join(flagged) or "-")
 PY
 }
@@ -103,7 +110,7 @@ make_fleet 100 small "$T/fleet" >/dev/null
 make_fleet 100 raw "$T/rawfleet" >/dev/null
 mkdir "$T/mix"
 cp "$T/fleet/"*.json "$T/mix/"
-for f in "$T/rawfleet/"node????0.json; do cp "$f" "$T/mix/"; done
+for f in "$T/rawfleet/"node?????0.json; do cp "$f" "$T/mix/"; done
 "$BIN" fleet "$T/fleet" --json "$T/a.json" >/dev/null 2>&1
 "$BIN" fleet "$T/mix" --json "$T/b.json" >/dev/null 2>&1
 "$PY" - "$T/a.json" "$T/b.json" "$T/mix" <<'PY'
@@ -135,6 +142,27 @@ printf '  parts %s s, merge %s s; partial sizes %s bytes; merged JSON %s the one
 	"$(for p in 0 1 2 3; do tail -n 1 "$T/tp$p"; done | tr '\n' ' ' | sed 's/ $//')" "$(tail -n 1 "$T/tm")" \
 	"$(wc -c "$T"/p?.json | head -4 | awk '{printf "%s ", $1}' | sed 's/ $//')" \
 	"$(cmp -s "$T/one.json" "$T/merged.json" && echo "byte for byte equal to" || echo "DIFFERS from")"
+
+echo
+echo "fleet over N raw (--raw) fingerprints beside Python's json.load of the same files:"
+printf '  %6s %9s %9s %10s   %9s %9s %10s  %s\n' N fleet_s cpu_s peak_MiB json_s cpu_s peak_MiB \
+	"fleet/json wall, CPU"
+for n in $RAW_NS; do
+	rm -rf "$T/fleet"
+	make_fleet "$n" raw "$T/fleet" >/dev/null
+	set -- $(timed_fleet "$BIN" "$T/fleet")
+	fw=$1 fc=$2 fm=$3
+	/usr/bin/time -f "%e %U %S %M" -o "$T/ptime" "$PY" -c 'import glob, json, sys
+for f in sorted(glob.glob(sys.argv[1] + "/*.json")):
+    with open(f) as fh:
+        json.load(fh)' "$T/fleet"
+	set -- $(tail -n 1 "$T/ptime")
+	pw=$1 pc=$(echo "$2 + $3" | bc -l) pm=$4
+	printf '  %6d %9.2f %9.2f %10.1f   %9.2f %9.2f %10.1f  %.2fx, %.2fx\n' "$n" "$fw" "$fc" \
+		"$(echo "$fm / 1024" | bc -l)" "$pw" "$pc" "$(echo "$pm / 1024" | bc -l)" \
+		"$(echo "$fw / $pw" | bc -l)" "$(echo "$fc / $pc" | bc -l)"
+done
+rm -rf "$T/fleet"
 
 if [ -n "${TL_BENCH_FLEET_BEFORE:-}" ]; then
 	echo

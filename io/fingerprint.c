@@ -288,32 +288,56 @@ static void from(struct tl_fp_figures *f, enum tl_fig i, const char *fmt, const 
 	snprintf(f->from[i], sizeof f->from[i], fmt, sa, sb);
 }
 
+/* The p50 of cell c (NaN when c < 0): the summary alone, no drift. */
+static int cell_p50(const struct tl_run *run, const struct tl_results_meta *meta, long c,
+		    double *p50)
+{
+	struct tl_analysis a;
+
+	*p50 = NAN;
+	if (c < 0)
+		return 0;
+	if (tl_cell_summarise_kept(run, (size_t)c, meta->os, meta->seed, &a, NULL, 0, NULL) < 0)
+		return -1;
+	*p50 = a.summary.p50;
+	return 0;
+}
+
+/* The figures read from the run: only the four cells they come from are
+ * analysed, and without the drift (its bootstrap cost more than reading
+ * the file), so a raw fingerprint reads in about the time of its JSON. */
 static int run_figures(const json_t *rdoc, const char *name, struct tl_fp_figures *f,
 		       const char *label, char *why, size_t whylen)
 {
 	struct tl_run run;
 	struct tl_results_meta meta;
-	struct tl_analysis *an, a;
+	struct tl_analysis a;
 	long c0, c1, cp, cg;
 	size_t cap, nkept = 0;
-	double *kept;
+	double *kept = NULL;
 	int rc = 0;
 
 	if (tl_run_from_json(rdoc, name, &run, &meta, why, whylen) < 0)
 		return -1;
-	an = tl_run_analyse(&run, meta.os, meta.seed);
 	c0 = find_cell(&run, f->barrier, false, label);
-	if (!an || c0 < 0) {
-		rc = an ? fail(why, whylen, name, "run: no add cell of the barrier timer at flush 0")
-			: fail(why, whylen, name, "out of memory");
+	if (c0 < 0) {
+		rc = fail(why, whylen, name, "run: no add cell of the barrier timer at flush 0");
+		goto out;
+	}
+	/* the samples behind c0's summary, by the same call with kept given */
+	cap = tl_cell_done(&run, (size_t)c0);
+	kept = malloc((cap ? cap : 1) * sizeof *kept);
+	if (!kept || tl_cell_summarise_kept(&run, (size_t)c0, meta.os, meta.seed, &a, kept, cap,
+					    &nkept) < 0) {
+		rc = fail(why, whylen, name, "out of memory");
 		goto out;
 	}
 	{
-		const struct tl_summary *s = &an[c0].summary;
+		const struct tl_summary *s = &a.summary;
 		double adds = (double)run.cells[c0].kernel.k;
 
 		f->v[TL_FIG_NS_PER_ADD] = s->p50 / adds;
-		f->v[TL_FIG_CV] = tl_cell_shows_cv(&run.cells[c0], &an[c0]) ? 100 * s->cv : NAN;
+		f->v[TL_FIG_CV] = tl_cell_shows_cv(&run.cells[c0], &a) ? 100 * s->cv : NAN;
 		f->v[TL_FIG_OS] = s->n + s->os_removed ? 100.0 * (double)s->os_removed /
 								 (double)(s->n + s->os_removed)
 						       : NAN;
@@ -328,9 +352,12 @@ static int run_figures(const json_t *rdoc, const char *name, struct tl_fp_figure
 	c1 = find_cell(&run, f->barrier, true, label);
 	cp = find_cell(&run, "papi-real-nsec", false, label);
 	cg = find_cell(&run, "clock-gettime", false, label);
-	f->v[TL_FIG_FLUSH] = c1 >= 0 ? an[c1].summary.p50 : NAN;
-	f->v[TL_FIG_PAPI] = cp >= 0 ? an[cp].summary.p50 : NAN;
-	f->v[TL_FIG_CGT] = cg >= 0 ? an[cg].summary.p50 : NAN;
+	if (cell_p50(&run, &meta, c1, &f->v[TL_FIG_FLUSH]) < 0 ||
+	    cell_p50(&run, &meta, cp, &f->v[TL_FIG_PAPI]) < 0 ||
+	    cell_p50(&run, &meta, cg, &f->v[TL_FIG_CGT]) < 0) {
+		rc = fail(why, whylen, name, "out of memory");
+		goto out;
+	}
 	{
 		char size[32] = "?";
 
@@ -341,22 +368,13 @@ static int run_figures(const json_t *rdoc, const char *name, struct tl_fp_figure
 	}
 	from(f, TL_FIG_PAPI, "%s p50, %s, flush 0", label, "papi-real-nsec");
 	from(f, TL_FIG_CGT, "%s p50, %s, flush 0", label, "clock-gettime");
-	/* The samples behind c0's summary, by the same call with kept given. */
-	cap = tl_cell_done(&run, (size_t)c0);
-	kept = malloc((cap ? cap : 1) * sizeof *kept);
-	if (!kept || tl_cell_analyse_kept(&run, (size_t)c0, meta.os, meta.seed, &a, kept, cap,
-					  &nkept) < 0) {
-		rc = fail(why, whylen, name, "out of memory");
-	} else {
-		stats_hist_from_samples(kept, nkept, &f->hist);
-		f->hist_exact = f->hist.n <= TL_FP_EXACT_MAX;
-		if (!f->hist_exact)
-			stats_hist_loglinear(&f->hist);
-		f->nsamples = (size_t)f->hist.total;
-	}
-	free(kept);
+	stats_hist_from_samples(kept, nkept, &f->hist);
+	f->hist_exact = f->hist.n <= TL_FP_EXACT_MAX;
+	if (!f->hist_exact)
+		stats_hist_loglinear(&f->hist);
+	f->nsamples = (size_t)f->hist.total;
 out:
-	free(an);
+	free(kept);
 	tl_run_unload(&run, &meta);
 	return rc;
 }

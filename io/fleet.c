@@ -5,9 +5,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/xalloc.h"
 #include "io/json_build.h"
@@ -17,6 +20,10 @@
 /* ------------------------------------------------------------------ */
 /* Loading                                                              */
 /* ------------------------------------------------------------------ */
+
+#define TL_FLEET_WHY 2048       /* a message about one file */
+#define TL_FLEET_BATCH 256      /* files read ahead at once: their figures wait in memory */
+#define TL_FLEET_READERS_MAX 8
 
 struct pathlist {
 	char **p;
@@ -89,6 +96,16 @@ static struct tl_fleet_node *node_new(struct tl_fleet *fl)
 	return &fl->nodes[fl->n];
 }
 
+/* Where a node was read, for a message: its file, and the part it came in. */
+static const char *node_where(const struct tl_fleet_node *nd, char *buf, size_t len)
+{
+	if (nd->part)
+		snprintf(buf, len, "%s (in part %s)", nd->file, nd->part);
+	else
+		snprintf(buf, len, "%s", nd->file);
+	return buf;
+}
+
 /* The node just filled in at fl->nodes[fl->n] joins the fleet, unless its
  * version differs from the first node's (-1 with why). */
 static int node_keep(struct tl_fleet *fl, const char *file, char *why, size_t whylen)
@@ -98,9 +115,12 @@ static int node_keep(struct tl_fleet *fl, const char *file, char *why, size_t wh
 	node->file = tl_xstrdup(file);
 	fl->n++;
 	if (fl->n > 1 && strcmp(fl->nodes[0].fig.version, node->fig.version) != 0) {
+		char a[4200], b[4200];
+
 		snprintf(why, whylen, "%s: made by ticklab %s, but %s by ticklab %s (a fleet's "
 				      "fingerprints must come from one version)",
-			 file, node->fig.version, fl->nodes[0].file, fl->nodes[0].fig.version);
+			 node_where(node, a, sizeof a), node->fig.version,
+			 node_where(&fl->nodes[0], b, sizeof b), fl->nodes[0].fig.version);
 		return -1;
 	}
 	return 0;
@@ -114,14 +134,74 @@ static bool partial_is(const json_t *doc)
 	return cmd && strcmp(cmd, "fleet-partial") == 0;
 }
 
-/* A --partial file: its nodes and the files its run skipped. 1 when the
- * file is bad (why says why), -1 refused. */
-static int add_partial(struct tl_fleet *fl, const json_t *doc, const char *path, char *why,
-		       size_t whylen)
+/* Nodes fl->nodes[from..) let go: those of a part that is skipped. */
+static void nodes_drop(struct tl_fleet *fl, size_t from)
 {
-	const json_t *nodes = json_object_get(doc, "nodes"), *skipped = json_object_get(doc, "skipped");
+	while (fl->n > from) {
+		struct tl_fleet_node *nd = &fl->nodes[--fl->n];
+
+		free(nd->file);
+		free(nd->part);
+		tl_fp_figures_free(&nd->fig);
+	}
+}
+
+/* A part's own version is the fleet's, as a fingerprint's is: a part
+ * written by another ticklab is refused even when its nodes' facts were
+ * left as they were. -1 with why, or 0. */
+static int part_version_ok(const struct tl_fleet *fl, const json_t *doc, const char *path,
+			   char *why, size_t whylen)
+{
+	const char *v = json_string_value(json_object_get(json_object_get(doc, "ticklab"),
+							  "version"));
+	char safe[64];
+
+	if (!v) {
+		snprintf(why, whylen, "%s: a fleet --partial without its ticklab version", path);
+		return 1;
+	}
+	if (fl->n == 0 || strcmp(v, fl->nodes[0].fig.version) == 0)
+		return 0;
+	snprintf(why, whylen, "%s: a part written by ticklab %s, but %s by ticklab %s (a fleet's "
+			      "fingerprints and parts must come from one version)",
+		 path, tl_term_safe(v, safe, sizeof safe), fl->nodes[0].file,
+		 fl->nodes[0].fig.version);
+	return -1;
+}
+
+/* The files a part's run skipped: carried as the fleet's own skipped
+ * files, or with strict the part refused as a file would be (1). */
+static int part_skipped(struct tl_fleet *fl, const json_t *skipped, const char *path, bool strict,
+			char *why, size_t whylen)
+{
 	size_t i;
 	json_t *nd;
+
+	json_array_foreach(skipped, i, nd) {
+		const char *file = json_string_value(json_object_get(nd, "file"));
+		const char *w = json_string_value(json_object_get(nd, "why"));
+
+		if (!file || !w)
+			continue;
+		if (strict) {
+			snprintf(why, whylen, "%s: a part that skipped a file (--strict takes only "
+					      "whole parts): %s", path, w);
+			return 1;
+		}
+		bad_add(fl, file, w);
+	}
+	return 0;
+}
+
+/* A --partial file: its nodes and the files its run skipped. 1 when the
+ * file is bad (why says why; none of its nodes is kept), -1 refused. */
+static int add_partial(struct tl_fleet *fl, const json_t *doc, const char *path, bool strict,
+		       char *why, size_t whylen)
+{
+	const json_t *nodes = json_object_get(doc, "nodes"), *skipped = json_object_get(doc, "skipped");
+	size_t i, from = fl->n;
+	json_t *nd;
+	int rc = 0;
 
 	if (!json_is_array(nodes)) {
 		snprintf(why, whylen, "%s: a fleet --partial without its nodes", path);
@@ -129,47 +209,122 @@ static int add_partial(struct tl_fleet *fl, const json_t *doc, const char *path,
 	}
 	json_array_foreach(nodes, i, nd) {
 		const char *file = json_string_value(json_object_get(nd, "file"));
-		struct tl_fleet_node *node = node_new(fl);
+		struct tl_fleet_node *node;
 		char name[4200];
 
+		if (rc)
+			break;
+		node = node_new(fl);
 		snprintf(name, sizeof name, "%s: node %zu", path, i + 1);
 		if (!file || tl_fp_summary_from_json(json_object_get(nd, "summary"), name,
 						     &node->fig, why, whylen) < 0) {
 			if (!file)
 				snprintf(why, whylen, "%s: without its file", name);
-			return 1;
+			rc = 1;
+			break;
 		}
-		if (node_keep(fl, file, why, whylen) < 0)
-			return -1;
+		node->part = tl_xstrdup(path);
+		rc = node_keep(fl, file, why, whylen);
 	}
-	json_array_foreach(skipped, i, nd) {
-		const char *file = json_string_value(json_object_get(nd, "file"));
-		const char *w = json_string_value(json_object_get(nd, "why"));
-
-		if (file && w)
-			bad_add(fl, file, w);
-	}
-	return 0;
+	/* against the nodes before, or this part's own first */
+	if (rc == 0)
+		rc = part_version_ok(fl, doc, path, why, whylen);
+	if (rc == 0)
+		rc = part_skipped(fl, skipped, path, strict, why, whylen);
+	if (rc)
+		nodes_drop(fl, from);
+	return rc;
 }
 
-/* One file: 0 read, 1 bad (why says why), -1 refused. */
-static int add_file(struct tl_fleet *fl, const char *path, char *why, size_t whylen)
+/* A file read ahead, apart from the fleet: a worker fills it, the loader
+ * then adds it in the files' order, so the answer never depends on which
+ * worker read what. */
+struct readahead {
+	json_t *part;               /* a --partial document, added in order */
+	struct tl_fp_figures fig;   /* a fingerprint's figures (rc 0) */
+	int rc;                     /* 0 read, 1 bad: why */
+	char why[TL_FLEET_WHY];
+};
+
+/* Reads and analyses one file: the costly part, run on several threads. */
+static void read_one(const char *path, struct readahead *ra)
 {
-	json_t *doc = tl_json_load(path, why, whylen);
+	json_t *doc = tl_json_load(path, ra->why, sizeof ra->why);
+
+	ra->part = NULL;
+	ra->rc = 1;
+	if (!doc)
+		return;
+	if (partial_is(doc)) {
+		ra->part = doc;
+		ra->rc = 0;
+		return;
+	}
+	ra->rc = tl_fp_figures_from_json(doc, path, &ra->fig, ra->why, sizeof ra->why) < 0 ? 1 : 0;
+	json_decref(doc);
+}
+
+/* One file read ahead joins the fleet: 0 read, 1 bad (why says why), -1
+ * refused. ra is emptied. */
+static int add_read(struct tl_fleet *fl, const char *path, struct readahead *ra, bool strict,
+		    char *why, size_t whylen)
+{
 	int rc;
 
-	if (!doc)
+	if (ra->rc) {
+		snprintf(why, whylen, "%s", ra->why);
 		return 1;
-	if (partial_is(doc)) {
-		rc = add_partial(fl, doc, path, why, whylen);
-	} else {
-		struct tl_fleet_node *node = node_new(fl);
-
-		rc = tl_fp_figures_from_json(doc, path, &node->fig, why, whylen) < 0 ? 1
-			: node_keep(fl, path, why, whylen);
 	}
-	json_decref(doc);
-	return rc;
+	if (ra->part) {
+		rc = add_partial(fl, ra->part, path, strict, why, whylen);
+		json_decref(ra->part);
+		ra->part = NULL;
+		return rc;
+	}
+	node_new(fl)->fig = ra->fig;
+	memset(&ra->fig, 0, sizeof ra->fig);
+	return node_keep(fl, path, why, whylen);
+}
+
+/* A batch of files read by TL_FLEET_READERS threads (the machine's cores,
+ * parsing being most of a fleet's time), each taking the next file. */
+struct batch {
+	char *const *paths;
+	struct readahead *ra;
+	size_t n;
+	atomic_size_t next;
+};
+
+static void *batch_worker(void *arg)
+{
+	struct batch *b = arg;
+	size_t i;
+
+	while ((i = atomic_fetch_add(&b->next, 1)) < b->n)
+		read_one(b->paths[i], &b->ra[i]);
+	return NULL;
+}
+
+static void batch_read(struct batch *b, size_t nthreads)
+{
+	pthread_t th[TL_FLEET_READERS_MAX];
+	size_t started = 0;
+
+	atomic_store(&b->next, 0);
+	/* a thread that cannot start leaves its share to the others */
+	while (started + 1 < nthreads && b->n > 1 &&
+	       pthread_create(&th[started], NULL, batch_worker, b) == 0)
+		started++;
+	batch_worker(b);
+	for (size_t t = 0; t < started; t++)
+		pthread_join(th[t], NULL);
+}
+
+static size_t readers(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > TL_FLEET_READERS_MAX ? TL_FLEET_READERS_MAX : (size_t)n;
 }
 
 struct named {
@@ -215,13 +370,18 @@ static int check_twice_by(const struct tl_fleet *fl, const char *(*key)(const st
 	free(by);
 	if (worst == SIZE_MAX)
 		return 0;
-	if (key == node_name_of)
-		snprintf(why, whylen, "%s: %s '%s' is seen twice (also in %s)", fl->nodes[worst].file,
-			 label, key(&fl->nodes[worst]), fl->nodes[first].file);
-	else
-		snprintf(why, whylen, "%s: %s '%s' is seen twice (also in %s, as '%s')",
-			 fl->nodes[worst].file, label, key(&fl->nodes[worst]), fl->nodes[first].file,
-			 fl->nodes[first].fig.node.name);
+	{
+		char a[4200], b[4200];
+
+		node_where(&fl->nodes[worst], a, sizeof a);
+		node_where(&fl->nodes[first], b, sizeof b);
+		if (key == node_name_of)
+			snprintf(why, whylen, "%s: %s '%s' is seen twice (also in %s)", a, label,
+				 key(&fl->nodes[worst]), b);
+		else
+			snprintf(why, whylen, "%s: %s '%s' is seen twice (also in %s, as '%s')", a,
+				 label, key(&fl->nodes[worst]), b, fl->nodes[first].fig.node.name);
+	}
 	return -1;
 }
 
@@ -252,14 +412,28 @@ int tl_fleet_load(char *const *paths, size_t npaths, bool strict,
 		snprintf(why, whylen, "%s", fl->bad[0].why);
 		rc = -1;
 	}
-	for (size_t i = 0; i < l.n && rc == 0; i++) {
-		int r = add_file(fl, l.p[i], why, whylen);
+	/* jansson seeds its hash once; done here, not raced by the readers */
+	json_object_seed(0);
+	for (size_t at = 0; at < l.n && rc == 0; at += TL_FLEET_BATCH) {
+		struct batch b = {.paths = l.p + at, .n = l.n - at < TL_FLEET_BATCH ? l.n - at
+										    : TL_FLEET_BATCH};
 
-		if (r < 0 || (r > 0 && strict))
-			rc = -1;
-		else if (r > 0)
-			bad_add(fl, l.p[i], why);
-		progress_say(progress, "read", i + 1, l.n);
+		b.ra = tl_xcalloc(b.n, sizeof *b.ra);
+		batch_read(&b, readers());
+		for (size_t k = 0; k < b.n; k++) {
+			int r = rc ? 0 : add_read(fl, l.p[at + k], &b.ra[k], strict, why, whylen);
+
+			if (r < 0 || (r > 0 && strict))
+				rc = -1;
+			else if (r > 0)
+				bad_add(fl, l.p[at + k], why);
+			if (!rc)
+				progress_say(progress, "read", at + k + 1, l.n);
+			/* what a refusal left unread is let go */
+			json_decref(b.ra[k].part);
+			tl_fp_figures_free(&b.ra[k].fig);
+		}
+		free(b.ra);
 	}
 	for (size_t i = 0; i < l.n; i++)
 		free(l.p[i]);
@@ -278,6 +452,7 @@ void tl_fleet_free(struct tl_fleet *fl)
 {
 	for (size_t i = 0; i < fl->n; i++) {
 		free(fl->nodes[i].file);
+		free(fl->nodes[i].part);
 		tl_fp_figures_free(&fl->nodes[i].fig);
 	}
 	for (size_t i = 0; i < fl->nbad; i++) {
@@ -312,6 +487,14 @@ json_t *tl_fleet_partial_to_json(const struct tl_fleet *fl)
 /* ------------------------------------------------------------------ */
 /* Judging                                                              */
 /* ------------------------------------------------------------------ */
+
+/* The numbers are io/fleet.h's; a test holds them equal. */
+const char tl_fleet_rule[] =
+	"a figure stands out at |robust z| > 5 in its bad direction; add:2000 samples when "
+	"told apart from the others' (KS D > 0.25, p < 0.001; each node weighing at most the "
+	"median node's sample count) and their median lies further from the other nodes' "
+	"median than the largest of 2 %, the node's own drift, its own CV and 5 robust sd of "
+	"the other nodes' medians (with 4 others or more)";
 
 /* Same hardware: one CPU model and TSC rates within 0.5 % (a calibrated
  * rate wobbles in its last digits between twins). */
@@ -457,34 +640,157 @@ static void score_group(struct tl_fleet *fl, const size_t *idx, size_t m, double
 		mark_noise_top(&fl->nodes[idx[j]]);
 }
 
-/* Each node's kept add:K samples against the pooled histogram of the rest
- * of its group: a KS test, Mann-Whitney and a Hodges-Lehmann shift. */
-static void test_group(struct tl_fleet *fl, const size_t *idx, size_t m,
-		       const struct tl_fleet_progress *progress, size_t *done)
+/* The largest of the noises a node's median may move by on its own: the
+ * floor, its own drift and CV, and the spread of the other nodes' medians
+ * (ms: the node's median scored against theirs). */
+static void samples_allowed(struct tl_fleet_node *nd, const struct tl_fleet_score *ms)
 {
-	const struct tl_hist **parts = tl_xmalloc((m ? m : 1) * sizeof *parts);
-	struct tl_hist pool;
-	size_t np = 0;
-	double ties;
+	double drift = nd->fig.v[TL_FIG_DRIFT] / 100, cv = nd->fig.v[TL_FIG_CV] / 100;
+
+	nd->allowed = TL_FLEET_SHIFT_REL;
+	nd->allowed_by = "floor";
+	if (drift > nd->allowed) {
+		nd->allowed = drift;
+		nd->allowed_by = "own_drift";
+	}
+	if (cv > nd->allowed) {
+		nd->allowed = cv;
+		nd->allowed_by = "own_cv";
+	}
+	/* fewer others say nothing of their spread (as for the figures) */
+	if (ms->n >= TL_FLEET_FEW && ms->median > 0 &&
+	    TL_FLEET_Z * TL_MAD_NORMAL * ms->mad / ms->median > nd->allowed) {
+		nd->allowed = TL_FLEET_Z * TL_MAD_NORMAL * ms->mad / ms->median;
+		nd->allowed_by = "group_spread";
+	}
+}
+
+/* "its own 4.9 % drift": the noise that set nd->allowed, in words. */
+static void allowed_words(const struct tl_fleet_node *nd, char *buf, size_t len)
+{
+	double a = 100 * nd->allowed;
+
+	if (strcmp(nd->allowed_by, "own_drift") == 0)
+		snprintf(buf, len, "its own %.1f %% drift", a);
+	else if (strcmp(nd->allowed_by, "own_cv") == 0)
+		snprintf(buf, len, "its own %.1f %% CV", a);
+	else if (strcmp(nd->allowed_by, "group_spread") == 0)
+		snprintf(buf, len, "the nodes' %.1f %% spread (%.0f robust sd of their medians)", a,
+			 TL_FLEET_Z);
+	else
+		snprintf(buf, len, "the %.0f %% floor", a);
+}
+
+/* The test's outcome in words: a reason when odd, a note when told apart
+ * but within the noise. */
+static void samples_say(struct tl_fleet_node *nd)
+{
+	char noise[96], test[64], text[384];
+	double e = 100 * nd->effect;
+
+	nd->note[0] = '\0';
+	if (!nd->told_apart || !isfinite(nd->effect))
+		return;
+	allowed_words(nd, noise, sizeof noise);
+	/* a p below the smallest double is said as such, not as 0 */
+	snprintf(test, sizeof test, nd->ks_p > 0 ? "KS D %.2f, p %.2g" : "KS D %.2f, p < 1e-300",
+		 nd->ks_d, nd->ks_p);
+	if (fabs(e) < 0.05)
+		snprintf(text, sizeof text, "add:%d samples differ from the others' in shape (%s), "
+					    "their median the other nodes' (%.1f ns): not flagged",
+			 TL_FP_ADDS, test, nd->median_ns);
+	else
+		snprintf(text, sizeof text,
+			 "add:%d samples %.1f %% %s than the other nodes' (median %.1f vs %.1f ns; %s), "
+			 "%s %s%s",
+			 TL_FP_ADDS, fabs(e), e >= 0 ? "slower" : "faster", nd->median_ns,
+			 nd->others_mom_ns, test, nd->odd_samples ? "beyond" : "within", noise,
+			 nd->odd_samples ? "" : ": not flagged");
+	if (nd->odd_samples)
+		reason_add(nd, text);
+	else
+		snprintf(nd->note, sizeof nd->note, "%s", text);
+}
+
+/* Every node's median scored against the other nodes' (one value a node,
+ * whatever its sample count); sc has m places. */
+static void group_medians(struct tl_fleet *fl, const size_t *idx, size_t m, double *vals,
+			  struct tl_fleet_score *sc)
+{
+	for (size_t j = 0; j < m; j++) {
+		struct tl_fleet_node *nd = &fl->nodes[idx[j]];
+
+		nd->median_ns = stats_hist_median_grouped(&nd->fig.hist);
+		vals[j] = nd->median_ns;
+	}
+	stats_fleet_score_all(vals, m, 0, 0, sc);
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The sample count of the group's median node (of those with samples). */
+static uint64_t median_count(const struct tl_fleet *fl, const size_t *idx, size_t m)
+{
+	uint64_t *n = tl_xmalloc((m ? m : 1) * sizeof *n), cap;
+	size_t k = 0;
 
 	for (size_t j = 0; j < m; j++)
 		if (fl->nodes[idx[j]].fig.hist.total)
-			parts[np++] = &fl->nodes[idx[j]].fig.hist;
+			n[k++] = fl->nodes[idx[j]].fig.hist.total;
+	qsort(n, k, sizeof *n, cmp_u64);
+	cap = k ? n[(k - 1) / 2] : 0;
+	free(n);
+	return cap;
+}
+
+/* Each node's kept add:K samples against the pooled histogram of the rest
+ * of its group (KS, Mann-Whitney, Hodges-Lehmann), each node thinned to
+ * the median node's count first so that none weighs on the others by its
+ * sample count; then its median against the other nodes' medians, and the
+ * flag (io/fleet.h). */
+static void test_group(struct tl_fleet *fl, const size_t *idx, size_t m, double *vals,
+		       struct tl_fleet_score *sc, const struct tl_fleet_progress *progress,
+		       size_t *done)
+{
+	const struct tl_hist **parts = tl_xmalloc((m ? m : 1) * sizeof *parts);
+	struct tl_hist *thin = tl_xcalloc(m ? m : 1, sizeof *thin);
+	struct tl_hist pool;
+	uint64_t cap = median_count(fl, idx, m);
+	size_t np = 0;
+	double ties;
+
+	group_medians(fl, idx, m, vals, sc);
+	for (size_t j = 0; j < m; j++)
+		if (fl->nodes[idx[j]].fig.hist.total) {
+			stats_hist_thin(&fl->nodes[idx[j]].fig.hist, cap, &thin[np]);
+			parts[np] = &thin[np];
+			np++;
+		}
 	stats_hist_merge(parts, np, &pool);
+	/* made again one at a time below: a group's nodes never hold two
+	 * histograms each */
+	for (size_t j = 0; j < np; j++)
+		stats_hist_free(&thin[j]);
+	free(thin);
 	free(parts);
 	stats_hist_index(&pool);
 	ties = stats_hist_ties(&pool);
 	for (size_t j = 0; j < m; j++) {
 		struct tl_fleet_node *nd = &fl->nodes[idx[j]];
-		struct tl_hist *h = &nd->fig.hist;
+		struct tl_hist h;
 		struct tl_hist_test t;
-		char text[256];
 
 		progress_say(progress, "judged", ++*done, fl->n);
-		if (!h->total)
+		if (!nd->fig.hist.total)
 			continue;
-		stats_hist_index(h);
-		if (stats_hist_test(h, &pool, ties, &t) == 0) {
+		stats_hist_thin(&nd->fig.hist, cap, &h);
+		stats_hist_index(&h);
+		if (stats_hist_test(&h, &pool, ties, &t) == 0) {
 			nd->ks_d = t.ks_d;
 			nd->ks_p = t.ks_p;
 			nd->mwu_p = t.mwu_p;
@@ -492,18 +798,14 @@ static void test_group(struct tl_fleet *fl, const size_t *idx, size_t m,
 			nd->others_median = t.others_median;
 			nd->n_others = (size_t)t.n_others;
 			nd->tested = true;
-			nd->odd_samples = nd->ks_d > TL_FLEET_KS_D && nd->ks_p < TL_FLEET_KS_P &&
-					  fabs(nd->hl_ns) > TL_FLEET_SHIFT_REL * fabs(nd->others_median);
+			nd->others_mom_ns = sc[j].median;
+			nd->effect = nd->median_ns / sc[j].median - 1;
+			samples_allowed(nd, &sc[j]);
+			nd->told_apart = nd->ks_d > TL_FLEET_KS_D && nd->ks_p < TL_FLEET_KS_P;
+			nd->odd_samples = nd->told_apart && fabs(nd->effect) > nd->allowed;
+			samples_say(nd);
 		}
-		free(h->cum);
-		h->cum = NULL;
-		if (!nd->odd_samples)
-			continue;
-		snprintf(text, sizeof text,
-			 "add:%d samples differ from the others': KS D %.2f (p %.2g), shift %+.1f ns "
-			 "(%+.1f %%)",
-			 TL_FP_ADDS, nd->ks_d, nd->ks_p, nd->hl_ns, 100 * nd->hl_ns / nd->others_median);
-		reason_add(nd, text);
+		stats_hist_free(&h);
 	}
 	stats_hist_free(&pool);
 }
@@ -519,8 +821,11 @@ void tl_fleet_judge(struct tl_fleet *fl, const struct tl_fleet_progress *progres
 	group_members(fl, idx, first);
 	fl->nflagged = 0;
 	for (size_t i = 0; i < fl->n; i++) {
-		fl->nodes[i].reason[0] = '\0';
-		fl->nodes[i].tested = fl->nodes[i].odd_samples = false;
+		fl->nodes[i].reason[0] = fl->nodes[i].note[0] = '\0';
+		fl->nodes[i].tested = fl->nodes[i].odd_samples = fl->nodes[i].told_apart = false;
+		fl->nodes[i].median_ns = fl->nodes[i].others_mom_ns = fl->nodes[i].effect = NAN;
+		fl->nodes[i].allowed = NAN;
+		fl->nodes[i].allowed_by = "";
 		memset(fl->nodes[i].odd, 0, sizeof fl->nodes[i].odd);
 	}
 	for (size_t g = 0; g < fl->ngroups; g++) {
@@ -528,7 +833,7 @@ void tl_fleet_judge(struct tl_fleet *fl, const struct tl_fleet_progress *progres
 
 		score_group(fl, idx + first[g], m, vals, sc);
 		if (m >= TL_FLEET_MIN_NODES)
-			test_group(fl, idx + first[g], m, progress, &done);
+			test_group(fl, idx + first[g], m, vals, sc, progress, &done);
 		else
 			progress_say(progress, "judged", done += m, fl->n);
 	}
@@ -610,11 +915,20 @@ void tl_fleet_table_print(FILE *out, const struct tl_fleet *fl)
 	}
 	fprintf(out, "\n");
 	if (fl->nflagged == 0)
-		fprintf(out, "no node stands out (|robust z| <= %.0f on every figure; samples alike)\n",
+		fprintf(out, "no node stands out (|robust z| <= %.0f on every figure; samples within "
+			     "the nodes' own noise)\n",
 			TL_FLEET_Z);
 	for (size_t i = 0; i < fl->n; i++)
 		if (fl->nodes[i].flagged)
 			tl_fleet_reason_line(out, &fl->nodes[i], ": ");
+	for (size_t i = 0; i < fl->n; i++)
+		if (fl->nodes[i].note[0]) {
+			tl_term_fputs(fl->nodes[i].fig.node.name, out);
+			fputs(": ", out);
+			tl_term_fputs(fl->nodes[i].note, out);
+			fputc('\n', out);
+		}
+	fprintf(out, "rule: %s\n", tl_fleet_rule);
 }
 
 void tl_fleet_reason_line(FILE *out, const struct tl_fleet_node *nd, const char *sep)
@@ -660,6 +974,14 @@ void tl_fleet_markdown_print(FILE *out, const struct tl_fleet *fl)
 			tl_md_fputs(fl->nodes[i].fig.node.name, out);
 			fputs("**: ", out);
 			tl_md_fputs(fl->nodes[i].reason, out);
+			fputc('\n', out);
+		}
+	for (size_t i = 0; i < fl->n; i++)
+		if (fl->nodes[i].note[0]) {
+			fputs("- ", out);
+			tl_term_fputs_md(fl->nodes[i].fig.node.name, out);
+			fputs(": ", out);
+			tl_term_fputs_md(fl->nodes[i].note, out);
 			fputc('\n', out);
 		}
 	for (size_t i = 0; i < fl->nbad; i++) {
@@ -728,10 +1050,19 @@ static json_t *node_json(const struct tl_fleet_node *nd)
 	tl_json_set(o, "group", json_integer((int)nd->group + 1));
 	tl_json_set(o, "flagged", json_boolean(nd->flagged));
 	tl_json_set(o, "reason", json_string(nd->reason));
+	tl_json_set(o, "note", json_string(nd->note));
 	tl_json_set(o, "figures", figs);
 	tl_json_set(o, "intervals", iv);
 	tl_json_set(o, "robust_z", scores);
 	tl_json_set(o, "odd", odd);
+	if (nd->tested)
+		tl_json_set(o, "samples_effect",
+			    json_pack("{s:o, s:o, s:o, s:o, s:s, s:b}", "median_ns",
+				      tl_json_real(nd->median_ns), "others_median_of_medians_ns",
+				      tl_json_real(nd->others_mom_ns), "effect_percent",
+				      tl_json_real(100 * nd->effect), "allowed_percent",
+				      tl_json_real(100 * nd->allowed), "allowed_by", nd->allowed_by,
+				      "told_apart", nd->told_apart));
 	if (nd->tested)
 		tl_json_set(o, "samples_test",
 			    json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:b, s:s, s:o}", "n",
@@ -763,9 +1094,9 @@ json_t *tl_fleet_to_json(const struct tl_fleet *fl)
 		    json_pack("{s:s, s:s}", "version",
 			      fl->n ? fl->nodes[0].fig.version : PACKAGE_VERSION, "command", "fleet"));
 	tl_json_set(doc, "rules",
-		    json_pack("{s:f, s:i, s:f, s:f, s:f}", "robust_z", TL_FLEET_Z, "min_nodes",
+		    json_pack("{s:f, s:i, s:f, s:f, s:f, s:s}", "robust_z", TL_FLEET_Z, "min_nodes",
 			      TL_FLEET_MIN_NODES, "ks_d", TL_FLEET_KS_D, "ks_p", TL_FLEET_KS_P,
-			      "shift_rel", TL_FLEET_SHIFT_REL));
+			      "shift_rel", TL_FLEET_SHIFT_REL, "text", tl_fleet_rule));
 	tl_json_set(doc, "flagged", json_integer((json_int_t)fl->nflagged));
 	tl_json_set(doc, "groups", groups);
 	tl_json_set(doc, "nodes", nodes);

@@ -18,12 +18,21 @@
 
 #define TL_FLEET_Z 5.0          /* |robust z| above this stands out */
 #define TL_FLEET_MIN_NODES 3    /* a group needs this many to compare */
-#define TL_FLEET_KS_D 0.25      /* distributions differ: KS D above this, */
-#define TL_FLEET_KS_P 1e-3      /* p below this, */
-#define TL_FLEET_SHIFT_REL 0.02 /* and a shift of more than 2 % of the median */
+/* A node's add:K samples are told apart from the others' (each node
+ * weighing in the pool at most as many samples as the group's median
+ * node) when KS D exceeds TL_FLEET_KS_D with p below TL_FLEET_KS_P; they
+ * are odd when, besides, the node's median lies further from the median
+ * of the other nodes' medians than the largest of: TL_FLEET_SHIFT_REL,
+ * the node's own drift, its own CV, and TL_FLEET_Z robust sds (1.4826
+ * MAD) of the other nodes' medians (with TL_FLEET_FEW others or more). A
+ * difference told apart but within that is noted, not flagged. */
+#define TL_FLEET_KS_D 0.25
+#define TL_FLEET_KS_P 1e-3
+#define TL_FLEET_SHIFT_REL 0.02
 
 struct tl_fleet_node {
 	char *file;
+	char *part;                  /* the --partial file it came from, or NULL */
 	struct tl_fp_figures fig;
 	size_t group;
 	struct tl_fleet_score score[TL_FIG_COUNT];
@@ -31,7 +40,14 @@ struct tl_fleet_node {
 	bool tested;                 /* the two-sample test ran */
 	size_t n_others;
 	double ks_d, ks_p, mwu_p, hl_ns, others_median;
-	bool odd_samples;
+	double median_ns;            /* of its add:K samples */
+	double others_mom_ns;        /* the median of the other nodes' medians */
+	double effect;               /* median_ns / others_mom_ns - 1 */
+	double allowed;              /* |effect| up to this is the nodes' own noise */
+	const char *allowed_by;      /* which noise set it, in words */
+	bool told_apart;             /* KS D and p past their bounds */
+	bool odd_samples;            /* told apart and |effect| > allowed */
+	char note[384];              /* told apart but within noise: said, not flagged */
 	bool flagged;
 	char reason[1536];           /* "; "-separated, "" when not flagged */
 };
@@ -84,6 +100,9 @@ int tl_fleet_load(char *const *paths, size_t npaths, bool strict,
 void tl_fleet_judge(struct tl_fleet *fl, const struct tl_fleet_progress *progress);
 
 void tl_fleet_free(struct tl_fleet *fl);
+
+/* The flagging rule in words, as the table and the JSON state it. */
+extern const char tl_fleet_rule[];
 
 /* The loaded nodes as one mergeable document: `fleet --partial`. Reading
  * it back (tl_fleet_load) gives the same nodes, so judging partials merged

@@ -156,29 +156,59 @@ FILE *tl_read_open(const char *path, char *why, size_t whylen)
 /* Parsing                                                              */
 /* ------------------------------------------------------------------ */
 
+/* The bytes up to the next quote or backslash are plain: outside a string
+ * they are skipped, inside one they only lengthen it. memchr finds the
+ * next one, where a byte at a time cost a fleet of small files 7 % of its
+ * instructions. */
+static size_t plain_run(const unsigned char *b, size_t n, bool in_string)
+{
+	const unsigned char *q = memchr(b, '"', n), *bs;
+	size_t end = q ? (size_t)(q - b) : n;
+
+	if (!in_string)
+		return end;
+	bs = memchr(b, '\\', end);
+	return bs ? (size_t)(bs - b) : end;
+}
+
 bool tl_read_guard_feed(struct tl_read_guard *g, const void *buf, size_t n)
 {
 	const unsigned char *b = buf;
+	size_t i = 0;
 
-	for (size_t i = 0; i < n && !g->over; i++, g->pos++) {
-		unsigned char c = b[i];
+	while (i < n && !g->over) {
+		unsigned char c;
 
-		if (g->st == 0) {
-			if (c == '"') {
-				g->st = 1;
-				g->start = g->pos;
-				g->len = 0;
+		if (g->st != 2) {
+			size_t run = plain_run(b + i, n - i, g->st == 1);
+
+			if (g->st == 1 && (g->len += run) > TL_READ_STRING_MAX) {
+				g->over = true;
+				break;
 			}
-			continue;
+			i += run;
+			g->pos += run;
+			if (i == n)
+				break;
 		}
-		if (++g->len > TL_READ_STRING_MAX)
-			g->over = true;
-		if (g->st == 2)
+		c = b[i];
+		if (g->st == 0) {
+			/* at a quote: a string starts */
 			g->st = 1;
-		else if (c == '\\')
-			g->st = 2;
-		else if (c == '"')
-			g->st = 0;
+			g->start = g->pos;
+			g->len = 0;
+		} else {
+			if (++g->len > TL_READ_STRING_MAX)
+				g->over = true;
+			if (g->st == 2)
+				g->st = 1;
+			else if (c == '\\')
+				g->st = 2;
+			else if (c == '"')
+				g->st = 0;
+		}
+		i++;
+		g->pos++;
 	}
 	return !g->over;
 }

@@ -61,6 +61,22 @@ void stats_hist_loglinear(struct tl_hist *h);
 void stats_hist_merge(const struct tl_hist *const *parts, size_t nparts, struct tl_hist *out);
 /* Fills cum. */
 void stats_hist_index(struct tl_hist *h);
+/* The median of h's values, as stats_median of them listed out; NaN when
+ * empty. */
+double stats_hist_median(const struct tl_hist *h);
+/* The median read between the lattice steps: the value holding the middle
+ * sample taken as spread evenly over its step (from halfway to the value
+ * below to halfway to the value above; an end value's step mirrors its
+ * one neighbour's), and the median found in it by its count, the grouped
+ * median of textbooks. It moves with a shift of the node smaller than the
+ * timer's step, where stats_hist_median jumps a whole step or not at all.
+ * NaN when empty; the one value when h has one. */
+double stats_hist_median_grouped(const struct tl_hist *h);
+/* h with its counts made to sum to total (when h holds more; else a copy):
+ * each running count scaled and rounded, so out's empirical CDF is within
+ * 0.5 / total of h's at every value. A node with many samples then weighs
+ * in a pool no more than one with total. */
+void stats_hist_thin(const struct tl_hist *h, uint64_t total, struct tl_hist *out);
 void stats_hist_free(struct tl_hist *h);
 
 /* A node's samples (x) against the rest of its group: the group's pooled

@@ -44,6 +44,12 @@ static void coalesce(struct tl_hist *h)
 		h->v[w] = h->v[i];
 		h->c[w++] = h->c[i];
 	}
+	/* a node's histogram is kept for the whole fleet: the room its raw
+	 * samples needed (88 KB for 5 514) is given back */
+	if (w < h->n && w > 0) {
+		h->v = tl_xrealloc(h->v, w, sizeof *h->v);
+		h->c = tl_xrealloc(h->c, w, sizeof *h->c);
+	}
 	h->n = w;
 }
 
@@ -133,6 +139,72 @@ void stats_hist_index(struct tl_hist *h)
 	h->cum = tl_xmalloc((h->n ? h->n : 1) * sizeof *h->cum);
 	for (size_t i = 0; i < h->n; i++)
 		h->cum[i] = run += h->c[i];
+}
+
+/* The k-th (0-based) smallest value of h. */
+static double hist_kth(const struct tl_hist *h, uint64_t k)
+{
+	uint64_t run = 0;
+
+	for (size_t i = 0; i < h->n; i++)
+		if ((run += h->c[i]) > k)
+			return h->v[i];
+	return NAN;
+}
+
+double stats_hist_median(const struct tl_hist *h)
+{
+	uint64_t i;
+	double a;
+
+	if (h->total == 0)
+		return NAN;
+	i = (h->total - 1) / 2;
+	a = hist_kth(h, i);
+	return h->total % 2 ? a : a + 0.5 * (hist_kth(h, i + 1) - a);
+}
+
+double stats_hist_median_grouped(const struct tl_hist *h)
+{
+	uint64_t run = 0;
+	double half = 0.5 * (double)h->total;
+	size_t k = 0;
+
+	if (h->n < 2)
+		return h->n ? h->v[0] : NAN;
+	while (k + 1 < h->n && (double)(run + h->c[k]) < half)
+		run += h->c[k++];
+	{
+		double below = k > 0 ? h->v[k - 1] : 2 * h->v[0] - h->v[1];
+		double above = k + 1 < h->n ? h->v[k + 1] : 2 * h->v[k] - h->v[k - 1];
+		double lo = 0.5 * (below + h->v[k]), hi = 0.5 * (h->v[k] + above);
+
+		return lo + (hi - lo) * (half - (double)run) / (double)h->c[k];
+	}
+}
+
+void stats_hist_thin(const struct tl_hist *h, uint64_t total, struct tl_hist *out)
+{
+	uint64_t run = 0, prev = 0;
+	double r = h->total > total ? (double)total / (double)h->total : 1;
+
+	memset(out, 0, sizeof *out);
+	out->v = tl_xmalloc((h->n ? h->n : 1) * sizeof *out->v);
+	out->c = tl_xmalloc((h->n ? h->n : 1) * sizeof *out->c);
+	for (size_t i = 0; i < h->n; i++) {
+		uint64_t at;
+
+		run += h->c[i];
+		/* the last running count lands on total exactly, whatever the
+		 * rounding of the product */
+		at = r == 1 ? run : run == h->total ? total : (uint64_t)floor((double)run * r + 0.5);
+		if (at > prev) {
+			out->v[out->n] = h->v[i];
+			out->c[out->n++] = at - prev;
+			prev = at;
+		}
+	}
+	out->total = prev;
 }
 
 double stats_hist_ties(const struct tl_hist *pool)

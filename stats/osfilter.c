@@ -388,8 +388,8 @@ const char *stats_os_method_name(enum tl_os_method m)
 	return "unknown";
 }
 
-int stats_analyse(const double *ns, size_t n, double overhead_ns, enum tl_os_method method,
-		  uint64_t seed, struct tl_analysis *a, double *kept, size_t *nkept)
+static int analyse(const double *ns, size_t n, double overhead_ns, enum tl_os_method method,
+		   uint64_t seed, struct tl_analysis *a, double *kept, size_t *nkept, bool drift)
 {
 	double *v = malloc((n ? n : 1) * sizeof(*v));
 	unsigned char *keep = malloc(n ? n : 1);
@@ -400,7 +400,10 @@ int stats_analyse(const double *ns, size_t n, double overhead_ns, enum tl_os_met
 	memcpy(v, ns, n * sizeof(*v));
 	stats_filter_cost(v, n, overhead_ns);
 	/* Before filter_os: the chunks must stay whole runs of consecutive samples. */
-	stats_drift(v, n, TL_DRIFT_CHUNK, &a->drift);
+	if (drift)
+		stats_drift(v, n, TL_DRIFT_CHUNK, &a->drift);
+	else
+		stats_drift(NULL, 0, TL_DRIFT_CHUNK, &a->drift);
 	const double *feat[1] = { v };
 	int rc = stats_filter_os(method, feat, 1, n, seed, keep, &a->os);
 	size_t m = 0;
@@ -424,4 +427,17 @@ fail:
 	stats_summary(NULL, 0, &a->summary);
 	stats_drift(NULL, 0, TL_DRIFT_CHUNK, &a->drift);
 	return -1;
+}
+
+int stats_analyse(const double *ns, size_t n, double overhead_ns, enum tl_os_method method,
+		  uint64_t seed, struct tl_analysis *a, double *kept, size_t *nkept)
+{
+	return analyse(ns, n, overhead_ns, method, seed, a, kept, nkept, true);
+}
+
+int stats_analyse_nodrift(const double *ns, size_t n, double overhead_ns,
+			  enum tl_os_method method, uint64_t seed, struct tl_analysis *a,
+			  double *kept, size_t *nkept)
+{
+	return analyse(ns, n, overhead_ns, method, seed, a, kept, nkept, false);
 }

@@ -156,6 +156,13 @@ struct tl_analysis {
 };
 int stats_analyse(const double *ns, size_t n, double overhead_ns, enum tl_os_method method,
 		  uint64_t seed, struct tl_analysis *a, double *kept, size_t *nkept);
+/* stats_analyse without the drift (a->drift as for no samples): the same
+ * summary and filter, for a reader that needs no drift (a fleet reading
+ * raw fingerprints), where the drift's bootstrap costs more than all the
+ * rest. */
+int stats_analyse_nodrift(const double *ns, size_t n, double overhead_ns,
+			  enum tl_os_method method, uint64_t seed, struct tl_analysis *a,
+			  double *kept, size_t *nkept);
 
 /* --- Distributions --- */
 struct tl_histogram {

@@ -26,6 +26,9 @@ EXTRA_DIST += tests/test_output_failures.sh
 # three-node Slurm cluster with a real noisy neighbour on one node
 TESTS += tests/test_fleet_cli.sh tests/test_slurm_fleet.sh
 EXTRA_DIST += tests/test_fleet_cli.sh tests/test_slurm_fleet.sh
+# the fleet flags samples by effect beyond the nodes' own noise, no node's count weighing on the others
+TESTS += tests/test_fleet_effect.sh
+EXTRA_DIST += tests/test_fleet_effect.sh
 # a fingerprint's noise rates; the fleet naming a noisy fixture node's cause
 TESTS += tests/test_fleet_noise.sh
 EXTRA_DIST += tests/test_fleet_noise.sh tests/fixtures/fleet-noise/make-noise-fixtures.sh \

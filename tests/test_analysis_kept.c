@@ -130,6 +130,31 @@ static void check_cap(const struct tl_run *run, double *buf)
 	free(cells);
 }
 
+/* tl_cell_summarise_kept: tl_cell_analyse_kept's summary, filter and kept
+ * values bit for bit, with every method, only the drift left out. */
+static void check_summarise(const struct tl_run *run, double *buf)
+{
+	static const enum tl_os_method ms[] = {TL_OS_IFOREST, TL_OS_IQR, TL_OS_NONE, TL_OS_CAUSE};
+	double *other = malloc(N * sizeof *other);
+	size_t bad = 0, drift = 0;
+
+	for (size_t k = 0; other && k < sizeof ms / sizeof *ms; k++)
+		for (size_t i = 0; i < run->ncells; i++) {
+			struct tl_analysis a, b;
+			size_t na = 0, nb = 0;
+
+			tl_cell_analyse_kept(run, i, ms[k], SEED, &a, buf, N, &na);
+			tl_cell_summarise_kept(run, i, ms[k], SEED, &b, other, N, &nb);
+			bad += !same_summary(&a.summary, &b.summary) || na != nb ||
+			       memcmp(buf, other, na * sizeof *buf) != 0 ||
+			       a.os.removed != b.os.removed;
+			drift += b.drift.nchunks != 0;
+		}
+	ok(other && bad == 0 && drift == 0, "tl_cell_summarise_kept: tl_cell_analyse_kept's summary "
+	   "and kept values with every method (%zu differ), no drift (%zu have one)", bad, drift);
+	free(other);
+}
+
 int main(void)
 {
 	struct tl_run run;
@@ -143,6 +168,7 @@ int main(void)
 	check_method(&run, TL_OS_IQR, buf);
 	is_int(check_method(&run, TL_OS_NONE, buf), 0, "none keeps every sample");
 	check_cap(&run, buf);
+	check_summarise(&run, buf);
 
 	/* An empty cell: nothing kept, n = 0. */
 	struct tl_run snap = run;

@@ -166,6 +166,40 @@ ok $? "fleet --partial writes two summaries"
 rc=$?
 [ $rc -eq 1 ] && cmp -s "$tmp/one.json" "$tmp/merged.json"
 ok $? "fleet over the partials: the one-step JSON byte for byte, status 1 (status $rc)"
+# Parts are as strict as files: a part that skipped a file is refused by
+# --strict (and by check_ticklab_fleet with TICKLAB_FLEET_STRICT=1), a part
+# of another version is refused, a part skipped contributes no node, and a
+# node seen twice names the part it came in.
+echo '{}' >"$tmp/empty.json"
+"$TL_BIN" fleet --partial "$tmp/pskip.json" "$tmp/fleet/a1.json" "$tmp/fleet/a2.json" \
+	"$tmp/empty.json" 2>/dev/null
+ok $? "fleet --partial over two fingerprints and a file that is none writes its part"
+expect_status 1 "the part and a3 without --strict: the skipped file carried, the rest judged (a3 flagged: status 1)" \
+	"$TL_BIN" fleet -q "$tmp/pskip.json" "$tmp/p2.json"
+expect_status 2 "fleet --strict refuses the part that skipped a file" \
+	"$TL_BIN" fleet --strict "$tmp/pskip.json" "$tmp/p2.json"
+grep -q "pskip.json: a part that skipped a file.*empty.json" /tmp/tl_tap_err.$$
+ok $? "and names the part and the file it skipped"
+TICKLAB=$TL_BIN TICKLAB_FLEET_STRICT=1 sh "$NHC" "$tmp/pskip.json" "$tmp/p2.json" >/dev/null 2>&1
+rc=$?; [ $rc -eq 2 ]; ok $? "check_ticklab_fleet with TICKLAB_FLEET_STRICT=1 refuses it too (status $rc)"
+"$PY" - "$tmp/p1.json" "$tmp/p9.json" "$tmp/pbad.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1])); d["ticklab"]["version"] = "9.9.9"
+json.dump(d, open(sys.argv[2], "w"))
+d = json.load(open(sys.argv[1])); d["nodes"][1]["summary"]["samples"]["counts"][0] = -1
+json.dump(d, open(sys.argv[3], "w"))
+PY
+expect_status 2 "a part marked 9.9.9 beside parts of this version is refused" \
+	"$TL_BIN" fleet "$tmp/p2.json" "$tmp/p9.json"
+grep -q "p9.json: a part written by ticklab 9.9.9" /tmp/tl_tap_err.$$; ok $? "and the line names it"
+expect_status 2 "so is a part marked 9.9.9 that comes first" "$TL_BIN" fleet "$tmp/p9.json" "$tmp/p2.json"
+"$TL_BIN" fleet "$tmp/pbad.json" "$tmp/p2.json" "$tmp/fleet/a2.json" --json "$tmp/pbad.out" \
+	>/dev/null 2>&1
+"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); names=sorted(n["name"] for n in d["nodes"]); sys.exit(0 if names == ["a2", "a3"] and len(d["skipped"]) == 1 and "pbad.json" in d["skipped"][0]["file"] else 1)' "$tmp/pbad.out"
+ok $? "a part skipped (its second node broken) contributes no node, its good a1 included"
+expect_status 2 "a node seen twice across two parts is refused" "$TL_BIN" fleet "$tmp/p1.json" "$tmp/pskip.json"
+grep -q "node 'a1' is seen twice (also in .*a1.json (in part .*p1.json))" /tmp/tl_tap_err.$$
+ok $? "and the line names the part each came in"
 # Progress: a line on standard error over a terminal, nothing otherwise.
 if command -v script >/dev/null 2>&1; then
 	script -qec "$TL_BIN fleet -q $tmp/fleet" /dev/null >"$tmp/tty.out" 2>&1

@@ -185,6 +185,75 @@ static void check_loglinear(gsl_rng *r)
 	free(x);
 }
 
+/* A histogram's median against stats_median of its samples listed out;
+ * thinning against its stated bound: the counts sum to the total asked,
+ * every value is one of the original's, and the empirical CDFs differ by
+ * at most 0.5 / total at every value. One case by hand too. */
+static void check_median_thin(gsl_rng *r)
+{
+	size_t med_bad = 0, thin_bad = 0;
+	double worst = 0;
+
+	for (int round = 0; round < 40; round++) {
+		size_t n = 1 + gsl_rng_uniform_int(r, 3000);
+		uint64_t total = 1 + gsl_rng_uniform_int(r, 700);
+		double *x = malloc(n * sizeof *x);
+		struct tl_hist h, t;
+		uint64_t run = 0, trun = 0;
+		size_t j = 0;
+
+		draw(r, x, n, 500, 10, 4);
+		stats_hist_from_samples(x, n, &h);
+		med_bad += stats_hist_median(&h) != stats_median(x, n);
+		stats_hist_thin(&h, total, &t);
+		thin_bad += t.total != (n > total ? total : n);
+		for (size_t i = 0; i < h.n; i++) {
+			run += h.c[i];
+			if (j < t.n && t.v[j] == h.v[i])
+				trun += t.c[j++];
+			worst = fmax(worst, fabs((double)run / (double)h.total -
+						 (double)trun / (double)t.total) * (double)t.total);
+		}
+		thin_bad += j != t.n; /* a value not in h, or out of order */
+		stats_hist_free(&h);
+		stats_hist_free(&t);
+		free(x);
+	}
+	ok(med_bad == 0, "a histogram's median equals stats_median of its samples (%zu differ)",
+	   med_bad);
+	ok(thin_bad == 0 && worst <= 0.5, "thinned histograms hold the total asked, the same values, "
+	   "and CDFs within 0.5/total (worst %.3f/total)", worst);
+	{
+		/* {10:1, 20:2, 30:1} to 2: running counts 1, 3, 4 -> 0.5, 1.5, 2 -> 1, 2, 2 */
+		double v[] = {10, 20, 20, 30};
+		struct tl_hist h, t;
+
+		stats_hist_from_samples(v, 4, &h);
+		stats_hist_thin(&h, 2, &t);
+		ok(t.n == 2 && t.v[0] == 10 && t.c[0] == 1 && t.v[1] == 20 && t.c[1] == 1 &&
+		   t.total == 2, "by hand: {10:1, 20:2, 30:1} thinned to 2 is {10:1, 20:1}");
+		ok(stats_hist_median(&h) == 20, "  and its median is 20");
+		ok(stats_hist_median_grouped(&h) == 20, "  grouped too: 15 + 10 (2 - 1) / 2 = 20");
+		stats_hist_free(&h);
+		stats_hist_free(&t);
+		/* {10:2, 20:1, 30:3}: the middle (3 of 6) in 20's step [15, 25]
+		 * after 2 below it: 15 + 10 (3 - 2) / 1 = 25; {10:3, 20:1}: 10's
+		 * step mirrors 20's, [5, 15]: 5 + 10 (2 - 0) / 3 */
+		{
+			double w[] = {10, 10, 20, 30, 30, 30}, u[] = {10, 10, 10, 20};
+
+			stats_hist_from_samples(w, 6, &h);
+			stats_hist_from_samples(u, 4, &t);
+			ok(stats_hist_median_grouped(&h) == 25 &&
+			   fabs(stats_hist_median_grouped(&t) - (5 + 20.0 / 3)) < 1e-12,
+			   "  by hand: grouped medians 25 and 5 + 20/3 (%g, %g)",
+			   stats_hist_median_grouped(&h), stats_hist_median_grouped(&t));
+		}
+		stats_hist_free(&h);
+		stats_hist_free(&t);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
@@ -205,6 +274,7 @@ int main(int argc, char **argv)
 	check_test(r, 5, 500, 3.0, NULL);        /* one node shifted */
 	check_test(r, 12, 2000, 1.0, NULL);      /* others past 10 000: asymptotic p */
 	check_loglinear(r);
+	check_median_thin(r);
 	gsl_rng_free(r);
 	return tap_done();
 }

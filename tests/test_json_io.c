@@ -13,6 +13,7 @@
 
 #include "bench/runner.h"
 #include "bench/analysis.h"
+#include "io/json_read.h"
 #include "io/results.h"
 #include "tests/tap.h"
 
@@ -354,8 +355,74 @@ static void test_json_real(void)
 	json_decref(v);
 }
 
+/* The reader's long-string guard against the byte-at-a-time rule it
+ * replaces (written out here): random text of quotes, backslashes and
+ * plain bytes, fed in random chunks, ends in the same state, and refuses
+ * exactly when a string runs past TL_READ_STRING_MAX. */
+static void guard_ref(struct tl_read_guard *g, const unsigned char *b, size_t n)
+{
+	for (size_t i = 0; i < n && !g->over; i++, g->pos++) {
+		unsigned char c = b[i];
+
+		if (g->st == 0) {
+			if (c == '"') {
+				g->st = 1;
+				g->start = g->pos;
+				g->len = 0;
+			}
+			continue;
+		}
+		if (++g->len > TL_READ_STRING_MAX)
+			g->over = true;
+		if (g->st == 2)
+			g->st = 1;
+		else if (c == '\\')
+			g->st = 2;
+		else if (c == '"')
+			g->st = 0;
+	}
+}
+
+static void test_guard(void)
+{
+	size_t bad = 0, refused = 0, n = 3 * (size_t)TL_READ_STRING_MAX;
+	unsigned char *b = malloc(n);
+	unsigned seed = 37;
+
+	for (int round = 0; b && round < 200; round++) {
+		struct tl_read_guard g = {0}, r = {0};
+		/* some rounds hold long strings: few quotes */
+		unsigned every = round % 4 == 0 ? 1u << 20 : 8;
+		size_t len = (size_t)rand_r(&seed) % n, at = 0;
+
+		for (size_t i = 0; i < len; i++) {
+			unsigned x = (unsigned)rand_r(&seed) % every;
+
+			b[i] = x == 0 ? '"' : x == 1 ? '\\' : 'a';
+		}
+		if (len && round % 4 == 0)
+			b[0] = '"';
+		guard_ref(&r, b, len);
+		while (at < len) {
+			size_t k = 1 + (size_t)rand_r(&seed) % 5000;
+
+			k = k < len - at ? k : len - at;
+			if (!tl_read_guard_feed(&g, b + at, k))
+				break;
+			at += k;
+		}
+		refused += r.over;
+		bad += g.over != r.over || (!r.over && (g.st != r.st || g.pos != r.pos ||
+							 g.len != r.len || g.start != r.start));
+	}
+	ok(b && bad == 0 && refused > 0, "the long-string guard, fed in chunks, agrees with the "
+	   "byte-at-a-time rule on 200 texts (%zu differ; %zu refused)", bad, refused);
+	free(b);
+}
+
 int main(void)
 {
+	test_guard();
 	test_round_trip();
 	test_reader_rejects();
 	test_atomic();
