@@ -979,9 +979,9 @@ void tl_fleet_markdown_print(FILE *out, const struct tl_fleet *fl)
 	for (size_t i = 0; i < fl->n; i++)
 		if (fl->nodes[i].note[0]) {
 			fputs("- ", out);
-			tl_term_fputs_md(fl->nodes[i].fig.node.name, out);
+			tl_md_fputs(fl->nodes[i].fig.node.name, out);
 			fputs(": ", out);
-			tl_term_fputs_md(fl->nodes[i].note, out);
+			tl_md_fputs(fl->nodes[i].note, out);
 			fputc('\n', out);
 		}
 	for (size_t i = 0; i < fl->nbad; i++) {
