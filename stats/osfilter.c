@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -343,6 +344,16 @@ static void vote_forest(const double *scores, size_t n, const struct tl_os_resul
 		votes[i] += one->active ? scores[i] >= one->beta - TL_BETA_TOL : fence[i];
 }
 
+TL_PRINTF(2, 3) static void note_append(struct tl_os_result *res, const char *fmt, ...)
+{
+	size_t len = strlen(res->note);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(res->note + len, sizeof(res->note) - len, fmt, ap);
+	va_end(ap);
+}
+
 static int cmp_double(const void *pa, const void *pb)
 {
 	double a = *(const double *)pa, b = *(const double *)pb;
@@ -399,20 +410,19 @@ static int filter_iforest(const double *const *features, size_t nfeat, size_t n,
 	res->active = true;
 	res->beta = betas[nactive / 2];
 	res->lowest_score = lowest;
-	res->removed = count_removed(keep, n);
 	res->levels_kept = keep_levels(features[0], n, keep);
+	res->removed = count_removed(keep, n);
 	snprintf(res->ran, sizeof(res->ran), "%s", res->levels_kept ? "iforest+levels" : "iforest");
+	/* beta: the median of the forests that found a jump. */
 	snprintf(res->note, sizeof(res->note),
-		 "iforest: beta %.2f removed %zu of %zu (lowest score %.2f; the majority of %d "
-		 "forests, %d active)",
-		 res->beta, res->removed, n, lowest, TL_IFOREST_FORESTS, nactive);
-	if (res->levels_kept) {
-		res->removed = count_removed(keep, n);
-		size_t len = strlen(res->note);
-		snprintf(res->note + len, sizeof(res->note) - len,
-			 "; %zu more on lattice levels (values >= %zu samples hold) kept",
-			 res->levels_kept, stats_level_min_count(n));
-	}
+		 "iforest: beta %.2f removed %zu of %zu (lowest score %.2f; majority of %d forests",
+		 res->beta, res->removed, n, lowest, TL_IFOREST_FORESTS);
+	if (nactive < TL_IFOREST_FORESTS)
+		note_append(res, ", %d active", nactive);
+	note_append(res, ")");
+	if (res->levels_kept)
+		note_append(res, "; %zu more on lattice levels (values >= %zu samples hold) kept",
+			    res->levels_kept, stats_level_min_count(n));
 	return 0;
 oom:
 	free(scores);
