@@ -97,9 +97,14 @@ double stats_iforest_c(double n);
  * reproducible. -1 on bad arguments or out of memory. */
 int stats_iforest_scores(const double *const *features, size_t nfeat, size_t n, uint64_t seed,
 			 double *scores);
-/* The paper's beta search over scores; returns the chosen beta or sets
+/* The paper's beta search over scores, M_k bounded by stats_far_bound;
+ * returns the chosen beta or sets
  * *active = false when the grid is empty or no jump exceeds the mean. */
 double stats_beta_search(const double *values, const double *scores, size_t n, bool *active);
+/* The same, filling res (active, beta, lowest_score, removed, note). When
+ * inactive, res->beta is the lowest score, so "score >= beta" keeps all. */
+void stats_beta_search_ex(const double *values, const double *scores, size_t n,
+			  struct tl_os_result *res);
 /* The search with M_k counted only up to bound (INFINITY: the paper's rule
  * as printed). */
 void stats_beta_search_bounded(const double *values, const double *scores, size_t n,
@@ -109,10 +114,6 @@ void stats_beta_search_bounded(const double *values, const double *scores, size_
  * counts a kept value only up to it, so no sample beyond it survives an
  * active search. INFINITY when out of memory. */
 double stats_far_bound(const double *values, size_t n);
-/* The same, filling res (active, beta, lowest_score, removed, note). When
- * inactive, res->beta is the lowest score, so "score >= beta" keeps all. */
-void stats_beta_search_ex(const double *values, const double *scores, size_t n,
-			  struct tl_os_result *res);
 
 /* A fitted forest, to score any point (point[f], f < nfeat). */
 struct tl_iforest;
