@@ -19,7 +19,7 @@
 #    estimates of the same thing do: F(30, 54) at 0.999, 2.62. The seeds
 #    also agree on what ran (iforest or iforest+levels, fence ...), or, where
 #    the name differs (levels the majority cut and the guard put back in one
-#    seed, none cut in another), on the samples kept.
+#    seed, none cut in another), their CVs lie within 3 sd of the resamples'.
 # Whole runs are not compared with each other: on a shared VM the load
 # between two runs moves CV far more than anything inside one run shows.
 . "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
@@ -105,12 +105,15 @@ for s in range(1, 7):
     again = [report(doc, k) for k in range(1, SEEDS + 1)]
     cv_seed = np.array([a["summary"]["cv"] for a in again])
     ran = sorted(set(a["os_filter"]["ran"] for a in again))
-    kept = sorted(set((a["summary"]["n"], round(a["summary"]["cv"], 12)) for a in again))
-    ok(len(ran) == 1 or len(kept) == 1,
-       f"{name}: forest seeds 1..{SEEDS} on these samples agree on what ran {ran}, or keep the "
-       f"same samples whatever the name ({len(kept)} kept set(s))")
     rng = np.random.default_rng(s)
     cv_boot = np.array([report(resample(doc, rng), s)["summary"]["cv"] for _ in range(BOOT)])
+    # A level at the body's edge that most forests cut in one seed (and the
+    # guard put back) and not in another changes the name, not the samples
+    # that count: the seeds' CVs must then agree within 3 sd of the resamples.
+    spread = float(np.abs(cv_seed - np.median(cv_seed)).max())
+    ok(len(ran) == 1 or spread <= 3 * cv_boot.std(ddof=1),
+       f"{name}: forest seeds 1..{SEEDS} on these samples agree on what ran {ran}, or their CVs "
+       f"lie within 3 sd of the resamples' (largest distance from the median {100 * spread:.4f} %)")
     v_seed.append(cv_seed.var(ddof=1))
     v_boot.append(cv_boot.var(ddof=1))
     print(f"# {name}: CV {100 * sm['cv']:.2f} % ({of['ran']}, removed {sm['os_removed']} of {n}); "
