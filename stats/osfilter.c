@@ -370,18 +370,23 @@ static int cmp_double(const void *pa, const void *pb)
 static int filter_iforest(const double *const *features, size_t nfeat, size_t n, uint64_t seed,
 			  unsigned char *keep, struct tl_os_result *res)
 {
-	double *scores = malloc(n * sizeof(*scores)), betas[TL_IFOREST_FORESTS];
-	unsigned char *votes = calloc(n, 1), *fence = malloc(n);
+	double *scores = NULL, betas[TL_IFOREST_FORESTS];
+	unsigned char *votes = NULL, *fence = malloc(n);
 	double lo, hi, lowest = INFINITY;
 	int nactive = 0;
 	struct tl_os_result one;
 
-	if (!scores || !votes || !fence)
+	if (!fence)
 		goto oom;
-	/* The bound first, in scores' memory: no third array of n at the peak. */
-	double bound = far_bound(features[0], n, scores);
+	/* The fence's sorted copy is freed before scores exists, and the bound
+	 * is found in scores' memory: no third array of n at the peak. */
 	memset(fence, 1, n);
 	far_out_fence(features, nfeat, n, fence, &lo, &hi);
+	scores = malloc(n * sizeof(*scores));
+	votes = calloc(n, 1);
+	if (!scores || !votes)
+		goto oom;
+	double bound = far_bound(features[0], n, scores);
 	for (int f = 0; f < TL_IFOREST_FORESTS; f++) {
 		if (stats_iforest_scores(features, nfeat, n, seed * TL_IFOREST_FORESTS + (uint64_t)f,
 					 scores) < 0)
