@@ -400,8 +400,11 @@ static int filter_iforest(const double *const *features, size_t nfeat, size_t n,
 	}
 	free(scores);
 	free(fence);
-	if (2 * nactive <= TL_IFOREST_FORESTS) {
-		/* Most forests found no jump: the last one's note says why. */
+	/* Inactive forests vote with the fence, so the kept set moves by one
+	 * forest's worth when one more finds a jump, not from the vote to the
+	 * fence at once; only when none does is the fence all there is. */
+	if (nactive == 0) {
+		/* No forest found a jump: the last one's note says why. */
 		free(votes);
 		*res = one;
 		res->lowest_score = lowest;

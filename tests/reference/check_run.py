@@ -79,7 +79,7 @@ def guarded_keep(x, forest_scores):
     """The iforest method as a whole (stats.h): per forest the paper's cut
     (bounded search), or, when its search is inactive, Tukey's far-out fence
     with IQR never below the smallest gap; a sample kept when most forests
-    keep it (the fence alone when most are inactive); then every value inside
+    keep it (the fence alone when none is active); then every value inside
     that fence that at least max(ceil(1 % n), 5) samples hold exactly is kept
     whatever decided. Returns keep and what ran."""
     q1, q3 = np.percentile(x, [25, 75])
@@ -95,7 +95,7 @@ def guarded_keep(x, forest_scores):
             active += 1
         else:
             votes += inside
-    if 2 * active > len(forest_scores):
+    if active > 0:
         keep, ran = 2 * votes > len(forest_scores), "iforest"
     else:
         keep, ran = inside.copy(), "fence"
