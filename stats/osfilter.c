@@ -422,11 +422,11 @@ static int filter_iforest(const double *const *features, size_t nfeat, size_t n,
 	res->removed = count_removed(keep, n);
 	snprintf(res->ran, sizeof(res->ran), "%s", res->levels_kept ? "iforest+levels" : "iforest");
 	/* beta: the median of the forests that found a jump. */
-	snprintf(res->note, sizeof(res->note),
-		 "iforest: beta %.2f removed %zu of %zu (lowest score %.2f; majority of %d forests",
-		 res->beta, res->removed, n, lowest, TL_IFOREST_FORESTS);
+	/* Short: a pane a third of 200 columns wide gives the note one line. */
+	snprintf(res->note, sizeof(res->note), "iforest: beta %.2f removed %zu of %zu (lowest score %.2f",
+		 res->beta, res->removed, n, lowest);
 	if (nactive < TL_IFOREST_FORESTS)
-		note_append(res, ", %d active", nactive);
+		note_append(res, "; %d of %d forests", nactive, TL_IFOREST_FORESTS);
 	note_append(res, ")");
 	if (res->levels_kept)
 		note_append(res, "; %zu more on lattice levels (values >= %zu samples hold) kept",
