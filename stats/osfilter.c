@@ -4,11 +4,13 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 
 #include "base/xalloc.h"
 #include "stats/stats.h"
@@ -61,10 +63,16 @@ static void note_inactive_grid(struct tl_os_result *res)
  *  - the chosen beta is beta_k for the first k with d_k > mean(d): the last
  *    threshold before the jump that lets the OS-noise points in (that jump
  *    is exceeded by a relative 1e-9 so equal steps never count as a jump);
+ *  - M_k counts a value only up to stats_far_bound: the mean of the d_k is
+ *    (M_last - M_0) / (nb - 1), so in the paper's rule one 13 ms preemption
+ *    made every smaller spike's jump "below the mean" and let spikes of
+ *    tens of us (or ms) through. Capped, a spike beyond the bound always
+ *    makes the first jump above the mean when it joins (the jumps before it
+ *    sum to at most the capped range), so it is never kept;
  *  - fewer than two betas, or no d_k above the mean: keep every point and
  *    say the filter was inactive. */
-void stats_beta_search_ex(const double *values, const double *scores, size_t n,
-			  struct tl_os_result *res)
+void stats_beta_search_bounded(const double *values, const double *scores, size_t n,
+			       double bound, struct tl_os_result *res)
 {
 	os_reset(res, TL_OS_IFOREST);
 	if (n == 0) {
@@ -119,7 +127,7 @@ void stats_beta_search_ex(const double *values, const double *scores, size_t n,
 		if (kept == 0)
 			continue;
 		beta[nb] = grid_beta(k);
-		top[nb] = cur;
+		top[nb] = cur < bound ? cur : bound;
 		nb++;
 	}
 	if (nb < 2) {
@@ -149,6 +157,44 @@ void stats_beta_search_ex(const double *values, const double *scores, size_t n,
 	snprintf(res->note, sizeof(res->note),
 		 "iforest: beta %.2f removed %zu of %zu (lowest score %.2f)", res->beta,
 		 res->removed, n, lowest);
+}
+
+/* One sample at distance D from the mean adds D^2 / (n - 1) to the
+ * variance, as much as the whole body's sigma^2 once D = sqrt(n - 1) sigma:
+ * beyond that a single sample decides the CV. sigma is 1.4826 MAD (the
+ * normal body's sd, robust to the spikes themselves); when more than half
+ * the samples share the median (a coarse timer) MAD is 0 and the nearest
+ * other value's distance stands in. work: n doubles of scratch. */
+static double far_bound(const double *values, size_t n, double *work)
+{
+	memcpy(work, values, n * sizeof(*work));
+	double med = gsl_stats_median(work, 1, n), near = INFINITY;
+
+	for (size_t i = 0; i < n; i++) {
+		work[i] = fabs(values[i] - med);
+		if (work[i] > 0.0 && work[i] < near)
+			near = work[i];
+	}
+	double mad = gsl_stats_median(work, 1, n);
+	if (mad == 0.0)
+		mad = isfinite(near) ? near : 0.0;
+	return med + sqrt((double)(n > 1 ? n - 1 : 1)) * 1.4826 * mad;
+}
+
+double stats_far_bound(const double *values, size_t n)
+{
+	double *work = n ? malloc(n * sizeof(*work)) : NULL;
+	if (!work)
+		return INFINITY;
+	double b = far_bound(values, n, work);
+	free(work);
+	return b;
+}
+
+void stats_beta_search_ex(const double *values, const double *scores, size_t n,
+			  struct tl_os_result *res)
+{
+	stats_beta_search_bounded(values, scores, n, stats_far_bound(values, n), res);
 }
 
 double stats_beta_search(const double *values, const double *scores, size_t n, bool *active)
@@ -289,36 +335,109 @@ static void fence_fallback(const double *const *features, size_t nfeat, size_t n
 		 lo, hi, res->removed, n, res->levels_kept ? " (lattice levels kept)" : "");
 }
 
-/* The paper's forest and beta search decide; then the two guards above. */
+/* One forest's verdict as a vote: the paper's cut, or the far-out fence
+ * (fence[]) when its search is inactive. */
+static void vote_forest(const double *scores, size_t n, const struct tl_os_result *one,
+			const unsigned char *fence, unsigned char *votes)
+{
+	for (size_t i = 0; i < n; i++)
+		votes[i] += one->active ? scores[i] >= one->beta - TL_BETA_TOL : fence[i];
+}
+
+TL_PRINTF(2, 3) static void note_append(struct tl_os_result *res, const char *fmt, ...)
+{
+	size_t len = strlen(res->note);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(res->note + len, sizeof(res->note) - len, fmt, ap);
+	va_end(ap);
+}
+
+static int cmp_double(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+
+	return (a > b) - (a < b);
+}
+
+/* The paper's forest and beta search, TL_IFOREST_FORESTS times (seeds
+ * seed * TL_IFOREST_FORESTS + 0, 1, ...), a sample kept when most of them
+ * keep it; then the lattice levels are put back. One forest's cut is a step
+ * function of scores that move about a grid step from seed to seed, so on a
+ * gradual tail one seed cut at 180 ns and the next at 340 ns; the majority
+ * cut moves far less, and the levels are judged once, on its kept set. */
 static int filter_iforest(const double *const *features, size_t nfeat, size_t n, uint64_t seed,
 			  unsigned char *keep, struct tl_os_result *res)
 {
-	double *scores = malloc(n * sizeof(*scores));
-	if (!scores || stats_iforest_scores(features, nfeat, n, seed, scores) < 0) {
-		free(scores);
-		snprintf(res->note, sizeof(res->note), "OS-noise filter failed: out of memory");
-		return -1;
+	double *scores = NULL, betas[TL_IFOREST_FORESTS];
+	unsigned char *votes = NULL, *fence = malloc(n);
+	double lo, hi, lowest = INFINITY;
+	int nactive = 0;
+	struct tl_os_result one;
+
+	if (!fence)
+		goto oom;
+	/* The fence's sorted copy is freed before scores exists, and the bound
+	 * is found in scores' memory: no third array of n at the peak. */
+	memset(fence, 1, n);
+	far_out_fence(features, nfeat, n, fence, &lo, &hi);
+	scores = malloc(n * sizeof(*scores));
+	votes = calloc(n, 1);
+	if (!scores || !votes)
+		goto oom;
+	double bound = far_bound(features[0], n, scores);
+	for (int f = 0; f < TL_IFOREST_FORESTS; f++) {
+		if (stats_iforest_scores(features, nfeat, n, seed * TL_IFOREST_FORESTS + (uint64_t)f,
+					 scores) < 0)
+			goto oom;
+		stats_beta_search_bounded(features[0], scores, n, bound, &one);
+		if (one.lowest_score < lowest)
+			lowest = one.lowest_score;
+		if (one.active)
+			betas[nactive++] = one.beta;
+		vote_forest(scores, n, &one, fence, votes);
 	}
-	stats_beta_search_ex(features[0], scores, n, res);
-	if (!res->active) {
-		free(scores);
+	free(scores);
+	free(fence);
+	/* Inactive forests vote with the fence, so the kept set moves by one
+	 * forest's worth when one more finds a jump, not from the vote to the
+	 * fence at once; only when none does is the fence all there is. */
+	if (nactive == 0) {
+		/* No forest found a jump: the last one's note says why. */
+		free(votes);
+		*res = one;
+		res->lowest_score = lowest;
 		fence_fallback(features, nfeat, n, keep, res);
 		return 0;
 	}
 	for (size_t i = 0; i < n; i++)
-		keep[i] = scores[i] >= res->beta - TL_BETA_TOL;
-	free(scores);
+		keep[i] = 2 * votes[i] > TL_IFOREST_FORESTS;
+	free(votes);
+	qsort(betas, (size_t)nactive, sizeof(betas[0]), cmp_double);
+	res->active = true;
+	res->beta = betas[nactive / 2];
+	res->lowest_score = lowest;
 	res->levels_kept = keep_levels(features[0], n, keep);
-	if (res->levels_kept) {
-		res->removed = count_removed(keep, n);
-		snprintf(res->ran, sizeof(res->ran), "iforest+levels");
-		snprintf(res->note, sizeof(res->note),
-			 "iforest: beta %.2f removed %zu of %zu (lowest score %.2f); %zu more on "
-			 "lattice levels (values >= %zu samples hold) kept",
-			 res->beta, res->removed, n, res->lowest_score, res->levels_kept,
-			 stats_level_min_count(n));
-	}
+	res->removed = count_removed(keep, n);
+	snprintf(res->ran, sizeof(res->ran), "%s", res->levels_kept ? "iforest+levels" : "iforest");
+	/* beta: the median of the forests that found a jump. */
+	/* Short: a pane a third of 200 columns wide gives the note one line. */
+	snprintf(res->note, sizeof(res->note), "iforest: beta %.2f removed %zu of %zu (lowest score %.2f",
+		 res->beta, res->removed, n, lowest);
+	if (nactive < TL_IFOREST_FORESTS)
+		note_append(res, "; %d of %d forests", nactive, TL_IFOREST_FORESTS);
+	note_append(res, ")");
+	if (res->levels_kept)
+		note_append(res, "; %zu more on lattice levels (values >= %zu samples hold) kept",
+			    res->levels_kept, stats_level_min_count(n));
 	return 0;
+oom:
+	free(scores);
+	free(votes);
+	free(fence);
+	snprintf(res->note, sizeof(res->note), "OS-noise filter failed: out of memory");
+	return -1;
 }
 
 static int filter_iqr(const double *const *features, size_t nfeat, size_t n,

@@ -95,6 +95,9 @@ struct tl_os_result {
  * reference to test against. */
 #define TL_IFOREST_TREES 100
 #define TL_IFOREST_MAX_SAMPLES 256
+/* The filter keeps a sample when the beta searches of most of this many
+ * forests (seeds seed * TL_IFOREST_FORESTS + 0, 1, ...) keep it. */
+#define TL_IFOREST_FORESTS 8
 /* beta grid: beta_k = TL_BETA_START - TL_BETA_STEP * k. */
 #define TL_BETA_START (-0.60)
 #define TL_BETA_STEP 0.01
@@ -109,13 +112,23 @@ double stats_iforest_c(double n);
  * reproducible. -1 on bad arguments or out of memory. */
 int stats_iforest_scores(const double *const *features, size_t nfeat, size_t n, uint64_t seed,
 			 double *scores);
-/* The paper's beta search over scores; returns the chosen beta or sets
+/* The paper's beta search over scores, M_k bounded by stats_far_bound;
+ * returns the chosen beta or sets
  * *active = false when the grid is empty or no jump exceeds the mean. */
 double stats_beta_search(const double *values, const double *scores, size_t n, bool *active);
 /* The same, filling res (active, beta, lowest_score, removed, note). When
  * inactive, res->beta is the lowest score, so "score >= beta" keeps all. */
 void stats_beta_search_ex(const double *values, const double *scores, size_t n,
 			  struct tl_os_result *res);
+/* The search with M_k counted only up to bound (INFINITY: the paper's rule
+ * as printed). */
+void stats_beta_search_bounded(const double *values, const double *scores, size_t n,
+			       double bound, struct tl_os_result *res);
+/* Where one sample alone would decide the CV: median + sqrt(n - 1) x
+ * 1.4826 MAD (MAD 0: the nearest other value's distance). The beta search
+ * counts a kept value only up to it, so no sample beyond it survives an
+ * active search. INFINITY when out of memory. */
+double stats_far_bound(const double *values, size_t n);
 
 /* A fitted forest, to score any point (point[f], f < nfeat). */
 struct tl_iforest;

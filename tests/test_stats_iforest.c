@@ -202,14 +202,39 @@ static void test_beta(void)
 	const double tv[] = { 105, 110, 115, 400, 900 }, ts[] = { -0.61, -0.62, -0.63, -0.64, -0.66 };
 	memcpy(v + 10, tv, sizeof(tv));
 	memcpy(s + 10, ts, sizeof(ts));
-	bool active = false;
-	double beta = stats_beta_search(v, s, 15, &active);
-	ok(active, "beta search active on the constructed sample");
-	is_near(beta, -0.63, 1e-12, "beta = -0.63, just before the first above-mean jump");
+	struct tl_os_result pr;
+	stats_beta_search_bounded(v, s, 15, INFINITY, &pr);
+	ok(pr.active, "beta search active on the constructed sample");
+	is_near(pr.beta, -0.63, 1e-12, "beta = -0.63, just before the first above-mean jump");
 	struct tl_os_result res;
-	stats_beta_search_ex(v, s, 15, &res);
+	stats_beta_search_bounded(v, s, 15, INFINITY, &res);
 	is_int(res.removed, 2, "400 and 900 removed");
 	is_near(res.lowest_score, -0.66, 0, "lowest score reported");
+
+	/* The paper's rule lets a spike through when a bigger one sets the mean:
+	 * body 95..104 (-0.45), 3000 (-0.61), 1e6 (-0.62), 1e6 + 1 (-0.63).
+	 * As printed: M = 104, 3000, 1e6, 1e6 + 1, d = 2896, 997000, 1, mean
+	 * 333299, so the first jump above it is 997000 and beta = -0.61 keeps
+	 * 3000 (29x the median). Bounded: median 101, MAD 3 (|x - 101| sorted:
+	 * 0 1 1 2 2 3 3 ...), bound 101 + sqrt(12) 1.4826 x 3 = 116.408; M =
+	 * 104, 116.408 (x3), d = 12.408, 0, 0, mean 4.136: beta = -0.60 and all
+	 * three spikes go. */
+	double sv[13], ss[13];
+	for (int i = 0; i < 10; i++) {
+		sv[i] = 95 + i;
+		ss[i] = -0.45;
+	}
+	const double spv[] = { 3000, 1e6, 1e6 + 1 }, sps[] = { -0.61, -0.62, -0.63 };
+	memcpy(sv + 10, spv, sizeof(spv));
+	memcpy(ss + 10, sps, sizeof(sps));
+	stats_beta_search_bounded(sv, ss, 13, INFINITY, &res);
+	ok(res.active && fabs(res.beta + 0.61) < 1e-12 && res.removed == 2,
+	   "as printed: beta %.2f removed %zu, the 3000 spike kept", res.beta, res.removed);
+	is_near(stats_far_bound(sv, 13), 101 + sqrt(12.0) * 1.4826 * 3, 1e-9,
+		"far bound = median + sqrt(n - 1) 1.4826 MAD");
+	stats_beta_search_ex(sv, ss, 13, &res);
+	ok(res.active && fabs(res.beta + 0.60) < 1e-12 && res.removed == 3,
+	   "bounded: beta %.2f removed %zu of the 3 spikes", res.beta, res.removed);
 
 	/* Real samples on a 10 ns timer: every score above -0.6, empty grid. */
 	double s2[] = { -0.53, -0.51, -0.52, -0.534 };

@@ -109,7 +109,7 @@ keys o C-u 'eps=0.02 repeats=2' Enter
 wait_for 'the next search \(s\): method fast, eps 0.02' 5; ok $? "o sets the next search's parameters"
 keys s
 wait_for 'search done' 60; ok $? "the search runs to the end"
-wait_for 'eps 0.02, .*' 3 && wait_for 'repeats 2 \(interval' 3
+wait_for 'eps 0.02, .*' 3 && wait_for '2 repeats \(t95' 3
 ok $? "the search screen shows the parameters it used, wrapped to the width"
 wait_for 'sim \* +0 +[0-9]+ ' 3; st=$?; ok $st "search shows t_min for sim, marked simulated"
 [ $st -eq 0 ] || show

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """Independent re-analysis of a `ticklab run --json` file with numpy and
-scikit-learn: recomputes t_e,std, filter_cost, the isolation-forest filter
+scikit-learn: recomputes t_e,std, filter_cost, the isolation-forest filter (a sample
+kept when most of FORESTS forests' bounded beta searches keep it, as stats.h says)
 with the paper's beta search and its two guards (lattice levels kept, the
 far-out fence when the forest is inactive), and the summary, and compares them with what
 ticklab printed. Prints TAP.
@@ -22,6 +23,7 @@ import sys
 import tempfile
 
 SEEDS = 11
+FORESTS = 8  # TL_IFOREST_FORESTS
 
 import numpy as np
 from sklearn.ensemble import IsolationForest
@@ -39,10 +41,23 @@ def ok(cond, msg):
     sys.stdout.flush()
 
 
+def far_bound(x):
+    """Where one sample alone would decide the CV: one sample at D from the
+    mean adds D^2/(n-1) to the variance, the body's sigma^2 at D = sqrt(n-1)
+    sigma; sigma = 1.4826 MAD (MAD 0: the nearest other value's distance)."""
+    med = np.median(x)
+    dev = np.abs(x - med)
+    mad = np.median(dev)
+    if mad == 0:
+        mad = dev[dev > 0].min() if (dev > 0).any() else 0.0
+    return med + np.sqrt(max(len(x) - 1, 1)) * 1.4826 * mad
+
+
 def beta_search(values, scores):
     """The filter's conventions: beta_k = -0.60 - 0.01 k down to the lowest score; the largest
-    kept value per beta; the beta just before the first forward difference
-    above the mean difference; inactive when < 2 betas or no such jump."""
+    kept value per beta, counted only up to far_bound; the beta just before the first forward
+    difference above the mean difference; inactive when < 2 betas or no such jump."""
+    bound = far_bound(values)
     lowest = scores.min()
     betas = []
     k = 0
@@ -51,7 +66,7 @@ def beta_search(values, scores):
         k += 1
     if len(betas) < 2:
         return None
-    maxes = np.array([values[scores >= b - 1e-9].max() for b in betas])
+    maxes = np.array([min(values[scores >= b - 1e-9].max(), bound) for b in betas])
     diffs = np.diff(maxes)
     mean = diffs.mean()
     for i, d in enumerate(diffs):
@@ -60,18 +75,28 @@ def beta_search(values, scores):
     return None
 
 
-def guarded_keep(x, scores):
-    """The iforest method as a whole (stats.h, issue 21): the paper's cut,
-    or, when the search is inactive, Tukey's far-out fence with IQR never
-    below the smallest gap; then every value inside that fence that at least
-    max(ceil(1 % n), 5) samples hold exactly is kept whatever decided. Returns keep and what ran."""
-    beta = beta_search(x, scores)
+def guarded_keep(x, forest_scores):
+    """The iforest method as a whole (stats.h): per forest the paper's cut
+    (bounded search), or, when its search is inactive, Tukey's far-out fence
+    with IQR never below the smallest gap; a sample kept when most forests
+    keep it (the fence alone when none is active); then every value inside
+    that fence that at least max(ceil(1 % n), 5) samples hold exactly is kept
+    whatever decided. Returns keep and what ran."""
     q1, q3 = np.percentile(x, [25, 75])
     gaps = np.diff(np.unique(x))
     iqr = max(q3 - q1, gaps.min() if len(gaps) else 0.0)
     inside = (x >= q1 - 3 * iqr) & (x <= q3 + 3 * iqr)
-    if beta is not None:
-        keep, ran = scores >= beta - 1e-9, "iforest"
+    votes = np.zeros(len(x), int)
+    active = 0
+    for scores in forest_scores:
+        beta = beta_search(x, scores)
+        if beta is not None:
+            votes += scores >= beta - 1e-9
+            active += 1
+        else:
+            votes += inside
+    if active > 0:
+        keep, ran = 2 * votes > len(forest_scores), "iforest"
     else:
         keep, ran = inside.copy(), "fence"
     vals, counts = np.unique(x, return_counts=True)
@@ -148,9 +173,9 @@ def main(path, ticklab):
         removed = []
         sums = []
         for rs in range(SEEDS):
-            f = IsolationForest(n_estimators=100, max_samples=min(256, len(x)), random_state=rs)
-            f.fit(x.reshape(-1, 1))
-            sc = f.score_samples(x.reshape(-1, 1))
+            sc = [IsolationForest(n_estimators=100, max_samples=min(256, len(x)),
+                                  random_state=rs * FORESTS + j).fit(x.reshape(-1, 1))
+                  .score_samples(x.reshape(-1, 1)) for j in range(FORESTS)]
             keep, _ = guarded_keep(x, sc)
             removed.append(len(x) - keep.sum())
             sums.append(summary(x[keep]))
