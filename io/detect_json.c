@@ -131,28 +131,6 @@ bool tl_detect_json_is(const json_t *d)
 	return cmd && strcmp(cmd, "detect") == 0;
 }
 
-/* A number of o's key (described in k), or NaN for null or absent. */
-static double num(const json_t *o, const struct tl_keys *k, const char *key)
-{
-	const json_t *v = tl_keys_get(o, k, key, TL_KEYS_NUMBER);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static uint64_t whole(const json_t *o, const struct tl_keys *k, const char *key, uint64_t dflt)
-{
-	const json_t *j = tl_keys_get(o, k, key, TL_KEYS_AS(TL_KEY_COUNT));
-	double v = json_is_number(j) ? json_number_value(j) : NAN;
-
-	return v >= 0 ? (uint64_t)v : dflt;
-}
-
-static const char *text(const json_t *o, const struct tl_keys *k, const char *key)
-{
-	const char *s = json_string_value(tl_keys_get(o, k, key, TL_KEYS_AS(TL_KEY_TEXT)));
-
-	return s ? s : "";
-}
 
 static void read_row(const json_t *j, struct tl_detect_row *w)
 {
@@ -160,32 +138,32 @@ static void read_row(const json_t *j, struct tl_detect_row *w)
 	struct tl_detect_result *r = &w->r;
 
 	memset(w, 0, sizeof *w);
-	snprintf(w->backend, sizeof w->backend, "%s", text(j, &row_k, "backend"));
-	w->flush_bytes = whole(j, &row_k, "flush_bytes", 0);
-	if (*text(j, &row_k, "flush"))
-		snprintf(w->flush, sizeof w->flush, "%s", text(j, &row_k, "flush"));
+	snprintf(w->backend, sizeof w->backend, "%s", tl_keys_read_text(j, &row_k, "backend"));
+	w->flush_bytes = tl_keys_read_whole(j, &row_k, "flush_bytes", 0);
+	if (*tl_keys_read_text(j, &row_k, "flush"))
+		snprintf(w->flush, sizeof w->flush, "%s", tl_keys_read_text(j, &row_k, "flush"));
 	else
 		tl_size_format(w->flush_bytes, w->flush, sizeof w->flush);
 	r->found = json_is_true(tl_keys_get(j, &row_k, "found", TL_KEYS_AS(TL_KEY_BOOL)));
-	r->d = whole(j, &row_k, "d_adds", 0);
-	r->d_ns = num(j, &row_k, "d_ns");
-	r->ns_per_add = num(j, &row_k, "ns_per_add");
-	r->p = num(j, &row_k, "mwu_p");
-	r->shift_ns = num(j, &row_k, "shift_ns");
-	r->below = whole(j, &row_k, "below_adds", 0);
-	r->evaluations = (unsigned)whole(j, &row_k, "evaluations", 0);
-	snprintf(r->why, sizeof r->why, "%s", text(j, &row_k, "note"));
-	r->controls_run = (unsigned)whole(c, &controls_k, "draws", 0);
-	r->aa_alarms = (unsigned)whole(c, &controls_k, "aa_alarms", 0);
-	r->unreliable = (unsigned)whole(c, &controls_k, "unreliable_draws", 0);
+	r->d = tl_keys_read_whole(j, &row_k, "d_adds", 0);
+	r->d_ns = tl_keys_read_num(j, &row_k, "d_ns");
+	r->ns_per_add = tl_keys_read_num(j, &row_k, "ns_per_add");
+	r->p = tl_keys_read_num(j, &row_k, "mwu_p");
+	r->shift_ns = tl_keys_read_num(j, &row_k, "shift_ns");
+	r->below = tl_keys_read_whole(j, &row_k, "below_adds", 0);
+	r->evaluations = (unsigned)tl_keys_read_whole(j, &row_k, "evaluations", 0);
+	snprintf(r->why, sizeof r->why, "%s", tl_keys_read_text(j, &row_k, "note"));
+	r->controls_run = (unsigned)tl_keys_read_whole(c, &controls_k, "draws", 0);
+	r->aa_alarms = (unsigned)tl_keys_read_whole(c, &controls_k, "aa_alarms", 0);
+	r->unreliable = (unsigned)tl_keys_read_whole(c, &controls_k, "unreliable_draws", 0);
 	snprintf(r->control_why, sizeof r->control_why, "%s",
-		 text(c, &controls_k, "last_unreliable"));
-	r->found_aa_p = num(c, &controls_k, "aa_mwu_p");
-	r->found_lo = num(c, &controls_k, "ci_lo_ns");
-	r->found_hi = num(c, &controls_k, "ci_hi_ns");
-	r->found_sw_shift = num(c, &controls_k, "swapped_shift_ns");
-	r->found_sw_lo = num(c, &controls_k, "swapped_ci_lo_ns");
-	r->found_sw_hi = num(c, &controls_k, "swapped_ci_hi_ns");
+		 tl_keys_read_text(c, &controls_k, "last_unreliable"));
+	r->found_aa_p = tl_keys_read_num(c, &controls_k, "aa_mwu_p");
+	r->found_lo = tl_keys_read_num(c, &controls_k, "ci_lo_ns");
+	r->found_hi = tl_keys_read_num(c, &controls_k, "ci_hi_ns");
+	r->found_sw_shift = tl_keys_read_num(c, &controls_k, "swapped_shift_ns");
+	r->found_sw_lo = tl_keys_read_num(c, &controls_k, "swapped_ci_lo_ns");
+	r->found_sw_hi = tl_keys_read_num(c, &controls_k, "swapped_ci_hi_ns");
 }
 
 int tl_detect_from_json(const json_t *d, const char *name, struct tl_detect_file *f, char *why,
@@ -211,12 +189,12 @@ int tl_detect_from_json(const json_t *d, const char *name, struct tl_detect_file
 				 i);
 			return -1;
 		}
-	f->p.k = whole(d, &doc_k, "k", f->p.k);
-	f->p.n = (size_t)whole(d, &doc_k, "n", f->p.n);
-	if (isfinite(num(d, &doc_k, "alpha")))
-		f->p.alpha = num(d, &doc_k, "alpha");
-	f->p.seed = whole(d, &doc_k, "seed", f->p.seed);
-	f->p.max_d = whole(d, &doc_k, "max_d", f->p.max_d);
+	f->p.k = tl_keys_read_whole(d, &doc_k, "k", f->p.k);
+	f->p.n = (size_t)tl_keys_read_whole(d, &doc_k, "n", f->p.n);
+	if (isfinite(tl_keys_read_num(d, &doc_k, "alpha")))
+		f->p.alpha = tl_keys_read_num(d, &doc_k, "alpha");
+	f->p.seed = tl_keys_read_whole(d, &doc_k, "seed", f->p.seed);
+	f->p.max_d = tl_keys_read_whole(d, &doc_k, "max_d", f->p.max_d);
 	f->rows = tl_xcalloc(n ? n : 1, sizeof *f->rows);
 	f->n = n;
 	for (size_t i = 0; i < n; i++)

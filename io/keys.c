@@ -242,3 +242,26 @@ int tl_keys_check(const json_t *o, const struct tl_keys *k, const char *path, co
 
 	return check(&w, o, k, path);
 }
+
+double tl_keys_read_num(const json_t *o, const struct tl_keys *k, const char *key)
+{
+	const json_t *v = tl_keys_get(o, k, key, TL_KEYS_NUMBER);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+uint64_t tl_keys_read_whole(const json_t *o, const struct tl_keys *k, const char *key,
+			    uint64_t dflt)
+{
+	const json_t *j = tl_keys_get(o, k, key, TL_KEYS_AS(TL_KEY_COUNT));
+	double v = json_is_number(j) ? json_number_value(j) : NAN;
+
+	return v >= 0 ? (uint64_t)v : dflt;
+}
+
+const char *tl_keys_read_text(const json_t *o, const struct tl_keys *k, const char *key)
+{
+	const char *s = json_string_value(tl_keys_get(o, k, key, TL_KEYS_AS(TL_KEY_TEXT)));
+
+	return s ? s : "";
+}

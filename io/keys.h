@@ -9,6 +9,8 @@
 #ifndef TL_IO_KEYS_H
 #define TL_IO_KEYS_H
 
+#include <stdint.h>
+
 #include <jansson.h>
 #include <stddef.h>
 
@@ -59,6 +61,14 @@ const struct tl_key *tl_keys_find(const struct tl_keys *k, const char *key);
 	 TL_KEYS_AS(TL_KEY_SIGNED))
 const json_t *tl_keys_get(const json_t *o, const struct tl_keys *k, const char *key,
 			  unsigned kinds);
+
+/* A loader's three readings through tl_keys_get: a number (NaN for null
+ * or absent), a whole count (dflt for null, absent or negative), a text
+ * ("" for null or absent). */
+double tl_keys_read_num(const json_t *o, const struct tl_keys *k, const char *key);
+uint64_t tl_keys_read_whole(const json_t *o, const struct tl_keys *k, const char *key,
+			    uint64_t dflt);
+const char *tl_keys_read_text(const json_t *o, const struct tl_keys *k, const char *key);
 
 /* For a writer: sets key in o, which must be described in k (else tl_fail).
  * tl_keys_num writes v as the key's kind says: a COUNT rounded to an

@@ -340,29 +340,6 @@ static int bad(const struct reader *rd, const char *where, const char *what)
 	return -1;
 }
 
-/* Each getter names the object's keys (k): a key the file's description
- * lacks is never read. A number, or NaN for null or absent. */
-static double num(const json_t *o, const struct tl_keys *k, const char *key)
-{
-	const json_t *v = tl_keys_get(o, k, key, TL_KEYS_NUMBER);
-
-	return json_is_number(v) ? json_number_value(v) : NAN;
-}
-
-static uint64_t whole(const json_t *o, const struct tl_keys *k, const char *key, uint64_t dflt)
-{
-	const json_t *j = tl_keys_get(o, k, key, TL_KEYS_AS(TL_KEY_COUNT));
-	double v = json_is_number(j) ? json_number_value(j) : NAN;
-
-	return v >= 0 ? (uint64_t)v : dflt;
-}
-
-static const char *text(const json_t *o, const struct tl_keys *k, const char *key)
-{
-	const char *s = json_string_value(tl_keys_get(o, k, key, TL_KEYS_AS(TL_KEY_TEXT)));
-
-	return s ? s : "";
-}
 
 static const json_t *object(const json_t *o, const struct tl_keys *k, const char *key)
 {
@@ -381,35 +358,35 @@ static int read_params(const struct reader *rd, const json_t *doc, struct tl_sea
 
 	if (!json_is_object(j))
 		return bad(rd, "params", "missing (not a search file?)");
-	m = tl_search_method_parse(text(j, params_k, "method"));
+	m = tl_search_method_parse(tl_keys_read_text(j, params_k, "method"));
 	if (m < 0)
 		return bad(rd, "params.method", "not fast or paper");
 	p->sp.method = (enum tl_search_method)m;
 	/* files from before the interleaved order measured in the paper's */
-	m = json_object_get(j, "tdiff_order") ? tl_tdiff_order_parse(text(j, params_k, "tdiff_order"))
+	m = json_object_get(j, "tdiff_order") ? tl_tdiff_order_parse(tl_keys_read_text(j, params_k, "tdiff_order"))
 					      : TL_TDIFF_PAPER;
 	if (m < 0)
 		return bad(rd, "params.tdiff_order", "not interleaved or paper");
 	p->sp.order = (enum tl_tdiff_order)m;
-	m = stats_os_method_parse(text(j, params_k, "os_filter"));
+	m = stats_os_method_parse(tl_keys_read_text(j, params_k, "os_filter"));
 	if (m < 0)
 		return bad(rd, "params.os_filter", "not iforest, iqr or none");
 	p->sp.os = (enum tl_os_method)m;
-	p->sp.eps = num(j, params_k, "eps");
-	p->sp.alpha = num(j, params_k, "alpha");
+	p->sp.eps = tl_keys_read_num(j, params_k, "eps");
+	p->sp.alpha = tl_keys_read_num(j, params_k, "alpha");
 	if (!(p->sp.eps > 0 && p->sp.eps < 1) || !(p->sp.alpha >= 0 && p->sp.alpha < 1))
 		return bad(rd, "params", "eps or alpha missing or out of range");
-	p->sp.n = (size_t)whole(j, params_k, "n", p->sp.n);
-	p->sp.p = (unsigned)whole(j, params_k, "p", p->sp.p);
-	p->sp.q = (unsigned)whole(j, params_k, "q", p->sp.q);
-	p->sp.tmin_step = whole(j, params_k, "tmin_step", p->sp.tmin_step);
-	p->sp.tdiff_step = whole(j, params_k, "tdiff_step", p->sp.tdiff_step);
-	p->sp.max_adds = whole(j, params_k, "max_adds", p->sp.max_adds);
-	p->sp.seed = whole(j, params_k, "seed", p->sp.seed);
-	if (isfinite(num(j, params_k, "budget_seconds")))
-		p->budget_s = num(j, params_k, "budget_seconds");
+	p->sp.n = (size_t)tl_keys_read_whole(j, params_k, "n", p->sp.n);
+	p->sp.p = (unsigned)tl_keys_read_whole(j, params_k, "p", p->sp.p);
+	p->sp.q = (unsigned)tl_keys_read_whole(j, params_k, "q", p->sp.q);
+	p->sp.tmin_step = tl_keys_read_whole(j, params_k, "tmin_step", p->sp.tmin_step);
+	p->sp.tdiff_step = tl_keys_read_whole(j, params_k, "tdiff_step", p->sp.tdiff_step);
+	p->sp.max_adds = tl_keys_read_whole(j, params_k, "max_adds", p->sp.max_adds);
+	p->sp.seed = tl_keys_read_whole(j, params_k, "seed", p->sp.seed);
+	if (isfinite(tl_keys_read_num(j, params_k, "budget_seconds")))
+		p->budget_s = tl_keys_read_num(j, params_k, "budget_seconds");
 	/* files from before the repeats hold one search per metric */
-	p->repeats = (unsigned)whole(j, params_k, "repeats", 1);
+	p->repeats = (unsigned)tl_keys_read_whole(j, params_k, "repeats", 1);
 	if (p->repeats < 1 || p->repeats > 256)
 		return bad(rd, "params.repeats", "not 1 to 256");
 	p->want_tdiff = !json_is_false(tl_keys_get(j, params_k, "tdiff", TL_KEYS_AS(TL_KEY_BOOL)));
@@ -428,7 +405,7 @@ static size_t find_or_add(const char **names, size_t *n, const char *name)
 /* A result's flush name, which keys its cell ("?" where a file has none). */
 static const char *flush_name(const json_t *c)
 {
-	const char *f = text(c, cell_k, "flush");
+	const char *f = tl_keys_read_text(c, cell_k, "flush");
 
 	return f[0] ? f : "?";
 }
@@ -451,8 +428,8 @@ static int read_lists(const struct reader *rd, const json_t *results, struct tl_
 	first = tl_xcalloc(n + 1, sizeof(*first));
 	for (size_t i = 0; i < n; i++) {
 		const json_t *c = json_array_get(results, i);
-		const char *id = text(c, cell_k, "backend");
-		double bytes = num(c, cell_k, "flush_bytes");
+		const char *id = tl_keys_read_text(c, cell_k, "backend");
+		double bytes = tl_keys_read_num(c, cell_k, "flush_bytes");
 		size_t before = nf;
 
 		if (!*id || !(bytes >= 0)) {
@@ -510,32 +487,32 @@ static void read_result(const json_t *j, int kind, enum tl_search_method m,
 	memset(r, 0, sizeof(*r));
 	r->method = m;
 	r->converged = flag(j, result_k, "converged");
-	r->adds = whole(j, result_k, "adds", 0);
-	r->ns = num(j, result_k, "ns");
-	r->measurements = (size_t)whole(j, result_k, "measurements", 0);
-	r->seconds = num(j, result_k, "seconds");
+	r->adds = tl_keys_read_whole(j, result_k, "adds", 0);
+	r->ns = tl_keys_read_num(j, result_k, "ns");
+	r->measurements = (size_t)tl_keys_read_whole(j, result_k, "measurements", 0);
+	r->seconds = tl_keys_read_num(j, result_k, "seconds");
 	r->stopped = flag(j, result_k, "stopped");
-	r->stat = num(j, result_k, kind == 0 ? "cv" : "alpha");
+	r->stat = tl_keys_read_num(j, result_k, kind == 0 ? "cv" : "alpha");
 	r->on_floor = flag(j, result_k, "on_floor");
-	r->floor_ns = num(j, result_k, "floor_ns");
-	r->evaluations = (size_t)whole(j, result_k, "evaluations", 0);
-	r->predicted_adds = num(j, result_k, "predicted_adds");
-	r->best_adds = whole(j, result_k, "lowest_cv_adds", 0);
-	r->best_cv = num(j, result_k, "lowest_cv");
-	r->best_drift = num(j, result_k, "drift_at_lowest_cv");
-	r->cv_within = num(j, result_k, "cv_within");
-	r->cv_drift = num(j, result_k, "cv_drift");
-	r->steady_adds = num(j, result_k, "steady_adds");
-	r->steady_lo = num(j, result_k, "steady_lo");
-	r->steady_hi = num(j, result_k, "steady_hi");
+	r->floor_ns = tl_keys_read_num(j, result_k, "floor_ns");
+	r->evaluations = (size_t)tl_keys_read_whole(j, result_k, "evaluations", 0);
+	r->predicted_adds = tl_keys_read_num(j, result_k, "predicted_adds");
+	r->best_adds = tl_keys_read_whole(j, result_k, "lowest_cv_adds", 0);
+	r->best_cv = tl_keys_read_num(j, result_k, "lowest_cv");
+	r->best_drift = tl_keys_read_num(j, result_k, "drift_at_lowest_cv");
+	r->cv_within = tl_keys_read_num(j, result_k, "cv_within");
+	r->cv_drift = tl_keys_read_num(j, result_k, "cv_drift");
+	r->steady_adds = tl_keys_read_num(j, result_k, "steady_adds");
+	r->steady_lo = tl_keys_read_num(j, result_k, "steady_lo");
+	r->steady_hi = tl_keys_read_num(j, result_k, "steady_hi");
 	if (kind == 1) {
-		int o = tl_tdiff_order_parse(text(j, result_k, "order"));
+		int o = tl_tdiff_order_parse(tl_keys_read_text(j, result_k, "order"));
 
 		r->order = o < 0 ? TL_TDIFF_PAPER : (enum tl_tdiff_order)o;
 	}
-	r->bound_adds = whole(j, result_k, "bound_adds", 0);
+	r->bound_adds = tl_keys_read_whole(j, result_k, "bound_adds", 0);
 	r->out_of_time = flag(j, result_k, "out_of_time");
-	snprintf(r->note, sizeof r->note, "%s", text(j, result_k, "note"));
+	snprintf(r->note, sizeof r->note, "%s", tl_keys_read_text(j, result_k, "note"));
 }
 
 /* Repeat r of one metric: its entry in "repeats", or the metric itself in
@@ -588,14 +565,14 @@ static void read_rep(const json_t *c, unsigned r, enum tl_search_method m, struc
 	if (!json_is_object(j))
 		return;
 	rep->ran = true;
-	rep->overhead_ns = num(j, rep_k, "overhead");
-	rep->ns_per_add = num(j, rep_k, "ns_per_add");
-	rep->fit_r2 = num(j, rep_k, "ns_per_add_r2");
-	rep->resolution_ns = num(j, rep_k, "resolution_ns");
-	rep->flush_s = num(j, rep_k, "flush_seconds");
-	rep->fast_n = (size_t)whole(j, rep_k, "n_per_evaluation", 0);
-	rep->setup_measurements = (size_t)whole(j, rep_k, "setup_measurements", 0);
-	snprintf(rep->why, sizeof rep->why, "%s", text(j, rep_k, "error"));
+	rep->overhead_ns = tl_keys_read_num(j, rep_k, "overhead");
+	rep->ns_per_add = tl_keys_read_num(j, rep_k, "ns_per_add");
+	rep->fit_r2 = tl_keys_read_num(j, rep_k, "ns_per_add_r2");
+	rep->resolution_ns = tl_keys_read_num(j, rep_k, "resolution_ns");
+	rep->flush_s = tl_keys_read_num(j, rep_k, "flush_seconds");
+	rep->fast_n = (size_t)tl_keys_read_whole(j, rep_k, "n_per_evaluation", 0);
+	rep->setup_measurements = (size_t)tl_keys_read_whole(j, rep_k, "setup_measurements", 0);
+	snprintf(rep->why, sizeof rep->why, "%s", tl_keys_read_text(j, rep_k, "error"));
 	rep->done_tmin = t0 != NULL;
 	rep->done_tdiff = t1 != NULL;
 	if (t0)
@@ -617,8 +594,8 @@ static int read_cell(const struct reader *rd, const struct tl_search_plan *p, co
 {
 	static const char *const metric[2] = {"tmin", "tdiff"};
 
-	cell->state = state_parse(text(c, cell_k, "state"));
-	snprintf(cell->why, sizeof cell->why, "%s", text(c, cell_k, "error"));
+	cell->state = state_parse(tl_keys_read_text(c, cell_k, "state"));
+	snprintf(cell->why, sizeof cell->why, "%s", tl_keys_read_text(c, cell_k, "error"));
 	for (unsigned r = 0; r < p->repeats; r++) {
 		read_rep(c, r, p->sp.method, &cell->rep[r]);
 		cell->reps_done += cell->rep[r].ran;
@@ -639,7 +616,7 @@ int tl_search_from_json(const json_t *doc, const char *name, struct tl_search_pl
 {
 	struct reader rd = {name, why, whylen};
 	const json_t *results = tl_keys_get(doc, doc_k, "results", TL_KEYS_AS(TL_KEY_LIST));
-	const char *ref = text(doc, doc_k, "reference");
+	const char *ref = tl_keys_read_text(doc, doc_k, "reference");
 	size_t *at;
 
 	tl_search_plan_default(p);
