@@ -2,7 +2,56 @@
 
 #include "io/run_keys.h"
 
+#include <stdio.h>
+#include <string.h>
+
+#include "backends/backend.h"
+#include "backends/sim.h"
+
 #define KEYS(x) (x), sizeof(x) / sizeof((x)[0])
+
+/* A timer that costs a second to read, or ticks once a second, times
+ * nothing ticklab measures: an overhead or a resolution beyond that is a
+ * forged or broken file, whatever the samples say. */
+#define CELL_TIMER_MAX_NS 1e9
+
+static int time_at_most(const json_t *o, const char *name, const char **key, char *msg,
+			size_t msglen)
+{
+	const json_t *v = json_object_get(o, name);
+
+	if (!json_is_number(v) || json_number_value(v) <= CELL_TIMER_MAX_NS)
+		return 0;
+	*key = name;
+	snprintf(msg, msglen, "is %g ns, beyond what a timer reads (at most %g ns, one second)",
+		 json_number_value(v), CELL_TIMER_MAX_NS);
+	return -1;
+}
+
+/* A simulated backend's parameters pass the parser `run -b` uses: a file
+ * cannot claim a model the command line refuses (sd=-5, sd=1e300). */
+static int sim_params_ok(const json_t *o, const char **key, char *msg, size_t msglen)
+{
+	const char *id = json_string_value(json_object_get(o, "backend"));
+	const struct tl_backend *b = id ? tl_backend_find(id) : NULL;
+	const char *colon = id ? strchr(id, ':') : NULL;
+	struct tl_sim_model m;
+	char why[160];
+
+	if (!b || !b->simulated || !colon || tl_sim_parse(colon + 1, &m, why, sizeof why) == 0)
+		return 0;
+	*key = "backend";
+	snprintf(msg, msglen, "'%.40s' is not a backend `run -b` accepts: %s", id, why);
+	return -1;
+}
+
+static int cell_rule(const json_t *o, const char **key, char *msg, size_t msglen)
+{
+	if (time_at_most(o, "overhead", key, msg, msglen) < 0 ||
+	    time_at_most(o, "resolution_ns", key, msg, msglen) < 0)
+		return -1;
+	return sim_params_ok(o, key, msg, msglen);
+}
 
 /* "baseline" is true in a hidden baseline cell and, after `run
  * --baseline`, the verdict against the saved run: its own reader's. */
@@ -24,7 +73,7 @@ static const struct tl_key cell[] = {
 	{"summary", TL_KEY_OWN, NULL},       {"os_filter", TL_KEY_OWN, NULL},
 	{"drift", TL_KEY_OWN, NULL},
 };
-const struct tl_keys tl_run_cell_keys = {"a run cell", KEYS(cell), NULL, NULL};
+const struct tl_keys tl_run_cell_keys = {"a run cell", KEYS(cell), NULL, cell_rule};
 
 /* "seed" is an integer, or decimal text above what a JSON integer holds;
  * "cpu" is -1 when none was pinned. */

@@ -342,6 +342,18 @@ static int rd_times_ok(struct reader *r, const struct tl_backend *b, const struc
 	return 0;
 }
 
+/* The rule between the object's values its key table states, which the
+ * loaders of every kind share (io/keys.h). */
+static int rd_rule(struct reader *r, const json_t *o)
+{
+	const char *key = NULL;
+	char msg[200];
+
+	if (!r->keys->rule || r->keys->rule(o, &key, msg, sizeof msg) == 0)
+		return 0;
+	return rd_fail(r, key, "%s", msg);
+}
+
 static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run *run,
 		   struct tl_cell *c)
 {
@@ -424,7 +436,7 @@ static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run
 	    rd_doubles(r, o, "samples_ns", c->n, &c->ns) < 0 ||
 	    rd_adds(r, o, &c->kernel, c->n, &c->adds) < 0)
 		return -1;
-	if (rd_times_ok(r, b, c) < 0)
+	if (rd_times_ok(r, b, c) < 0 || rd_rule(r, o) < 0)
 		return -1;
 	if (tl_noise_from_json(tl_keys_get(o, r->keys, "noise", TL_KEYS_AS(TL_KEY_OWN)), run, c,
 			       noise_why, sizeof noise_why) < 0)
