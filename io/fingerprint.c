@@ -543,6 +543,70 @@ static int node_names_ok(const json_t *doc, const char *name, char *why, size_t 
 	return names_ok_in(json_object_get(doc, "node"), "node", name, why, whylen);
 }
 
+/* ------------------------------------------------------------------ */
+/* The rules every fingerprint's figures keep, raw or summarised        */
+/* ------------------------------------------------------------------ */
+
+/* A TSC outside 0.1..10 GHz is no processor's; t_min or t_diff of a
+ * second is no timer's; the sampling thread cannot run longer than the
+ * wall time around it (thread CPU time is read inside the wall clock's
+ * two readings, so a real file is at most 100 %; the margin is their
+ * rounding). */
+#define FP_TSC_GHZ_MIN 0.1
+#define FP_TSC_GHZ_MAX 10.0
+#define FP_TIME_MAX_NS 1e9
+#define FP_CPU_SHARE_MAX 100.5
+
+static int fig_rule_fail(char *why, size_t whylen, const char *name, const char *key, double v,
+			 const char *rule)
+{
+	char what[256];
+
+	snprintf(what, sizeof what, "%s is %g, %s", key, v, rule);
+	return fail(why, whylen, name, what);
+}
+
+static int figures_ok(const struct tl_fp_figures *f, const char *name, char *why, size_t whylen)
+{
+	static const enum tl_fig shares[] = {TL_FIG_OS, TL_FIG_TAIL};
+	static const enum tl_fig times[] = {TL_FIG_TMIN, TL_FIG_TDIFF};
+
+	if (!isnan(f->tsc_ghz) && !(f->tsc_ghz >= FP_TSC_GHZ_MIN && f->tsc_ghz <= FP_TSC_GHZ_MAX))
+		return fig_rule_fail(why, whylen, name, "tsc_ghz", f->tsc_ghz,
+				     "outside the plausible 0.1 to 10 GHz (null when unknown)");
+	for (size_t i = 0; i < sizeof shares / sizeof shares[0]; i++)
+		for (size_t j = 0; j < 3; j++) {
+			double v = j == 0 ? f->v[shares[i]] : j == 1 ? f->lo[shares[i]]
+							       : f->hi[shares[i]];
+
+			if (!isnan(v) && !(v >= 0 && v <= 100))
+				return fig_rule_fail(why, whylen, name, tl_fig_info[shares[i]].key,
+						     v, "a share must be 0 to 100 %");
+		}
+	for (size_t i = 0; i < sizeof times / sizeof times[0]; i++)
+		if (f->v[times[i]] >= FP_TIME_MAX_NS)
+			return fig_rule_fail(why, whylen, name, tl_fig_info[times[i]].key,
+					     f->v[times[i]], "a timer's step must be below 1e9 ns");
+	if (f->v[TL_FIG_CPU] > FP_CPU_SHARE_MAX)
+		return fig_rule_fail(why, whylen, name, "sched.cpu_seconds / sched.seconds (%)",
+				     f->v[TL_FIG_CPU], "a thread's CPU time cannot exceed its wall time");
+	return 0;
+}
+
+/* The clock probe's drift: its low end at most its high end. */
+static int drift_ok(const json_t *doc, const char *name, char *why, size_t whylen)
+{
+	const json_t *d = json_object_get(doc, "drift");
+	double lo = num_at(d, "lo_ns"), hi = num_at(d, "hi_ns");
+	char what[256];
+
+	if (!(lo > hi))
+		return 0;
+	snprintf(what, sizeof what, "drift.lo_ns is %g, above drift.hi_ns = %g (low <= high)", lo,
+		 hi);
+	return fail(why, whylen, name, what);
+}
+
 int tl_fp_figures_from_json(const json_t *doc, const char *name, struct tl_fp_figures *f,
 			    char *why, size_t whylen)
 {
@@ -571,6 +635,10 @@ int tl_fp_figures_from_json(const json_t *doc, const char *name, struct tl_fp_fi
 			return fail(why, whylen, name, "a fingerprint without its node name, version "
 						       "or barrier timer");
 		}
+		if (figures_ok(f, name, why, whylen) < 0 || drift_ok(doc, name, why, whylen) < 0) {
+			tl_fp_figures_free(f);
+			return -1;
+		}
 		return 0;
 	}
 	node_facts(doc, f);
@@ -580,7 +648,8 @@ int tl_fp_figures_from_json(const json_t *doc, const char *name, struct tl_fp_fi
 					       "barrier timer, adds or run");
 	snprintf(label, sizeof label, "add:%lld", (long long)json_integer_value(adds));
 	if (run_figures(json_object_get(doc, "run"), name, f, label, why, whylen) < 0 ||
-	    search_figures(json_object_get(doc, "search"), name, f, why, whylen) < 0) {
+	    search_figures(json_object_get(doc, "search"), name, f, why, whylen) < 0 ||
+	    figures_ok(f, name, why, whylen) < 0 || drift_ok(doc, name, why, whylen) < 0) {
 		tl_fp_figures_free(f);
 		return -1;
 	}
@@ -825,7 +894,8 @@ int tl_fp_summary_from_json(const json_t *sum, const char *name, struct tl_fp_fi
 	safe_in_place(f->barrier, sizeof f->barrier);
 	safe_in_place(f->spoiled, sizeof f->spoiled);
 	safe_in_place(f->noise_top, sizeof f->noise_top);
-	if (hist_from_json(json_object_get(sum, "samples"), name, f, why, whylen) < 0) {
+	if (hist_from_json(json_object_get(sum, "samples"), name, f, why, whylen) < 0 ||
+	    figures_ok(f, name, why, whylen) < 0) {
 		tl_fp_figures_free(f);
 		return -1;
 	}

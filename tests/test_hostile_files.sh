@@ -111,13 +111,30 @@ def flushbytes(doc):  # flush "0" named with 0 bytes in one cell, 4096 in the ot
     doc["results"][1:2] = [c]
 def fpname(doc): doc["node"]["name"] = ESC
 def fpneg(doc): neg(doc["run"])
+# one field past its physical or consistency rule each (io/run_keys.c,
+# io/fingerprint.c): the file is otherwise one the lab wrote here
+def over14(doc): doc["cells"][0]["overhead"] = 1e14
+def res14(doc): doc["cells"][0]["resolution_ns"] = 1e14
+def simid(v):
+    def f(doc):
+        for c in doc["cells"] + doc.get("baselines", []):
+            c["backend"] = "sim:sd=" + v
+    return f
+def tsc(v):
+    def f(doc): doc["host"]["tsc_ghz"] = v
+    return f
+def cpu(doc): doc["sched"]["cpu_seconds"] = 2 * doc["sched"]["seconds"]
+def drift(doc): doc["drift"]["lo_ns"] = doc["drift"]["hi_ns"] + 1
 for n, b, f in [("run_neg", run, neg), ("run_negoverhead", run, negover), ("run_dupcell", run, dup),
                 ("run_nomarker", run, nomark), ("run_v99", run, v99), ("run_escmodel", run, escmodel),
                 ("run_longstr", run, longstr), ("s_tmin1e300", search, tmin), ("s_neg5ns", search, negns),
                 ("s_strcount", search, strcount), ("s_nneg", search, nneg), ("s_dupcell", search, sdup), ("s_found", search, found),
                 ("s_flushbytes", search, flushbytes),
                 ("s_v99", search, v99), ("fp_escname", fp, fpname), ("fp_negsamples", fp, fpneg),
-                ("fp_v99", fp, v99)]:
+                ("fp_v99", fp, v99), ("run_overhead1e14", run, over14),
+                ("run_resolution1e14", run, res14), ("run_simsdneg", run, simid("-5")),
+                ("run_simsd1e300", run, simid("1e300")), ("fp_tsc0", fp, tsc(0.0)),
+                ("fp_tsc50", fp, tsc(50.0)), ("fp_cpu2x", fp, cpu), ("fp_driftback", fp, drift)]:
     spoil(n, b, f)
 # a key given twice (jansson keeps one of them unless told not to)
 t = json.dumps(search); open(d + "/s_dupkey.json", "w").write(t[:-1] + ', "params": {}}')
@@ -147,10 +164,13 @@ def backiv(s): s["intervals"]["tmin_ns"] = [708.0, 350.0]
 def nsum(s): s["samples"]["n"] += 7
 def hugeval(s): s["samples"]["values"][-1] = 1e300
 def tsc(s): s["facts"]["tsc_ghz"] = -2.0
+def os150(s): s["figures"]["os_removed_percent"] = 150.0
+def tmin14(s): s["figures"]["tmin_ns"] = 1e14
 for n, f in [("negfig", negfig), ("1e300", hugefig), ("strfig", strfig), ("negiv", negiv),
-             ("backiv", backiv), ("nsum", nsum), ("1e300val", hugeval), ("negtsc", tsc)]:
+             ("backiv", backiv), ("nsum", nsum), ("1e300val", hugeval), ("negtsc", tsc),
+             ("os150", os150), ("tmin1e14", tmin14)]:
     spoil("fp_s_" + n, fps, sm(f))
-for n, f in [("negfig", negfig), ("1e300", hugefig), ("nsum", nsum)]:
+for n, f in [("negfig", negfig), ("1e300", hugefig), ("nsum", nsum), ("os150", os150)]:
     spoil("part_" + n, part, pt(f))
 PYEOF
 ok $? "hostile summaries written"
@@ -186,7 +206,9 @@ applies() { # applies READER CASE: whether the case is that reader's kind of fil
 CASES="fifo dev sock run_neg run_negoverhead run_dupcell run_nomarker run_v99 run_escmodel
 run_longstr s_tmin1e300 s_neg5ns s_strcount s_nneg s_dupcell s_found s_flushbytes s_dupkey s_v99 fp_escname
 fp_negsamples fp_v99 fp_s_negfig fp_s_1e300 fp_s_strfig fp_s_negiv fp_s_backiv fp_s_nsum
-fp_s_1e300val fp_s_negtsc part_negfig part_1e300 part_nsum"
+fp_s_1e300val fp_s_negtsc part_negfig part_1e300 part_nsum run_overhead1e14 run_resolution1e14
+run_simsdneg run_simsd1e300 fp_tsc0 fp_tsc50 fp_cpu2x fp_driftback fp_s_os150 fp_s_tmin1e14
+part_os150"
 printf '# %-12s %-16s %-6s %s\n' reader case status "first message line" >"$H/table"
 bad=0
 for c in $CASES; do
@@ -209,6 +231,31 @@ for c in $CASES; do
 done
 cat "$H/table"
 [ $bad -eq 0 ]; ok $? "every reader x hostile case: status 2 naming the file, or a clean result ($bad not)"
+# Each physical or consistency rule names the key, the value and the rule.
+rule_msg() { # rule_msg CASE PATTERN
+	timeout 20 "$TL_BIN" report "$H/$1.json" >/dev/null 2>"$H/err"; st=$?
+	[ $st -eq 2 ] && grep -q "$2" "$H/err"
+	ok $? "report $1: status 2 saying '$2' (status $st)"
+}
+rule_msg run_overhead1e14 'cells\[0\]\.overhead: is 1e+14 ns, beyond what a timer reads'
+rule_msg run_resolution1e14 'cells\[0\]\.resolution_ns: is 1e+14 ns, beyond what a timer reads'
+rule_msg run_simsdneg "backend: 'sim:sd=-5' is not a backend .run -b. accepts: sim: bad value '-5' for sd"
+rule_msg run_simsd1e300 "backend: 'sim:sd=1e300' is not a backend .run -b. accepts"
+rule_msg fp_tsc0 'tsc_ghz is 0, outside the plausible 0.1 to 10 GHz'
+rule_msg fp_tsc50 'tsc_ghz is 50, outside the plausible 0.1 to 10 GHz'
+rule_msg fp_cpu2x 'sched.cpu_seconds / sched.seconds (%) is 200, a thread.s CPU time cannot exceed its wall time'
+rule_msg fp_driftback 'drift.lo_ns is [0-9.e+]*, above drift.hi_ns = [0-9.e+]* (low <= high)'
+rule_msg fp_s_os150 'os_removed_percent is 150, a share must be 0 to 100 %'
+rule_msg fp_s_tmin1e14 "tmin_ns is 1e+14, a timer's step must be below 1e9 ns"
+# fleet over a directory skips such a node and names it; --strict refuses.
+cp "$H/fp_tsc0.json" "$H/fleet/n8.json"
+timeout 20 "$TL_BIN" fleet -q "$H/fleet" >/dev/null 2>"$H/err"; st=$?
+[ $st -le 1 ] && grep -q 'skipped .*n8.json: tsc_ghz is 0, outside' "$H/err"
+ok $? "fleet DIR with a 0 GHz TSC node: skipped and named (status $st)"
+timeout 20 "$TL_BIN" fleet -q --strict "$H/fleet" >/dev/null 2>"$H/err"; st=$?
+[ $st -eq 2 ] && grep -q 'n8.json: tsc_ghz is 0, outside' "$H/err"
+ok $? "fleet --strict DIR with a 0 GHz TSC node: status 2 naming it (status $st)"
+rm -f "$H/fleet/n8.json"
 # A flush name with two byte counts once sent the search loader past its
 # list of flushes (SIGSEGV): every search reader names the key.
 for r in report plot plot-cv plot-overlap tui; do
