@@ -323,7 +323,8 @@ static int rd_kernel(struct reader *r, const json_t *o, struct tl_kernel *out)
  * (or a negative overhead, which shifts every figure) is a forged or broken
  * file. Only CLOCK_REALTIME can step back (settimeofday, NTP), and the
  * simulated timer's noise can draw below zero. */
-static int rd_times_ok(struct reader *r, const struct tl_backend *b, const struct tl_cell *c)
+static int rd_times_ok(struct reader *r, const struct tl_backend *b, const struct tl_cell *c,
+		       double ns_per_unit)
 {
 	bool may_step = b->simulated || strcmp(b->id, "clock-gettime-realtime") == 0;
 
@@ -338,6 +339,18 @@ static int rd_times_ok(struct reader *r, const struct tl_backend *b, const struc
 		if (c->ns[i] < 0)
 			return rd_fail(r, "samples_ns", "value %zu is %g, expected a time >= 0 (backend "
 					  "'%s' does not go back)", i, c->ns[i], b->id);
+	}
+	/* The runner stores each sample's ns as its raw count times the
+	 * timer's ns per unit, and both are written exactly: two arrays that
+	 * disagree are one of them edited (the margin is for a writer that
+	 * rounded ns_per_unit). */
+	for (size_t i = 0; i < c->n; i++) {
+		double want = c->raw[i] * ns_per_unit;
+
+		if (fabs(c->ns[i] - want) > 1e-6 * fabs(want) + 1e-9)
+			return rd_fail(r, "samples_ns", "value %zu is %g, but samples[%zu] = %g "
+					  "times ns_per_unit = %g is %g (samples_ns = samples x "
+					  "ns_per_unit)", i, c->ns[i], i, c->raw[i], ns_per_unit, want);
 	}
 	return 0;
 }
@@ -436,7 +449,7 @@ static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run
 	    rd_doubles(r, o, "samples_ns", c->n, &c->ns) < 0 ||
 	    rd_adds(r, o, &c->kernel, c->n, &c->adds) < 0)
 		return -1;
-	if (rd_times_ok(r, b, c) < 0 || rd_rule(r, o) < 0)
+	if (rd_times_ok(r, b, c, ns_per_unit) < 0 || rd_rule(r, o) < 0)
 		return -1;
 	if (tl_noise_from_json(tl_keys_get(o, r->keys, "noise", TL_KEYS_AS(TL_KEY_OWN)), run, c,
 			       noise_why, sizeof noise_why) < 0)

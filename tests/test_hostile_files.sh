@@ -123,6 +123,7 @@ def simid(v):
 def tsc(v):
     def f(doc): doc["host"]["tsc_ghz"] = v
     return f
+def raw1000(doc): doc["cells"][1]["samples"] = [1000 * x for x in doc["cells"][1]["samples"]]
 def cpu(doc): doc["sched"]["cpu_seconds"] = 2 * doc["sched"]["seconds"]
 def drift(doc): doc["drift"]["lo_ns"] = doc["drift"]["hi_ns"] + 1
 for n, b, f in [("run_neg", run, neg), ("run_negoverhead", run, negover), ("run_dupcell", run, dup),
@@ -133,7 +134,7 @@ for n, b, f in [("run_neg", run, neg), ("run_negoverhead", run, negover), ("run_
                 ("s_v99", search, v99), ("fp_escname", fp, fpname), ("fp_negsamples", fp, fpneg),
                 ("fp_v99", fp, v99), ("run_overhead1e14", run, over14),
                 ("run_resolution1e14", run, res14), ("run_simsdneg", run, simid("-5")),
-                ("run_simsd1e300", run, simid("1e300")), ("fp_tsc0", fp, tsc(0.0)),
+                ("run_simsd1e300", run, simid("1e300")), ("run_raw1000", run, raw1000), ("fp_tsc0", fp, tsc(0.0)),
                 ("fp_tsc50", fp, tsc(50.0)), ("fp_cpu2x", fp, cpu), ("fp_driftback", fp, drift)]:
     spoil(n, b, f)
 # a key given twice (jansson keeps one of them unless told not to)
@@ -207,7 +208,7 @@ CASES="fifo dev sock run_neg run_negoverhead run_dupcell run_nomarker run_v99 ru
 run_longstr s_tmin1e300 s_neg5ns s_strcount s_nneg s_dupcell s_found s_flushbytes s_dupkey s_v99 fp_escname
 fp_negsamples fp_v99 fp_s_negfig fp_s_1e300 fp_s_strfig fp_s_negiv fp_s_backiv fp_s_nsum
 fp_s_1e300val fp_s_negtsc part_negfig part_1e300 part_nsum run_overhead1e14 run_resolution1e14
-run_simsdneg run_simsd1e300 fp_tsc0 fp_tsc50 fp_cpu2x fp_driftback fp_s_os150 fp_s_tmin1e14
+run_simsdneg run_simsd1e300 run_raw1000 fp_tsc0 fp_tsc50 fp_cpu2x fp_driftback fp_s_os150 fp_s_tmin1e14
 part_os150"
 printf '# %-12s %-16s %-6s %s\n' reader case status "first message line" >"$H/table"
 bad=0
@@ -241,6 +242,7 @@ rule_msg run_overhead1e14 'cells\[0\]\.overhead: is 1e+14 ns, beyond what a time
 rule_msg run_resolution1e14 'cells\[0\]\.resolution_ns: is 1e+14 ns, beyond what a timer reads'
 rule_msg run_simsdneg "backend: 'sim:sd=-5' is not a backend .run -b. accepts: sim: bad value '-5' for sd"
 rule_msg run_simsd1e300 "backend: 'sim:sd=1e300' is not a backend .run -b. accepts"
+rule_msg run_raw1000 'cells\[1\]\.samples_ns: value 0 is [0-9.e+]*, but samples\[0\] = [0-9.e+]* times ns_per_unit = 1 is'
 rule_msg fp_tsc0 'tsc_ghz is 0, outside the plausible 0.1 to 10 GHz'
 rule_msg fp_tsc50 'tsc_ghz is 50, outside the plausible 0.1 to 10 GHz'
 rule_msg fp_cpu2x 'sched.cpu_seconds / sched.seconds (%) is 200, a thread.s CPU time cannot exceed its wall time'
