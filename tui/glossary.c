@@ -36,7 +36,9 @@ size_t tui_glossary_help(enum tui_screen s, int width, char lines[][96], size_t 
 		size_t k = tui_wrap(tui_glossary[i].sentence, width - TERM_COLS, wrapped, 8);
 
 		for (size_t j = 0; j < k && j < 8 && n < max; j++)
-			snprintf(lines[n++], 96, "  %-12s %s", j ? "" : tui_glossary[i].term,
+			/* the precisions bound the line to its 96 bytes: a term is at
+			 * most 12 columns and a wrapped line at most 95 - TERM_COLS */
+			snprintf(lines[n++], 96, "  %-12.12s %.80s", j ? "" : tui_glossary[i].term,
 				 wrapped[j]);
 	}
 	return n;
