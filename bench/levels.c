@@ -406,11 +406,10 @@ static bool remeasure_wanted(void)
 
 /* The node's record, when a fresh one is kept: the same levels in every
  * run on this node until it goes stale. */
-static bool from_record(int cpu, const struct tl_topology *topo, struct tl_levels *lv)
+static bool from_record(const struct tl_topology *topo, struct tl_levels *lv)
 {
 	char why[TL_WHY_MAX];
 
-	(void)cpu;
 	if (remeasure_wanted())
 		return false;
 	return tl_levels_store_load(topo, lv, why, sizeof why) == 0;
@@ -440,7 +439,7 @@ static void measure(int cpu, const struct tl_topology *topo, struct tl_levels *l
 		tl_levels_from_ladder(NULL, NULL, 0, topo, lv);
 		return;
 	}
-	if (from_record(cpu, topo, lv))
+	if (from_record(topo, lv))
 		return;
 	memset(lv, 0, sizeof *lv);
 	CPU_ZERO(&before);
