@@ -374,7 +374,7 @@ void tui_put_empty(const struct tui_app *app, const char *text)
 void tui_wake(struct tui_app *app)
 {
 	unsigned char b = 1;
-	if (app->wake[1] >= 0 && write(app->wake[1], &b, 1) < 0) {
+	if (app->shell.wake[1] >= 0 && write(app->shell.wake[1], &b, 1) < 0) {
 		/* full: the UI has a wake-up pending already */
 	}
 }
@@ -383,12 +383,12 @@ void tui_message(struct tui_app *app, bool error, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(app->msg, sizeof app->msg, fmt, ap);
+	vsnprintf(app->msg.text, sizeof app->msg.text, fmt, ap);
 	va_end(ap);
-	app->msg_error = error;
-	app->msg_fresh = true;
-	memcpy(app->log[app->nlog % TUI_LOG_MAX], app->msg, sizeof app->msg);
-	app->log_error[app->nlog % TUI_LOG_MAX] = error;
-	app->nlog++;
+	app->msg.error = error;
+	app->msg.fresh = true;
+	memcpy(app->msg.log[app->msg.n % TUI_LOG_MAX], app->msg.text, sizeof app->msg.text);
+	app->msg.log_error[app->msg.n % TUI_LOG_MAX] = error;
+	app->msg.n++;
 	app->dirty = true;
 }
