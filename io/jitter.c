@@ -705,3 +705,18 @@ void tl_jitter_print(FILE *f, const struct tl_run *run, size_t cell, const struc
 			   "measured before sampling)\n", c->kernel.d_ns,
 			(unsigned long long)c->kernel.d, c->d_ns_per_add);
 }
+
+unsigned tl_cell_caveats(const struct tl_cell *c, const struct tl_analysis *a)
+{
+	const struct tl_summary *s = &a->summary;
+	unsigned k = 0;
+
+	if (c->kernel.kind != TL_KERNEL_EMPTY && isfinite(c->overhead_ns) && s->p50 > 0 &&
+	    c->overhead_ns > 2 * s->p50)
+		k |= TL_CAVEAT_NOISY_OVERHEAD;
+	if (tl_cell_shows_drift(c, a))
+		k |= TL_CAVEAT_DRIFT;
+	if (s->n && s->min < 0)
+		k |= TL_CAVEAT_NEGATIVE;
+	return k;
+}
