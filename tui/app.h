@@ -85,6 +85,7 @@ struct tui_view {
 	struct tl_jitter jit;
 	bool have_jit;
 	struct tui_noise_view noise; /* the samples with a cause, for the marks */
+	unsigned caveats;          /* tl_cell_caveats of the analysis */
 };
 
 
@@ -180,6 +181,17 @@ struct tui_screen_ops {
 	void (*draw)(const struct tui_app *app, struct tui_hits *hits);
 	void (*action)(struct tui_app *app, enum tui_action a);
 	void (*free)(struct tui_app *app);
+	/* the plot series the layout gives columns to; NULL: the run's timers */
+	size_t (*nseries)(const struct tui_app *app);
+	/* what it says first on the title row's right; NULL: nothing */
+	void (*title)(const struct tui_app *app, char *buf, size_t len);
+	/* where Esc goes from it; NULL: Setup */
+	enum tui_screen (*back)(const struct tui_app *app);
+	/* e and E on it; NULL: the run's export (JSON and figures, or CSV) */
+	void (*export)(struct tui_app *app, bool csv);
+	/* a button-1 event at (y, x) with --mouse (click: a whole click, not
+	 * only a press); true when it acted. NULL: only the tabs act */
+	bool (*click)(struct tui_app *app, int y, int x, bool click);
 };
 
 /* screen.c: the table, in enum tui_screen order */
@@ -330,6 +342,13 @@ void tui_fill(int y, int x, int w, int attr);
 /* Blits a canvas with its top-left cell at (y, x): each series in its
  * colour, dots of no series (thresholds, grids) dim, empty cells untouched. */
 void tui_put_canvas(const struct tui_app *app, int y, int x, const struct tui_canvas *cv);
+/* A CDF plot's axes; box is the whole plot: its title row, the canvas's
+ * box->h - 2 rows from the second, the axis row. The y axis: 1.0, 0.5 and
+ * 0 in the ylab columns at its left; the x axis: lo, the middle and hi in
+ * ns under the canvas, which starts at column box->x + off. */
+void tui_put_cdf_yaxis(const struct tui_app *app, const struct tui_rect *box, int ylab);
+void tui_put_ns_xaxis(const struct tui_app *app, const struct tui_rect *box, int off, double lo,
+		      double hi);
 /* The one dim line a screen shows in its body before it has anything to draw. */
 void tui_put_empty(const struct tui_app *app, const char *text);
 void tui_wake(struct tui_app *app);

@@ -173,7 +173,7 @@ static bool same_node(const struct tui_app *app)
 bool tui_baseline_compare(const struct tui_app *app, struct tl_run_compare *out,
 			  const struct tl_run **base)
 {
-	struct tui_baseline *bl = TUI_LIVE(app)->baseline;
+	const struct tui_baseline *bl = TUI_LIVE(app)->baseline;
 
 	memset(out, 0, sizeof *out);
 	if (!bl)

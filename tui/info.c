@@ -466,9 +466,16 @@ static void info_enter(struct tui_app *app)
 	state(app)->top = 0;
 }
 
+/* Esc returns where Info was opened from. */
+static enum tui_screen info_back(const struct tui_app *app)
+{
+	return app->back != TUI_INFO ? app->back : TUI_SETUP;
+}
+
 const struct tui_screen_ops tui_info_screen = {
 	.name = "Info",
 	.enter = info_enter,
+	.back = info_back,
 	.poll = tui_info_poll,
 	.draw = tui_info_draw,
 	.action = tui_info_action,

@@ -247,6 +247,7 @@ static void view_reset(struct tui_view *v)
 	if (v->have_hist)
 		stats_histogram_free(&v->hist);
 	v->have_hist = false;
+	v->caveats = 0;
 }
 
 static void view_free(struct tui_view *v)
@@ -364,6 +365,7 @@ static void view_update(struct tui_app *app, const struct tl_run *run, size_t ce
 	if (view_reserve(v, done, c->n) < 0) {
 		/* No room for the plots: the numbers still show. */
 		tl_cell_analyse(run, cell, app->res.os, app->res.seed, &v->an);
+		v->caveats = tl_cell_caveats(c, &v->an);
 		return;
 	}
 	size_t nkept = 0;
@@ -371,6 +373,7 @@ static void view_update(struct tui_app *app, const struct tl_run *run, size_t ce
 				 v->capsorted, &nkept) < 0 ||
 	    !v->an.summary.n)
 		return;
+	v->caveats = tl_cell_caveats(c, &v->an);
 	const struct tl_summary *s = &v->an.summary;
 	v->nsorted = nkept;
 	gsl_sort(v->sorted, 1, v->nsorted);
@@ -808,8 +811,7 @@ static void draw_summary(const struct tui_app *app, const struct tui_rect *r, co
 	 * moves between runs by more than the body it measures, and an odd
 	 * min (500 ADDs in 40 ns) is that subtraction, not the CPU. Said
 	 * before the drift: that noise is often what the drift shows. */
-	if (c->kernel.kind != TL_KERNEL_EMPTY && isfinite(v->overhead_ns) && s->p50 > 0 &&
-	    v->overhead_ns > 2 * s->p50 && y < r->y + r->h) {
+	if ((v->caveats & TL_CAVEAT_NOISY_OVERHEAD) && y < r->y + r->h) {
 		char n0[160], n1[64];
 		snprintf(n0, sizeof n0,
 			 "t_e,std is %.0fx the kernel's time: subtracting a noisy overhead moves "
@@ -820,7 +822,7 @@ static void draw_summary(const struct tui_app *app, const struct tui_rect *r, co
 	}
 	/* CV's floor when the level moved during the run (stats_drift); the
 	 * info screen's clock probe tells whether the core clock is why. */
-	if (tl_cell_shows_drift(c, &v->an) && y < r->y + r->h) {
+	if ((v->caveats & TL_CAVEAT_DRIFT) && y < r->y + r->h) {
 		char d[3][48];
 		snprintf(d[0], sizeof d[0], "drift %.2f%% (level moved)", 100.0 * v->an.drift.rel_sd);
 		snprintf(d[1], sizeof d[1], "drift %.2f%% (moved)", 100.0 * v->an.drift.rel_sd);
@@ -829,7 +831,7 @@ static void draw_summary(const struct tui_app *app, const struct tui_rect *r, co
 	}
 	/* Negative times are the filter_cost's doing, and said so: t_e,std
 	 * (a median) is taken off every sample. */
-	if (s->min < 0 && y < r->y + r->h)
+	if ((v->caveats & TL_CAVEAT_NEGATIVE) && y < r->y + r->h)
 		put_fitting(app, &y, r,
 			    c->kernel.kind == TL_KERNEL_EMPTY
 				    ? (const char *[]){"min < 0: t_e,std is taken off, so empty is "
@@ -864,22 +866,7 @@ static void draw_summary(const struct tui_app *app, const struct tui_rect *r, co
 			}
 			p = head;
 		}
-		while (*p && y < r->y + r->h) {
-			int len = (int)strlen(p);
-			if (len > r->w) {
-				len = r->w;
-				while (len > 0 && p[len] != ' ')
-					len--;
-				if (len == 0)
-					len = r->w;
-			}
-			char chunk[200];
-			snprintf(chunk, sizeof chunk, "%.*s", len, p);
-			tui_put(y++, r->x, r->w, tui_attr(app, TUI_ROLE_WARN), chunk);
-			p += len;
-			while (*p == ' ')
-				p++;
-		}
+		y = tui_put_wrapped(y, r->x, r->w, r->y + r->h, 0, tui_attr(app, TUI_ROLE_WARN), p);
 	}
 }
 
@@ -900,30 +887,16 @@ static int column_series(const struct tui_app *app, size_t i)
 	return (int)((TUI_LIVE(app)->page + i) % TUI_NSERIES);
 }
 
-/* The CDF's height at val in sub-cell rows. */
-static int cdf_py(const struct tui_view *v, double val, int h)
-{
-	return (int)lround(stats_ecdf(v->sorted, v->nsorted, val) * (4 * h - 1));
-}
-
 /* The baseline's CDF of the cell, dashed and dim in the series' colour. */
 static void draw_ghost(struct tui_canvas *cv, const struct tui_app *app, size_t cell, int series,
-		       double lo, double hi, int w, int h)
+		       double lo, double hi)
 {
 	const double *gs;
 	size_t gn;
 	double gmin, gp99;
-	if (!tui_baseline_ghost(app, cell, &gs, &gn, &gmin, &gp99))
-		return;
-	int px0 = -1, py0 = 0;
-	for (int px = 0; px < 2 * w; px++) {
-		double val = lo + ((double)px + 0.5) / (2.0 * w) * (hi - lo);
-		int py = (int)lround(stats_ecdf(gs, gn, val) * (4 * h - 1));
-		if (px0 >= 0 && (px / 3) % 2 == 0)
-			tui_canvas_line(cv, px0, py0, px, py, TUI_GHOST_SERIES + series);
-		px0 = px;
-		py0 = py;
-	}
+
+	if (tui_baseline_ghost(app, cell, &gs, &gn, &gmin, &gp99))
+		tui_canvas_cdf(cv, gs, gn, lo, hi, TUI_GHOST_SERIES + series, true);
 }
 
 static void draw_cdf(const struct tui_app *app, const size_t *cells, size_t n)
@@ -970,10 +943,7 @@ static void draw_cdf(const struct tui_app *app, const size_t *cells, size_t n)
 			hi = gp99 > hi ? gp99 : hi;
 		}
 	}
-	int dim = tui_attr(app, TUI_ROLE_INACTIVE);
-	tui_put(r->y + 1, r->x, lab, dim, "1.0");
-	tui_put(r->y + h / 2 + 1, r->x, lab, dim, "0.5");
-	tui_put(r->y + h, r->x, lab, dim, "0");
+	tui_put_cdf_yaxis(app, r, lab);
 	struct tui_canvas cv;
 	if (tui_canvas_init_range(&cv, w, h, lo, &hi) < 0)
 		return;
@@ -981,34 +951,17 @@ static void draw_cdf(const struct tui_app *app, const size_t *cells, size_t n)
 		const struct tui_view *v = column_view(app, cells, i);
 		int series = column_series(app, i);
 		if (column_shown(app, cells, i))
-			draw_ghost(&cv, app, cells[i], series, lo, hi, w, h);
+			draw_ghost(&cv, app, cells[i], series, lo, hi);
 		if (!v || !v->nsorted || !column_shown(app, cells, i))
 			continue;
-		int px0 = -1, py0 = 0;
-		for (int px = 0; px < 2 * w; px++) {
-			double val = lo + ((double)px + 0.5) / (2.0 * w) * (hi - lo);
-			int py = cdf_py(v, val, h);
-			if (px0 >= 0)
-				tui_canvas_line(&cv, px0, py0, px, py, series);
-			px0 = px;
-			py0 = py;
-		}
+		tui_canvas_cdf(&cv, v->sorted, v->nsorted, lo, hi, series, false);
 		/* The series' glyph on its own curve, spaced apart per series. */
-		int cx = (int)((long)w * (long)(i + 1) / (long)(n + 1));
-		double val = lo + ((double)cx + 0.5) / w * (hi - lo);
-		int py = cdf_py(v, val, h);
-		tui_canvas_mark(&cv, cx, h - 1 - py / 4, series);
+		tui_canvas_cdf_mark(&cv, v->sorted, v->nsorted, lo, hi,
+				    (int)((long)w * (long)(i + 1) / (long)(n + 1)), series);
 	}
 	tui_put_canvas(app, r->y + 1, r->x + lab + 1, &cv);
 	tui_canvas_free(&cv);
-	char a[24], b[24], m[24];
-	tui_fmt_ns(lo, a, sizeof a);
-	tui_fmt_ns((lo + hi) / 2, m, sizeof m);
-	tui_fmt_ns(hi, b, sizeof b);
-	int y = r->y + r->h - 1;
-	tui_put(y, r->x + lab + 1, w, dim, a);
-	tui_put(y, r->x + lab + 1 + w / 2 - (int)strlen(m) / 2, (int)strlen(m), dim, m);
-	tui_put(y, r->x + r->w - (int)strlen(b), (int)strlen(b), dim, b);
+	tui_put_ns_xaxis(app, r, lab + 1, lo, hi);
 }
 
 /* The cells of the page shown (SIZE_MAX where the kernel has none); returns
@@ -1107,6 +1060,38 @@ static const char *live_opens(const struct tui_app *app)
 	return app->res.replay ? "" : NULL;
 }
 
+/* Its histograms' axis mode, and the baseline compared with, first on the
+ * title row. */
+static void live_title(const struct tui_app *app, char *buf, size_t len)
+{
+	const char *bl = tui_baseline_path(app), *slash = bl ? strrchr(bl, '/') : NULL;
+
+	if (!app->res.have)
+		return;
+	tui_series_mode(app, buf, len);
+	if (bl)
+		snprintf(buf + strlen(buf), len - strlen(buf), "  vs %s", slash ? slash + 1 : bl);
+}
+
+/* A click on the progress row's arrows and page indicator: the action of
+ * the key they stand for. */
+static bool live_click(struct tui_app *app, int y, int x, bool click)
+{
+	static const enum tui_action nav[5] = {TUI_ACT_LEFT, TUI_ACT_RIGHT, TUI_ACT_UP,
+					       TUI_ACT_DOWN, TUI_ACT_PANE};
+	const struct tui_hits *h = &app->shell.hits;
+
+	(void)click;
+	if (!app->res.have || y != h->nav_y)
+		return false;
+	for (int i = 0; i < 5; i++)
+		if (x >= h->nav_x[i][0] && x < h->nav_x[i][1]) {
+			tui_live_action(app, nav[i]);
+			return true;
+		}
+	return false;
+}
+
 static void live_init(struct tui_app *app)
 {
 	(void)tui_live_mut(app);
@@ -1117,6 +1102,8 @@ const struct tui_screen_ops tui_live_screen = {
 	.absent = live_absent,
 	.opens = live_opens,
 	.init = live_init,
+	.title = live_title,
+	.click = live_click,
 	.poll = tui_live_poll,
 	.draw = tui_live_draw,
 	.action = tui_live_action,

@@ -1245,6 +1245,30 @@ static const char *search_opens(const struct tui_app *app)
 	return st && st->replay ? "" : NULL;
 }
 
+/* A search plots one series per backend selected on Setup. */
+static size_t search_nseries(const struct tui_app *app)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < app->lists[0].n; i++)
+		n += app->lists[0].items[i].selected;
+	return n;
+}
+
+/* Esc returns to the live results the search was started from (they are
+ * still there). */
+static enum tui_screen search_back(const struct tui_app *app)
+{
+	return app->back == TUI_LIVE && app->res.have ? TUI_LIVE : TUI_SETUP;
+}
+
+/* e exports the search (E has no CSV of it). */
+static void search_export_key(struct tui_app *app, bool csv)
+{
+	if (!csv)
+		tui_search_action(app, TUI_ACT_EXPORT);
+}
+
 static void search_init(struct tui_app *app)
 {
 	(void)state(app);
@@ -1255,6 +1279,9 @@ const struct tui_screen_ops tui_search_screen = {
 	.absent = search_absent,
 	.opens = search_opens,
 	.init = search_init,
+	.nseries = search_nseries,
+	.back = search_back,
+	.export = search_export_key,
 	.poll = tui_search_poll,
 	.draw = tui_search_draw,
 	.action = tui_search_action,

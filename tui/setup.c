@@ -735,9 +735,18 @@ void tui_setup_draw(const struct tui_app *app, struct tui_hits *hits)
 		draw_list(app, i);
 }
 
+/* A click picks the row under it and toggles it. */
+static bool setup_click(struct tui_app *app, int y, int x, bool click)
+{
+	if (click)
+		tui_setup_click(app, y, x, true);
+	return click;
+}
+
 const struct tui_screen_ops tui_setup_screen = {
 	.name = "Setup",
 	.init = tui_setup_init,
+	.click = setup_click,
 	.poll = tui_setup_poll,
 	.draw = tui_setup_draw,
 	.action = tui_setup_action,

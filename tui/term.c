@@ -350,6 +350,29 @@ void tui_fill(int y, int x, int w, int attr)
 	attrset(A_NORMAL);
 }
 
+void tui_put_cdf_yaxis(const struct tui_app *app, const struct tui_rect *box, int ylab)
+{
+	int dim = tui_attr(app, TUI_ROLE_INACTIVE), h = box->h - 2;
+
+	tui_put(box->y + 1, box->x, ylab, dim, "1.0");
+	tui_put(box->y + 1 + h / 2, box->x, ylab, dim, "0.5");
+	tui_put(box->y + h, box->x, ylab, dim, "0");
+}
+
+void tui_put_ns_xaxis(const struct tui_app *app, const struct tui_rect *box, int off, double lo,
+		      double hi)
+{
+	int dim = tui_attr(app, TUI_ROLE_INACTIVE), y = box->y + box->h - 1, w = box->w - off;
+	char a[24], b[24], m[24];
+
+	tui_fmt_ns(lo, a, sizeof a);
+	tui_fmt_ns((lo + hi) / 2, m, sizeof m);
+	tui_fmt_ns(hi, b, sizeof b);
+	tui_put(y, box->x + off, w, dim, a);
+	tui_put(y, box->x + off + w / 2 - (int)strlen(m) / 2, (int)strlen(m), dim, m);
+	tui_put(y, box->x + box->w - (int)strlen(b), (int)strlen(b), dim, b);
+}
+
 void tui_put_canvas(const struct tui_app *app, int y, int x, const struct tui_canvas *cv)
 {
 	char g[8];

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "base/xalloc.h"
 #include "tui/app.h"
 #include "tui/curses.h"
 #include "tui/glossary.h"
@@ -56,12 +57,10 @@ static void theme_next(struct tui_app *app)
 
 static size_t nseries(const struct tui_app *app)
 {
-	if (app->screen == TUI_SEARCH) {
-		size_t n = 0;
-		for (size_t i = 0; i < app->lists[0].n; i++)
-			n += app->lists[0].items[i].selected;
-		return n;
-	}
+	const struct tui_screen_ops *ops = tui_screen_get(app->screen);
+
+	if (ops->nseries)
+		return ops->nseries(app);
 	return app->res.have ? app->res.run.ntimers : 0;
 }
 
@@ -80,19 +79,15 @@ static void draw_title(const struct tui_app *app, struct tui_hits *hits)
 		x += tui_putf(r->y, x, r->x + r->w - x, sa, " %s ", tui_screen_name((enum tui_screen)s));
 	}
 	hits->tab_x[TUI_NSCREENS] = x;
+	const struct tui_screen_ops *ops = tui_screen_get(app->screen);
 	char right[3][900], rest[700], mode[160] = "";
 	if (app->res.replay)
 		snprintf(rest, sizeof rest, "replay %s  theme %s ", app->res.path, app->theme.name);
 	else
 		snprintf(rest, sizeof rest, "N=%zu  theme %s ", app->opts.n, app->theme.name);
-	/* Live says its histograms' axis mode first: the rest only where it fits */
-	if (app->screen == TUI_LIVE && app->res.have) {
-		const char *bl = tui_baseline_path(app), *slash = bl ? strrchr(bl, '/') : NULL;
-		tui_series_mode(app, mode, sizeof mode);
-		if (bl)
-			snprintf(mode + strlen(mode), sizeof mode - strlen(mode), "  vs %s",
-				 slash ? slash + 1 : bl);
-	}
+	/* the screen's own words first (Live's axis mode): the rest only where it fits */
+	if (ops->title)
+		ops->title(app, mode, sizeof mode);
 	snprintf(right[0], sizeof right[0], "%s%s%s", mode, mode[0] ? "  " : "", rest);
 	snprintf(right[1], sizeof right[1], "%s%s", mode, mode[0] ? " " : "");
 	snprintf(right[2], sizeof right[2], "%s", rest);
@@ -112,7 +107,7 @@ static void draw_title(const struct tui_app *app, struct tui_hits *hits)
 static void draw_message(const struct tui_app *app)
 {
 	const struct tui_rect *r = &app->lay.prompt;
-	static char lines[32][TUI_WRAP_LINE];
+	char lines[32][TUI_WRAP_LINE];
 	int a = tui_attr(app, app->msg.error ? TUI_ROLE_ERROR : TUI_ROLE_MAIN_FG);
 	int room = app->lay.body.h / 2 + 1;
 	size_t n = tui_wrap(app->msg.text, r->w, lines, 32);
@@ -147,16 +142,16 @@ static void draw_message(const struct tui_app *app)
  * to the box; the newest that fit are shown. */
 static void draw_log(const struct tui_app *app)
 {
-	static char lines[TUI_LOG_MAX * 4][TUI_WRAP_LINE];
-	static bool err[TUI_LOG_MAX * 4];
+	const size_t max = TUI_LOG_MAX * 4;
+	char (*lines)[TUI_WRAP_LINE] = tl_xcalloc(max, sizeof *lines);
+	bool err[TUI_LOG_MAX * 4];
 	int w = app->cols - 4, h = app->rows - 4, y0 = 2, x0 = 2;
 	size_t first = app->msg.n > TUI_LOG_MAX ? app->msg.n - TUI_LOG_MAX : 0, n = 0;
 
 	for (size_t m = first; m < app->msg.n; m++) {
-		size_t k = tui_wrap(app->msg.log[m % TUI_LOG_MAX], w - 4, lines + n,
-				    sizeof lines / sizeof lines[0] - n);
+		size_t k = tui_wrap(app->msg.log[m % TUI_LOG_MAX], w - 4, lines + n, max - n);
 
-		for (size_t i = 0; i < k && n < sizeof lines / sizeof lines[0]; i++)
+		for (size_t i = 0; i < k && n < max; i++)
 			err[n++] = app->msg.log_error[m % TUI_LOG_MAX];
 	}
 	for (int y = 0; y < h; y++)
@@ -172,6 +167,7 @@ static void draw_log(const struct tui_app *app)
 		tui_put(y0 + 1, x0 + 2, w - 4, tui_attr(app, TUI_ROLE_INACTIVE), "no messages yet");
 	tui_put(y0 + h - 1, x0 + 1, w - 2, tui_attr(app, TUI_ROLE_INACTIVE),
 		" any key closes the log");
+	free(lines);
 }
 
 static void draw_prompt(const struct tui_app *app)
@@ -238,7 +234,7 @@ static int help_rows(const struct tui_app *app, size_t n)
  * key closes it. */
 static bool help_scroll(struct tui_app *app, int ch, bool fkey)
 {
-	static char lines[HELP_ROWS][96];
+	char lines[HELP_ROWS][96];
 	int n = (int)help_lines(app, lines), rows = help_rows(app, (size_t)n), top = app->shell.help_top;
 
 	if (fkey ? ch == KEY_DOWN : ch == 'j')
@@ -259,7 +255,7 @@ static bool help_scroll(struct tui_app *app, int ch, bool fkey)
 
 static void draw_help(const struct tui_app *app)
 {
-	static char lines[HELP_ROWS][96];
+	char lines[HELP_ROWS][96];
 	size_t n = help_lines(app, lines);
 	int w = help_width(app), rows = help_rows(app, n), h = rows + 4;
 	int top = app->shell.help_top, below = (int)n - top - rows;
@@ -352,15 +348,25 @@ static void go(struct tui_app *app, enum tui_screen s)
 		ops->enter(app);
 }
 
-/* Esc: Info returns where it was opened from; a search returns to the live
- * results it was started from (they are still there); Live goes to Setup. */
+/* Esc: where the screen says (Info where it was opened from, ...), else Setup. */
 static enum tui_screen back_of(const struct tui_app *app)
 {
-	if (app->screen == TUI_INFO && app->back != TUI_INFO)
-		return app->back;
-	if (app->screen == TUI_SEARCH && app->back == TUI_LIVE && app->res.have)
-		return TUI_LIVE;
-	return TUI_SETUP;
+	const struct tui_screen_ops *ops = tui_screen_get(app->screen);
+
+	return ops->back ? ops->back(app) : TUI_SETUP;
+}
+
+/* e and E where the screen has no export of its own: the run's. */
+static void export_run(struct tui_app *app, bool csv)
+{
+	char why[WHY_LEN], path[1024];
+
+	if (tui_live_export(app, csv, false, path, sizeof path, why, sizeof why) < 0)
+		tui_message(app, true, "export failed: %s", why);
+	else if (!csv)
+		tui_live_export_figures(app, path);
+	else
+		tui_message(app, false, "exported to %s", path);
 }
 
 /* A number or F-key: straight to a screen, when it has something to show. */
@@ -377,8 +383,13 @@ static void go_direct(struct tui_app *app, enum tui_screen s)
 
 static void action(struct tui_app *app, enum tui_action a)
 {
-	char why[WHY_LEN], path[1024];
+	char why[WHY_LEN];
 	int started;
+	if (a >= TUI_ACT_GO && a <= TUI_ACT_GO_END) {
+		go_direct(app, (enum tui_screen)(a - TUI_ACT_GO));
+		app->dirty = true;
+		return;
+	}
 	switch (a) {
 	case TUI_ACT_QUIT:
 		if (tui_live_running(app) || tui_search_running(app)) {
@@ -403,13 +414,6 @@ static void action(struct tui_app *app, enum tui_action a)
 		break;
 	case TUI_ACT_BACK:
 		go(app, back_of(app));
-		break;
-	case TUI_ACT_GO_SETUP:
-	case TUI_ACT_GO_LIVE:
-	case TUI_ACT_GO_SEARCH:
-	case TUI_ACT_GO_INFO:
-	case TUI_ACT_GO_FLEET:
-		go_direct(app, (enum tui_screen)(a - TUI_ACT_GO_SETUP));
 		break;
 	case TUI_ACT_RUN:
 		if (app->res.replay)
@@ -448,19 +452,12 @@ static void action(struct tui_app *app, enum tui_action a)
 		}
 		break;
 	case TUI_ACT_EXPORT:
-	case TUI_ACT_EXPORT_CSV:
-		if (app->screen == TUI_SEARCH) {
-			tui_search_action(app, a);
-			break;
-		}
-		if (tui_live_export(app, a == TUI_ACT_EXPORT_CSV, false, path, sizeof path, why,
-				    sizeof why) < 0)
-			tui_message(app, true, "export failed: %s", why);
-		else if (a == TUI_ACT_EXPORT)
-			tui_live_export_figures(app, path);
-		else
-			tui_message(app, false, "exported to %s", path);
+	case TUI_ACT_EXPORT_CSV: {
+		const struct tui_screen_ops *ops = tui_screen_get(app->screen);
+
+		(ops->export ? ops->export : export_run)(app, a == TUI_ACT_EXPORT_CSV);
 		break;
+	}
 	default: {
 		const struct tui_screen_ops *ops = tui_screen_get(app->screen);
 
@@ -514,43 +511,38 @@ static void input_key(struct tui_app *app, wint_t ch, bool fkey)
 	app->dirty = true;
 }
 
-/* A click on a screen's tab, or on Live's arrows and page indicator: the
- * action of the key they stand for. */
-static bool mouse_nav(struct tui_app *app, const MEVENT *ev)
+/* A click on a screen's tab: the action of the key it stands for. */
+static bool mouse_tabs(struct tui_app *app, const MEVENT *ev)
 {
-	static const enum tui_action nav[5] = {TUI_ACT_LEFT, TUI_ACT_RIGHT, TUI_ACT_UP,
-					       TUI_ACT_DOWN, TUI_ACT_PANE};
 	if (ev->y == app->lay.title.y)
 		for (int s = 0; s < TUI_NSCREENS; s++)
 			if (ev->x >= app->shell.hits.tab_x[s] && ev->x < app->shell.hits.tab_x[s + 1]) {
-				action(app, (enum tui_action)(TUI_ACT_GO_SETUP + s));
-				return true;
-			}
-	if (app->screen == TUI_LIVE && app->res.have && ev->y == app->shell.hits.nav_y)
-		for (int i = 0; i < 5; i++)
-			if (ev->x >= app->shell.hits.nav_x[i][0] && ev->x < app->shell.hits.nav_x[i][1]) {
-				action(app, nav[i]);
+				action(app, (enum tui_action)(TUI_ACT_GO + s));
 				return true;
 			}
 	return false;
 }
 
-/* Only with --mouse: clicks pick rows on Setup, switch screens on the tabs
- * and step Live's flush, kernel and page on its arrows; the wheel moves. */
+/* Only with --mouse: clicks switch screens on the tabs, and act where the
+ * screen says (rows on Setup, Live's arrows); the wheel moves. */
 static void mouse(struct tui_app *app, const MEVENT *ev)
 {
+	const struct tui_screen_ops *ops = tui_screen_get(app->screen);
+	bool b1 = ev->bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_DOUBLE_CLICKED |
+				BUTTON1_TRIPLE_CLICKED);
+
 	if (app->shell.help || app->line.mode != TUI_INPUT_NONE || app->lay.too_small)
 		return;
-	if ((ev->bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_DOUBLE_CLICKED |
-			    BUTTON1_TRIPLE_CLICKED)) &&
-	    mouse_nav(app, ev))
+	if (b1 && mouse_tabs(app, ev))
 		return;
+	if (b1 && ops->click && ops->click(app, ev->y, ev->x, ev->bstate & BUTTON1_CLICKED)) {
+		app->dirty = true;
+		return;
+	}
 	if (ev->bstate & BUTTON4_PRESSED)
 		action(app, TUI_ACT_UP);
 	else if (ev->bstate & BUTTON5_PRESSED)
 		action(app, TUI_ACT_DOWN);
-	else if (app->screen == TUI_SETUP && (ev->bstate & BUTTON1_CLICKED))
-		tui_setup_click(app, ev->y, ev->x, true);
 }
 
 static void keys(struct tui_app *app)
@@ -771,6 +763,7 @@ int tui_run(const struct tui_opts *opts, char *why, size_t whylen)
 		tui_message(app, true, "%s; using the built-in theme", theme_why);
 	/* the last screen that has what the command line opened shows first */
 	const char *hello = "";
+	bool opened = false;
 	app->screen = TUI_SETUP;
 	for (int s = 0; s < TUI_NSCREENS; s++) {
 		const struct tui_screen_ops *ops = tui_screen_get((enum tui_screen)s);
@@ -779,6 +772,7 @@ int tui_run(const struct tui_opts *opts, char *why, size_t whylen)
 		if (h) {
 			app->screen = (enum tui_screen)s;
 			hello = h;
+			opened = true;
 		}
 	}
 	app->back = TUI_SETUP;
@@ -788,7 +782,8 @@ int tui_run(const struct tui_opts *opts, char *why, size_t whylen)
 		tui_message(app, false, app->res.replay ? "replay: %s (nothing is measured)"
 						    : "Space selects, Enter runs, ? shows every key%s",
 			    app->res.replay ? app->res.path : "");
-	if (app->opts.start && !app->res.replay && !app->priv[TUI_FLEET])
+	/* only on Setup: what the command line opened is shown, not run */
+	if (app->opts.start && !opened)
 		action(app, TUI_ACT_RUN); /* --start: Enter on Setup, with its checks */
 	app->dirty = true;
 	rc = loop(app, saved, sizeof saved);
