@@ -32,7 +32,8 @@ struct info_buf {
  * screen shows, laid out by poll for draw to read. */
 struct info_state {
 	struct tui_job job;        /* the worker (tui/worker.c) */
-	bool probe_clock;          /* its order: the clock probe too */
+	bool probe_clock;          /* its order: the clock probe too, */
+	int cpu;                   /* and the CPU the facts are of */
 	struct tl_host result;     /* its answer, whole once the job finished */
 	/* the noise probe's answer (with the clock probe: only when idle), and
 	 * the copy the screen shows once the job finished */
@@ -95,10 +96,9 @@ static int info_cpu(const struct tui_app *app)
  * syscall, the RDTSCP trial, the clock probe) happens here, off the UI. */
 static void info_main(struct tui_job *job)
 {
-	struct tui_app *app = job->app;
 	struct info_state *st = job->arg;
 
-	tl_host_read(NULL, info_cpu(app), &st->result);
+	tl_host_read(NULL, st->cpu, &st->result);
 	/* The clock probe samples on the sampling CPU (a few tenths of a
 	 * second, bench/host.h): only when nothing else sampled there when it
 	 * was asked for. */
@@ -123,6 +123,7 @@ static void info_request(struct tui_app *app)
 	if (st->job.live || (app->node.have_host && (app->node.host.clock_probed || !idle)))
 		return;
 	st->probe_clock = idle;
+	st->cpu = info_cpu(app);
 	/* PAPI's description must first be made on this thread (backends/papi.c). */
 	tl_papi_describe(st->result.papi, sizeof st->result.papi);
 	tui_job_start(&st->job, app, info_main, st, false);
