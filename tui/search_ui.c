@@ -646,7 +646,7 @@ static void geom(const struct tui_app *app, struct sgeom *g)
 
 /* The selected row's reasons as screen lines: each sentence wrapped at
  * whole words, its continuation indented. Returns how many (up to max);
- * cont[i] marks a continuation. Caller holds search_mu. */
+ * cont[i] marks a continuation. Reads the shown copy: no lock. */
 static size_t why_lines(const struct tui_app *app, int w, char lines[][TUI_WRAP_LINE],
 			bool *cont, size_t max)
 {
