@@ -236,8 +236,11 @@ int tl_detect_run(struct tl_timer *t, const struct tl_flush *f, const struct tl_
 			break;
 		lo = hi;
 		if (hi >= p->max_d) {
-			snprintf(r->why, sizeof r->why, "not detected up to %llu ADDs",
-				 (unsigned long long)p->max_d);
+			snprintf(r->why, sizeof r->why,
+				 "not detected up to %llu ADDs%s", (unsigned long long)p->max_d,
+				 p->max_d >= TL_JITTER_OVERLAP_ADDS
+					 ? " (the most the jitter kernel delivers whole)"
+					 : "");
 			r->below = lo;
 			rc = 0;
 			goto out;

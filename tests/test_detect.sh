@@ -51,5 +51,7 @@ expect_status 2 "detect -n 1" "$TL_BIN" detect --backend sim -n 1
 expect_status 2 "detect --alpha 2" "$TL_BIN" detect --backend sim --alpha 2
 expect_status 2 "detect with an unknown backend" "$TL_BIN" detect --backend nope
 expect_status 2 "detect --flush 3 bananas" "$TL_BIN" detect --backend sim --flush bananas
+expect_status 2 "detect --max-d 257: past the D the jitter kernel delivers whole" "$TL_BIN" detect --backend sim --max-d 257
+expect_status 2 "detect --max-d 0" "$TL_BIN" detect --backend sim --max-d 0
 
 done_testing
