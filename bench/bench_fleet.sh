@@ -19,7 +19,7 @@
 #                          issue 24) to time on raw fleets of 25, 50 and 100
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${TL_BIN:-./ticklab}
-PY=python3
+PY=${TL_PYTHON3:-python3}
 NS=${TL_BENCH_FLEET_N:-10000 50000 160000}
 RAW_NS=${TL_BENCH_FLEET_RAW_N:-500 2000}
 T=$(mktemp -d) || exit 1

@@ -6,8 +6,7 @@
 # (io/file_kind.c): report and plot read a run and a search, the TUI
 # replays both, and refuses a fingerprint naming what it is.
 . "${TL_TOP_SRCDIR:-.}/tests/tui_harness.sh"
-PY=python3
-command -v "$PY" >/dev/null 2>&1 || skip_all "python3 is needed to write the files"
+[ -n "$PY" ] || skip_all "python3 is needed to write the files"
 ABS=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 
 "$ABS" run -q -b sim -k add:10 -n 200 --seed 3 --json "$W/run.json" &&

@@ -62,7 +62,7 @@ for m in fast paper; do
 	"$bin" search --backend "$issue" --method $m -n 500 --p 10 --q 20 --os-filter none \
 		--json "$m.$$.json" -q
 done
-python3 - "fast.$$.json" "paper.$$.json" <<'PY' 2>&1 | sed 's/^/# /' >chk.$$
+"$PY" - "fast.$$.json" "paper.$$.json" <<'PY' 2>&1 | sed 's/^/# /' >chk.$$
 import json, sys
 from statistics import NormalDist
 ppf = NormalDist().inv_cdf
@@ -101,7 +101,7 @@ for m in fast paper; do
 	"$bin" search --backend "$issue" --method $m -n 500 --p 10 --q 20 \
 		--json "$m.$$.json" -q
 done
-python3 - "fast.$$.json" "paper.$$.json" <<'PY' >chk.$$ 2>&1
+"$PY" - "fast.$$.json" "paper.$$.json" <<'PY' >chk.$$ 2>&1
 import json, sys
 f, p = (json.load(open(a))["results"][0]["tdiff"] for a in sys.argv[1:])
 print("# iforest t_diff: fast %s %s, paper %s %s" % (f["adds"], [r["adds"] for r in f["repeats"]],

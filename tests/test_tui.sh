@@ -75,8 +75,8 @@ else
 		grep -q 'exported to .*$(basename "$b").json; figures: .*$(basename "$b").svg, .*-cdf\.svg'"
 	ok $? "the message names the JSON and both figures"
 	for g in "$b.svg" "$b-cdf.svg"; do
-		if command -v python3 >/dev/null 2>&1; then
-			python3 - "$g" >"$W/py" 2>&1 <<'PYEOF'
+		if [ -n "$PY" ]; then
+			"$PY" - "$g" >"$W/py" 2>&1 <<'PYEOF'
 import re, sys, xml.etree.ElementTree as ET
 root = ET.parse(sys.argv[1]).getroot()
 assert root.tag == '{http://www.w3.org/2000/svg}svg', root.tag

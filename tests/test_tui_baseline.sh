@@ -12,6 +12,7 @@
 # 80x24 and 200x50 (CPU masked); a bad baseline is bad input (status 2).
 # GENERATE=1 rewrites tests/golden/baseline-*.txt and docs/screens/baseline-*.txt.
 . "${TL_TOP_SRCDIR:-.}/tests/tui_harness.sh"
+[ -n "$PY" ] || skip_all "python3 is needed to read the JSON"
 
 view() { sed -E 's/CPU [0-9]+/CPU N/' "$W/screen"; }
 GOLDEN_DOCS=1
@@ -20,7 +21,7 @@ BK='sim:sd=2,seed=1,sim:sd=5,quantum=1,seed=2'
 "$BIN" run --backend "$BK" --kernel add:100 -n 500 --seed 1 --json "$W/base.json" -q &&
 	"$BIN" run --backend "$BK" --kernel add:100 -n 500 --seed 2 --json "$W/new0.json" -q
 ok $? "two sim runs"
-/usr/bin/python3 - "$W/new0.json" "$W/new.json" <<'PY'
+"$PY" - "$W/new0.json" "$W/new.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 for c in d["cells"]:
@@ -33,7 +34,7 @@ ok $? "the second timer's samples shifted by +20 ns"
 # The TUI seeds its comparison with the replayed run's seed (2), as run
 # --baseline does: the same rows as ticklab compare --seed 2.
 "$BIN" compare --seed 2 "$W/base.json" "$W/new.json" --json "$W/compare.json" >"$W/compare.txt"
-want=$(/usr/bin/python3 - "$W/compare.txt" <<'PY'
+want=$("$PY" - "$W/compare.txt" <<'PY'
 import re, sys
 for line in open(sys.argv[1]):
     m = re.match(r"sim:sd=5,quantum=1,seed=2 .* add:100 +(\S+) ns \[(\S+), (\S+)\] ns +(\S+) .* different$", line)
@@ -45,7 +46,7 @@ for line in open(sys.argv[1]):
             print(re.sub(r"([][+.])", r"\\\1", text))  # as an ERE
 PY
 )
-/usr/bin/python3 - "$W/compare.json" <<'PY' && [ -n "$want" ]
+"$PY" - "$W/compare.json" <<'PY' && [ -n "$want" ]
 import json, sys
 r = [c for c in json.load(open(sys.argv[1]))["cells"] if c["backend"] == "sim:sd=2,seed=1"][0]
 sys.exit(not (r["verdict"] != "different" and r["ci_lo_ns"] <= 0 <= r["ci_hi_ns"]))

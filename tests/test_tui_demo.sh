@@ -4,7 +4,6 @@
 # drift line in its column, the +N> marker and negative times explained.
 . "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
 . "${TL_TOP_SRCDIR:-.}/tests/tui_harness.sh"
-PY=$(command -v python3)
 
 # only_sim: on Setup, unselect the preselected backends (the list's first
 # rows) and select sim alone.
