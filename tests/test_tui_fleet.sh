@@ -117,7 +117,7 @@ echo '{"ticklab": {"version": "0", "command": "run"}}' >"$W/fleet/zz.json"
 "$BIN" fleet --strict "$W/fleet" 2>"$W/fleet.err" >/dev/null
 start 80 24 "LANG=$UTF8 TERM=xterm-256color" tui --fleet "$W/fleet"
 wait_for 'TL_EXIT=' 20
-shows 'TL_EXIT=2' && lacks 'Fleet of'; ok $? "a file that is not a fingerprint: status 2, no screen"
+shows 'TL_EXIT=2' && gone_without 'Fleet of'; ok $? "a file that is not a fingerprint: status 2, no screen"
 sed 's/^ticklab fleet: //' "$W/fleet.err" >"$W/want"
 sed -n 's/^ticklab tui: //p' "$W/stderr" >"$W/got"
 [ -s "$W/want" ] && cmp -s "$W/want" "$W/got"

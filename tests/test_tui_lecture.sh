@@ -116,7 +116,8 @@ X resize-window -t t -x 80 -y 24 >/dev/null 2>&1
 wait_for 'Flush sizes' 10; ok $? "after resizing to 80x24 the setup screen shows"
 first=$(sed -n 3p "$W/screen" | cut -c1-30)
 keys Space
-poll 5 sh -c "sed -n 3p '$W/screen' | cut -c1-30 | grep -vqF -- '$first'"
+line3_moved() { alive && sed -n 3p "$W/screen" | cut -c1-30 | grep -vqF -- "$first"; }
+poll 5 line3_moved
 ok $? "Space acts on the first backend: the Down keys at 40x12 moved nothing ($first)"
 [ $? -eq 0 ] || show
 echo '{"ticklab": {"command": "compare"}, "cells": []}' >"$W/compare.json"
