@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 25 item 4: one reader per file kind, the same refusals in every
+# One reader per file kind, the same refusals in every
 # face. A run, a search and a fingerprint with a duplicate key are each
 # refused by report, plot and the TUI's replay (in tmux, a real terminal)
 # in the same words; the kind of an intact file is told in one place

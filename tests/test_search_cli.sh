@@ -51,7 +51,7 @@ ok $? "ratio line: sd 10 is about 2x less precise than sd 5"
 grep '@ 0:' table.$$ | sed 's/^/# /'
 rm -f "$out" table.$$
 
-# Issue 21: on plain normal noise (a continuous clock) fast found no t_diff
+# On plain normal noise (a continuous clock) fast once found no t_diff
 # in 3 of 3 repeats where paper found one: the clock was read as a 60.7 ns
 # lattice. Both methods, the CLI's own setup (resolution measured), small
 # n, q and p so the analytic answers are known (tests/sim_derived.h, no OS

@@ -1,12 +1,12 @@
 #!/bin/sh
-# Issue 12 item 3 in tmux: ticklab tui --baseline FILE draws the baseline's
+# In tmux: ticklab tui --baseline FILE draws the baseline's
 # CDF dashed beside each live series and says each cell's verdict against it,
 # from the machinery of ticklab compare. Two sim timers replayed against a
 # baseline of the same run; the second's samples are shifted by +20 ns in the
 # new file (analytic answer: no shift, and different by 20 ns). The first
 # timer reads a ~10 ns level on a 10 ns clock (sd 2, 500 samples): its
 # interval covers 0 but is far wider than the 1 % band (0.1 ns), so it is
-# "unknown, need ~N more samples" (issue 21: Hodges-Lehmann's point interval
+# "unknown, need ~N more samples" (Hodges-Lehmann's point interval
 # [0, 0] on the lattice said "same" with a confidence the data lack); it
 # may say "same" but never "different". Golden screens at
 # 80x24 and 200x50 (CPU masked); a bad baseline is bad input (status 2).
@@ -72,7 +72,7 @@ for bad in "$W/missing.json" "$W" "$W/compare.txt"; do
 	ok $? "a bad baseline ($(basename "$bad")) is refused with status 2 (got $st), naming it"
 done
 
-# Issue 25 item 4: one writer. The TUI's export of a replayed run with its
+# One writer. The TUI's export of a replayed run with its
 # baseline is the file `run --json --baseline` wrote, byte for byte: the
 # same streamed document, the baseline's verdicts included.
 # Both name the baseline as the pane does (cwd $W): the file records it.

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 15 item 2, the TUI's side, driven in tmux: `ticklab tui --fleet DIR`
+# The fleet, the TUI's side, driven in tmux: `ticklab tui --fleet DIR`
 # (and plain `ticklab --fleet`) opens the Fleet screen on four real
 # `ticklab fingerprint --quick` files (tests/fixtures/fleet/, n3 taken beside
 # a busy loop on its sampling CPU): a row per node whose figures are those of

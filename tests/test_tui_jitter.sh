@@ -1,5 +1,5 @@
 #!/bin/sh
-# The TUI's jitter verdicts (issue 12 item 3), driven for real in a private
+# The TUI's jitter verdicts, driven for real in a private
 # tmux server as tests/test_tui.sh does (a copy of its few helpers, so the
 # two files can change apart): a replayed sim run with one timer that sees
 # 5 ns and one too coarse and noisy to, each saying so under its histogram,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 23 item 4 in tmux: the Live screen lists, under a column, the
+# In tmux: the Live screen lists, under a column, the
 # causes the noise tracker gave its samples (the commonest three, then
 # "other"), from the replayed file's own cells[].noise, and marks none for
 # a simulated timer (its samples were drawn, never interrupted). The

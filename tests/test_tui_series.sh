@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 12 item 3 in tmux: one slow timer need not squash the rest. A replayed
+# In tmux: one slow timer need not squash the rest. A replayed
 # sim run of two fine timers (10 ns and 1 ns steps, around 30 ns) beside a
 # 1 us clock with a 2 us scatter: x puts the histograms on one shared x-axis
 # (the title says so), b selects a backend, v hides it, o shows it alone,
