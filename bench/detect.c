@@ -89,7 +89,7 @@ static int arm_test(const struct tl_timer *t, const struct tl_detect_params *p,
 		    struct tl_comparison *c)
 {
 	size_t np = 0, ni = 0;
-	enum tl_shift_method method; /* a lattice clock reads the shift as a mean (issue 21) */
+	enum tl_shift_method method; /* a lattice clock reads the shift as a mean */
 
 	memset(c, 0, sizeof *c);
 	for (size_t i = 0; i < TL_JITTER_ARMS * p->n; i++) {

@@ -1,5 +1,5 @@
 #!/bin/sh
-# `ticklab detect` (issue 12): on sim with a known noise the smallest D
+# `ticklab detect`: on sim with a known noise the smallest D
 # detected sits where a two-sample test of m = n/2 samples a side starts to
 # see a shift: Mann-Whitney's power is 1/2 at a shift of about
 # z(0.975) sigma sqrt(2/m) sqrt(pi/3) (its efficiency 3/pi on normal data),
