@@ -18,12 +18,12 @@ tmp=${TMPDIR:-/tmp}/tl-budget.$$
 mkdir -p "$tmp" || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
-now() { python3 -c 'import time; print(time.monotonic())'; }
+now() { "$PY" -c 'import time; print(time.monotonic())'; }
 secs() { # secs COMMAND...: the wall seconds of one run
 	t0=$(now)
 	"$@" >/dev/null 2>&1
 	t1=$(now)
-	python3 -c "print($t1 - $t0)"
+	"$PY" -c "print($t1 - $t0)"
 }
 
 # around the search: the same command with a search that ends at once
@@ -35,17 +35,17 @@ budget=3
 within=0 runs=0 worst=0
 for seed in 1 2 3 4 5; do
 	w=$(secs "$bin" search -b "$b" -f 0,8MiB --budget $budget --seed $seed -q --json "$tmp/s.json")
-	lim=$(python3 -c "print($budget * 1.05 + 1 + $fixed)")
-	in=$(python3 -c "print(1 if $w <= $lim else 0)")
+	lim=$("$PY" -c "print($budget * 1.05 + 1 + $fixed)")
+	in=$("$PY" -c "print(1 if $w <= $lim else 0)")
 	diag "seed $seed: $w s against --budget $budget (allowed $lim s)"
 	within=$((within + in))
 	runs=$((runs + 1))
-	worst=$(python3 -c "print(max($worst, $w - $lim))")
+	worst=$("$PY" -c "print(max($worst, $w - $lim))")
 done
 [ "$within" -ge 4 ]; ok $? "--budget $budget: $within of $runs runs end within the budget and its margin"
-python3 -c "import sys; sys.exit(0 if $worst <= $budget else 1)"
+"$PY" -c "import sys; sys.exit(0 if $worst <= $budget else 1)"
 ok $? "--budget $budget: no run passes it by more than another budget (worst $worst s past)"
-python3 - "$tmp/s.json" <<'EOF'
+"$PY" - "$tmp/s.json" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
 sys.exit(0 if d["params"]["budget_seconds"] == 3 else 1)

@@ -155,7 +155,7 @@ PYEOF
 
 # ---- the same selection from the CLI: the one plan both faces build, so the
 # same sim search (same seed) gives the same answers and the same winner
-args=$(python3 - "$j" <<'PYEOF' 2>/dev/null
+args=$("$PY" - "$j" <<'PYEOF' 2>/dev/null
 import json, shlex, sys
 d = json.load(open(sys.argv[1]))
 p = d["params"]
@@ -172,7 +172,7 @@ PYEOF
 eval "set -- $args"
 "$BIN" search "$@" -q --json "$W/cli.json" 2>/dev/null
 ok $? "live: the CLI runs the TUI's selection ($args)"
-python3 - "$j" "$W/cli.json" <<'PYEOF' >"$W/agree" 2>&1
+"$PY" - "$j" "$W/cli.json" <<'PYEOF' >"$W/agree" 2>&1
 import json, sys
 t, c = (json.load(open(a)) for a in sys.argv[1:])
 bad = []
