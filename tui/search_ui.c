@@ -66,6 +66,7 @@ struct search_state {
 	unsigned long seen;        /* the work's publication shown */
 	bool utf8;                 /* the reasons' times sign */
 	double t_start;            /* the search's own clock: the run's t_start is Live's */
+	struct tl_search_eta eta;  /* the engine's estimate of the time left, smoothed */
 	/* the parameters the next search takes (o edits them); until edited,
 	 * the defaults with N and the seed of the TUI's options */
 	struct tl_search_plan params;
@@ -263,10 +264,16 @@ static void progress_update(struct search_state *st)
 	char eta[48] = "ETA after the first";
 
 	tui_job_progress(&st->job, &done, &total);
-	if (done && done < total)
-		snprintf(eta, sizeof eta, "ETA %.0f s", t / (double)done * (double)(total - done));
-	else if (done >= total)
+	/* the engine's estimate reads the repeats: the worker's cells, locked
+	 * (here in poll, never in a draw) */
+	tui_job_lock(&st->job);
+	double left = tl_search_eta_update(&st->eta, &st->plan, st->work.cells, t);
+	tui_job_unlock(&st->job);
+
+	if (done >= total)
 		snprintf(eta, sizeof eta, "finishing");
+	else if (!isnan(left))
+		snprintf(eta, sizeof eta, "ETA %.0f s", left);
 	if (st->job.live && !atomic_load(&st->job.done))
 		snprintf(st->progress, sizeof st->progress,
 			 "searching: %zu/%zu cell repeats done, %zu candidates tried, %.0f s, %s",
@@ -457,13 +464,14 @@ static int plan_selected(struct tui_app *app, size_t nb, size_t nf)
 			row->bytes = lf->items[fi].bytes;
 		}
 	}
-	tl_search_plan_default(&st->plan);
-	st->plan.sp = next_params(app)->sp;
-	st->plan.budget_s = next_params(app)->budget_s;
-	st->plan.repeats = next_params(app)->repeats;
-	st->plan.cpu = app->opts.cpu >= 0 ? app->opts.cpu : tl_cpu_default();
-	tl_search_plan_set(&st->plan, ids, nb, names, bytes, nf);
-	st->plan.ref = tl_search_default_reference(ids, nb);
+	/* the plan `ticklab search` builds from the same parameters and selection */
+	struct tl_search_plan params = *next_params(app);
+	char why[256];
+
+	params.cpu = app->opts.cpu;
+	if (tl_search_plan_build(&st->plan, &params, ids, nb, names, bytes, nf, NULL, why,
+				 sizeof why) < 0)
+		goto out;
 	st->work.cells = tl_search_cells_new(&st->plan);
 	st->work.nrows = k;
 	rc = 0;
@@ -509,6 +517,7 @@ int tui_search_start(struct tui_app *app, char *why, size_t whylen)
 		return -1;
 	}
 	st->t_start = tl_monotonic_s();
+	tl_search_eta_init(&st->eta);
 	tui_affinity_ui(app, st->plan.cpu);
 	return 0;
 }
