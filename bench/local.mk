@@ -1,6 +1,9 @@
 # bench/ files (see Makefile.am)
 libticklab_a_SOURCES += \
 	bench/kernel.c bench/kernel.h \
+	bench/kernels/kernel_ops.h bench/kernels/kernels.def bench/kernels/table.c \
+	bench/kernels/empty.c bench/kernels/add.c bench/kernels/mul.c bench/kernels/fma.c \
+	bench/kernels/jitter.c bench/kernels/load.c \
 	bench/flush.c bench/flush.h \
 	bench/size.c bench/size.h \
 	bench/load_sizes.c bench/load_sizes.h \
