@@ -195,7 +195,7 @@ static void one_size(const struct opts *o, struct tl_timer *t, struct ref *refs,
 						   (unsigned long long)o->reps,
 						   TL_KERNEL_LOAD_DEFAULT_K, warm);
 		}
-	free(buf);
+	tl_kernel_chase_free(buf, bytes);
 	for (long r = 0; r < o->rounds; r++) {
 		q[r] = v[0][r] / v[1][r];
 		c[r] = o->arms > 2 ? v[2][r] / v[1][r] : NAN;
