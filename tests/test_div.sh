@@ -5,7 +5,8 @@
 # the medians of div:0 < div:200 < div:2000 and the
 # step over 1800 divides at least 3 times the one over 200, in every one of
 # three runs with different seeds. A run file with
-# div cells reads back through report --json with the same kernels.
+# div cells reads back through report --json with the same kernels, and
+# one whose kernel or kind was altered is refused.
 . "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
 : "${TL_BIN:=./ticklab}"
 command -v python3 >/dev/null 2>&1 || skip_all "python3 is needed to read the run files"
@@ -57,4 +58,23 @@ k = lambda d: [(c["kernel"], c["kind"]) for c in d["cells"]]
 sys.exit(0 if k(a) == k(b) and ("div:2000", "div") in k(a) else 1)
 PY
 ok $? "report --json keeps the div cells (kernel and kind)"
+
+# A saved kernel goes through the command line's parser: a misspelt one is
+# refused with status 2 (and the table's kernels), and so is a "kind"
+# that is not the kernel's family.
+python3 - "$D/real1.json" "$D/typo.json" "$D/kind.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+c = next(x for x in d["cells"] if x["kernel"] == "div:2000")
+c["kernel"] = "dvi:2000"
+json.dump(d, open(sys.argv[2], "w"))
+c["kernel"], c["kind"] = "div:2000", "add"
+json.dump(d, open(sys.argv[3], "w"))
+PY
+"$TL_BIN" report "$D/typo.json" >/dev/null 2>"$D/err"; st=$?
+[ $st -eq 2 ] && grep -q 'cells\[[0-9]*\]\.kernel: unknown kernel "dvi:2000"; accepted: .*div:K' "$D/err"
+ok $? "a saved dvi:2000 is refused, status 2 ($st), naming the key and the table's kernels"
+"$TL_BIN" report "$D/kind.json" >/dev/null 2>"$D/err"; st=$?
+[ $st -eq 2 ] && grep -q "kind: is 'add' but kernel 'div:2000' is of kind 'div'" "$D/err"
+ok $? "a saved kind that is not the kernel's is refused, status 2 ($st)"
 done_testing
