@@ -285,7 +285,7 @@ int main(int argc, char **argv)
 		int lev = stats_ladder_level((double)k[i].bytes, ends, nends);
 		bool fits = nends == 0 || (double)k[i].bytes <= ends[nends - 1];
 
-		if (k[i].kind != TL_KERNEL_LOAD)
+		if (!k[i].kind->chases)
 			continue;
 		one_size(&o, &t, refs, k[i].bytes, fits || lines < once ? lines : once,
 			 tl_seed_derive(1, i), names[lev], &y);
