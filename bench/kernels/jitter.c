@@ -27,9 +27,12 @@ _Static_assert(TL_JITTER_OVERLAP_ADDS == TL_JITTER_PIECES * TL_JITTER_PIECE,
  * would then tell the variants apart). */
 static inline uint64_t jitter_arm_d(const struct tl_kernel *k, uint64_t code)
 {
-	uint64_t aa = (code >> TL_JITTER_ARM_SHIFT) == TL_JITTER_AA;
+	uint64_t aa = (code >> TL_JITTER_ARM_SHIFT) == TL_JITTER_AA, d = k->d;
 
-	return k->d & (aa - 1);
+	/* D is loaded whatever the arm: clang would skip the load for the
+	 * A/A arm, a branch on the arm. */
+	__asm__("" : "+r"(d));
+	return d & (aa - 1);
 }
 
 static inline unsigned jitter_dep(const struct tl_kernel *k, uint64_t code)
