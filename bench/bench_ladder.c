@@ -1,5 +1,5 @@
 /* The lab's memory ladder against bench/chase_ref, an independent pointer
- * chase (issue 14), measured so that only the code differs:
+ * chase, measured so that only the code differs:
  *  - the same method in both: buffers of whole 2 MiB pages hinted for huge
  *    pages, one line per element, a Sattolo-shuffled visiting order, K
  *    loads a timing, the median of REPS timings less the median of REPS
