@@ -20,6 +20,7 @@
 #include "base/xalloc.h"
 #include "io/search_json.h"
 #include "tui/app.h"
+#include "tui/lesson_ui.h"
 #include "tui/curses.h"
 #include "tui/wrap.h"
 
@@ -359,8 +360,11 @@ void tui_search_poll(struct tui_app *app, bool shown)
 	if (live)
 		app->dirty = true; /* its curves grow: the screen follows */
 	if (tui_job_finished(&app->search)) {
-		tui_message(app, false, "search done in %.1f s; e exports the results",
-			    tl_monotonic_s() - app->search_t_start);
+		char lesson[TUI_MSG_MAX - 64];
+
+		tui_lesson_search(app, lesson, sizeof lesson);
+		tui_message(app, false, "search done in %.1f s. %s%se exports the results",
+			    tl_monotonic_s() - app->search_t_start, lesson, lesson[0] ? ". " : "");
 	}
 	if (live) {
 		pthread_mutex_lock(&app->search_mu);

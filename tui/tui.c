@@ -15,6 +15,8 @@
 #include "tui/app.h"
 #include "tui/curses.h"
 #include "tui/glossary.h"
+#include "tui/snapshot.h"
+#include "tui/term_bg.h"
 #include "tui/tui.h"
 #include "tui/wrap.h"
 
@@ -29,6 +31,11 @@
 static void theme_init(struct tui_app *app, char *why, size_t whylen)
 {
 	const char *name = app->opts.theme ? app->opts.theme : "default";
+	/* Unasked, the theme follows the terminal: the dark default paints its
+	 * own background and reads anywhere, but a light terminal gets the
+	 * light theme, which matches it. */
+	if (!app->opts.theme && tui_term_background(200) == 1)
+		name = "light";
 	why[0] = '\0';
 	app->ntheme_names = tui_theme_list(app->opts.themes_dir, app->theme_names, 32);
 	tui_theme_load_named(app->opts.themes_dir, name, &app->theme, why, whylen);
@@ -397,6 +404,9 @@ static void action(struct tui_app *app, enum tui_action a)
 		break;
 	case TUI_ACT_THEME:
 		theme_next(app);
+		break;
+	case TUI_ACT_SNAPSHOT:
+		tui_snapshot(app);
 		break;
 	case TUI_ACT_INFO:
 		go(app, TUI_INFO);
