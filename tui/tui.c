@@ -33,9 +33,16 @@ static void theme_init(struct tui_app *app, char *why, size_t whylen)
 	const char *name = app->opts.theme ? app->opts.theme : "default";
 	/* Unasked, the theme follows the terminal: the dark default paints its
 	 * own background and reads anywhere, but a light terminal gets the
-	 * light theme, which matches it. */
-	if (!app->opts.theme && tui_term_background(200) == 1)
-		name = "light";
+	 * light theme, which matches it. A remembered default or light was
+	 * that rule's pick last time (or a pick between the two): the
+	 * terminal of now decides again. */
+	bool remembered = app->opts.theme && !app->theme_default;
+	if (!app->opts.theme ||
+	    (remembered && (strcmp(name, "default") == 0 || strcmp(name, "light") == 0))) {
+		int light = tui_term_background(200);
+		if (light >= 0)
+			name = light ? "light" : "default";
+	}
 	why[0] = '\0';
 	app->ntheme_names = tui_theme_list(app->opts.themes_dir, app->theme_names, 32);
 	tui_theme_load_named(app->opts.themes_dir, name, &app->theme, why, whylen);
