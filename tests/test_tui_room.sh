@@ -49,6 +49,15 @@ for size in "80 24" "120 35"; do
 	done
 done
 
+# a search's reasons: the plain sentence first, the statistics after
+start 120 35 "LANG=$UTF8 TERM=xterm-256color" tui --replay "'$FX/search-8rows.json'"
+wait_for 'replay' 20
+keys Down Down
+wait_for 'row 3/8' 5
+joined >"$W/joined3"
+grep -q 'The repeats disagree on t_diff, the smallest extra work this timer tells apart, so it is marked !\. Detail: t_diff UNSTABLE' "$W/joined3"
+ok $? "an unstable t_diff is said in plain words, then in detail"
+
 # a theme asked for wins over the terminal's background
 start 120 35 "LANG=$UTF8 TERM=xterm-256color COLORFGBG='0;15'" tui --theme high-contrast --replay "'$W/r.json'"
 wait_for 'theme high-contrast' 20; ok $? "--theme wins over a light COLORFGBG"
@@ -90,4 +99,6 @@ said=$(sed -n 's/^In short: //p' "$W/report.txt")
 [ -n "$said" ]; ok $? "report says the lesson: $said"
 tr -s ' \n' '  ' <"$W/done.txt" | sed 's/×/x/g' | grep -qF "$said"
 ok $? "the TUI's end-of-run message says the same words"
+keys q
+wait_for 'TL_EXIT=' 10
 done_testing

@@ -16,6 +16,7 @@
 #include "io/file_kind.h"
 #include "io/json_read.h"
 #include "io/plot.h"
+#include "io/reason_words.h"
 #include "io/results.h"
 #include "base/xalloc.h"
 #include "io/search_json.h"
@@ -84,6 +85,21 @@ static void add_reason(void *ctx, const struct tl_search_cell *c, const char *te
 	snprintf(row->why + at, n + 2, "%s%s", at ? "\n" : "", text);
 }
 
+/* A note: its plain sentence first where it has one, the note as the detail. */
+static void add_note(void *ctx, const struct tl_search_cell *c, const char *text)
+{
+	const char *plain = tl_search_reason_plain(text);
+	if (!plain) {
+		add_reason(ctx, c, text);
+		return;
+	}
+	size_t n = strlen(plain) + strlen(text) + 16;
+	char *both = tl_xmalloc(n);
+	snprintf(both, n, "%s Detail: %s", plain, text);
+	add_reason(ctx, c, both);
+	free(both);
+}
+
 /* Every row's reasons, in the words the CLI's table prints under its rows
  * (io/search_table.c): the comparison first, then the notes. A summary
  * changes the ratios of every row, so all are rebuilt. Caller holds
@@ -99,7 +115,7 @@ static void build_reasons(struct tui_app *app)
 		row->why = NULL;
 		tl_search_cell_ratio_notes(&app->search_plan, app->search_cells, i, times, add_reason,
 					   row);
-		tl_search_cell_notes(&app->search_plan, &app->search_cells[i], add_reason, row);
+		tl_search_cell_notes(&app->search_plan, &app->search_cells[i], add_note, row);
 	}
 }
 
