@@ -74,9 +74,17 @@ int tui_palette_rgb(int colours, int idx)
 	return cube[i / 36] << 16 | cube[i / 6 % 6] << 8 | cube[i % 6];
 }
 
+static int chroma(int rgb);
+
+/* The nearest palette colour; on 8 colours a grey goes to black or white,
+ * never to the yellow or cyan that sit nearer a mid grey. */
 static int reduce_one(int colours, int rgb)
 {
-	return colours >= 256 ? tui_colour_256(rgb) : tui_colour_8(rgb);
+	if (colours >= 256 || rgb < 0)
+		return colours >= 256 ? tui_colour_256(rgb) : tui_colour_8(rgb);
+	if (chroma(rgb) < 40)
+		return ((rgb >> 16 & 0xff) + (rgb >> 8 & 0xff) + (rgb & 0xff)) / 3 >= 0x60 ? 7 : 0;
+	return tui_colour_8(rgb);
 }
 
 static long dist2(int a, int b)
