@@ -34,16 +34,19 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The median of timer t's sd over its measured cells that are not jitter
- * nor empty; NaN when none. *k gets how many. */
+/* The median of timer t's sd over its compute cells (ADD, MUL, FMA); NaN
+ * when none. *k gets how many. */
 static double timer_sd(const struct tl_run *run, const struct tl_analysis *an, size_t t, size_t *k)
 {
 	double *v = malloc(run->ncells * sizeof *v);
 	size_t n = 0;
 	for (size_t i = 0; v && i < run->ncells; i++) {
 		const struct tl_cell *c = &run->cells[i];
+		/* loads spread with the memory they reach, not with the timer: a
+		 * ladder says its levels instead */
 		if (c->hidden || c->timer != t || c->kernel.kind == TL_KERNEL_JITTER ||
-		    c->kernel.kind == TL_KERNEL_EMPTY || !an[i].summary.n || !isfinite(an[i].summary.sd))
+		    c->kernel.kind == TL_KERNEL_EMPTY || c->kernel.kind == TL_KERNEL_LOAD ||
+		    !an[i].summary.n || !isfinite(an[i].summary.sd))
 			continue;
 		v[n++] = an[i].summary.sd;
 	}

@@ -18,7 +18,8 @@
 /* A run: with jitter cells, who sees the smallest injected shift and who
  * cannot (jitter verdicts, seeded as the table's); else whose readings
  * spread least and most (the sd of the kept samples, median over each
- * timer's cells). an[i] is cell i's analysis. "" when nothing was kept. */
+ * timer's ADD, MUL and FMA cells; loads, which spread with the memory,
+ * are left to the ladder). an[i] is cell i's analysis. "" when nothing was kept. */
 void tl_lesson_run(const struct tl_run *run, const struct tl_analysis *an, uint64_t seed,
 		   const char *times, char *buf, size_t len);
 
