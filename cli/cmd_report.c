@@ -8,7 +8,7 @@
 #include "cli/opts.h"
 #include "cli/outputs.h"
 #include "bench/analysis.h"
-#include "io/lesson.h"
+#include "judge/lesson.h"
 #include "io/chains.h"
 #include "io/detect_json.h"
 #include "io/host_json.h"

@@ -25,7 +25,7 @@
 #include "io/chains.h"
 #include "io/host_json.h"
 #include "io/ladder.h"
-#include "io/lesson.h"
+#include "judge/lesson.h"
 #include "io/results.h"
 #include "io/run_compare.h"
 #include "io/table.h"

@@ -4,7 +4,7 @@
  * cells only, so it says what the search table says. */
 #include "config.h"
 
-#include "io/lesson.h"
+#include "judge/lesson.h"
 #include "io/search_markdown.h"
 
 #include <math.h>

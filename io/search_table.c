@@ -9,7 +9,7 @@
 
 #include "backends/backend.h"
 #include "bench/search_params.h"
-#include "io/lesson.h"
+#include "judge/lesson.h"
 #include "io/search_json.h"
 #include "stats/stats.h"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "bench/analysis.h"
-#include "io/lesson.h"
+#include "judge/lesson.h"
 #include "tui/app.h"
 #include "tui/lesson_ui.h"
 

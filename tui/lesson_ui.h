@@ -1,4 +1,4 @@
-/* The lesson sentence (io/lesson.h) for the TUI's finished run or search,
+/* The lesson sentence (judge/lesson.h) for the TUI's finished run or search,
  * the same words the CLI and the Markdown print. */
 #ifndef TL_TUI_LESSON_UI_H
 #define TL_TUI_LESSON_UI_H

@@ -3,8 +3,8 @@
  * sensitive (t_diff, 3 of 3 repeats)". Computed once here, beside the
  * verdicts it is made of, so the CLI, the Markdown and the TUI say the
  * same words. Pure: no I/O. */
-#ifndef TL_IO_LESSON_H
-#define TL_IO_LESSON_H
+#ifndef TL_JUDGE_LESSON_H
+#define TL_JUDGE_LESSON_H
 
 #include <stddef.h>
 #include <stdint.h>

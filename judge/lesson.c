@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "io/jitter.h"
-#include "io/lesson.h"
+#include "judge/jitter.h"
+#include "judge/lesson.h"
 
 /* "0.8", "33", "620", "12.4 us" style: as few digits as a room reads. */
 static void ns_words(double ns, char *buf, size_t len)
