@@ -260,3 +260,45 @@ void tl_lesson_search(const struct tl_search_plan *p, const struct tl_search_cel
 			if (metric_lesson(p, cells, ncells, f, tdiff, times, buf, len))
 				return;
 }
+
+/* The first clause of a reason ("; "-separated), at most 80 bytes. */
+static void first_clause(const char *reason, char *out, size_t len)
+{
+	size_t n = strcspn(reason, ";");
+	if (n > 80)
+		n = 80;
+	snprintf(out, len, "%.*s", (int)n, reason);
+}
+
+void tl_lesson_fleet(const struct tl_fleet *fl, char *buf, size_t len)
+{
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (!fl->n)
+		return;
+	size_t compared = 0;
+	for (size_t g = 0; g < fl->ngroups; g++)
+		compared += fl->groups[g].note[0] ? 0 : fl->groups[g].nnodes;
+	if (!fl->nflagged) {
+		snprintf(buf, len, "all %zu nodes agree within their hardware (%zu compared in %zu "
+				   "group%s; no figure past |robust z| %.0f)",
+			 fl->n, compared, fl->ngroups, fl->ngroups == 1 ? "" : "s", TL_FLEET_Z);
+		return;
+	}
+	size_t o = (size_t)snprintf(buf, len, "%zu of %zu nodes %s out: ", fl->nflagged, fl->n,
+				    fl->nflagged == 1 ? "stands" : "stand");
+	size_t said = 0;
+	for (size_t i = 0; i < fl->n && said < 2 && o < len; i++) {
+		const struct tl_fleet_node *nd = &fl->nodes[i];
+		char why[96];
+		if (!nd->flagged)
+			continue;
+		first_clause(nd->reason, why, sizeof why);
+		o += (size_t)snprintf(buf + o, len - o, "%s%s (%s)", said ? ", " : "", nd->fig.node.name,
+				      why);
+		said++;
+	}
+	if (fl->nflagged > said && o < len)
+		snprintf(buf + o, len - o, " and %zu more", fl->nflagged - said);
+}

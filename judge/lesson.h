@@ -11,6 +11,7 @@
 
 #include "bench/runner.h"
 #include "bench/search_cell.h"
+#include "judge/fleet.h"
 #include "stats/stats.h"
 
 /* times: "x" for plain ASCII, "\u00d7" where UTF-8 is sure (Markdown). */
@@ -27,5 +28,9 @@ void tl_lesson_run(const struct tl_run *run, const struct tl_analysis *an, uint6
  * found), with how many repeats found each. "" when none found either. */
 void tl_lesson_search(const struct tl_search_plan *p, const struct tl_search_cell *cells,
 		      size_t ncells, const char *times, char *buf, size_t len);
+
+/* A fleet: how many nodes stand out and the first two with the start of
+ * their reason, or that all agree within their hardware groups. */
+void tl_lesson_fleet(const struct tl_fleet *fl, char *buf, size_t len);
 
 #endif
