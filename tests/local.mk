@@ -79,6 +79,8 @@ TESTS += tests/test_levels_store.sh
 EXTRA_DIST += tests/test_levels_store.sh
 # In the TUI: NxLk sized by the measured levels, the long-run ask.
 TESTS += tests/test_tui_levels.sh
+TESTS += tests/test_tui_room.sh
+EXTRA_DIST += tests/test_tui_room.sh tests/screen_contrast.py
 EXTRA_DIST += tests/test_tui_levels.sh tests/golden/long-run-80x24.txt
 # One reader per file kind, the same refusals in report, plot and the TUI.
 TESTS += tests/test_file_kinds.sh

@@ -8,7 +8,8 @@
 #   - keep a static that is not const (a buffer shared across frames;
 #     nor may any function that puts text on the terminal),
 #   - hold a screen's state, or anything the app points to, through a
-#     pointer without const (priv is void *: the compiler would let it).
+#     pointer without const (priv is void *: the compiler would let it;
+#     what a function allocates afresh is its own).
 # And every function named draw_* or *_draw takes the app as const, with
 # its other struct pointers const too (but where it writes on purpose:
 # the click map and a canvas of its own). Screens are chosen by the table
@@ -41,7 +42,7 @@ function judge(   i, line, c, cast) {
 				printf "%s:%d: %s: casts to a pointer without const: %s\n", FILENAME, at[i], name, lines[i];
 			c = substr(c, RSTART + RLENGTH);
 		}
-		if (line ~ /^[ \t]+(struct|union) [a-z_]+ \*+[a-z_0-9]+ = .*(app|priv)/)
+		if (line ~ /^[ \t]+(struct|union) [a-z_]+ \*+[a-z_0-9]+ = &?[A-Za-z_]*\(?app\)?->/)
 			printf "%s:%d: %s: holds state without const: %s\n", FILENAME, at[i], name, lines[i];
 	}
 }

@@ -176,8 +176,23 @@ static int cdf_py(const double *sorted, size_t n, double v, int h)
 	return (int)lround(stats_ecdf(sorted, n, v) * (4 * h - 1));
 }
 
+/* Whether the line has a dot at sub-cell column px. */
+static bool line_on(enum tui_cdf_line line, int series, int px)
+{
+	if (line == TUI_CDF_GHOST)
+		return (px / 3) % 2 == 0;
+	if (line == TUI_CDF_SOLID)
+		return true;
+	switch (series % 4) {
+	case 1: return px % 6 < 4;
+	case 2: return px % 3 == 0;
+	case 3: return px % 8 < 4 || px % 8 == 6;
+	default: return true;
+	}
+}
+
 void tui_canvas_cdf(struct tui_canvas *c, const double *sorted, size_t n, double lo, double hi,
-		    int series, bool dashed)
+		    int series, enum tui_cdf_line line)
 {
 	int px0 = -1, py0 = 0;
 
@@ -185,7 +200,7 @@ void tui_canvas_cdf(struct tui_canvas *c, const double *sorted, size_t n, double
 		double v = lo + ((double)px + 0.5) / (2.0 * c->w) * (hi - lo);
 		int py = cdf_py(sorted, n, v, c->h);
 
-		if (px0 >= 0 && (!dashed || (px / 3) % 2 == 0))
+		if (px0 >= 0 && line_on(line, series, px))
 			tui_canvas_line(c, px0, py0, px, py, series);
 		px0 = px;
 		py0 = py;

@@ -403,7 +403,7 @@ static void draw_cdf(const struct tui_app *app, int y, int x, int w, int h, size
 
 		if (!s)
 			continue;
-		tui_canvas_cdf(&cv, s, nd->fig.nsamples, lo, hi, series, false);
+		tui_canvas_cdf(&cv, s, nd->fig.nsamples, lo, hi, series, TUI_CDF_SOLID);
 		/* each node's glyph on its own curve, spaced apart */
 		tui_canvas_cdf_mark(&cv, s, nd->fig.nsamples, lo, hi,
 				    (int)((long)cw * (long)(idx[i] - first + 1) / (long)(n + 1)), series);

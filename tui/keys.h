@@ -53,6 +53,7 @@ enum tui_action {
 	TUI_ACT_PAGE_DOWN,
 	TUI_ACT_FIRST,
 	TUI_ACT_LAST,
+	TUI_ACT_SNAPSHOT,
 };
 
 #define TUI_ACT_GO_SETUP ((enum tui_action)(TUI_ACT_GO + TUI_SETUP))

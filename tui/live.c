@@ -19,6 +19,7 @@
 #include "stats/stats.h"
 #include "tui/app.h"
 #include "tui/curses.h"
+#include "tui/lesson_ui.h"
 #include "tui/wrap.h"
 
 /* Analyses of a growing cell are redone at most this often: the OS-noise
@@ -327,10 +328,15 @@ void tui_live_poll(struct tui_app *app, bool shown)
 			TUI_LIVE(app)->views[i].done = SIZE_MAX;
 		if (TUI_LIVE(app)->sampling.rc < 0)
 			tui_message(app, true, "sampling failed: %s", TUI_LIVE(app)->sampling.why);
-		else
-			tui_message(app, false, "run done: %zu samples in %.1f s; e exports, s searches",
+		else {
+			char lesson[TUI_MSG_MAX - 96];
+
+			tui_lesson_run(app, lesson, sizeof lesson);
+			tui_message(app, false, "run done: %zu samples in %.1f s. %s%se exports, s searches",
 				    (size_t)atomic_load(&app->res.run.samples_done),
-				    TUI_LIVE(app)->t_end - TUI_LIVE(app)->t_start);
+				    TUI_LIVE(app)->t_end - TUI_LIVE(app)->t_start, lesson,
+				    lesson[0] ? ". " : "");
+		}
 	}
 	ladder_turn(app);
 	tui_baseline_poll(app);
@@ -896,7 +902,7 @@ static void draw_ghost(struct tui_canvas *cv, const struct tui_app *app, size_t 
 	double gmin, gp99;
 
 	if (tui_baseline_ghost(app, cell, &gs, &gn, &gmin, &gp99))
-		tui_canvas_cdf(cv, gs, gn, lo, hi, TUI_GHOST_SERIES + series, true);
+		tui_canvas_cdf(cv, gs, gn, lo, hi, TUI_GHOST_SERIES + series, TUI_CDF_GHOST);
 }
 
 static void draw_cdf(const struct tui_app *app, const size_t *cells, size_t n)
@@ -954,10 +960,17 @@ static void draw_cdf(const struct tui_app *app, const size_t *cells, size_t n)
 			draw_ghost(&cv, app, cells[i], series, lo, hi);
 		if (!v || !v->nsorted || !column_shown(app, cells, i))
 			continue;
-		tui_canvas_cdf(&cv, v->sorted, v->nsorted, lo, hi, series, false);
+		/* Without 256 colours the curves differ by line style and carry
+		 * their glyph every third of the way, as the plots' do. */
+		bool plain = app->colours < 256;
+		int cx0 = (int)((long)w * (long)(i + 1) / (long)(n + 1));
+
+		tui_canvas_cdf(&cv, v->sorted, v->nsorted, lo, hi, series,
+			       plain ? TUI_CDF_STYLED : TUI_CDF_SOLID);
 		/* The series' glyph on its own curve, spaced apart per series. */
-		tui_canvas_cdf_mark(&cv, v->sorted, v->nsorted, lo, hi,
-				    (int)((long)w * (long)(i + 1) / (long)(n + 1)), series);
+		for (int k = 0; k < (plain ? 3 : 1); k++)
+			tui_canvas_cdf_mark(&cv, v->sorted, v->nsorted, lo, hi, (cx0 + k * w / 3) % w,
+					    series);
 	}
 	tui_put_canvas(app, r->y + 1, r->x + lab + 1, &cv);
 	tui_canvas_free(&cv);

@@ -16,6 +16,8 @@
 #include "tui/app.h"
 #include "tui/curses.h"
 #include "tui/glossary.h"
+#include "tui/snapshot.h"
+#include "tui/term_bg.h"
 #include "tui/tui.h"
 #include "tui/wrap.h"
 
@@ -30,6 +32,18 @@
 static void theme_init(struct tui_app *app, char *why, size_t whylen)
 {
 	const char *name = app->opts.theme ? app->opts.theme : "default";
+	/* Unasked, the theme follows the terminal: the dark default paints its
+	 * own background and reads anywhere, but a light terminal gets the
+	 * light theme, which matches it. A remembered default or light was
+	 * that rule's pick last time (or a pick between the two): the
+	 * terminal of now decides again. */
+	bool remembered = app->opts.theme && !app->mem.theme_default;
+	if (!app->opts.theme ||
+	    (remembered && (strcmp(name, "default") == 0 || strcmp(name, "light") == 0))) {
+		int light = tui_term_background(200);
+		if (light >= 0)
+			name = light ? "light" : "default";
+	}
 	why[0] = '\0';
 	app->themes.n = tui_theme_list(app->opts.themes_dir, app->themes.names, 32);
 	tui_theme_load_named(app->opts.themes_dir, name, &app->theme, why, whylen);
@@ -408,6 +422,9 @@ static void action(struct tui_app *app, enum tui_action a)
 		break;
 	case TUI_ACT_THEME:
 		theme_next(app);
+		break;
+	case TUI_ACT_SNAPSHOT:
+		tui_snapshot(app);
 		break;
 	case TUI_ACT_INFO:
 		go(app, TUI_INFO);
