@@ -605,10 +605,17 @@ static void interrupted(struct tui_app *app, int sig, char *saved, size_t len)
 {
 	char why[160];
 	bool was_running = tui_live_running(app);
+
+	if (app->quit)
+		return; /* a hang-up is both SIGHUP and POLLHUP: one save */
 	tui_search_stop(app);
 	tui_live_stop(app);
 	saved[0] = '\0';
-	if (was_running && tui_live_export(app, false, true, saved, len, why, sizeof why) < 0)
+	/* A run measured here (finished or not) is kept, raw: its analysis
+	 * is seconds that whoever hung up is not waiting for. */
+	if (app->have_run && !app->replay &&
+	    tui_live_save_session(app, was_running || app->interrupted, saved, len, why,
+				  sizeof why) < 0)
 		snprintf(saved, len, "(not saved: %s)", why);
 	app->quit = true;
 	app->exit_status = 128 + sig;
