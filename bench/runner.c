@@ -383,7 +383,8 @@ int tl_run_prepare(struct tl_run *run, const struct tl_run_config *cfg, char *wh
  * steady state the measurements will see, and lets the clock ramp up. */
 static void warm_up(struct tl_run *run)
 {
-	for (size_t f = 0; f < run->nflush; f++) {
+	/* A stopped run samples nothing: its many gigabytes are not touched. */
+	for (size_t f = 0; f < run->nflush && !atomic_load(&run->stop); f++) {
 		tl_flush_touch(&run->flushes[f]);
 		tl_flush_touch(&run->flushes[f]);
 	}

@@ -628,6 +628,47 @@ static int rd_header(struct reader *r, const json_t *doc, struct tl_results_meta
 	return 0;
 }
 
+/* Backends whose unit is a TSC tick, converted at the calibrated rate
+ * (backends/barrier.c: ns_per_unit = 1 / tl_tsc_ghz()). */
+static bool reads_tsc(const char *id)
+{
+	return strcmp(id, "barrier-tsc") == 0 || strcmp(id, "barrier-rdtsc") == 0 ||
+	       strcmp(id, "rdtsc") == 0;
+}
+
+/* The TSC rate the host records, as a fingerprint's (null when unknown,
+ * else a plausible 0.1 to 10 GHz), and a TSC backend's ns per tick that
+ * agrees with it: both come from the one calibration of the process that
+ * wrote the file, so they differ only by rounding (the 1 % margin is for
+ * a writer that rounded one of them). */
+static int rd_tsc_rate(struct reader *r, const struct tl_run *run, const json_t *host)
+{
+	const json_t *v = host ? json_object_get(host, "tsc_ghz") : NULL;
+	double ghz = v && json_is_number(v) ? json_number_value(v) : 0;
+
+	r->where[0] = '\0';
+	if (v && !json_is_null(v) && !json_is_number(v))
+		return rd_fail(r, "host.tsc_ghz", "expected a number or null, got %s", type_name(v));
+	if (v && json_is_number(v) && !(ghz >= 0.1 && ghz <= 10))
+		return rd_fail(r, "host.tsc_ghz", "is %g, outside the plausible 0.1 to 10 GHz (null "
+					   "when unknown)", ghz);
+	for (size_t t = 0; t < run->ntimers; t++) {
+		const struct tl_timer *tm = &run->timers[t];
+		double file_ghz = 1 / tm->ns_per_unit;
+
+		if (!tm->backend || !reads_tsc(tm->backend->id))
+			continue;
+		if (!(file_ghz >= 0.1 && file_ghz <= 10))
+			return rd_fail(r, "ns_per_unit", "of backend '%s' is %g ns, a TSC of %g GHz "
+						 "(plausible: 0.1 to 10 GHz)", tm->id, tm->ns_per_unit, file_ghz);
+		if (ghz > 0 && fabs(file_ghz - ghz) > 0.01 * ghz)
+			return rd_fail(r, "ns_per_unit", "of backend '%s' is %g ns, a TSC of %g GHz, but "
+						 "host.tsc_ghz is %g (ns per tick = 1 / the TSC rate)",
+				       tm->id, tm->ns_per_unit, file_ghz, ghz);
+	}
+	return 0;
+}
+
 int tl_run_from_json(const json_t *doc, const char *name, struct tl_run *run,
 		     struct tl_results_meta *meta, char *why, size_t whylen)
 {
@@ -664,7 +705,8 @@ int tl_run_from_json_bulk(const json_t *doc, struct tl_bulk *bulk, const char *n
 		return -1;
 	}
 	if (rd_header(&r, doc, meta, &n, &cpu) < 0 || rd_cells(&r, doc, "cells", false, run) < 0 ||
-	    rd_cells(&r, doc, "baselines", true, run) < 0 || link_baselines(&r, run) < 0) {
+	    rd_cells(&r, doc, "baselines", true, run) < 0 || link_baselines(&r, run) < 0 ||
+	    rd_tsc_rate(&r, run, meta->host) < 0) {
 		tl_run_unload(run, meta);
 		return -1;
 	}
