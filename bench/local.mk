@@ -81,6 +81,6 @@ EXTRA_DIST += tests/test_memory.sh
 # the fleet step at 500, 2000 and 10000 nodes
 BENCH_RUN += bench/bench_fleet.sh bench/bench_fleet_judge.sh
 EXTRA_DIST += bench/bench_fleet.sh bench/bench_fleet_judge.sh
-# run --json, report and the TUI export: peak RSS per sample at 4M and 40M (issue 24 item 6, 25 item 4)
+# run --json, report and the TUI export: peak RSS per sample at 4M and 40M
 BENCH_RUN += bench/bench_memory.sh
 EXTRA_DIST += bench/bench_memory.sh

@@ -78,7 +78,9 @@ const char *tl_jitter_verdict(const struct tl_jitter *j);
 /* Compares cell's plain and injected samples of its main arm (raw ns:
  * filter_cost moves both alike and the rank tests need no outlier
  * filter), and the same for its A/A and P-swapped arms, which judge it
- * (tl_jitter_unreliable). The bootstraps are seeded from tl_cell_seed.
+ * (tl_jitter_unreliable). The comparisons draw nothing; the seed (through
+ * tl_cell_seed) draws only the split that stands for the injected samples
+ * in a file from before the arms at D = 0.
  * A cell that is not jitter, or has no samples on one side, gives ok =
  * false. */
 void tl_jitter_analyse(const struct tl_run *run, size_t cell, uint64_t seed, struct tl_jitter *j);

@@ -14,7 +14,7 @@
 #include "stats/compare.h"
 
 #define TL_COMPARE_DEFAULT_THRESHOLD_PCT 1.0
-/* Two calibrations of one clock agree to about 1e-6 (issue 21); rates
+/* Two calibrations of one clock agree to about 1e-6 (calibration error); rates
  * closer than this are one clock's, so one of them serves both runs. */
 #define TL_SAME_RATE_REL 1e-4
 

@@ -1,6 +1,6 @@
-/* Strings that came from a file, made safe for where they go (issues 27,
- * 36). A saved file travels between nodes and people: a node name or a CPU
- * model in it can hold escape sequences (retitle or clear the terminal,
+/* Strings that came from a file, made safe for where they go. A saved
+ * file travels between nodes and people: a node name or a CPU model in it
+ * can hold escape sequences (retitle or clear the terminal,
  * move the cursor), a newline that forges a line in output a health check
  * parses, HTML that a wiki renders from pasted Markdown, or a formula a
  * spreadsheet runs from a CSV. One function per destination, and every
