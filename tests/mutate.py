@@ -147,7 +147,7 @@ RUN_READERS = [
     ("compare X base", ["compare", "X", "B"], [], "term"),
     ("compare base X", ["compare", "B", "X"], [], "term"),
     ("compare --markdown", ["compare", "X", "B", "--markdown", "-"], [], "md"),
-    ("run --baseline", ["run", "-b", "clock-gettime,sim", "-k", "empty,add:10", "-n", "30", "-q",
+    ("run --baseline", ["run", "-b", "sim", "-k", "empty,add:10", "-n", "30", "-q",
                         "--seed", "3", "--baseline", "X", "--markdown", "-"], [], "md"),
     ("tui --replay", ["tui", "--replay", "X"], [], "term"),
 ]

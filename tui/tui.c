@@ -456,7 +456,7 @@ static void action(struct tui_app *app, enum tui_action a)
 		if (tui_live_export(app, a == TUI_ACT_EXPORT_CSV, false, path, sizeof path, why,
 				    sizeof why) < 0)
 			tui_message(app, true, "export failed: %s", why);
-		else if (a == TUI_ACT_EXPORT)
+		else if (a == TUI_ACT_EXPORT && !tui_term_quitting()) /* figures can wait */
 			tui_live_export_figures(app, path);
 		else
 			tui_message(app, false, "exported to %s", path);
