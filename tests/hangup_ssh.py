@@ -306,10 +306,10 @@ def run_cases(sshd):
          after_duration_line(1.5), run_kept)
     case(sshd, "run", "sampling", sim + ["-f", "1MiB", "-n", "400000", "--json", "r.json"],
          after_duration_line(1.0), run_kept)
-    case(sshd, "run", "analysis", sim + ["-n", "1000000", "--json", "r.json"],
+    case(sshd, "run", "analysis", sim + ["-n", "400000", "--json", "r.json"],
          lambda pid, d, out, ssh: wait_for(lambda: os.path.exists(os.path.join(d, "r.json")),
                                            pid), run_kept)
-    case(sshd, "run", "export", sim + ["-n", "1000000", "--json", "r.json"],
+    case(sshd, "run", "export", sim + ["-n", "400000", "--json", "r.json"],
          lambda pid, d, out, ssh: wait_for(
              lambda: os.path.exists(os.path.join(d, "r.json")) and
              not temp_open(pid, os.path.join(d, "r.json")), pid) and
@@ -349,7 +349,7 @@ def tui_cases(sshd):
     def after_sampling(pid, d, out, ssh):
         return (wait_for(lambda: threads(pid) >= 2, pid) and
                 wait_for(lambda: threads(pid) == 1, pid))
-    case(sshd, "tui", "analysis", sel + ["-n", "1000000"], enter(after_sampling), tui_kept)
+    case(sshd, "tui", "analysis", sel + ["-n", "400000"], enter(after_sampling), tui_kept)
 
     def export(pid, d, out, ssh):
         if not (after_sampling(pid, d, out, ssh) and
@@ -359,7 +359,7 @@ def tui_cases(sshd):
         ssh.stdin.flush()
         time.sleep(0.3)
         return alive(pid)
-    case(sshd, "tui", "export", sel + ["-n", "1000000"], enter(export), tui_kept)
+    case(sshd, "tui", "export", sel + ["-n", "400000"], enter(export), tui_kept)
 
 
 def main():
