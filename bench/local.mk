@@ -37,7 +37,7 @@ EXTRA_DIST += tests/fixtures/sysfs-xeon6248 tests/fixtures/sysfs-epyc7742 \
 	tests/fixtures/hwloc-nocache.xml tests/fixtures/hwloc-truncated.xml \
 	tests/fixtures/make-topology-fixtures.sh tests/fixtures/fsroot-sysfs-caches
 # the searches' measurement callback over a timer + flush
-libticklab_a_SOURCES += bench/search_engine.c bench/search_engine.h bench/search_cell.c \
+libticklab_a_SOURCES += bench/search_engine.c bench/search_engine.h bench/search_cell.c bench/search_run.c \
 	bench/search_cell.h bench/search_summary.c bench/search_params.c bench/search_params.h
 
 # Benchmarks: built by `make`, run by `make bench`; they print numbers only.

@@ -30,10 +30,8 @@
 
 #include "bench/runner.h"
 #include "io/atomic.h"
+#include "io/json_build.h"
 #include "stats/stats.h"
-
-/* A JSON number, or null for NaN/inf (jansson refuses non-finite reals). */
-json_t *tl_json_real(double v);
 
 /* The run document. an[i] is cell i's analysis (from tl_cell_analyse with
  * method m and seed); host is the node description (reference stolen, may

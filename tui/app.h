@@ -15,7 +15,7 @@
 #include "bench/runner.h"
 #include "bench/search_cell.h"
 #include "bench/topology.h"
-#include "io/jitter.h"
+#include "io/jitter_out.h"
 #include "io/plot.h"
 #include "io/results.h"
 #include "io/setup_memory.h"
