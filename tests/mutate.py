@@ -298,7 +298,7 @@ def make_files():
 
 # Plain numbers mutated per file (readers x 2 classes each): the whole
 # test stays under a minute on a busy 2-CPU machine.
-BUDGET = {"run": 12, "search": 6, "fingerprint": 6, "partial": 8}
+BUDGET = {"run": 8, "search": 4, "fingerprint": 5, "partial": 6}
 READERS = {"run": RUN_READERS, "search": SEARCH_READERS, "fingerprint": FP_READERS,
            "partial": PARTIAL_READERS}
 
