@@ -473,7 +473,7 @@ static void action(struct tui_app *app, enum tui_action a)
 		if (tui_live_export(app, a == TUI_ACT_EXPORT_CSV, false, path, sizeof path, why,
 				    sizeof why) < 0)
 			tui_message(app, true, "export failed: %s", why);
-		else if (a == TUI_ACT_EXPORT)
+		else if (a == TUI_ACT_EXPORT && !tui_term_quitting()) /* figures can wait */
 			tui_live_export_figures(app, path);
 		else
 			tui_message(app, false, "exported to %s", path);
@@ -622,10 +622,17 @@ static void interrupted(struct tui_app *app, int sig, char *saved, size_t len)
 {
 	char why[160];
 	bool was_running = tui_live_running(app);
+
+	if (app->quit)
+		return; /* a hang-up is both SIGHUP and POLLHUP: one save */
 	tui_search_stop(app);
 	tui_live_stop(app);
 	saved[0] = '\0';
-	if (was_running && tui_live_export(app, false, true, saved, len, why, sizeof why) < 0)
+	/* A run measured here (finished or not) is kept, raw: its analysis
+	 * is seconds that whoever hung up is not waiting for. */
+	if (app->have_run && !app->replay &&
+	    tui_live_save_session(app, was_running || app->interrupted, saved, len, why,
+				  sizeof why) < 0)
 		snprintf(saved, len, "(not saved: %s)", why);
 	app->quit = true;
 	app->exit_status = 128 + sig;
