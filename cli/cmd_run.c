@@ -524,9 +524,17 @@ static int run_exec(void *st)
 	struct cli_open_outputs files;
 	char why[WHY_LEN];
 	int rc, seen;
+	/* A signal while gigabytes of flush buffers are laid out and timed
+	 * (before run.stop exists) cuts that short: the run then starts
+	 * stopped and its empty file is written at once. */
+	static atomic_bool cancel;
 
 	cli_selection_config(&o->sel, &cfg);
-	if (tl_run_prepare(&run, &cfg, why, sizeof why) < 0) {
+	cli_stop_target(&cancel);
+	cfg.cancel = &cancel;
+	rc = tl_run_prepare(&run, &cfg, why, sizeof why);
+	cli_stop_target(rc < 0 ? NULL : &run.stop);
+	if (rc < 0) {
 		fprintf(stderr, "ticklab run: %s\n", why);
 		return TL_EXIT_FAIL;
 	}

@@ -107,3 +107,9 @@ tests_test_escape_LDADD = $(TL_LIBS)
 TESTS += tests/test_escape
 TESTS += tests/test_escape_outputs.sh
 EXTRA_DIST += tests/test_escape_outputs.sh
+# A dropped SSH connection in every phase (a real sshd on loopback).
+TESTS += tests/test_hangup_ssh.sh
+EXTRA_DIST += tests/test_hangup_ssh.sh tests/hangup_ssh.py
+# Every reader against mutated files of every kind, and the corpus of found cases.
+TESTS += tests/test_mutate.sh
+EXTRA_DIST += tests/test_mutate.sh tests/mutate.py tests/mutants

@@ -135,7 +135,7 @@ static int prepare_from_setup(struct tui_app *app, char *why, size_t whylen)
 		.backends = ids, .nbackends = nb, .flush_bytes = flush,
 		.flush_names = flush_names, .nflush = nf,
 		.kernels = kern, .nkernels = nk, .n = app->opts.n, .cpu = app->opts.cpu,
-		.seed = app->opts.seed, .chunk = 0,
+		.seed = app->opts.seed, .chunk = 0, .cancel = tui_term_quit_flag(),
 	};
 	rc = tl_run_prepare(&app->res.run, &cfg, why, whylen);
 out:
@@ -179,6 +179,12 @@ int tui_live_start(struct tui_app *app, char *why, size_t whylen)
 		return -1;
 	if ((asked = long_run_asked(app, why, whylen)) < 0)
 		return asked;
+	if (tui_term_quitting()) { /* nothing sampled yet: nothing to keep */
+		tl_run_free(&app->res.run);
+		memset(&app->res.run, 0, sizeof app->res.run);
+		snprintf(why, whylen, "interrupted before sampling");
+		return -1;
+	}
 	app->res.have = true;
 	app->res.replay = false;
 	app->res.interrupted = false;
@@ -408,6 +414,8 @@ static void views_refresh(struct tui_app *app, const size_t *cells, size_t n, si
 		size_t ci = cells[i];
 		if (ci == SIZE_MAX)
 			continue;
+		if (tui_term_quitting())
+			break; /* the signal's turn: it keeps the samples, not this */
 		struct tui_view *v = &TUI_LIVE(app)->views[ci];
 		size_t done = atomic_load(&app->res.run.cells[ci].done);
 		/* A big cell's analysis takes long: the UI spends at most a fifth

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,18 @@ static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
 				    SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU,
 				    SIGSYS, SIGTRAP, SIGIO};
 
+static atomic_bool quit_flag;
+
+const atomic_bool *tui_term_quit_flag(void)
+{
+	return &quit_flag;
+}
+
+bool tui_term_quitting(void)
+{
+	return atomic_load(&quit_flag);
+}
+
 /* Set once the main loop reads the self-pipe: before, nothing reads it. */
 static volatile sig_atomic_t loop_running;
 
@@ -69,6 +82,8 @@ static void on_signal(int sig)
 	int saved = errno;
 	unsigned char b = (unsigned char)sig;
 
+	if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT)
+		atomic_store(&quit_flag, true);
 	/* Before the loop (loading a theme or a replay) nothing is measured
 	 * yet and nothing would read the pipe: INT, TERM and HUP end it now. */
 	if (!loop_running && (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT)) {

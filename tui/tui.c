@@ -377,7 +377,7 @@ static void export_run(struct tui_app *app, bool csv)
 
 	if (tui_live_export(app, csv, false, path, sizeof path, why, sizeof why) < 0)
 		tui_message(app, true, "export failed: %s", why);
-	else if (!csv)
+	else if (!csv && !tui_term_quitting()) /* figures can wait */
 		tui_live_export_figures(app, path);
 	else
 		tui_message(app, false, "exported to %s", path);
@@ -614,10 +614,17 @@ static void interrupted(struct tui_app *app, int sig, char *saved, size_t len)
 {
 	char why[160];
 	bool was_running = tui_live_running(app);
+
+	if (app->shell.quit)
+		return; /* a hang-up is both SIGHUP and POLLHUP: one save */
 	tui_search_stop(app);
 	tui_live_stop(app);
 	saved[0] = '\0';
-	if (was_running && tui_live_export(app, false, true, saved, len, why, sizeof why) < 0)
+	/* A run measured here (finished or not) is kept, raw: its analysis
+	 * is seconds that whoever hung up is not waiting for. */
+	if (app->res.have && !app->res.replay &&
+	    tui_live_save_session(app, was_running || app->res.interrupted, saved, len, why,
+				  sizeof why) < 0)
 		snprintf(saved, len, "(not saved: %s)", why);
 	app->shell.quit = true;
 	app->shell.exit_status = 128 + sig;
