@@ -1,6 +1,6 @@
 # base/ files (see Makefile.am): the policies every layer shares.
 libticklab_a_SOURCES += base/xalloc.c base/xalloc.h base/suggest.c base/suggest.h \
-	base/file_guard.c base/file_guard.h
+	base/file_guard.c base/file_guard.h base/list.c base/list.h
 
 check_PROGRAMS += tests/test_xalloc tests/test_suggest
 tests_test_xalloc_SOURCES = tests/test_xalloc.c

@@ -763,18 +763,25 @@ void tl_levels_sizing(const struct tl_levels *lv, const struct tl_topology *repo
 		keep_increasing(lv, size, note, len, &used);
 }
 
+int tl_levels_sizes_beside(int cpu, bool chase, struct tl_topology *reported,
+			   struct tl_topology *out, char *note, size_t notelen, char *why,
+			   size_t whylen)
+{
+	note[0] = '\0';
+	if (cpu < 0)
+		cpu = tl_cpu_default();
+	if (tl_topology_read_live(cpu, reported, why, whylen) < 0)
+		return -1;
+	*out = *reported;
+	if (chase)
+		tl_levels_sizing(tl_levels_get(cpu, reported), reported, out, note, notelen);
+	return 0;
+}
+
 int tl_levels_sizes(int cpu, bool chase, struct tl_topology *out, char *note, size_t notelen,
 		    char *why, size_t whylen)
 {
 	struct tl_topology reported;
 
-	note[0] = '\0';
-	if (cpu < 0)
-		cpu = tl_cpu_default();
-	if (tl_topology_read_live(cpu, &reported, why, whylen) < 0)
-		return -1;
-	*out = reported;
-	if (chase)
-		tl_levels_sizing(tl_levels_get(cpu, &reported), &reported, out, note, notelen);
-	return 0;
+	return tl_levels_sizes_beside(cpu, chase, &reported, out, note, notelen, why, whylen);
 }

@@ -121,6 +121,11 @@ void tl_levels_sizing(const struct tl_levels *lv, const struct tl_topology *repo
  * is known (then NxLk cannot be given). */
 int tl_levels_sizes(int cpu, bool chase, struct tl_topology *out, char *note, size_t notelen,
 		    char *why, size_t whylen);
+/* The same, with the reported sizes beside the ones NxLk goes by, so a
+ * caller can say which level each multiple took from the chase. */
+int tl_levels_sizes_beside(int cpu, bool chase, struct tl_topology *reported,
+			   struct tl_topology *out, char *note, size_t notelen, char *why,
+			   size_t whylen);
 
 /* One sentence on a reported level the chase contradicts, or "" when all
  * agree: "CPUID says L3 508MiB; a chase sees a step at 4MiB-8MiB and memory

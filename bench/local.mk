@@ -13,7 +13,7 @@ libticklab_a_SOURCES += \
 	bench/memory.c bench/memory.h \
 	bench/host.c bench/host.h \
 	bench/probe.c bench/probe.h \
-	bench/clock_probe.c bench/ladder_probe.c bench/levels.c bench/levels.h bench/levels_store.c bench/levels_store.h \
+	bench/clock_probe.c bench/ladder_probe.c bench/levels.c bench/levels.h bench/selection.c bench/selection.h bench/levels_store.c bench/levels_store.h \
 	bench/estimate.c bench/estimate.h bench/noise.c bench/noise.h \
 	bench/host_words.c bench/host_words.h
 

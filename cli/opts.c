@@ -17,75 +17,20 @@
 #include "bench/levels.h"
 #include "bench/runner.h"
 #include "bench/size.h"
+#include "base/list.h"
 #include "bench/topology.h"
 #include "io/term_safe.h"
 #include "stats/stats.h"
 
-/* "key=value" where key is an identifier: the start of another parameter
- * of the same backend, not a new list item. */
-static int looks_like_param(const char *s)
-{
-	const char *p = s;
-
-	if (!(isalpha((unsigned char)*p) || *p == '_'))
-		return 0;
-	while (isalnum((unsigned char)*p) || *p == '_')
-		p++;
-	return *p == '=';
-}
-
-static int push_item(char ***items, size_t *n, const char *start, size_t len)
-{
-	char **grown = realloc(*items, (*n + 1) * sizeof **items);
-
-	if (!grown)
-		return -1;
-	*items = grown;
-	grown[*n] = strndup(start, len);
-	if (!grown[*n])
-		return -1;
-	(*n)++;
-	return 0;
-}
-
 int opts_split_list(const char *text, const char *what, char ***items, size_t *n, char *why,
 		    size_t whylen)
 {
-	const char *start = text;
-	const char *p;
-
-	*items = NULL;
-	*n = 0;
-	for (p = text;; p++) {
-		if (*p == ',' && memchr(start, ':', (size_t)(p - start)) && looks_like_param(p + 1))
-			continue;
-		if (*p != ',' && *p != '\0')
-			continue;
-		if (p == start) {
-			snprintf(why, whylen, "empty item in %s list '%s' (accepted: comma-separated values)",
-				 what, text);
-			goto fail;
-		}
-		if (push_item(items, n, start, (size_t)(p - start)) < 0) {
-			snprintf(why, whylen, "out of memory splitting %s list", what);
-			goto fail;
-		}
-		if (*p == '\0')
-			return 0;
-		start = p + 1;
-	}
-fail:
-	opts_free_list(*items, *n);
-	*items = NULL;
-	*n = 0;
-	return -1;
+	return tl_list_split(text, what, items, n, why, whylen);
 }
 
 void opts_free_list(char **items, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		free(items[i]);
-	free(items);
+	tl_list_free(items, n);
 }
 
 int opts_parse_u64(const char *text, const char *what, uint64_t *out, char *why, size_t whylen)
@@ -289,114 +234,10 @@ int opts_fail(const char *cmd, const char *why)
 	return TL_EXIT_USAGE;
 }
 
-int opts_parse_backends(const char *text, char ***ids, size_t *n, char *why, size_t whylen)
-{
-	if (!text) {
-		snprintf(why, whylen, "--backend is required (accepted: %s; `ticklab info` shows "
-				      "which are available here)",
-			 tl_backend_ids());
-		return -1;
-	}
-	if (opts_split_list(text, "--backend", ids, n, why, whylen) < 0)
-		return -1;
-	for (size_t i = 0; i < *n; i++) {
-		const char *id = (*ids)[i];
-		struct tl_timer t;
-		char reason[TL_WHY_MAX];
 
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(id, (*ids)[j]) == 0) {
-				snprintf(why, whylen, "backend '%s' is given twice", id);
-				return -1;
-			}
-		if (!tl_backend_find(id)) {
-			snprintf(why, whylen, "unknown backend '%s' (accepted: %s)", id,
-				 tl_backend_ids());
-			tl_suggest_append_head(why, whylen, id, ':', tl_backend_ids());
-			return -1;
-		}
-		/* Probe now so an unavailable backend is a usage error with its
-		 * reason, before anything is allocated or measured. */
-		if (tl_timer_open(&t, id, reason, sizeof reason) < 0) {
-			snprintf(why, whylen, "backend '%s' is unavailable: %s", id, reason);
-			return -1;
-		}
-		tl_timer_close(&t);
-	}
-	return 0;
-}
 
-static uint64_t fnv1a(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
 
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return h;
-}
 
-/* Labels seen twice, by an open-addressing hash set of indexes: the pairwise
- * check took minutes on a million kernels. */
-static int check_duplicates(const struct tl_kernel *k, size_t n, char *why, size_t whylen)
-{
-	size_t cap = 16, *slot;
-	int rc = 0;
-
-	while (cap < 2 * n)
-		cap *= 2;
-	slot = malloc(cap * sizeof *slot);
-	if (!slot) {
-		snprintf(why, whylen, "out of memory checking %zu kernels", n);
-		return -1;
-	}
-	for (size_t i = 0; i < cap; i++)
-		slot[i] = SIZE_MAX;
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		size_t h = (size_t)fnv1a(k[i].label) & (cap - 1);
-
-		for (; slot[h] != SIZE_MAX; h = (h + 1) & (cap - 1))
-			if (strcmp(k[slot[h]].label, k[i].label) == 0) {
-				snprintf(why, whylen, "kernel '%s' is given twice", k[i].label);
-				rc = -1;
-				break;
-			}
-		if (rc == 0)
-			slot[h] = i;
-	}
-	free(slot);
-	return rc;
-}
-
-/* The chase's note waits for the list it sized to be accepted: before a
- * refusal it would be a line that is not part of the error. */
-static char sizing_note[512];
-
-static void say_sizing(void)
-{
-	static bool said;
-
-	if (sizing_note[0] && !said)
-		fprintf(stderr, "ticklab: cache multiples go by %s\n", sizing_note);
-	said = said || sizing_note[0];
-}
-
-int opts_parse_kernels(const char *text, int cpu, struct tl_kernel **kernels, size_t *n,
-		       char *why, size_t whylen)
-{
-	struct tl_topology topo;
-	/* load:4xL1 needs the caches, as --flush 4xL1 does. */
-	bool have_topo = opts_sizes(cpu, strchr(text, 'L') != NULL, &topo);
-	if (tl_kernel_parse_list_topo(text, have_topo ? &topo : NULL, kernels, n, why, whylen) < 0)
-		return -1;
-	if (check_duplicates(*kernels, *n, why, whylen) < 0) {
-		free(*kernels);
-		*kernels = NULL;
-		*n = 0;
-		return -1;
-	}
-	say_sizing();
-	return 0;
-}
 
 int opts_check_output(const char *opt, const char *path, const char *accepted, char *why,
 		      size_t whylen)
@@ -431,50 +272,4 @@ int opts_check_output(const char *opt, const char *path, const char *accepted, c
 	return rc;
 }
 
-bool opts_sizes(int cpu, bool chase, struct tl_topology *topo)
-{
-	char why[TL_WHY_MAX];
 
-	/* said once the list that needed it is accepted (say_sizing), so a
-	 * refused list prints nothing but its refusal */
-	return tl_levels_sizes(cpu, chase, topo, sizing_note, sizeof sizing_note, why,
-			       sizeof why) == 0;
-}
-
-int opts_parse_flush(const char *text, int cpu, char ***names, uint64_t **bytes, size_t *n,
-		     char *why, size_t whylen)
-{
-	struct tl_topology topo;
-	/* 4xL2 needs the caches of the CPU that will flush; NxLk goes by the
-	 * levels a chase sees where CPUID's disagree (a VM's 508 MiB L3 would
-	 * make 4xL3 a 2 GiB flush per sample). */
-	bool have_topo = opts_sizes(cpu, strchr(text, 'L') != NULL, &topo);
-
-	*bytes = NULL;
-	if (opts_split_list(text, "--flush", names, n, why, whylen) < 0)
-		return -1;
-	*bytes = calloc(*n, sizeof **bytes);
-	if (!*bytes) {
-		snprintf(why, whylen, "out of memory");
-		goto fail;
-	}
-	for (size_t i = 0; i < *n; i++) {
-		if (tl_size_parse((*names)[i], have_topo ? &topo : NULL, &(*bytes)[i], why, whylen) < 0)
-			goto fail;
-		for (size_t j = 0; j < i; j++)
-			if ((*bytes)[j] == (*bytes)[i]) {
-				snprintf(why, whylen, "flush size '%s' is given twice (%llu bytes)",
-					 (*names)[i], (unsigned long long)(*bytes)[i]);
-				goto fail;
-			}
-	}
-	say_sizing();
-	return 0;
-fail:
-	opts_free_list(*names, *n);
-	free(*bytes);
-	*names = NULL;
-	*bytes = NULL;
-	*n = 0;
-	return -1;
-}

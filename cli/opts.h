@@ -39,9 +39,6 @@ enum {
  * Empty items are refused. Returns 0, or -1 with why naming the problem. */
 int opts_split_list(const char *text, const char *what, char ***items, size_t *n, char *why,
 		    size_t whylen);
-/* --backend LIST: split, refuse duplicates and unknown ids, and probe each
- * so an unavailable backend is a usage error that carries its reason. */
-int opts_parse_backends(const char *text, char ***ids, size_t *n, char *why, size_t whylen);
 void opts_free_list(char **items, size_t n);
 
 /* Strict parsers: the whole text must be a number (no sign for unsigned,
@@ -55,24 +52,6 @@ int opts_parse_double(const char *text, const char *what, double lo, double hi, 
 		      char *why, size_t whylen);
 /* A CPU number the process may run on (checked against sched_getaffinity). */
 int opts_parse_cpu(const char *text, int *cpu, char *why, size_t whylen);
-
-/* --flush LIST: sizes (0, 32KiB, 4xL2, ...; cache multiples from cpu's
- * caches, cpu < 0 the default sampling CPU) as the items' texts and their
- * bytes, a size given twice refused. -1 with why, nothing allocated. */
-/* The caches NxLk goes by on cpu (tl_levels_sizes: with chase, the
- * measured levels where CPUID's disagree); what was replaced is said on
- * stderr once, by the first --flush or --kernel list it sized that is
- * accepted. false when no cache is known. */
-bool opts_sizes(int cpu, bool chase, struct tl_topology *topo);
-
-int opts_parse_flush(const char *text, int cpu, char ***names, uint64_t **bytes, size_t *n,
-		     char *why, size_t whylen);
-
-/* --kernel LIST: kernels as tl_kernel_parse_list_topo reads them (load:4xL1
- * from cpu's caches, sized by the chase as --flush is), a label given twice
- * refused. -1 with why, nothing allocated; *kernels is the caller's. */
-int opts_parse_kernels(const char *text, int cpu, struct tl_kernel **kernels, size_t *n,
-		       char *why, size_t whylen);
 
 /* --os-filter's value: the method (an enum tl_os_method), or -1 with why
  * naming the text and the accepted ones. */

@@ -5,7 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdio.h>
+
+#include "backends/backend.h"
 #include "bench/kernel.h"
+#include "bench/selection.h"
 #include "cli/command.h"
 #include "cli/opts.h"
 
@@ -33,17 +37,40 @@ bool cli_selection_given(const struct cli_selection *s)
 	return s->backend_text || s->flush_text || (s->takes_kernels && s->kernel_text);
 }
 
+/* The chase's note is said once, after a list it sized is accepted: before
+ * a refusal it would be a line that is not part of the error. */
+static void say_sizing(const char *note)
+{
+	static bool said;
+
+	if (note[0] && !said)
+		fprintf(stderr, "ticklab: cache multiples go by %s\n", note);
+	said = said || note[0];
+}
+
 int cli_selection_parse(struct cli_selection *s, int cpu, char *why, size_t whylen)
 {
-	if ((s->backend_text || s->needs_backends) &&
-	    opts_parse_backends(s->backend_text, &s->backends, &s->nbackends, why, whylen) < 0)
+	struct tl_selection t;
+
+	if (!s->backend_text && s->needs_backends) {
+		snprintf(why, whylen, "--backend is required (accepted: %s; `ticklab info` shows "
+				      "which are available here)",
+			 tl_backend_ids());
 		return -1;
-	if (s->flush_text && opts_parse_flush(s->flush_text, cpu, &s->flush_names, &s->flush_bytes,
-					      &s->nflush, why, whylen) < 0)
+	}
+	if (tl_selection_parse(&t, s->backend_text, s->flush_text,
+			       s->takes_kernels ? s->kernel_text : NULL, cpu, why, whylen) < 0)
 		return -1;
-	if (s->takes_kernels && s->kernel_text &&
-	    opts_parse_kernels(s->kernel_text, cpu, &s->kernels, &s->nkernels, why, whylen) < 0)
-		return -1;
+	say_sizing(t.sizing_note);
+	/* The CLI's view takes the parsed lists over: they are freed with it. */
+	s->backends = t.backends;
+	s->nbackends = t.nbackends;
+	s->flush_names = t.flush_names;
+	s->flush_bytes = t.flush_bytes;
+	s->flush_source = t.flush_source;
+	s->nflush = t.nflush;
+	s->kernels = t.kernels;
+	s->nkernels = t.nkernels;
 	return 0;
 }
 
@@ -60,12 +87,16 @@ void cli_selection_config(const struct cli_selection *s, struct tl_run_config *c
 
 void cli_selection_free(struct cli_selection *s)
 {
-	opts_free_list(s->backends, s->nbackends);
-	opts_free_list(s->flush_names, s->nflush);
-	free(s->flush_bytes);
-	free(s->kernels);
+	struct tl_selection t = {
+		.backends = s->backends, .nbackends = s->nbackends, .flush_names = s->flush_names,
+		.flush_bytes = s->flush_bytes, .flush_source = s->flush_source, .nflush = s->nflush,
+		.kernels = s->kernels, .nkernels = s->nkernels,
+	};
+
+	tl_selection_free(&t);
 	s->backends = s->flush_names = NULL;
 	s->flush_bytes = NULL;
+	s->flush_source = NULL;
 	s->kernels = NULL;
 	s->nbackends = s->nflush = s->nkernels = 0;
 }

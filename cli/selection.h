@@ -1,8 +1,9 @@
 /* What to measure, as every measuring command takes it (run, search,
- * detect, tui): -b/--backend, -f/--flush and -k/--kernel, parsed once, by
- * one set of parsers, with one cache-size decision for the CPU that will
- * sample, into one typed selection: the backend ids, each flush as the
- * name given and the bytes it resolved to, the kernels. A command lists
+ * detect, tui): -b/--backend, -f/--flush and -k/--kernel, the option group
+ * and its usage; parsed by bench/selection.c (one parser, one topology
+ * read and one cache-size decision for the CPU that will sample, the same
+ * the TUI's Setup rows go through), into the backend ids, each flush as the
+ * name given with the bytes it resolved to and why, the kernels. A command lists
  * CLI_SELECTION_LONGOPTS among its options, passes its option() calls
  * through cli_selection_option, and parses in its check(). */
 #ifndef TL_CLI_SELECTION_H
@@ -13,6 +14,7 @@
 #include <stdint.h>
 
 #include "bench/runner.h"
+#include "bench/selection.h"
 
 struct tl_kernel;
 
@@ -26,6 +28,7 @@ struct cli_selection {
 	size_t nbackends;
 	char **flush_names;     /* as given: "4xL3" keys the cell in every file */
 	uint64_t *flush_bytes;  /* what each name resolved to on this node */
+	enum tl_flush_source *flush_source; /* and why (bench/selection.h) */
 	size_t nflush;
 	struct tl_kernel *kernels;
 	size_t nkernels;

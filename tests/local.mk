@@ -71,6 +71,10 @@ check_PROGRAMS += tests/test_levels
 tests_test_levels_SOURCES = tests/test_levels.c tests/tap.h
 tests_test_levels_LDADD = $(TL_LIBS)
 TESTS += tests/test_levels
+check_PROGRAMS += tests/test_selection
+tests_test_selection_SOURCES = tests/test_selection.c tests/tap.h
+tests_test_selection_LDADD = $(TL_LIBS)
+TESTS += tests/test_selection
 EXTRA_DIST += tests/fixtures/hwloc-amd-zen3-kvm-guest.xml tests/fixtures/chase/amd-zen3-kvm-guest.txt \
 	tests/fixtures/chase/amd-zen5-bhyve-guest.txt tests/fixtures/chase/amd-zen5-bhyve-guest-busy.txt \
 	tests/fixtures/hwloc-intel-xeon-kvm-guest.xml tests/fixtures/chase/intel-xeon-kvm-guest.txt

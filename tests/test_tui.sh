@@ -47,7 +47,7 @@ wait_for 'filter cleared' 5; ok $? "an empty pattern clears the filter"
 keys Tab a '12XB' Enter
 wait_for 'refused: .*12XB' 5; ok $? "a bad custom flush size is refused in place"
 keys Tab a 'add:0:200:100' Enter
-wait_for 'added 3 kernels' 5; ok $? "a custom K sweep adds three kernels"
+wait_for 'added 2 kernels, selected 1 already listed' 5; ok $? "a custom K sweep adds the two kernels not listed and selects the listed one"
 keys Tab Enter
 wait_for 'done in' 60; ok $? "the run finishes on the live screen"
 wait_for 'sim \(simulated\)' 3; ok $? "live shows the sim column, labelled simulated"

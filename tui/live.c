@@ -17,6 +17,7 @@
 #include "base/xalloc.h"
 #include "io/results.h"
 #include "stats/stats.h"
+#include "bench/selection.h"
 #include "tui/app.h"
 #include "tui/curses.h"
 #include "tui/lesson_ui.h"
@@ -97,52 +98,57 @@ static int views_alloc(struct tui_app *app)
 	return collect_kernels(app);
 }
 
-/* The run copies its configuration (tl_run_prepare), so the arrays built
- * here from the Setup lists' selected rows live only as long as this call,
- * and no list length caps them. */
+/* The selected rows' labels as one list, "a,b,c" as the CLI's -b/-f/-k
+ * take them (NULL when none is selected, or no memory). */
+static char *join_selected(const struct tui_list *l)
+{
+	size_t len = 1;
+	char *text, *at;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (l->items[i].selected)
+			len += strlen(l->items[i].label) + 1;
+	if (len == 1 || !(text = malloc(len)))
+		return NULL;
+	at = text;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->items[i].selected)
+			at += sprintf(at, "%s%s", at == text ? "" : ",", l->items[i].label);
+	return text;
+}
+
+/* Setup's selected rows go through the one parser the CLI's -b/-f/-k go
+ * through (bench/selection.c): the same names give the same bytes and
+ * kernels in both faces. The run copies its configuration
+ * (tl_run_prepare), so the selection lives only as long as this call. */
 static int prepare_from_setup(struct tui_app *app, char *why, size_t whylen)
 {
-	const struct tui_list *lb = &app->lists[0], *lf = &app->lists[1], *lk = &app->lists[2];
-	const char **ids = calloc(lb->n + 1, sizeof *ids);
-	uint64_t *flush = calloc(lf->n + 1, sizeof *flush);
-	const char **flush_names = calloc(lf->n + 1, sizeof *flush_names);
-	struct tl_kernel *kern = calloc(lk->n + 1, sizeof *kern);
-	size_t nb = 0, nf = 0, nk = 0;
+	/* Setup's lists, in their order: backends, flush sizes, kernels */
+	char *b = join_selected(&app->lists[0]);
+	char *f = join_selected(&app->lists[1]);
+	char *k = join_selected(&app->lists[2]);
+	struct tl_selection sel;
 	int rc = -1;
 
-	if (!ids || !flush || !flush_names || !kern) {
-		snprintf(why, whylen, "out of memory");
-		goto out;
-	}
-	for (size_t i = 0; i < lb->n; i++)
-		if (lb->items[i].selected)
-			ids[nb++] = lb->items[i].label;
-	for (size_t i = 0; i < lf->n; i++)
-		if (lf->items[i].selected) {
-			flush_names[nf] = lf->items[i].label; /* as the CLI's -f: files key by it */
-			flush[nf++] = lf->items[i].bytes;
-		}
-	for (size_t i = 0; i < lk->n; i++)
-		if (lk->items[i].selected)
-			kern[nk++] = lk->items[i].kernel;
-	if (!nb || !nf || !nk) {
+	if (!b || !f || !k) {
 		snprintf(why, whylen, "select at least one %s (Space), then Enter",
-			 !nb ? "backend" : !nf ? "flush size" : "kernel");
+			 !b ? "backend" : !f ? "flush size" : "kernel");
 		goto out;
 	}
+	if (tl_selection_parse(&sel, b, f, k, app->opts.cpu, why, whylen) < 0)
+		goto out;
 	tui_live_free(app);
 	struct tl_run_config cfg = {
-		.backends = ids, .nbackends = nb, .flush_bytes = flush,
-		.flush_names = flush_names, .nflush = nf,
-		.kernels = kern, .nkernels = nk, .n = app->opts.n, .cpu = app->opts.cpu,
-		.seed = app->opts.seed, .chunk = 0, .cancel = tui_term_quit_flag(),
+		.n = app->opts.n, .cpu = app->opts.cpu, .seed = app->opts.seed, .chunk = 0,
+		.cancel = tui_term_quit_flag(),
 	};
+	tl_selection_config(&sel, &cfg);
 	rc = tl_run_prepare(&app->res.run, &cfg, why, whylen);
+	tl_selection_free(&sel);
 out:
-	free(ids);
-	free(flush);
-	free(flush_names);
-	free(kern);
+	free(b);
+	free(f);
+	free(k);
 	return rc;
 }
 

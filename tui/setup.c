@@ -125,17 +125,32 @@ static void measure_ns_per_add(struct tui_app *app, const char *id)
 		app->node.ns_per_add = v;
 }
 
+/* The kernels text names, as rows: -1 with why, else how many were already
+ * listed (those rows are selected, not added again). */
 static int add_kernels(struct tui_app *app, const char *text, bool selected, char *why,
 		       size_t whylen)
 {
 	struct tl_kernel *k = NULL;
 	size_t n = 0;
+	int listed = 0;
 	if (tl_kernel_parse_list_topo(text, app->node.have_topo ? &app->node.topo : NULL, &k, &n, why,
 				      whylen) < 0)
 		return -1;
 	struct tui_list *l = &app->lists[LIST_KERNELS];
 	for (size_t j = 0; j < n; j++) {
-		struct tui_item *it = list_add(l);
+		struct tui_item *it = NULL;
+		/* A kernel already listed is that row (selected when asked),
+		 * never a second one: a run takes each kernel once, as the
+		 * CLI's -k does. */
+		for (size_t i = 0; i < l->n && !it; i++)
+			if (!strcmp(l->items[i].label, k[j].label))
+				it = &l->items[i];
+		if (it) {
+			it->selected = it->selected || selected;
+			listed++;
+			continue;
+		}
+		it = list_add(l);
 		snprintf(it->label, sizeof it->label, "%s", k[j].label);
 		it->kernel = k[j];
 		it->available = true;
@@ -155,7 +170,7 @@ static int add_kernels(struct tui_app *app, const char *text, bool selected, cha
 				 (unsigned long long)k[j].k, tl_kernel_op(k[j].kind));
 	}
 	free(k);
-	return 0;
+	return listed;
 }
 
 int tui_setup_add_kernels(struct tui_app *app, const char *text, bool selected, char *why,
@@ -419,12 +434,18 @@ static void custom_add(struct tui_app *app, const char *text)
 		tui_message(app, false, "added flush size %s", text);
 	} else if (app->focus == LIST_KERNELS) {
 		size_t before = l->n;
-		if (add_kernels(app, text, true, why, sizeof why) < 0) {
+		int listed = add_kernels(app, text, true, why, sizeof why);
+		if (listed < 0) {
 			tui_message(app, true, "refused: %s", why);
 			return;
 		}
 		l->cursor = l->n - 1;
-		tui_message(app, false, "added %zu kernel%s", l->n - before, l->n - before == 1 ? "" : "s");
+		if (listed)
+			tui_message(app, false, "added %zu kernel%s, selected %d already listed",
+				    l->n - before, l->n - before == 1 ? "" : "s", listed);
+		else
+			tui_message(app, false, "added %zu kernel%s", l->n - before,
+				    l->n - before == 1 ? "" : "s");
 	} else {
 		struct tui_item probe;
 		memset(&probe, 0, sizeof probe);
