@@ -182,6 +182,54 @@ static void test_scores(void)
 	ok(stats_iforest_scores(f, 3, N, 1, s1) < 0, "3 features refused");
 }
 
+/* The scores of one feature come from trees grown on its distinct values
+ * and their counts (up to 4 psi distinct values) or on its rows (more):
+ * both must be the trees stats_iforest_fit grows, scored to the same bits
+ * as stats_iforest_score of each row. Lattices of 1 to 5000 steps (the
+ * switch at 1024 inside), n from 1 to 6000, several seeds. */
+static void test_runs_exact(void)
+{
+	static const size_t steps[] = {1, 2, 3, 31, 290, 1024, 1025, 5000};
+	static const size_t ns[] = {1, 2, 255, 256, 257, 5514, 6000};
+	double *x = malloc(6000 * sizeof *x), *s = malloc(6000 * sizeof *s);
+	size_t cases = 0, bad = 0;
+	uint64_t r = 12345;
+
+	for (size_t a = 0; a < sizeof steps / sizeof *steps; a++)
+		for (size_t b = 0; b < sizeof ns / sizeof *ns; b++)
+			for (uint64_t seed = 1; seed <= 3; seed++) {
+				const double *f[1] = {x};
+				struct tl_iforest *fo;
+
+				for (size_t i = 0; i < ns[b]; i++) {
+					r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+					/* skewed: most rows on the low steps, a tail above */
+					size_t k = (size_t)((r >> 33) % steps[a]);
+					k = (r >> 20) % 4 ? k / 4 : k;
+					x[i] = 500.0 + 10.0 * (double)k;
+				}
+				fo = stats_iforest_fit(f, 1, ns[b], seed);
+				cases++;
+				if (!fo || stats_iforest_scores(f, 1, ns[b], seed, s) != 0) {
+					bad++;
+				} else {
+					for (size_t i = 0; i < ns[b]; i++) {
+						double want = stats_iforest_score(fo, &x[i]);
+						if (memcmp(&want, &s[i], sizeof want) != 0) {
+							bad++;
+							break;
+						}
+					}
+				}
+				stats_iforest_free(fo);
+			}
+	ok(bad == 0, "%zu lattices (1 to 5000 steps, n 1 to 6000, 3 seeds): the scores of the "
+		     "trees grown on distinct values are stats_iforest_fit's, bit for bit (%zu differ)",
+	   cases, bad);
+	free(x);
+	free(s);
+}
+
 static void test_beta(void)
 {
 	/* Hand-built (value, score) sample: 10 normal points (100, -0.45), then
@@ -439,6 +487,7 @@ static void test_lattice_levels(void)
 
 int main(void)
 {
+	test_runs_exact();
 	test_c();
 	test_scores();
 	test_sklearn();
