@@ -22,6 +22,56 @@ static _Thread_local int reading;
 static _Thread_local bool oom;
 static pthread_once_t hooks_once = PTHREAD_ONCE_INIT;
 
+/* The arena: while this thread has one open, jansson's allocations are cut
+ * from its chunks (newest first) and jansson's frees of them cost nothing;
+ * closing it frees the chunks. */
+struct chunk {
+	struct chunk *next;
+	size_t cap, used;
+	_Alignas(16) unsigned char mem[];
+};
+static _Thread_local struct chunk *arena;
+static _Thread_local int arena_open;
+
+#define CHUNK_FIRST ((size_t)64 << 10)
+#define CHUNK_MAX ((size_t)16 << 20)
+
+static void *arena_alloc(size_t n)
+{
+	void *p;
+
+	n = (n + 15) & ~(size_t)15;
+	if (!arena || arena->cap - arena->used < n) {
+		size_t cap = arena ? arena->cap * 2 : CHUNK_FIRST;
+		struct chunk *c;
+
+		if (cap > CHUNK_MAX)
+			cap = CHUNK_MAX;
+		if (cap < n)
+			cap = n;
+		c = malloc(sizeof *c + cap);
+		if (!c)
+			return NULL;
+		c->next = arena;
+		c->cap = cap;
+		c->used = 0;
+		arena = c;
+	}
+	p = arena->mem + arena->used;
+	arena->used += n;
+	return p;
+}
+
+static bool in_arena(const void *p)
+{
+	uintptr_t a = (uintptr_t)p;
+
+	for (const struct chunk *c = arena; c; c = c->next)
+		if (a >= (uintptr_t)c->mem && a < (uintptr_t)c->mem + c->cap)
+			return true;
+	return false;
+}
+
 static void *read_malloc(size_t n)
 {
 	void *p;
@@ -30,15 +80,50 @@ static void *read_malloc(size_t n)
 	 * allocation: fail at once, so the lexer's retries cost nothing. */
 	if (reading && oom)
 		return NULL;
-	p = malloc(n);
+	p = arena_open ? arena_alloc(n) : malloc(n);
 	if (!p && reading)
 		oom = true;
 	return p;
 }
 
+static void read_free(void *p)
+{
+	if (arena && in_arena(p))
+		return;
+	free(p);
+}
+
 static void hooks_set(void)
 {
-	json_set_alloc_funcs(read_malloc, free);
+	json_set_alloc_funcs(read_malloc, read_free);
+}
+
+void tl_read_arena_begin(void)
+{
+	pthread_once(&hooks_once, hooks_set);
+	arena_open++;
+}
+
+void tl_read_arena_end(void)
+{
+	if (arena_open > 0 && --arena_open == 0)
+		while (arena) {
+			struct chunk *c = arena;
+
+			arena = c->next;
+			free(c);
+		}
+}
+
+json_t *tl_read_arena_keep(const json_t *doc)
+{
+	int open = arena_open;
+	json_t *out;
+
+	arena_open = 0;
+	out = json_deep_copy(doc);
+	arena_open = open;
+	return out;
 }
 
 void tl_read_begin(void)
