@@ -14,6 +14,7 @@
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 
+#include "stats/mt19937.h"
 #include "stats/stats.h"
 
 #define MAX_FEAT 2
@@ -361,7 +362,7 @@ struct runs {
 	double v[TL_IFOREST_MAX_SAMPLES];      /* the tree's distinct values, ascending */
 	size_t pre[TL_IFOREST_MAX_SAMPLES + 1]; /* rows before run r */
 	int max_depth;
-	gsl_rng *rng;
+	struct tl_mt rng;
 };
 
 static void grow_runs(struct runs *b, int at, size_t a, size_t e, int depth)
@@ -378,8 +379,8 @@ static void grow_runs(struct runs *b, int at, size_t a, size_t e, int depth)
 	mn = b->v[a];
 	mx = b->v[e - 1];
 	/* grow() draws its feature among the live ones: one, but drawn */
-	(void)gsl_rng_uniform_int(b->rng, 1);
-	thr = mn + gsl_rng_uniform(b->rng) * (mx - mn);
+	(void)tl_mt_uniform_int(&b->rng, 1);
+	thr = mn + tl_mt_uniform(&b->rng) * (mx - mn);
 	if (thr >= mx)
 		thr = mn;
 	while (s < e && b->v[s] <= thr)
@@ -410,31 +411,27 @@ static struct tl_iforest *fit_runs(const double *ranks, const double *d, size_t 
 	struct tl_iforest *fo = malloc(sizeof(*fo));
 	uint32_t *perm = malloc(n * sizeof(*perm)), *cnt = calloc(nd, sizeof(*cnt));
 	struct runs *b = malloc(sizeof(*b));
-	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 
-	if (!fo || !perm || !cnt || !b || !rng || n > 0xffffffffUL) {
+	if (!fo || !perm || !cnt || !b || n > 0xffffffffUL) {
 		free(fo);
 		free(perm);
 		free(cnt);
 		free(b);
-		if (rng)
-			gsl_rng_free(rng);
 		return NULL;
 	}
-	gsl_rng_set(rng, (unsigned long)seed);
+	tl_mt_set(&b->rng, (unsigned long)seed);
 	fo->nfeat = 1;
 	fo->psi = n < TL_IFOREST_MAX_SAMPLES ? n : TL_IFOREST_MAX_SAMPLES;
 	fo->c_psi = stats_iforest_c((double)fo->psi);
 	for (size_t i = 0; i < n; i++)
 		perm[i] = (uint32_t)i;
 	b->max_depth = depth_limit(fo->psi);
-	b->rng = rng;
 	for (int t = 0; t < TL_IFOREST_TREES; t++) {
 		size_t nr = 0;
 
 		/* the same draws as stats_iforest_fit's shuffle */
 		for (size_t i = 0; i < fo->psi; i++) {
-			size_t j = i + (size_t)gsl_rng_uniform_int(rng, (unsigned long)(n - i));
+			size_t j = i + (size_t)tl_mt_uniform_int(&b->rng, (unsigned long)(n - i));
 			uint32_t tmp = perm[i];
 			perm[i] = perm[j];
 			perm[j] = tmp;
@@ -456,7 +453,6 @@ static struct tl_iforest *fit_runs(const double *ranks, const double *d, size_t 
 	free(perm);
 	free(cnt);
 	free(b);
-	gsl_rng_free(rng);
 	return fo;
 }
 

@@ -10,6 +10,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "stats/mt19937.h"
 #include "stats/stats.h"
 #include "tests/tap.h"
 
@@ -187,6 +188,35 @@ static void test_scores(void)
  * both must be the trees stats_iforest_fit grows, scored to the same bits
  * as stats_iforest_score of each row. Lattices of 1 to 5000 steps (the
  * switch at 1024 inside), n from 1 to 6000, several seeds. */
+/* The inlined MT19937 draws GSL's numbers: seeds 0 (GSL's 4357), small,
+ * past 32 bits (GSL keeps the low 32), the largest; integers below n of
+ * every size (GSL's rejection), uniforms, past several refills. */
+static void test_mt_is_gsl(void)
+{
+	static const unsigned long seeds[] = {0, 1, 5, 4357, 123456789UL, 0xffffffffUL,
+					      (unsigned long)-1};
+	size_t bad = 0, draws = 0;
+	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+	struct tl_mt m;
+
+	for (size_t k = 0; k < sizeof seeds / sizeof *seeds; k++) {
+		gsl_rng_set(g, seeds[k]);
+		tl_mt_set(&m, seeds[k]);
+		for (unsigned long i = 0; i < 5000; i++, draws++) {
+			unsigned long n = i % 3 == 0 ? 1 + i % 7 : i % 3 == 1 ? 5514 - i % 300 : 0xffffffffUL - i;
+			if (i % 5 == 4) {
+				double a = gsl_rng_uniform(g), b = tl_mt_uniform(&m);
+				bad += memcmp(&a, &b, sizeof a) != 0;
+			} else {
+				bad += gsl_rng_uniform_int(g, n) != tl_mt_uniform_int(&m, n);
+			}
+		}
+	}
+	gsl_rng_free(g);
+	ok(bad == 0, "the inlined MT19937 draws GSL's mt19937 numbers (%zu draws, 7 seeds, %zu differ)",
+	   draws, bad);
+}
+
 static void test_runs_exact(void)
 {
 	static const size_t steps[] = {1, 2, 3, 31, 290, 1024, 1025, 5000};
@@ -487,6 +517,7 @@ static void test_lattice_levels(void)
 
 int main(void)
 {
+	test_mt_is_gsl();
 	test_runs_exact();
 	test_c();
 	test_scores();
