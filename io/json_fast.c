@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <langinfo.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -175,6 +176,67 @@ static const double pow10_exact[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1
 				     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
 				     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
 
+#ifdef __SIZEOF_INT128__
+typedef unsigned __int128 u128;
+
+static const uint64_t pow10_u64[20] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL, 10000000ULL,
+	100000000ULL, 1000000000ULL, 10000000000ULL, 100000000000ULL, 1000000000000ULL,
+	10000000000000ULL, 100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL, 10000000000000000000ULL};
+
+/* m / P against b * 2^k (k < 0, -k <= 64): -1, 0 or 1, in 128-bit
+ * integers (m < 2^64 shifted by at most 64; b < 2^56 times P < 2^64). */
+static int cmp_frac(uint64_t m, uint64_t pw, uint64_t b, int k)
+{
+	u128 l = (u128)m << (unsigned)-k, r = (u128)b * pw;
+
+	return (l > r) - (l < r);
+}
+
+/* m / 10^p (m < 10^19, p <= 19) correctly rounded, as strtod would: a
+ * candidate within an ulp or two, kept when the value lies strictly
+ * between the midpoints to its neighbours (a tie, or a value outside
+ * about [2^-10, 2^54], is strtod's to decide). The printed reals of
+ * %.17g are mostly this case: 17 digits do not fit Clinger's 53 bits. */
+static bool real_exact(uint64_t m, unsigned p, double *out)
+{
+	uint64_t pw = pow10_u64[p];
+	double d = (double)m / (double)pw;
+
+	for (int tries = 0; tries < 3 && d > 0; tries++) {
+		int e, k;
+		uint64_t mant, lo, hi;
+		int cl, ch;
+
+		mant = (uint64_t)ldexp(frexp(d, &e), 53);
+		k = e - 53 - 2; /* the midpoints are (4 mant -+ 1 or 2) * 2^k */
+		if (k >= 0 || k < -64)
+			return false;
+		lo = mant == (UINT64_C(1) << 52) ? 4 * mant - 1 : 4 * mant - 2;
+		hi = 4 * mant + 2;
+		cl = cmp_frac(m, pw, lo, k);
+		ch = cmp_frac(m, pw, hi, k);
+		if (cl > 0 && ch < 0) {
+			*out = d;
+			return true;
+		}
+		if (cl == 0 || ch == 0)
+			return false;
+		d = nextafter(d, cl < 0 ? 0.0 : INFINITY);
+	}
+	return false;
+}
+#else
+static bool real_exact(uint64_t m, unsigned p, double *out)
+{
+	(void)m;
+	(void)p;
+	(void)out;
+	return false;
+}
+#endif
+
 /* What strtod makes of the number's text; false where jansson would
  * rather decide (out of range, a radix strtod does not read here). */
 static bool real_by_strtod(const struct fj *f, const unsigned char *s, size_t len, double *v)
@@ -252,6 +314,9 @@ static json_t *number(struct fj *f)
 	scale += ex;
 	if (sig <= 19 && m <= (UINT64_C(1) << 53) && scale >= -22 && scale <= 22) {
 		v = scale >= 0 ? (double)m * pow10_exact[scale] : (double)m / pow10_exact[-scale];
+		if (neg)
+			v = -v;
+	} else if (sig <= 19 && scale < 0 && scale >= -19 && real_exact(m, (unsigned)-scale, &v)) {
 		if (neg)
 			v = -v;
 	} else if (!real_by_strtod(f, s, (size_t)(p - s), &v)) {

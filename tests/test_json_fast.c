@@ -212,6 +212,11 @@ int main(void)
 		"[9223372036854775807]", "[123456789012345678]", "[-123456789012345678]",
 		"[1234567890123456789012]", "[1e400]", "[1e-400]", "[2.0959960070449046]",
 		"[0.000000000000000000000000001]", "[100000000000000000000000.5]",
+		"[9007199254740993.0]", "[9007199254740995.0]", "[0.30000000000000004]",
+		"[1.7976931348623157e308]", "[2.2250738585072014e-308]", "[4.9e-324]",
+		"[1844674407370955161.5]", "[0.1000000000000000055511151231257827]",
+		"[1.00000000000000011102230246251565404236316680908203125]",
+		"[1.000000000000000111022302462515654042363166809082031250001]",
 		"\xef\xbb\xbf[1]", "[1]\0", "{\"\\u00b5\":1}", "{\"a\\nb\":1}", "[\"a\\nb\"]",
 	};
 
@@ -266,6 +271,32 @@ int main(void)
 			    "(%zu differ%s%s)",
 	   nums.texts, nums.fast, nums.jansson_ok, nums.wrong, nums.wrong ? ": " : "",
 	   nums.first_wrong);
+	/* Midpoints between neighbouring doubles of 2^44 to 2^54, written out
+	 * whole (19 significant digits or fewer there), and one unit of the
+	 * last digit either side: round half to even is strtod's, a tie the
+	 * fast reader must leave to it or get right. */
+	struct tally ties = {0};
+	for (int i = 0; i < 30000; i++) {
+		double d = ldexp(1.0 + (double)(rnd() >> 12) / 4503599627370496.0, 44 + (int)below(10));
+		long double mid = ((long double)d + (long double)nextafter(d, INFINITY)) / 2;
+		char num[96];
+		size_t n;
+
+		snprintf(num, sizeof num, "%.12Lf", mid);
+		n = strlen(num);
+		while (num[n - 1] == '0')
+			num[--n] = '\0';
+		if (num[n - 1] == '.')
+			num[n++] = '0', num[n] = '\0';
+		snprintf(text, sizeof text, "[%s]", num);
+		check(&ties, text, strlen(text));
+		num[n - 1] = num[n - 1] == '9' ? '8' : (char)(num[n - 1] + 1);
+		snprintf(text, sizeof text, "[%s]", num);
+		check(&ties, text, strlen(text));
+	}
+	ok(ties.wrong == 0, "%zu midpoints between doubles and their neighbours in the last digit: the "
+			    "fast reader's reals are strtod's (%zu differ%s%s)",
+	   ties.texts, ties.wrong, ties.wrong ? ": " : "", ties.first_wrong);
 	free(mbuf);
 	return tap_done();
 }
