@@ -1,5 +1,5 @@
 #!/bin/sh
-# The fleet step at cluster scale (issue 24): synthetic fleets written from
+# The fleet step at cluster scale: synthetic fleets written from
 # the four fixtures (tests/fixtures/fleet, real `fingerprint --quick` files
 # of one host): every node a copy of n1, n2 or n4 under its own name, and
 # one odd node planted, the fixtures' n3 (taken beside a busy loop on its
@@ -15,11 +15,11 @@
 #   TL_BENCH_FLEET_N       the fleet sizes ("10000 50000 160000")
 #   TL_BENCH_FLEET_RAW_N   the raw fleet sizes timed beside Python's json
 #                          ("500 2000"; 2000 raw files take 2.6 GB of disk)
-#   TL_BENCH_FLEET_BEFORE  another ticklab binary (e.g. one built before
-#                          issue 24) to time on raw fleets of 25, 50 and 100
+#   TL_BENCH_FLEET_BEFORE  another ticklab binary (an older build, to see a
+#                          change's gain) to time on raw fleets of 25, 50 and 100
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${TL_BIN:-./ticklab}
-PY=python3
+PY=${TL_PYTHON3:-python3}
 NS=${TL_BENCH_FLEET_N:-10000 50000 160000}
 RAW_NS=${TL_BENCH_FLEET_RAW_N:-500 2000}
 T=$(mktemp -d) || exit 1

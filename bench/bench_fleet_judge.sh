@@ -16,7 +16,7 @@
 #   TL_BENCH_FLEET_BEFORE  another ticklab binary to tabulate beside this one
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${TL_BIN:-./ticklab}
-PY=python3
+PY=${TL_PYTHON3:-python3}
 T=$(mktemp -d) || exit 1
 trap 'rm -rf "$T"' EXIT
 

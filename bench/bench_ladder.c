@@ -1,5 +1,5 @@
 /* The lab's memory ladder against bench/chase_ref, an independent pointer
- * chase (issue 14), measured so that only the code differs:
+ * chase, measured so that only the code differs:
  *  - the same method in both: buffers of whole 2 MiB pages hinted for huge
  *    pages, one line per element, a Sattolo-shuffled visiting order, K
  *    loads a timing, the median of REPS timings less the median of REPS
@@ -195,7 +195,7 @@ static void one_size(const struct opts *o, struct tl_timer *t, struct ref *refs,
 						   (unsigned long long)o->reps,
 						   TL_KERNEL_LOAD_DEFAULT_K, warm);
 		}
-	free(buf);
+	tl_kernel_chase_free(buf, bytes);
 	for (long r = 0; r < o->rounds; r++) {
 		q[r] = v[0][r] / v[1][r];
 		c[r] = o->arms > 2 ? v[2][r] / v[1][r] : NAN;

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The memory ladder against an independent pointer chase (issue 14):
+# The memory ladder against an independent pointer chase:
 # bench/bench_ladder lays each size of load:4KiB..TOP out once in the lab
 # (its own layout and timed loop) and in bench/chase_ref processes (which
 # share no code with the lab), with the same method (huge-page buffers, a

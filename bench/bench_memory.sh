@@ -1,5 +1,5 @@
 #!/bin/sh
-# One node's run files at scale (issue 24 item 6, issue 25 item 4): the peak
+# One node's run files at scale: the peak
 # RSS of `run --json` and of `report` (read, analyse, write again) of one
 # seeded sim cell of N samples, in bytes per sample over a tiny run's peak,
 # against the aim of 40 B a sample plus 40 MB; and `report`'s file must be

@@ -89,7 +89,7 @@ static int arm_test(const struct tl_timer *t, const struct tl_detect_params *p,
 		    struct tl_comparison *c)
 {
 	size_t np = 0, ni = 0;
-	enum tl_shift_method method; /* a lattice clock reads the shift as a mean (issue 21) */
+	enum tl_shift_method method; /* a lattice clock reads the shift as a mean */
 
 	memset(c, 0, sizeof *c);
 	for (size_t i = 0; i < TL_JITTER_ARMS * p->n; i++) {
@@ -236,8 +236,11 @@ int tl_detect_run(struct tl_timer *t, const struct tl_flush *f, const struct tl_
 			break;
 		lo = hi;
 		if (hi >= p->max_d) {
-			snprintf(r->why, sizeof r->why, "not detected up to %llu ADDs",
-				 (unsigned long long)p->max_d);
+			snprintf(r->why, sizeof r->why,
+				 "not detected up to %llu ADDs%s", (unsigned long long)p->max_d,
+				 p->max_d >= TL_JITTER_OVERLAP_ADDS
+					 ? " (the most the jitter kernel delivers whole)"
+					 : "");
 			r->below = lo;
 			rc = 0;
 			goto out;

@@ -12,10 +12,13 @@
 
 #include "backends/backend.h"
 #include "bench/flush.h"
+#include "bench/kernel.h"
 
 #define TL_DETECT_K 500
 #define TL_DETECT_ALPHA 0.05
-#define TL_DETECT_MAX_D 1000000
+/* The search stays where the jitter kernel delivers the whole of D
+ * (bench/kernel.h): past it a "detected" would be of part of D. */
+#define TL_DETECT_MAX_D TL_JITTER_OVERLAP_ADDS
 
 struct tl_detect_params {
 	uint64_t k;      /* plain ADDs (default TL_DETECT_K) */

@@ -17,14 +17,6 @@
  * them with huge pages: fewer TLB misses in the flush loop itself. */
 #define HUGE (2u << 20)
 
-uint64_t tl_flush_max_bytes(void)
-{
-	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-	if (pages <= 0 || page <= 0)
-		return UINT64_MAX / 2;
-	return (uint64_t)pages * (uint64_t)page / 2;
-}
-
 int tl_flush_init(struct tl_flush *f, uint64_t bytes, char *why, size_t whylen)
 {
 	uint64_t max = tl_flush_max_bytes();

@@ -16,7 +16,4 @@ int tl_flush_init(struct tl_flush *f, uint64_t bytes, char *why, size_t whylen);
 void tl_flush_touch(const struct tl_flush *f);
 void tl_flush_free(struct tl_flush *f);
 
-/* The largest flush accepted: half of physical memory (sysconf). */
-uint64_t tl_flush_max_bytes(void);
-
 #endif

@@ -468,23 +468,46 @@ int tl_kernel_runnable(const struct tl_kernel *k, char *why, size_t whylen)
 
 #define CHASE_HUGE ((size_t)2 << 20)
 
+static size_t chase_mapped_bytes(uint64_t bytes)
+{
+	size_t used = (size_t)(bytes / 64 * 64);
+
+	return (used + CHASE_HUGE - 1) / CHASE_HUGE * CHASE_HUGE;
+}
+
 /* Whole 2 MiB pages with the huge-page hint, at every size: with 4 KiB
  * pages a chase past a few MiB also misses the TLB on almost every load
  * (and under a hypervisor each miss walks two page tables), so the ladder
- * would step where the TLB's reach ends, not where a cache does; and
- * whether a buffer got huge pages would otherwise depend on the system's
- * THP mode and on where malloc placed it. A hint: fine if refused. */
-static void *chase_alloc(size_t bytes)
+ * would step where the TLB's reach ends, not where a cache does. A fresh
+ * mapping of its own, never malloc: once a chase of 32 MiB is freed,
+ * glibc's mmap threshold follows it and serves every smaller buffer from
+ * its heap, whose pages were faulted in at 4 KiB before any hint, so from
+ * the levels' second pass on a 2-8 MiB chase read TLB misses as memory.
+ * The hint comes before the first touch, when huge pages are given. */
+static void *chase_alloc(size_t alloc)
 {
-	size_t alloc = (bytes + CHASE_HUGE - 1) / CHASE_HUGE * CHASE_HUGE;
-	void *p;
+	size_t span = alloc + CHASE_HUGE;
+	char *raw = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uintptr_t start;
+	size_t head;
 
-	if (posix_memalign(&p, CHASE_HUGE, alloc))
+	if (raw == MAP_FAILED)
 		return NULL;
+	start = ((uintptr_t)raw + CHASE_HUGE - 1) / CHASE_HUGE * CHASE_HUGE;
+	head = (size_t)(start - (uintptr_t)raw);
+	if (head)
+		(void)munmap(raw, head);
+	(void)munmap((char *)start + alloc, span - head - alloc);
 #ifdef MADV_HUGEPAGE
-	(void)madvise(p, alloc, MADV_HUGEPAGE);
+	(void)madvise((void *)start, alloc, MADV_HUGEPAGE);
 #endif
-	return p;
+	return (void *)start;
+}
+
+void tl_kernel_chase_free(void *buf, uint64_t bytes)
+{
+	if (buf)
+		(void)munmap(buf, chase_mapped_bytes(bytes));
 }
 
 void *tl_kernel_chase_layout(uint64_t bytes, uint64_t seed)
@@ -494,12 +517,12 @@ void *tl_kernel_chase_layout(uint64_t bytes, uint64_t seed)
 	size_t *order;
 	gsl_rng *r;
 
-	if (lines == 0 || (buf = chase_alloc(lines * 64)) == NULL)
+	if (lines == 0 || (buf = chase_alloc(chase_mapped_bytes(bytes))) == NULL)
 		return NULL;
 	/* order grows with the user's SIZE as buf does: checked the same way. */
 	order = malloc(lines * sizeof *order);
 	if (!order) {
-		free(buf);
+		tl_kernel_chase_free(buf, bytes);
 		return NULL;
 	}
 	r = gsl_rng_alloc(gsl_rng_mt19937);

@@ -72,10 +72,11 @@ int tl_kernel_runnable(const struct tl_kernel *k, char *why, size_t whylen);
  * cycle, so a chase visits every line once per lap in an order no
  * prefetcher can guess. The buffer is whole 2 MiB pages hinted for huge
  * pages (MADV_HUGEPAGE), so TLB misses stay out of the ladder's steps.
- * Returns the buffer (free() it), the chase's start, or NULL when the
- * buffer (bytes, usually the user's SIZE) cannot be allocated: the caller
- * names the size. */
+ * Returns the buffer (give it back with tl_kernel_chase_free and the same
+ * bytes), the chase's start, or NULL when the buffer (bytes, usually the
+ * user's SIZE) cannot be mapped: the caller names the size. */
 void *tl_kernel_chase_layout(uint64_t bytes, uint64_t seed);
+void tl_kernel_chase_free(void *buf, uint64_t bytes);
 
 /* Fills adds[0..n) with the operation count of each measurement (K),
  * decided before any timed region runs. A jitter cell's entries are codes

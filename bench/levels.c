@@ -47,7 +47,7 @@ static double chase_ns(struct tl_timer *t, uint64_t bytes)
 		e[i] = t->backend->time_empty(t);
 		s[i] = t->backend->time_loads(t, &at, LOADS);
 	}
-	free(buf);
+	tl_kernel_chase_free(buf, bytes);
 	m = (stats_median(s, SAMPLES) - stats_median(e, SAMPLES)) * t->ns_per_unit;
 	return m / LOADS;
 }

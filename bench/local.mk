@@ -37,7 +37,7 @@ EXTRA_DIST += tests/fixtures/sysfs-xeon6248 tests/fixtures/sysfs-epyc7742 \
 	tests/fixtures/hwloc-nocache.xml tests/fixtures/hwloc-truncated.xml \
 	tests/fixtures/make-topology-fixtures.sh tests/fixtures/fsroot-sysfs-caches
 # the searches' measurement callback over a timer + flush
-libticklab_a_SOURCES += bench/search_engine.c bench/search_engine.h bench/search_cell.c \
+libticklab_a_SOURCES += bench/search_engine.c bench/search_engine.h bench/search_cell.c bench/search_run.c \
 	bench/search_cell.h bench/search_summary.c bench/search_params.c bench/search_params.h
 
 # Benchmarks: built by `make`, run by `make bench`; they print numbers only.
@@ -81,6 +81,6 @@ EXTRA_DIST += tests/test_memory.sh
 # the fleet step at 500, 2000 and 10000 nodes
 BENCH_RUN += bench/bench_fleet.sh bench/bench_fleet_judge.sh
 EXTRA_DIST += bench/bench_fleet.sh bench/bench_fleet_judge.sh
-# run --json, report and the TUI export: peak RSS per sample at 4M and 40M (issue 24 item 6, 25 item 4)
+# run --json, report and the TUI export: peak RSS per sample at 4M and 40M
 BENCH_RUN += bench/bench_memory.sh
 EXTRA_DIST += bench/bench_memory.sh

@@ -1,5 +1,5 @@
 /* What interrupted a sample, measured from user space without root or a
- * PMU (issue 23). Per sample, outside its timed region: the head of a perf
+ * PMU. Per sample, outside its timed region: the head of a perf
  * ring buffer (context-switch records of a software dummy event and sampled
  * page faults, both exclude_kernel, so paranoid 2 allows them) and the CPU,
  * before and after. A sample during which the head moved or the CPU changed

@@ -149,7 +149,7 @@ static void *chase_to_memfd(void *chase, uint64_t bytes)
 		tl_fail("TICKLAB_TEST_REFAULT: cannot map the memfd: %s", strerror(errno));
 	for (size_t w = 0; w < words; w++)
 		to[w] = from[w] ? (void *)(to + ((void **)from[w] - from)) : NULL;
-	free(chase);
+	tl_kernel_chase_free(chase, bytes);
 	return to;
 }
 
@@ -817,7 +817,7 @@ void tl_run_free(struct tl_run *run)
 		if (run->cells[i].chase_shared)
 			munmap(run->cells[i].chase, (size_t)(run->cells[i].kernel.bytes / 64 * 64));
 		else
-			free(run->cells[i].chase);
+			tl_kernel_chase_free(run->cells[i].chase, run->cells[i].kernel.bytes);
 		tl_cell_noise_free(&run->cells[i].noise);
 	}
 	free(run->cells);

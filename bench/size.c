@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include <pcre2.h>
 
 #include "base/suggest.h"
 #include "base/xalloc.h"
-#include "bench/flush.h"
 
 static const char accepted[] =
 	"accepted: 0, bytes (4096), a number with a binary unit (32KiB, 27.5MiB, 4M, 4k, 1GiB; "
@@ -188,6 +188,14 @@ static int from_match(const char *text, PCRE2_SIZE *ov, int rc, const struct tl_
 #undef G
 #undef S
 #undef L
+}
+
+uint64_t tl_flush_max_bytes(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+	if (pages <= 0 || page <= 0)
+		return UINT64_MAX / 2;
+	return (uint64_t)pages * (uint64_t)page / 2;
 }
 
 int tl_size_parse(const char *text, const struct tl_topology *topo, uint64_t *bytes, char *why,

@@ -13,6 +13,9 @@
 int tl_size_parse(const char *text, const struct tl_topology *topo, uint64_t *bytes, char *why,
 		  size_t whylen);
 
+/* The largest flush accepted: half of physical memory (sysconf). */
+uint64_t tl_flush_max_bytes(void);
+
 /* Human form: "0", "48KiB", "27.5MiB", "1.9GiB". */
 void tl_size_format(uint64_t bytes, char *buf, size_t len);
 

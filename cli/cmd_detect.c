@@ -41,7 +41,7 @@ static const char usage_text[] =
 	"  -n, --samples N      samples per jitter cell, half injected (default 10000)\n"
 	"      --k K            plain ADDs of the cell (default 500)\n"
 	"      --alpha A        the test's level (default 0.05)\n"
-	"      --max-d D        give up above D ADDs (default 1000000)\n"
+	"      --max-d D        give up above D ADDs, 1.." TL_JITTER_MAX_D_TEXT " (default " TL_JITTER_MAX_D_TEXT ")\n"
 	"  -c, --cpu C          CPU to measure on (default: the last allowed CPU)\n"
 	"  -s, --seed S         seed of the jitter plans (default 1)\n"
 	"      --json FILE      results as JSON (- for stdout; the table then goes to stderr)\n"
@@ -107,8 +107,12 @@ static int detect_option(void *st, int c, const char *arg, char *why, size_t why
 	case OPT_MAX_D:
 		if (opts_parse_count(arg, "--max-d", &v, why, whylen) < 0)
 			return -1;
-		if (v > TL_KERNEL_MAX_K) {
-			snprintf(why, whylen, "--max-d '%s': expected 1.." TL_KERNEL_MAX_K_TEXT, arg);
+		if (v < 1 || v > TL_JITTER_OVERLAP_ADDS) {
+			snprintf(why, whylen,
+				 "--max-d '%s': expected 1.." TL_JITTER_MAX_D_TEXT
+				 " (the jitter kernel delivers the whole of D up to "
+				 TL_JITTER_MAX_D_TEXT " ADDs; past it, only part)",
+				 arg);
 			return -1;
 		}
 		o->p.max_d = v;

@@ -1,4 +1,4 @@
-/* Checks every reader of a saved file shares (issue 27): the file's
+/* Checks every reader of a saved file shares: the file's
  * "ticklab" marker and version, and strings safe to print. The loaders of
  * each kind (io/run_load.c, io/search_json.c, io/fingerprint.c) call them
  * before they read a value, so the CLI and the TUI refuse the same files

@@ -2,6 +2,8 @@
 
 #include "io/json_build.h"
 
+#include <math.h>
+
 #include "base/xalloc.h"
 
 json_t *tl_json_object(void)
@@ -34,4 +36,9 @@ void tl_json_append(json_t *arr, json_t *value)
 	if (json_array_append_new(arr, value) != 0)
 		tl_fail("a JSON array element could not be built (out of memory, or text that "
 			"is not valid UTF-8)");
+}
+
+json_t *tl_json_real(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
 }

@@ -14,5 +14,7 @@ json_t *tl_json_array(void);
 /* Both steal value, like the json_*_new functions they wrap. */
 void tl_json_set(json_t *obj, const char *key, json_t *value);
 void tl_json_append(json_t *arr, json_t *value);
+/* A JSON number, or null for NaN/inf (jansson refuses non-finite reals). */
+json_t *tl_json_real(double v);
 
 #endif

@@ -10,17 +10,10 @@
 #include "base/xalloc.h"
 #include "bench/size.h"
 #include "bench/analysis.h"
-#include "io/jitter.h"
+#include "io/jitter_out.h"
 #include "io/results.h"
 #include "io/table.h"
 #include "io/term_safe.h"
-
-int tl_md_text(FILE *f, const char *s)
-{
-	/* cells may quote a file's strings: no escape sequence reaches a
-	 * terminal that shows the Markdown, no newline or '|' splits a row */
-	return tl_md_fputs(s, f);
-}
 
 /* "| a | b |" with each cell escaped. */
 static int md_row(FILE *f, const char *const *cells, int n)

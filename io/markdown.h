@@ -10,10 +10,8 @@
 
 #include "bench/runner.h"
 #include "io/run_compare.h"
+#include "io/term_safe.h"
 #include "stats/stats.h"
-
-/* One Markdown table cell's text: '|' and control characters escaped. */
-int tl_md_text(FILE *f, const char *s);
 
 /* The summary table, then the jitter verdicts and (rc not NULL) the
  * baseline verdicts as tables of their own. 0, or -1 on a write error. */

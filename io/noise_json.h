@@ -1,4 +1,4 @@
-/* A cell's "noise" block (issue 23) out and back in.
+/* A cell's "noise" block (what interrupted its samples) out and back in.
  *
  * "noise": {"sources": {NAME: {"ok", "how"}...}, "bookkeeping_ns",
  *           "long_rule": text, "causes": {CAUSE: count}, "inferred": [CAUSE...],

@@ -3,7 +3,7 @@
 
 #include "io/run_json.h"
 #include "io/real17.h"
-#include "io/jitter.h"
+#include "io/jitter_out.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -19,11 +19,6 @@
 #include "io/run_compare.h"
 #include "io/term_safe.h"
 #include "io/run_keys.h"
-
-json_t *tl_json_real(double v)
-{
-	return isfinite(v) ? json_real(v) : json_null();
-}
 
 /* ------------------------------------------------------------------ */
 /* Run -> JSON                                                          */

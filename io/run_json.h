@@ -30,10 +30,8 @@
 
 #include "bench/runner.h"
 #include "io/atomic.h"
+#include "io/json_build.h"
 #include "stats/stats.h"
-
-/* A JSON number, or null for NaN/inf (jansson refuses non-finite reals). */
-json_t *tl_json_real(double v);
 
 /* The run document. an[i] is cell i's analysis (from tl_cell_analyse with
  * method m and seed); host is the node description (reference stolen, may
@@ -85,7 +83,7 @@ int tl_run_commit_raw(struct tl_out *o, const struct tl_run *run, enum tl_os_met
  * kernel's own (every cell but jitter's): freed, adds set to NULL, since
  * nothing after sampling needs them (the file writes adds for jitter
  * cells only, the CSV prints tl_cell_adds). 8 B a sample of the peak of
- * run --json (issue 24 item 6); a loaded run has them NULL already. */
+ * run --json, which aims at 40 B a sample; a loaded run has them NULL already. */
 void tl_run_drop_constant_adds(struct tl_run *run);
 /* Sample i's operation count: adds[i], or the kernel's own when NULL. */
 uint64_t tl_cell_adds(const struct tl_cell *c, size_t i);

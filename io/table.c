@@ -9,7 +9,7 @@
 #include "base/xalloc.h"
 #include "bench/size.h"
 #include "bench/analysis.h"
-#include "io/jitter.h"
+#include "io/jitter_out.h"
 #include "io/noise_json.h"
 
 enum { COL_BACKEND, COL_FLUSH, COL_KERNEL, COL_N, COL_OSRM, COL_FILTER, COL_OVERHEAD, COL_RES, COL_MIN,

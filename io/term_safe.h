@@ -1,6 +1,6 @@
-/* Strings that came from a file, made safe for where they go (issues 27,
- * 36). A saved file travels between nodes and people: a node name or a CPU
- * model in it can hold escape sequences (retitle or clear the terminal,
+/* Strings that came from a file, made safe for where they go. A saved
+ * file travels between nodes and people: a node name or a CPU model in it
+ * can hold escape sequences (retitle or clear the terminal,
  * move the cursor), a newline that forges a line in output a health check
  * parses, HTML that a wiki renders from pasted Markdown, or a formula a
  * spreadsheet runs from a CSV. One function per destination, and every
@@ -36,6 +36,9 @@ void tl_term_fputs(const char *s, FILE *f);
  * a string from a file can add no column, link, image, code span or HTML. 0, or -1 on a write
  * error. */
 int tl_md_fputs(const char *s, FILE *f);
+/* One Markdown table cell's text: '|' and control characters escaped
+ * (tl_md_fputs with the stream first, as the table writers call it). */
+int tl_md_text(FILE *f, const char *s);
 
 /* s as one CSV field (RFC 4180): escaped as for the terminal (no raw
  * newline), quoted when it holds ',' or '"' ('"' doubled) or starts or

@@ -716,8 +716,8 @@ static int compare_impl(const double *a, size_t na, const double *ea, size_t nea
 	double *sa, *sb, *sea, *seb, ma = 0, mb = 0;
 	int rc = -1;
 
-	/* The intervals are analytic (issue 21: a bootstrap of Hodges-Lehmann
-	 * cost 33 s of CPU per 10 000-sample cell), so nothing is drawn. */
+	/* The intervals are analytic (a bootstrap of Hodges-Lehmann cost 33 s
+	 * of CPU per 10 000-sample cell), so nothing is drawn. */
 	(void)seed;
 	memset(c, 0, sizeof *c);
 	c->na = na;

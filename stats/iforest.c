@@ -489,7 +489,7 @@ static int scores_one(const double *x, size_t n, uint64_t seed, double *scores)
 
 	/* scores is the sort's scratch until the rows take their scores: a
 	 * sorted copy of its own would be 8 B per sample more at the peak of
-	 * every analysis (issue 24 item 6). */
+	 * every analysis, and run --json aims at 40 B a sample. */
 	memcpy(scores, x, n * sizeof(*scores));
 	stats_sort(scores, n);
 	for (size_t i = 0; i < n; i++)

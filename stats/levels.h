@@ -15,8 +15,9 @@
 #define STATS_LEVELS_MAX_POINTS 48
 #define STATS_LEVELS_MAX_CACHES 4
 /* Memory's latency is never below this; no cache's reaches it in the guests
- * and hosts the lab met (L3 <= 25 ns, memory >= 80 ns): the step into memory
- * is the largest rise that lands at or above it. */
+ * and hosts the lab met when quiet (L3 <= 25 ns, memory >= 80 ns; a busy
+ * guest's L3 share can read 60 ns): the step into memory is the last rise
+ * that lands at or above it and a step above every smaller size. */
 #define STATS_LEVELS_MEMORY_NS 50.0
 /* The smallest rise between neighbouring points that can be a step. */
 #define STATS_LEVELS_MIN_STEP 1.5

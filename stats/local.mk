@@ -11,7 +11,7 @@ tests_test_stats_iforest_LDADD = $(TL_LIBS)
 TESTS += tests/test_stats tests/test_stats_iforest
 EXTRA_DIST += tests/reference/iforest_ref.py tests/reference/stats_ref.py
 # t_min and t_diff searches (paper Algorithms 1-2 and fast)
-libticklab_a_SOURCES += stats/search.h stats/search_impl.h stats/search.c stats/search_paper.c \
+libticklab_a_SOURCES += stats/search.h stats/search_impl.h stats/search.c stats/search_run.c stats/search_paper.c \
 	stats/search_fast.c
 check_PROGRAMS += tests/test_search
 tests_test_search_SOURCES = tests/test_search.c tests/sim_derived.h tests/tap.h

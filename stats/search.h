@@ -107,7 +107,7 @@ enum tl_search_kind {
  * t_min leaves 1 to 5 near its answer. 3 doubled the median t_diff cost
  * in two of bench_search's four sim cases and did not lower the worst
  * disagreement with Algorithm 2 (1.61 against 1.29 of the allowance on
- * issue 21's sd 8 case). Its answer's least scatter goes by it too
+ * the plain sd 8 noise case). Its answer's least scatter goes by it too
  * (bench/search_summary.c). */
 #define TL_SEARCH_FAST_TDIFF_POOL 2
 

@@ -143,7 +143,7 @@ void stats_iforest_free(struct tl_iforest *forest);
 /* Marks keep[i] = 1 for points that survive the filter. */
 int stats_filter_os(enum tl_os_method method, const double *const *features, size_t nfeat,
 		    size_t n, uint64_t seed, unsigned char *keep, struct tl_os_result *res);
-/* The iforest method's two guards (issue 21), so the filter removes noise
+/* The iforest method's two guards, so the filter removes noise
  * and not the timer's lattice:
  *  - a level, a value that at least TL_LEVEL_SHARE of the samples (and at
  *    least TL_LEVEL_MIN of them) hold exactly and that lies inside the

@@ -1,11 +1,11 @@
-"""The signal matrix of tests/test_signals.sh (issue 11 item 1).
+"""The signal matrix of tests/test_signals.sh.
 
 INT, TERM, HUP and QUIT reach `run` and `search` at the start (handlers
 armed, nothing measured yet), during sampling, during run's analysis (the
 raw file is on disk) and during run's final write; every case must exit
 128 + the signal and keep what it promises. Once the raw file is on disk a
 signal ends the run at once, in the analysis and in the final write alike
-(issue 36: the write of millions of samples took seconds). Phases are found by watching the process
+(the write of millions of samples takes seconds). Phases are found by watching the process
 (/proc/PID/status SigCgt, the raw file appearing, the final temporary's
 descriptor), not by sleeping, except "during sampling", which is a short
 delay into a sampling phase many times longer."""
@@ -138,7 +138,7 @@ def run_case(phase, name, sig):
     analysed = doc.get("analysed", True)
     table = stderr_has(os.path.join(d, "log.out"), "backend")
     if phase in ("start", "sampling"):
-        # Issue 27: the samples are in the file; the analysis is left to
+        # The samples are in the file; the analysis is left to
         # report and said, so the process ends once they are written.
         ok(doc["interrupted"] and got < want and not analysed and not table and
            stderr_has(os.path.join(d, "log.err"), "not analysed now (`ticklab report"),

@@ -1,4 +1,7 @@
 # TAP helpers for shell tests; source this file.
+# PY: configure's python3 (TL_PYTHON3: the first on PATH with numpy, scipy
+# and sklearn), else the first python3 on PATH; empty when there is none.
+PY=${TL_PYTHON3:-$(command -v python3 2>/dev/null)}
 tap_n=0
 tap_failed=0
 ok() { # ok STATUS DESCRIPTION
@@ -28,12 +31,10 @@ expect_status() {
 }
 # cli_test_init WHY: the start of a test of the ticklab binary. TL_TOP_SRCDIR,
 # TL_TOP_BUILDDIR and TL_BIN default to a run from the build directory, PY
-# is python3 (without it the test is skipped, saying WHY) and $tmp is a
-# scratch directory removed on exit.
+# must be a python3 (without one the test is skipped, saying WHY) and $tmp
+# is a scratch directory removed on exit.
 cli_test_init() {
 	: "${TL_TOP_SRCDIR:=.}" "${TL_TOP_BUILDDIR:=.}" "${TL_BIN:=./ticklab}"
-	# configure's python3 (TL_PYTHON3), else the one on PATH
-	PY=${TL_PYTHON3:-$(command -v python3)}
 	[ -n "$PY" ] && [ -x "$PY" ] || skip_all "$1"
 	tmp=$(mktemp -d) || exit 1
 	trap 'rm -rf "$tmp"' EXIT

@@ -1,5 +1,5 @@
 #!/bin/sh
-# `ticklab run --baseline FILE` (issue 12): compares every cell with the
+# `ticklab run --baseline FILE`: compares every cell with the
 # same cell of a saved run, as `ticklab compare FILE NEW` would (same rows),
 # puts the verdict under the table, in the cell's JSON and the Markdown,
 # and exits as compare: 0 same, 1 different; a bad or unrelated baseline is

@@ -257,7 +257,7 @@ static double on_lattice(gsl_rng *rng, double x, double q)
 	return q * floor(x / q + gsl_rng_uniform(rng));
 }
 
-/* Issue 21 item 2 as a distribution: a true shift of 2 ns on a 10 ns clock
+/* A lattice clock's shift as a distribution: 2 ns on a 10 ns clock
  * with sd 5 noise, 2000 a side, 100 seeds. Hodges-Lehmann sits on the
  * lattice (0 or +-10, interval a point); the difference of means, which the
  * rule picks here (ties everywhere), covers 2 ns in about 95 % of seeds

@@ -1,5 +1,5 @@
 #!/bin/sh
-# `ticklab compare` (issue 12): a run against itself is "same" with p = 1,
+# `ticklab compare`: a run against itself is "same" with p = 1,
 # a copy with a known offset added to every sample is "different" with the
 # offset inside the interval, and bad input exits 2 saying what is accepted.
 . "${TL_TOP_SRCDIR:-.}/tests/tap.sh"

@@ -1,6 +1,6 @@
-/* The compare engine (io/run_compare.c: filter_cost, Hodges-Lehmann,
- * bootstrap, verdict) end to end on sim runs with known shifts, over 100
- * seeds each (issue 12): two independent sim streams of one model, the
+/* The compare engine (io/run_compare.c: filter_cost, the shift and its
+ * interval, verdict) end to end on sim runs with known shifts, over 100
+ * seeds each: two independent sim streams of one model, the
  * second with ns_per_add raised so add:K moves by a known number of ns.
  *
  * sigma is sim's sd (2 ns; its clock step, 0.05 ns, adds 0.005 % to the
@@ -16,9 +16,9 @@
  * (Hodges-Lehmann's variance is pi/3 that of a mean difference on normal
  * data, a median's pi/2 that of a mean). On this 0.05 ns clock ties are
  * common at n = 200, so the engine reads the shift as a difference of
- * means less the baselines' means (issue 21), whose SE is smaller: the
+ * means less the baselines' means (the rule for ties), whose SE is smaller: the
  * rates below are then lower bounds, still asserted as they were. The rate asserted at >= 95 % is for
- * 4 SE. The issue's 4 sigma/sqrt(n) is 1.75 SE here (~40 % expected at
+ * 4 SE. The naive 4 sigma/sqrt(n) is 1.75 SE here (~40 % expected at
  * alpha 0.05: it ignores both the factor 2 of two samples and the two
  * subtracted medians); its rate is printed, with a bound that only says the
  * shift is seen at all (>= 20 %). */
@@ -83,7 +83,8 @@ static void rate(double shift, double band_pct, int s, struct rates *r)
 	tl_run_free(&b);
 }
 
-/* Issue 21: shifts in fixed notation, zero as 0, never "-0.00". */
+/* Shifts in fixed notation, zero as 0, never "-0.00" (a sign on nothing
+ * reads as a shift). */
 static void test_shift_text(void)
 {
 	static const struct {

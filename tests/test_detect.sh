@@ -1,5 +1,5 @@
 #!/bin/sh
-# `ticklab detect` (issue 12): on sim with a known noise the smallest D
+# `ticklab detect`: on sim with a known noise the smallest D
 # detected sits where a two-sample test of m = n/2 samples a side starts to
 # see a shift: Mann-Whitney's power is 1/2 at a shift of about
 # z(0.975) sigma sqrt(2/m) sqrt(pi/3) (its efficiency 3/pi on normal data),
@@ -51,5 +51,7 @@ expect_status 2 "detect -n 1" "$TL_BIN" detect --backend sim -n 1
 expect_status 2 "detect --alpha 2" "$TL_BIN" detect --backend sim --alpha 2
 expect_status 2 "detect with an unknown backend" "$TL_BIN" detect --backend nope
 expect_status 2 "detect --flush 3 bananas" "$TL_BIN" detect --backend sim --flush bananas
+expect_status 2 "detect --max-d 257: past the D the jitter kernel delivers whole" "$TL_BIN" detect --backend sim --max-d 257
+expect_status 2 "detect --max-d 0" "$TL_BIN" detect --backend sim --max-d 0
 
 done_testing

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Strings from files, escaped for where they go (issue 36 item 3): host
+# Strings from files, escaped for where they go: host
 # models holding HTML, a '|', a newline and a leading '=' through fleet
 # --markdown and --csv, and file names with Markdown's special characters
 # through compare --markdown. Checked by the formats' own rules: every

@@ -1,13 +1,12 @@
 #!/bin/sh
-# Issue 25 item 4: one reader per file kind, the same refusals in every
+# One reader per file kind, the same refusals in every
 # face. A run, a search and a fingerprint with a duplicate key are each
 # refused by report, plot and the TUI's replay (in tmux, a real terminal)
 # in the same words; the kind of an intact file is told in one place
 # (io/file_kind.c): report and plot read a run and a search, the TUI
 # replays both, and refuses a fingerprint naming what it is.
 . "${TL_TOP_SRCDIR:-.}/tests/tui_harness.sh"
-PY=python3
-command -v "$PY" >/dev/null 2>&1 || skip_all "python3 is needed to write the files"
+[ -n "$PY" ] || skip_all "python3 is needed to write the files"
 ABS=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 
 "$ABS" run -q -b sim -k add:10 -n 200 --seed 3 --json "$W/run.json" &&

@@ -43,7 +43,7 @@ def node(name, median, drift, n, rng):
     d["drift"]["rel_sd"] = drift
     json.dump(d, open("%s/%s.json" % (out, name), "w"))
 rng = random.Random(37)
-if case == "slurm":  # the run: n1 3.5 % slower, drifts 4.90, 4.18, 5.18 %
+if case == "slurm":  # a real Slurm fleet's run: n1 3.5 % slower, drifts 4.90, 4.18, 5.18 %
     for name, m, dr in (("n1", 551 * 1.035, 0.049), ("n2", 551, 0.0418), ("n3", 551, 0.0518)):
         node(name, m, dr, 2000, rng)
     print("-")

@@ -1,6 +1,6 @@
 #!/bin/sh
 # The noise a fingerprint records and how a fleet names a noisy node by
-# its cause (issue 23 item 4). A real fingerprint (--budget 1) on this
+# its cause. A real fingerprint (--budget 1) on this
 # node: its noise block is the probe's counts over its seconds, and
 # `report` prints each rate as count / seconds. Then the fixture fleet
 # tests/fixtures/fleet-noise (five quiet twins and n7, all n1's measured

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "bench/flush.h"
+#include "bench/size.h"
 #include "tests/tap.h"
 
 /* Every 64-byte line's first byte holds the pass's value; nothing else moved. */

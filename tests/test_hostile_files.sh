@@ -1,5 +1,5 @@
 #!/bin/sh
-# Hostile saved files and parameters (issue 11 items 5 and 8): values no
+# Hostile saved files and parameters: values no
 # timer reads are refused at read time naming the cell and key (report, and
 # tui --replay, exit 2), a directory given as a file says so, sim refuses
 # values a file could not hold and unknown keys, add:0 shows no CV, and
@@ -70,7 +70,7 @@ cv() { awk -v k="$1" '/ CV / { for (i = 1; i <= NF; i++) if ($i == "CV") c = NF 
 [ "$(cv add:0)" = "-" ]; ok $? "add:0 shows no CV ($(cv add:0))"
 cv add:100 | grep -q "%"; ok $? "add:100 still shows one ($(cv add:100))"
 
-# Issue 27: every reader over every hostile case, each under a timeout: a
+# Every reader over every hostile case, each under a timeout: a
 # refusal must be status 2 naming the file; anything else must be a correct
 # result (status 0, no escape byte on the terminal). A table of reader x
 # case says what each did.
@@ -222,7 +222,7 @@ for c in $CASES; do
 		elif [ $st -eq 0 ] && [ "$c" = run_escmodel ] && ! grep -q "$(printf '\033')" "$H/out" "$H/err"; then
 			verdict="0 ok"
 		elif [ $st -le 1 ] && [ "$r" = fleet ] && grep -q "skipped .*$c.json: node [0-9]*: summary" "$H/err"; then
-			# a partial's bad node is skipped and named (issue 24); --strict refuses it
+			# a partial's bad node is skipped and named; --strict refuses it
 			verdict="$st skip"
 		else
 			verdict="$st BAD"; bad=$((bad + 1))
@@ -274,8 +274,8 @@ timeout 20 "$TL_BIN" fleet -q "$H/fleet" >"$H/out" 2>"$H/err"; st=$?
 [ $st -ne 124 ] && grep -q "skipped .*zz.json: is a FIFO (named pipe), not a regular file" "$H/err"
 ok $? "fleet DIR with a FIFO: skipped and named (status $st)"
 cp "$H/fp_escname.json" "$H/fleet/n9.json"
-# By default a bad file is skipped and named (issue 24: a health check must
-# not go blind); --strict makes it status 2. Either way the name is escaped.
+# By default a bad file is skipped and named (a health check must not go
+# blind for one file); --strict makes it status 2. Either way the name is escaped.
 timeout 20 "$TL_BIN" fleet -q "$H/fleet" >"$H/out" 2>"$H/err"; st=$?
 [ $st -ne 2 ] && [ $st -ne 124 ] && grep -q 'skipped .*n9.json: node.name .evil\\x1B' "$H/err" &&
 	! grep -q "$(printf '\033')" "$H/out" "$H/err" && ! grep -q "all fine" "$H/out"
@@ -350,7 +350,7 @@ TICKLAB_READ_LIMIT=1K timeout 20 "$TL_BIN" report "$tmp/ok.json" >/dev/null 2>"$
 [ $st -eq 2 ] && grep -q "over the read limit of 1024 bytes" "$H/err"
 ok $? "TICKLAB_READ_LIMIT=1K refuses a larger file (status $st: $(head -n 1 "$H/err"))"
 
-# Outputs (issue 27 item 5): two options naming one file are refused before
+# Outputs: two options naming one file are refused before
 # anything is measured; a file size limit is said, not a silent SIGXFSZ.
 for cmd in "run -b sim -k empty -n 10 -q --json $H/o --csv $H/o --markdown $H/o" \
 	"run -b sim -k empty -n 10 -q --json $H/o --csv $H/./o" \
@@ -417,7 +417,7 @@ if command -v tmux >/dev/null 2>&1; then
 	pane_has "TL_EXIT=" 10
 	grep -q "TL_EXIT=2" "$tmp/pane" && grep -q "value 0 is 1e+308" "$tmp/tui.err"
 	ok $? "tui --replay on a terminal: +-1e308 exits 2 naming the value ($(grep TL_EXIT "$tmp/pane"))"
-	# Issue 11 item 6: a theme that is /dev/zero spun the loader forever.
+	# A theme that is /dev/zero once spun the loader forever.
 	# It is an option, so it is checked before the terminal is looked at:
 	# status 2 and the same words with a terminal and without one.
 	mkdir "$tmp/t" && ln -s /dev/zero "$tmp/t/z.theme"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The injected variation measured (issue 12): `ticklab run` on the sim
+# The injected variation measured: `ticklab run` on the sim
 # backend reports, per jitter cell, the shift of the injected samples with
 # its interval beside the true D x ns per ADD, and says detected for a
 # large D and not detected for D = 0 (a rate over seeds: at alpha = 0.05

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The injected variation on a real timer (issue 21): on the node the test
+# The injected variation on a real timer: on the node the test
 # runs on, the barrier timer reads D = 128 injected ADDs as D x the ns per
 # ADD this node measures (the cell's own chain, else its calibration), at
 # P = 0.1 and P = 0.9 alike

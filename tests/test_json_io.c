@@ -199,7 +199,8 @@ static void test_reader_rejects(void)
 		tl_run_unload(&run, &meta);
 		json_decref(doc);
 	}
-	/* issue 27: the marker, a newer version, a cell twice, negative times */
+	/* what no file ticklab wrote holds: no marker, a newer version, a cell
+	 * twice, negative times */
 	snprintf(buf, sizeof buf, "{\"seed\": 1, \"cells\": [%s]}", cell);
 	expect_reject(buf, "ticklab: missing: not a file ticklab wrote", "no ticklab marker");
 	snprintf(buf, sizeof buf,

@@ -367,6 +367,52 @@ static size_t same_links(void *a, void *b, size_t lines)
 	return same;
 }
 
+/* AnonHugePages of this process in KiB, -1 where the kernel does not say. */
+static long huge_kib(void)
+{
+	FILE *f = fopen("/proc/self/smaps_rollup", "r");
+	char line[256];
+	long kib = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof line, f))
+		if (strncmp(line, "AnonHugePages:", 14) == 0)
+			kib = strtol(line + 14, NULL, 10);
+	fclose(f);
+	return kib;
+}
+
+static long huge_kib_of_layout(uint64_t bytes)
+{
+	long before = huge_kib();
+	void *p = tl_kernel_chase_layout(bytes, 3);
+	long after = huge_kib();
+
+	tl_kernel_chase_free(p, bytes);
+	return before < 0 || after < 0 ? -1 : after - before;
+}
+
+/* A chase laid out after a larger one was freed gets the huge pages a
+ * fresh one gets: malloc would hand back heap pages faulted at 4 KiB. The
+ * expectation is this node's own first layout, whatever its THP mode. */
+static void test_chase_huge_pages_hold(void)
+{
+	long first = huge_kib_of_layout(4u << 20);
+
+	(void)huge_kib_of_layout(32u << 20);
+	long again = huge_kib_of_layout(4u << 20);
+
+	if (first <= 0) {
+		tap_diag("this node gave a fresh 4 MiB chase no huge pages (%ld KiB): nothing to "
+			 "hold",
+			 first);
+		return;
+	}
+	ok(again >= first, "4 MiB chase after a 32 MiB one: %ld KiB huge, as the first (%ld KiB)",
+	   again, first);
+}
+
 static void test_chase_layout(void)
 {
 	static const size_t sizes[] = { 64, 128, 4096, 48 * 1024, 3u << 20 };
@@ -382,14 +428,14 @@ static void test_chase_layout(void)
 		   sizes[i]);
 		ok(a && b && same_links(a, b, lines) == lines, "%zu bytes: same seed, same cycle",
 		   sizes[i]);
-		free(a);
-		free(b);
+		tl_kernel_chase_free(a, sizes[i]);
+		tl_kernel_chase_free(b, sizes[i]);
 	}
 	void *a = tl_kernel_chase_layout(1 << 20, 1), *b = tl_kernel_chase_layout(1 << 20, 2);
 	size_t same = a && b ? same_links(a, b, (1 << 20) / 64) : 0;
 	ok(a && b && same < 100, "another seed, another cycle (%zu of 16384 links alike)", same);
-	free(a);
-	free(b);
+	tl_kernel_chase_free(a, 1 << 20);
+	tl_kernel_chase_free(b, 1 << 20);
 	ok(tl_kernel_chase_layout(63, 1) == NULL, "less than a line: no buffer");
 }
 
@@ -417,6 +463,7 @@ static void test_unsized_detection(void)
 int main(void)
 {
 	test_chase_layout();
+	test_chase_huge_pages_hold();
 	test_load_ranges();
 	test_chains_and_loads();
 	test_single();

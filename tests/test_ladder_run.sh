@@ -1,5 +1,5 @@
 #!/bin/sh
-# The chains and the memory ladder under `ticklab run`'s table (issue 14),
+# The chains and the memory ladder under `ticklab run`'s table,
 # end to end on sim, whose costs are exact: MUL 0.9 and FMA 1.2 ns against
 # 0.3 ns per ADD are 3 and 4 cycles on perfect lines; every load costs
 # 1.2 ns whatever the size, so the ladder must say there is no step. Real

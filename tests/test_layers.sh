@@ -1,6 +1,6 @@
 #!/bin/sh
 # The layers' one-way dependencies, kept true by grepping the includes:
-# cli/tui -> io -> bench -> stats/backends -> base. A file may include its own
+# cli/tui -> io -> judge -> bench -> stats/backends -> base. A file may include its own
 # folder and the folders below it; tui/ is reached from cli/ only through
 # cli/cmd_tui.c and cli/main.c, and nothing below cli/ includes cli/.
 . "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
@@ -27,9 +27,22 @@ layer base ""
 layer backends "base"
 layer stats "base"
 layer bench "backends stats base"
-layer io "bench backends stats base"
-layer tui "io bench backends stats base"
-layer cli "tui io bench backends stats base"
+layer judge "bench backends stats base"
+layer io "judge bench backends stats base"
+layer tui "io judge bench backends stats base"
+layer cli "tui io judge bench backends stats base"
+
+# Every folder of sources is one of the floors above: a new one would be
+# checked by nothing.
+layers=" base backends stats bench judge io tui cli "
+bad=""
+for d in "$SRC"/*/; do
+	d=${d%/}; d=${d##*/}
+	case $d in tests | contrib | themes | docs | m4 | build-aux | autom4te.cache) continue ;; esac
+	ls "$SRC/$d"/*.c >/dev/null 2>&1 || continue
+	case $layers in *" $d "*) ;; *) bad="$bad $d/" ;; esac
+done
+[ -z "$bad" ]; ok $? "every folder of sources is a checked floor${bad:+ (not: $bad)}"
 
 # cli/ reaches tui/ only where the TUI is started.
 bad=$(grep -l '^[[:space:]]*#[[:space:]]*include[[:space:]]*"tui/' "$SRC"/cli/*.c "$SRC"/cli/*.h 2>/dev/null |
@@ -39,4 +52,6 @@ bad=$(grep -l '^[[:space:]]*#[[:space:]]*include[[:space:]]*"tui/' "$SRC"/cli/*.
 # The check itself sees includes: a folder with none would pass vacuously.
 n=$(grep -c '#include "stats/' "$SRC"/bench/*.c | awk -F: '{ s += $2 } END { print s }')
 [ "$n" -gt 0 ]; ok $? "the grep finds bench/'s includes of stats/ ($n)"
+n=$(grep -c '#include "bench/' "$SRC"/judge/*.c "$SRC"/judge/*.h | awk -F: '{ s += $2 } END { print s }')
+[ "$n" -gt 0 ]; ok $? "the grep finds judge/'s includes of bench/ ($n)"
 done_testing

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Summaries people paste (issue 12 item 4): --markdown for run, report,
+# Summaries people paste: --markdown for run, report,
 # compare and search is a well-formed Markdown table carrying the numbers
 # the text table prints; --csv FILE gets a per-cell summary CSV beside the
 # raw samples whose numbers are the JSON summary's; bad paths exit 2.

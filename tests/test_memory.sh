@@ -1,5 +1,5 @@
 #!/bin/sh
-# Memory (issue 11 item 4): run --json and report hold at most 40 B per
+# Memory: run --json and report hold at most 40 B per
 # sample per cell at their peak (peak RSS of a large run less that of a
 # tiny one: a memory bound, not a speed one), a run that cannot fit in
 # MemAvailable is refused before sampling (status 2, naming -n and the

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 23: every long sample says what interrupted it. Causes are injected
+# Every long sample says what interrupted it. Causes are injected
 # for real (a busy loop on the sampling CPU, faults inside timed loads, a
 # forced migration) and must come back named, as root and as an
 # unprivileged user; the file carries them and report re-derives the rest.

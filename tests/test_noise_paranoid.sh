@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 23 item 5: at perf_event_paranoid 3 an unprivileged run and `info`
+# At perf_event_paranoid 3 an unprivileged run and `info`
 # still work, and the noise sources say which mechanisms were refused and
 # why; root keeps the records. Where the kernel accepts 3 without enforcing
 # it (upstream kernels; Debian's enforce it), the refusal is made real with
@@ -28,7 +28,7 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 chmod 777 "$tmp"
 
-run() { # run OUT [wrapper...]: the issue's run, its JSON in OUT
+run() { # run OUT [wrapper...]: a clock run with causes to find, its JSON in OUT
 	out=$1; shift
 	waited "$@" "$TL_BIN" run -b "$backend" -k add:2000 -n 5000 --json "$out" >/dev/null 2>"$out.err"
 }

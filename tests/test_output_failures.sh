@@ -1,5 +1,5 @@
 #!/bin/sh
-# Output failures are found, and found early (issue 11 item 3): a full
+# Output failures are found, and found early: a full
 # stdout makes run, report and info exit 1 with a message; an unwritable
 # --json path is refused before sampling starts; a kill -9 during sampling
 # leaves no temporary file (O_TMPFILE) where the file system has it.

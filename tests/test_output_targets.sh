@@ -1,5 +1,5 @@
 #!/bin/sh
-# What an output may be (issue 11 item 2, issue 36): a FIFO or a device is
+# What an output may be: a FIFO or a device is
 # refused before measuring by every writer, never replaced and never
 # opened; a symlink's target gets the file, and a link to another output is
 # that output; an existing file keeps its mode; no .NAME.XXXXXX temporary

@@ -2,8 +2,8 @@
 # Cross-checks `ticklab run --json` against an independent numpy/scikit-learn
 # re-analysis (tests/reference/check_run.py) on the sim backend and barrier-tsc.
 . "$TL_TOP_SRCDIR/tests/tap.sh"
-py=/usr/bin/python3
-$py -c 'import numpy, sklearn' 2>/dev/null || skip_all "needs /usr/bin/python3 with numpy and scikit-learn (python3-sklearn)"
+py=$PY
+[ -n "$py" ] && $py -c 'import numpy, sklearn' 2>/dev/null || skip_all "needs a python3 with numpy and scikit-learn (python3-sklearn)"
 out=$(mktemp -d) || exit 1
 trap 'rm -rf "$out"' EXIT
 "$TL_BIN" run --backend sim,barrier-tsc --flush 0 --kernel empty,add:500,add:3000 -n 2000 \

@@ -24,7 +24,7 @@ else
 	HAVE_TMUX=
 fi
 : "${TL_TOP_BUILDDIR:=.}" "${TL_BIN:=./ticklab}"
-command -v python3 >/dev/null 2>&1 || skip_all "python3 is needed to compare the numbers"
+[ -n "$PY" ] || skip_all "python3 is needed to compare the numbers"
 if [ -z "$HAVE_TMUX" ]; then
 	D=$(mktemp -d) || exit 1
 	trap 'rm -rf "$D"' EXIT
@@ -74,7 +74,7 @@ write fp-small "$T" fingerprint --quick -q --json "$D/fp-small.json"
 write fp-raw "$T" fingerprint --quick --raw -q --json "$D/fp-raw.json"
 write fp-compact "$T" fingerprint --compact "$D/fp-raw.json" --json "$D/fp-compact.json"
 mkdir "$D/fleet"
-python3 - "$SRC/tests/fixtures/fleet" "$D/fleet" <<'PY'
+"$PY" - "$SRC/tests/fixtures/fleet" "$D/fleet" <<'PY'
 import glob, lzma, os, sys
 for f in sorted(glob.glob(os.path.join(sys.argv[1], "*.json.xz")))[:3]:
     open(os.path.join(sys.argv[2], os.path.basename(f)[:-3]), "wb").write(lzma.open(f).read())
@@ -126,7 +126,7 @@ grep -q "without cairo" "$D/probe" && { CAIRO=no; diag "built without cairo: no 
 # READBACK is equal (to 1e-12 relative: JSON reals are printed exactly);
 # prints "N numbers, M differ" and the first few that do.
 same() {
-	python3 - "$1" "$2" <<'PY'
+	"$PY" - "$1" "$2" <<'PY'
 import json, math, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 n, bad = 0, []
@@ -211,7 +211,7 @@ run_readers() { # run_readers WRITER FILE SELECTION...: every reader of a run
 	numbers "$w" report-json "$f" "$D/back.json"
 	read_st "$w" compare-self 0 "$T" compare "$f" "$f" --json "$D/cmp.json"
 	if [ "$st" -eq 0 ]; then
-		python3 - "$D/cmp.json" >"$D/same" <<'PY'
+		"$PY" - "$D/cmp.json" >"$D/same" <<'PY'
 import json, sys
 # the same samples on both sides: no shift, an interval about 0, and never
 # "different" ("unknown" is right where n is too small to say "same")
@@ -230,7 +230,7 @@ PY
 	read_st "$w" run-baseline "0|1" "$T" run "$@" -n 400 --seed 3 -q --baseline "$f" \
 		--json "$D/bl.json"
 	if [ "$st" -le 1 ]; then
-		python3 - "$f" "$D/bl.json" >"$D/same" <<'PY'
+		"$PY" - "$f" "$D/bl.json" >"$D/same" <<'PY'
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 got = b["baseline"]["cells_compared"]
@@ -243,9 +243,9 @@ PY
 		plain "$w" run-baseline
 	fi
 	plots "$w" "$f" hist cdf
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if any(c["kernel"].startswith("load:") for c in d["cells"]) else 1)' "$f" &&
+	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if any(c["kernel"].startswith("load:") for c in d["cells"]) else 1)' "$f" &&
 		plots "$w" "$f" ladder
-	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if any("noise" in c for c in d["cells"]) else 1)' "$f" &&
+	"$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if any("noise" in c for c in d["cells"]) else 1)' "$f" &&
 		plots "$w" "$f" noise
 	read_st "$w" tui-replay-notty 0 "$T" tui --replay "$f"; plain "$w" tui-replay-notty
 	replay_tty "$w" "$f"
@@ -269,7 +269,7 @@ fp_readers() { # fp_readers WRITER FILE [SUMMARY]: SUMMARY, the file whose
 	read_st "$w" fleet "0|1" "$T" fleet "$f" --json "$D/back.json"
 	if [ "$st" -le 1 ]; then
 		# the node's figures and intervals in fleet's answer are the file's
-		python3 - "$sf" "$D/back.json" "$D/fig-w.json" "$D/fig-r.json" <<'PY'
+		"$PY" - "$sf" "$D/back.json" "$D/fig-w.json" "$D/fig-r.json" <<'PY'
 import json, sys
 fp, fl = (json.load(open(p)) for p in sys.argv[1:3])
 s = fp.get("summary", {})
@@ -288,7 +288,7 @@ PY
 # csv_same WRITER JSON CSV: no ticklab reader takes a CSV, but its samples
 # are the JSON's, value for value (raw and ns), cell by cell
 csv_same() {
-	python3 - "$2" "$3" >"$D/same" <<'PY'
+	"$PY" - "$2" "$3" >"$D/same" <<'PY'
 import csv, json, sys
 d = json.load(open(sys.argv[1]))
 rows = list(csv.DictReader(open(sys.argv[2])))
@@ -312,7 +312,7 @@ csv_same run-real "$D/run-real.json" "$D/run-real.csv"
 run_readers run-real "$D/run-real.json" -b "$ALL" -f 0 -k "$KERN"
 run_readers run-sim "$D/run-sim.json" -b sim -f 0,4KiB -k "$KERN"
 if [ -n "$REAL" ]; then
-	python3 - "$D/search-real.json" >"$D/relaxed" <<'PY'
+	"$PY" - "$D/search-real.json" >"$D/relaxed" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))["results"]
 print("%d of %d cells hold t_min at a relaxed eps" %

@@ -410,8 +410,8 @@ static void test_drift_note(void)
 }
 
 /* Measurement counts, not time: at q 20 Algorithm 2 needs few pairs per
- * step, so fast's t_diff must cost little to stay >= 50x cheaper (issue 21;
- * it cost a flat 4500 measurements and was 16-25x cheaper there). Over
+ * step, so fast's t_diff must cost little to stay >= 50x cheaper (it once
+ * cost a flat 4500 measurements and was only 16-25x cheaper there). Over
  * COST_SEEDS seeds of the two continuous-noise cases, per seed fast agrees
  * with paper (check_agreement), and the median ratios of t_diff's counts
  * and of t_min + t_diff's (fast's model reads t_min's sets, counted in

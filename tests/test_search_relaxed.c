@@ -1,4 +1,4 @@
-/* t_min at a relaxed eps (issue 21 item 4): where one side of a ratio
+/* t_min at a relaxed eps: where one side of a ratio
  * finds no t_min at eps, the comparison reads t_min at the smallest eps
  * both CV floors reach off each repeat's CV curve.
  *

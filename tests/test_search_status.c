@@ -1,4 +1,4 @@
-/* What a search's answer may claim (issue 21 item 4), from repeats written
+/* What a search's answer may claim, from repeats written
  * by hand so every case is known: tl_search_stat_status decides, and the
  * texts every face prints follow it. A 95 % interval only when every
  * planned repeat found the answer and they agree; "found in k of n", a

@@ -1,6 +1,6 @@
 #!/bin/sh
 # INT, TERM and HUP at every phase of run and search keep what was measured
-# and exit 128 + the signal (issue 11 item 1); the matrix is tests/signals.py.
+# and exit 128 + the signal; the matrix is tests/signals.py.
 . "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
 cli_test_init "python3 is needed to drive the signals"
 [ -r /proc/self/status ] || skip_all "no /proc: the phases cannot be observed"

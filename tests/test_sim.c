@@ -129,7 +129,7 @@ static void test_bad_params(void)
 	bad("sim:foo=1", "accepted keys are sd, quantum");
 	bad("sim:sd=-1", "sd");
 	bad("sim:sd=abc", "want a number in [0, 1e+12]");
-	/* Issue 11 item 5: values no saved file may hold (|ns| <= 1e15). */
+	/* Values no saved file may hold (|ns| <= 1e15), refused at the id. */
 	bad("sim:overhead=1e308", "bad value '1e308' for overhead: want a number in [0, 1e+12]");
 	bad("sim:ns_per_add=1e308", "for ns_per_add: want a number in [0, 100000]");
 	bad("sim:ns_per_load=1e6", "ns_per_load");

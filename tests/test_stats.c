@@ -94,7 +94,7 @@ static int interior_empty(const struct tl_histogram *h)
 	return (int)empty;
 }
 
-/* Issue 11 item 5: values a hostile file could hold. Before, +-1e308 made a
+/* Values a hostile file could hold. Once, +-1e308 made a
  * NaN bin count (UBSan: "-nan is outside the range of 'unsigned long'") and
  * 1e17 with a 10 ns step made GSL abort ("xmin must be less than xmax");
  * both are refused now, and nothing aborts (GSL's handler is off). */

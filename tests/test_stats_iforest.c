@@ -440,7 +440,7 @@ static size_t count_at(const double *x, size_t n, double v, const unsigned char 
 	return c;
 }
 
-/* Issue 21: whatever the forest's seed, a level that 3-40 % of the samples
+/* Whatever the forest's seed, a level that 3-40 % of the samples
  * hold stays and a lone spike 250x the median goes, and the table's CV is
  * the levels' own (computed here by hand from the shares). */
 static void test_lattice_levels(void)

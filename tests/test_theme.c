@@ -160,7 +160,7 @@ static void test_colours(void)
 	is_int(tui_colour_8(TUI_RGB_DEFAULT), -1, "default stays default (8)");
 }
 
-/* Issue 11 item 6: a symlink to /dev/zero made the loader spin forever
+/* A symlink to /dev/zero once made the loader spin forever
  * (every 1023-byte read of NULs looked blank), a FIFO blocked its open,
  * and a line over 1023 bytes was split, so the error named the wrong
  * line. Now: non-regular files and big ones are refused, long lines and

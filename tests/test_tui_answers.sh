@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 25 item 3: the lab answers during a run whose flush makes each sample
+# The lab answers during a run whose flush makes each sample
 # long. With a 256 MiB flush before every sample a chunk of 100 samples took
 # seconds (minutes for larger flushes), and the runner held the timed-window
 # flag for the whole chunk: the Live screen stayed at "0% 0/N ETA 0s" and no

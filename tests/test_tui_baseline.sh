@@ -1,17 +1,18 @@
 #!/bin/sh
-# Issue 12 item 3 in tmux: ticklab tui --baseline FILE draws the baseline's
+# In tmux: ticklab tui --baseline FILE draws the baseline's
 # CDF dashed beside each live series and says each cell's verdict against it,
 # from the machinery of ticklab compare. Two sim timers replayed against a
 # baseline of the same run; the second's samples are shifted by +20 ns in the
 # new file (analytic answer: no shift, and different by 20 ns). The first
 # timer reads a ~10 ns level on a 10 ns clock (sd 2, 500 samples): its
 # interval covers 0 but is far wider than the 1 % band (0.1 ns), so it is
-# "unknown, need ~N more samples" (issue 21: Hodges-Lehmann's point interval
+# "unknown, need ~N more samples" (Hodges-Lehmann's point interval
 # [0, 0] on the lattice said "same" with a confidence the data lack); it
 # may say "same" but never "different". Golden screens at
 # 80x24 and 200x50 (CPU masked); a bad baseline is bad input (status 2).
 # GENERATE=1 rewrites tests/golden/baseline-*.txt and docs/screens/baseline-*.txt.
 . "${TL_TOP_SRCDIR:-.}/tests/tui_harness.sh"
+[ -n "$PY" ] || skip_all "python3 is needed to read the JSON"
 
 view() { sed -E 's/CPU [0-9]+/CPU N/' "$W/screen"; }
 GOLDEN_DOCS=1
@@ -20,7 +21,7 @@ BK='sim:sd=2,seed=1,sim:sd=5,quantum=1,seed=2'
 "$BIN" run --backend "$BK" --kernel add:100 -n 500 --seed 1 --json "$W/base.json" -q &&
 	"$BIN" run --backend "$BK" --kernel add:100 -n 500 --seed 2 --json "$W/new0.json" -q
 ok $? "two sim runs"
-/usr/bin/python3 - "$W/new0.json" "$W/new.json" <<'PY'
+"$PY" - "$W/new0.json" "$W/new.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 for c in d["cells"]:
@@ -33,7 +34,7 @@ ok $? "the second timer's samples shifted by +20 ns"
 # The TUI seeds its comparison with the replayed run's seed (2), as run
 # --baseline does: the same rows as ticklab compare --seed 2.
 "$BIN" compare --seed 2 "$W/base.json" "$W/new.json" --json "$W/compare.json" >"$W/compare.txt"
-want=$(/usr/bin/python3 - "$W/compare.txt" <<'PY'
+want=$("$PY" - "$W/compare.txt" <<'PY'
 import re, sys
 for line in open(sys.argv[1]):
     m = re.match(r"sim:sd=5,quantum=1,seed=2 .* add:100 +(\S+) ns \[(\S+), (\S+)\] ns +(\S+) .* different$", line)
@@ -45,7 +46,7 @@ for line in open(sys.argv[1]):
             print(re.sub(r"([][+.])", r"\\\1", text))  # as an ERE
 PY
 )
-/usr/bin/python3 - "$W/compare.json" <<'PY' && [ -n "$want" ]
+"$PY" - "$W/compare.json" <<'PY' && [ -n "$want" ]
 import json, sys
 r = [c for c in json.load(open(sys.argv[1]))["cells"] if c["backend"] == "sim:sd=2,seed=1"][0]
 sys.exit(not (r["verdict"] != "different" and r["ci_lo_ns"] <= 0 <= r["ci_hi_ns"]))
@@ -71,7 +72,7 @@ for bad in "$W/missing.json" "$W" "$W/compare.txt"; do
 	ok $? "a bad baseline ($(basename "$bad")) is refused with status 2 (got $st), naming it"
 done
 
-# Issue 25 item 4: one writer. The TUI's export of a replayed run with its
+# One writer. The TUI's export of a replayed run with its
 # baseline is the file `run --json --baseline` wrote, byte for byte: the
 # same streamed document, the baseline's verdicts included.
 # Both name the baseline as the pane does (cwd $W): the file records it.

@@ -1,10 +1,9 @@
 #!/bin/sh
-# Issue 13, the small things that make a demo stumble, driven in tmux: the
+# The small things that make a demo stumble, driven in tmux: the
 # ETA while paused, the / filter (incremental, matching what is shown), the
 # drift line in its column, the +N> marker and negative times explained.
 . "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
 . "${TL_TOP_SRCDIR:-.}/tests/tui_harness.sh"
-PY=$(command -v python3)
 
 # only_sim: on Setup, unselect the preselected backends (the list's first
 # rows) and select sim alone.

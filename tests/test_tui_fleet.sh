@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 15 item 2, the TUI's side, driven in tmux: `ticklab tui --fleet DIR`
+# The fleet, the TUI's side, driven in tmux: `ticklab tui --fleet DIR`
 # (and plain `ticklab --fleet`) opens the Fleet screen on four real
 # `ticklab fingerprint --quick` files (tests/fixtures/fleet/, n3 taken beside
 # a busy loop on its sampling CPU): a row per node whose figures are those of
@@ -10,8 +10,7 @@
 # GENERATE=1 rewrites tests/golden/fleet-*.txt.
 . "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
 . "${TL_TOP_SRCDIR:-.}/tests/tui_harness.sh"
-PY=${PYTHON:-/usr/bin/python3}
-[ -x "$PY" ] || skip_all "python3 is needed to unpack the fixtures (lzma) and read the JSON"
+[ -n "$PY" ] || skip_all "python3 is needed to unpack the fixtures (lzma) and read the JSON"
 
 mkdir "$W/fleet"
 "$PY" - "$SRC/tests/fixtures/fleet" "$W/fleet" <<'PY' || { ok 1 "fixtures unpacked"; done_testing; exit 1; }
@@ -122,7 +121,7 @@ echo '{"ticklab": {"version": "0", "command": "run"}}' >"$W/fleet/zz.json"
 "$BIN" fleet --strict "$W/fleet" 2>"$W/fleet.err" >/dev/null
 start 80 24 "LANG=$UTF8 TERM=xterm-256color" tui --fleet "$W/fleet"
 wait_for 'TL_EXIT=' 20
-shows 'TL_EXIT=2' && lacks 'Fleet of'; ok $? "a file that is not a fingerprint: status 2, no screen"
+shows 'TL_EXIT=2' && gone_without 'Fleet of'; ok $? "a file that is not a fingerprint: status 2, no screen"
 sed 's/^ticklab fleet: //' "$W/fleet.err" >"$W/want"
 sed -n 's/^ticklab tui: //p' "$W/stderr" >"$W/got"
 [ -s "$W/want" ] && cmp -s "$W/want" "$W/got"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# The TUI's jitter verdicts (issue 12 item 3), driven for real in a private
+# The TUI's jitter verdicts, driven for real in a private
 # tmux server as tests/test_tui.sh does (a copy of its few helpers, so the
 # two files can change apart): a replayed sim run with one timer that sees
 # 5 ns and one too coarse and noisy to, each saying so under its histogram,
@@ -106,8 +106,8 @@ done
 
 # A cell whose A/A arm moved (its dependent samples pushed up by 20 ns in
 # the saved file): the verdict line says unreliable here, not sees.
-command -v python3 >/dev/null 2>&1 || { done_testing; exit 0; }
-python3 - "$W/jit.json" "$W/aa.json" <<'EOF2'
+[ -n "$PY" ] || { done_testing; exit 0; }
+"$PY" - "$W/jit.json" "$W/aa.json" <<'EOF2'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 c = doc["cells"][0]

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 14 item 3, driven in tmux: m on Setup selects the memory ladder (load
+# Driven in tmux: m on Setup selects the memory ladder (load
 # sizes 4KiB..2xL3, flush 0), a ladder run opens on the ladder view (ns per
 # load against size, log axes, the cache ends marked), m switches to the
 # histograms and back, and a replay of the exported run shows the same view

@@ -1,11 +1,11 @@
 #!/bin/sh
-# Issue 13 (the lecture hall), driven in tmux: long messages wrap and the log
+# The lecture hall, driven in tmux: long messages wrap and the log
 # keeps them; built-in themes from a build tree; the "too small" screen
 # ignores keys; tui --replay of the wrong kind of file.
 . "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
 . "${TL_TOP_SRCDIR:-.}/tests/tui_harness.sh"
 
-# ---- item 2: a message longer than the line wraps; m shows the log --------
+# ---- a message longer than the line wraps; m shows the log --------
 start 80 24 "LANG=$UTF8 TERM=xterm-256color" -n 3000
 wait_for 'Flush sizes' 20; ok $? "setup screen"
 keys Tab a '12QB' Enter
@@ -26,7 +26,7 @@ wait_for 'Help: Setup' 5 && shows 'L +messages of this session'
 ok $? "help lists L for the log"
 keys x
 
-# ---- item 3: every TUI option on plain `ticklab`; built-in themes with no
+# ---- every TUI option on plain `ticklab`; built-in themes with no
 # theme file anywhere (the build tree's binary, nothing installed, empty XDG)
 start 80 24 "LANG=$UTF8 TERM=xterm-256color" --theme light --mouse -n 3000
 wait_for 'Flush sizes' 20 && wait_for 'theme light' 5
@@ -35,7 +35,7 @@ lacks 'not found'; ok $? "no 'not found' message for a built-in theme"
 keys t
 wait_for 'theme [a-z-]+ \(built in\)' 5; ok $? "t cycles through the built-in themes"
 
-# ---- item 4: numbers and F-keys switch screens; Esc from a search started
+# ---- numbers and F-keys switch screens; Esc from a search started
 # on Live returns to the live results
 start 80 24 "LANG=$UTF8 TERM=xterm-256color" -n 2000
 wait_for 'Flush sizes' 20; ok $? "setup screen (navigation)"
@@ -107,7 +107,7 @@ printf '%s' "$want" | grep -q '^caused ^$'; ok $? "the caused-samples column is 
 keys x
 wait_gone 'Help:' 5; ok $? "a key other than the page keys closes the help"
 
-# ---- item 5: the too-small screen ignores every key but quit and resize;
+# ---- the too-small screen ignores every key but quit and resize;
 # tui --replay of the wrong kind of file is bad input (2)
 start 40 12 "LANG=$UTF8 TERM=xterm-256color" -n 3000
 wait_for 'Terminal too small' 20; ok $? "40x12 shows the too-small screen"
@@ -116,7 +116,8 @@ X resize-window -t t -x 80 -y 24 >/dev/null 2>&1
 wait_for 'Flush sizes' 10; ok $? "after resizing to 80x24 the setup screen shows"
 first=$(sed -n 3p "$W/screen" | cut -c1-30)
 keys Space
-poll 5 sh -c "sed -n 3p '$W/screen' | cut -c1-30 | grep -vqF -- '$first'"
+line3_moved() { alive && sed -n 3p "$W/screen" | cut -c1-30 | grep -vqF -- "$first"; }
+poll 5 line3_moved
 ok $? "Space acts on the first backend: the Down keys at 40x12 moved nothing ($first)"
 [ $? -eq 0 ] || show
 echo '{"ticklab": {"command": "compare"}, "cells": []}' >"$W/compare.json"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 22 in the TUI, on a recorded node (the Zen 5 bhyve guest's hwloc XML
+# Measured memory levels in the TUI, on a recorded node (the Zen 5 bhyve guest's hwloc XML
 # and chase, tests/fixtures): the NxLk presets go by the L3 the chase sees
 # (4xL3 = 16MiB, not 4 x 508MiB) and Setup says so; a run whose flushes
 # make it long is said with its estimate before it starts, and starts on a

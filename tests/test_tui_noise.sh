@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 23 item 4 in tmux: the Live screen lists, under a column, the
+# In tmux: the Live screen lists, under a column, the
 # causes the noise tracker gave its samples (the commonest three, then
 # "other"), from the replayed file's own cells[].noise, and marks none for
 # a simulated timer (its samples were drawn, never interrupted). The
@@ -13,7 +13,8 @@ wait_for '^n [0-9]+ +os_rm' 20; ok $? "the replay is on the Live screen"
 sleep 1
 screen >"$W/screen"
 show
-/usr/bin/python3 - "$W/real.json" "$W/screen" <<'PY'
+alive || why_dead
+alive && "$PY" - "$W/real.json" "$W/screen" <<'PY'
 import json, re, sys
 cell = json.load(open(sys.argv[1]))["cells"][0]
 nz = cell.get("noise")
@@ -42,7 +43,7 @@ ok $? "under the column: the file's three commonest causes with their counts, th
 # the cell's t_e,std) lie past the axis's end, and nothing names it
 # otherwise. The end is read off the screen, rounded as printed: N must lie
 # between the counts past 1.01 and 0.99 times it.
-/usr/bin/python3 - "$W/real.json" "$W/screen" <<'PY'
+alive && "$PY" - "$W/real.json" "$W/screen" <<'PY'
 import json, re, sys
 cell = json.load(open(sys.argv[1]))["cells"][0]
 screen = open(sys.argv[2]).read().splitlines()

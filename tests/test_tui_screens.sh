@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 25: screens keep their own state. A search started from Live must
+# Screens keep their own state. A search started from Live must
 # not touch the run's clock: Esc from Search back to Live shows the run's
 # own "done in" time, never a negative one, and the search says its own.
 . "${TL_TOP_SRCDIR:-.}/tests/tap.sh"

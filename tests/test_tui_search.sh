@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 21 item 4, driven in tmux: a replayed search in which the reference's
+# Driven in tmux: a replayed search in which the reference's
 # t_min was found in 1 of 3 repeats (tests/fixtures/search-tmin-1of3.json:
 # the other two saw CV fall to 1.1 % and rise again). The search screen must
 # not show that one answer with a 95 % interval: it says "1 of 3 found", and
@@ -7,7 +7,7 @@
 # agreeing repeats that all found an answer get "[lo-hi]". The fixture is a
 # sim search, so the whole screen is a golden one at 80x24 and 200x50.
 #
-# Issue 25 item 5: the search screen tells the why. An 8-row sim search
+# The search screen tells the why. An 8-row sim search
 # (tests/fixtures/search-8rows.json: 4 backends x flush 0 and 64KiB, two
 # with unstable t_diff) replayed at 80x24, 120x35 and 200x50: every row can
 # be selected (the table scrolls, the position is shown), the selected row's
@@ -39,10 +39,10 @@ shows 'at least 7.67× more precise \(the reference found none below 12000 ADDs'
 ok $? "200x50: the sentence names the bound and how many repeats it rests on"
 golden search-1of3-200x50.txt
 
-# ---- issue 25 item 5: 8 rows, reasons, scrolling, glyphs, progress
+# ---- 8 rows, reasons, scrolling, glyphs, progress
 cp "$SRC/tests/fixtures/search-8rows.json" "$W/s8.json"
 # what the file holds, counted here, not by ticklab: every evaluated point
-python3 - "$W/s8.json" >"$W/npoints" <<'PYEOF' 2>/dev/null
+"$PY" - "$W/s8.json" >"$W/npoints" <<'PYEOF' 2>/dev/null
 import json, sys
 d = json.load(open(sys.argv[1]))
 print(sum(len(rep.get("points", [])) for r in d["results"] for k in ("tmin", "tdiff")
@@ -97,7 +97,7 @@ start 120 35 "LANG=$UTF8 TERM=xterm-256color" tui --replay s8.json
 wait_for 'replay: s8.json' 20
 wait_for 'row 1/8  ' 5; ok $? "120x35: all 8 rows fit"
 # one glyph per backend: the four rows of flush 0 start with four different ones
-g=$(python3 -c '
+g=$("$PY" -c '
 import re, sys
 rows = [l for l in open(sys.argv[1], encoding="utf-8") if re.search(r"\* +0 ", l)]
 print(len({l[1] for l in rows}))' "$W/screen" 2>/dev/null)
@@ -144,7 +144,7 @@ n=$(sed -n 's/^done: 6\/6 cell repeats, \([0-9]*\) candidates.*/\1/p' "$W/screen
 keys e
 wait_for 'exported to .*search.*\.json' 10
 j=$(ls "$W"/ticklab-search-*.json 2>/dev/null | head -1)
-m=$(python3 - "$j" <<'PYEOF' 2>/dev/null
+m=$("$PY" - "$j" <<'PYEOF' 2>/dev/null
 import json, sys
 d = json.load(open(sys.argv[1]))
 print(sum(len(rep.get("points", [])) for r in d["results"] for k in ("tmin", "tdiff")

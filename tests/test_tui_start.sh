@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue 25 item 6: a scripted setup. `ticklab` and `ticklab tui` take run's
+# A scripted setup. `ticklab` and `ticklab tui` take run's
 # --backend/-b, --flush/-f, --kernel/-k (run's parsers, run's messages, status
 # 2) to preselect Setup, and --start runs the selection without a key; the
 # TUI's --baseline has only its long form now.

@@ -15,7 +15,7 @@
 #include "bench/runner.h"
 #include "bench/search_cell.h"
 #include "bench/topology.h"
-#include "io/jitter.h"
+#include "io/jitter_out.h"
 #include "io/plot.h"
 #include "io/results.h"
 #include "io/setup_memory.h"
@@ -80,8 +80,9 @@ struct tui_view {
 	size_t capsorted;          /* sorted's room: reused while the cell grows */
 	struct tl_histogram hist;
 	bool have_hist;
-	/* jitter cells, once all their samples are in (the bootstrap is too
-	 * slow to redo every frame): the injected variation's verdict */
+	/* jitter cells, once all their samples are in (its several
+	 * comparisons, each with KS's exact p, are too slow to redo every
+	 * frame): the injected variation's verdict */
 	struct tl_jitter jit;
 	bool have_jit;
 	struct tui_noise_view noise; /* the samples with a cause, for the marks */

@@ -189,8 +189,9 @@ bool tui_baseline_compare(const struct tui_app *app, struct tl_run_compare *out,
 
 /* The child: compares row by row and sends each as it comes. It stays a
  * forked child rather than a thread (tui_job_fork says why): the
- * comparison's bootstrap allocates through base/xalloc, and running out
- * of memory there must end the comparison, not the lab. */
+ * comparison allocates through base/xalloc (sorted copies of both sides
+ * and scratch), and running out of memory there must end the comparison,
+ * not the lab. */
 static void child_main(struct tui_job *job)
 {
 	struct tui_app *app = job->app;

@@ -2,9 +2,10 @@
  * drawn as ghosts beside the live series, and each cell's verdict against
  * it from io/run_compare.c, the machinery of ticklab compare and run
  * --baseline. The comparison runs in a child process once the run is
- * whole (its bootstrap takes seconds a cell): the UI reads its rows as they
- * come, never computes them in a draw, and a new run or quit simply ends
- * the child. Private to tui/. */
+ * whole (it allocates through base/xalloc, so running out of memory ends
+ * the child, not the lab, and SIGKILL ends it at once): the UI reads its
+ * rows as they come, never computes them in a draw, and a new run or
+ * quit simply ends the child. Private to tui/. */
 #ifndef TL_TUI_BASELINE_H
 #define TL_TUI_BASELINE_H
 

@@ -1,4 +1,4 @@
-/* The Fleet screen (issue 15): fingerprints of many nodes opened with
+/* The Fleet screen: fingerprints of many nodes opened with
  * `ticklab tui --fleet DIR`, loaded and judged once by io/fleet.c, the path
  * `ticklab fleet` takes, so the figures here are its table's. One group of
  * hardware at a time (nodes are never compared across groups): a row per

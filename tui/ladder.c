@@ -1,4 +1,4 @@
-/* The memory ladder on the live screen (issue 14): m on Setup selects load
+/* The memory ladder on the live screen: m on Setup selects load
  * kernels over a ladder of sizes (Setup's preset, tui/setup.c); m on Live
  * plots ns per load against the
  * buffer size on a log axis, the cache ends marked. The ladders are

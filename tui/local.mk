@@ -63,12 +63,12 @@ libticklab_a_SOURCES += tui/baseline.c tui/baseline.h
 TESTS += tests/test_tui_baseline.sh
 EXTRA_DIST += tests/test_tui_baseline.sh tests/golden/baseline-80x24.txt \
 	tests/golden/baseline-200x50.txt
-# the Live screen's causes under each column (issue 23 item 4)
+# the Live screen's causes under each column
 TESTS += tests/test_tui_noise.sh
 EXTRA_DIST += tests/test_tui_noise.sh
-# issue 25: screens keep their own state (Esc from Search back to Live)
+# screens keep their own state (Esc from Search back to Live)
 TESTS += tests/test_tui_screens.sh
 EXTRA_DIST += tests/test_tui_screens.sh
-# issue 25: every draw takes the app through a const pointer; screens come from the table
+# every draw takes the app through a const pointer; screens come from the table
 TESTS += tests/test_tui_draws.sh
 EXTRA_DIST += tests/test_tui_draws.sh

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Independent re-analysis of a `ticklab run --json` file with numpy and
 scikit-learn: recomputes t_e,std, filter_cost, the isolation-forest filter (a sample
 kept when most of FORESTS forests' bounded beta searches keep it, as stats.h says)

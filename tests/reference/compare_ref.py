@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Reference numbers for tests/test_compare.c, computed with numpy alone.
 
 Written from the textbook definitions, independently of stats/compare.c:
@@ -10,7 +10,7 @@ largest gap between the two ECDFs evaluated at every pooled value, with
 p = Q((sqrt(en) + 0.12 + 0.11/sqrt(en)) D) (Stephens' correction) and Q the
 Kolmogorov series. The normal tail uses math.erfc. Not run by
 `make check` (the numbers are embedded); regenerate with
-    /usr/bin/python3 tests/reference/compare_ref.py
+    python3 tests/reference/compare_ref.py
 """
 import math
 import numpy as np

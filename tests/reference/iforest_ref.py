@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Reference isolation-forest scores for tests/test_stats_iforest.c.
 
 Runs scikit-learn's IsolationForest(n_estimators=100, max_samples=min(256, n))
@@ -6,7 +6,7 @@ Runs scikit-learn's IsolationForest(n_estimators=100, max_samples=min(256, n))
 the mean and standard deviation of each point's score across seeds: the
 distribution ticklab's forest must agree with. Not run by `make check`
 (the numbers are embedded in the test); regenerate with
-    /usr/bin/python3 tests/reference/iforest_ref.py
+    python3 tests/reference/iforest_ref.py
 """
 import numpy as np
 from sklearn.ensemble import IsolationForest

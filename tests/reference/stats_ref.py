@@ -1,11 +1,11 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Reference numbers for tests/test_stats.c, computed with numpy.
 
 Quantiles use numpy's default (method="linear", position (n-1)p), the rule
 stats_quantile_sorted implements; sd uses ddof=1; the noisy linear fit is
 numpy.polyfit(x, y, 1) with R^2 = 1 - SS_res/SS_tot. Not run by
 `make check` (the numbers are embedded); regenerate with
-    /usr/bin/python3 tests/reference/stats_ref.py
+    python3 tests/reference/stats_ref.py
 """
 import numpy as np
 

@@ -1,0 +1,326 @@
+#include "config.h"
+
+#include "bench/search_cell.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backends/backend.h"
+#include "base/xalloc.h"
+#include "bench/flush.h"
+#include "bench/probe.h"
+#include "bench/runner.h"
+#include "bench/search_engine.h"
+#include "stats/stats.h"
+
+/* A search run: its cells made, then every repeat of every cell in the
+ * plan's seeded order; the cells are summarised (search_summary.c) when
+ * made and after each repeat. The plan and the cells' bookkeeping are
+ * search_cell.c's. */
+
+/* evaluations a fast search of both metrics needs, with the repeat's own
+ * overhead and slope measurements: the unit of the flush budget */
+#define FAST_EVALS 16
+#define FAST_MIN_N 40
+
+struct tl_search_cell *tl_search_cells_new(const struct tl_search_plan *p)
+{
+	size_t n = p->nbackends * p->nflush;
+	unsigned r = p->repeats ? p->repeats : 1;
+	struct tl_search_cell *cells = tl_xcalloc(n, sizeof(*cells));
+
+	for (size_t i = 0; i < n; i++) {
+		cells[i].b = i % p->nbackends;
+		cells[i].f = i / p->nbackends;
+		cells[i].rep = tl_xcalloc(r, sizeof(*cells[i].rep));
+		cells[i].nrep = r;
+	}
+	tl_search_summarise(p, cells);
+	return cells;
+}
+
+/* ------------------------------------------------------------------ */
+/* One repeat of one cell                                               */
+/* ------------------------------------------------------------------ */
+
+struct run_ctx {
+	const struct tl_search_plan *plan;
+	struct tl_search_cell *cells;
+	const struct tl_search_hooks *h;
+	size_t cell;
+	struct tl_search_rep *rep;  /* the repeat searching now (its points grow) */
+};
+
+static void lock(const struct tl_search_hooks *h)
+{
+	if (h && h->lock)
+		h->lock(h->ctx);
+}
+
+static void unlock(const struct tl_search_hooks *h)
+{
+	if (h && h->unlock)
+		h->unlock(h->ctx);
+}
+
+static void changed(const struct run_ctx *rc)
+{
+	if (rc->h && rc->h->changed)
+		rc->h->changed(rc->h->ctx, rc->cell);
+}
+
+static void set_phase(const struct run_ctx *rc, enum tl_search_state st, int phase)
+{
+	lock(rc->h);
+	rc->cells[rc->cell].state = st;
+	rc->cells[rc->cell].phase = phase;
+	unlock(rc->h);
+	changed(rc);
+}
+
+static void on_point(void *ctx, enum tl_search_kind kind, uint64_t x, double y)
+{
+	const struct run_ctx *rc = ctx;
+
+	/* kept for the figures */
+	if (rc->rep && (kind == TL_SEARCH_TMIN || kind == TL_SEARCH_TDIFF))
+		tl_search_points_add(&rc->rep->points[kind], (double)x, y);
+	if (rc->h && rc->h->point)
+		rc->h->point(rc->h->ctx, rc->cell, kind, x, y);
+}
+
+static bool stopped(const struct tl_search_hooks *h)
+{
+	return h && h->stop && atomic_load(h->stop);
+}
+
+/* The budget covers a cell's repeats together, so asking for more repeats
+ * buys an interval, not a longer session: R repeats of a cell cost about
+ * what one did before repeats (the full 8-cell comparison had taken 25 min). */
+static double repeat_budget(const struct tl_search_plan *p)
+{
+	return p->budget_s / (p->repeats ? p->repeats : 1);
+}
+
+/* t_e,std, ns per ADD and resolution under this timer and flush; 0, 1
+ * stopped, -1 failed (rep->why). */
+static int rep_setup(struct tl_search_rep *rep, struct tl_search_engine *e,
+		     const struct tl_search_plan *p, const struct tl_search_hooks *h)
+{
+	struct tl_timer *t = e->timer;
+	size_t n_over, n_fit;
+
+	rep->flush_s = tl_search_engine_flush_seconds(e->flush);
+	rep->fast_n = p->sp.n;
+	if (p->sp.method == TL_SEARCH_FAST && rep->flush_s > 0) {
+		double nf = repeat_budget(p) / (FAST_EVALS * rep->flush_s);
+
+		if (nf < (double)rep->fast_n)
+			rep->fast_n = nf < FAST_MIN_N ? FAST_MIN_N : (size_t)nf;
+	}
+	/* the repeat's own facts are medians, so fewer measurements suffice */
+	n_over = rep->fast_n < 2001 ? rep->fast_n : 2001;
+	n_fit = rep->fast_n / 4 < 1001 ? rep->fast_n / 4 : 1001;
+	if (n_fit < 11)
+		n_fit = 11;
+	rep->resolution_ns = tl_timer_resolution(t, 1000) * t->ns_per_unit;
+	rep->overhead_ns = tl_search_engine_overhead(e, n_over);
+	if (isnan(rep->overhead_ns))
+		return 1;
+	if (tl_search_engine_ns_per_add(e, TL_SEARCH_FIT_KMAX, TL_SEARCH_FIT_POINTS, n_fit,
+					&rep->ns_per_add, &rep->fit_r2) != 0) {
+		if (stopped(h))
+			return 1;
+		snprintf(rep->why, sizeof rep->why,
+			 "time did not grow with K over 0..%d ADDs: cannot convert ADDs to ns",
+			 TL_SEARCH_FIT_KMAX);
+		return -1;
+	}
+	rep->setup_measurements = e->measurements;
+	return 0;
+}
+
+static void append_note(char *note, size_t len, const char *text)
+{
+	size_t at = strlen(note);
+
+	snprintf(note + at, len - at, "%s%s", at ? "; " : "", text);
+}
+
+/* Where t_diff starts: t_min; interleaved, t_min on a steady clock when
+ * it is known (on a wandering clock t_min moves with the wander from
+ * repeat to repeat, and so would everything measured from it); without
+ * either, the steadiest point seen (the note says which), so a backend
+ * with no t_min still gets a sensitivity. */
+static uint64_t tdiff_start(const struct tl_search_rep *rep, const struct tl_search_params *sp,
+			    char *text, size_t len)
+{
+	const struct tl_search_result *t = &rep->tmin;
+
+	text[0] = '\0';
+	/* a steady t_min within a fifth of t_min's is t_min's own noise */
+	if (sp->order == TL_TDIFF_INTERLEAVED && isfinite(t->steady_adds) && t->steady_adds >= 1 &&
+	    (!t->converged || t->steady_adds < 0.8 * (double)t->adds)) {
+		snprintf(text, len, "A0 from the steady-clock t_min, %.0f ADDs", t->steady_adds);
+		return (uint64_t)llround(t->steady_adds);
+	}
+	if (t->converged)
+		return t->adds;
+	snprintf(text, len, "A0 from %llu ADDs (lowest CV seen), no t_min",
+		 (unsigned long long)t->best_adds);
+	return t->best_adds;
+}
+
+static int rep_tdiff(struct tl_search_rep *rep, const struct tl_search_params *sp,
+		     const struct tl_search_io *io)
+{
+	char text[96];
+	uint64_t a0 = tdiff_start(rep, sp, text, sizeof text);
+	struct tl_search_params tp = *sp;
+	int rc;
+
+	if (!a0) {
+		snprintf(rep->tdiff.note, sizeof rep->tdiff.note, "not searched: no t_min to start from");
+		return 0;
+	}
+	/* t_min has timed what a measurement costs here, load included */
+	if (rep->tmin.measurement_s > tp.measurement_s)
+		tp.measurement_s = rep->tmin.measurement_s;
+	rc = tl_search_tdiff(&tp, io, a0, &rep->tdiff);
+	rep->done_tdiff = rc >= 0;
+	if (text[0])
+		append_note(rep->tdiff.note, sizeof rep->tdiff.note, text);
+	return rc;
+}
+
+/* The searches proper, into a local copy written back under the lock. */
+static int rep_search(const struct run_ctx *rc, struct tl_search_engine *e, unsigned r,
+		      struct tl_search_rep *rep)
+{
+	const struct tl_search_plan *p = rc->plan;
+	struct tl_search_params sp = p->sp;
+	struct run_ctx here = *rc;  /* the point hook keeps this repeat's points */
+	here.rep = rep;
+	/* t_min's sets near its answer are t_diff's model (counted in t_min) */
+	struct tl_search_carry carry = {0};
+	struct tl_search_io io = {tl_search_engine_measure, e, on_point, &here,
+				  rc->h ? rc->h->stop : NULL, tl_monotonic_s, &carry,
+				  tl_search_engine_measure_mix};
+	int st;
+
+	/* each repeat filters with its own seed: independent, still reproducible */
+	sp.seed = p->sp.seed + r;
+	sp.overhead_ns = rep->overhead_ns;
+	sp.ns_per_add = rep->ns_per_add;
+	sp.resolution_ns = rep->resolution_ns;
+	sp.fast_n = rep->fast_n;
+	/* each metric may spend about the repeat's flush budget, so an expensive
+	 * flush or a timer that never settles cannot run away (sim and cheap
+	 * flushes never get near it) */
+	sp.time_limit_s = repeat_budget(p);
+	sp.measurement_s = rep->flush_s + rep->overhead_ns * 1e-9;
+	set_phase(rc, TL_CELL_RUNNING, 1);
+	st = tl_search_tmin(&sp, &io, &rep->tmin);
+	rep->done_tmin = st >= 0;
+	if (st == 0 && p->want_tdiff) {
+		set_phase(rc, TL_CELL_RUNNING, 2);
+		st = rep_tdiff(rep, &sp, &io);
+	}
+	tl_search_carry_free(&carry);
+	if (st < 0)
+		snprintf(rep->why, sizeof rep->why, "%s", rep->done_tmin ? rep->tdiff.note : rep->tmin.note);
+	return st;
+}
+
+/* Repeat r of cell rc->cell with an open timer; 0, 1 stopped, -1 failed. */
+static int rep_run(const struct run_ctx *rc, struct tl_timer *t, unsigned r)
+{
+	struct tl_search_cell *c = &rc->cells[rc->cell];
+	const struct tl_search_plan *p = rc->plan;
+	struct tl_search_rep rep;
+	struct tl_search_engine e;
+	struct tl_flush f;
+	int st;
+
+	memset(&rep, 0, sizeof rep);
+	rep.ran = true;
+	set_phase(rc, TL_CELL_RUNNING, 0);
+	if (tl_flush_init(&f, p->flush[c->f], rep.why, sizeof rep.why) < 0) {
+		st = -1;
+	} else {
+		tl_search_engine_init(&e, t, &f, rc->h ? rc->h->stop : NULL);
+		st = rep_setup(&rep, &e, p, rc->h);
+		if (st == 0)
+			st = rep_search(rc, &e, r, &rep);
+		tl_search_engine_free(&e);
+		tl_flush_free(&f);
+	}
+	lock(rc->h);
+	c->rep[r] = rep;
+	c->reps_done++;
+	if (st < 0 && !c->why[0])
+		snprintf(c->why, sizeof c->why, "%s", rep.why);
+	c->state = st < 0 ? TL_CELL_FAILED : c->reps_done >= p->repeats ? TL_CELL_DONE : TL_CELL_WAITING;
+	tl_search_summarise(p, rc->cells);
+	unlock(rc->h);
+	changed(rc);
+	return st;
+}
+
+static void fail_backend(const struct run_ctx *rc, size_t b, const char *why)
+{
+	const struct tl_search_plan *p = rc->plan;
+
+	lock(rc->h);
+	for (size_t f = 0; f < p->nflush; f++) {
+		struct tl_search_cell *c = &rc->cells[tl_search_cell_index(p, b, f)];
+
+		c->state = TL_CELL_FAILED;
+		snprintf(c->why, sizeof c->why, "%s", why);
+	}
+	unlock(rc->h);
+}
+
+int tl_search_run(const struct tl_search_plan *p, struct tl_search_cell *cells,
+		  const struct tl_search_hooks *h)
+{
+	size_t n = p->nbackends * p->nflush;
+	struct tl_timer *timers = tl_xcalloc(p->nbackends, sizeof(*timers));
+	bool *open = tl_xcalloc(p->nbackends, sizeof(*open));
+	size_t *order = tl_xcalloc(n, sizeof(*order));
+	struct run_ctx rc = {p, cells, h, 0, NULL};
+	int result = 0;
+
+	/* one timer per backend for the whole session: a simulated timer's
+	 * draws then continue across repeats instead of repeating them */
+	for (size_t b = 0; b < p->nbackends; b++) {
+		char why[TL_WHY_MAX];
+
+		open[b] = tl_timer_open(&timers[b], p->backends[b], why, sizeof why) == 0;
+		if (!open[b]) {
+			fail_backend(&rc, b, why);
+			result = -1;
+		}
+	}
+	for (unsigned r = 0; r < p->repeats && !stopped(h); r++) {
+		tl_search_order(p->sp.seed, r, order, n);
+		for (size_t i = 0; i < n && !stopped(h); i++) {
+			rc.cell = order[i];
+			if (!open[cells[rc.cell].b] || cells[rc.cell].state == TL_CELL_FAILED)
+				continue;
+			if (rep_run(&rc, &timers[cells[rc.cell].b], r) < 0)
+				result = -1;
+		}
+	}
+	for (size_t b = 0; b < p->nbackends; b++)
+		if (open[b])
+			tl_timer_close(&timers[b]);
+	free(timers);
+	free(open);
+	free(order);
+	if (stopped(h))
+		return 1;
+	return result;
+}
