@@ -180,8 +180,9 @@ static int measure_search(struct tl_fp *fp, atomic_bool *stop)
 	fp->plan.cpu = fp->run.cpu;
 	fp->plan.sp.seed = fp->cfg.seed;
 	fp->plan.sp.n = fp->cfg.budget_s < 15 ? 1000 : 5000;
-	/* each repeat's metrics stop after budget_s each */
-	fp->plan.budget_s = fmax(0.2, share / (2.0 * fp->plan.repeats));
+	/* the whole search's budget: what its metrics had when the budget was a
+	 * metric's over a cell's repeats (share / 2R each, R repeats, 2 metrics) */
+	fp->plan.budget_s = fmax(0.2, share / fp->plan.repeats);
 	tl_search_plan_set(&fp->plan, &b, 1, &flush_name, &flush, 1);
 	fp->cells = tl_search_cells_new(&fp->plan);
 	rc = tl_search_run(&fp->plan, fp->cells, &hooks);

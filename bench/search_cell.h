@@ -8,8 +8,9 @@
  * with the reference under the same flush, as a ratio or, where one side
  * found nothing below its bound, as a bound on the ratio.
  *
- * Both faces build a plan with tl_search_plan_default, so they run the same
- * search with the same defaults; io/search_json.h writes and reads it. */
+ * Both faces build the plan they run with tl_search_plan_build, from the
+ * same parameters and selection, so they run the same search;
+ * io/search_json.h writes and reads it. */
 #ifndef TL_BENCH_SEARCH_CELL_H
 #define TL_BENCH_SEARCH_CELL_H
 
@@ -21,10 +22,24 @@
 #include "backends/backend.h"
 #include "stats/search.h"
 
-/* seconds of flushing one cell may spend over all its repeats (the fast
- * method lowers its measurements per evaluation to fit), and each metric's
- * time limit over the repeats: a repeat gets its share */
+/* The budget is the whole search's wall time, from its first measurement
+ * to its last (opening the timers included). Every repeat of every cell
+ * gets an equal share of what is left when it starts, so time a cheap one
+ * leaves goes to those after it; in its share the repeat's setup comes
+ * first, t_min may spend TL_SEARCH_TMIN_SHARE of the rest and t_diff what
+ * is then left. Fast lowers its measurements per evaluation to fit and
+ * ends a metric that would pass its share; past the budget by
+ * TL_SEARCH_BUDGET_MARGIN the measurements stop, and the repeats that
+ * remain only say so. paper runs the published algorithms to their end
+ * (hours at large flushes): the budget is fast's. Without a budget: this
+ * much a cell. */
 #define TL_SEARCH_BUDGET_S 30.0
+#define TL_SEARCH_TMIN_SHARE 0.6
+/* share of the budget, and seconds, the search may run past it: the
+ * evaluation running when the budget ends finishes its chunk (about
+ * 0.2 s of measurements) and filtering */
+#define TL_SEARCH_BUDGET_MARGIN 0.05
+#define TL_SEARCH_BUDGET_MARGIN_S 1.0
 #define TL_SEARCH_REPEATS 3u
 /* K range and points of the ns-per-ADD fit */
 #define TL_SEARCH_FIT_KMAX 20000
@@ -32,7 +47,7 @@
 
 struct tl_search_plan {
 	struct tl_search_params sp; /* method, eps, alpha, n, p, q, steps, bound, filter, seed */
-	double budget_s;
+	double budget_s;            /* the whole search's seconds; 0: TL_SEARCH_BUDGET_S a cell */
 	unsigned repeats;
 	bool want_tdiff;
 	int cpu;                    /* -1: tl_cpu_default() */
@@ -155,6 +170,11 @@ struct tl_search_cell {
 	double overhead_ns, ns_per_add, fit_r2, resolution_ns, flush_s;
 	size_t fast_n, setup_measurements;
 	char why[TL_WHY_MAX];       /* the first repeat's failure */
+	/* while running: when its repeat started (seconds into the search)
+	 * and the share of the budget it was given; seconds its finished
+	 * repeats took, setup included (what the ETA reads) */
+	double run_started, run_share, spent;
+	double flush_cost_s;        /* one flush, timed as the search starts (the ETA's) */
 };
 
 /* What a face wants to hear while the engine runs (every member may be NULL). */
@@ -170,10 +190,22 @@ struct tl_search_hooks {
 };
 
 void tl_search_plan_default(struct tl_search_plan *p);
+/* The plan a face runs: params' parameters (sp, budget, repeats,
+ * want_tdiff, cpu; its lists are not read) over the selection in the
+ * order given, the reference named (NULL: tl_search_default_reference),
+ * the CPU (-1: tl_cpu_default()) and the budget (0: TL_SEARCH_BUDGET_S a
+ * cell) resolved. out may be params. 0, or -1 with why (out unchanged)
+ * when the reference is not one of the backends. */
+int tl_search_plan_build(struct tl_search_plan *out, const struct tl_search_plan *params,
+			 const char *const *backends, size_t nb, const char *const *flush_names,
+			 const uint64_t *flush, size_t nf, const char *reference, char *why,
+			 size_t whylen);
 /* Copies the lists into p (replacing any). */
 void tl_search_plan_set(struct tl_search_plan *p, const char *const *backends, size_t nb,
 		       const char *const *flush_names, const uint64_t *flush, size_t nf);
 void tl_search_plan_free(struct tl_search_plan *p);
+/* The budget the plan runs with: budget_s, or TL_SEARCH_BUDGET_S a cell. */
+double tl_search_plan_budget(const struct tl_search_plan *p);
 /* The paper's reference: papi-real-nsec, else another papi-*, else a
  * clock-gettime*, else the first backend. */
 size_t tl_search_default_reference(const char *const *backends, size_t n);
@@ -195,6 +227,25 @@ size_t tl_search_points_total(const struct tl_search_cell *cells, size_t ncells,
  * failed (its why says how; the others ran). Summarises at the end. */
 int tl_search_run(const struct tl_search_plan *p, struct tl_search_cell *cells,
 		  const struct tl_search_hooks *h);
+
+/* The ETA a face shows while a search runs: the repeats the plan has left,
+ * each costing its measurements times what one costs. A cell's finished
+ * repeats say both; a cell not yet run takes the measurements the others'
+ * repeats took, at its own flush's cost (timed for every flush as the
+ * search starts) plus what a measurement costs beside the flush there.
+ * Each repeat at most the share of the budget it would get (fast); the
+ * running one less the time it has had. A new estimate replaces the one
+ * shown a little at a time, so it counts down instead of jumping. */
+struct tl_search_eta {
+	double shown;   /* seconds left as last shown (NaN: none yet) */
+	double at;      /* elapsed seconds when it was */
+};
+
+void tl_search_eta_init(struct tl_search_eta *e);
+/* Seconds left at elapsed seconds since the search started (NaN until a
+ * repeat has measured); call with the cells locked. */
+double tl_search_eta_update(struct tl_search_eta *e, const struct tl_search_plan *p,
+			    const struct tl_search_cell *cells, double elapsed);
 
 /* The seeded order repeat r visits the cells in (a permutation of 0..n-1). */
 void tl_search_order(uint64_t seed, unsigned r, size_t *order, size_t n);

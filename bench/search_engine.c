@@ -44,6 +44,16 @@ void tl_search_engine_free(struct tl_search_engine *e)
 	e->cap = 0;
 }
 
+/* Checked between chunks, as the stop flag. */
+static bool halted(struct tl_search_engine *e)
+{
+	if (e->stop && atomic_load(e->stop))
+		return true;
+	if (e->deadline > 0 && tl_monotonic_s() > e->deadline)
+		e->past_deadline = true;
+	return e->past_deadline;
+}
+
 /* n is at most a chunk (1024): small. */
 static void grow(struct tl_search_engine *e, size_t n)
 {
@@ -78,7 +88,7 @@ int tl_search_engine_measure(void *ctx, uint64_t adds, bool empty, size_t n, dou
 	for (size_t done = 0; done < n;) {
 		size_t len = n - done < chunk ? n - done : chunk;
 
-		if (e->stop && atomic_load(e->stop))
+		if (halted(e))
 			return -1;
 		tl_measure(e->timer, e->flush, empty ? NULL : e->adds, len, e->raw);
 		for (size_t i = 0; i < len; i++)
@@ -98,7 +108,7 @@ int tl_search_engine_measure_mix(void *ctx, const uint64_t *adds, size_t n, doub
 	for (size_t done = 0; done < n;) {
 		size_t len = n - done < chunk ? n - done : chunk;
 
-		if (e->stop && atomic_load(e->stop))
+		if (halted(e))
 			return -1;
 		memcpy(e->adds, adds + done, len * sizeof *e->adds);
 		tl_measure(e->timer, e->flush, e->adds, len, e->raw);

@@ -19,6 +19,8 @@ struct tl_search_engine {
 	atomic_bool *stop;   /* may be NULL; checked between chunks */
 	size_t chunk;        /* measurements between stop checks (0: from the flush cost) */
 	size_t measurements; /* every timed measurement taken through this engine */
+	double deadline;     /* tl_monotonic_s past which it measures no more (0: none) */
+	bool past_deadline;  /* a measurement was refused for it */
 	uint64_t *adds;      /* scratch, grown as needed */
 	double *raw;
 	size_t cap;
@@ -30,7 +32,8 @@ void tl_search_engine_init(struct tl_search_engine *e, struct tl_timer *t,
 void tl_search_engine_free(struct tl_search_engine *e);
 
 /* tl_measure_fn: n measurements of `adds` ADDs (or the empty kernel), in ns.
- * Returns 0, or -1 when stopped (out_ns then incomplete). */
+ * Returns 0, or -1 when stopped or past the deadline (out_ns then
+ * incomplete). */
 int tl_search_engine_measure(void *ctx, uint64_t adds, bool empty, size_t n, double *out_ns);
 
 /* The search's measure_mix: n measurements, the i-th of adds[i] ADDs, in

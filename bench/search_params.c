@@ -91,7 +91,15 @@ int tl_search_plan_param(struct tl_search_plan *p, const char *name, const char 
 	} else if (strcmp(name, "alpha") == 0) {
 		return real_in(what, text, 0, 0.999, &sp->alpha, why, whylen);
 	} else if (strcmp(name, "budget") == 0) {
-		return real_in(what, text, 0.1, 86400, &p->budget_s, why, whylen);
+		if (strcmp(text, "auto") == 0) {
+			p->budget_s = 0;
+			return 0;
+		}
+		if (real_in(what, text, 0.1, 86400, &p->budget_s, why, whylen) < 0) {
+			snprintf(why, whylen, "%s '%s' is not accepted (accepted: seconds from 0.1 to 86400, "
+				 "or auto: %g a cell)", what, text, TL_SEARCH_BUDGET_S);
+			return -1;
+		}
 	} else if (strcmp(name, "n") == 0) {
 		/* fewer than 10 leaves no CV or filter to speak of; 2^32 is far
 		 * from allocations that cannot succeed */
@@ -155,22 +163,35 @@ void tl_search_plan_params_text(const struct tl_search_plan *p, char *buf, size_
 {
 	const struct tl_search_params *sp = &p->sp;
 
+	char budget[32];
+
+	if (p->budget_s > 0)
+		snprintf(budget, sizeof budget, "%g", p->budget_s);
+	else
+		snprintf(budget, sizeof budget, "auto");
 	snprintf(buf, len,
 		 "method=%s tdiff-order=%s eps=%g alpha=%g n=%zu p=%u q=%u os-filter=%s max-adds=%.15g "
-		 "repeats=%u budget=%g",
+		 "repeats=%u budget=%s",
 		 tl_search_method_name(sp->method), tl_tdiff_order_name(sp->order), sp->eps, sp->alpha, sp->n, sp->p, sp->q,
-		 stats_os_method_name(sp->os), (double)sp->max_adds, p->repeats, p->budget_s);
+		 stats_os_method_name(sp->os), (double)sp->max_adds, p->repeats, budget);
 }
 
 void tl_search_plan_describe(const struct tl_search_plan *p, char *buf, size_t len)
 {
 	const struct tl_search_params *sp = &p->sp;
 
+	char budget[48];
+
+	/* a plan not yet built for its cells has its budget still to resolve */
+	if (p->budget_s > 0)
+		snprintf(budget, sizeof budget, "%g s", p->budget_s);
+	else
+		snprintf(budget, sizeof budget, "%g s a cell", TL_SEARCH_BUDGET_S);
 	snprintf(buf, len,
 		 "method %s, eps %g, alpha %g, n %zu, p %u, q %u, os-filter %s, bound %.3g ADDs, "
-		 "budget %g s, %u repeats (%s), t_diff %s",
+		 "budget %s, %u repeats (%s), t_diff %s",
 		 tl_search_method_name(sp->method), sp->eps, sp->alpha, sp->n, sp->p, sp->q,
-		 stats_os_method_name(sp->os), (double)sp->max_adds, p->budget_s, p->repeats,
+		 stats_os_method_name(sp->os), (double)sp->max_adds, budget, p->repeats,
 		 tl_search_interval_method(p->repeats),
 		 tl_tdiff_order_name(sp->order));
 }

@@ -51,6 +51,10 @@ struct run_ctx {
 	const struct tl_search_hooks *h;
 	size_t cell;
 	struct tl_search_rep *rep;  /* the repeat searching now (its points grow) */
+	double t0;                  /* when the search started (tl_monotonic_s) */
+	double started;             /* when the repeat running now started (s into the search) */
+	double share;               /* and the seconds it may take */
+	double deadline;            /* past it nothing is measured (0: none) */
 };
 
 static void lock(const struct tl_search_hooks *h)
@@ -96,18 +100,21 @@ static bool stopped(const struct tl_search_hooks *h)
 	return h && h->stop && atomic_load(h->stop);
 }
 
-/* The budget covers a cell's repeats together, so asking for more repeats
- * buys an interval, not a longer session: R repeats of a cell cost about
- * what one did before repeats (the full 8-cell comparison had taken 25 min). */
-static double repeat_budget(const struct tl_search_plan *p)
+/* The budget covers the whole search, so asking for more repeats or cells
+ * buys an interval or a row, not a longer session: each repeat of a cell
+ * gets an equal part of what is left when it starts (units: the repeats
+ * of cells still to run, this one included). */
+static double unit_share(const struct run_ctx *rc, size_t units_left)
 {
-	return p->budget_s / (p->repeats ? p->repeats : 1);
+	double left = tl_search_plan_budget(rc->plan) - (tl_monotonic_s() - rc->t0);
+
+	return left > 0 && units_left ? left / (double)units_left : 0;
 }
 
 /* t_e,std, ns per ADD and resolution under this timer and flush; 0, 1
  * stopped, -1 failed (rep->why). */
 static int rep_setup(struct tl_search_rep *rep, struct tl_search_engine *e,
-		     const struct tl_search_plan *p, const struct tl_search_hooks *h)
+		     const struct tl_search_plan *p, const struct tl_search_hooks *h, double share)
 {
 	struct tl_timer *t = e->timer;
 	size_t n_over, n_fit;
@@ -115,7 +122,7 @@ static int rep_setup(struct tl_search_rep *rep, struct tl_search_engine *e,
 	rep->flush_s = tl_search_engine_flush_seconds(e->flush);
 	rep->fast_n = p->sp.n;
 	if (p->sp.method == TL_SEARCH_FAST && rep->flush_s > 0) {
-		double nf = repeat_budget(p) / (FAST_EVALS * rep->flush_s);
+		double nf = share / (FAST_EVALS * rep->flush_s);
 
 		if (nf < (double)rep->fast_n)
 			rep->fast_n = nf < FAST_MIN_N ? FAST_MIN_N : (size_t)nf;
@@ -216,15 +223,19 @@ static int rep_search(const struct run_ctx *rc, struct tl_search_engine *e, unsi
 	sp.ns_per_add = rep->ns_per_add;
 	sp.resolution_ns = rep->resolution_ns;
 	sp.fast_n = rep->fast_n;
-	/* each metric may spend about the repeat's flush budget, so an expensive
-	 * flush or a timer that never settles cannot run away (sim and cheap
-	 * flushes never get near it) */
-	sp.time_limit_s = repeat_budget(p);
+	/* t_min may spend its part of what the setup left of the repeat's
+	 * share, t_diff all that is then left, so an expensive flush or a timer
+	 * that never settles cannot run away; the limits are never below a
+	 * millisecond (0 would mean none) */
+	double end = rc->t0 + rc->started + rc->share;
+
+	sp.time_limit_s = fmax(TL_SEARCH_TMIN_SHARE * (end - tl_monotonic_s()), 1e-3);
 	sp.measurement_s = rep->flush_s + rep->overhead_ns * 1e-9;
 	set_phase(rc, TL_CELL_RUNNING, 1);
 	st = tl_search_tmin(&sp, &io, &rep->tmin);
 	rep->done_tmin = st >= 0;
 	if (st == 0 && p->want_tdiff) {
+		sp.time_limit_s = fmax(end - tl_monotonic_s(), 1e-3);
 		set_phase(rc, TL_CELL_RUNNING, 2);
 		st = rep_tdiff(rep, &sp, &io);
 	}
@@ -232,6 +243,22 @@ static int rep_search(const struct run_ctx *rc, struct tl_search_engine *e, unsi
 	if (st < 0)
 		snprintf(rep->why, sizeof rep->why, "%s", rep->done_tmin ? rep->tdiff.note : rep->tmin.note);
 	return st;
+}
+
+/* A repeat the budget's end cut: each metric it had not finished says so
+ * (it counts as stopped, with what it found so far). */
+static void budget_spent(struct tl_search_rep *rep, const struct tl_search_plan *p)
+{
+	char text[160];
+	struct tl_search_result *r[2] = {&rep->tmin, &rep->tdiff};
+
+	snprintf(text, sizeof text, "the search's budget of %g s ran out here", tl_search_plan_budget(p));
+	for (int k = 0; k < 2; k++) {
+		if (r[k]->converged || (k == 1 && !p->want_tdiff))
+			continue;
+		r[k]->stopped = true;
+		append_note(r[k]->note, sizeof r[k]->note, text);
+	}
 }
 
 /* Repeat r of cell rc->cell with an open timer; 0, 1 stopped, -1 failed. */
@@ -246,20 +273,28 @@ static int rep_run(const struct run_ctx *rc, struct tl_timer *t, unsigned r)
 
 	memset(&rep, 0, sizeof rep);
 	rep.ran = true;
+	lock(rc->h);
+	c->run_started = rc->started;
+	c->run_share = rc->share;
+	unlock(rc->h);
 	set_phase(rc, TL_CELL_RUNNING, 0);
 	if (tl_flush_init(&f, p->flush[c->f], rep.why, sizeof rep.why) < 0) {
 		st = -1;
 	} else {
 		tl_search_engine_init(&e, t, &f, rc->h ? rc->h->stop : NULL);
-		st = rep_setup(&rep, &e, p, rc->h);
+		e.deadline = rc->deadline;
+		st = rep_setup(&rep, &e, p, rc->h, rc->share);
 		if (st == 0)
 			st = rep_search(rc, &e, r, &rep);
+		if (e.past_deadline)
+			budget_spent(&rep, p);
 		tl_search_engine_free(&e);
 		tl_flush_free(&f);
 	}
 	lock(rc->h);
 	c->rep[r] = rep;
 	c->reps_done++;
+	c->spent += tl_monotonic_s() - rc->t0 - rc->started;
 	if (st < 0 && !c->why[0])
 		snprintf(c->why, sizeof c->why, "%s", rep.why);
 	c->state = st < 0 ? TL_CELL_FAILED : c->reps_done >= p->repeats ? TL_CELL_DONE : TL_CELL_WAITING;
@@ -283,6 +318,28 @@ static void fail_backend(const struct run_ctx *rc, size_t b, const char *why)
 	unlock(rc->h);
 }
 
+/* Each flush timed once before any repeat, so the ETA knows what a cell
+ * not yet run will cost (a flush that cannot be set up says so later, in
+ * its repeats). */
+static void flush_costs(const struct tl_search_plan *p, struct tl_search_cell *cells,
+			const struct tl_search_hooks *h)
+{
+	for (size_t f = 0; f < p->nflush; f++) {
+		struct tl_flush fl;
+		char why[TL_WHY_MAX];
+		double s = 0;
+
+		if (p->flush[f] && tl_flush_init(&fl, p->flush[f], why, sizeof why) == 0) {
+			s = tl_search_engine_flush_seconds(&fl);
+			tl_flush_free(&fl);
+		}
+		lock(h);
+		for (size_t b = 0; b < p->nbackends; b++)
+			cells[tl_search_cell_index(p, b, f)].flush_cost_s = s;
+		unlock(h);
+	}
+}
+
 int tl_search_run(const struct tl_search_plan *p, struct tl_search_cell *cells,
 		  const struct tl_search_hooks *h)
 {
@@ -290,8 +347,15 @@ int tl_search_run(const struct tl_search_plan *p, struct tl_search_cell *cells,
 	struct tl_timer *timers = tl_xcalloc(p->nbackends, sizeof(*timers));
 	bool *open = tl_xcalloc(p->nbackends, sizeof(*open));
 	size_t *order = tl_xcalloc(n, sizeof(*order));
-	struct run_ctx rc = {p, cells, h, 0, NULL};
+	struct run_ctx rc = {p, cells, h, 0, NULL, tl_monotonic_s(), 0, 0, 0};
+	size_t units_left = 0;
 	int result = 0;
+
+	/* past the budget and its margin nothing more is measured; paper runs
+	 * the published algorithms to their end, however long */
+	if (p->sp.method == TL_SEARCH_FAST)
+		rc.deadline = rc.t0 + tl_search_plan_budget(p) * (1 + TL_SEARCH_BUDGET_MARGIN) +
+			      TL_SEARCH_BUDGET_MARGIN_S;
 
 	/* one timer per backend for the whole session: a simulated timer's
 	 * draws then continue across repeats instead of repeating them */
@@ -304,12 +368,22 @@ int tl_search_run(const struct tl_search_plan *p, struct tl_search_cell *cells,
 			result = -1;
 		}
 	}
+	flush_costs(p, cells, h);
+	for (size_t i = 0; i < n; i++)
+		units_left += open[cells[i].b] && cells[i].state != TL_CELL_FAILED ? p->repeats : 0;
 	for (unsigned r = 0; r < p->repeats && !stopped(h); r++) {
 		tl_search_order(p->sp.seed, r, order, n);
 		for (size_t i = 0; i < n && !stopped(h); i++) {
 			rc.cell = order[i];
-			if (!open[cells[rc.cell].b] || cells[rc.cell].state == TL_CELL_FAILED)
+			if (!open[cells[rc.cell].b] || cells[rc.cell].state == TL_CELL_FAILED) {
+				/* a cell failing in an earlier repeat frees its later shares */
+				units_left -= cells[rc.cell].state == TL_CELL_FAILED && open[cells[rc.cell].b] &&
+					      cells[rc.cell].reps_done <= r ? 1 : 0;
 				continue;
+			}
+			rc.started = tl_monotonic_s() - rc.t0;
+			rc.share = unit_share(&rc, units_left);
+			units_left--;
 			if (rep_run(&rc, &timers[cells[rc.cell].b], r) < 0)
 				result = -1;
 		}

@@ -166,23 +166,6 @@ static int parse_metric(struct search_opts *o, const char *text, char *why, size
 }
 
 
-static int check_reference(struct search_opts *o, char *why, size_t whylen)
-{
-	o->plan.ref = tl_search_default_reference((const char *const *)o->sel.backends, o->sel.nbackends);
-	if (o->reference) {
-		for (size_t i = 0; i < o->sel.nbackends; i++)
-			if (strcmp(o->sel.backends[i], o->reference) == 0) {
-				o->plan.ref = i;
-				return 0;
-			}
-		snprintf(why, whylen, "--reference '%s' is not one of the --backend list (accepted: %s)",
-			 o->reference, o->sel.backend_text);
-		tl_suggest_append(why, whylen, o->reference, o->sel.backend_text);
-		return -1;
-	}
-	return 0;
-}
-
 static void search_release(void *st)
 {
 	struct search_opts *o = st;
@@ -268,12 +251,16 @@ static int search_check(void *st, int argc, char **argv, char *why, size_t whyle
 	if (opts_check_output("--json", o->json, "a file path or -", why, whylen) < 0 ||
 	    opts_check_output("--markdown", o->markdown, "a file path or -", why, whylen) < 0 ||
 	    cli_outputs_distinct(paths, names, 2, why, whylen) < 0 ||
-	    cli_selection_parse(&o->sel, o->plan.cpu, why, whylen) < 0 ||
-	    check_reference(o, why, whylen) < 0)
+	    cli_selection_parse(&o->sel, o->plan.cpu, why, whylen) < 0)
 		return -1;
 	o->plan.want_tdiff = o->want_tdiff;
-	tl_search_plan_set(&o->plan, (const char *const *)o->sel.backends, o->sel.nbackends,
-			   (const char *const *)o->sel.flush_names, o->sel.flush_bytes, o->sel.nflush);
+	/* the plan the TUI's search screen builds from its selection too */
+	if (tl_search_plan_build(&o->plan, &o->plan, (const char *const *)o->sel.backends,
+				 o->sel.nbackends, (const char *const *)o->sel.flush_names,
+				 o->sel.flush_bytes, o->sel.nflush, o->reference, why, whylen) < 0) {
+		tl_suggest_append(why, whylen, o->reference, o->sel.backend_text);
+		return -1;
+	}
 	return 0;
 }
 
@@ -285,19 +272,24 @@ struct progress {
 	bool show;
 	const struct tl_search_plan *plan;
 	const struct tl_search_cell *cells;
+	double t0;
+	struct tl_search_eta eta;
 };
 
 static void on_point(void *ctx, size_t cell, enum tl_search_kind kind, uint64_t x, double y)
 {
-	const struct progress *p = ctx;
+	struct progress *p = ctx;
 	const struct tl_search_cell *c = &p->cells[cell];
+	double left;
 
+	if (!p->show)
+		return;
+	left = tl_search_eta_update(&p->eta, p->plan, p->cells, tl_monotonic_s() - p->t0);
 	/* a point being tried, never an answer: the line says so */
-	if (p->show)
-		fprintf(stderr, "\r%-20.20s %-8.8s repeat %zu/%u trying %s %-10llu %s %-9.3g (interim)",
-			p->plan->backends[c->b], p->plan->flush_names[c->f], c->reps_done + 1,
-			p->plan->repeats, kind == TL_SEARCH_TMIN ? "t_min K" : "t_diff d",
-			(unsigned long long)x, kind == TL_SEARCH_TMIN ? "CV" : "alpha", y);
+	fprintf(stderr, "\r%-20.20s %-8.8s repeat %zu/%u trying %s %-10llu %s %-9.3g (interim) ETA %.0f s ",
+		p->plan->backends[c->b], p->plan->flush_names[c->f], c->reps_done + 1,
+		p->plan->repeats, kind == TL_SEARCH_TMIN ? "t_min K" : "t_diff d",
+		(unsigned long long)x, kind == TL_SEARCH_TMIN ? "CV" : "alpha", y, isnan(left) ? 0 : left);
 }
 
 static int write_json(const struct search_opts *o, struct tl_out *out,
@@ -344,7 +336,8 @@ static int search_exec(void *st)
 	struct tl_search_cell *cells = tl_search_cells_new(&o->plan);
 	bool stdout_taken = (o->json && strcmp(o->json, "-") == 0) ||
 			    (o->markdown && strcmp(o->markdown, "-") == 0);
-	struct progress pr = {!o->quiet && isatty(STDERR_FILENO), &o->plan, cells};
+	struct progress pr = {!o->quiet && isatty(STDERR_FILENO), &o->plan, cells, tl_monotonic_s(),
+			      {NAN, 0}};
 	struct tl_search_hooks hooks = {.ctx = &pr, .point = on_point, .stop = &stop_flag};
 	struct tl_host host;
 	char why[WHY_LEN];
@@ -368,7 +361,7 @@ static int search_exec(void *st)
 	rc = tl_search_run(&o->plan, cells, &hooks);
 	cli_stop_target(NULL);
 	if (pr.show)
-		fprintf(stderr, "\r%*s\r", 79, "");
+		fprintf(stderr, "\r%*s\r", 110, "");
 	if (!o->quiet)
 		tl_search_table_print(stdout_taken ? stderr : stdout, &o->plan, cells);
 	if (rc == 1)

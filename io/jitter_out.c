@@ -137,8 +137,9 @@ static json_t *control_to_json(const struct tl_jitter_control *ctl, double p, ui
 
 	tl_json_set(o, "p", tl_json_real(p));
 	tl_json_set(o, "d", json_integer((json_int_t)d));
-	tl_json_set(o, "n_plain", json_integer((json_int_t)ctl->cmp.na));
+	tl_json_set(o, "n_plain", json_integer((json_int_t)ctl->n_plain));
 	tl_json_set(o, "n_injected", json_integer((json_int_t)ctl->cmp.nb));
+	tl_json_set(o, "n_baseline", json_integer((json_int_t)ctl->cmp.na));
 	tl_json_set(o, "shift_ns", tl_json_real(ctl->ok ? ctl->cmp.shift : NAN));
 	tl_json_set(o, "ci_lo_ns", tl_json_real(ctl->ok ? ctl->cmp.lo : NAN));
 	tl_json_set(o, "ci_hi_ns", tl_json_real(ctl->ok ? ctl->cmp.hi : NAN));
@@ -154,8 +155,7 @@ static json_t *str_or_null(bool set, const char *s)
 
 static const char *truth_name(enum tl_jitter_truth t)
 {
-	static const char *const names[] = { NULL, "chain", "harness", "calibration",
-					     "plain median" };
+	static const char *const names[] = { NULL, "chain", "calibration", "plain median" };
 
 	return names[t];
 }
@@ -175,8 +175,10 @@ json_t *tl_jitter_to_json(const struct tl_jitter *j, uint64_t d, double p)
 	tl_json_set(o, "ns_per_add_half", tl_json_real(j->truth_half));
 	tl_json_set(o, "ns_per_add_calibrated", tl_json_real(j->ns_per_add_cal));
 	tl_json_set(o, "truth_note", str_or_null(j->truth_note[0], j->truth_note));
-	tl_json_set(o, "n_plain", json_integer((json_int_t)j->cmp.na));
+	tl_json_set(o, "n_plain", json_integer((json_int_t)j->n_plain));
 	tl_json_set(o, "n_injected", json_integer((json_int_t)j->cmp.nb));
+	tl_json_set(o, "baseline", json_string(j->controls ? "aa" : "plain"));
+	tl_json_set(o, "n_baseline", json_integer((json_int_t)j->cmp.na));
 	tl_json_set(o, "shift_ns", tl_json_real(j->ok ? j->cmp.shift : NAN));
 	tl_json_set(o, "shift_method", j->ok ? json_string(stats_shift_method_name(j->cmp.method))
 					     : json_null());
@@ -234,10 +236,11 @@ void tl_jitter_print(FILE *f, const struct tl_run *run, size_t cell, const struc
 	tl_shift_text(j->cmp.lo, lo, sizeof lo);
 	tl_shift_text(j->cmp.hi, hi, sizeof hi);
 	tl_jitter_ci_method(j, how, sizeof how);
-	fprintf(f, "+%llu ADDs = %.2f ns; shift %s ns [%s, %s] (%s; %zu plain vs %zu "
+	fprintf(f, "+%llu ADDs = %.2f ns; shift %s ns [%s, %s] (%s; %zu %s vs %zu "
 		   "injected); Mann-Whitney p = %.2g: %s",
 		(unsigned long long)c->kernel.d, j->true_shift_ns, sh, lo, hi, how,
-		j->cmp.na, j->cmp.nb, j->cmp.mwu_p, tl_jitter_verdict(j));
+		j->cmp.na, j->controls ? "at D = 0 (the A/A arm)" : "plain", j->cmp.nb,
+		j->cmp.mwu_p, tl_jitter_verdict(j));
 	if (j->unreliable)
 		fprintf(f, ": %s\n", j->reason);
 	else
@@ -260,6 +263,10 @@ void tl_jitter_print(FILE *f, const struct tl_run *run, size_t cell, const struc
 	fprintf(f, "  (%s)\n", j->note);
 	if (j->truth_note[0])
 		fprintf(f, "  (%s)\n", j->truth_note);
+	if (j->overlap_ok && j->overlap_lo > 0)
+		fprintf(f, "  (this arm's plain samples paid %+.2f ns [%.2f, %.2f] for the %llu ADDs "
+			   "run beside their chain: why the shift is taken against the A/A arm)\n",
+			j->overlap, j->overlap_lo, j->overlap_hi, (unsigned long long)c->kernel.d);
 	/* Only a file saved before the parser refused such a D. */
 	if (c->kernel.d > TL_JITTER_OVERLAP_ADDS && !run->timers[c->timer].backend->simulated)
 		fprintf(f, "  (D > %d ADDs: a plain sample's ADDs beyond %d no longer all overlap "

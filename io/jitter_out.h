@@ -14,15 +14,17 @@
 void tl_jitter_ci_method(const struct tl_jitter *j, char *buf, size_t len);
 
 /* {"d", "ns_per_add", "ns_per_add_half", "true_shift_ns", "truth" ("chain",
- *  "harness", "calibration", "plain median" or null), "ns_per_add_chain",
+ *  "calibration", "plain median" or null), "ns_per_add_chain",
  *  "ns_per_add_chain_half", "ns_per_add_harness", "ns_per_add_harness_half",
  *  "ns_per_add_calibrated", "truth_note" (or null), "n_plain", "n_injected",
+ *  "baseline" ("aa": the shift is the injected samples' over the A/A arm's;
+ *  "plain": over the plain ones, a file from before the arms), "n_baseline",
  *  "shift_ns" (HL), "ci_method", "ci_blocks", "covers_truth" (or null),
  *  "truth_miss" (or null), "plain_overlap_ns", "plain_overlap_lo_ns",
  *  "plain_overlap_hi_ns",
  *  "median_diff_ns", "ci_lo_ns", "ci_hi_ns", "mwu_p", "ks_p", "alpha", "detected",
  *  "null_split", "verdict", "unreliable" (the reason, or null), "controls"
- *  {"aa", "swapped": {"p", "d", "n_plain", "n_injected", "shift_ns", "ci_lo_ns",
+ *  {"aa", "swapped": {"p", "d", "n_plain", "n_injected", "n_baseline", "shift_ns", "ci_lo_ns",
  *  "ci_hi_ns", "mwu_p"}} (null in a file saved before the arms), "note"}. */
 json_t *tl_jitter_to_json(const struct tl_jitter *j, uint64_t d, double p);
 

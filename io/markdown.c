@@ -71,11 +71,11 @@ static int md_jitter(FILE *f, const struct tl_run *run, uint64_t seed)
 
 		if (c->hidden || c->kernel.kind != TL_KERNEL_JITTER)
 			continue;
-		if (!any && (fputs("\nInjected variation (plain vs injected samples, shift by the "
+		if (!any && (fputs("\nInjected variation (injected samples against the A/A arm's, D = 0; shift by the "
 				   "difference of means where ties are common, else Hodges-Lehmann, "
 				   "95 % interval widened to the spread of up to 20 time blocks' "
-				   "shifts, true shift = D x ns per ADD as measured in the run: the "
-				   "cell's own chain, else its add:K slope, Mann-Whitney U at alpha = "
+				   "shifts, true shift = D x ns per ADD as measured in the run: its "
+				   "add:K slope, else the calibration, Mann-Whitney U at alpha = "
 				   "0.05):\n\n",
 				   f) == EOF ||
 			     md_row(f, head, 9) < 0 ||

@@ -179,7 +179,8 @@ static void print_jitter(FILE *f, const struct tl_run *run, uint64_t seed)
 		if (run->cells[i].hidden || run->cells[i].kernel.kind != TL_KERNEL_JITTER)
 			continue;
 		if (!header)
-			fprintf(f, "injected variation: plain vs injected samples of each jitter cell, ns\n");
+			fprintf(f, "injected variation: each jitter cell's injected samples against its "
+				   "A/A arm's (D = 0), ns\n");
 		header = true;
 		tl_jitter_analyse(run, i, seed, &j);
 		tl_jitter_print(f, run, i, &j);

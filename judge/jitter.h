@@ -25,14 +25,14 @@ struct tl_jitter_control {
 	bool ok;                  /* both sides held samples */
 	struct tl_comparison cmp; /* lo, hi: widened by the blocks' spread (blocks > 0) */
 	size_t blocks;            /* time blocks the interval's spread came from (0: none) */
+	size_t n_plain;           /* the arm's own plain samples (its comparison's A side is
+				   * them for the A/A arm, the A/A arm's for the P-swapped) */
 };
 
 /* Where the true shift's ns per ADD came from. */
 enum tl_jitter_truth {
 	TL_TRUTH_NONE,        /* nothing to measure it from (K = 0, no calibration) */
 	TL_TRUTH_CHAIN,       /* the slope of the run's add:K medians, same timer and flush */
-	TL_TRUTH_HARNESS,     /* the cell's injected samples less its A/A arm's dependent
-			       * ones, over D: the D ADDs on the chain in this cell */
 	TL_TRUTH_CALIBRATION, /* the fastest of 15 timings of 1e6 ADDs before sampling */
 	TL_TRUTH_PLAIN,       /* (median of the plain samples - t_e,std) / K */
 };
@@ -45,15 +45,21 @@ struct tl_jitter {
 	enum tl_jitter_truth truth;
 	double ns_per_add_chain, chain_half; /* the run's add chain slope and its 95 %
 					      * half-width (NaN: no two add:K cells) */
-	double ns_per_add_harness, harness_half; /* the cell's own chain (TL_TRUTH_HARNESS)
-						  * and its 95 % half-width (NaN: none) */
+	double ns_per_add_harness, harness_half; /* the cell's own chain: its injected
+						  * samples less the A/A arm's dependent
+						  * ones, over D (a figure, never the
+						  * truth: the shift's own samples), and
+						  * its 95 % half-width (NaN: none) */
 	double truth_half;     /* the truth's ns per ADD's 95 % half-width (NaN: unknown) */
 	double ns_per_add_cal; /* the calibration's (NaN: none) */
 	char truth_note[400];  /* the chain or the calibration is off the truth beyond the
 				* spreads ("" when neither is) */
-	struct tl_comparison cmp; /* A = plain, B = injected, ns; lo, hi widened by the
-				   * blocks' spread (blocks > 0) */
+	struct tl_comparison cmp; /* A = the A/A arm's samples (D = 0; in a file from
+				   * before the arms, the plain ones), B = injected, ns;
+				   * lo, hi widened by the blocks' spread (blocks > 0) */
 	size_t blocks;        /* time blocks of the main arm's spread (0: too few samples) */
+	size_t n_plain;       /* the main arm's plain samples (cmp.na: the A/A arm's, with
+			       * controls) */
 	bool checked;         /* the interval was held against the truth */
 	bool covers;          /* checked: it meets [truth -+ D x truth_half] */
 	char miss[240];       /* checked and not covered: "measured 65.7 of 66.8 ns injected" + why */
@@ -73,19 +79,17 @@ struct tl_jitter {
 /* "detected", "not detected" or "unreliable here". */
 const char *tl_jitter_verdict(const struct tl_jitter *j);
 
-/* Compares cell's plain and injected samples of its main arm (raw ns:
- * filter_cost moves both alike and the rank tests need no outlier
- * filter), and the same for its A/A and P-swapped arms, which judge it
- * (tl_jitter_unreliable). The comparisons draw nothing; the seed (through
+/* Compares the injected samples of cell's main arm with every sample of its
+ * A/A arm (D = 0), K against K + D ADDs (raw ns: filter_cost moves both
+ * alike and the rank tests need no outlier filter); the P-swapped arm's
+ * injected samples the same way, and the A/A arm's two paths with each
+ * other; the two controls judge it (tl_jitter_unreliable). A file from
+ * before the arms compares its plain and injected samples. The comparisons draw nothing; the seed (through
  * tl_cell_seed) draws only the split that stands for the injected samples
  * in a file from before the arms at D = 0.
  * A cell that is not jitter, or has no samples on one side, gives ok =
  * false. */
 void tl_jitter_analyse(const struct tl_run *run, size_t cell, uint64_t seed, struct tl_jitter *j);
 
-/* The cell's own chain is the truth when it resolves ns per ADD within
- * this share (95 % half-width): at D = 200 and 6000 samples about 0.2 %,
- * at D = 1 about 20 % (then the run's add:K chain, else the calibration). */
-#define TL_JITTER_HARNESS_REL 0.02
 
 #endif

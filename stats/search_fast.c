@@ -288,12 +288,12 @@ int search_fast_tmin(struct tl_srch *s)
 			s->r->out_of_time = true;
 			if (hi)
 				snprintf(s->r->note, sizeof(s->r->note),
-					 "out of time (%.0f s a metric): t_min lies between %llu and %llu ADDs, "
+					 "out of time (%.2g s for this metric): t_min lies between %llu and %llu ADDs, "
 					 "not narrowed further",
 					 p->time_limit_s, (unsigned long long)lo, (unsigned long long)hi);
 			else
 				snprintf(s->r->note, sizeof(s->r->note),
-					 "out of time (%.0f s a metric) before trying %llu ADDs: the steadiest "
+					 "out of time (%.2g s for this metric) before trying %llu ADDs: the steadiest "
 					 "point, CV %.3g %% at %llu ADDs, was not steady enough",
 					 p->time_limit_s, (unsigned long long)k, 100.0 * s->cv_floor,
 					 (unsigned long long)s->cv_floor_adds);
@@ -497,7 +497,7 @@ static bool tdiff_fits(struct tl_srch *s, uint64_t adds, size_t sets)
 		return true;
 	}
 	snprintf(s->r->note, sizeof(s->r->note),
-		 "out of time (%.0f s a metric): %zu more sets of %d at %llu ADDs would not fit what "
+		 "out of time (%.2g s for this metric): %zu more sets of %d at %llu ADDs would not fit what "
 		 "is left",
 		 s->p->time_limit_s, sets, FAST_TDIFF_MIN_SET, (unsigned long long)adds);
 	s->r->out_of_time = true;
@@ -645,7 +645,7 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 	size_t full = s->cap, fit = srch_affordable(s, tmin, pool_sets + round_sets);
 	if (fit < FAST_TDIFF_MIN_SET) {
 		snprintf(s->r->note, sizeof(s->r->note),
-			 "out of time (%.0f s a metric): %zu sets of %d at %llu ADDs would not fit what is "
+			 "out of time (%.2g s for this metric): %zu sets of %d at %llu ADDs would not fit what is "
 			 "left",
 			 p->time_limit_s, pool_sets + round_sets, FAST_TDIFF_MIN_SET,
 			 (unsigned long long)tmin);
@@ -678,7 +678,7 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 						      round_sets * s->cap)) {
 			s->r->out_of_time = true;
 			snprintf(s->r->note, sizeof(s->r->note),
-				 "out of time (%.0f s a metric): t_diff is above %llu ADDs, the largest "
+				 "out of time (%.2g s for this metric): t_diff is above %llu ADDs, the largest "
 				 "difference tried (the model expected %.0f)", p->time_limit_s,
 				 (unsigned long long)lo_fail, s->r->predicted_adds);
 			rc = 0;

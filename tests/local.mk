@@ -57,6 +57,14 @@ check_PROGRAMS += tests/test_search_relaxed
 tests_test_search_relaxed_SOURCES = tests/test_search_relaxed.c tests/tap.h
 tests_test_search_relaxed_LDADD = $(TL_LIBS)
 TESTS += tests/test_search_relaxed
+# the ETA a search shows, on a simulated session; and the plan both faces build
+check_PROGRAMS += tests/test_search_eta
+tests_test_search_eta_SOURCES = tests/test_search_eta.c tests/tap.h
+tests_test_search_eta_LDADD = $(TL_LIBS)
+TESTS += tests/test_search_eta
+# --budget is the whole search's wall time, on this node's real timer
+TESTS += tests/test_search_budget.sh
+EXTRA_DIST += tests/test_search_budget.sh
 # The memory levels a chase sees: the step finder and the naming
 # beside the reported sizes, on the chases recorded on the nodes the lab met.
 check_PROGRAMS += tests/test_levels

@@ -42,8 +42,11 @@ adds = c["adds"]
 ok(all(arm(a) == i % 3 for i, a in enumerate(adds)), "sample i is in arm i % 3")
 mp = sum(arm(a) == 0 and not dep(a, 200) for a in adds)
 mi = sum(arm(a) == 0 and dep(a, 200) and (a & 0xffffffffff) == 240 for a in adds)
-ok(c["jitter"]["n_plain"] == mp and c["jitter"]["n_injected"] == mi,
-   "plain and injected counts follow the main arm's codes (%d, %d)" % (mp, mi))
+na = sum(arm(a) == 1 for a in adds)
+ok(c["jitter"]["n_plain"] == mp and c["jitter"]["n_injected"] == mi and
+   c["jitter"]["baseline"] == "aa" and c["jitter"]["n_baseline"] == na,
+   "plain, injected and baseline (the whole A/A arm) counts follow the codes (%d, %d, %d)"
+   % (mp, mi, na))
 ctl = c["jitter"]["controls"]
 ap = sum(arm(a) == 1 and not dep(a, 200) for a in adds)
 ai = sum(arm(a) == 1 and dep(a, 200) and (a & 0xffffffffff) == 200 for a in adds)
@@ -51,6 +54,7 @@ sp = sum(arm(a) == 2 and not dep(a, 200) for a in adds)
 si = sum(arm(a) == 2 and dep(a, 200) and (a & 0xffffffffff) == 240 for a in adds)
 ok((ctl["aa"]["n_plain"], ctl["aa"]["n_injected"], ctl["aa"]["d"]) == (ap, ai, 0) and
    (ctl["swapped"]["n_plain"], ctl["swapped"]["n_injected"], ctl["swapped"]["d"]) == (sp, si, 40)
+   and ctl["swapped"]["n_baseline"] == na and ctl["aa"]["n_baseline"] == ap
    and abs(ctl["swapped"]["p"] - 0.7) < 1e-12 and abs(ctl["aa"]["p"] - 0.3) < 1e-12,
    "controls: A/A (D = 0, P = 0.3) %d/%d and P-swapped (P = 0.7) %d/%d samples" % (ap, ai, sp, si))
 # sim's true ADD cost is 0.3 ns (backends/sim.c): measured from the plain samples.

@@ -153,4 +153,48 @@ PYEOF
 )
 [ -n "$n" ] && [ "$n" = "$m" ]; ok $? "live: candidates tried ($n) = points in the export ($m)"
 
+# ---- the same selection from the CLI: the one plan both faces build, so the
+# same sim search (same seed) gives the same answers and the same winner
+args=$("$PY" - "$j" <<'PYEOF' 2>/dev/null
+import json, shlex, sys
+d = json.load(open(sys.argv[1]))
+p = d["params"]
+b, f = [], []
+for r in d["results"]:
+    if r["backend"] not in b:
+        b.append(r["backend"])
+    if r["flush"] not in f:
+        f.append(r["flush"])
+print(" ".join(shlex.quote(x) for x in ["-b", ",".join(b), "-f", ",".join(f), "-n", str(p["n"]),
+      "--repeats", str(p["repeats"]), "--seed", str(p["seed"]), "--method", p["method"]]))
+PYEOF
+)
+eval "set -- $args"
+"$BIN" search "$@" -q --json "$W/cli.json" 2>/dev/null
+ok $? "live: the CLI runs the TUI's selection ($args)"
+"$PY" - "$j" "$W/cli.json" <<'PYEOF' >"$W/agree" 2>&1
+import json, sys
+t, c = (json.load(open(a)) for a in sys.argv[1:])
+bad = []
+keys = ("method", "eps", "alpha", "n", "p", "q", "os_filter", "seed", "repeats", "budget_seconds")
+for k in keys:
+    if t["params"].get(k) != c["params"].get(k):
+        bad.append("params.%s %s vs %s" % (k, t["params"].get(k), c["params"].get(k)))
+if t["reference"] != c["reference"]:
+    bad.append("reference")
+for rt, rc in zip(t["results"], c["results"]):
+    for k in ("tmin", "tdiff"):
+        a = [x["adds"] for x in rt[k]["repeats"]]
+        b = [x["adds"] for x in rc[k]["repeats"]]
+        print("%s %s: TUI %s %s, CLI %s %s" % (rt["backend"], k, rt[k]["adds"], a, rc[k]["adds"], b))
+        if a != b or rt[k]["adds"] != rc[k]["adds"]:
+            bad.append("%s %s" % (rt["backend"], k))
+    for k in ("ratio_tmin", "ratio_tdiff"):
+        if rt[k] != rc[k]:
+            bad.append("%s %s %s vs %s" % (rt["backend"], k, rt[k], rc[k]))
+print("agree" if not bad and len(t["results"]) == len(c["results"]) else "differ: " + "; ".join(bad))
+PYEOF
+sed 's/^/# /' "$W/agree"
+grep -q '^agree$' "$W/agree"; ok $? "live: the TUI and the CLI give the same answers, repeat by repeat, and the same ratios"
+
 done_testing

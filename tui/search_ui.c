@@ -116,6 +116,10 @@ static void reps_count(const struct tui_app *app, size_t *done, size_t *total)
 	}
 }
 
+/* The ETA of the search running (one at a time): the engine's estimate,
+ * from the plan's budget shares and the time the repeats took, smoothed. */
+static struct tl_search_eta search_eta;
+
 /* The progress line, set when results arrive (never in a draw): cell
  * repeats done of planned, candidates tried, time and the ETA from the
  * time the finished ones took. Caller holds search_mu. */
@@ -126,10 +130,12 @@ static void progress_update(struct tui_app *app)
 	char eta[48] = "ETA after the first";
 
 	tui_job_progress(&app->search, &done, &total);
-	if (done && done < total)
-		snprintf(eta, sizeof eta, "ETA %.0f s", t / (double)done * (double)(total - done));
-	else if (done >= total)
+	double left = tl_search_eta_update(&search_eta, &app->search_plan, app->search_cells, t);
+
+	if (done >= total)
 		snprintf(eta, sizeof eta, "finishing");
+	else if (!isnan(left))
+		snprintf(eta, sizeof eta, "ETA %.0f s", left);
 	if (app->search.live && !atomic_load(&app->search.done))
 		snprintf(app->search_progress, sizeof app->search_progress,
 			 "searching: %zu/%zu cell repeats done, %zu candidates tried, %.0f s, %s",
@@ -298,13 +304,14 @@ static int plan_selected(struct tui_app *app, size_t nb, size_t nf)
 			row->bytes = lf->items[fi].bytes;
 		}
 	}
-	tl_search_plan_default(&app->search_plan);
-	app->search_plan.sp = next_params(app)->sp;
-	app->search_plan.budget_s = next_params(app)->budget_s;
-	app->search_plan.repeats = next_params(app)->repeats;
-	app->search_plan.cpu = app->opts.cpu >= 0 ? app->opts.cpu : tl_cpu_default();
-	tl_search_plan_set(&app->search_plan, ids, nb, names, bytes, nf);
-	app->search_plan.ref = tl_search_default_reference(ids, nb);
+	/* the plan `ticklab search` builds from the same parameters and selection */
+	struct tl_search_plan params = *next_params(app);
+	char why[256];
+
+	params.cpu = app->opts.cpu;
+	if (tl_search_plan_build(&app->search_plan, &params, ids, nb, names, bytes, nf, NULL, why,
+				 sizeof why) < 0)
+		goto out;
 	app->search_cells = tl_search_cells_new(&app->search_plan);
 	app->nrows_s = k;
 	rc = 0;
@@ -347,6 +354,7 @@ int tui_search_start(struct tui_app *app, char *why, size_t whylen)
 		return -1;
 	}
 	app->search_t_start = tl_monotonic_s();
+	tl_search_eta_init(&search_eta);
 	tui_affinity_ui(app, app->search_plan.cpu);
 	return 0;
 }
