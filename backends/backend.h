@@ -21,6 +21,28 @@ enum tl_clock {
 
 struct tl_timer;
 
+/* The reading recipes, one per way of reading a clock (several backends
+ * may share one: perf-read and perf-task-clock read() their fd alike).
+ * Every row exists on every architecture; a kernel's function for a row
+ * that cannot run here is NULL, and that backend's open always fails. */
+enum tl_timing {
+	TL_TIMING_BARRIER_TSC,
+	TL_TIMING_BARRIER_RDTSC,
+	TL_TIMING_PLAIN_RDTSC,
+	TL_TIMING_BARRIER_PMC,
+	TL_TIMING_BARRIER_CNTVCT,
+	TL_TIMING_BARRIER_PMCCNTR,
+	TL_TIMING_PAPI_NSEC,
+	TL_TIMING_PAPI_CYC,
+	TL_TIMING_PAPI_READ,
+	TL_TIMING_POSIX_MONO,
+	TL_TIMING_POSIX_RAW,
+	TL_TIMING_POSIX_REAL,
+	TL_TIMING_PERF,
+	TL_TIMING_SIM, /* a model, not a clock: the kernel states its cost (backends/sim.h) */
+	TL_TIMINGS
+};
+
 struct tl_backend {
 	const char *id;     /* stable id, e.g. "barrier-tsc" */
 	const char *family; /* file it lives in: "barrier", "papi", "posix", "perf", "sim" */
@@ -36,28 +58,16 @@ struct tl_backend {
 	int (*open)(struct tl_timer *t, const char *params, char *why, size_t whylen);
 	void (*close)(struct tl_timer *t);
 
-	/* The timed regions: end - start in raw units, nothing else inside.
-	 * Call only on an opened timer (they are NULL on an architecture the
-	 * backend cannot run on, where open always fails). Backends that count
-	 * one thread (perf-*, papi-read, barrier-pmc/pmccntr) may be opened on
-	 * one thread and timed on another: the first timing on a new thread
-	 * moves the counter there before its first read. NaN means the reading
+	/* How it reads the clock, as a row of the reading recipes
+	 * (backends/reads.h): each kernel of the kernel table (bench/kernels/)
+	 * instantiates the timed-region template once per row, so the
+	 * backend carries no function per kernel and the kernel's body is
+	 * inlined between the two reads. Backends that count one thread
+	 * (perf-*, papi-read, barrier-pmc/pmccntr) may be opened on one
+	 * thread and timed on another: the first timing on a new thread moves
+	 * the counter there before its first read. NaN means the reading
 	 * failed (e.g. that move failed); no counter was trusted. */
-	double (*time_empty)(struct tl_timer *t);
-	double (*time_adds)(struct tl_timer *t, uint64_t adds);
-	/* The other chains (bench/kernel.h): n dependent MULs or FMAs; n
-	 * dependent loads chasing pointers from *cursor, which is left where
-	 * the chase ended so the next timing goes on through the buffer rather
-	 * than re-reading lines the last one cached. fmas faults on an x86 CPU
-	 * without FMA: the runner refuses the kernel there first. */
-	double (*time_muls)(struct tl_timer *t, uint64_t muls);
-	double (*time_fmas)(struct tl_timer *t, uint64_t fmas);
-	double (*time_loads)(struct tl_timer *t, const void **cursor, uint64_t loads);
-	/* jitter:K,D,P: K + D ADDs in one instruction stream whatever dep is;
-	 * the D extend the K's dependent chain when dep is 1 and run beside it
-	 * when 0 (backends/timed.h), so the two differ in data dependence
-	 * alone. */
-	double (*time_jitter)(struct tl_timer *t, uint64_t k, uint64_t d, unsigned dep);
+	enum tl_timing timing;
 };
 
 struct tl_timer {

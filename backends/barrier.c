@@ -27,7 +27,7 @@
 #include "backends/backend.h"
 #include "base/xalloc.h"
 #include "backends/internal.h"
-#include "backends/timed.h"
+#include "backends/reads.h"
 
 #if defined(__x86_64__)
 #include <cpuid.h>
@@ -37,7 +37,6 @@
 #if defined(HAVE_LINUX_PERF_EVENT_H) && defined(__linux__)
 #include <linux/perf_event.h>
 #include <sys/mman.h>
-#define BARRIER_HAVE_PERF 1
 #endif
 
 #if defined(__aarch64__) && defined(__linux__)
@@ -53,42 +52,6 @@ static int barrier_wrong_arch(const struct tl_backend *b, const char *need, char
 }
 
 #if defined(__x86_64__)
-
-/* The two halves of a TSC reading, combined only after the second read. */
-struct barrier_tsc {
-	uint32_t lo, hi;
-};
-
-#define BARRIER_TSC_DIFF(t, e, s)                                                  \
-	((double)(int64_t)(((uint64_t)(e).hi << 32 | (e).lo) - ((uint64_t)(s).hi << 32 | (s).lo)))
-
-#define BARRIER_TSC_READ(v)                                                        \
-	do {                                                                       \
-		uint32_t aux_;                                                     \
-		__asm__ volatile("lfence\n\trdtscp\n\tlfence"                      \
-				 : "=a"((v).lo), "=d"((v).hi), "=c"(aux_)          \
-				 :                                                 \
-				 : "memory");                                      \
-	} while (0)
-
-/* The Linux kernel's ordered TSC read where RDTSCP is missing: the first
- * LFENCE keeps earlier work from moving past the read, the second keeps
- * later work from starting before it. */
-#define BARRIER_RDTSC_READ(v)                                                      \
-	__asm__ volatile("lfence\n\trdtsc\n\tlfence" : "=a"((v).lo), "=d"((v).hi) : : "memory")
-
-#define PLAIN_RDTSC_READ(v)                                                        \
-	__asm__ volatile("rdtsc" : "=a"((v).lo), "=d"((v).hi) : : "memory")
-
-TL_TIMED_DEFINE(barrier_tsc, struct barrier_tsc, TL_TIMED_NO_PREP, BARRIER_TSC_READ,
-		BARRIER_TSC_DIFF)
-TL_TIMED_DEFINE(barrier_rdtsc, struct barrier_tsc, TL_TIMED_NO_PREP, BARRIER_RDTSC_READ,
-		BARRIER_TSC_DIFF)
-TL_TIMED_DEFINE(plain_rdtsc, struct barrier_tsc, TL_TIMED_NO_PREP, PLAIN_RDTSC_READ,
-		BARRIER_TSC_DIFF)
-#define BARRIER_TSC_FN(f) barrier_tsc_##f
-#define BARRIER_RDTSC_FN(f) barrier_rdtsc_##f
-#define PLAIN_RDTSC_FN(f) plain_rdtsc_##f
 
 /* rdtsc/rdtscp fault when CR4.TSD is set for this process (prctl
  * PR_SET_TSC): check that first. RDTSCP is then trusted only as
@@ -136,10 +99,6 @@ static int barrier_rdtsc_open(struct tl_timer *t, const char *params, char *why,
 
 #else /* !__x86_64__ */
 
-#define BARRIER_TSC_FN(f) NULL
-#define BARRIER_RDTSC_FN(f) NULL
-#define PLAIN_RDTSC_FN(f) NULL
-
 static int barrier_tsc_open(struct tl_timer *t, const char *params, char *why, size_t whylen)
 {
 	(void)params;
@@ -164,46 +123,9 @@ static int barrier_rdtsc_open(struct tl_timer *t, const char *params, char *why,
  * there first, since on that thread the instruction could fault (Armv8) or
  * read another event's counter (x86). If that fails the timing is NaN and
  * no counter is read. */
-#if defined(BARRIER_HAVE_PERF) && (defined(__x86_64__) || defined(__aarch64__))
-#define BARRIER_PMU 1
+#if defined(TL_HAVE_BARRIER_PMU)
 
-struct barrier_pmu {
-	uint64_t config1;
-	int fd;
-	const volatile struct perf_event_mmap_page *pc;
-	size_t maplen;
-	pthread_t owner;
-	unsigned width;
-};
-
-struct barrier_pmu_view {
-	uint32_t lock;  /* the page's seqlock when it was read */
-	int cap;        /* cap_user_rdpmc */
-	uint32_t index; /* counter + 1, 0 = not on a counter now */
-	unsigned width; /* counter bits */
-};
-
-/* One consistent view of the page (it is a seqlock the kernel updates). */
-static inline __attribute__((always_inline)) struct barrier_pmu_view
-barrier_pmu_view(const struct barrier_pmu *p)
-{
-	const volatile struct perf_event_mmap_page *pc = p->pc;
-	struct barrier_pmu_view v;
-	uint32_t seq;
-
-	do {
-		seq = pc->lock;
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-		v.lock = seq;
-		v.cap = pc->cap_bit0_is_deprecated ? (int)pc->cap_user_rdpmc : 0;
-		v.index = pc->index;
-		v.width = pc->pmc_width;
-		__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	} while (pc->lock != seq);
-	return v;
-}
-
-static void barrier_pmu_close(struct barrier_pmu *p)
+static void barrier_pmu_close(struct tl_barrier_pmu *p)
 {
 	if (p->pc)
 		munmap((void *)p->pc, p->maplen);
@@ -212,10 +134,10 @@ static void barrier_pmu_close(struct barrier_pmu *p)
 	free(p);
 }
 
-static struct barrier_pmu *barrier_pmu_open(uint64_t config1, char *why, size_t whylen)
+static struct tl_barrier_pmu *barrier_pmu_open(uint64_t config1, char *why, size_t whylen)
 {
 	struct perf_event_attr attr;
-	struct barrier_pmu *p;
+	struct tl_barrier_pmu *p;
 	void *page;
 
 	memset(&attr, 0, sizeof attr);
@@ -239,15 +161,14 @@ static struct barrier_pmu *barrier_pmu_open(uint64_t config1, char *why, size_t 
 	p->pc = page;
 	p->config1 = config1;
 	p->owner = pthread_self();
-	p->width = barrier_pmu_view(p).width;
+	p->width = tl_barrier_pmu_view(p).width;
 	return p;
 }
 
-/* Replaces t's event by one bound to the calling thread. */
-static int barrier_pmu_rebind(struct tl_timer *t)
+int tl_barrier_pmu_rebind(struct tl_timer *t)
 {
 	char why[TL_WHY_MAX];
-	struct barrier_pmu *old = t->state, *p = barrier_pmu_open(old->config1, why, sizeof why);
+	struct tl_barrier_pmu *old = t->state, *p = barrier_pmu_open(old->config1, why, sizeof why);
 
 	if (!p)
 		return -1;
@@ -255,36 +176,6 @@ static int barrier_pmu_rebind(struct tl_timer *t)
 	t->state = p;
 	return 0;
 }
-
-/* The page is re-read after the second counter read (outside the timed
- * region): if the kernel moved the event meanwhile (the seqlock changed),
- * the two reads may be of different counters and the sample is dropped. */
-static inline double barrier_pmu_diff(const struct tl_timer *t, uint32_t lock, uint64_t end,
-				      uint64_t start)
-{
-	const struct barrier_pmu *p = t->state;
-	uint64_t d = end - start;
-
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (p->pc->lock != lock)
-		return (double)NAN;
-
-	/* Counters are pmc_width bits wide: the difference wraps there. */
-	if (p->width > 0 && p->width < 64)
-		d = (d << (64 - p->width)) >> (64 - p->width);
-	return (double)d;
-}
-
-/* Binds the event to this thread and checks the page before any counter
- * read: NaN instead of a fault. Declares v_ (the page view). */
-#define BARRIER_PMU_PREP(t, want_index)                                            \
-	if (!pthread_equal(pthread_self(), ((struct barrier_pmu *)(t)->state)->owner) && \
-	    barrier_pmu_rebind(t) < 0)                                             \
-		return (double)NAN;                                                \
-	const struct barrier_pmu *p_ = (t)->state;                                 \
-	const struct barrier_pmu_view v_ = barrier_pmu_view(p_);                   \
-	if (!v_.cap || v_.index == 0 || ((want_index) && v_.index != (want_index))) \
-		return (double)NAN
 
 /* barrier-pmc's and barrier-pmccntr's close: the counter's fd and page. */
 static void barrier_pmu_timer_close(struct tl_timer *t)
@@ -298,7 +189,7 @@ static void barrier_pmu_timer_close(struct tl_timer *t)
 #define BARRIER_PMU_CLOSE NULL
 #endif
 
-#if defined(BARRIER_PMU) && defined(__x86_64__)
+#if defined(TL_HAVE_BARRIER_PMU) && defined(__x86_64__)
 
 /* /sys/bus/event_source/devices/cpu/rdpmc: 0 off, 1 while an event is
  * mmapped, 2 always; part of the reason when the page refuses rdpmc. */
@@ -322,26 +213,10 @@ static void barrier_rdpmc_sysfs(char *buf, size_t len)
 	}
 }
 
-#define BARRIER_PMC_PREP(t)                                                        \
-	BARRIER_PMU_PREP(t, 0);                                                    \
-	const uint32_t ecx_ = v_.index - 1
-#define BARRIER_PMC_READ(v)                                                        \
-	__asm__ volatile("lfence\n\trdpmc\n\tlfence"                               \
-			 : "=a"((v).lo), "=d"((v).hi)                              \
-			 : "c"(ecx_)                                               \
-			 : "memory")
-#define BARRIER_PMC_DIFF(t, e, s)                                                  \
-	barrier_pmu_diff(t, v_.lock, (uint64_t)(e).hi << 32 | (e).lo,              \
-			 (uint64_t)(s).hi << 32 | (s).lo)
-
-TL_TIMED_DEFINE(barrier_pmc, struct barrier_tsc, BARRIER_PMC_PREP, BARRIER_PMC_READ,
-		BARRIER_PMC_DIFF)
-#define BARRIER_PMC_FN(f) barrier_pmc_##f
-
 static int barrier_pmc_open(struct tl_timer *t, const char *params, char *why, size_t whylen)
 {
-	struct barrier_pmu *p;
-	struct barrier_pmu_view v;
+	struct tl_barrier_pmu *p;
+	struct tl_barrier_pmu_view v;
 	char sysfs[96];
 	double ghz = tl_tsc_ghz();
 
@@ -350,7 +225,7 @@ static int barrier_pmc_open(struct tl_timer *t, const char *params, char *why, s
 	p = barrier_pmu_open(0, why, whylen);
 	if (!p)
 		return -1;
-	v = barrier_pmu_view(p);
+	v = tl_barrier_pmu_view(p);
 	if (!v.cap) {
 		barrier_rdpmc_sysfs(sysfs, sizeof sysfs);
 		barrier_pmu_close(p);
@@ -372,8 +247,6 @@ static int barrier_pmc_open(struct tl_timer *t, const char *params, char *why, s
 
 #else
 
-#define BARRIER_PMC_FN(f) NULL
-
 static int barrier_pmc_open(struct tl_timer *t, const char *params, char *why, size_t whylen)
 {
 	(void)params;
@@ -388,11 +261,6 @@ static int barrier_pmc_open(struct tl_timer *t, const char *params, char *why, s
 
 /* ---- Armv8 ---- */
 #if defined(__aarch64__) && defined(__linux__)
-
-#define BARRIER_CNTVCT_READ(v) __asm__ volatile("isb\n\tmrs %0, cntvct_el0\n\tisb" : "=r"(v) : : "memory")
-TL_TIMED_DEFINE(barrier_cntvct, uint64_t, TL_TIMED_NO_PREP, BARRIER_CNTVCT_READ,
-		TL_TIMED_DIFF_INT)
-#define BARRIER_CNTVCT_FN(f) barrier_cntvct_##f
 
 static uint64_t barrier_cntfrq(void)
 {
@@ -414,8 +282,8 @@ static int barrier_cntvct_child(char *why, size_t whylen)
 			      strerror(errno));
 	if (pid == 0) {
 		uint64_t a, b;
-		BARRIER_CNTVCT_READ(a);
-		BARRIER_CNTVCT_READ(b);
+		TL_BARRIER_CNTVCT_READ(a);
+		TL_BARRIER_CNTVCT_READ(b);
 		_exit(barrier_cntfrq() > 0 && b >= a ? 0 : 1);
 	}
 	while (waitpid(pid, &status, 0) < 0)
@@ -448,8 +316,6 @@ static int barrier_cntvct_open(struct tl_timer *t, const char *params, char *why
 
 #else
 
-#define BARRIER_CNTVCT_FN(f) NULL
-
 static int barrier_cntvct_open(struct tl_timer *t, const char *params, char *why, size_t whylen)
 {
 	(void)params;
@@ -458,21 +324,11 @@ static int barrier_cntvct_open(struct tl_timer *t, const char *params, char *why
 
 #endif
 
-#if defined(BARRIER_PMU) && defined(__aarch64__)
+#if defined(TL_HAVE_BARRIER_PMU) && defined(__aarch64__)
 
-/* perf reports PMCCNTR_EL0 as user index 32 (event counters are 1..31). */
-#define BARRIER_PMCCNTR_INDEX 32u
 /* attr.config1 of the arm_pmuv3 PMU: bit 0 "long" (64-bit counter), bit 1
  * "rdpmc" (ask for EL0 access). */
 #define BARRIER_ARM_CONFIG1 0x3u
-
-#define BARRIER_PMCCNTR_PREP(t) BARRIER_PMU_PREP(t, BARRIER_PMCCNTR_INDEX)
-#define BARRIER_PMCCNTR_READ(v)                                                    \
-	__asm__ volatile("isb\n\tmrs %0, pmccntr_el0\n\tisb" : "=r"(v) : : "memory")
-#define BARRIER_PMCCNTR_DIFF(t, e, s) barrier_pmu_diff(t, v_.lock, e, s)
-TL_TIMED_DEFINE(barrier_pmccntr, uint64_t, BARRIER_PMCCNTR_PREP, BARRIER_PMCCNTR_READ,
-		BARRIER_PMCCNTR_DIFF)
-#define BARRIER_PMCCNTR_FN(f) barrier_pmccntr_##f
 
 /* Armv8 has no TSC: cycles are shown in ns at the CPU's highest cpufreq
  * rate (1 ns per cycle when the kernel does not say). */
@@ -511,8 +367,8 @@ static int barrier_perf_user_access(char *why, size_t whylen)
 
 static int barrier_pmccntr_open(struct tl_timer *t, const char *params, char *why, size_t whylen)
 {
-	struct barrier_pmu *p;
-	struct barrier_pmu_view v;
+	struct tl_barrier_pmu *p;
+	struct tl_barrier_pmu_view v;
 
 	if (tl_backend_no_params(t->backend, params, why, whylen) < 0)
 		return -1;
@@ -523,8 +379,8 @@ static int barrier_pmccntr_open(struct tl_timer *t, const char *params, char *wh
 		barrier_pmu_close(p);
 		return -1;
 	}
-	v = barrier_pmu_view(p);
-	if (!v.cap || v.index != BARRIER_PMCCNTR_INDEX) {
+	v = tl_barrier_pmu_view(p);
+	if (!v.cap || v.index != TL_BARRIER_PMCCNTR_INDEX) {
 		barrier_pmu_close(p);
 		if (!v.cap)
 			return tl_why(why, whylen,
@@ -541,8 +397,6 @@ static int barrier_pmccntr_open(struct tl_timer *t, const char *params, char *wh
 }
 
 #else
-
-#define BARRIER_PMCCNTR_FN(f) NULL
 
 static int barrier_pmccntr_open(struct tl_timer *t, const char *params, char *why, size_t whylen)
 {
@@ -565,12 +419,7 @@ const struct tl_backend tl_backend_barrier_tsc = {
 	.simulated = false,
 	.open = barrier_tsc_open,
 	.close = NULL,
-	.time_empty = BARRIER_TSC_FN(time_empty),
-	.time_adds = BARRIER_TSC_FN(time_adds),
-	.time_muls = BARRIER_TSC_FN(time_muls),
-	.time_fmas = BARRIER_TSC_FN(time_fmas),
-	.time_loads = BARRIER_TSC_FN(time_loads),
-	.time_jitter = BARRIER_TSC_FN(time_jitter),
+	.timing = TL_TIMING_BARRIER_TSC,
 };
 
 const struct tl_backend tl_backend_barrier_rdtsc = {
@@ -582,12 +431,7 @@ const struct tl_backend tl_backend_barrier_rdtsc = {
 	.simulated = false,
 	.open = barrier_rdtsc_open,
 	.close = NULL,
-	.time_empty = BARRIER_RDTSC_FN(time_empty),
-	.time_adds = BARRIER_RDTSC_FN(time_adds),
-	.time_muls = BARRIER_RDTSC_FN(time_muls),
-	.time_fmas = BARRIER_RDTSC_FN(time_fmas),
-	.time_loads = BARRIER_RDTSC_FN(time_loads),
-	.time_jitter = BARRIER_RDTSC_FN(time_jitter),
+	.timing = TL_TIMING_BARRIER_RDTSC,
 };
 
 const struct tl_backend tl_backend_rdtsc = {
@@ -599,12 +443,7 @@ const struct tl_backend tl_backend_rdtsc = {
 	.simulated = false,
 	.open = barrier_rdtsc_open,
 	.close = NULL,
-	.time_empty = PLAIN_RDTSC_FN(time_empty),
-	.time_adds = PLAIN_RDTSC_FN(time_adds),
-	.time_muls = PLAIN_RDTSC_FN(time_muls),
-	.time_fmas = PLAIN_RDTSC_FN(time_fmas),
-	.time_loads = PLAIN_RDTSC_FN(time_loads),
-	.time_jitter = PLAIN_RDTSC_FN(time_jitter),
+	.timing = TL_TIMING_PLAIN_RDTSC,
 };
 
 const struct tl_backend tl_backend_barrier_pmc = {
@@ -616,12 +455,7 @@ const struct tl_backend tl_backend_barrier_pmc = {
 	.simulated = false,
 	.open = barrier_pmc_open,
 	.close = BARRIER_PMU_CLOSE,
-	.time_empty = BARRIER_PMC_FN(time_empty),
-	.time_adds = BARRIER_PMC_FN(time_adds),
-	.time_muls = BARRIER_PMC_FN(time_muls),
-	.time_fmas = BARRIER_PMC_FN(time_fmas),
-	.time_loads = BARRIER_PMC_FN(time_loads),
-	.time_jitter = BARRIER_PMC_FN(time_jitter),
+	.timing = TL_TIMING_BARRIER_PMC,
 };
 
 const struct tl_backend tl_backend_barrier_cntvct = {
@@ -633,12 +467,7 @@ const struct tl_backend tl_backend_barrier_cntvct = {
 	.simulated = false,
 	.open = barrier_cntvct_open,
 	.close = NULL,
-	.time_empty = BARRIER_CNTVCT_FN(time_empty),
-	.time_adds = BARRIER_CNTVCT_FN(time_adds),
-	.time_muls = BARRIER_CNTVCT_FN(time_muls),
-	.time_fmas = BARRIER_CNTVCT_FN(time_fmas),
-	.time_loads = BARRIER_CNTVCT_FN(time_loads),
-	.time_jitter = BARRIER_CNTVCT_FN(time_jitter),
+	.timing = TL_TIMING_BARRIER_CNTVCT,
 };
 
 const struct tl_backend tl_backend_barrier_pmccntr = {
@@ -650,10 +479,5 @@ const struct tl_backend tl_backend_barrier_pmccntr = {
 	.simulated = false,
 	.open = barrier_pmccntr_open,
 	.close = BARRIER_PMU_CLOSE,
-	.time_empty = BARRIER_PMCCNTR_FN(time_empty),
-	.time_adds = BARRIER_PMCCNTR_FN(time_adds),
-	.time_muls = BARRIER_PMCCNTR_FN(time_muls),
-	.time_fmas = BARRIER_PMCCNTR_FN(time_fmas),
-	.time_loads = BARRIER_PMCCNTR_FN(time_loads),
-	.time_jitter = BARRIER_PMCCNTR_FN(time_jitter),
+	.timing = TL_TIMING_BARRIER_PMCCNTR,
 };

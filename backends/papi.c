@@ -21,7 +21,7 @@
 #include "backends/backend.h"
 #include "base/xalloc.h"
 #include "backends/internal.h"
-#include "backends/timed.h"
+#include "backends/reads.h"
 
 #if defined(HAVE_PAPI)
 #include <papi.h>
@@ -80,16 +80,6 @@ static int papi_cycles_reason(int rc, char *why, size_t whylen)
 		      PAPI_strerror(rc));
 }
 
-#define PAPI_NSEC_READ(v) ((v) = PAPI_get_real_nsec())
-#define PAPI_CYC_READ(v) ((v) = PAPI_get_real_cyc())
-TL_TIMED_DEFINE(papi_nsec, long long, TL_TIMED_NO_PREP, PAPI_NSEC_READ, TL_TIMED_DIFF_INT)
-TL_TIMED_DEFINE(papi_cyc, long long, TL_TIMED_NO_PREP, PAPI_CYC_READ, TL_TIMED_DIFF_INT)
-
-struct papi_state {
-	int eventset;
-	pthread_t owner;
-};
-
 /* An event set counting PAPI_TOT_CYC for the calling thread, started. */
 static int papi_cycles_eventset(int *es_out, char *why, size_t whylen)
 {
@@ -112,7 +102,7 @@ static int papi_cycles_eventset(int *es_out, char *why, size_t whylen)
 
 /* The old event set belongs to the thread that started it and PAPI will
  * not stop it from here; it stays until PAPI_shutdown (one per thread). */
-static int papi_rebind(struct papi_state *s)
+int tl_papi_rebind(struct tl_papi_state *s)
 {
 	char why[TL_WHY_MAX];
 	int es;
@@ -123,25 +113,6 @@ static int papi_rebind(struct papi_state *s)
 	s->owner = pthread_self();
 	return 0;
 }
-
-/* PAPI_read's status travels with the value; a failed read becomes NaN
- * after the region instead of a branch inside it. */
-struct papi_reading {
-	long long v;
-	int rc;
-};
-
-#define PAPI_READ_PREP(t)                                                           \
-	struct papi_state *s_ = (t)->state;                                         \
-	if (!pthread_equal(pthread_self(), s_->owner) && papi_rebind(s_) < 0)       \
-		return (double)NAN;                                                 \
-	const int es_ = s_->eventset
-#define PAPI_READ_READ(x) ((x).rc = PAPI_read(es_, &(x).v))
-#define PAPI_READ_DIFF(t, e, s)                                                     \
-	((e).rc == PAPI_OK && (s).rc == PAPI_OK ? (double)((e).v - (s).v) : (double)NAN)
-TL_TIMED_DEFINE(papi_read, struct papi_reading, PAPI_READ_PREP, PAPI_READ_READ, PAPI_READ_DIFF)
-
-#define PAPI_FN(x, f) papi_##x##_##f
 
 static int papi_nsec_open(struct tl_timer *t, const char *params, char *why, size_t whylen)
 {
@@ -181,7 +152,7 @@ static int papi_cyc_open(struct tl_timer *t, const char *params, char *why, size
 
 static int papi_read_open(struct tl_timer *t, const char *params, char *why, size_t whylen)
 {
-	struct papi_state *s;
+	struct tl_papi_state *s;
 	int es;
 	double ghz = tl_tsc_ghz();
 
@@ -198,7 +169,7 @@ static int papi_read_open(struct tl_timer *t, const char *params, char *why, siz
 
 static void papi_read_close(struct tl_timer *t)
 {
-	struct papi_state *s = t->state;
+	struct tl_papi_state *s = t->state;
 	long long v;
 
 	/* Only the owning thread may stop its event set; elsewhere it is
@@ -283,7 +254,6 @@ void tl_papi_describe(char *buf, size_t len)
 
 #else /* !HAVE_PAPI */
 
-#define PAPI_FN(x, f) NULL
 #define papi_read_close NULL
 
 #define PAPI_NOT_BUILT "PAPI not built: install libpapi-dev and reconfigure"
@@ -316,12 +286,7 @@ const struct tl_backend tl_backend_papi_real_nsec = {
 	.simulated = false,
 	.open = papi_nsec_open,
 	.close = NULL,
-	.time_empty = PAPI_FN(nsec, time_empty),
-	.time_adds = PAPI_FN(nsec, time_adds),
-	.time_muls = PAPI_FN(nsec, time_muls),
-	.time_fmas = PAPI_FN(nsec, time_fmas),
-	.time_loads = PAPI_FN(nsec, time_loads),
-	.time_jitter = PAPI_FN(nsec, time_jitter),
+	.timing = TL_TIMING_PAPI_NSEC,
 };
 
 const struct tl_backend tl_backend_papi_real_cyc = {
@@ -333,12 +298,7 @@ const struct tl_backend tl_backend_papi_real_cyc = {
 	.simulated = false,
 	.open = papi_cyc_open,
 	.close = NULL,
-	.time_empty = PAPI_FN(cyc, time_empty),
-	.time_adds = PAPI_FN(cyc, time_adds),
-	.time_muls = PAPI_FN(cyc, time_muls),
-	.time_fmas = PAPI_FN(cyc, time_fmas),
-	.time_loads = PAPI_FN(cyc, time_loads),
-	.time_jitter = PAPI_FN(cyc, time_jitter),
+	.timing = TL_TIMING_PAPI_CYC,
 };
 
 const struct tl_backend tl_backend_papi_read = {
@@ -350,10 +310,5 @@ const struct tl_backend tl_backend_papi_read = {
 	.simulated = false,
 	.open = papi_read_open,
 	.close = papi_read_close,
-	.time_empty = PAPI_FN(read, time_empty),
-	.time_adds = PAPI_FN(read, time_adds),
-	.time_muls = PAPI_FN(read, time_muls),
-	.time_fmas = PAPI_FN(read, time_fmas),
-	.time_loads = PAPI_FN(read, time_loads),
-	.time_jitter = PAPI_FN(read, time_jitter),
+	.timing = TL_TIMING_PAPI_READ,
 };

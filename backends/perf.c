@@ -24,7 +24,7 @@
 #include "backends/backend.h"
 #include "base/xalloc.h"
 #include "backends/internal.h"
-#include "backends/timed.h"
+#include "backends/reads.h"
 
 #if defined(HAVE_LINUX_PERF_EVENT_H)
 #include <linux/perf_event.h>
@@ -116,14 +116,8 @@ int tl_perf_open(struct perf_event_attr *attr, const char *what, char *why, size
 	return (int)fd;
 }
 
-struct perf_state {
-	int fd;
-	pthread_t owner;
-	struct perf_event_attr attr;
-};
-
-/* Moves the event to the calling thread (outside any timed region). */
-static int perf_rebind(struct perf_state *s)
+/* Outside any timed region. */
+int tl_perf_rebind(struct tl_perf_state *s)
 {
 	char why[TL_WHY_MAX];
 	struct perf_event_attr attr = s->attr;
@@ -137,32 +131,11 @@ static int perf_rebind(struct perf_state *s)
 	return 0;
 }
 
-/* A reading keeps read()'s result so a failed read becomes NaN, decided
- * after the second read rather than by a branch between them. */
-struct perf_reading {
-	uint64_t v;
-	ssize_t rc;
-};
-
-#define PERF_PREP(t)                                                                \
-	struct perf_state *s_ = (t)->state;                                         \
-	if (!pthread_equal(pthread_self(), s_->owner) && perf_rebind(s_) < 0)       \
-		return (double)NAN;                                                 \
-	const int fd_ = s_->fd
-#define PERF_READ(x) ((x).rc = read(fd_, &(x).v, sizeof(x).v))
-#define PERF_DIFF(t, e, s)                                                          \
-	((e).rc == (ssize_t)sizeof(e).v && (s).rc == (ssize_t)sizeof(s).v             \
-		 ? (double)(int64_t)((e).v - (s).v)                                  \
-		 : (double)NAN)
-
-TL_TIMED_DEFINE(perf, struct perf_reading, PERF_PREP, PERF_READ, PERF_DIFF)
-#define PERF_FN(f) perf_##f
-
 static int perf_open_event(struct tl_timer *t, uint32_t type, uint64_t config, const char *what,
 			   const char *params, char *why, size_t whylen)
 {
 	struct perf_event_attr attr;
-	struct perf_state *s;
+	struct tl_perf_state *s;
 	uint64_t probe;
 	int fd;
 
@@ -209,7 +182,7 @@ static int perf_task_clock_open(struct tl_timer *t, const char *params, char *wh
 
 static void perf_close(struct tl_timer *t)
 {
-	struct perf_state *s = t->state;
+	struct tl_perf_state *s = t->state;
 
 	if (s) {
 		close(s->fd);
@@ -219,8 +192,6 @@ static void perf_close(struct tl_timer *t)
 }
 
 #else /* no perf_event */
-
-#define PERF_FN(f) NULL
 
 static int perf_unavailable(char *why, size_t whylen)
 {
@@ -255,12 +226,7 @@ const struct tl_backend tl_backend_perf_read = {
 	.simulated = false,
 	.open = perf_read_open,
 	.close = perf_close,
-	.time_empty = PERF_FN(time_empty),
-	.time_adds = PERF_FN(time_adds),
-	.time_muls = PERF_FN(time_muls),
-	.time_fmas = PERF_FN(time_fmas),
-	.time_loads = PERF_FN(time_loads),
-	.time_jitter = PERF_FN(time_jitter),
+	.timing = TL_TIMING_PERF,
 };
 
 const struct tl_backend tl_backend_perf_task_clock = {
@@ -272,10 +238,5 @@ const struct tl_backend tl_backend_perf_task_clock = {
 	.simulated = false,
 	.open = perf_task_clock_open,
 	.close = perf_close,
-	.time_empty = PERF_FN(time_empty),
-	.time_adds = PERF_FN(time_adds),
-	.time_muls = PERF_FN(time_muls),
-	.time_fmas = PERF_FN(time_fmas),
-	.time_loads = PERF_FN(time_loads),
-	.time_jitter = PERF_FN(time_jitter),
+	.timing = TL_TIMING_PERF,
 };

@@ -10,19 +10,6 @@
 
 #include "backends/backend.h"
 #include "backends/internal.h"
-#include "backends/timed.h"
-
-#define POSIX_DIFF(t, e, s)                                                        \
-	((double)((int64_t)((e).tv_sec - (s).tv_sec) * 1000000000 +                \
-		  (int64_t)((e).tv_nsec - (s).tv_nsec)))
-
-#define POSIX_READ_MONO(v) clock_gettime(CLOCK_MONOTONIC, &(v))
-#define POSIX_READ_RAW(v) clock_gettime(CLOCK_MONOTONIC_RAW, &(v))
-#define POSIX_READ_REAL(v) clock_gettime(CLOCK_REALTIME, &(v))
-
-TL_TIMED_DEFINE(posix_mono, struct timespec, TL_TIMED_NO_PREP, POSIX_READ_MONO, POSIX_DIFF)
-TL_TIMED_DEFINE(posix_raw, struct timespec, TL_TIMED_NO_PREP, POSIX_READ_RAW, POSIX_DIFF)
-TL_TIMED_DEFINE(posix_real, struct timespec, TL_TIMED_NO_PREP, POSIX_READ_REAL, POSIX_DIFF)
 
 static int posix_open_clock(struct tl_timer *t, clockid_t clk, const char *name,
 			    const char *params, char *why, size_t whylen)
@@ -63,12 +50,7 @@ const struct tl_backend tl_backend_clock_gettime = {
 	.simulated = false,
 	.open = posix_mono_open,
 	.close = NULL,
-	.time_empty = posix_mono_time_empty,
-	.time_adds = posix_mono_time_adds,
-	.time_muls = posix_mono_time_muls,
-	.time_fmas = posix_mono_time_fmas,
-	.time_loads = posix_mono_time_loads,
-	.time_jitter = posix_mono_time_jitter,
+	.timing = TL_TIMING_POSIX_MONO,
 };
 
 const struct tl_backend tl_backend_clock_gettime_raw = {
@@ -80,12 +62,7 @@ const struct tl_backend tl_backend_clock_gettime_raw = {
 	.simulated = false,
 	.open = posix_raw_open,
 	.close = NULL,
-	.time_empty = posix_raw_time_empty,
-	.time_adds = posix_raw_time_adds,
-	.time_muls = posix_raw_time_muls,
-	.time_fmas = posix_raw_time_fmas,
-	.time_loads = posix_raw_time_loads,
-	.time_jitter = posix_raw_time_jitter,
+	.timing = TL_TIMING_POSIX_RAW,
 };
 
 const struct tl_backend tl_backend_clock_gettime_realtime = {
@@ -97,10 +74,5 @@ const struct tl_backend tl_backend_clock_gettime_realtime = {
 	.simulated = false,
 	.open = posix_real_open,
 	.close = NULL,
-	.time_empty = posix_real_time_empty,
-	.time_adds = posix_real_time_adds,
-	.time_muls = posix_real_time_muls,
-	.time_fmas = posix_real_time_fmas,
-	.time_loads = posix_real_time_loads,
-	.time_jitter = posix_real_time_jitter,
+	.timing = TL_TIMING_POSIX_REAL,
 };

@@ -292,47 +292,16 @@ static double sim_level(struct sim_state *s)
 	return l;
 }
 
-static double sim_reading(struct sim_state *s, double work_ns)
+double tl_sim_time(struct tl_timer *t, double work_ns)
 {
+	struct sim_state *s = t->state;
 	return tl_sim_draw_level(&s->m, s->rng, work_ns, sim_level(s));
 }
 
-static double sim_time_empty(struct tl_timer *t)
+const struct tl_sim_model *tl_sim_timer_model(const struct tl_timer *t)
 {
-	return sim_reading(t->state, 0);
-}
-
-static double sim_time_adds(struct tl_timer *t, uint64_t adds)
-{
-	struct sim_state *s = t->state;
-	return sim_reading(s, s->m.ns_per_add * (double)adds);
-}
-
-static double sim_time_muls(struct tl_timer *t, uint64_t muls)
-{
-	struct sim_state *s = t->state;
-	return sim_reading(s, s->m.ns_per_mul * (double)muls);
-}
-
-static double sim_time_fmas(struct tl_timer *t, uint64_t fmas)
-{
-	struct sim_state *s = t->state;
-	return sim_reading(s, s->m.ns_per_fma * (double)fmas);
-}
-
-/* The cursor stays where it is: the sim reads no memory. */
-static double sim_time_loads(struct tl_timer *t, const void **cursor, uint64_t loads)
-{
-	struct sim_state *s = t->state;
-	(void)cursor;
-	return sim_reading(s, s->m.ns_per_load * (double)loads);
-}
-
-/* The sim has no dependences to switch: an injected sample costs K + D
- * ADDs, a plain one K. */
-static double sim_time_jitter(struct tl_timer *t, uint64_t k, uint64_t d, unsigned dep)
-{
-	return sim_time_adds(t, dep & 1u ? k + d : k);
+	const struct sim_state *s = t->state;
+	return &s->m;
 }
 
 const struct tl_backend tl_backend_sim = {
@@ -348,10 +317,5 @@ const struct tl_backend tl_backend_sim = {
 	.simulated = true,
 	.open = sim_open,
 	.close = sim_close,
-	.time_empty = sim_time_empty,
-	.time_adds = sim_time_adds,
-	.time_muls = sim_time_muls,
-	.time_fmas = sim_time_fmas,
-	.time_loads = sim_time_loads,
-	.time_jitter = sim_time_jitter,
+	.timing = TL_TIMING_SIM,
 };

@@ -46,6 +46,15 @@ double tl_sim_draw_level(const struct tl_sim_model *m, gsl_rng *rng, double work
  * [0.5, 1.5] so a large drift never reads a negative time. */
 double tl_sim_knot(const struct tl_sim_model *m, double z);
 
+/* An opened sim timer's reading for a kernel whose work costs work_ns
+ * (overhead, noise, quantum and drift added as the model says): the sim
+ * has no clock to read, so each kernel states its cost (bench/kernels/). */
+struct tl_timer;
+double tl_sim_time(struct tl_timer *t, double work_ns);
+
+/* The model an opened sim timer runs. */
+const struct tl_sim_model *tl_sim_timer_model(const struct tl_timer *t);
+
 /* One line: the model and its keys with defaults. */
 const char *tl_sim_describe(void);
 

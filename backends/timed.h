@@ -1,29 +1,11 @@
 /* The timed-region template every backend instantiates (paper §3.1), so
  * every timer brackets the same instructions and only its reads differ.
  *
- *   TL_TIMED_DEFINE(X, T, PREP, READ, DIFF)
+ *   TL_TIMED_BODY(T, PREP, READ, DIFF, SETUP, RUN, AFTER)
  *
- * produces
- *
- *   static double X_time_empty(struct tl_timer *t);            read; read
- *   static double X_time_adds(struct tl_timer *t, uint64_t n); read; n ADDs; read
- *   static double X_time_muls(struct tl_timer *t, uint64_t n); read; n MULs; read
- *   static double X_time_fmas(struct tl_timer *t, uint64_t n); read; n FMAs; read
- *   static double X_time_loads(struct tl_timer *t, const void **cursor, uint64_t n);
- *                                          read; n dependent loads from *cursor; read
- *
- * where
- *   T            type of one raw reading (an integer, or a struct when
- *                combining the halves of a reading would add work between
- *                the two reads);
- *   PREP(t)      statements run before the first read: load whatever the
- *                read needs (a counter index, an fd) into locals, so that
- *                nothing is loaded from memory between the reads; use
- *                TL_TIMED_NO_PREP when there is nothing to load;
- *   READ(v)      statement storing one reading into v (T), inline asm or
- *                one library call, using only locals PREP declared;
- *   DIFF(t,e,s)  end - start as a double in raw units (after the second
- *                read, so its cost is never timed).
+ * with a backend's reading recipe (T, PREP, READ, DIFF: backends/reads.h)
+ * and a kernel's body (SETUP, RUN, AFTER: bench/kernels/), and the chains
+ * the kernels run.
  *
  * Between the two reads there is only one chain below (its set-up runs
  * before the first read): no allocation, no
@@ -306,7 +288,7 @@ TL_TIMED_INLINE uint64_t tl_timed_add_chain(uint64_t adds)
  * the memory-dependence predictor's training from one sample to the next
  * (a sample after one of the other variant took ~6-10 ns more, either
  * way), so the caller runs the kernel up to TL_JITTER_WARM times untimed
- * before the first read (TL_TIMED_DEFINE) and each timed run starts trained by
+ * before the first read (bench/kernels/jitter.c) and each timed run starts trained by
  * its own variant: on the Zen 5 guest one run left ~6 ns at P = 0.1 or
  * 0.9, four left up to 1.5 ns (the P-swapped control failed in 6 cells of
  * 6 on one run, none on another), sixteen none in 6.
@@ -489,66 +471,20 @@ TL_TIMED_INLINE uint64_t tl_timed_jitter_run(struct tl_timed_jitter j)
  * a reading to keep, not an underflow. */
 #define TL_TIMED_DIFF_INT(t, e, s) ((double)(int64_t)((uint64_t)(e) - (uint64_t)(s)))
 
-/* One timed chain kernel: NAME's prepare before the first read, its run
- * alone between the reads. */
-#define TL_TIMED_DEFINE_CHAIN(X, NAME, PREPARE, RUN, T, PREP, READ, DIFF)   \
-	static double X##_time_##NAME(struct tl_timer *t, uint64_t n)       \
+/* The timed region, the one template every timed function is: the
+ * recipe's PREP, the kernel's SETUP (its operands into registers, any
+ * untimed runs), the first READ, the kernel's RUN alone, the second READ,
+ * the kernel's AFTER (storing what RUN left), DIFF. The kernels
+ * (bench/kernels/) instantiate it once per recipe (backends/reads.h). */
+#define TL_TIMED_BODY(T, PREP, READ, DIFF, SETUP, RUN, AFTER)              \
 	{                                                                   \
 		PREP(t);                                                    \
-		struct tl_timed_chain chain_ = PREPARE(n);                  \
+		SETUP;                                                      \
 		T start_, end_;                                             \
 		READ(start_);                                               \
-		(void)RUN(chain_);                                          \
+		RUN;                                                        \
 		READ(end_);                                                 \
-		return DIFF(t, end_, start_);                               \
-	}
-
-#define TL_TIMED_DEFINE(X, T, PREP, READ, DIFF)                             \
-	static double X##_time_empty(struct tl_timer *t)                    \
-	{                                                                   \
-		PREP(t);                                                    \
-		T start_, end_;                                             \
-		READ(start_);                                               \
-		READ(end_);                                                 \
-		return DIFF(t, end_, start_);                               \
-	}                                                                   \
-	TL_TIMED_DEFINE_CHAIN(X, adds, tl_timed_chain_prepare, tl_timed_chain_run, T, PREP, \
-			      READ, DIFF)                                   \
-	TL_TIMED_DEFINE_CHAIN(X, muls, tl_timed_mul_prepare, tl_timed_mul_run, T, PREP, \
-			      READ, DIFF)                                   \
-	TL_TIMED_DEFINE_CHAIN(X, fmas, tl_timed_fma_prepare, tl_timed_fma_run, T, PREP, \
-			      READ, DIFF)                                   \
-	/* Its slot lives on the stack and is picked by pointer arithmetic:	\
-	 * ASan's redzone checks and UBSan's overflow checks would land	\
-	 * between the reads, so it is never instrumented. */		\
-	TL_TIMED_NO_SAN                                                     \
-	static double X##_time_jitter(struct tl_timer *t, uint64_t k, uint64_t d, unsigned dep) \
-	{                                                                   \
-		uint64_t slot_[TL_JITTER_SLOTS];                            \
-		PREP(t);                                                    \
-		struct tl_timed_jitter jit_ = tl_timed_jitter_prepare(slot_, k, d, dep); \
-		T start_, end_;                                             \
-		/* untimed: the timed run starts trained by its variant */   \
-		uint64_t warm_ = tl_timed_jitter_warm(k, d);                \
-		do {                                                        \
-			(void)tl_timed_jitter_run(jit_);                    \
-			jit_ = tl_timed_jitter_prepare(slot_, k, d, dep);   \
-		} while (--warm_);                                          \
-		READ(start_);                                               \
-		(void)tl_timed_jitter_run(jit_);                            \
-		READ(end_);                                                 \
-		return DIFF(t, end_, start_);                               \
-	}                                                                   \
-	static double X##_time_loads(struct tl_timer *t, const void **cursor, uint64_t loads) \
-	{                                                                   \
-		PREP(t);                                                    \
-		struct tl_timed_chain chain_ = tl_timed_load_prepare(*cursor, loads); \
-		T start_, end_;                                             \
-		const void *at_;                                            \
-		READ(start_);                                               \
-		at_ = tl_timed_load_run(chain_);                            \
-		READ(end_);                                                 \
-		*cursor = at_;                                              \
+		AFTER;                                                      \
 		return DIFF(t, end_, start_);                               \
 	}
 

@@ -143,13 +143,13 @@ static bool mean_within_noise(const struct tl_cell *c, const struct tl_summary *
 
 bool tl_cell_shows_cv(const struct tl_cell *c, const struct tl_analysis *a)
 {
-	return c->kernel.kind != TL_KERNEL_EMPTY && isfinite(a->summary.cv) &&
+	return !c->kernel.kind->times_nothing && isfinite(a->summary.cv) &&
 	       !mean_within_noise(c, &a->summary);
 }
 
 bool tl_cell_shows_drift(const struct tl_cell *c, const struct tl_analysis *a)
 {
-	return c->kernel.kind != TL_KERNEL_EMPTY && a->drift.drifts;
+	return !c->kernel.kind->times_nothing && a->drift.drifts;
 }
 
 /* The filter's survivors come back in sample order, and a one-feature

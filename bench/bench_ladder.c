@@ -137,10 +137,10 @@ static double lab_measure(struct tl_timer *t, const void **cursor, long reps, ui
 	if (!e || !s)
 		die("out of memory");
 	for (long i = 0; i < reps; i++)
-		e[i] = t->backend->time_empty(t);
-	(void)t->backend->time_loads(t, cursor, warm);
+		e[i] = tl_time_empty(t);
+	(void)tl_time_loads(t, cursor, warm);
 	for (long i = 0; i < reps; i++)
-		s[i] = t->backend->time_loads(t, cursor, k);
+		s[i] = tl_time_loads(t, cursor, k);
 	ns = (stats_median(s, (size_t)reps) - stats_median(e, (size_t)reps)) * t->ns_per_unit;
 	free(e);
 	free(s);
@@ -285,7 +285,7 @@ int main(int argc, char **argv)
 		int lev = stats_ladder_level((double)k[i].bytes, ends, nends);
 		bool fits = nends == 0 || (double)k[i].bytes <= ends[nends - 1];
 
-		if (k[i].kind != TL_KERNEL_LOAD)
+		if (!k[i].kind->chases)
 			continue;
 		one_size(&o, &t, refs, k[i].bytes, fits || lines < once ? lines : once,
 			 tl_seed_derive(1, i), names[lev], &y);

@@ -3,8 +3,6 @@
 #include "bench/kernel.h"
 
 #include <ctype.h>
-#include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,35 +11,42 @@
 #include <gsl/gsl_rng.h>
 
 #include "backends/backend.h"
-#include "backends/timed.h"
 #include "base/suggest.h"
 #include "base/xalloc.h"
-#include "bench/load_sizes.h"
-#include "bench/size.h"
+#include "bench/kernels/kernel_ops.h"
 
-/* The table's warning names the ADDs the kernel deals into overlapping pieces. */
-_Static_assert(TL_JITTER_OVERLAP_ADDS == TL_JITTER_PIECES * TL_JITTER_PIECE,
-	       "TL_JITTER_OVERLAP_ADDS is the jitter kernel's pieces x their ADDs");
-
-static const char accepted[] =
-	"accepted: empty, add:K, add:START:END:STEP, mul:K, mul:START:END:STEP, fma:K, "
-	"fma:START:END:STEP, jitter:K,D,P, load:SIZE[,K], load:SIZE+SIZE+...[,K], "
-	"load:LO..HI[,K] (K integers 0.." TL_KERNEL_MAX_K_TEXT ", jitter's D 0.."
-	TL_JITTER_MAX_D_TEXT " ADDs, or D in ns as 5ns (0.."
-	TL_KERNEL_MAX_D_NS_TEXT "), 0 <= P <= 1, SIZE a flush size >= 64 bytes such as 32KiB "
-	"or 4xL2)";
-
-static int fail(char *why, size_t whylen, const char *fmt, const char *bad)
+/* "accepted: " and each family's forms, then what their numbers may be. */
+static void accepted(char *buf, size_t len)
 {
-	char head[640];
+	size_t used = (size_t)snprintf(buf, len, "accepted:");
+	const char *sep = " (";
+
+	for (size_t i = 0; tl_kernel_table[i] && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s %s", i ? "," : "",
+					 tl_kernel_table[i]->grammar);
+	for (size_t i = 0; tl_kernel_table[i] && used < len; i++)
+		if (tl_kernel_table[i]->note) {
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", sep,
+						 tl_kernel_table[i]->note);
+			sep = ", ";
+		}
+	if (used < len)
+		snprintf(buf + used, len - used, ")");
+}
+
+int tl_kernel_fail(char *why, size_t whylen, const char *fmt, const char *bad)
+{
+	char head[640], list[1024];
+
 	snprintf(head, sizeof head, fmt, bad);
-	snprintf(why, whylen, "%s; %s", head, accepted);
+	accepted(list, sizeof list);
+	snprintf(why, whylen, "%s; %s", head, list);
 	return -1;
 }
 
 /* Digits only: no sign, no spaces, no hex, nothing after. Bounded so a
  * single measurement stays well under a second. */
-static int parse_count(const char *s, size_t len, uint64_t *v)
+int tl_kernel_parse_count(const char *s, size_t len, uint64_t *v)
 {
 	uint64_t x = 0;
 	if (len == 0)
@@ -54,38 +59,6 @@ static int parse_count(const char *s, size_t len, uint64_t *v)
 			return -1;
 	}
 	*v = x;
-	return 0;
-}
-
-static int parse_share(const char *s, size_t len, double *p)
-{
-	char buf[64], *end;
-	if (len == 0 || len >= sizeof buf)
-		return -1;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	if (!isdigit((unsigned char)buf[0]) && buf[0] != '.')
-		return -1;
-	errno = 0;
-	*p = strtod(buf, &end);
-	if (errno || *end || !isfinite(*p) || *p < 0 || *p > 1)
-		return -1;
-	return 0;
-}
-
-/* A decimal number of ns (digits, one point): no sign, no exponent. */
-static int parse_ns(const char *s, size_t len, double *v)
-{
-	char buf[64], *end;
-
-	if (len == 0 || len >= sizeof buf || strspn(s, "0123456789.") < len)
-		return -1;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	errno = 0;
-	*v = strtod(buf, &end);
-	if (errno || *end || !isfinite(*v) || *v < 0 || *v > TL_KERNEL_MAX_D_NS)
-		return -1;
 	return 0;
 }
 
@@ -103,62 +76,19 @@ static int push(struct tl_kernel **out, size_t *n, const struct tl_kernel *k)
 	return 0;
 }
 
-/* push fails only on a full list. */
-static int push_fail(const char *tok, char *why, size_t whylen)
+int tl_kernel_push(struct tl_kernel **out, size_t *n, struct tl_kernel *k, const char *tok,
+		   char *why, size_t whylen)
 {
-	return fail(why, whylen, "too many kernels at \"%s\": a list takes at most "
-		    TL_KERNEL_MAX_LIST_TEXT, tok);
-}
-
-static void label(struct tl_kernel *k)
-{
-	char buf15[32];
-
-	snprintf(buf15, sizeof buf15, "%.15g", k->d_ns);
-	switch (k->kind) {
-	case TL_KERNEL_EMPTY:
-		snprintf(k->label, sizeof k->label, "empty");
-		break;
-	case TL_KERNEL_ADD:
-		snprintf(k->label, sizeof k->label, "add:%llu", (unsigned long long)k->k);
-		break;
-	case TL_KERNEL_JITTER:
-		/* The shortest ns text that reads back to the same double: the
-		 * label is read back through the parser. */
-		if (k->d_ns > 0)
-			snprintf(k->label, sizeof k->label, "jitter:%llu,%.*gns,%g",
-				 (unsigned long long)k->k, strtod(buf15, NULL) == k->d_ns ? 15 : 17,
-				 k->d_ns, k->p);
-		else
-			snprintf(k->label, sizeof k->label, "jitter:%llu,%llu,%g",
-				 (unsigned long long)k->k, (unsigned long long)k->d, k->p);
-		break;
-	case TL_KERNEL_MUL:
-		snprintf(k->label, sizeof k->label, "mul:%llu", (unsigned long long)k->k);
-		break;
-	case TL_KERNEL_FMA:
-		snprintf(k->label, sizeof k->label, "fma:%llu", (unsigned long long)k->k);
-		break;
-	case TL_KERNEL_LOAD: {
-		/* Exact, so the label parses back to the same buffer (results
-		 * files are read back through the parser). */
-		unsigned long long b = (unsigned long long)k->bytes;
-		if (b % (1ULL << 20) == 0)
-			snprintf(k->label, sizeof k->label, "load:%lluMiB,%llu", b >> 20,
-				 (unsigned long long)k->k);
-		else if (b % 1024 == 0)
-			snprintf(k->label, sizeof k->label, "load:%lluKiB,%llu", b >> 10,
-				 (unsigned long long)k->k);
-		else
-			snprintf(k->label, sizeof k->label, "load:%llu,%llu", b,
-				 (unsigned long long)k->k);
-		break;
-	}
-	}
+	k->kind->describe(k);
+	if (push(out, n, k) == 0)
+		return 0;
+	return tl_kernel_fail(why, whylen, "too many kernels at \"%s\": a list takes at most "
+			      TL_KERNEL_MAX_LIST_TEXT, tok);
 }
 
 /* Splits "a:b:c" on ':' into at most max fields; returns the field count. */
-static size_t split(const char *s, size_t len, char sep, const char **f, size_t *fl, size_t max)
+size_t tl_kernel_split(const char *s, size_t len, char sep, const char **f, size_t *fl,
+		       size_t max)
 {
 	size_t nf = 0;
 	const char *start = s;
@@ -175,166 +105,119 @@ static size_t split(const char *s, size_t len, char sep, const char **f, size_t 
 	return nf;
 }
 
-/* add:, mul: and fma: share one grammar: K or START:END:STEP. */
-static int parse_chain(enum tl_kernel_kind kind, const char *tok, const char *args, size_t alen,
-		       struct tl_kernel **out, size_t *n, char *why, size_t whylen)
+/* add:, mul:, fma: and the other counted chains share one grammar: K or
+ * START:END:STEP. */
+int tl_kernel_parse_counted(const struct tl_kernel_ops *ops, const char *tok, const char *args,
+			    size_t alen, const struct tl_topology *topo, struct tl_kernel **out,
+			    size_t *n, char *why, size_t whylen)
 {
 	const char *f[3];
-	size_t fl[3], nf = split(args, alen, ':', f, fl, 3);
+	size_t fl[3], nf;
 	uint64_t v[3];
-	struct tl_kernel k = { .kind = kind };
+	struct tl_kernel k = { .kind = ops };
 	char head[160];
 
+	(void)topo;
+	if (!args)
+		return tl_kernel_fail(why, whylen, "unknown kernel \"%s\"", tok);
+	nf = tl_kernel_split(args, alen, ':', f, fl, 3);
+
 	if (nf != 1 && nf != 3)
-		return fail(why, whylen, "bad kernel \"%s\": it takes K or START:END:STEP", tok);
+		return tl_kernel_fail(why, whylen, "bad kernel \"%s\": it takes K or START:END:STEP", tok);
 	for (size_t i = 0; i < nf; i++)
-		if (parse_count(f[i], fl[i], &v[i])) {
+		if (tl_kernel_parse_count(f[i], fl[i], &v[i])) {
 			snprintf(head, sizeof head, "bad kernel \"%%s\": %s counts must be whole "
-				 "numbers 0.." TL_KERNEL_MAX_K_TEXT, tl_kernel_op(kind));
-			return fail(why, whylen, head, tok);
+				 "numbers 0.." TL_KERNEL_MAX_K_TEXT, ops->op);
+			return tl_kernel_fail(why, whylen, head, tok);
 		}
 	if (nf == 1) {
 		k.k = v[0];
-		label(&k);
-		return push(out, n, &k) ? push_fail(tok, why, whylen) : 0;
+		return tl_kernel_push(out, n, &k, tok, why, whylen);
 	}
 	if (v[2] == 0)
-		return fail(why, whylen, "bad kernel range \"%s\": STEP must be > 0", tok);
+		return tl_kernel_fail(why, whylen, "bad kernel range \"%s\": STEP must be > 0", tok);
 	if (v[1] < v[0])
-		return fail(why, whylen, "bad kernel range \"%s\": END must be >= START", tok);
+		return tl_kernel_fail(why, whylen, "bad kernel range \"%s\": END must be >= START", tok);
 	if ((v[1] - v[0]) / v[2] + 1 > TL_KERNEL_MAX_RANGE)
-		return fail(why, whylen,
+		return tl_kernel_fail(why, whylen,
 			    "bad kernel range \"%s\": more than " TL_KERNEL_MAX_RANGE_TEXT
 			    " kernels",
 			    tok);
 	for (uint64_t x = v[0]; x <= v[1]; x += v[2]) {
 		k.k = x;
-		label(&k);
-		if (push(out, n, &k))
-			return push_fail(tok, why, whylen);
+		if (tl_kernel_push(out, n, &k, tok, why, whylen))
+			return -1;
 		if (v[1] - x < v[2])
 			break; /* the next step would pass END (or wrap) */
 	}
 	return 0;
 }
 
-static int parse_load(const char *tok, const char *args, size_t alen,
-		      const struct tl_topology *topo, struct tl_kernel **out, size_t *n, char *why,
-		      size_t whylen);
-
-static int parse_jitter(const char *tok, const char *args, size_t alen, struct tl_kernel **out,
-			size_t *n, char *why, size_t whylen)
+void tl_kernel_describe_counted(struct tl_kernel *k)
 {
-	const char *f[3];
-	size_t fl[3], nf = split(args, alen, ',', f, fl, 3);
-	struct tl_kernel k = { .kind = TL_KERNEL_JITTER };
-
-	if (nf != 3)
-		return fail(why, whylen, "bad kernel \"%s\": jitter takes K,D,P", tok);
-	if (parse_count(f[0], fl[0], &k.k))
-		return fail(why, whylen,
-			    "bad kernel \"%s\": K must be a whole number 0.." TL_KERNEL_MAX_K_TEXT, tok);
-	if (fl[1] > 2 && !strncmp(f[1] + fl[1] - 2, "ns", 2) ? parse_ns(f[1], fl[1] - 2, &k.d_ns)
-							     : parse_count(f[1], fl[1], &k.d))
-		return fail(why, whylen,
-			    "bad kernel \"%s\": D must be a whole number of ADDs 0.."
-			    TL_KERNEL_MAX_K_TEXT " or a time in ns 0.." TL_KERNEL_MAX_D_NS_TEXT
-			    " such as 5ns or 2.5ns", tok);
-	/* Beyond the pieces the kernel overlaps with K, a plain sample would
-	 * pay for part of D too and the shift would fall short of D: refused
-	 * here rather than delivered in part. */
-	if (k.d > TL_JITTER_OVERLAP_ADDS)
-		return fail(why, whylen,
-			    "bad kernel \"%s\": D above " TL_JITTER_MAX_D_TEXT " ADDs: the injection "
-			    "delivers the whole of D only up to " TL_JITTER_MAX_D_TEXT " ADDs (16 "
-			    "pieces of 16 beside the K chain)", tok);
-	if (parse_share(f[2], fl[2], &k.p))
-		return fail(why, whylen, "bad kernel \"%s\": P must be a number in [0, 1]", tok);
-	label(&k);
-	return push(out, n, &k) ? push_fail(tok, why, whylen) : 0;
+	snprintf(k->label, sizeof k->label, "%s:%llu", k->kind->name, (unsigned long long)k->k);
 }
 
-static int parse_load(const char *tok, const char *args, size_t alen,
-		      const struct tl_topology *topo, struct tl_kernel **out, size_t *n, char *why,
-		      size_t whylen)
+/* The family whose spec starts s: its name and a ':' (or its bare name,
+ * when it takes no arguments, ending the text at len). */
+static const struct tl_kernel_ops *family_at(const char *s, size_t len)
 {
-	const char *f[2];
-	size_t fl[2], nf = split(args, alen, ',', f, fl, 2), nsizes;
-	struct tl_kernel k = { .kind = TL_KERNEL_LOAD, .k = TL_KERNEL_LOAD_DEFAULT_K };
-	uint64_t sizes[TL_LOAD_MAX_SIZES];
-	char size[96], swhy[512];
+	for (size_t i = 0; tl_kernel_table[i]; i++) {
+		const struct tl_kernel_ops *ops = tl_kernel_table[i];
+		size_t nl = strlen(ops->name);
+		bool args = strchr(ops->grammar, ':') != NULL;
 
-	if (nf != 1 && nf != 2)
-		return fail(why, whylen, "bad kernel \"%s\": load takes SIZE or SIZE,K", tok);
-	if (fl[0] >= sizeof size)
-		return fail(why, whylen, "bad kernel \"%s\": SIZE too long", tok);
-	snprintf(size, sizeof size, "%.*s", (int)fl[0], f[0]);
-	if (tl_load_sizes_parse(size, topo, sizes, &nsizes, swhy, sizeof swhy) < 0) {
-		snprintf(why, whylen, "bad kernel \"%s\": %s", tok, swhy);
-		return -1;
+		if (nl <= len && !strncmp(s, ops->name, nl) &&
+		    (args ? nl < len && s[nl] == ':' : nl == len))
+			return ops;
 	}
-	if (nf == 2 && parse_count(f[1], fl[1], &k.k))
-		return fail(why, whylen,
-			    "bad kernel \"%s\": K (loads) must be a whole number 0.."
-			    TL_KERNEL_MAX_K_TEXT, tok);
-	for (size_t i = 0; i < nsizes; i++) {
-		k.bytes = sizes[i];
-		label(&k);
-		if (push(out, n, &k))
-			return push_fail(tok, why, whylen);
-	}
-	return 0;
+	return NULL;
 }
 
 static int parse_one(const char *s, size_t len, const struct tl_topology *topo,
 		     struct tl_kernel **out, size_t *n, char *why, size_t whylen)
 {
-	char tok[256];
+	char tok[256], names[256];
+	const struct tl_kernel_ops *ops;
+	size_t used = 0;
+
 	while (len && isspace((unsigned char)*s))
 		s++, len--;
 	while (len && isspace((unsigned char)s[len - 1]))
 		len--;
 	if (len == 0)
-		return fail(why, whylen, "empty kernel name in the list%s", "");
+		return tl_kernel_fail(why, whylen, "empty kernel name in the list%s", "");
 	snprintf(tok, sizeof tok, "%.*s", (int)len, s);
 	if (len >= sizeof tok)
-		return fail(why, whylen, "kernel spec too long: \"%s...\"", tok);
+		return tl_kernel_fail(why, whylen, "kernel spec too long: \"%s...\"", tok);
 
-	if (!strcmp(tok, "empty")) {
-		struct tl_kernel k = { .kind = TL_KERNEL_EMPTY };
-		label(&k);
-		return push(out, n, &k) ? push_fail(tok, why, whylen) : 0;
+	ops = family_at(tok, len);
+	if (ops) {
+		size_t nl = strlen(ops->name);
+		return ops->parse(ops, tok, nl < len ? tok + nl + 1 : NULL, nl < len ? len - nl - 1 : 0,
+				  topo, out, n, why, whylen);
 	}
-	if (!strncmp(tok, "add:", 4))
-		return parse_chain(TL_KERNEL_ADD, tok, tok + 4, len - 4, out, n, why, whylen);
-	if (!strncmp(tok, "mul:", 4))
-		return parse_chain(TL_KERNEL_MUL, tok, tok + 4, len - 4, out, n, why, whylen);
-	if (!strncmp(tok, "fma:", 4))
-		return parse_chain(TL_KERNEL_FMA, tok, tok + 4, len - 4, out, n, why, whylen);
-	if (!strncmp(tok, "load:", 5))
-		return parse_load(tok, tok + 5, len - 5, topo, out, n, why, whylen);
-	if (!strncmp(tok, "jitter:", 7))
-		return parse_jitter(tok, tok + 7, len - 7, out, n, why, whylen);
-	fail(why, whylen, "unknown kernel \"%s\"", tok);
-	tl_suggest_append_head(why, whylen, tok, ':', "empty, add, mul, fma, jitter, load");
+	tl_kernel_fail(why, whylen, "unknown kernel \"%s\"", tok);
+	for (size_t i = 0; tl_kernel_table[i] && used < sizeof names; i++)
+		used += (size_t)snprintf(names + used, sizeof names - used, "%s%s", i ? ", " : "",
+					 tl_kernel_table[i]->name);
+	tl_suggest_append_head(why, whylen, tok, ':', names);
 	return -1;
 }
 
-/* The end of the list item starting at s: the next ',' — except that a
- * jitter spec owns the two commas of its K,D,P, and a load spec the comma
- * of its K when digits alone follow it ("load:32KiB,500,add:5"). */
+/* The end of the list item starting at s: the next ',' -- except that a
+ * family may own commas of its own (jitter's K,D,P), and a load spec the
+ * comma of its K when digits alone follow it ("load:32KiB,500,add:5"). */
 static const char *item_end(const char *s)
 {
-	const char *p = s;
-	int commas = 0;
-	while (isspace((unsigned char)*p))
-		p++;
-	if (!strncmp(p, "jitter:", 7))
-		commas = 2;
+	const char *p = s + strspn(s, " \t\n\v\f\r");
+	const struct tl_kernel_ops *ops = family_at(p, strcspn(p, ",:") + (p[strcspn(p, ",:")] == ':'));
+	unsigned commas = ops ? ops->commas : 0;
+
 	for (; *p; p++)
 		if (*p == ',' && commas-- == 0)
 			break;
-	if (*p == ',' && !strncmp(s + strspn(s, " \t"), "load:", 5)) {
+	if (*p == ',' && ops && ops->trailing_count) {
 		size_t digits = strspn(p + 1, "0123456789");
 		const char *after = p + 1 + digits + strspn(p + 1 + digits, " \t");
 		if (digits && (!*after || *after == ','))
@@ -357,14 +240,14 @@ int tl_kernel_parse_list_topo(const char *text, const struct tl_topology *topo,
 	size_t count = 0;
 
 	if (!text || !*text)
-		return fail(why, whylen, "no kernel given%s", "");
+		return tl_kernel_fail(why, whylen, "no kernel given%s", "");
 	/* Parsed into a list of our own (push's capacity rule needs that),
 	 * then appended to the caller's in one step. */
 	for (;;) {
 		const char *e = item_end(s);
 		if (count >= TL_KERNEL_MAX_LIST) {
 			free(list);
-			return fail(why, whylen, "more than " TL_KERNEL_MAX_LIST_TEXT
+			return tl_kernel_fail(why, whylen, "more than " TL_KERNEL_MAX_LIST_TEXT
 				    " kernels in \"%.40s...\"", text);
 		}
 		if (parse_one(s, (size_t)(e - s), topo, &list, &count, why, whylen)) {
@@ -382,88 +265,63 @@ int tl_kernel_parse_list_topo(const char *text, const struct tl_topology *topo,
 	return 0;
 }
 
-/* Exactly round(p*m) of the m positions idx[0..m) get the dependent path,
- * chosen by a partial Fisher-Yates: the injected share is then known, not
- * itself a random quantity. */
-static void plan_arm(const struct tl_kernel *kern, enum tl_jitter_arm arm, gsl_rng *r, size_t *idx,
-		     size_t m, uint64_t *adds)
-{
-	double p = arm == TL_JITTER_SWAPPED ? 1.0 - kern->p : kern->p;
-	uint64_t d = tl_jitter_arm_d(kern, arm), tag = (uint64_t)arm << TL_JITTER_ARM_SHIFT;
-	size_t extra = (size_t)llround(p * (double)m);
-
-	for (size_t i = 0; i < m; i++)
-		adds[idx[i]] = kern->k | tag;
-	for (size_t i = 0; i < extra; i++) {
-		size_t j = i + (size_t)gsl_rng_uniform_int(r, (unsigned long)(m - i));
-		size_t t = idx[i];
-		idx[i] = idx[j];
-		idx[j] = t;
-		adds[idx[i]] = (kern->k + d) | TL_JITTER_DEP | tag;
-	}
-}
-
-/* arms 3: the three interleaved arms; 1: one main arm over all n. */
-static void plan(const struct tl_kernel *kern, uint64_t seed, uint64_t *adds, size_t n,
-		 unsigned arms)
-{
-	gsl_rng *r;
-	size_t *idx;
-
-	for (size_t i = 0; i < n; i++)
-		adds[i] = kern->kind == TL_KERNEL_EMPTY ? 0 : kern->k;
-	if (kern->kind != TL_KERNEL_JITTER || n == 0)
-		return;
-	r = gsl_rng_alloc(gsl_rng_mt19937);
-	if (!r)
-		tl_fail("out of memory (a random number generator)");
-	gsl_rng_set(r, (unsigned long)(seed ^ (seed >> 32)) + 1);
-	idx = tl_xcalloc(n / arms + 1, sizeof *idx);
-	for (unsigned a = 0; a < arms; a++) {
-		size_t m = 0;
-
-		for (size_t i = a; i < n; i += arms)
-			idx[m++] = i;
-		plan_arm(kern, (enum tl_jitter_arm)a, r, idx, m, adds);
-	}
-	free(idx);
-	gsl_rng_free(r);
-}
-
 void tl_kernel_plan(const struct tl_kernel *kern, uint64_t seed, uint64_t *adds, size_t n)
 {
-	plan(kern, seed, adds, n, TL_JITTER_ARMS);
+	for (size_t i = 0; i < n; i++)
+		adds[i] = kern->k;
+	if (kern->kind->plan)
+		kern->kind->plan(kern, seed, adds, n, TL_JITTER_ARMS);
 }
 
 void tl_kernel_plan_main_only(const struct tl_kernel *kern, uint64_t seed, uint64_t *adds,
 			      size_t n)
 {
-	plan(kern, seed, adds, n, 1);
+	for (size_t i = 0; i < n; i++)
+		adds[i] = kern->k;
+	if (kern->kind->plan)
+		kern->kind->plan(kern, seed, adds, n, 1);
 }
 
-const char *tl_kernel_op(enum tl_kernel_kind kind)
+const char *tl_kernel_op(const struct tl_kernel_ops *kind)
 {
-	switch (kind) {
-	case TL_KERNEL_ADD:
-	case TL_KERNEL_JITTER:
-		return "ADD";
-	case TL_KERNEL_MUL:
-		return "MUL";
-	case TL_KERNEL_FMA:
-		return "FMA";
-	case TL_KERNEL_LOAD:
-		return "load";
-	case TL_KERNEL_EMPTY:
-		break;
-	}
-	return NULL;
+	return kind ? kind->op : NULL;
 }
 
 int tl_kernel_runnable(const struct tl_kernel *k, char *why, size_t whylen)
 {
-	if (k->kind == TL_KERNEL_FMA && !tl_fma_supported(why, whylen))
-		return -1;
-	return 0;
+	return k->kind->runnable ? k->kind->runnable(k, why, whylen) : 0;
+}
+
+tl_time_fn tl_kernel_timed(const struct tl_kernel *k, const struct tl_timer *t)
+{
+	return k->kind->timed[t->backend->timing];
+}
+
+double tl_time_kernel(struct tl_timer *t, const struct tl_kernel *k, uint64_t n,
+		      const void **cursor)
+{
+	return tl_kernel_timed(k, t)(t, k, n, cursor);
+}
+
+double tl_time_empty(struct tl_timer *t)
+{
+	static const struct tl_kernel empty = { .kind = TL_KERNEL_EMPTY, .label = "empty" };
+
+	return tl_time_kernel(t, &empty, 0, NULL);
+}
+
+double tl_time_adds(struct tl_timer *t, uint64_t adds)
+{
+	static const struct tl_kernel add = { .kind = TL_KERNEL_ADD };
+
+	return tl_time_kernel(t, &add, adds, NULL);
+}
+
+double tl_time_loads(struct tl_timer *t, const void **cursor, uint64_t loads)
+{
+	static const struct tl_kernel load = { .kind = TL_KERNEL_LOAD };
+
+	return tl_time_kernel(t, &load, loads, cursor);
 }
 
 #define CHASE_HUGE ((size_t)2 << 20)

@@ -2,20 +2,71 @@
 #ifndef TL_BENCH_KERNEL_H
 #define TL_BENCH_KERNEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-enum tl_kernel_kind {
-	TL_KERNEL_EMPTY,  /* nothing: the timer's own cost */
-	TL_KERNEL_ADD,    /* K dependent register ADDs */
-	TL_KERNEL_JITTER, /* K ADDs, a seeded share p of measurements run K+d */
-	TL_KERNEL_MUL,    /* K dependent register integer multiplies */
-	TL_KERNEL_FMA,    /* K dependent floating-point FMAs (x86: needs FMA) */
-	TL_KERNEL_LOAD,   /* K dependent loads chasing a random cycle through `bytes` */
+#include "backends/backend.h"
+
+struct tl_kernel;
+struct tl_topology;
+
+/* One timed region of a kernel on one backend: the backend's reads with
+ * the kernel's body inlined between them (bench/kernels/kernel_ops.h).
+ * n is the sample's count from the plan (tl_kernel_plan: K, or a jitter
+ * code); cursor is where a chase goes on from (NULL for the others). */
+typedef double (*tl_time_fn)(struct tl_timer *t, const struct tl_kernel *k, uint64_t n,
+			     const void **cursor);
+
+/* A kernel family: one file in bench/kernels/, one line in
+ * bench/kernels/kernels.def. The rest of the program asks it, never
+ * switches on which one it is. */
+struct tl_kernel_ops {
+	const char *name;    /* the spec's head and the results' "kind": "add" */
+	const char *grammar; /* its forms in the accepted list: "add:K, add:START:END:STEP" */
+	const char *note;    /* what its numbers may be, for that list (NULL: nothing to add) */
+	const char *op;      /* what K counts, in messages: "ADD" (NULL: empty) */
+	unsigned commas;     /* commas a list item of it owns (jitter's K,D,P: 2) */
+	bool trailing_count; /* load: a ",K" of digits alone after it is its own */
+	/* Parses the text after "name:" (args NULL for a bare "name") into
+	 * one or more kernels appended to *out (tl_kernel_push). Returns 0, or
+	 * -1 with why naming the bad value and what is accepted. */
+	int (*parse)(const struct tl_kernel_ops *ops, const char *tok, const char *args, size_t alen,
+		     const struct tl_topology *topo, struct tl_kernel **out, size_t *n, char *why,
+		     size_t whylen);
+	void (*describe)(struct tl_kernel *k); /* fills the canonical label */
+	/* Whether it can run here: 0, or -1 with why (NULL: everywhere). */
+	int (*runnable)(const struct tl_kernel *k, char *why, size_t whylen);
+	/* Each sample's count, before any timed region (NULL: K for all). */
+	void (*plan)(const struct tl_kernel *k, uint64_t seed, uint64_t *counts, size_t n,
+		     unsigned arms);
+	/* Its timed function per reading recipe (enum tl_timing); NULL where
+	 * the recipe cannot run in this build. */
+	const tl_time_fn *timed;
+	/* What the analysis asks of it: times nothing (the overhead
+	 * reference), chases a buffer of `bytes`. */
+	bool times_nothing;
+	bool chases;
 };
 
+/* The table, in the order lists and messages give them, NULL-terminated. */
+extern const struct tl_kernel_ops *const tl_kernel_table[];
+
+/* The families other code asks about by name (one object each). */
+extern const struct tl_kernel_ops tl_kernel_empty, tl_kernel_add, tl_kernel_jitter, tl_kernel_mul,
+	tl_kernel_fma, tl_kernel_load;
+#define TL_KERNEL_EMPTY (&tl_kernel_empty)   /* nothing: the timer's own cost */
+#define TL_KERNEL_ADD (&tl_kernel_add)       /* K dependent register ADDs */
+#define TL_KERNEL_JITTER (&tl_kernel_jitter) /* K ADDs, a seeded share p of measurements run K+d */
+#define TL_KERNEL_MUL (&tl_kernel_mul)       /* K dependent register integer multiplies */
+#define TL_KERNEL_FMA (&tl_kernel_fma)       /* K dependent FMAs (x86: needs FMA) */
+#define TL_KERNEL_LOAD (&tl_kernel_load)     /* K dependent loads chasing a cycle through `bytes` */
+
+/* The family named name (the head of a spec, or a results file's "kind"), or NULL. */
+const struct tl_kernel_ops *tl_kernel_find(const char *name);
+
 struct tl_kernel {
-	enum tl_kernel_kind kind;
+	const struct tl_kernel_ops *kind; /* its family: never NULL once parsed */
 	uint64_t k;    /* operations: ADDs, MULs, FMAs, loads (0 for empty) */
 	uint64_t bytes; /* load: the buffer the chase runs through */
 	uint64_t d;    /* extra ADDs for jitter (with d_ns: set by the runner) */
@@ -61,7 +112,18 @@ int tl_kernel_parse_list_topo(const char *text, const struct tl_topology *topo,
 
 /* The family name of a chain kernel's operation ("ADD", "MUL", "FMA",
  * "load"), or NULL for empty. */
-const char *tl_kernel_op(enum tl_kernel_kind kind);
+const char *tl_kernel_op(const struct tl_kernel_ops *kind);
+
+/* The timed function of kernel k on timer t (chosen once, before the
+ * samples), and one timing through it: the call is outside the timed
+ * region, which holds the reads and the kernel's body alone. */
+tl_time_fn tl_kernel_timed(const struct tl_kernel *k, const struct tl_timer *t);
+double tl_time_kernel(struct tl_timer *t, const struct tl_kernel *k, uint64_t n,
+		      const void **cursor);
+/* The timings the calibrations, probes and warm-ups take. */
+double tl_time_empty(struct tl_timer *t);
+double tl_time_adds(struct tl_timer *t, uint64_t adds);
+double tl_time_loads(struct tl_timer *t, const void **cursor, uint64_t loads);
 
 /* Whether the kernel can run on this machine: 0, or -1 with why (fma:K on
  * an x86 CPU without FMA). */

@@ -42,10 +42,10 @@ static double chase_ns(struct tl_timer *t, uint64_t bytes)
 
 	if (!buf)
 		return NAN;
-	(void)t->backend->time_loads(t, &at, lines < WARM_MAX ? lines : WARM_MAX);
+	(void)tl_time_loads(t, &at, lines < WARM_MAX ? lines : WARM_MAX);
 	for (int i = 0; i < SAMPLES; i++) {
-		e[i] = t->backend->time_empty(t);
-		s[i] = t->backend->time_loads(t, &at, LOADS);
+		e[i] = tl_time_empty(t);
+		s[i] = tl_time_loads(t, &at, LOADS);
 	}
 	tl_kernel_chase_free(buf, bytes);
 	m = (stats_median(s, SAMPLES) - stats_median(e, SAMPLES)) * t->ns_per_unit;

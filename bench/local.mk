@@ -1,6 +1,9 @@
 # bench/ files (see Makefile.am)
 libticklab_a_SOURCES += \
 	bench/kernel.c bench/kernel.h \
+	bench/kernels/kernel_ops.h bench/kernels/kernels.def bench/kernels/table.c \
+	bench/kernels/empty.c bench/kernels/add.c bench/kernels/mul.c bench/kernels/fma.c \
+	bench/kernels/jitter.c bench/kernels/load.c bench/kernels/div.c \
 	bench/flush.c bench/flush.h \
 	bench/size.c bench/size.h \
 	bench/load_sizes.c bench/load_sizes.h \
@@ -30,6 +33,8 @@ tests_test_flush_SOURCES = tests/test_flush.c
 tests_test_flush_LDADD = $(TL_LIBS)
 tests_test_runner_SOURCES = tests/test_runner.c
 tests_test_runner_LDADD = $(TL_LIBS)
+TESTS += tests/test_div.sh
+EXTRA_DIST += tests/test_div.sh
 TESTS += tests/test_kernel tests/test_size tests/test_topology tests/test_host_facts tests/test_flush \
 	tests/test_runner
 EXTRA_DIST += tests/fixtures/sysfs-xeon6248 tests/fixtures/sysfs-epyc7742 \

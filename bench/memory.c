@@ -29,10 +29,10 @@ double tl_run_memory_estimate(const struct tl_run_config *cfg)
 	bool have_empty = false;
 
 	for (size_t k = 0; k < cfg->nkernels; k++) {
-		have_empty |= cfg->kernels[k].kind == TL_KERNEL_EMPTY;
+		have_empty |= cfg->kernels[k].kind->times_nothing;
 		if (cfg->kernels[k].kind == TL_KERNEL_JITTER)
 			analysed = PER_SAMPLE_JITTER;
-		if (cfg->kernels[k].kind == TL_KERNEL_LOAD)
+		if (cfg->kernels[k].kind->chases)
 			load += (double)cfg->kernels[k].bytes;
 	}
 	for (size_t i = 0; i < cfg->nflush; i++)

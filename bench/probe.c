@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/xalloc.h"
+#include "bench/kernel.h"
 #include "stats/stats.h"
 
 #define COST_BATCHES 21
@@ -51,7 +52,7 @@ double tl_timer_resolution(struct tl_timer *t, unsigned tries)
 		return NAN;
 	v = tl_xmalloc(tries * sizeof *v);
 	for (unsigned i = 0; i < tries; i++)
-		v[i] = (i & 1) ? b->time_adds(t, (uint64_t)((i * 37u) % 128u)) : b->time_empty(t);
+		v[i] = (i & 1) ? tl_time_adds(t, (uint64_t)((i * 37u) % 128u)) : tl_time_empty(t);
 	step = stats_lattice_step(v, tries);
 	free(v);
 	return step;
@@ -93,7 +94,7 @@ void tl_backend_probe(const char *id, const struct tl_syscall_cost *cost, struct
 	p->resolution_ns = tl_timer_resolution(&t, TL_PROBE_SAMPLES) * t.ns_per_unit;
 	x = tl_xmalloc(TL_PROBE_SAMPLES * sizeof *x);
 	for (size_t i = 0; i < TL_PROBE_SAMPLES; i++)
-		x[i] = t.backend->time_empty(&t) * t.ns_per_unit;
+		x[i] = tl_time_empty(&t) * t.ns_per_unit;
 	p->overhead_ns = stats_median(x, TL_PROBE_SAMPLES);
 	/* Tukey's fences need no seed, so the spread is reproducible. */
 	if (stats_analyse(x, TL_PROBE_SAMPLES, 0.0, TL_OS_IQR, 1, &a, NULL, NULL) == 0)

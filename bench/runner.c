@@ -101,7 +101,7 @@ int tl_cpu_pin(int cpu, char *why, size_t whylen)
 static bool wants_empty(const struct tl_run_config *cfg, size_t *which)
 {
 	for (size_t k = 0; k < cfg->nkernels; k++)
-		if (cfg->kernels[k].kind == TL_KERNEL_EMPTY) {
+		if (cfg->kernels[k].kind->times_nothing) {
 			*which = k;
 			return true;
 		}
@@ -117,7 +117,7 @@ static size_t load_chunk(const struct tl_kernel *k, size_t chunk, size_t n)
 {
 	uint64_t lap = k->bytes / 64, need;
 
-	if (k->kind != TL_KERNEL_LOAD || k->k == 0)
+	if (!k->kind->chases || k->k == 0)
 		return chunk;
 	need = (lap + k->k - 1) / k->k;
 	if (need > chunk)
@@ -193,7 +193,7 @@ static int cell_init(struct tl_run *run, struct tl_cell *c, size_t timer, size_t
 	c->resolution_ns = NAN;
 	c->d_ns_per_add = NAN;
 	tl_kernel_plan(k, tl_seed_derive(run->cfg.seed, index), c->adds, c->n);
-	if (k->kind == TL_KERNEL_LOAD) {
+	if (k->kind->chases) {
 		c->chase = tl_kernel_chase_layout(k->bytes, tl_seed_derive(run->cfg.seed, index));
 		if (!c->chase) {
 			tl_fail("out of memory (a %llu-byte load buffer)", (unsigned long long)k->bytes);
@@ -387,8 +387,8 @@ static void warm_up(struct tl_run *run)
 	for (size_t t = 0; t < run->ntimers; t++) {
 		struct tl_timer *tm = &run->timers[t];
 		for (int i = 0; i < TL_WARMUP; i++) {
-			(void)tm->backend->time_empty(tm);
-			(void)tm->backend->time_adds(tm, 256);
+			(void)tl_time_empty(tm);
+			(void)tl_time_adds(tm, 256);
 		}
 	}
 	/* One lap of every chase: a buffer that fits a cache level is then
@@ -400,7 +400,7 @@ static void warm_up(struct tl_run *run)
 		struct tl_cell *c = &run->cells[i];
 		if (c->chase && c->chunk < c->n) {
 			struct tl_timer *tm = &run->timers[c->timer];
-			(void)tm->backend->time_loads(tm, &c->cursor, c->kernel.bytes / 64);
+			(void)tl_time_loads(tm, &c->cursor, c->kernel.bytes / 64);
 		}
 	}
 }
@@ -503,14 +503,6 @@ static size_t *schedule(const struct tl_run *run, size_t *count)
 	return order;
 }
 
-/* The timed function of a counted kernel (ADD, MUL, FMA chains). */
-static double (*counted_fn(const struct tl_backend *b,
-			   enum tl_kernel_kind kind))(struct tl_timer *, uint64_t)
-{
-	return kind == TL_KERNEL_MUL ? b->time_muls : kind == TL_KERNEL_FMA ? b->time_fmas
-									: b->time_adds;
-}
-
 /* What a sampling loop tells the rest of the process, per sample and
  * outside the timed region: the window flag is up only around the timed
  * call (never around the flush, so a screen may draw during minutes of
@@ -572,26 +564,16 @@ static size_t sample_loop(struct tl_timer *t, const struct tl_flush *f, const st
 			  const uint64_t *counts, const void **cursor, size_t n, double *raw,
 			  double *ns, const struct publish *p)
 {
-	const struct tl_backend *b = t->backend;
-	enum tl_kernel_kind kind = kern->kind;
-	double (*time_empty)(struct tl_timer *) = b->time_empty;
-	double (*time_loads)(struct tl_timer *, const void **, uint64_t) = b->time_loads;
-	double (*time_counted)(struct tl_timer *, uint64_t) = counted_fn(b, kind);
-	double (*time_jitter)(struct tl_timer *, uint64_t, uint64_t, unsigned) = b->time_jitter;
+	tl_time_fn time = tl_kernel_timed(kern, t);
 	size_t i = 0;
 
-	if (kind == TL_KERNEL_EMPTY)
-		PLAIN_LOOP(time_empty(t))
-	else if (kind == TL_KERNEL_LOAD)
-		PLAIN_LOOP(time_loads(t, cursor, counts[i]))
-	else if (kind == TL_KERNEL_JITTER)
-		/* The variant is data (dep), never a different call or count:
-		 * plain and injected run one instruction stream; both are
-		 * worked out before the call. */
-		PLAIN_LOOP(time_jitter(t, kern->k, tl_jitter_arm_d(kern, tl_jitter_code_arm(counts[i])),
-				       tl_jitter_code_dep(counts[i], kern->k)))
+	/* The sample's count goes in as data: a jitter sample's variant is
+	 * worked out from it before the first read, so plain and injected
+	 * samples run one instruction stream. */
+	if (counts)
+		PLAIN_LOOP(time(t, kern, counts[i], cursor))
 	else
-		PLAIN_LOOP(time_counted(t, counts[i]))
+		PLAIN_LOOP(time(t, kern, 0, cursor))
 	return i;
 }
 
@@ -608,24 +590,13 @@ static size_t sample_loop_noted(struct tl_timer *t, const struct tl_flush *f,
 				const void **cursor, size_t n, double *raw, double *ns,
 				struct tl_noise *nz, size_t from, const struct publish *p)
 {
-	const struct tl_backend *b = t->backend;
-	enum tl_kernel_kind kind = kern->kind;
-	double (*time_jitter)(struct tl_timer *, uint64_t, uint64_t, unsigned) = b->time_jitter;
-	double (*time_empty)(struct tl_timer *) = b->time_empty;
-	double (*time_loads)(struct tl_timer *, const void **, uint64_t) = b->time_loads;
-	double (*time_counted)(struct tl_timer *, uint64_t) = counted_fn(b, kind);
+	tl_time_fn time = tl_kernel_timed(kern, t);
 	size_t i = 0;
 
-	if (kind == TL_KERNEL_EMPTY)
-		NOTED_LOOP(time_empty(t))
-	else if (kind == TL_KERNEL_LOAD)
-		NOTED_LOOP(time_loads(t, cursor, counts[i]))
-	else if (kind == TL_KERNEL_JITTER)
-		/* the variant is data, as in sample_loop: worked out before the call */
-		NOTED_LOOP(time_jitter(t, kern->k, tl_jitter_arm_d(kern, tl_jitter_code_arm(counts[i])),
-				       tl_jitter_code_dep(counts[i], kern->k)))
+	if (counts)
+		NOTED_LOOP(time(t, kern, counts[i], cursor))
 	else
-		NOTED_LOOP(time_counted(t, counts[i]))
+		NOTED_LOOP(time(t, kern, 0, cursor))
 	return i;
 }
 
@@ -677,7 +648,7 @@ static bool run_chunk(struct tl_run *run, struct tl_cell *c, struct tl_noise *nz
 	if (len == 0) /* an earlier chunk of the cell, resumed after a pause, took it */
 		return true;
 	if (c->chase) /* the lap load_chunk sized the chunk for; its time is dropped */
-		(void)t->backend->time_loads(t, &c->cursor, c->kernel.bytes / 64);
+		(void)tl_time_loads(t, &c->cursor, c->kernel.bytes / 64);
 	if (c->chase_shared)
 		(void)madvise(c->chase, (size_t)(c->kernel.bytes / 64 * 64), MADV_DONTNEED);
 	if (nz) {

@@ -48,8 +48,9 @@ struct cli_selection {
 	"                       4xL1, 4xL2, 4xL3 (the node's measured levels; default 0)\n"
 #define CLI_SELECTION_USAGE_KERNEL                                                   \
 	"  -k, --kernel LIST    empty, add:K, add:FROM:TO:STEP, jitter:K,D,P,\n"           \
-	"                       mul:K, fma:K (same ranges), load:SIZE[,K] (K loads\n"      \
-	"                       chasing a random cycle through SIZE, e.g. 16KiB, 4xL3),\n" \
+	"                       mul:K, fma:K, div:K (same ranges), load:SIZE[,K] (K\n"    \
+	"                       loads chasing a random cycle through SIZE, e.g. 16KiB,\n"  \
+	"                       4xL3),\n"                                                  \
 	"                       load:LO..HI[,K] (a ladder: sizes across the cache\n"       \
 	"                       levels, e.g. load:4KiB..2xL3), load:SIZE+SIZE+...[,K]\n"
 

@@ -9,7 +9,7 @@
 #include "bench/size.h"
 
 int tl_chain_collect(const struct tl_run *run, const struct tl_analysis *an, size_t timer,
-		     size_t flush, enum tl_kernel_kind kind, double ns_per_add,
+		     size_t flush, const struct tl_kernel_ops *kind, double ns_per_add,
 		     struct tl_chain_fit *fit)
 {
 	double *k = tl_xcalloc(run->ncells, sizeof *k);
@@ -65,7 +65,7 @@ static void print_check(FILE *f, const char *op, const struct tl_chain_fit *x)
 static void print_block(FILE *f, const struct tl_run *run, const struct tl_analysis *an,
 			size_t t, size_t fl)
 {
-	static const enum tl_kernel_kind kinds[] = { TL_KERNEL_MUL, TL_KERNEL_FMA };
+	static const struct tl_kernel_ops *const kinds[] = { TL_KERNEL_MUL, TL_KERNEL_FMA };
 	struct tl_chain_fit add, x;
 	bool have_add = tl_chain_collect(run, an, t, fl, TL_KERNEL_ADD, NAN, &add) == 0;
 	double per_add = have_add ? add.ns_per_op : NAN;

@@ -14,7 +14,7 @@
  * ADD chain here) under timer and flush: p50 against K. ns_per_add may be
  * NaN. Returns -1 when there is no such cell with K > 0. */
 int tl_chain_collect(const struct tl_run *run, const struct tl_analysis *an, size_t timer,
-		     size_t flush, enum tl_kernel_kind kind, double ns_per_add,
+		     size_t flush, const struct tl_kernel_ops *kind, double ns_per_add,
 		     struct tl_chain_fit *fit);
 
 /* One block per timer and flush that has MUL or FMA cells; nothing otherwise. */

@@ -24,25 +24,6 @@
 /* Run -> JSON                                                          */
 /* ------------------------------------------------------------------ */
 
-static const char *kind_name(enum tl_kernel_kind k)
-{
-	switch (k) {
-	case TL_KERNEL_EMPTY:
-		return "empty";
-	case TL_KERNEL_ADD:
-		return "add";
-	case TL_KERNEL_JITTER:
-		return "jitter";
-	case TL_KERNEL_MUL:
-		return "mul";
-	case TL_KERNEL_FMA:
-		return "fma";
-	case TL_KERNEL_LOAD:
-		return "load";
-	}
-	return "?";
-}
-
 static json_t *summary_to_json(const struct tl_summary *s)
 {
 	return json_pack("{s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "n",
@@ -158,7 +139,7 @@ static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_
 	tl_keys_set(o, cell_k, "ns_per_unit", tl_json_real(t->ns_per_unit));
 	tl_keys_set(o, cell_k, "simulated", json_boolean(b->simulated));
 	tl_keys_set(o, cell_k, "kernel", json_string(c->kernel.label));
-	tl_keys_set(o, cell_k, "kind", json_string(kind_name(c->kernel.kind)));
+	tl_keys_set(o, cell_k, "kind", json_string(c->kernel.kind->name));
 	tl_keys_set(o, cell_k, "k", json_integer((json_int_t)c->kernel.k));
 	if (jitter) {
 		tl_keys_set(o, cell_k, "d", json_integer((json_int_t)c->kernel.d));

@@ -297,6 +297,7 @@ static int rd_kernel(struct reader *r, const json_t *o, struct tl_kernel *out)
 {
 	const char *label;
 	struct tl_kernel *ks = NULL;
+	const json_t *kind;
 	size_t nk = 0;
 	uint64_t k = 0;
 	char why[TL_WHY_MAX];
@@ -316,6 +317,11 @@ static int rd_kernel(struct reader *r, const json_t *o, struct tl_kernel *out)
 	if (tl_keys_get(o, r->keys, "k", TL_KEYS_AS(TL_KEY_COUNT)) && k != out->k)
 		return rd_fail(r, "k", "is %llu but kernel '%s' has K = %llu", (unsigned long long)k,
 			       label, (unsigned long long)out->k);
+	kind = json_object_get(o, "kind");
+	if (kind && (!json_is_string(kind) || strcmp(json_string_value(kind), out->kind->name)))
+		return rd_fail(r, "kind", "is '%s' but kernel '%s' is of kind '%s'",
+			       json_is_string(kind) ? json_string_value(kind) : "not a string", label,
+			       out->kind->name);
 	return 0;
 }
 

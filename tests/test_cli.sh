@@ -237,7 +237,7 @@ esac
 expect_usage "run: no --backend" "--backend" run
 expect_usage "run: bad size" "12parsecs" run --backend sim --flush 12parsecs
 expect_usage "run: negative K" "add:-5" run --backend sim --kernel add:-5
-expect_usage "run: unknown kernel" "div:5" run --backend sim --kernel div:5
+expect_usage "run: unknown kernel" "sqrt:5" run --backend sim --kernel sqrt:5
 expect_usage "run: N = 0" "'0'" run --backend sim -n 0
 expect_usage "run: N < 0" "-3" run --backend sim -n -3
 expect_usage "run: N not a number" "12x" run --backend sim -n 12x

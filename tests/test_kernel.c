@@ -460,6 +460,38 @@ static void test_unsized_detection(void)
 	   "p = 0.2: not a detection, so nothing to size");
 }
 
+/* div:K, the kernel added through the table alone: it parses and reads
+ * back like the other chains, the table finds it, the accepted list and
+ * the did-you-mean name it, and each backend's recipe can time it. */
+static void test_div(void)
+{
+	const struct tl_kernel_ops *div = tl_kernel_find("div");
+	struct tl_kernel *k = NULL, *back = NULL;
+	size_t nk = 0;
+	char why[1024];
+
+	ok(div && !strcmp(div->name, "div") && !strcmp(div->op, "DIV"), "the table has div (op DIV)");
+	is_int(parse("div:0:1000:250", &k, why, sizeof why), 5, "div:0:1000:250: 5 kernels");
+	ok(k[4].kind == div && k[4].k == 1000 && !strcmp(k[4].label, "div:1000"),
+	   "div range: kind, K, label (%s)", k[4].label);
+	ok(tl_kernel_parse_list(k[4].label, &back, &nk, why, sizeof why) == 0 && nk == 1 &&
+		   back[0].kind == div && back[0].k == 1000,
+	   "its label parses back to the same kernel");
+	free(back);
+	free(k);
+	ok(parse("div", &k, why, sizeof why) == (size_t)-1, "bare div is refused");
+	ok(strstr(why, "unknown kernel \"div\"") != NULL, "  ... as an unknown kernel: %s", why);
+	ok(parse("div:-3", &k, why, sizeof why) == (size_t)-1, "div:-3 is refused");
+	ok(strstr(why, "DIV counts must be whole numbers") && strstr(why, "div:K, div:START:END:STEP"),
+	   "  ... naming DIV counts and the accepted div forms");
+	ok(parse("dvi:5", &k, why, sizeof why) == (size_t)-1, "dvi:5 is refused");
+	ok(strstr(why, "did you mean 'div:5'") != NULL, "  ... with did-you-mean from the table: %s",
+	   why);
+	for (size_t i = 0; i < TL_TIMINGS; i++)
+		if (i == TL_TIMING_SIM || i == TL_TIMING_POSIX_MONO)
+			ok(div->timed[i] != NULL, "div has a timed function for recipe %zu", i);
+}
+
 int main(void)
 {
 	test_chase_layout();
@@ -470,6 +502,7 @@ int main(void)
 	test_lists();
 	test_rejections();
 	test_plan();
+	test_div();
 	test_unsized_detection();
 	return tap_done();
 }

@@ -57,7 +57,7 @@ write() { # write NAME CMD...: runs a writer, status 0 expected
 	[ $st -eq 0 ] || sed 's/^/#   /' "$D/w.err" | head -n 5
 	row "$name" "(write)" "$st" -
 }
-KERN=empty,add:100,jitter:100,20,0.5,load:4KiB..64KiB
+KERN=empty,add:100,div:50,jitter:100,20,0.5,load:4KiB..64KiB
 write run-real "$T" run -b "$ALL" -f 0 -k "$KERN" -n 400 --seed 3 -q \
 	--json "$D/run-real.json" --csv "$D/run-real.csv" --markdown "$D/run-real.md"
 write run-sim "$T" run -b sim -f 0,4KiB -k "$KERN" -n 400 --seed 3 -q --json "$D/run-sim.json"

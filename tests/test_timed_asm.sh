@@ -1,6 +1,6 @@
 #!/bin/sh
 # The barrier timed functions, as compiled: nothing but the kernel's chain
-# (ADD, MUL, FMA or load) between the first and the last read (no call),
+# (ADD, MUL, FMA, load or DIV) between the first and the last read (no call),
 # each read fenced as lfence; rdtscp; lfence (barrier-tsc) or lfence; rdtsc;
 # lfence (barrier-rdtsc), and each 256-operation unrolled block present;
 # the jitter kernel's plain and injected samples one code path, its
@@ -9,9 +9,10 @@
 command -v objdump >/dev/null 2>&1 || skip_all "objdump not installed"
 case "$(uname -m)" in x86_64) ;; *) skip_all "barrier-tsc is x86-64 only" ;; esac
 top=${TL_TOP_BUILDDIR:-.}
-obj=$top/backends/barrier.o
-[ -f "$obj" ] || obj=$top/libticklab.a
-[ -f "$obj" ] || { echo "Bail out! no $top/backends/barrier.o or libticklab.a"; exit 1; }
+# Each kernel of the table instantiates the template per reading recipe in
+# its own file (bench/kernels/NAME.c): the library holds them all.
+obj=$top/libticklab.a
+[ -f "$obj" ] || { echo "Bail out! no $top/libticklab.a"; exit 1; }
 
 tmp=${TMPDIR:-/tmp}/tl_timed_asm.$$
 trap 'rm -f "$tmp"' EXIT
@@ -31,7 +32,7 @@ between() {
 check() {
 	pfx=$1 rd=$2
 	for f in ${pfx}_time_empty ${pfx}_time_adds ${pfx}_time_muls ${pfx}_time_fmas \
-		${pfx}_time_loads; do
+		${pfx}_time_loads ${pfx}_time_divs; do
 		b=$(body $f)
 		[ -n "$b" ]; ok $? "$f is in $(basename "$obj")"
 		n=$(printf '%s\n' "$b" | awk -v r="$rd" '$1 == r { c++ } END { print c + 0 }')
@@ -65,6 +66,7 @@ check() {
 		"register FMAs" '^vmovq[[:space:]]'
 	chain ${pfx}_time_loads $rd '^mov[[:space:]]+\(%r[0-9a-z]+\),%r[0-9a-z]+$' \
 		"dependent loads"
+	chain ${pfx}_time_divs $rd '^div[[:space:]]+%r[0-9a-z]+$' "register DIVs"
 }
 
 # chain FUNC READ OP WHAT [EXTRA]: between the reads, 256 OP in one block
