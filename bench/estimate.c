@@ -3,6 +3,8 @@
 #include "bench/estimate.h"
 
 #include <math.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "backends/backend.h"
@@ -33,6 +35,14 @@ static double pass_ns(const struct tl_flush *f)
 	return best * 1e9 * ((double)f->bytes / (double)part.bytes);
 }
 
+/* A stopped run (or a cancel while it is estimated) needs no estimate:
+ * 64 flushes of 64 MiB timed twice are seconds nobody waits for. */
+static bool estimate_stopped(const struct tl_run *run)
+{
+	return atomic_load(&run->stop) ||
+	       (run->cfg.cancel && atomic_load(run->cfg.cancel));
+}
+
 void tl_run_estimate(const struct tl_run *run, struct tl_run_estimate *e)
 {
 	double flush_ns[64] = { 0 };
@@ -40,6 +50,8 @@ void tl_run_estimate(const struct tl_run *run, struct tl_run_estimate *e)
 
 	*e = (struct tl_run_estimate){ 0 };
 	for (size_t i = 0; i < run->nflush && i < 64; i++) {
+		if (estimate_stopped(run))
+			break;
 		flush_ns[i] = pass_ns(&run->flushes[i]);
 		if (run->flush_bytes[i] > run->flush_bytes[worst])
 			worst = i;

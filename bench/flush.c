@@ -19,6 +19,14 @@
 
 int tl_flush_init(struct tl_flush *f, uint64_t bytes, char *why, size_t whylen)
 {
+	return tl_flush_init_until(f, bytes, NULL, why, whylen);
+}
+
+#define TOUCH_STEP ((size_t)64 << 20)
+
+int tl_flush_init_until(struct tl_flush *f, uint64_t bytes, const atomic_bool *cancel, char *why,
+			size_t whylen)
+{
 	uint64_t max = tl_flush_max_bytes();
 	size_t align = bytes >= HUGE ? HUGE : LINE;
 	size_t alloc;
@@ -51,7 +59,11 @@ int tl_flush_init(struct tl_flush *f, uint64_t bytes, char *why, size_t whylen)
 		(void)madvise(p, alloc, MADV_HUGEPAGE); /* a hint: fine if refused */
 #endif
 	/* Touch once so page faults never land inside a measurement's flush. */
-	memset(p, 0, alloc);
+	for (size_t at = 0; at < alloc; at += TOUCH_STEP) {
+		if (cancel && atomic_load(cancel))
+			break;
+		memset((char *)p + at, 0, alloc - at < TOUCH_STEP ? alloc - at : TOUCH_STEP);
+	}
 	f->buf = p;
 	f->bytes = bytes;
 	return 0;

@@ -350,7 +350,8 @@ static int prepare(struct tl_run *run, const struct tl_run_config *cfg, char *wh
 		run->flush_bytes[i] = cfg->flush_bytes[i];
 		if (cfg->flush_names && cfg->flush_names[i])
 			run->flush_names[i] = tl_xstrdup(cfg->flush_names[i]);
-		if (tl_flush_init(&run->flushes[i], cfg->flush_bytes[i], why, whylen))
+		if (tl_flush_init_until(&run->flushes[i], cfg->flush_bytes[i], cfg->cancel, why,
+					 whylen))
 			return -1;
 		run->nflush++;
 	}
@@ -360,6 +361,8 @@ static int prepare(struct tl_run *run, const struct tl_run_config *cfg, char *wh
 		tl_run_free(run);
 		return -1;
 	}
+	if (cfg->cancel && atomic_load(cfg->cancel))
+		atomic_store(&run->stop, true);
 	return 0;
 }
 
@@ -380,7 +383,8 @@ int tl_run_prepare(struct tl_run *run, const struct tl_run_config *cfg, char *wh
  * steady state the measurements will see, and lets the clock ramp up. */
 static void warm_up(struct tl_run *run)
 {
-	for (size_t f = 0; f < run->nflush; f++) {
+	/* A stopped run samples nothing: its many gigabytes are not touched. */
+	for (size_t f = 0; f < run->nflush && !atomic_load(&run->stop); f++) {
 		tl_flush_touch(&run->flushes[f]);
 		tl_flush_touch(&run->flushes[f]);
 	}

@@ -59,6 +59,11 @@ struct tl_run_config {
 	uint64_t seed;
 	size_t chunk;          /* samples per interleaved chunk (0: default) */
 	bool no_noise;         /* do not track what interrupts samples (bench/noise.h) */
+	/* May be NULL. Set from a signal handler: preparing stops touching
+	 * the flush buffers, the estimate stops timing them, and the run
+	 * starts stopped (nothing is sampled), so a hang-up while gigabytes
+	 * are being laid out ends the process at once. */
+	const atomic_bool *cancel;
 };
 
 struct tl_run {

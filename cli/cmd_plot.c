@@ -60,10 +60,10 @@ static const char usage_text[] =
 	"                   p(Q) (0.995 or 99.5, default 99.5; none: min..max); the\n"
 	"                   share of samples outside is printed on the figure and on\n"
 	"                   stderr. cv says on the figure where its axis cuts (8 x eps)\n"
-	"--log-x            hist and cdf: a log x axis (samples <= 0 fall outside)\n"
+	"--log-x            hist and cdf: a log x axis (samples <= 0 in a marked edge bin)\n"
 	"--size WxH         pixels (PNG) or points (SVG, PDF), each 200..8000\n"
 	"                   (default 800x600); the text grows with it (1920x1080 for a\n"
-	"                   projector)\n"
+	"                   projector: 28.8 px text)\n"
 	"--theme NAME       colours from a theme (default light: a white page)\n"
 	"\n"
 	"Exit status: 0 done, 1 the figure could not be written, 2 bad input or\n"
@@ -479,15 +479,17 @@ static int plot_run(const json_t *doc, struct tl_bulk *bulk, const char *name,
 static void default_title(const struct plot_args *a, const char *name, char *buf, size_t len)
 {
 	const char *base = strrchr(name, '/');
-	const char *what = a->own_axis ? "histograms, each on its own axis" : "histograms";
+	const char *what = a->own_axis ? "Histograms of each cell's time in ns, each on its own axis"
+				       : "Histograms of each cell's time in ns";
 
+	/* what is shown first, in words; the file it came from after */
 	if (a->kind && strcmp(a->kind, "cdf") == 0)
-		what = "CDFs";
+		what = "Each cell's time in ns as a CDF";
 	if (a->kind && strcmp(a->kind, "ladder") == 0)
-		what = "memory ladder, ns per load by buffer size";
+		what = "Memory ladder: ns per load against buffer size";
 	if (a->kind && strcmp(a->kind, "noise") == 0)
-		what = "the OS filter against the measured causes";
-	snprintf(buf, len, "%s: %s", base ? base + 1 : name, what);
+		what = "What the OS filter removed, and whether a cause was measured";
+	snprintf(buf, len, "%s%s (%s)", what, a->log_x ? ", log x" : "", base ? base + 1 : name);
 }
 
 /* The options that shape a run's hist and cdf, refused with the other kinds. */
@@ -549,10 +551,11 @@ static int plot_exec(void *st)
 		return opts_fail("plot", why);
 	}
 	if (search)
-		snprintf(title, sizeof title, "%s: %s", strrchr(name, '/') ? strrchr(name, '/') + 1 : name,
-			 o.kind == TL_PLOT_CV	     ? "CV against K (t_min's search)"
-			 : o.kind == TL_PLOT_OVERLAP ? "overlap against delta (t_diff's search)"
-						     : "t_min and t_diff");
+		snprintf(title, sizeof title, "%s (%s)",
+			 o.kind == TL_PLOT_CV	     ? "t_min's search: CV against K"
+			 : o.kind == TL_PLOT_OVERLAP ? "t_diff's search: overlap against delta"
+						     : "Precision (t_min) and sensitivity (t_diff) per timer",
+			 strrchr(name, '/') ? strrchr(name, '/') + 1 : name);
 	else
 		default_title(a, name, title, sizeof title);
 	/* The file's name (or --title) drawn as text: escaped like any string

@@ -8,6 +8,7 @@
 #include "cli/opts.h"
 #include "cli/outputs.h"
 #include "bench/analysis.h"
+#include "judge/lesson.h"
 #include "io/chains.h"
 #include "io/detect_json.h"
 #include "io/host_json.h"
@@ -203,6 +204,13 @@ static int report_run(const json_t *doc, struct tl_bulk *bulk, const char *name,
 		/* labelled as the run was: by the levels it measured, if any */
 		tl_host_json_levels(meta.host, &lv);
 		tl_ladder_print_levels(cli_table_stream(out), &run, an, have ? &topo : NULL, &lv);
+	}
+	{
+		char lesson[512];
+
+		tl_lesson_run(&run, an, meta.seed, "x", lesson, sizeof lesson);
+		if (lesson[0])
+			fprintf(cli_table_stream(out), "In short: %s\n", lesson);
 	}
 	if (meta.interrupted)
 		fprintf(stderr, "ticklab report: this run was interrupted: cells hold the samples "

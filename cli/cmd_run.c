@@ -25,6 +25,7 @@
 #include "io/chains.h"
 #include "io/host_json.h"
 #include "io/ladder.h"
+#include "judge/lesson.h"
 #include "io/results.h"
 #include "io/run_compare.h"
 #include "io/table.h"
@@ -427,6 +428,11 @@ static int analyse_and_write_inner(const struct run_opts *o, struct tl_run *run,
 		tl_chains_print(tf, run, an);
 		tl_ladder_print_levels(tf, run, an, host->have_topology ? &host->topo : NULL,
 				       &host->levels);
+		char lesson[512];
+
+		tl_lesson_run(run, an, o->seed, "x", lesson, sizeof lesson);
+		if (lesson[0])
+			fprintf(tf, "In short: %s\n", lesson);
 	}
 	if (o->have_base) {
 		json_t *here = tl_host_to_json(host);
@@ -518,9 +524,17 @@ static int run_exec(void *st)
 	struct cli_open_outputs files;
 	char why[WHY_LEN];
 	int rc, seen;
+	/* A signal while gigabytes of flush buffers are laid out and timed
+	 * (before run.stop exists) cuts that short: the run then starts
+	 * stopped and its empty file is written at once. */
+	static atomic_bool cancel;
 
 	cli_selection_config(&o->sel, &cfg);
-	if (tl_run_prepare(&run, &cfg, why, sizeof why) < 0) {
+	cli_stop_target(&cancel);
+	cfg.cancel = &cancel;
+	rc = tl_run_prepare(&run, &cfg, why, sizeof why);
+	cli_stop_target(rc < 0 ? NULL : &run.stop);
+	if (rc < 0) {
 		fprintf(stderr, "ticklab run: %s\n", why);
 		return TL_EXIT_FAIL;
 	}

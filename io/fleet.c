@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include "judge/lesson.h"
 #include "io/fleet.h"
 
 #include <dirent.h>
@@ -564,6 +565,14 @@ void tl_fleet_table_print(FILE *out, const struct tl_fleet *fl)
 			fputc('\n', out);
 		}
 	fprintf(out, "rule: %s\n", tl_fleet_rule);
+	char lesson[512];
+
+	tl_lesson_fleet(fl, lesson, sizeof lesson);
+	if (lesson[0]) {
+		fputs("In short: ", out);
+		tl_term_fputs(lesson, out);
+		fputc('\n', out);
+	}
 }
 
 void tl_fleet_reason_line(FILE *out, const struct tl_fleet_node *nd, const char *sep)
@@ -576,6 +585,14 @@ void tl_fleet_reason_line(FILE *out, const struct tl_fleet_node *nd, const char 
 
 void tl_fleet_markdown_print(FILE *out, const struct tl_fleet *fl)
 {
+	char lesson[512];
+
+	tl_lesson_fleet(fl, lesson, sizeof lesson);
+	if (lesson[0]) {
+		fputs("**In short:** ", out);
+		tl_md_fputs(lesson, out);
+		fputs("\n\n", out);
+	}
 	groups_print(out, fl, "- ", true);
 	fprintf(out, "\n| node | group |");
 	for (size_t k = 0; k < TL_FIG_NZ_FIRST; k++)

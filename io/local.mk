@@ -1,6 +1,6 @@
 # io/: files in and out (run and search JSON/CSV, tables, Markdown, themes,
 # checks of saved files) and the cell analysis every face shares
-libticklab_a_SOURCES += io/theme.c io/theme.h io/results.h io/atomic.c io/atomic.h io/run_json.c io/run_json.h io/real17.c io/real17.h io/noise_json.c io/noise_json.h io/run_load.c io/run_load.h io/json_read.c io/json_read.h io/json_fast.c io/json_fast.h io/file_kind.c io/file_kind.h io/term_safe.c io/term_safe.h io/file_check.c io/file_check.h io/keys.c io/keys.h io/search_keys.c io/search_keys.h io/detect_json.c io/detect_json.h io/run_keys.c io/run_keys.h io/run_bulk.c io/run_bulk.h io/table.c \
+libticklab_a_SOURCES += io/theme.c io/theme.h io/theme_contrast.c io/theme_contrast.h io/reason_words.c io/reason_words.h io/results.h io/atomic.c io/atomic.h io/run_json.c io/run_json.h io/real17.c io/real17.h io/noise_json.c io/noise_json.h io/run_load.c io/run_load.h io/json_read.c io/json_read.h io/json_fast.c io/json_fast.h io/file_kind.c io/file_kind.h io/term_safe.c io/term_safe.h io/file_check.c io/file_check.h io/keys.c io/keys.h io/search_keys.c io/search_keys.h io/detect_json.c io/detect_json.h io/run_keys.c io/run_keys.h io/run_bulk.c io/run_bulk.h io/table.c \
 	io/table.h io/host_json.c io/host_json.h io/jitter_out.c io/jitter_out.h \
 	io/ladder.c io/ladder.h io/chains.c io/chains.h io/run_compare.c \
 	io/run_compare.h io/markdown.c io/markdown.h io/json_build.c io/json_build.h
@@ -26,9 +26,10 @@ libticklab_a_SOURCES += io/search_json.c io/search_json.h io/search_table.c \
 TESTS += tests/test_jitter_run.sh
 EXTRA_DIST += tests/test_jitter_run.sh
 # `ticklab plot`'s figures (cairo), the theme parser they share with the TUI
-libticklab_a_SOURCES += io/plot.h
+libticklab_a_SOURCES += io/plot.h io/screen_shot.h io/screen_text.c
 if HAVE_CAIRO
-libticklab_a_SOURCES += io/plot.c io/plot_draw.h io/plot_run.c io/plot_search.c io/plot_ladder.c io/plot_noise.c
+libticklab_a_SOURCES += io/plot.c io/plot_draw.h io/plot_run.c io/plot_search.c io/plot_ladder.c io/plot_noise.c \
+	io/screen_svg.c
 else
 libticklab_a_SOURCES += io/plot_none.c
 endif

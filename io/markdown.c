@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include "judge/lesson.h"
 #include "io/markdown.h"
 
 #include <math.h>
@@ -138,6 +139,12 @@ int tl_run_markdown(FILE *f, const struct tl_run *run, const struct tl_analysis 
 
 	for (size_t i = 0; i < run->ntimers; i++)
 		sim |= run->timers[i].backend && run->timers[i].backend->simulated;
+	char lesson[512];
+
+	tl_lesson_run(run, an, seed, "\u00d7", lesson, sizeof lesson);
+	if (lesson[0] && (fputs("**In short:** ", f) == EOF || tl_md_text(f, lesson) < 0 ||
+			  fputs("\n\n", f) == EOF))
+		return -1;
 	if (fprintf(f, "ns after filter_cost (minus t_e,std) and filter_os (%s, seed %llu); "
 		       "CV = sd/mean\n\n",
 		    stats_os_method_name(m), (unsigned long long)seed) < 0 ||

@@ -17,6 +17,10 @@ double tl_plot_font(double w, double h)
 {
 	double scale = fmin(w / TL_PLOT_DEFAULT_W, h / TL_PLOT_DEFAULT_H);
 
+	/* Past the default page the text grows faster than the page, for the
+	 * back of a room: 28.8 px at 1920x1080 (the title 15 % more). */
+	if (scale > 1)
+		return fmin(h / 36, 16 * scale);
 	return fmin(h / 40, 14 * scale);
 }
 
@@ -346,7 +350,7 @@ static void yticks(cairo_t *cr, const struct tl_plot_ink *ink, const struct tl_p
 		cairo_stroke(cr);
 		tick_label(v, step, buf, sizeof buf);
 		tl_plot_set(cr, ink->fg, 1);
-		tl_plot_text(cr, buf, f->x - font * 0.4, y, 1, 0.5);
+		tl_plot_text(cr, buf, f->x - f->ygap - font * 0.4, y, 1, 0.5);
 	}
 }
 
@@ -368,7 +372,7 @@ void tl_plot_axes(cairo_t *cr, const struct tl_plot_ink *ink, const struct tl_pl
 		tl_plot_text(cr, xlabel, f->x + f->w / 2, f->y + f->h + font * 1.7, 0.5, 0);
 	if (ylabel) {
 		cairo_save(cr);
-		cairo_translate(cr, f->x - font * 3.4, f->y + f->h / 2);
+		cairo_translate(cr, f->x - f->ygap - font * 3.4, f->y + f->h / 2);
 		cairo_rotate(cr, -M_PI / 2);
 		tl_plot_text(cr, ylabel, 0, 0, 0.5, 1);
 		cairo_restore(cr);

@@ -23,6 +23,7 @@ struct tl_plot_frame {
 	double x, y, w, h;       /* the plotting area, in page units */
 	double xlo, xhi, ylo, yhi;
 	bool xlog;
+	double ygap;             /* room between the y labels and the frame (an edge bin) */
 };
 
 void tl_plot_ink_from(const struct tui_theme *t, struct tl_plot_ink *ink);

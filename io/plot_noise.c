@@ -18,11 +18,9 @@
 #include "io/plot_draw.h"
 #include "stats/stats.h"
 
-#define MAX_ROWS 16
-
 struct noise_fig {
-	struct tl_noise_agree ag[MAX_ROWS];
-	char label[MAX_ROWS][TL_ID_MAX + 128];
+	struct tl_noise_agree *ag;
+	char (*label)[TL_ID_MAX + 128];
 	size_t n;
 	double xmax;
 	const char *method;
@@ -43,42 +41,101 @@ static void bar(cairo_t *cr, const struct tl_plot_ink *ink, size_t series, doubl
 	cairo_fill(cr);
 }
 
-/* One cell: its label over a removed bar (caused then uncaused) and, under
- * it, the kept-with-a-cause bar; the counts at the bars' ends. */
-static void draw_row(cairo_t *cr, const struct tl_plot_ink *ink, const struct noise_fig *r,
-		     size_t i, const struct tl_plot_frame *f, double row_h, double font)
+static void row_text(const struct tl_noise_agree *a, char *text, size_t len)
 {
-	const struct tl_noise_agree *a = &r->ag[i];
-	double y = f->y + row_h * (double)i, bh = fmin(row_h * 0.28, font * 1.3);
-	double scale = f->w / r->xmax;
-	double wc = (double)a->removed_with_cause * scale, wu = (double)a->removed_without_cause * scale;
-	double wk = (double)a->kept_with_cause * scale;
-	char text[160];
+	char top[TL_NOISE_NAME + 48] = "";
 
-	tl_plot_set(cr, ink->fg, 1);
-	tl_plot_text(cr, r->label[i], f->x, y + font * 0.2, 0, 0);
 	if (a->skipped) {
-		snprintf(text, sizeof text, "not computed: over %zu samples", TL_NOISE_AGREE_MAX);
-		tl_plot_set(cr, ink->muted, 1);
-		tl_plot_text(cr, text, f->x, y + row_h * 0.5, 0, 0.5);
+		snprintf(text, len, "not computed: over %zu samples", TL_NOISE_AGREE_MAX);
 		return;
 	}
-	double y1 = y + font * 1.4, y2 = y1 + bh + font * 0.2;
-
-	bar(cr, ink, 0, f->x, y1, wc, bh);
-	bar(cr, ink, 1, f->x + wc, y1, wu, bh);
-	bar(cr, ink, 2, f->x, y2, wk, bh);
+	if (a->removed_with_cause && strcmp(a->top, "none") != 0)
+		snprintf(top, sizeof top, "; most %s", a->top);
 	if (a->removed)
-		snprintf(text, sizeof text, "removed %zu: %zu with a cause (%.0f %%), %zu without",
+		snprintf(text, len, "removed %zu: %zu with a cause (%.0f %%%s), %zu without; kept %zu "
+				    "with a cause",
 			 a->removed, a->removed_with_cause,
-			 100.0 * (double)a->removed_with_cause / (double)a->removed,
-			 a->removed_without_cause);
+			 100.0 * (double)a->removed_with_cause / (double)a->removed, top,
+			 a->removed_without_cause, a->kept_with_cause);
 	else
-		snprintf(text, sizeof text, "removed none");
+		snprintf(text, len, "removed none; kept %zu with a cause", a->kept_with_cause);
+}
+
+/* The row's geometry: one line per cell, its label, its two bars (removed:
+ * caused then uncaused; under it, kept with a cause) and their counts. */
+struct layout {
+	double font, row_h, label_w, bar_x, bar_w;
+	size_t shown;
+};
+
+static double widest(cairo_t *cr, const struct noise_fig *r, size_t n, bool labels)
+{
+	double wmax = 0;
+	char text[256];
+
+	for (size_t i = 0; i < n; i++) {
+		cairo_text_extents_t e;
+
+		if (labels)
+			cairo_text_extents(cr, r->label[i], &e);
+		else {
+			row_text(&r->ag[i], text, sizeof text);
+			cairo_text_extents(cr, text, &e);
+		}
+		wmax = fmax(wmax, e.x_advance);
+	}
+	return wmax;
+}
+
+/* The largest font (at most the page's, at least 0.55 of it) at which every
+ * row fits; the rows that do not fit at the smallest are cut, and said. */
+static void plan(cairo_t *cr, const struct noise_fig *r, double font, double w, double h,
+		 struct layout *l)
+{
+	double fmin_ = font * 0.55;
+
+	l->shown = r->n;
+	for (l->font = font * 0.9;; l->font -= font * 0.05) {
+		l->row_h = l->font * 2.4;
+		if (l->row_h * (double)r->n <= h || l->font <= fmin_)
+			break;
+	}
+	if (l->row_h * (double)r->n > h)
+		l->shown = (size_t)(h / l->row_h);
+	if (!l->shown)
+		l->shown = 1;
+	cairo_save(cr);
+	cairo_set_font_size(cr, l->font);
+	l->label_w = fmin(widest(cr, r, l->shown, true), w * 0.4);
+	double text_w = widest(cr, r, l->shown, false);
+	cairo_restore(cr);
+	l->bar_x = font * 1.5 + l->label_w + l->font;
+	l->bar_w = fmax(w - l->bar_x - text_w - l->font * 1.5, w * 0.12);
+}
+
+static void draw_row(cairo_t *cr, const struct tl_plot_ink *ink, const struct noise_fig *r,
+		     size_t i, double y, const struct layout *l, double w)
+{
+	const struct tl_noise_agree *a = &r->ag[i];
+	double scale = l->bar_w / r->xmax, bh = l->row_h * 0.3;
+	double wc = (double)a->removed_with_cause * scale, wu = (double)a->removed_without_cause * scale;
+	double wk = (double)a->kept_with_cause * scale;
+	char text[256], fit[256];
+
+	cairo_set_font_size(cr, l->font);
 	tl_plot_set(cr, ink->fg, 1);
-	tl_plot_text(cr, text, f->x + wc + wu + font * 0.4, y1 + bh / 2, 0, 0.5);
-	snprintf(text, sizeof text, "kept %zu with a cause", a->kept_with_cause);
-	tl_plot_text(cr, text, f->x + wk + font * 0.4, y2 + bh / 2, 0, 0.5);
+	tl_plot_fit(cr, r->label[i], l->label_w, fit, sizeof fit);
+	tl_plot_text(cr, fit, l->bar_x - l->font, y + l->row_h / 2, 1, 0.5);
+	row_text(a, text, sizeof text);
+	if (!a->skipped) {
+		bar(cr, ink, 0, l->bar_x, y + l->row_h * 0.15, wc, bh);
+		bar(cr, ink, 1, l->bar_x + wc, y + l->row_h * 0.15, wu, bh);
+		bar(cr, ink, 2, l->bar_x, y + l->row_h * 0.55, wk, bh);
+	}
+	tl_plot_set(cr, a->skipped ? ink->muted : ink->fg, 1);
+	tl_plot_fit(cr, text, w - (l->bar_x + fmax(wc + wu, wk) + l->font * 0.5) - l->font * 0.5, fit,
+		    sizeof fit);
+	tl_plot_text(cr, fit, l->bar_x + fmax(wc + wu, wk) + l->font * 0.5, y + l->row_h / 2, 0, 0.5);
 }
 
 static void legend(cairo_t *cr, const struct tl_plot_ink *ink, double x, double y, double font)
@@ -98,21 +155,27 @@ static int draw(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, double w,
 {
 	const struct noise_fig *r = ctx;
 	double font = tl_plot_font(w, h);
-	struct tl_plot_frame f = { .x = font * 1.5, .y = top + font * 2.2, .w = w * 0.55,
-				   .h = h - top - font * 4.6 };
-	double row_h = fmin(f.h / (double)r->n, font * 5);
-	char caption[200];
+	double y0 = top + font * 2.0, avail = h - y0 - font * 2.2;
+	struct layout l;
+	char caption[320];
 
 	cairo_save(cr);
-	cairo_set_font_size(cr, font * 0.9);
-	legend(cr, ink, f.x, top + font * 0.9, font * 0.9);
-	for (size_t i = 0; i < r->n; i++)
-		draw_row(cr, ink, r, i, &f, row_h, font * 0.9);
+	cairo_set_font_size(cr, font * 0.85);
+	legend(cr, ink, font * 1.5, top + font * 0.8, font * 0.85);
+	plan(cr, r, font, w, avail, &l);
+	for (size_t i = 0; i < l.shown; i++)
+		draw_row(cr, ink, r, i, y0 + l.row_h * (double)i, &l, w);
 	cairo_restore(cr);
-	snprintf(caption, sizeof caption,
-		 "bars in samples (one scale for every cell); the filter is %s, the causes were "
-		 "recorded while each sample ran",
-		 r->method);
+	if (l.shown < r->n)
+		snprintf(caption, sizeof caption,
+			 "%zu of %zu cells shown (the first; a larger --size shows more). Bars in "
+			 "samples, one scale; filter %s; causes recorded as each sample ran",
+			 l.shown, r->n, r->method);
+	else
+		snprintf(caption, sizeof caption,
+			 "all %zu cells; bars in samples (one scale for every cell); the filter is %s, "
+			 "the causes were recorded while each sample ran",
+			 r->n, r->method);
 	tl_plot_caption(cr, ink, caption, w, h, font);
 	return 0;
 }
@@ -123,13 +186,16 @@ int tl_plot_noise(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
 	struct noise_fig *r = tl_xcalloc(1, sizeof *r);
 	int rc = -1;
 
+	r->ag = tl_xcalloc(run->ncells ? run->ncells : 1, sizeof *r->ag);
+	r->label = tl_xcalloc(run->ncells ? run->ncells : 1, sizeof *r->label);
+
 	r->method = stats_os_method_name(m);
 	if (!run->noise_measured) {
 		snprintf(why, whylen, "the run has no measured causes (no cells[].noise): a run "
 				      "of this ticklab records them; --kind hist or cdf draw it");
 		goto out;
 	}
-	for (size_t i = 0; i < run->ncells && r->n < MAX_ROWS; i++) {
+	for (size_t i = 0; i < run->ncells; i++) {
 		const struct tl_cell *c = &run->cells[i];
 		const struct tl_timer *t = &run->timers[c->timer];
 		char size[32];
@@ -156,6 +222,8 @@ int tl_plot_noise(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
 		r->xmax = 1;
 	rc = tl_plot_page(o, path, draw, r, why, whylen);
 out:
+	free(r->ag);
+	free(r->label);
 	free(r);
 	return rc;
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "io/plot.h"
+#include "io/screen_shot.h"
 
 static int unavailable(char *why, size_t whylen)
 {
@@ -50,5 +51,12 @@ int tl_plot_noise(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
 		  const struct tl_plot_opts *o, const char *path, char *why, size_t whylen)
 {
 	(void)run, (void)m, (void)seed, (void)o, (void)path;
+	return unavailable(why, whylen);
+}
+
+int tl_screen_svg(const char *path, const struct tl_screen_cell *cells, int rows, int cols,
+		  char *why, size_t whylen)
+{
+	(void)path, (void)cells, (void)rows, (void)cols;
 	return unavailable(why, whylen);
 }

@@ -26,6 +26,7 @@ struct series {
 	struct tl_analysis an;
 	double resolution;
 	double lo, hi; /* the body the axis shows: p(1-clip)..p(clip), > 0 on a log axis */
+	size_t nonpos; /* log axis: samples <= 0, drawn in the edge bin left of it */
 };
 
 struct run_fig {
@@ -35,6 +36,7 @@ struct run_fig {
 	double lo, hi;     /* every series' body */
 	char common[256];  /* the parts every cell shares, said once under the title */
 	size_t outside, total; /* samples the drawn axes leave out, of all */
+	size_t nonpos;         /* log axis: samples <= 0 of all, in the edge bin */
 };
 
 static void series_free(struct run_fig *r)
@@ -56,6 +58,7 @@ static void series_body(struct series *s, double clip, bool log_x)
 	if (log_x)
 		while (first < n && !(v[first] > 0))
 			first++;
+	s->nonpos = first;
 	if (first == n)
 		return;
 	s->lo = clip < 1 ? gsl_stats_quantile_from_sorted_data(v, 1, n, 1 - clip) : v[0];
@@ -165,13 +168,13 @@ static void decades(double *lo, double *hi)
 		*hi = *lo * 10;
 }
 
-/* Samples of s outside [lo, hi]. */
-static size_t outside(const struct series *s, double lo, double hi)
+/* Samples of s outside [lo, hi], but for those in the log axis' edge bin. */
+static size_t outside(const struct series *s, double lo, double hi, bool log_x)
 {
 	size_t k = 0;
 
 	for (size_t j = 0; j < s->n; j++)
-		k += s->v[j] < lo || s->v[j] > hi;
+		k += (s->v[j] < lo || s->v[j] > hi) && !(log_x && !(s->v[j] > 0));
 	return k;
 }
 
@@ -185,8 +188,13 @@ static void clip_text(const struct run_fig *r, const char *axes, char *buf, size
 		snprintf(q, sizeof q, "p%g..p%g", 100 * (1 - r->o->clip), 100 * r->o->clip);
 	else
 		snprintf(q, sizeof q, "min..max");
-	snprintf(buf, len, "x axis %s %s%s: %zu of %zu samples (%.2g%%) outside", q, axes,
-		 r->o->log_x ? ", log (<= 0 outside)" : "", r->outside, r->total, share);
+	char edge[96] = "";
+
+	if (r->o->log_x && r->nonpos)
+		snprintf(edge, sizeof edge, "; %zu (%.2g%%) <= 0 drawn in the \"<= 0\" bin at the left",
+			 r->nonpos, 100.0 * (double)r->nonpos / (double)(r->total ? r->total : 1));
+	snprintf(buf, len, "x axis %s %s%s: %zu of %zu samples (%.2g%%) outside%s", q, axes,
+		 r->o->log_x ? ", log" : "", r->outside, r->total, share, edge);
 }
 
 static void say_note(const struct run_fig *r, const char *text)
@@ -353,6 +361,38 @@ static void panel_title(cairo_t *cr, const struct tl_plot_ink *ink, const struct
 	cairo_restore(cr);
 }
 
+/* The log axis' edge bin: a band left of the frame, cut off from it by a
+ * gap and labelled "<= 0", that holds the samples a log axis cannot. */
+static void edge_band(cairo_t *cr, const struct tl_plot_ink *ink, const struct tl_plot_frame *f,
+		      double font, double *x0, double *x1)
+{
+	*x0 = f->x - font * 2.2;
+	*x1 = f->x - font * 0.5;
+	cairo_save(cr);
+	tl_plot_set(cr, ink->grid, 1);
+	cairo_rectangle(cr, *x0, f->y, *x1 - *x0, f->h);
+	cairo_fill(cr);
+	cairo_set_font_size(cr, font * 0.8);
+	tl_plot_set(cr, ink->fg, 1);
+	tl_plot_text(cr, "<= 0", (*x0 + *x1) / 2, f->y + f->h + font * 0.4, 0.5, 0);
+	cairo_restore(cr);
+}
+
+static void edge_bar(cairo_t *cr, const struct tl_plot_ink *ink, size_t i,
+		     const struct tl_plot_frame *f, double pct, double font)
+{
+	double x0, x1, y = tl_plot_py(f, pct);
+
+	edge_band(cr, ink, f, font, &x0, &x1);
+	cairo_save(cr);
+	tl_plot_set(cr, ink->series[i % TUI_NSERIES], 0.6);
+	cairo_rectangle(cr, x0 + font * 0.2, y, x1 - x0 - font * 0.4, f->y + f->h - y);
+	cairo_fill_preserve(cr);
+	tl_plot_series_line(cr, ink, i, 1.4);
+	cairo_stroke(cr);
+	cairo_restore(cr);
+}
+
 static void hist_panel(cairo_t *cr, const struct tl_plot_ink *ink, struct run_fig *r,
 		       size_t i, struct tl_plot_frame *f, double left, double font)
 {
@@ -378,13 +418,22 @@ static void hist_panel(cairo_t *cr, const struct tl_plot_ink *ink, struct run_fi
 		return;
 	for (size_t b = 0; b < h.nbins; b++)
 		top = fmax(top, h.counts[b] / (double)h.total * 100);
+	if (r->o->log_x && s->nonpos) {
+		top = fmax(top, (double)s->nonpos / (double)h.total * 100);
+		f->x += font * 2.4; /* room for the edge bin, between the y labels and the frame */
+		f->w -= font * 2.4;
+		f->ygap = font * 2.4;
+	}
 	f->xlo = h.lo, f->xhi = bin_edge(r, &h, h.nbins), f->ylo = 0, f->yhi = top * 1.15;
 	f->xlog = r->o->log_x;
 	if (!f->xlog)
 		widen(&f->xlo, &f->xhi);
 	widen(&f->ylo, &f->yhi);
 	f->ylo = 0;
-	r->outside += h.below + h.above;
+	/* on a log axis the samples <= 0 are not lost: they stand in the edge bin */
+	size_t nonpos = f->xlog ? s->nonpos : 0;
+	r->nonpos += nonpos;
+	r->outside += h.below - nonpos + h.above;
 	/* the y label short where the long one would reach past the panel */
 	tl_plot_axes(cr, ink, f, r->o->log_x ? "ns (log scale)" : "ns",
 		     f->h >= font * 6 ? "% of samples" : "%", font * 0.8);
@@ -419,9 +468,11 @@ static void hist_panel(cairo_t *cr, const struct tl_plot_ink *ink, struct run_fi
 		tl_plot_marker(cr, ink, i, tl_plot_px(f, s->an.summary.p50), f->y + font * 0.6,
 			       font * 0.35);
 	cairo_restore(cr);
+	if (f->xlog && s->nonpos)
+		edge_bar(cr, ink, i, f, (double)s->nonpos / (double)h.total * 100, font);
 	/* what the TUI shows as "+N>" at the axis' ends */
 	for (int side = 0; side < 2; side++) {
-		size_t k = side ? h.above : h.below;
+		size_t k = side ? h.above : (h.below - (f->xlog ? s->nonpos : 0));
 
 		if (!k)
 			continue;
@@ -531,6 +582,33 @@ static void cdf_curve(cairo_t *cr, const struct tl_plot_ink *ink, const struct r
 	}
 }
 
+/* The CDFs in the log axis' edge bin: each rises there to its share of
+ * samples <= 0, where its curve on the axis takes over. */
+static void cdf_edge(cairo_t *cr, const struct tl_plot_ink *ink, const struct run_fig *r,
+		     const struct tl_plot_frame *f, double font)
+{
+	double x0, x1;
+
+	edge_band(cr, ink, f, font, &x0, &x1);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct series *s = &r->s[i];
+
+		if (!s->n)
+			continue;
+		double share = (double)s->nonpos / (double)s->n, y = tl_plot_py(f, share);
+		double xm = (x0 + x1) / 2;
+
+		cairo_move_to(cr, x0, tl_plot_py(f, 0));
+		cairo_line_to(cr, xm, tl_plot_py(f, 0));
+		cairo_line_to(cr, xm, y);
+		cairo_line_to(cr, f->x, tl_plot_py(f, stats_ecdf(s->v, s->n, f->xlo)));
+		tl_plot_series_line(cr, ink, i, 1.8);
+		cairo_stroke(cr);
+		if (s->nonpos)
+			tl_plot_marker(cr, ink, i, xm, y, font * 0.33);
+	}
+}
+
 /* The legend's width at font lf: beside the frame when the curves are many. */
 static double legend_width(cairo_t *cr, const struct run_fig *r, double lf)
 {
@@ -571,7 +649,13 @@ static int draw_cdf(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, doubl
 		widen(&f.xlo, &f.xhi);
 	for (size_t i = 0; i < r->n; i++) {
 		r->total += r->s[i].n;
-		r->outside += outside(&r->s[i], f.xlo, f.xhi);
+		r->outside += outside(&r->s[i], f.xlo, f.xhi, f.xlog);
+		r->nonpos += f.xlog ? r->s[i].nonpos : 0;
+	}
+	if (r->nonpos) { /* room for the edge bin, between the y labels and the frame */
+		f.x += font * 2.4;
+		f.w -= font * 2.4;
+		f.ygap = font * 2.4;
 	}
 	tl_plot_axes(cr, ink, &f, f.xlog ? "ns (log scale)" : "ns", "share of samples <= x", font);
 	cairo_save(cr);
@@ -583,6 +667,8 @@ static int draw_cdf(cairo_t *cr, const struct tl_plot_ink *ink, void *ctx, doubl
 		idx[i] = i;
 	}
 	cairo_restore(cr);
+	if (r->nonpos)
+		cdf_edge(cr, ink, r, &f, font);
 	if (beside) {
 		/* a frame right of the plot: the legend's top-left corner sits in it */
 		struct tl_plot_frame lfr = {.x = f.x + f.w + font * 0.2, .y = f.y - lf * 0.5,

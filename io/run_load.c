@@ -22,6 +22,81 @@
 #include "io/noise_json.h"
 #include "io/run_keys.h"
 
+/* Strings to indices in linear time, so a file of many backends or cells
+ * reads in time linear in its size (a scan per cell made 4 000 backends
+ * take 9 times as long as 1 000). */
+struct keyset {
+	char **keys;
+	size_t *vals;
+	size_t cap, n;
+};
+
+static uint64_t ks_hash(const char *k)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	while (*k)
+		h = (h ^ (unsigned char)*k++) * 1099511628211ULL;
+	return h;
+}
+
+static size_t ks_slot(const struct keyset *ks, const char *k)
+{
+	size_t i = (size_t)ks_hash(k) & (ks->cap - 1);
+
+	while (ks->keys[i] && strcmp(ks->keys[i], k) != 0)
+		i = (i + 1) & (ks->cap - 1);
+	return i;
+}
+
+static size_t ks_find(const struct keyset *ks, const char *k)
+{
+	size_t i;
+
+	if (!ks->cap)
+		return SIZE_MAX;
+	i = ks_slot(ks, k);
+	return ks->keys[i] ? ks->vals[i] : SIZE_MAX;
+}
+
+static void ks_free(struct keyset *ks)
+{
+	for (size_t i = 0; i < ks->cap; i++)
+		free(ks->keys[i]);
+	free(ks->keys);
+	free(ks->vals);
+	memset(ks, 0, sizeof *ks);
+}
+
+/* Adds k -> v (k not there yet); the table stays at most half full. */
+static void ks_add(struct keyset *ks, const char *k, size_t v)
+{
+	size_t i;
+
+	if (2 * (ks->n + 1) > ks->cap) {
+		struct keyset big = {0};
+
+		big.cap = ks->cap ? 2 * ks->cap : 64;
+		big.keys = tl_xcalloc(big.cap, sizeof *big.keys);
+		big.vals = tl_xcalloc(big.cap, sizeof *big.vals);
+		for (size_t j = 0; j < ks->cap; j++)
+			if (ks->keys[j]) {
+				size_t at = ks_slot(&big, ks->keys[j]);
+
+				big.keys[at] = ks->keys[j];
+				big.vals[at] = ks->vals[j];
+				big.n++;
+			}
+		free(ks->keys);
+		free(ks->vals);
+		*ks = big;
+	}
+	i = ks_slot(ks, k);
+	ks->keys[i] = tl_xstrdup(k);
+	ks->vals[i] = v;
+	ks->n++;
+}
+
 struct reader {
 	const char *name;
 	char *why;
@@ -29,6 +104,9 @@ struct reader {
 	char where[64]; /* "cells[3]" */
 	struct tl_bulk *bulk; /* the sample arrays taken out of the tree, or NULL */
 	const struct tl_keys *keys; /* of the object being read (io/run_keys.h) */
+	struct keyset timers;   /* backend id -> timer */
+	size_t timers_cap;      /* run->timers' room */
+	struct keyset cells;    /* hidden|timer|flush|kernel -> cell */
 };
 
 #if defined(__GNUC__)
@@ -227,22 +305,27 @@ static int rd_adds(struct reader *r, const json_t *o, const struct tl_kernel *k,
 }
 
 /* Appends a distinct value to a growing array; returns its index or -1. */
-static long find_or_add_timer(struct tl_run *run, const struct tl_backend *b, const char *id,
-			      double ns_per_unit)
+static long find_or_add_timer(struct reader *r, struct tl_run *run, const struct tl_backend *b,
+			      const char *id, double ns_per_unit)
 {
-	struct tl_timer *grown;
+	size_t at = ks_find(&r->timers, id);
 
-	for (size_t i = 0; i < run->ntimers; i++)
-		if (strcmp(run->timers[i].id, id) == 0)
-			return (long)i;
-	grown = realloc(run->timers, (run->ntimers + 1) * sizeof *grown);
-	if (!grown)
-		return -1;
-	run->timers = grown;
-	memset(&grown[run->ntimers], 0, sizeof *grown);
-	grown[run->ntimers].backend = b;
-	snprintf(grown[run->ntimers].id, sizeof grown[run->ntimers].id, "%s", id);
-	grown[run->ntimers].ns_per_unit = ns_per_unit;
+	if (at != SIZE_MAX)
+		return (long)at;
+	if (run->ntimers == r->timers_cap) {
+		size_t cap = r->timers_cap ? 2 * r->timers_cap : 8;
+		struct tl_timer *grown = realloc(run->timers, cap * sizeof *grown);
+
+		if (!grown)
+			return -1;
+		run->timers = grown;
+		r->timers_cap = cap;
+	}
+	memset(&run->timers[run->ntimers], 0, sizeof *run->timers);
+	run->timers[run->ntimers].backend = b;
+	snprintf(run->timers[run->ntimers].id, sizeof run->timers[run->ntimers].id, "%s", id);
+	run->timers[run->ntimers].ns_per_unit = ns_per_unit;
+	ks_add(&r->timers, id, run->ntimers);
 	return (long)run->ntimers++;
 }
 
@@ -440,7 +523,7 @@ static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run
 			return rd_fail(r, key, "has %zu values but n is %llu", len,
 				       (unsigned long long)n);
 	}
-	ti = find_or_add_timer(run, b, id, ns_per_unit);
+	ti = find_or_add_timer(r, run, b, id, ns_per_unit);
 	fi = find_or_add_flush(run, flush, flush_name);
 	/* A saved file has exactly the samples that were taken: n = done. */
 	c->n = (size_t)n;
@@ -468,14 +551,13 @@ static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run
  * shown and compared twice. */
 static int rd_once(struct reader *r, const struct tl_run *run, const struct tl_cell *c)
 {
-	for (size_t j = 0; j + 1 < run->ncells; j++) {
-		const struct tl_cell *e = &run->cells[j];
+	char key[64 + sizeof c->kernel.label];
 
-		if (e->hidden == c->hidden && e->timer == c->timer && e->flush == c->flush &&
-		    strcmp(e->kernel.label, c->kernel.label) == 0)
-			return rd_fail(r, NULL, "the same backend, flush and kernel as an earlier "
-						"cell (each cell appears once)");
-	}
+	snprintf(key, sizeof key, "%d|%zu|%zu|%s", c->hidden, c->timer, c->flush, c->kernel.label);
+	if (ks_find(&r->cells, key) != SIZE_MAX)
+		return rd_fail(r, NULL, "the same backend, flush and kernel as an earlier "
+					"cell (each cell appears once)");
+	ks_add(&r->cells, key, (size_t)(c - run->cells));
 	return 0;
 }
 
@@ -519,20 +601,26 @@ static int rd_cells(struct reader *r, const json_t *doc, const char *key, bool h
  * t_e,std came from. */
 static int link_baselines(struct reader *r, struct tl_run *run)
 {
+	struct keyset empty = {0}; /* timer|flush -> its first empty cell */
+	char key[64];
+
+	for (size_t j = 0; j < run->ncells; j++) {
+		const struct tl_cell *e = &run->cells[j];
+
+		snprintf(key, sizeof key, "%zu|%zu", e->timer, e->flush);
+		if (e->kernel.kind == TL_KERNEL_EMPTY && ks_find(&empty, key) == SIZE_MAX)
+			ks_add(&empty, key, j);
+	}
 	for (size_t i = 0; i < run->ncells; i++) {
 		struct tl_cell *c = &run->cells[i];
-		size_t best = SIZE_MAX;
+		size_t best;
 
-		for (size_t j = 0; j < run->ncells && best == SIZE_MAX; j++) {
-			const struct tl_cell *e = &run->cells[j];
-
-			if (e->timer == c->timer && e->flush == c->flush &&
-			    e->kernel.kind == TL_KERNEL_EMPTY)
-				best = j;
-		}
+		snprintf(key, sizeof key, "%zu|%zu", c->timer, c->flush);
+		best = ks_find(&empty, key);
 		if (best == SIZE_MAX) {
 			char flush[32];
 
+			ks_free(&empty);
 			tl_size_format(run->flush_bytes[c->flush], flush, sizeof flush);
 			r->where[0] = '\0';
 			return rd_fail(r, NULL,
@@ -542,6 +630,7 @@ static int link_baselines(struct reader *r, struct tl_run *run)
 		}
 		c->baseline = best;
 	}
+	ks_free(&empty);
 	return 0;
 }
 
@@ -634,6 +723,47 @@ static int rd_header(struct reader *r, const json_t *doc, struct tl_results_meta
 	return 0;
 }
 
+/* Backends whose unit is a TSC tick, converted at the calibrated rate
+ * (backends/barrier.c: ns_per_unit = 1 / tl_tsc_ghz()). */
+static bool reads_tsc(const char *id)
+{
+	return strcmp(id, "barrier-tsc") == 0 || strcmp(id, "barrier-rdtsc") == 0 ||
+	       strcmp(id, "rdtsc") == 0;
+}
+
+/* The TSC rate the host records, as a fingerprint's (null when unknown,
+ * else a plausible 0.1 to 10 GHz), and a TSC backend's ns per tick that
+ * agrees with it: both come from the one calibration of the process that
+ * wrote the file, so they differ only by rounding (the 1 % margin is for
+ * a writer that rounded one of them). */
+static int rd_tsc_rate(struct reader *r, const struct tl_run *run, const json_t *host)
+{
+	const json_t *v = host ? json_object_get(host, "tsc_ghz") : NULL;
+	double ghz = v && json_is_number(v) ? json_number_value(v) : 0;
+
+	r->where[0] = '\0';
+	if (v && !json_is_null(v) && !json_is_number(v))
+		return rd_fail(r, "host.tsc_ghz", "expected a number or null, got %s", type_name(v));
+	if (v && json_is_number(v) && !(ghz >= 0.1 && ghz <= 10))
+		return rd_fail(r, "host.tsc_ghz", "is %g, outside the plausible 0.1 to 10 GHz (null "
+					   "when unknown)", ghz);
+	for (size_t t = 0; t < run->ntimers; t++) {
+		const struct tl_timer *tm = &run->timers[t];
+		double file_ghz = 1 / tm->ns_per_unit;
+
+		if (!tm->backend || !reads_tsc(tm->backend->id))
+			continue;
+		if (!(file_ghz >= 0.1 && file_ghz <= 10))
+			return rd_fail(r, "ns_per_unit", "of backend '%s' is %g ns, a TSC of %g GHz "
+						 "(plausible: 0.1 to 10 GHz)", tm->id, tm->ns_per_unit, file_ghz);
+		if (ghz > 0 && fabs(file_ghz - ghz) > 0.01 * ghz)
+			return rd_fail(r, "ns_per_unit", "of backend '%s' is %g ns, a TSC of %g GHz, but "
+						 "host.tsc_ghz is %g (ns per tick = 1 / the TSC rate)",
+				       tm->id, tm->ns_per_unit, file_ghz, ghz);
+	}
+	return 0;
+}
+
 int tl_run_from_json(const json_t *doc, const char *name, struct tl_run *run,
 		     struct tl_results_meta *meta, char *why, size_t whylen)
 {
@@ -670,10 +800,15 @@ int tl_run_from_json_bulk(const json_t *doc, struct tl_bulk *bulk, const char *n
 		return -1;
 	}
 	if (rd_header(&r, doc, meta, &n, &cpu) < 0 || rd_cells(&r, doc, "cells", false, run) < 0 ||
-	    rd_cells(&r, doc, "baselines", true, run) < 0 || link_baselines(&r, run) < 0) {
+	    rd_cells(&r, doc, "baselines", true, run) < 0 || link_baselines(&r, run) < 0 ||
+	    rd_tsc_rate(&r, run, meta->host) < 0) {
+		ks_free(&r.timers);
+		ks_free(&r.cells);
 		tl_run_unload(run, meta);
 		return -1;
 	}
+	ks_free(&r.timers);
+	ks_free(&r.cells);
 	fill_config(run, n ? (size_t)n : run->cells[0].n, cpu, meta->seed);
 	return 0;
 }

@@ -4,6 +4,7 @@
  * cells only, so it says what the search table says. */
 #include "config.h"
 
+#include "judge/lesson.h"
 #include "io/search_markdown.h"
 
 #include <math.h>
@@ -40,7 +41,12 @@ static int md_cells(FILE *f, const char *const *cells, int n)
 int tl_search_markdown(FILE *f, const struct tl_search_plan *p, const struct tl_search_cell *cells)
 {
 	const struct tl_search_params *sp = &p->sp;
+	char lesson[512];
 
+	tl_lesson_search(p, cells, p->nbackends * p->nflush, "\u00d7", lesson, sizeof lesson);
+	if (lesson[0] && (fputs("**In short:** ", f) == EOF || tl_md_text(f, lesson) < 0 ||
+			  fputs("\n\n", f) == EOF))
+		return -1;
 	if (fprintf(f, "t_min (precision) and t_diff (sensitivity), method %s, eps %g, alpha %g, "
 		       "n %zu, os-filter %s, %u repeats (interval %s); ratios to ",
 		    tl_search_method_name(sp->method), sp->eps, sp->alpha, sp->n,

@@ -9,6 +9,7 @@
 
 #include "backends/backend.h"
 #include "bench/search_params.h"
+#include "judge/lesson.h"
 #include "io/search_json.h"
 #include "stats/stats.h"
 
@@ -194,4 +195,9 @@ void tl_search_table_print(FILE *out, const struct tl_search_plan *p,
 		tl_search_cell_notes(p, &cells[i], print_reason, &pc);
 	for (size_t i = 0; i < p->nbackends * p->nflush; i++)
 		tl_search_cell_ratio_notes(p, cells, i, "x", print_reason, &pc);
+	char lesson[512];
+
+	tl_lesson_search(p, cells, p->nbackends * p->nflush, "x", lesson, sizeof lesson);
+	if (lesson[0])
+		fprintf(out, "In short: %s\n", lesson);
 }

@@ -22,14 +22,20 @@ static const char *const role_names[TUI_NROLES] = {
 	"series6",     "series7", "series8",
 };
 
+const char *tui_role_name(enum tui_role r)
+{
+	return (unsigned)r < TUI_NROLES ? role_names[r] : "?";
+}
+
 void tui_theme_builtin(struct tui_theme *t)
 {
 	/* Series: the Okabe-Ito palette, distinguishable with the common colour
-	 * vision deficiencies; grey instead of its black on a dark background. */
+	 * vision deficiencies; grey instead of its black and a lighter blue, so each
+	 * reads on the black background the theme paints. */
 	static const int dark[TUI_NROLES] = {
-		0xd0d0d0,        TUI_RGB_DEFAULT, 0x56b4e9, 0xffffff, 0x000000, 0x56b4e9,
-		0x808080,        0x4e4e4e,        0x000000, 0xb0b0b0, 0x009e73, 0xf0e442,
-		0xd55e00,        0xe69f00,        0x56b4e9, 0x009e73, 0xf0e442, 0x0072b2,
+		0xd0d0d0,        0x000000,        0x56b4e9, 0xffffff, 0x000000, 0x56b4e9,
+		0x808080,        0x5f5f5f,        0x000000, 0xb0b0b0, 0x009e73, 0xf0e442,
+		0xd55e00,        0xe69f00,        0x56b4e9, 0x009e73, 0xf0e442, 0x0087ff,
 		0xd55e00,        0xcc79a7,        0xb0b0b0,
 	};
 	memset(t, 0, sizeof *t);

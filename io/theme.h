@@ -36,6 +36,9 @@ struct tui_theme {
 	int rgb[TUI_NROLES]; /* 0xRRGGBB or TUI_RGB_DEFAULT */
 };
 
+/* A role's name as theme files spell it ("main_fg"). */
+const char *tui_role_name(enum tui_role r);
+
 /* The built-in dark theme: what every missing role falls back to. */
 void tui_theme_builtin(struct tui_theme *t);
 

@@ -79,6 +79,8 @@ TESTS += tests/test_levels_store.sh
 EXTRA_DIST += tests/test_levels_store.sh
 # In the TUI: NxLk sized by the measured levels, the long-run ask.
 TESTS += tests/test_tui_levels.sh
+TESTS += tests/test_tui_room.sh
+EXTRA_DIST += tests/test_tui_room.sh tests/screen_contrast.py
 EXTRA_DIST += tests/test_tui_levels.sh tests/golden/long-run-80x24.txt
 # One reader per file kind, the same refusals in report, plot and the TUI.
 TESTS += tests/test_file_kinds.sh
@@ -105,3 +107,9 @@ tests_test_escape_LDADD = $(TL_LIBS)
 TESTS += tests/test_escape
 TESTS += tests/test_escape_outputs.sh
 EXTRA_DIST += tests/test_escape_outputs.sh
+# A dropped SSH connection in every phase (a real sshd on loopback).
+TESTS += tests/test_hangup_ssh.sh
+EXTRA_DIST += tests/test_hangup_ssh.sh tests/hangup_ssh.py
+# Every reader against mutated files of every kind, and the corpus of found cases.
+TESTS += tests/test_mutate.sh
+EXTRA_DIST += tests/test_mutate.sh tests/mutate.py tests/mutants

@@ -73,6 +73,18 @@ expect_status 0 "fleet of three twins: nothing flagged, status 0" "$TL_BIN" flee
 "$TL_BIN" fleet "$tmp/fleet/a1.json" "$tmp/fleet/a2.json" "$tmp/fleet/a3.json" \
 	--json "$tmp/fleet.json" --markdown "$tmp/fleet.md" >/dev/null 2>&1
 ok $? "fleet FILES... --json --markdown"
+# the lesson: as many nodes stand out as the table flags, in the table's
+# words and the Markdown's alike
+"$TL_BIN" fleet "$tmp/fleet" >"$tmp/fleet.txt" 2>/dev/null
+nflag=$(grep -c ' FLAGGED$' "$tmp/fleet.txt")
+said=$(sed -n 's/^In short: //p' "$tmp/fleet.txt")
+if [ "$nflag" -eq 0 ]; then
+	echo "$said" | grep -q '^all 3 nodes agree within their hardware'
+else
+	echo "$said" | grep -q "^$nflag of 3 nodes stand"
+fi
+ok $? "fleet's In short line matches its table ($nflag flagged): $said"
+sed "s/\\\\|/|/g" "$tmp/fleet.md" | grep -qF "**In short:** $said"; ok $? "the Markdown's first line says the same (its | escaped)"
 
 # Old (raw) and small fingerprints mix: a3 as raw, then as its small form,
 # give the same fleet.

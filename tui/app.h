@@ -293,6 +293,12 @@ void tui_term_loop_started(void);
 /* In a forked worker: the terminal is the parent's, so a signal that ends
  * the child must not write the restore sequence to it. */
 void tui_term_forget(void);
+/* Set by INT, TERM, HUP or QUIT the moment one arrives (the loop reads
+ * the self-pipe only between steps): work the UI thread does at length
+ * (laying out flush buffers, the estimate, an analysis, an export) looks
+ * at it and gives up, so the signal is handled within a second. */
+const atomic_bool *tui_term_quit_flag(void);
+bool tui_term_quitting(void);
 void tui_term_suspend(void);
 void tui_term_resize(struct tui_app *app);
 void tui_term_apply_theme(struct tui_app *app);
@@ -375,6 +381,11 @@ size_t tui_live_cell(const struct tui_app *app, size_t timer, size_t flush, cons
 /* export.c */
 int tui_live_export(struct tui_app *app, bool csv, bool interrupted, char *path, size_t pathlen,
 		    char *why, size_t whylen);
+/* What a signal keeps of the run: its samples as they are, not analysed
+ * (`ticklab report` analyses them), as a session file named as the
+ * export's; the path in path. */
+int tui_live_save_session(struct tui_app *app, bool interrupted, char *path, size_t pathlen,
+			  char *why, size_t whylen);
 /* Writes an export's document atomically and releases it. */
 int tui_export_json(const char *path, json_t *doc, char *why, size_t whylen);
 /* DIR/ticklab-KIND-YYYYmmdd-HHMMSS-PID.EXT, DIR the working directory when

@@ -70,8 +70,16 @@ static int export_run_json(struct tui_app *app, const char *path, bool interrupt
 		host = tl_host_to_json(&app->host);
 	}
 	an = tl_xcalloc(app->run.ncells ? app->run.ncells : 1, sizeof *an);
-	for (size_t i = 0; i < app->run.ncells; i++)
+	for (size_t i = 0; i < app->run.ncells; i++) {
+		if (tui_term_quitting()) { /* the signal saves the samples instead */
+			free(an);
+			json_decref(host);
+			tl_out_abort(o);
+			snprintf(why, whylen, "interrupted");
+			return -1;
+		}
 		tl_cell_analyse(&app->run, i, app->os, app->run_seed, &an[i]);
+	}
 	have_bl = tui_baseline_compare(app, &cmp, &bl.base);
 	rc = tl_run_json_commit(o, &app->run, an, app->os, app->run_seed, interrupted, host,
 				have_bl ? &bl : NULL, why, whylen);
@@ -97,6 +105,28 @@ int tui_live_export(struct tui_app *app, bool csv, bool interrupted, char *path,
 	if (csv)
 		return tl_run_write_csv(path, &app->run, why, whylen);
 	return export_run_json(app, path, interrupted || app->interrupted, why, whylen);
+}
+
+int tui_live_save_session(struct tui_app *app, bool interrupted, char *path, size_t pathlen,
+			  char *why, size_t whylen)
+{
+	struct tl_out *o;
+	struct tl_host h;
+	json_t *host;
+
+	tui_export_name(path, pathlen, "session", "json");
+	if (!(o = tl_out_open(path, why, whylen)))
+		return -1;
+	if (app->replay && app->host_json)
+		host = json_deep_copy(app->host_json);
+	else if (app->have_host)
+		host = tl_host_to_json(&app->host);
+	else { /* not the Info screen's job: it may be seconds from done */
+		tl_host_read(NULL, app->run.cpu, &h);
+		host = tl_host_to_json(&h);
+	}
+	return tl_run_commit_raw(o, &app->run, app->os, app->run_seed, interrupted, host, why,
+				 whylen);
 }
 
 void tui_export_figures(struct tui_app *app, const char *json, const struct tui_figure *figs,

@@ -78,6 +78,7 @@ const struct tui_key tui_keys[] = {
 	{'e', "e", TUI_ACT_EXPORT, S_LIVE | S_SEARCH, "export JSON and its figures", "export"},
 	{'E', "E", TUI_ACT_EXPORT_CSV, S_LIVE, "export CSV", NULL},
 	{'t', "t", TUI_ACT_THEME, TUI_ALL, "next theme", NULL},
+	{'w', "w", TUI_ACT_SNAPSHOT, TUI_ALL, "save this screen as text and SVG (slides)", NULL},
 	{'?', "?", TUI_ACT_HELP, TUI_ALL, "help", "help"},
 	{KEY_F(1), "F1", TUI_ACT_HELP, TUI_ALL, NULL, NULL},
 	/* one help line for the eight: aliases with the same label add nothing */

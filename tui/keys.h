@@ -56,6 +56,7 @@ enum tui_action {
 	TUI_ACT_PAGE_DOWN,
 	TUI_ACT_FIRST,
 	TUI_ACT_LAST,
+	TUI_ACT_SNAPSHOT,
 };
 
 struct tui_key {

@@ -18,6 +18,7 @@
 #include "stats/stats.h"
 #include "tui/app.h"
 #include "tui/curses.h"
+#include "tui/lesson_ui.h"
 #include "tui/wrap.h"
 
 /* Analyses of a growing cell are redone at most this often: the OS-noise
@@ -126,7 +127,7 @@ static int prepare_from_setup(struct tui_app *app, char *why, size_t whylen)
 		.backends = ids, .nbackends = nb, .flush_bytes = flush,
 		.flush_names = flush_names, .nflush = nf,
 		.kernels = kern, .nkernels = nk, .n = app->opts.n, .cpu = app->opts.cpu,
-		.seed = app->opts.seed, .chunk = 0,
+		.seed = app->opts.seed, .chunk = 0, .cancel = tui_term_quit_flag(),
 	};
 	rc = tl_run_prepare(&app->run, &cfg, why, whylen);
 out:
@@ -171,6 +172,12 @@ int tui_live_start(struct tui_app *app, char *why, size_t whylen)
 		return -1;
 	if ((asked = long_run_asked(app, why, whylen)) < 0)
 		return asked;
+	if (tui_term_quitting()) { /* nothing sampled yet: nothing to keep */
+		tl_run_free(&app->run);
+		memset(&app->run, 0, sizeof app->run);
+		snprintf(why, whylen, "interrupted before sampling");
+		return -1;
+	}
 	app->have_run = true;
 	app->replay = false;
 	app->interrupted = false;
@@ -322,10 +329,14 @@ void tui_live_poll(struct tui_app *app, bool shown)
 			app->views[i].done = SIZE_MAX;
 		if (app->thread_rc < 0)
 			tui_message(app, true, "sampling failed: %s", app->thread_why);
-		else
-			tui_message(app, false, "run done: %zu samples in %.1f s; e exports, s searches",
+		else {
+			char lesson[TUI_MSG_MAX - 96];
+
+			tui_lesson_run(app, lesson, sizeof lesson);
+			tui_message(app, false, "run done: %zu samples in %.1f s. %s%se exports, s searches",
 				    (size_t)atomic_load(&app->run.samples_done),
-				    app->t_end - app->t_start);
+				    app->t_end - app->t_start, lesson, lesson[0] ? ". " : "");
+		}
 	}
 	ladder_turn(app);
 	tui_baseline_poll(app);
@@ -395,6 +406,8 @@ static void views_refresh(struct tui_app *app, const size_t *cells, size_t n, si
 		size_t ci = cells[i];
 		if (ci == SIZE_MAX)
 			continue;
+		if (tui_term_quitting())
+			break; /* the signal's turn: it keeps the samples, not this */
 		struct tui_view *v = &app->views[ci];
 		size_t done = atomic_load(&app->run.cells[ci].done);
 		/* A big cell's analysis takes long: the UI spends at most a fifth
@@ -922,6 +935,18 @@ static void draw_ghost(struct tui_canvas *cv, const struct tui_app *app, size_t 
 	}
 }
 
+/* Series s's line style at canvas column px: solid, dashed, dotted,
+ * dash-dot, then again. */
+static bool cdf_dash_on(int s, int px)
+{
+	switch (s % 4) {
+	case 1: return px % 6 < 4;
+	case 2: return px % 3 == 0;
+	case 3: return px % 8 < 4 || px % 8 == 6;
+	default: return true;
+	}
+}
+
 static void draw_cdf(const struct tui_app *app, const size_t *cells, size_t n)
 {
 	const struct tui_rect *r = &app->lay.cdf;
@@ -980,20 +1005,26 @@ static void draw_cdf(const struct tui_app *app, const size_t *cells, size_t n)
 			draw_ghost(&cv, app, cells[i], series, lo, hi, w, h);
 		if (!v || !v->nsorted || !column_shown(app, cells, i))
 			continue;
+		/* Without 256 colours the curves differ by line style and carry
+		 * their glyph every third of the way, as the plots' do. */
+		bool plain = app->colours < 256;
 		int px0 = -1, py0 = 0;
 		for (int px = 0; px < 2 * w; px++) {
 			double val = lo + ((double)px + 0.5) / (2.0 * w) * (hi - lo);
 			int py = cdf_py(v, val, h);
-			if (px0 >= 0)
+			if (px0 >= 0 && (!plain || cdf_dash_on(series, px)))
 				tui_canvas_line(&cv, px0, py0, px, py, series);
 			px0 = px;
 			py0 = py;
 		}
 		/* The series' glyph on its own curve, spaced apart per series. */
-		int cx = (int)((long)w * (long)(i + 1) / (long)(n + 1));
-		double val = lo + ((double)cx + 0.5) / w * (hi - lo);
-		int py = cdf_py(v, val, h);
-		tui_canvas_mark(&cv, cx, h - 1 - py / 4, series);
+		int cx0 = (int)((long)w * (long)(i + 1) / (long)(n + 1));
+		for (int k = 0; k < (plain ? 3 : 1); k++) {
+			int cx = (cx0 + k * w / 3) % w;
+			double val = lo + ((double)cx + 0.5) / w * (hi - lo);
+			int py = cdf_py(v, val, h);
+			tui_canvas_mark(&cv, cx, h - 1 - py / 4, series);
+		}
 	}
 	tui_put_canvas(app, r->y + 1, r->x + lab + 1, &cv);
 	tui_canvas_free(&cv);

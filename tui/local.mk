@@ -5,16 +5,18 @@ libticklab_a_SOURCES += tui/tui.h tui/curses.h \
 	tui/layout.c tui/layout.h \
 	tui/theme.h \
 	tui/canvas.c tui/canvas.h \
-	tui/app.h tui/screen.c tui/screens.def tui/term.c tui/tui.c tui/setup.c tui/live.c tui/info.c tui/search_ui.c tui/ladder.c \
+	tui/app.h tui/screen.c tui/screens.def tui/term.c tui/term_bg.c tui/term_bg.h tui/lesson_ui.c tui/lesson_ui.h tui/snapshot.c tui/snapshot.h tui/tui.c tui/setup.c tui/live.c tui/info.c tui/search_ui.c tui/ladder.c \
 	tui/fleet.c tui/series.c tui/series.h tui/worker.c tui/export.c \
 	tui/noise_view.c tui/noise_view.h
 
-check_PROGRAMS += tests/test_layout tests/test_theme
+check_PROGRAMS += tests/test_layout tests/test_theme tests/test_theme_contrast
 tests_test_layout_SOURCES = tests/test_layout.c
 tests_test_layout_LDADD = $(TL_LIBS)
 tests_test_theme_SOURCES = tests/test_theme.c
 tests_test_theme_LDADD = $(TL_LIBS)
-TESTS += tests/test_layout tests/test_theme tests/test_tui.sh
+tests_test_theme_contrast_SOURCES = tests/test_theme_contrast.c
+tests_test_theme_contrast_LDADD = $(TL_LIBS)
+TESTS += tests/test_layout tests/test_theme tests/test_theme_contrast tests/test_tui.sh
 EXTRA_DIST += tests/test_tui.sh tests/golden/help-setup-80x24.txt \
 	tests/golden/help-live-80x24.txt tests/golden/too-small-40x12.txt
 

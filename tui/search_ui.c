@@ -16,10 +16,12 @@
 #include "io/file_kind.h"
 #include "io/json_read.h"
 #include "io/plot.h"
+#include "io/reason_words.h"
 #include "io/results.h"
 #include "base/xalloc.h"
 #include "io/search_json.h"
 #include "tui/app.h"
+#include "tui/lesson_ui.h"
 #include "tui/curses.h"
 #include "tui/wrap.h"
 
@@ -83,6 +85,21 @@ static void add_reason(void *ctx, const struct tl_search_cell *c, const char *te
 	snprintf(row->why + at, n + 2, "%s%s", at ? "\n" : "", text);
 }
 
+/* A note: its plain sentence first where it has one, the note as the detail. */
+static void add_note(void *ctx, const struct tl_search_cell *c, const char *text)
+{
+	const char *plain = tl_search_reason_plain(text);
+	if (!plain) {
+		add_reason(ctx, c, text);
+		return;
+	}
+	size_t n = strlen(plain) + strlen(text) + 16;
+	char *both = tl_xmalloc(n);
+	snprintf(both, n, "%s Detail: %s", plain, text);
+	add_reason(ctx, c, both);
+	free(both);
+}
+
 /* Every row's reasons, in the words the CLI's table prints under its rows
  * (io/search_table.c): the comparison first, then the notes. A summary
  * changes the ratios of every row, so all are rebuilt. Caller holds
@@ -98,7 +115,7 @@ static void build_reasons(struct tui_app *app)
 		row->why = NULL;
 		tl_search_cell_ratio_notes(&app->search_plan, app->search_cells, i, times, add_reason,
 					   row);
-		tl_search_cell_notes(&app->search_plan, &app->search_cells[i], add_reason, row);
+		tl_search_cell_notes(&app->search_plan, &app->search_cells[i], add_note, row);
 	}
 }
 
@@ -367,8 +384,11 @@ void tui_search_poll(struct tui_app *app, bool shown)
 	if (live)
 		app->dirty = true; /* its curves grow: the screen follows */
 	if (tui_job_finished(&app->search)) {
-		tui_message(app, false, "search done in %.1f s; e exports the results",
-			    tl_monotonic_s() - app->search_t_start);
+		char lesson[TUI_MSG_MAX - 64];
+
+		tui_lesson_search(app, lesson, sizeof lesson);
+		tui_message(app, false, "search done in %.1f s. %s%se exports the results",
+			    tl_monotonic_s() - app->search_t_start, lesson, lesson[0] ? ". " : "");
 	}
 	if (live) {
 		pthread_mutex_lock(&app->search_mu);

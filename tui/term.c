@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include <wchar.h>
 
 #include "base/xalloc.h"
+#include "io/theme_contrast.h"
 #include "tui/app.h"
 #include "tui/wrap.h"
 #define TUI_TERMINFO
@@ -38,6 +40,18 @@ static const int quit_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGWINCH, S
 static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT,
 				    SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU,
 				    SIGSYS, SIGTRAP, SIGIO};
+
+static atomic_bool quit_flag;
+
+const atomic_bool *tui_term_quit_flag(void)
+{
+	return &quit_flag;
+}
+
+bool tui_term_quitting(void)
+{
+	return atomic_load(&quit_flag);
+}
 
 /* Set once the main loop reads the self-pipe: before, nothing reads it. */
 static volatile sig_atomic_t loop_running;
@@ -68,6 +82,8 @@ static void on_signal(int sig)
 	int saved = errno;
 	unsigned char b = (unsigned char)sig;
 
+	if (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT)
+		atomic_store(&quit_flag, true);
 	/* Before the loop (loading a theme or a replay) nothing is measured
 	 * yet and nothing would read the pipe: INT, TERM and HUP end it now. */
 	if (!loop_running && (sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT)) {
@@ -236,13 +252,6 @@ void tui_term_resize(struct tui_app *app)
 #define PAIR_SELECTED (TUI_NROLES + 1)
 #define PAIR_STATUS (TUI_NROLES + 2)
 
-static int reduce(const struct tui_app *app, int rgb)
-{
-	if (rgb < 0)
-		return -1;
-	return app->colours >= 256 ? tui_colour_256(rgb) : tui_colour_8(rgb);
-}
-
 void tui_term_apply_theme(struct tui_app *app)
 {
 	const char *nc = getenv("NO_COLOR");
@@ -254,14 +263,15 @@ void tui_term_apply_theme(struct tui_app *app)
 	app->colours = COLORS >= 256 ? 256 : COLORS >= 8 ? 8 : 0;
 	if (!app->colours)
 		return;
-	const int *rgb = app->theme.rgb;
-	int bg = reduce(app, rgb[TUI_ROLE_MAIN_BG]);
+	/* A colour the terminal cannot show readably is swapped for the nearest
+	 * that reads (WCAG 4.5:1 for text), as tests/test_theme_contrast checks. */
+	int idx[TUI_NROLES];
+	tui_theme_reduce(&app->theme, app->colours, 0x000000, idx);
+	int bg = idx[TUI_ROLE_MAIN_BG];
 	for (int r = 0; r < TUI_NROLES; r++)
-		init_pair((short)(r + 1), (short)reduce(app, rgb[r]), (short)bg);
-	init_pair(PAIR_SELECTED, (short)reduce(app, rgb[TUI_ROLE_SELECTED_FG]),
-		  (short)reduce(app, rgb[TUI_ROLE_SELECTED_BG]));
-	init_pair(PAIR_STATUS, (short)reduce(app, rgb[TUI_ROLE_STATUS_FG]),
-		  (short)reduce(app, rgb[TUI_ROLE_STATUS_BG]));
+		init_pair((short)(r + 1), (short)idx[r], (short)bg);
+	init_pair(PAIR_SELECTED, (short)idx[TUI_ROLE_SELECTED_FG], (short)idx[TUI_ROLE_SELECTED_BG]);
+	init_pair(PAIR_STATUS, (short)idx[TUI_ROLE_STATUS_FG], (short)idx[TUI_ROLE_STATUS_BG]);
 	bkgdset((chtype)COLOR_PAIR(TUI_ROLE_MAIN_FG + 1));
 	clearok(curscr, TRUE);
 }
@@ -273,7 +283,8 @@ int tui_attr(const struct tui_app *app, enum tui_role role)
 	if (role == TUI_ROLE_TITLE || role == TUI_ROLE_HI || role == TUI_ROLE_WARN ||
 	    role == TUI_ROLE_ERROR)
 		extra = A_BOLD;
-	if (role == TUI_ROLE_INACTIVE && !app->colours)
+	/* Eight colours have one grey at most: dim tells inactive text apart. */
+	if (role == TUI_ROLE_INACTIVE && app->colours < 256)
 		extra = A_DIM;
 	if (!app->colours || app->theme.rgb[role] < 0)
 		return extra;

@@ -15,6 +15,8 @@
 #include "tui/app.h"
 #include "tui/curses.h"
 #include "tui/glossary.h"
+#include "tui/snapshot.h"
+#include "tui/term_bg.h"
 #include "tui/tui.h"
 #include "tui/wrap.h"
 
@@ -29,6 +31,18 @@
 static void theme_init(struct tui_app *app, char *why, size_t whylen)
 {
 	const char *name = app->opts.theme ? app->opts.theme : "default";
+	/* Unasked, the theme follows the terminal: the dark default paints its
+	 * own background and reads anywhere, but a light terminal gets the
+	 * light theme, which matches it. A remembered default or light was
+	 * that rule's pick last time (or a pick between the two): the
+	 * terminal of now decides again. */
+	bool remembered = app->opts.theme && !app->theme_default;
+	if (!app->opts.theme ||
+	    (remembered && (strcmp(name, "default") == 0 || strcmp(name, "light") == 0))) {
+		int light = tui_term_background(200);
+		if (light >= 0)
+			name = light ? "light" : "default";
+	}
 	why[0] = '\0';
 	app->ntheme_names = tui_theme_list(app->opts.themes_dir, app->theme_names, 32);
 	tui_theme_load_named(app->opts.themes_dir, name, &app->theme, why, whylen);
@@ -398,6 +412,9 @@ static void action(struct tui_app *app, enum tui_action a)
 	case TUI_ACT_THEME:
 		theme_next(app);
 		break;
+	case TUI_ACT_SNAPSHOT:
+		tui_snapshot(app);
+		break;
 	case TUI_ACT_INFO:
 		go(app, TUI_INFO);
 		break;
@@ -456,7 +473,7 @@ static void action(struct tui_app *app, enum tui_action a)
 		if (tui_live_export(app, a == TUI_ACT_EXPORT_CSV, false, path, sizeof path, why,
 				    sizeof why) < 0)
 			tui_message(app, true, "export failed: %s", why);
-		else if (a == TUI_ACT_EXPORT)
+		else if (a == TUI_ACT_EXPORT && !tui_term_quitting()) /* figures can wait */
 			tui_live_export_figures(app, path);
 		else
 			tui_message(app, false, "exported to %s", path);
@@ -605,10 +622,17 @@ static void interrupted(struct tui_app *app, int sig, char *saved, size_t len)
 {
 	char why[160];
 	bool was_running = tui_live_running(app);
+
+	if (app->quit)
+		return; /* a hang-up is both SIGHUP and POLLHUP: one save */
 	tui_search_stop(app);
 	tui_live_stop(app);
 	saved[0] = '\0';
-	if (was_running && tui_live_export(app, false, true, saved, len, why, sizeof why) < 0)
+	/* A run measured here (finished or not) is kept, raw: its analysis
+	 * is seconds that whoever hung up is not waiting for. */
+	if (app->have_run && !app->replay &&
+	    tui_live_save_session(app, was_running || app->interrupted, saved, len, why,
+				  sizeof why) < 0)
 		snprintf(saved, len, "(not saved: %s)", why);
 	app->quit = true;
 	app->exit_status = 128 + sig;
