@@ -7,6 +7,7 @@
 #include "bench/levels_store.h"
 
 #include "base/file_guard.h"
+#include "base/xalloc.h"
 
 #include <errno.h>
 #include <math.h>
@@ -388,8 +389,11 @@ static void from_file(const char *path, const struct tl_topology *topo, struct t
 			 path);
 }
 
-static struct tl_levels cached;
-static bool have_cached, remeasure_asked;
+/* The process's levels: published once measured and never freed, so a
+ * pointer a reader took stays whole when tl_levels_remeasure_now publishes
+ * new ones (a few KiB each time the user asks). */
+static const struct tl_levels *current;
+static bool remeasure_asked;
 static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void tl_levels_remeasure(void)
@@ -406,11 +410,11 @@ static bool remeasure_wanted(void)
 
 /* The node's record, when a fresh one is kept: the same levels in every
  * run on this node until it goes stale. */
-static bool from_record(const struct tl_topology *topo, struct tl_levels *lv)
+static bool from_record(const struct tl_topology *topo, bool fresh, struct tl_levels *lv)
 {
 	char why[TL_WHY_MAX];
 
-	if (remeasure_wanted())
+	if (fresh || remeasure_wanted())
 		return false;
 	return tl_levels_store_load(topo, lv, why, sizeof why) == 0;
 }
@@ -423,7 +427,7 @@ static void keep(int cpu, struct tl_levels *lv)
 		snprintf(lv->kept, sizeof lv->kept, "not kept: %s", why);
 }
 
-static void measure(int cpu, const struct tl_topology *topo, struct tl_levels *lv)
+static void measure(int cpu, const struct tl_topology *topo, bool fresh, struct tl_levels *lv)
 {
 	const char *off = getenv("TL_LEVELS"), *from = getenv("TL_LEVELS_FROM");
 	cpu_set_t before;
@@ -439,7 +443,7 @@ static void measure(int cpu, const struct tl_topology *topo, struct tl_levels *l
 		tl_levels_from_ladder(NULL, NULL, 0, topo, lv);
 		return;
 	}
-	if (from_record(topo, lv))
+	if (from_record(topo, fresh, lv))
 		return;
 	memset(lv, 0, sizeof *lv);
 	CPU_ZERO(&before);
@@ -454,13 +458,31 @@ static void measure(int cpu, const struct tl_topology *topo, struct tl_levels *l
 
 const struct tl_levels *tl_levels_get(int cpu, const struct tl_topology *topo)
 {
+	const struct tl_levels *lv;
+
 	pthread_mutex_lock(&cache_lock);
-	if (!have_cached) {
-		measure(cpu, topo, &cached);
-		have_cached = true;
+	if (!current) {
+		struct tl_levels *now = tl_xmalloc(sizeof *now);
+
+		measure(cpu, topo, false, now);
+		current = now;
 	}
+	lv = current;
 	pthread_mutex_unlock(&cache_lock);
-	return &cached;
+	return lv;
+}
+
+const struct tl_levels *tl_levels_remeasure_now(int cpu, const struct tl_topology *topo)
+{
+	struct tl_levels *now = tl_xmalloc(sizeof *now);
+
+	/* Chased outside the lock: the seconds it takes must not hold up a
+	 * reader of the levels already published. */
+	measure(cpu, topo, true, now);
+	pthread_mutex_lock(&cache_lock);
+	current = now;
+	pthread_mutex_unlock(&cache_lock);
+	return now;
 }
 
 const struct tl_levels *tl_levels_cached(void)
@@ -468,7 +490,7 @@ const struct tl_levels *tl_levels_cached(void)
 	const struct tl_levels *lv;
 
 	pthread_mutex_lock(&cache_lock);
-	lv = have_cached ? &cached : NULL;
+	lv = current;
 	pthread_mutex_unlock(&cache_lock);
 	return lv;
 }

@@ -81,6 +81,13 @@ const struct tl_levels *tl_levels_get(int cpu, const struct tl_topology *topo);
  * (`info --remeasure`). Before the first tl_levels_get. */
 void tl_levels_remeasure(void);
 
+/* Chases again now (on cpu, pinned, its affinity restored), replaces the
+ * node's record and publishes the new levels: later tl_levels_get and
+ * tl_levels_cached calls return them, while a pointer taken before stays
+ * valid with the old ones. For a face that asks again while it runs (the
+ * TUI's Info screen); not while a run samples on that CPU. */
+const struct tl_levels *tl_levels_remeasure_now(int cpu, const struct tl_topology *topo);
+
 /* What tl_levels_get measured in this process, NULL when it never ran:
  * for documents that state what sized the run without chasing again. */
 const struct tl_levels *tl_levels_cached(void);
