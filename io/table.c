@@ -135,15 +135,14 @@ static void print_notes(FILE *f, const struct tl_run *run, const struct tl_analy
 			simulated = true;
 		if (c->kernel.kind == TL_KERNEL_EMPTY)
 			empty = true;
-		if (tl_cell_shows_drift(c, &an[i]))
+		unsigned caveats = tl_cell_caveats(c, &an[i]);
+
+		if (caveats & TL_CAVEAT_DRIFT)
 			drift = true;
 		if (stats_os_said(&an[i].os))
 			fprintf(f, "note: %s %s %s: %s\n", run->timers[c->timer].id, rows[r][COL_FLUSH],
 				c->kernel.label, an[i].os.note);
-		/* an overhead over twice the body is taken off with its run-to-run
-		 * noise: p50 and min then move between runs more than the body */
-		if (c->kernel.kind != TL_KERNEL_EMPTY && isfinite(c->overhead_ns) &&
-		    an[i].summary.p50 > 0 && c->overhead_ns > 2 * an[i].summary.p50)
+		if (caveats & TL_CAVEAT_NOISY_OVERHEAD)
 			fprintf(f,
 				"note: %s %s %s: t_e,std %.0f ns is %.0fx this kernel's p50: "
 				"subtracting a noisy overhead moves p50 and min from run to run\n",

@@ -457,3 +457,18 @@ out:
 	arm_bufs_free(&x);
 	arm_bufs_free(&base);
 }
+
+unsigned tl_cell_caveats(const struct tl_cell *c, const struct tl_analysis *a)
+{
+	const struct tl_summary *s = &a->summary;
+	unsigned k = 0;
+
+	if (c->kernel.kind != TL_KERNEL_EMPTY && isfinite(c->overhead_ns) && s->p50 > 0 &&
+	    c->overhead_ns > 2 * s->p50)
+		k |= TL_CAVEAT_NOISY_OVERHEAD;
+	if (tl_cell_shows_drift(c, a))
+		k |= TL_CAVEAT_DRIFT;
+	if (s->n && s->min < 0)
+		k |= TL_CAVEAT_NEGATIVE;
+	return k;
+}

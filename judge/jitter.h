@@ -12,6 +12,8 @@
 #include "bench/runner.h"
 #include "stats/compare.h"
 
+struct tl_analysis;
+
 #define TL_JITTER_ALPHA 0.05
 
 /* Time blocks the interval's spread is read from (stats_shift_blocks):
@@ -91,5 +93,20 @@ const char *tl_jitter_verdict(const struct tl_jitter *j);
  * false. */
 void tl_jitter_analyse(const struct tl_run *run, size_t cell, uint64_t seed, struct tl_jitter *j);
 
+
+/* What a cell's numbers are not read without, decided here once for every
+ * face (report's table notes, the live screen's summary), beside the
+ * verdicts: each face only words it. */
+enum tl_cell_caveat {
+	/* t_e,std over twice the kernel's p50: it is subtracted with its
+	 * run-to-run noise, so p50 and min move between runs more than the
+	 * body they measure */
+	TL_CAVEAT_NOISY_OVERHEAD = 1u << 0,
+	/* the level moved during the run: CV cannot fall much below the drift */
+	TL_CAVEAT_DRIFT = 1u << 1,
+	/* times below zero: t_e,std (a median) is taken off every sample */
+	TL_CAVEAT_NEGATIVE = 1u << 2,
+};
+unsigned tl_cell_caveats(const struct tl_cell *c, const struct tl_analysis *a);
 
 #endif

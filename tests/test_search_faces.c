@@ -59,13 +59,11 @@ static int tui_path(const char *out, bool edited)
 	app.opts.n = 400;
 	app.opts.seed = 5;
 	app.opts.cpu = -1;
-	app.wake[0] = app.wake[1] = -1;
-	pthread_mutex_init(&app.search_mu, NULL);
-	app.search_params_set = false;
+	app.shell.wake[0] = app.shell.wake[1] = -1;
 	if (edited) {
 		tui_search_params_done(&app, "eps=0.02 alpha=0.1 repeats=2");
-		if (app.msg_error) {
-			printf("# %s\n", app.msg);
+		if (app.msg.error) {
+			printf("# %s\n", app.msg.text);
 			return -1;
 		}
 	}
@@ -73,13 +71,17 @@ static int tui_path(const char *out, bool edited)
 		printf("# tui_search_start: %s\n", why);
 		return -1;
 	}
-	while (!atomic_load(&app.search.done))
+	/* the event loop's turns: poll joins the worker once it is done */
+	while (tui_search_running(&app)) {
+		tui_search_poll(&app, false);
 		nanosleep(&nap, NULL);
-	tui_search_stop(&app);
+	}
 	int rc = tui_search_export(&app, out, why, sizeof why);
 	if (rc < 0)
 		printf("# tui_search_export: %s\n", why);
-	tui_search_free(&app);
+	/* the screens' state goes, so the next path starts as a new lab */
+	tui_screen_get(TUI_SEARCH)->free(&app);
+	tui_screen_get(TUI_LIVE)->free(&app);
 	return rc;
 }
 

@@ -128,7 +128,7 @@ static void forked_jobs(void)
 
 int main(void)
 {
-	app.wake[0] = app.wake[1] = -1;
+	app.shell.wake[0] = app.shell.wake[1] = -1;
 	thread_jobs();
 	forked_jobs();
 	return tap_done();

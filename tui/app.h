@@ -86,24 +86,9 @@ struct tui_view {
 	struct tl_jitter jit;
 	bool have_jit;
 	struct tui_noise_view noise; /* the samples with a cause, for the marks */
+	unsigned caveats;          /* tl_cell_caveats of the analysis */
 };
 
-/* One search of (backend, flush): its live curves and its results. */
-struct tui_search_row {
-	size_t timer, flush;       /* indexes into the setup lists (for grouping) */
-	char id[TL_ID_MAX];        /* copies: the lists may grow while a search runs */
-	uint64_t bytes;
-	/* its answers are app->search_cells[the row's index] (same order) */
-	uint64_t *cv_x;            /* observed points (guarded by the search mutex) */
-	double *cv_y;
-	size_t ncv, capcv;
-	uint64_t *ov_x;
-	double *ov_y;
-	size_t nov, capov;
-	/* the reasons behind its numbers, the table's sentences joined by
-	 * '\n', rebuilt when a result arrives (guarded by the search mutex) */
-	char *why;
-};
 
 /* One job off the UI thread: start runs fn(job) on a thread with every
  * signal blocked (samples: as a sampling worker, above); when fn returns,
@@ -130,10 +115,42 @@ struct tui_job {
 	 * reports as it goes (tui_job_progress_set); each word is atomic, so
 	 * the owner's poll may read them at any time */
 	atomic_size_t prog_done, prog_total;
-	struct tui_app *app;
+	/* the hand-over (tui_job_lock, _publish, _take): what fn writes for
+	 * the owner is guarded by mu, and gen counts what it published */
+	pthread_mutex_t mu;
+	bool mu_ready;
+	unsigned long gen;
+	/* a thread's answer, whole once finished: 0 or -1 with why */
+	int rc;
+	char why[512];
+	struct tui_app *app;       /* for waking the loop only: fn writes through arg */
 	void (*fn)(struct tui_job *job);
 	void *arg;
 };
+/* Live's own state (live.c, with its parts ladder.c, series.c and
+ * baseline.c): the sampling worker, the views of the cells and what the
+ * keys chose. TUI_LIVE(app) reaches it, const with a const app. */
+struct tui_live {
+	struct tui_job sampling;   /* the run's worker (tui/worker.c) */
+	double t_start, t_end;
+	double paused_at, paused_s; /* when the pause began; seconds paused before it */
+	double eta_active0;         /* sampling seconds when the first samples were seen, */
+	size_t eta_done0;           /* and their count (0: none yet): the ETA's rate starts there */
+	double eta_estimate_s;      /* the run's estimated seconds (bench/estimate.h), before any sample */
+	struct tui_view *views;    /* one per cell */
+	size_t cur_flush, cur_kernel, page;
+	char (*kernels)[64];       /* distinct visible kernel labels */
+	size_t nkernels;
+	uint64_t long_asked;       /* the shape of the long run Enter was asked to start */
+	/* memory ladder (ladder.c): its state, and whether Live shows it */
+	struct tui_ladder_view *ladder;
+	bool ladder_on;
+	/* the shown series and their x-axis (series.c) */
+	struct tui_series series;
+	/* tui --baseline FILE: ghosts and verdicts (baseline.c), NULL without */
+	struct tui_baseline *baseline;
+};
+
 /* Where a mouse click acts, as last drawn (0 wide: not shown). A draw
  * reads the app through a const pointer; this is the one thing it writes. */
 struct tui_hits {
@@ -165,122 +182,136 @@ struct tui_screen_ops {
 	void (*draw)(const struct tui_app *app, struct tui_hits *hits);
 	void (*action)(struct tui_app *app, enum tui_action a);
 	void (*free)(struct tui_app *app);
+	/* the plot series the layout gives columns to; NULL: the run's timers */
+	size_t (*nseries)(const struct tui_app *app);
+	/* what it says first on the title row's right; NULL: nothing */
+	void (*title)(const struct tui_app *app, char *buf, size_t len);
+	/* where Esc goes from it; NULL: Setup */
+	enum tui_screen (*back)(const struct tui_app *app);
+	/* e and E on it; NULL: the run's export (JSON and figures, or CSV) */
+	void (*export)(struct tui_app *app, bool csv);
+	/* a button-1 event at (y, x) with --mouse (click: a whole click, not
+	 * only a press); true when it acted. NULL: only the tabs act */
+	bool (*click)(struct tui_app *app, int y, int x, bool click);
 };
 
 /* screen.c: the table, in enum tui_screen order */
 const struct tui_screen_ops *tui_screen_get(enum tui_screen s);
 
-struct tui_app {
-	struct tui_opts opts;
-	enum tui_screen screen, back;
+/* The prompt line's message and the session's log (term.c's tui_message
+ * writes both). */
+struct tui_msgs {
+	char text[TUI_MSG_MAX];    /* the prompt line's */
+	bool error;
+	bool fresh;                /* not yet followed by a key: shown whole, wrapped */
+	/* the session's messages, oldest first (a ring of TUI_LOG_MAX) */
+	char log[TUI_LOG_MAX][TUI_MSG_MAX];
+	bool log_error[TUI_LOG_MAX];
+	size_t n;                  /* messages so far; the ring keeps the last TUI_LOG_MAX */
+	bool show;                 /* the message log overlay */
+};
+
+/* The prompt line while it takes typed text (a filter, an N, ...). */
+struct tui_line {
+	enum tui_input mode;
+	char buf[160];
+	size_t len;
+};
+
+/* The event loop's own (tui.c): overlays, the end, the frame clock. */
+struct tui_shell {
 	bool help;
 	int help_top;              /* the help overlay's first row shown (it scrolls) */
 	bool quit;
 	int exit_status;
-	int cols, rows;
-	struct tui_layout lay;
+	double last_frame;
+	/* wakeups from worker threads (one byte per event, never blocking) */
+	int wake[2];
+	/* where a mouse click acts, as last drawn: the one thing a draw writes */
+	struct tui_hits hits;
+};
 
-	/* look */
-	struct tui_theme theme;
-	char theme_names[32][64];
-	size_t ntheme_names, theme_idx;
-	int colours;               /* 0 none, 8, 256 */
-	enum tui_tier tier;
-	char msg[TUI_MSG_MAX];     /* prompt-line message */
-	bool msg_error;
-	bool msg_fresh;            /* not yet followed by a key: shown whole, wrapped */
-	/* the session's messages, oldest first (a ring of TUI_LOG_MAX) */
-	char log[TUI_LOG_MAX][TUI_MSG_MAX];
-	bool log_error[TUI_LOG_MAX];
-	size_t nlog;               /* messages so far; the ring keeps the last TUI_LOG_MAX */
-	bool show_log;             /* the message log overlay */
+/* The themes the t key cycles through. */
+struct tui_themes {
+	char names[32][64];
+	size_t n, idx;
+};
 
-	/* setup */
-	struct tui_list lists[3];
-	int focus;
-	enum tui_input input;
-	char inbuf[160];
-	size_t inlen;
+/* The node's facts, measured on Info's worker (info.c) or read from the
+ * file shown, never in a draw. */
+struct tui_node {
 	bool have_topo;
 	struct tl_topology topo;
 	double ns_per_add;         /* measured at setup (0: not known): ADDs in ns */
 	struct tl_host host;
 	bool have_host;
-	/* the node's facts, measured on Info's worker (info.c), never in a draw */
 	json_t *host_json;         /* replay: the file's host object */
+};
 
-	/* run */
+/* The run's results, every screen's to read: sampled live or loaded. */
+struct tui_results {
 	struct tl_run run;
-	bool have_run;             /* run is prepared or loaded */
-	bool replay;               /* run came from a file (tl_run_unload) */
+	bool have;                 /* run is prepared or loaded */
+	bool replay;               /* what is shown came from a file (tl_run_unload) */
 	bool interrupted;          /* the loaded file was a Ctrl-C session */
 	struct tl_results_meta meta; /* replay: what the file said */
-	char replay_path[512];
-	enum tl_os_method os;
-	uint64_t run_seed;
-	struct tui_job sampling;   /* the run's worker (tui/worker.c) */
-	int thread_rc;
-	char thread_why[512];
-	double t_start, t_end;
-	double paused_at, paused_s; /* when the pause began; seconds paused before it */
-	double eta_active0;         /* sampling seconds when the first samples were seen, */
-	size_t eta_done0;           /* and their count (0: none yet): the ETA's rate starts there */
-	double eta_estimate_s;      /* the run's estimated seconds (bench/estimate.h), before any sample */
-	struct tui_view *views;    /* one per cell */
-	size_t cur_flush, cur_kernel, page;
-	char (*kernels)[64];       /* distinct visible kernel labels */
-	size_t nkernels;
-	int ui_cpu;
+	char path[512];            /* replay: the file */
+	enum tl_os_method os;      /* the analysis the run's cells get */
+	uint64_t seed;
+};
 
-	/* search */
-	struct tui_search_row *rows_s;
-	size_t nrows_s;
-	pthread_mutex_t search_mu;
-	struct tui_job search;     /* the search's worker (tui/worker.c) */
-	double search_t_start;     /* the search's own clock: the run's t_start is Live's */
-	struct tl_search_plan search_plan; /* what the engine runs; .ref is the reference */
-	/* the parameters the next search takes (o edits them); until edited,
-	 * the defaults with N and the seed of the TUI's options */
-	struct tl_search_plan search_params;
-	bool search_params_set;
-	struct tl_search_cell *search_cells; /* one per row (guarded by search_mu) */
-	bool search_replay;        /* rows came from a file */
-	size_t search_cur;         /* row whose curves are shown */
-	size_t search_sel;         /* selected row: its reasons are shown, the table scrolls to it */
-	size_t search_dpage;       /* page of the selected row's reasons */
-	size_t search_tried;       /* candidates evaluated (guarded by search_mu) */
-	char search_progress[200]; /* "searching 5 of 24 ...", set when results arrive */
+/* The remembered setup (memory.c). */
+struct tui_remembered {
+	char path[1024];           /* "" when there is nowhere to keep it */
+	bool loaded;               /* saved holds a valid file's setup */
+	struct tl_setup_memory saved;
+	size_t n_default;          /* N before the memory: R goes back to it */
+	const char *theme_default; /* likewise the theme (NULL: "default") */
+};
 
-	/* memory ladder (ladder.c): its state, and whether Live shows it */
-	struct tui_ladder_view *ladder;
-	bool ladder_on;
-	/* Live's shown series and their x-axis (series.c) */
-	struct tui_series series;
-	/* tui --baseline FILE: ghosts and verdicts (baseline.c), NULL without */
-	struct tui_baseline *baseline;
-	/* where a mouse click acts, as last drawn: the one thing a draw writes */
-	struct tui_hits hits;
-	/* each screen's own state, made by its init (NULL before, or without one) */
+/* What every screen shares; each screen's own state is its priv. */
+struct tui_app {
+	struct tui_opts opts;
+	enum tui_screen screen, back;
+	struct tui_shell shell;
+	bool dirty;                /* a frame is due */
+
+	/* the terminal and its look */
+	int cols, rows;
+	struct tui_layout lay;
+	enum tui_tier tier;
+	int colours;               /* 0 none, 8, 256 */
+	struct tui_theme theme;
+	struct tui_themes themes;
+	struct tui_msgs msg;
+	struct tui_line line;
+
+	/* the selection (Setup's lists, read by Live and Search) */
+	struct tui_list lists[3];
+	int focus;
+
+	struct tui_node node;
+	struct tui_results res;
+	struct tui_remembered mem;
+	/* each screen's own state, made by its init or first use (NULL before,
+	 * or without one) */
 	void *priv[TUI_NSCREENS];
-
-	/* the remembered setup (memory.c) */
-	char memory_path[1024];     /* "" when there is nowhere to keep it */
-	bool memory_loaded;         /* memory holds a valid file's setup */
-	struct tl_setup_memory memory;
-	size_t n_default;           /* N before the memory: R goes back to it */
-	const char *theme_default;  /* likewise the theme (NULL: "default") */
-
-	/* wakeups from worker threads (one byte per event, never blocking) */
-	int wake[2];
-	bool dirty;
-	double last_frame;
 };
 
 /* A cell's view on Live (NULL past the cells): the analyses Live's poll
  * keeps, read by its parts (the ladder, the series) and the draws. */
+static inline const struct tui_live *tui_live_get(const struct tui_app *app)
+{
+	return app->priv[TUI_LIVE];
+}
+/* live.c: Live's state, made on first use */
+struct tui_live *tui_live_mut(struct tui_app *app);
+#define TUI_LIVE(app)                                                                        \
+	_Generic((app), struct tui_app *: tui_live_mut, const struct tui_app *: tui_live_get)(app)
+
 static inline const struct tui_view *tui_live_view(const struct tui_app *app, size_t cell)
 {
-	return cell < app->run.ncells ? &app->views[cell] : NULL;
+	return cell < app->res.run.ncells ? &tui_live_get(app)->views[cell] : NULL;
 }
 
 /* term.c: the terminal, colours, signals and small drawing helpers. */
@@ -318,6 +349,13 @@ void tui_fill(int y, int x, int w, int attr);
 /* Blits a canvas with its top-left cell at (y, x): each series in its
  * colour, dots of no series (thresholds, grids) dim, empty cells untouched. */
 void tui_put_canvas(const struct tui_app *app, int y, int x, const struct tui_canvas *cv);
+/* A CDF plot's axes; box is the whole plot: its title row, the canvas's
+ * box->h - 2 rows from the second, the axis row. The y axis: 1.0, 0.5 and
+ * 0 in the ylab columns at its left; the x axis: lo, the middle and hi in
+ * ns under the canvas, which starts at column box->x + off. */
+void tui_put_cdf_yaxis(const struct tui_app *app, const struct tui_rect *box, int ylab);
+void tui_put_ns_xaxis(const struct tui_app *app, const struct tui_rect *box, int off, double lo,
+		      double hi);
 /* The one dim line a screen shows in its body before it has anything to draw. */
 void tui_put_empty(const struct tui_app *app, const char *text);
 void tui_wake(struct tui_app *app);
@@ -425,6 +463,19 @@ int tui_job_fork(struct tui_job *job, struct tui_app *app, void (*fn)(struct tui
 /* fn's progress report (worker side) and the owner's read of it. */
 void tui_job_progress_set(struct tui_job *job, size_t done, size_t total);
 void tui_job_progress(const struct tui_job *job, size_t *done, size_t *total);
+/* The hand-over of a worker's results: fn writes them under the job's
+ * lock, then publishes (lock held) and wakes the loop; the owner's poll
+ * takes them: take(ctx) runs under the lock when something was published
+ * since *seen (true then), and copies what the screen shows, so no draw
+ * reads what a worker writes. Before any start the lock is a no-op: no
+ * worker shares anything. */
+void tui_job_lock(struct tui_job *job);
+void tui_job_unlock(struct tui_job *job);
+void tui_job_publish(struct tui_job *job);
+void tui_job_wake(struct tui_job *job);
+bool tui_job_take(struct tui_job *job, unsigned long *seen, void (*take)(void *ctx), void *ctx);
+/* The job's lock goes (the owner's free, once the job has ended). */
+void tui_job_release(struct tui_job *job);
 
 /* search_ui.c */
 int tui_search_start(struct tui_app *app, char *why, size_t whylen);

@@ -93,8 +93,8 @@ int tui_baseline_load(struct tui_app *app, const char *path, char *why, size_t w
 	}
 	ghosts(bl);
 	tui_baseline_free(app);
-	app->baseline = bl;
-	if (app->have_run)
+	TUI_LIVE(app)->baseline = bl;
+	if (app->res.have)
 		tui_baseline_reset(app);
 	return 0;
 }
@@ -118,7 +118,7 @@ static void cells_free(struct tui_baseline *bl)
 
 void tui_baseline_free(struct tui_app *app)
 {
-	struct tui_baseline *bl = app->baseline;
+	struct tui_baseline *bl = TUI_LIVE(app)->baseline;
 
 	if (!bl)
 		return;
@@ -129,13 +129,13 @@ void tui_baseline_free(struct tui_app *app)
 	free(bl->ghost);
 	tl_run_unload(&bl->run, &bl->meta);
 	free(bl);
-	app->baseline = NULL;
+	TUI_LIVE(app)->baseline = NULL;
 }
 
 void tui_baseline_reset(struct tui_app *app)
 {
-	struct tui_baseline *bl = app->baseline;
-	size_t n = app->run.ncells;
+	struct tui_baseline *bl = TUI_LIVE(app)->baseline;
+	size_t n = app->res.run.ncells;
 
 	if (!bl)
 		return;
@@ -152,7 +152,7 @@ void tui_baseline_reset(struct tui_app *app)
 	}
 	bl->ncells = n;
 	for (size_t i = 0; i < n; i++) {
-		bl->base_of[i] = app->run.cells[i].hidden ? -1 : tl_run_match(&bl->run, &app->run, i);
+		bl->base_of[i] = app->res.run.cells[i].hidden ? -1 : tl_run_match(&bl->run, &app->res.run, i);
 		bl->state[i] = bl->base_of[i] >= 0 ? BL_WAIT : BL_NONE;
 	}
 }
@@ -162,9 +162,9 @@ void tui_baseline_reset(struct tui_app *app)
  * draw or a key never waits). */
 static bool same_node(const struct tui_app *app)
 {
-	json_t *here = app->replay ? json_incref(app->host_json)
-		       : app->have_host ? tl_host_to_json(&app->host) : NULL;
-	bool same = tl_hosts_same_node(app->baseline->meta.host, here);
+	json_t *here = app->res.replay ? json_incref(app->node.host_json)
+		       : app->node.have_host ? tl_host_to_json(&app->node.host) : NULL;
+	bool same = tl_hosts_same_node(TUI_LIVE(app)->baseline->meta.host, here);
 
 	json_decref(here);
 	return same;
@@ -173,13 +173,13 @@ static bool same_node(const struct tui_app *app)
 bool tui_baseline_compare(const struct tui_app *app, struct tl_run_compare *out,
 			  const struct tl_run **base)
 {
-	struct tui_baseline *bl = app->baseline;
+	const struct tui_baseline *bl = TUI_LIVE(app)->baseline;
 
 	memset(out, 0, sizeof *out);
 	if (!bl)
 		return false;
 	*base = &bl->run;
-	if (tl_runs_compare(&bl->run, &app->run, TL_COMPARE_DEFAULT_THRESHOLD_PCT, app->run_seed,
+	if (tl_runs_compare(&bl->run, &app->res.run, TL_COMPARE_DEFAULT_THRESHOLD_PCT, app->res.seed,
 			    same_node(app), out) < 0) {
 		tl_run_compare_free(out);
 		return false;
@@ -195,15 +195,15 @@ bool tui_baseline_compare(const struct tui_app *app, struct tl_run_compare *out,
 static void child_main(struct tui_job *job)
 {
 	struct tui_app *app = job->app;
-	struct tui_baseline *bl = app->baseline;
+	struct tui_baseline *bl = TUI_LIVE(app)->baseline;
 	int fd = job->fd;
 	struct tl_run_compare rc;
 	size_t next = 0;
 	int r;
 
-	tl_runs_compare_begin(&bl->run, TL_COMPARE_DEFAULT_THRESHOLD_PCT, app->run_seed,
+	tl_runs_compare_begin(&bl->run, TL_COMPARE_DEFAULT_THRESHOLD_PCT, app->res.seed,
 			      same_node(app), &rc);
-	while ((r = tl_runs_compare_step(&bl->run, &app->run, &next, &rc)) > 0) {
+	while ((r = tl_runs_compare_step(&bl->run, &app->res.run, &next, &rc)) > 0) {
 		struct msg m;
 
 		memset(&m, 0, sizeof m);
@@ -219,7 +219,7 @@ static void child_main(struct tui_job *job)
 
 static void start(struct tui_app *app)
 {
-	struct tui_baseline *bl = app->baseline;
+	struct tui_baseline *bl = TUI_LIVE(app)->baseline;
 	size_t busy = 0;
 
 	bl->started = true;
@@ -238,7 +238,7 @@ static void start(struct tui_app *app)
 
 static void finished(struct tui_app *app)
 {
-	struct tui_baseline *bl = app->baseline;
+	struct tui_baseline *bl = TUI_LIVE(app)->baseline;
 	size_t done = 0, differ = 0;
 
 	tui_job_wait(&bl->job);
@@ -260,11 +260,11 @@ static void finished(struct tui_app *app)
 
 void tui_baseline_poll(struct tui_app *app)
 {
-	struct tui_baseline *bl = app->baseline;
+	struct tui_baseline *bl = TUI_LIVE(app)->baseline;
 
-	if (!bl || !bl->state || !app->have_run)
+	if (!bl || !bl->state || !app->res.have)
 		return;
-	if (!bl->started && !app->sampling.live)
+	if (!bl->started && !TUI_LIVE(app)->sampling.live)
 		start(app);
 	while (bl->job.live) {
 		ssize_t n = read(bl->job.fd, bl->buf + bl->have, sizeof bl->buf - bl->have);
@@ -294,7 +294,7 @@ void tui_baseline_poll(struct tui_app *app)
 bool tui_baseline_ghost(const struct tui_app *app, size_t cell, const double **sorted, size_t *n,
 			double *min, double *p99)
 {
-	const struct tui_baseline *bl = app->baseline;
+	const struct tui_baseline *bl = TUI_LIVE(app)->baseline;
 	const struct ghost *g;
 
 	if (!bl || cell >= bl->ncells || bl->base_of[cell] < 0)
@@ -322,7 +322,7 @@ static void fit(char *buf, size_t len, int w, char forms[][128], size_t n)
 bool tui_baseline_line(const struct tui_app *app, size_t cell, int w, char *buf, size_t len,
 		       bool *bad, bool *dim)
 {
-	const struct tui_baseline *bl = app->baseline;
+	const struct tui_baseline *bl = TUI_LIVE(app)->baseline;
 	static const char *const waiting[] = {
 		[BL_NONE] = "baseline: no such cell", [BL_WAIT] = "baseline: when the run is done",
 		[BL_BUSY] = "baseline: comparing...", [BL_EMPTY] = "baseline: no samples",
@@ -369,5 +369,5 @@ bool tui_baseline_line(const struct tui_app *app, size_t cell, int w, char *buf,
 
 const char *tui_baseline_path(const struct tui_app *app)
 {
-	return app->baseline ? app->baseline->path : NULL;
+	return TUI_LIVE(app)->baseline ? TUI_LIVE(app)->baseline->path : NULL;
 }

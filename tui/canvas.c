@@ -6,6 +6,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "stats/stats.h"
 #include "tui/canvas.h"
 
 #define NGLYPHS 8
@@ -167,4 +168,49 @@ void tui_fmt_ns(double ns, char *buf, int len)
 		snprintf(buf, (size_t)len, "%.3g ms", ns / 1e6);
 	else
 		snprintf(buf, (size_t)len, "%.3g s", ns / 1e9);
+}
+
+/* The CDF's height at v in sub-cell rows. */
+static int cdf_py(const double *sorted, size_t n, double v, int h)
+{
+	return (int)lround(stats_ecdf(sorted, n, v) * (4 * h - 1));
+}
+
+/* Whether the line has a dot at sub-cell column px. */
+static bool line_on(enum tui_cdf_line line, int series, int px)
+{
+	if (line == TUI_CDF_GHOST)
+		return (px / 3) % 2 == 0;
+	if (line == TUI_CDF_SOLID)
+		return true;
+	switch (series % 4) {
+	case 1: return px % 6 < 4;
+	case 2: return px % 3 == 0;
+	case 3: return px % 8 < 4 || px % 8 == 6;
+	default: return true;
+	}
+}
+
+void tui_canvas_cdf(struct tui_canvas *c, const double *sorted, size_t n, double lo, double hi,
+		    int series, enum tui_cdf_line line)
+{
+	int px0 = -1, py0 = 0;
+
+	for (int px = 0; px < 2 * c->w; px++) {
+		double v = lo + ((double)px + 0.5) / (2.0 * c->w) * (hi - lo);
+		int py = cdf_py(sorted, n, v, c->h);
+
+		if (px0 >= 0 && line_on(line, series, px))
+			tui_canvas_line(c, px0, py0, px, py, series);
+		px0 = px;
+		py0 = py;
+	}
+}
+
+void tui_canvas_cdf_mark(struct tui_canvas *c, const double *sorted, size_t n, double lo,
+			 double hi, int cx, int series)
+{
+	double v = lo + ((double)cx + 0.5) / c->w * (hi - lo);
+
+	tui_canvas_mark(c, cx, c->h - 1 - cdf_py(sorted, n, v, c->h) / 4, series);
 }

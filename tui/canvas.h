@@ -5,6 +5,7 @@
 #define TL_TUI_CANVAS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 enum tui_tier {
@@ -43,6 +44,23 @@ void tui_canvas_mark(struct tui_canvas *c, int cx, int cy, int series);
  * UTF-8 or ASCII glyph (" " when empty); returns the series to colour it
  * with, or -1. */
 int tui_canvas_cell(const struct tui_canvas *c, enum tui_tier tier, int cx, int cy, char buf[8]);
+
+/* How a CDF's line is drawn: solid; as a baseline's ghost (three dots on,
+ * three off); or in the series' own line style (solid, dashed, dotted,
+ * dash-dot, by series), where colours do not tell the series apart. */
+enum tui_cdf_line {
+	TUI_CDF_SOLID,
+	TUI_CDF_GHOST,
+	TUI_CDF_STYLED,
+};
+
+/* The empirical CDF of sorted[0..n) across the canvas's width, x over
+ * [lo, hi], as a line in series; and the series' marker on that curve in
+ * column cx. */
+void tui_canvas_cdf(struct tui_canvas *c, const double *sorted, size_t n, double lo, double hi,
+		    int series, enum tui_cdf_line line);
+void tui_canvas_cdf_mark(struct tui_canvas *c, const double *sorted, size_t n, double lo,
+			 double hi, int cx, int series);
 
 /* The glyph that marks series s in legends and on curves (distinct per
  * series so the chart reads without colour). */

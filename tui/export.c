@@ -61,16 +61,16 @@ static int export_run_json(struct tui_app *app, const char *path, bool interrupt
 
 	if (!(o = tl_out_open(path, why, whylen)))
 		return -1;
-	if (app->replay && app->host_json)
-		host = json_deep_copy(app->host_json);
+	if (app->res.replay && app->node.host_json)
+		host = json_deep_copy(app->node.host_json);
 	else {
 		tui_info_ensure(app);
 		if (tl_levels_cached()) /* what sized the run's NxLk: the file says so */
-			app->host.levels = *tl_levels_cached();
-		host = tl_host_to_json(&app->host);
+			app->node.host.levels = *tl_levels_cached();
+		host = tl_host_to_json(&app->node.host);
 	}
-	an = tl_xcalloc(app->run.ncells ? app->run.ncells : 1, sizeof *an);
-	for (size_t i = 0; i < app->run.ncells; i++) {
+	an = tl_xcalloc(app->res.run.ncells ? app->res.run.ncells : 1, sizeof *an);
+	for (size_t i = 0; i < app->res.run.ncells; i++) {
 		if (tui_term_quitting()) { /* the signal saves the samples instead */
 			free(an);
 			json_decref(host);
@@ -78,10 +78,10 @@ static int export_run_json(struct tui_app *app, const char *path, bool interrupt
 			snprintf(why, whylen, "interrupted");
 			return -1;
 		}
-		tl_cell_analyse(&app->run, i, app->os, app->run_seed, &an[i]);
+		tl_cell_analyse(&app->res.run, i, app->res.os, app->res.seed, &an[i]);
 	}
 	have_bl = tui_baseline_compare(app, &cmp, &bl.base);
-	rc = tl_run_json_commit(o, &app->run, an, app->os, app->run_seed, interrupted, host,
+	rc = tl_run_json_commit(o, &app->res.run, an, app->res.os, app->res.seed, interrupted, host,
 				have_bl ? &bl : NULL, why, whylen);
 	if (have_bl)
 		tl_run_compare_free(&cmp);
@@ -92,19 +92,19 @@ static int export_run_json(struct tui_app *app, const char *path, bool interrupt
 int tui_live_export(struct tui_app *app, bool csv, bool interrupted, char *path, size_t pathlen,
 		    char *why, size_t whylen)
 {
-	if (!app->have_run) {
+	if (!app->res.have) {
 		snprintf(why, whylen, "nothing to export: run something first (Enter on Setup)");
 		return -1;
 	}
-	if (app->sampling.live) {
+	if (TUI_LIVE(app)->sampling.live) {
 		snprintf(why, whylen, "the run is still sampling: export when it ends (Ctrl-C saves a "
 				      "session now)");
 		return -1;
 	}
 	tui_export_name(path, pathlen, interrupted ? "session" : "run", csv ? "csv" : "json");
 	if (csv)
-		return tl_run_write_csv(path, &app->run, why, whylen);
-	return export_run_json(app, path, interrupted || app->interrupted, why, whylen);
+		return tl_run_write_csv(path, &app->res.run, why, whylen);
+	return export_run_json(app, path, interrupted || app->res.interrupted, why, whylen);
 }
 
 int tui_live_save_session(struct tui_app *app, bool interrupted, char *path, size_t pathlen,
@@ -117,15 +117,15 @@ int tui_live_save_session(struct tui_app *app, bool interrupted, char *path, siz
 	tui_export_name(path, pathlen, "session", "json");
 	if (!(o = tl_out_open(path, why, whylen)))
 		return -1;
-	if (app->replay && app->host_json)
-		host = json_deep_copy(app->host_json);
-	else if (app->have_host)
-		host = tl_host_to_json(&app->host);
+	if (app->res.replay && app->node.host_json)
+		host = json_deep_copy(app->node.host_json);
+	else if (app->node.have_host)
+		host = tl_host_to_json(&app->node.host);
 	else { /* not the Info screen's job: it may be seconds from done */
-		tl_host_read(NULL, app->run.cpu, &h);
+		tl_host_read(NULL, app->res.run.cpu, &h);
 		host = tl_host_to_json(&h);
 	}
-	return tl_run_commit_raw(o, &app->run, app->os, app->run_seed, interrupted, host, why,
+	return tl_run_commit_raw(o, &app->res.run, app->res.os, app->res.seed, interrupted, host, why,
 				 whylen);
 }
 
@@ -170,9 +170,9 @@ static size_t ladder_marks(struct tui_app *app, struct tl_plot_mark *marks, size
 	json_t *host;
 	size_t n;
 
-	if (app->replay && app->host_json)
-		return tl_host_json_marks(app->host_json, marks, max);
-	host = tl_host_to_json(&app->host);
+	if (app->res.replay && app->node.host_json)
+		return tl_host_json_marks(app->node.host_json, marks, max);
+	host = tl_host_to_json(&app->node.host);
 	n = tl_host_json_marks(host, marks, max);
 	json_decref(host);
 	return n;
@@ -185,9 +185,9 @@ static int write_run_figure(struct tui_app *app, const struct tl_plot_opts *o, c
 	size_t n;
 
 	if (o->kind != TL_PLOT_LADDER)
-		return tl_plot_run(&app->run, app->os, app->run_seed, o, path, why, whylen);
+		return tl_plot_run(&app->res.run, app->res.os, app->res.seed, o, path, why, whylen);
 	n = ladder_marks(app, marks, 16);
-	return tl_plot_ladder(&app->run, app->os, app->run_seed, marks, n, o, path, why, whylen);
+	return tl_plot_ladder(&app->res.run, app->res.os, app->res.seed, marks, n, o, path, why, whylen);
 }
 
 static bool has_loads(const struct tl_run *run)
@@ -206,7 +206,7 @@ void tui_live_export_figures(struct tui_app *app, const char *json)
 	static const struct tui_figure figs[] = {{TL_PLOT_HIST, ".svg"}, {TL_PLOT_CDF, "-cdf.svg"}};
 	static const struct tui_figure ladder[] = {{TL_PLOT_LADDER, "-ladder.svg"}};
 
-	if (has_loads(&app->run))
+	if (has_loads(&app->res.run))
 		tui_export_figures(app, json, ladder, 1, write_run_figure);
 	else
 		tui_export_figures(app, json, figs, sizeof figs / sizeof figs[0], write_run_figure);

@@ -294,7 +294,7 @@ static void draw_row(const struct tui_app *app, int y, int x, int w, const struc
  * the table's and the curves' expense); returns the next row. */
 static int put_lines(int y, int ymax, int x, int w, int attr, const char *text)
 {
-	static char rows[REASON_ROWS][TUI_WRAP_LINE];
+	char rows[REASON_ROWS][TUI_WRAP_LINE];
 	size_t n = tui_wrap(text, w - 2, rows, REASON_ROWS);
 
 	for (size_t i = 0; i < n && i < REASON_ROWS && y < ymax; i++)
@@ -417,11 +417,6 @@ static size_t curve_order(const struct tui_fleet_view *v, size_t first, size_t n
 	return m;
 }
 
-static int cdf_py(const double *sorted, size_t n, double x, int h)
-{
-	return (int)lround(stats_ecdf(sorted, n, x) * (4 * h - 1));
-}
-
 static void draw_cdf(const struct tui_app *app, int y, int x, int w, int h, size_t first, size_t n)
 {
 	const struct tui_fleet_view *v = app->priv[TUI_FLEET];
@@ -429,8 +424,7 @@ static void draw_cdf(const struct tui_app *app, int y, int x, int w, int h, size
 	int dim = tui_attr(app, TUI_ROLE_INACTIVE), cw = w - YLAB, ch = h - 2;
 	size_t idx[TUI_NSERIES * 8], m;
 	struct tui_canvas cv;
-	char a[24], b[24], mid[24];
-
+	const struct tui_rect box = {y, x, h, w};
 	char title[320];
 
 	snprintf(title, sizeof title, "CDF of each node's add:%d samples (%s, flush 0, ns after "
@@ -450,39 +444,22 @@ static void draw_cdf(const struct tui_app *app, int y, int x, int w, int h, size
 		tui_put(y + 1, x, w, dim, "no samples to draw");
 		return;
 	}
-	tui_put(y + 1, x, YLAB, dim, "1.0");
-	tui_put(y + 1 + ch / 2, x, YLAB, dim, "0.5");
-	tui_put(y + ch, x, YLAB, dim, "0");
+	tui_put_cdf_yaxis(app, &box, YLAB);
 	for (size_t i = 0; i < m; i++) {
 		const struct tl_fleet_node *nd = group_node(v, idx[i]);
 		const double *s = v->sorted[v->order[v->gfirst[v->group] + idx[i]]];
-		int series = series_of(idx[i]), px0 = -1, py0 = 0;
+		int series = series_of(idx[i]);
 
 		if (!s)
 			continue;
-		for (int px = 0; px < 2 * cw; px++) {
-			double val = lo + ((double)px + 0.5) / (2.0 * cw) * (hi - lo);
-			int py = cdf_py(s, nd->fig.nsamples, val, ch);
-
-			if (px0 >= 0)
-				tui_canvas_line(&cv, px0, py0, px, py, series);
-			px0 = px;
-			py0 = py;
-		}
+		tui_canvas_cdf(&cv, s, nd->fig.nsamples, lo, hi, series, TUI_CDF_SOLID);
 		/* each node's glyph on its own curve, spaced apart */
-		int cx = (int)((long)cw * (long)(idx[i] - first + 1) / (long)(n + 1));
-		double val = lo + ((double)cx + 0.5) / cw * (hi - lo);
-
-		tui_canvas_mark(&cv, cx, ch - 1 - cdf_py(s, nd->fig.nsamples, val, ch) / 4, series);
+		tui_canvas_cdf_mark(&cv, s, nd->fig.nsamples, lo, hi,
+				    (int)((long)cw * (long)(idx[i] - first + 1) / (long)(n + 1)), series);
 	}
 	tui_put_canvas(app, y + 1, x + YLAB, &cv);
 	tui_canvas_free(&cv);
-	tui_fmt_ns(lo, a, sizeof a);
-	tui_fmt_ns((lo + hi) / 2, mid, sizeof mid);
-	tui_fmt_ns(hi, b, sizeof b);
-	tui_put(y + h - 1, x + YLAB, cw, dim, a);
-	tui_put(y + h - 1, x + YLAB + cw / 2 - (int)strlen(mid) / 2, (int)strlen(mid), dim, mid);
-	tui_put(y + h - 1, x + w - (int)strlen(b), (int)strlen(b), dim, b);
+	tui_put_ns_xaxis(app, &box, YLAB, lo, hi);
 }
 
 /* The header: the fleet and the group shown, wrapped whole. */

@@ -32,7 +32,8 @@ struct info_buf {
  * screen shows, laid out by poll for draw to read. */
 struct info_state {
 	struct tui_job job;        /* the worker (tui/worker.c) */
-	bool probe_clock;          /* its order: the clock probe too */
+	bool probe_clock;          /* its order: the clock probe too, */
+	int cpu;                   /* and the CPU the facts are of */
 	struct tl_host result;     /* its answer, whole once the job finished */
 	/* the noise probe's answer (with the clock probe: only when idle), and
 	 * the copy the screen shows once the job finished */
@@ -95,10 +96,9 @@ static int info_cpu(const struct tui_app *app)
  * syscall, the RDTSCP trial, the clock probe) happens here, off the UI. */
 static void info_main(struct tui_job *job)
 {
-	struct tui_app *app = job->app;
 	struct info_state *st = job->arg;
 
-	tl_host_read(NULL, info_cpu(app), &st->result);
+	tl_host_read(NULL, st->cpu, &st->result);
 	/* The clock probe samples on the sampling CPU (a few tenths of a
 	 * second, bench/host.h): only when nothing else sampled there when it
 	 * was asked for. */
@@ -120,9 +120,10 @@ static void info_request(struct tui_app *app)
 	bool idle = !tui_busy();
 
 	/* Facts once; the clock probe again when it could not run before. */
-	if (st->job.live || (app->have_host && (app->host.clock_probed || !idle)))
+	if (st->job.live || (app->node.have_host && (app->node.host.clock_probed || !idle)))
 		return;
 	st->probe_clock = idle;
+	st->cpu = info_cpu(app);
 	/* PAPI's description must first be made on this thread (backends/papi.c). */
 	tl_papi_describe(st->result.papi, sizeof st->result.papi);
 	tui_job_start(&st->job, app, info_main, st, false);
@@ -131,8 +132,8 @@ static void info_request(struct tui_app *app)
 /* Takes the worker's facts. */
 static void info_take(struct tui_app *app, struct info_state *st)
 {
-	app->host = st->result;
-	app->have_host = true;
+	app->node.host = st->result;
+	app->node.have_host = true;
 	if (st->noise_probed) {
 		st->noise = st->noise_result;
 		st->have_noise = true;
@@ -177,9 +178,9 @@ void tui_info_ensure(struct tui_app *app)
 		tui_job_wait(&st->job);
 		info_take(app, st);
 	}
-	if (!app->have_host) {
-		tl_host_read(NULL, info_cpu(app), &app->host);
-		app->have_host = true;
+	if (!app->node.have_host) {
+		tl_host_read(NULL, info_cpu(app), &app->node.host);
+		app->node.have_host = true;
 	}
 }
 
@@ -205,7 +206,7 @@ static void spoiler_line(struct tui_app *app, struct info_buf *b, bool bad, cons
 
 static void host_lines(struct tui_app *app, struct info_buf *b)
 {
-	const struct tl_host *h = &app->host;
+	const struct tl_host *h = &app->node.host;
 	char s1[32], s2[32], s3[32];
 	/* What spoils timing comes first: it is why one opens this screen. */
 	char smt[160];
@@ -290,7 +291,7 @@ static void json_lines(struct tui_app *app, struct info_buf *b, json_t *host)
 	json_t *v;
 	json_t *sp = json_object_get(host, "spoilers");
 	size_t i;
-	add(b, TUI_ROLE_TITLE, 1, "What could spoil timing where %s was recorded", app->replay_path);
+	add(b, TUI_ROLE_TITLE, 1, "What could spoil timing where %s was recorded", app->res.path);
 	json_array_foreach(sp, i, v)
 	{
 		char what[96], seen[160], why[256];
@@ -352,11 +353,11 @@ static void backend_lines(struct tui_app *app, struct info_buf *b)
 static void build(struct tui_app *app, struct info_buf *b)
 {
 	b->n = 0;
-	if (app->replay && app->host_json)
-		json_lines(app, b, app->host_json);
+	if (app->res.replay && app->node.host_json)
+		json_lines(app, b, app->node.host_json);
 	else {
 		info_request(app);
-		if (app->have_host) {
+		if (app->node.have_host) {
 			host_lines(app, b);
 			noise_lines(state(app), b);
 		}
@@ -365,7 +366,7 @@ static void build(struct tui_app *app, struct info_buf *b)
 			    "  measuring this node (TSC step, syscall cost, clock drift, cache levels, "
 			    "2 s of noise)...");
 	}
-	if (!app->replay)
+	if (!app->res.replay)
 		backend_lines(app, b);
 }
 
@@ -440,7 +441,7 @@ void tui_info_draw(const struct tui_app *app, struct tui_hits *hits)
 		tui_putf(ymax, r->x + 1, r->w - 1, tui_attr(app, TUI_ROLE_TITLE),
 			 "%s %d more lines below (Down/j scrolls)%s",
 			 app->tier == TUI_TIER_UTF8 ? "▼" : "v", below,
-			 app->have_host && !app->replay ? ": the backends table" : "");
+			 app->node.have_host && !app->res.replay ? ": the backends table" : "");
 	}
 	for (int i = 0; i < bp->n && y < ymax; i++) {
 		const struct info_line *l = &bp->l[i];
@@ -466,9 +467,16 @@ static void info_enter(struct tui_app *app)
 	state(app)->top = 0;
 }
 
+/* Esc returns where Info was opened from. */
+static enum tui_screen info_back(const struct tui_app *app)
+{
+	return app->back != TUI_INFO ? app->back : TUI_SETUP;
+}
+
 const struct tui_screen_ops tui_info_screen = {
 	.name = "Info",
 	.enter = info_enter,
+	.back = info_back,
 	.poll = tui_info_poll,
 	.draw = tui_info_draw,
 	.action = tui_info_action,

@@ -106,6 +106,8 @@ enum tui_action tui_keys_lookup(int key, enum tui_screen s)
 	for (size_t i = 0; i < tui_nkeys; i++)
 		if (tui_keys[i].key == key && (tui_keys[i].screens & TUI_ON(s)))
 			return tui_keys[i].action;
+	if (key >= '1' && key < '1' + TUI_NSCREENS && key <= '9')
+		return (enum tui_action)(TUI_ACT_GO + (key - '1'));
 	return TUI_ACT_NONE;
 }
 

@@ -40,11 +40,8 @@ enum tui_action {
 	TUI_ACT_BACK,
 	TUI_ACT_PARAMS,
 	TUI_ACT_LOG,
-	TUI_ACT_GO_SETUP, /* the five in screen order: TUI_ACT_GO_SETUP + enum tui_screen */
-	TUI_ACT_GO_LIVE,
-	TUI_ACT_GO_SEARCH,
-	TUI_ACT_GO_INFO,
-	TUI_ACT_GO_FLEET,
+	TUI_ACT_GO, /* straight to a screen: TUI_ACT_GO + enum tui_screen */
+	TUI_ACT_GO_END = TUI_ACT_GO + TUI_NSCREENS - 1,
 	TUI_ACT_LADDER,
 	TUI_ACT_RESET,
 	TUI_ACT_AXIS,
@@ -59,6 +56,12 @@ enum tui_action {
 	TUI_ACT_SNAPSHOT,
 };
 
+#define TUI_ACT_GO_SETUP ((enum tui_action)(TUI_ACT_GO + TUI_SETUP))
+#define TUI_ACT_GO_LIVE ((enum tui_action)(TUI_ACT_GO + TUI_LIVE))
+#define TUI_ACT_GO_SEARCH ((enum tui_action)(TUI_ACT_GO + TUI_SEARCH))
+#define TUI_ACT_GO_INFO ((enum tui_action)(TUI_ACT_GO + TUI_INFO))
+#define TUI_ACT_GO_FLEET ((enum tui_action)(TUI_ACT_GO + TUI_FLEET))
+
 struct tui_key {
 	int key;              /* curses key code or character */
 	const char *label;    /* how the key is written: "q", "F10", "Tab" */
@@ -71,7 +74,9 @@ struct tui_key {
 extern const struct tui_key tui_keys[];
 extern const size_t tui_nkeys;
 
-/* The action bound to key on screen s (TUI_ACT_NONE when unbound). */
+/* The action bound to key on screen s (TUI_ACT_NONE when unbound); a
+ * digit the table leaves unbound goes to the screen of its place in
+ * tui/screens.def. */
 enum tui_action tui_keys_lookup(int key, enum tui_screen s);
 
 /* The status bar text for screen s: "key action  key action ...", cut

@@ -49,11 +49,11 @@ static void mark_measured(struct tui_ladder_view *s)
 
 static struct tui_ladder_view *state(struct tui_app *app)
 {
-	if (!app->ladder && !(app->ladder = calloc(1, sizeof *app->ladder))) {
+	if (!TUI_LIVE(app)->ladder && !(TUI_LIVE(app)->ladder = calloc(1, sizeof *TUI_LIVE(app)->ladder))) {
 		tui_message(app, true, "memory ladder: out of memory");
 		return NULL;
 	}
-	return app->ladder;
+	return TUI_LIVE(app)->ladder;
 }
 
 /* A new run (or replay): its cache ends (the file's host for a replay, so
@@ -63,19 +63,19 @@ void tui_ladder_reset(struct tui_app *app)
 {
 	struct tui_ladder_view *s = state(app);
 	struct tl_topology saved;
-	const struct tl_topology *topo = app->have_topo ? &app->topo : NULL;
+	const struct tl_topology *topo = app->node.have_topo ? &app->node.topo : NULL;
 	size_t loads = 0, other = 0;
 
 	if (!s)
 		return;
 	memset(s, 0, sizeof *s);
-	if (app->replay)
-		topo = tl_host_json_topology(app->host_json, &saved) ? &saved : NULL;
+	if (app->res.replay)
+		topo = tl_host_json_topology(app->node.host_json, &saved) ? &saved : NULL;
 	s->nends = tl_topology_ends(topo, s->ends, s->names);
-	if (!app->replay)
+	if (!app->res.replay)
 		mark_measured(s);
-	for (size_t i = 0; i < app->run.ncells; i++) {
-		const struct tl_cell *c = &app->run.cells[i];
+	for (size_t i = 0; i < app->res.run.ncells; i++) {
+		const struct tl_cell *c = &app->res.run.cells[i];
 		if (c->hidden)
 			continue;
 		if (c->kernel.kind == TL_KERNEL_LOAD)
@@ -83,12 +83,12 @@ void tui_ladder_reset(struct tui_app *app)
 		else
 			other++;
 	}
-	app->ladder_on = loads >= 2 * app->run.ntimers * app->run.nflush && !other;
+	TUI_LIVE(app)->ladder_on = loads >= 2 * app->res.run.ntimers * app->res.run.nflush && !other;
 }
 
 void tui_ladder_toggle(struct tui_app *app)
 {
-	app->ladder_on = !app->ladder_on;
+	TUI_LIVE(app)->ladder_on = !TUI_LIVE(app)->ladder_on;
 	app->dirty = true;
 }
 
@@ -96,9 +96,9 @@ void tui_ladder_toggle(struct tui_app *app)
 static size_t ladder_cells(const struct tui_app *app, size_t *cells, size_t max)
 {
 	size_t n = 0;
-	for (size_t i = 0; i < app->run.ncells && n < max; i++) {
-		const struct tl_cell *c = &app->run.cells[i];
-		if (!c->hidden && c->kernel.kind == TL_KERNEL_LOAD && c->flush == app->cur_flush &&
+	for (size_t i = 0; i < app->res.run.ncells && n < max; i++) {
+		const struct tl_cell *c = &app->res.run.cells[i];
+		if (!c->hidden && c->kernel.kind == TL_KERNEL_LOAD && c->flush == TUI_LIVE(app)->cur_flush &&
 		    c->timer < LADDER_MAX_SERIES)
 			cells[n++] = i;
 	}
@@ -108,22 +108,22 @@ static size_t ladder_cells(const struct tui_app *app, size_t *cells, size_t max)
 static void recompute(struct tui_app *app, struct tui_ladder_view *s, const size_t *cells,
 		      size_t n, double newest)
 {
-	struct tl_analysis *an = calloc(app->run.ncells, sizeof *an);
+	struct tl_analysis *an = calloc(app->res.run.ncells, sizeof *an);
 
 	if (!an)
 		return;
-	for (size_t i = 0; i < app->run.ncells; i++)
+	for (size_t i = 0; i < app->res.run.ncells; i++)
 		an[i].summary.p50 = NAN; /* not analysed yet: a gap, not a 0 */
 	for (size_t i = 0; i < n; i++) {
 		const struct tui_view *v = tui_live_view(app, cells[i]);
 		if (v && v->done != SIZE_MAX && v->an.summary.n)
 			an[cells[i]] = v->an;
 	}
-	s->nl = app->run.ntimers < LADDER_MAX_SERIES ? app->run.ntimers : LADDER_MAX_SERIES;
+	s->nl = app->res.run.ntimers < LADDER_MAX_SERIES ? app->res.run.ntimers : LADDER_MAX_SERIES;
 	for (size_t t = 0; t < s->nl; t++)
-		tl_ladder_collect(&app->run, an, t, app->cur_flush, s->ends, s->nends, &s->l[t]);
+		tl_ladder_collect(&app->res.run, an, t, TUI_LIVE(app)->cur_flush, s->ends, s->nends, &s->l[t]);
 	free(an);
-	s->flush = app->cur_flush;
+	s->flush = TUI_LIVE(app)->cur_flush;
 	s->stamp = newest;
 	s->computed = true;
 	app->dirty = true;
@@ -131,7 +131,7 @@ static void recompute(struct tui_app *app, struct tui_ladder_view *s, const size
 
 static bool shown(const struct tui_app *app)
 {
-	return app->ladder && app->ladder_on && app->have_run && app->screen == TUI_LIVE &&
+	return TUI_LIVE(app)->ladder && TUI_LIVE(app)->ladder_on && app->res.have && app->screen == TUI_LIVE &&
 	       app->lay.hist[0].w > 0;
 }
 
@@ -144,30 +144,30 @@ size_t tui_ladder_cells(const struct tui_app *app, size_t *cells, size_t max)
  * ladders redone when any of them is newer than the ladders. */
 void tui_ladder_poll(struct tui_app *app)
 {
-	struct tui_ladder_view *s = app->ladder;
+	struct tui_ladder_view *s = TUI_LIVE(app)->ladder;
 	size_t *cells, n;
 	double newest = 0;
 
 	if (!shown(app))
 		return;
-	cells = calloc(app->run.ncells ? app->run.ncells : 1, sizeof *cells);
+	cells = calloc(app->res.run.ncells ? app->res.run.ncells : 1, sizeof *cells);
 	if (!cells)
 		return;
-	n = ladder_cells(app, cells, app->run.ncells);
+	n = ladder_cells(app, cells, app->res.run.ncells);
 	for (size_t i = 0; i < n; i++) {
 		const struct tui_view *v = tui_live_view(app, cells[i]);
 		if (v && v->done != SIZE_MAX && v->when > newest)
 			newest = v->when;
 	}
-	if (!s->computed || s->flush != app->cur_flush || newest > s->stamp)
+	if (!s->computed || s->flush != TUI_LIVE(app)->cur_flush || newest > s->stamp)
 		recompute(app, s, cells, n, newest);
 	free(cells);
 }
 
 void tui_ladder_free(struct tui_app *app)
 {
-	free(app->ladder);
-	app->ladder = NULL;
+	free(TUI_LIVE(app)->ladder);
+	TUI_LIVE(app)->ladder = NULL;
 }
 
 /* ---- drawing: reads the ladders, computes nothing but coordinates ---- */
@@ -333,7 +333,7 @@ static int draw_levels(const struct tui_app *app, int y, int x, int w, int ymax,
 		size_t u = 0;
 		int sa = tui_attr_series(app, (int)t);
 		int c = tui_putf(y, x, w, sa, "%s %s ", tui_series_glyph(app->tier, (int)t),
-				 app->run.timers[t].id);
+				 app->res.run.timers[t].id);
 		if (!l->fitted) {
 			tui_put(y, x + c, w - c, tui_attr(app, TUI_ROLE_INACTIVE),
 				l->n ? "waiting for every size's samples" : "no load cells");
@@ -417,14 +417,14 @@ static void draw_table(const struct tui_app *app, int y, int x, int w, int ymax,
 
 void tui_ladder_draw(const struct tui_app *app)
 {
-	const struct tui_ladder_view *s = app->ladder;
+	const struct tui_ladder_view *s = TUI_LIVE(app)->ladder;
 	const struct tui_rect *b = &app->lay.body;
 	int y = app->lay.progress.y + 1, ymax = b->y + b->h, x = b->x, w = b->w;
 	char flush[96];
 	struct axes a;
 	struct tui_canvas cv;
 
-	tl_run_flush_label(&app->run, app->cur_flush, flush, sizeof flush);
+	tl_run_flush_label(&app->res.run, TUI_LIVE(app)->cur_flush, flush, sizeof flush);
 	int c = tui_putf(y, x, w, tui_attr(app, TUI_ROLE_TITLE),
 			 "Memory ladder: ns per load (p50 / K) by buffer size, flush %s ", flush);
 	if (!s || !s->computed || !s->l[0].n) {
@@ -436,7 +436,7 @@ void tui_ladder_draw(const struct tui_app *app)
 	}
 	for (size_t t = 0; t < s->nl; t++)
 		c += tui_putf(y, x + c, w - c, tui_attr_series(app, (int)t), " %s %s",
-			      tui_series_glyph(app->tier, (int)t), app->run.timers[t].id);
+			      tui_series_glyph(app->tier, (int)t), app->res.run.timers[t].id);
 	int table_w = w >= TABLE_MIN_COLS ? 10 + 10 * (int)s->nl + 12 : 0;
 	if (table_w)
 		draw_table(app, y + 1, x + w - table_w, table_w, ymax, s);

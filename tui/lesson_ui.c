@@ -1,6 +1,5 @@
 #include "config.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 
 #include "bench/analysis.h"
@@ -16,22 +15,21 @@ static const char *times(const struct tui_app *app)
 void tui_lesson_run(const struct tui_app *app, char *buf, size_t len)
 {
 	buf[0] = '\0';
-	if (atomic_load(&app->run.samples_done) > TUI_LESSON_MAX_SAMPLES)
+	if (atomic_load(&app->res.run.samples_done) > TUI_LESSON_MAX_SAMPLES)
 		return;
 	/* once, when the run ends: the table's analysis, as `ticklab run` makes it */
-	struct tl_analysis *an = tl_run_analyse(&app->run, app->os, app->run_seed);
+	struct tl_analysis *an = tl_run_analyse(&app->res.run, app->res.os, app->res.seed);
 	if (!an)
 		return;
-	tl_lesson_run(&app->run, an, app->run_seed, times(app), buf, len);
+	tl_lesson_run(&app->res.run, an, app->res.seed, times(app), buf, len);
 	free(an);
 }
 
-void tui_lesson_search(struct tui_app *app, char *buf, size_t len)
+void tui_lesson_search(const struct tui_app *app, const struct tl_search_plan *p,
+		       const struct tl_search_cell *cells, size_t n, char *buf, size_t len)
 {
 	buf[0] = '\0';
-	if (!app->search_cells)
+	if (!cells)
 		return;
-	pthread_mutex_lock(&app->search_mu);
-	tl_lesson_search(&app->search_plan, app->search_cells, app->nrows_s, times(app), buf, len);
-	pthread_mutex_unlock(&app->search_mu);
+	tl_lesson_search(p, cells, n, times(app), buf, len);
 }

@@ -14,6 +14,7 @@
 #include "bench/estimate.h"
 #include "bench/size.h"
 #include "bench/analysis.h"
+#include "base/xalloc.h"
 #include "io/results.h"
 #include "stats/stats.h"
 #include "tui/app.h"
@@ -27,62 +28,69 @@
 /* How long a frame may wait for the sampling CPU's timed window to close. */
 #define WINDOW_WAIT_S 0.005
 
-static void on_chunk(void *ctx, struct tl_run *run, size_t cell)
+/* Live's state, made on first use (a replay loads before the screens' init). */
+struct tui_live *tui_live_mut(struct tui_app *app)
 {
-	struct tui_app *app = ctx;
-
-	(void)cell;
-	tui_job_progress_set(&app->sampling, atomic_load(&run->samples_done), run->samples_total);
-	tui_wake(app); /* one non-blocking byte: sampling never waits on us */
+	if (!app->priv[TUI_LIVE])
+		app->priv[TUI_LIVE] = tl_xcalloc(1, sizeof(struct tui_live));
+	return app->priv[TUI_LIVE];
 }
 
+static void on_chunk(void *ctx, struct tl_run *run, size_t cell)
+{
+	struct tui_job *job = ctx;
+
+	(void)cell;
+	tui_job_progress_set(job, atomic_load(&run->samples_done), run->samples_total);
+	tui_job_wake(job); /* one non-blocking byte: sampling never waits on us */
+}
+
+/* The run is the job's argument and its answer the job's rc and why. */
 static void run_main(struct tui_job *job)
 {
-	struct tui_app *app = job->app;
-	app->thread_rc = tl_run_execute(&app->run, on_chunk, app, app->thread_why,
-					sizeof app->thread_why);
+	job->rc = tl_run_execute(job->arg, on_chunk, job, job->why, sizeof job->why);
 }
 
 size_t tui_live_pages(const struct tui_app *app)
 {
 	size_t per = app->lay.ncols ? app->lay.ncols : 1;
-	return app->have_run ? (app->run.ntimers + per - 1) / per : 0;
+	return app->res.have ? (app->res.run.ntimers + per - 1) / per : 0;
 }
 
 bool tui_live_running(const struct tui_app *app)
 {
-	return app->sampling.live;
+	return TUI_LIVE(app)->sampling.live;
 }
 
 /* Distinct kernels of the visible cells, in run order. */
 static int collect_kernels(struct tui_app *app)
 {
-	free(app->kernels);
-	app->kernels = calloc(app->run.ncells ? app->run.ncells : 1, sizeof *app->kernels);
-	app->nkernels = 0;
-	if (!app->kernels)
+	free(TUI_LIVE(app)->kernels);
+	TUI_LIVE(app)->kernels = calloc(app->res.run.ncells ? app->res.run.ncells : 1, sizeof *TUI_LIVE(app)->kernels);
+	TUI_LIVE(app)->nkernels = 0;
+	if (!TUI_LIVE(app)->kernels)
 		return -1;
-	for (size_t i = 0; i < app->run.ncells; i++) {
-		const struct tl_cell *c = &app->run.cells[i];
+	for (size_t i = 0; i < app->res.run.ncells; i++) {
+		const struct tl_cell *c = &app->res.run.cells[i];
 		size_t k;
 		if (c->hidden)
 			continue;
-		for (k = 0; k < app->nkernels && strcmp(app->kernels[k], c->kernel.label); k++)
+		for (k = 0; k < TUI_LIVE(app)->nkernels && strcmp(TUI_LIVE(app)->kernels[k], c->kernel.label); k++)
 			;
-		if (k == app->nkernels)
-			snprintf(app->kernels[app->nkernels++], 64, "%s", c->kernel.label);
+		if (k == TUI_LIVE(app)->nkernels)
+			snprintf(TUI_LIVE(app)->kernels[TUI_LIVE(app)->nkernels++], 64, "%s", c->kernel.label);
 	}
 	return 0;
 }
 
 static int views_alloc(struct tui_app *app)
 {
-	app->views = calloc(app->run.ncells ? app->run.ncells : 1, sizeof *app->views);
-	if (!app->views)
+	TUI_LIVE(app)->views = calloc(app->res.run.ncells ? app->res.run.ncells : 1, sizeof *TUI_LIVE(app)->views);
+	if (!TUI_LIVE(app)->views)
 		return -1;
-	for (size_t i = 0; i < app->run.ncells; i++)
-		app->views[i].done = SIZE_MAX;
-	app->cur_flush = app->cur_kernel = app->page = 0;
+	for (size_t i = 0; i < app->res.run.ncells; i++)
+		TUI_LIVE(app)->views[i].done = SIZE_MAX;
+	TUI_LIVE(app)->cur_flush = TUI_LIVE(app)->cur_kernel = TUI_LIVE(app)->page = 0;
 	tui_ladder_reset(app);
 	tui_series_reset(app);
 	tui_baseline_reset(app);
@@ -129,7 +137,7 @@ static int prepare_from_setup(struct tui_app *app, char *why, size_t whylen)
 		.kernels = kern, .nkernels = nk, .n = app->opts.n, .cpu = app->opts.cpu,
 		.seed = app->opts.seed, .chunk = 0, .cancel = tui_term_quit_flag(),
 	};
-	rc = tl_run_prepare(&app->run, &cfg, why, whylen);
+	rc = tl_run_prepare(&app->res.run, &cfg, why, whylen);
 out:
 	free(ids);
 	free(flush);
@@ -142,25 +150,24 @@ out:
  * a second Enter with the same shape: what was asked twice was meant. */
 static int long_run_asked(struct tui_app *app, char *why, size_t whylen)
 {
-	static uint64_t asked;
 	struct tl_run_estimate e;
-	uint64_t shape = app->run.ncells * 1000003u + app->run.cfg.n;
+	uint64_t shape = app->res.run.ncells * 1000003u + app->res.run.cfg.n;
 	char words[512];
 
-	for (size_t i = 0; i < app->run.nflush; i++)
-		shape = shape * 31 + app->run.flush_bytes[i];
-	tl_run_estimate(&app->run, &e);
-	app->eta_estimate_s = e.seconds; /* the ETA until samples give a rate */
-	if (e.seconds <= TL_LONG_RUN_S || shape == asked) {
-		asked = 0;
+	for (size_t i = 0; i < app->res.run.nflush; i++)
+		shape = shape * 31 + app->res.run.flush_bytes[i];
+	tl_run_estimate(&app->res.run, &e);
+	TUI_LIVE(app)->eta_estimate_s = e.seconds; /* the ETA until samples give a rate */
+	if (e.seconds <= TL_LONG_RUN_S || shape == TUI_LIVE(app)->long_asked) {
+		TUI_LIVE(app)->long_asked = 0;
 		return 0;
 	}
-	asked = shape;
-	tl_run_estimate_words(&app->run, &e, words, sizeof words);
+	TUI_LIVE(app)->long_asked = shape;
+	tl_run_estimate_words(&app->res.run, &e, words, sizeof words);
 	snprintf(why, whylen, "a long run, %s: Enter again starts it; fewer samples (n) or a "
 		 "smaller flush shortens it", words);
-	tl_run_free(&app->run);
-	memset(&app->run, 0, sizeof app->run);
+	tl_run_free(&app->res.run);
+	memset(&app->res.run, 0, sizeof app->res.run);
 	return -2;
 }
 
@@ -173,51 +180,48 @@ int tui_live_start(struct tui_app *app, char *why, size_t whylen)
 	if ((asked = long_run_asked(app, why, whylen)) < 0)
 		return asked;
 	if (tui_term_quitting()) { /* nothing sampled yet: nothing to keep */
-		tl_run_free(&app->run);
-		memset(&app->run, 0, sizeof app->run);
+		tl_run_free(&app->res.run);
+		memset(&app->res.run, 0, sizeof app->res.run);
 		snprintf(why, whylen, "interrupted before sampling");
 		return -1;
 	}
-	app->have_run = true;
-	app->replay = false;
-	app->interrupted = false;
-	app->os = TL_OS_IFOREST;
-	app->run_seed = app->opts.seed;
+	app->res.have = true;
+	app->res.replay = false;
+	app->res.interrupted = false;
+	app->res.os = TL_OS_IFOREST;
+	app->res.seed = app->opts.seed;
 	if (views_alloc(app) < 0) {
 		snprintf(why, whylen, "out of memory");
 		return -1;
 	}
-	app->thread_rc = 0;
-	app->thread_why[0] = '\0';
-
-	tui_job_progress_set(&app->sampling, 0, app->run.samples_total);
-	int rc = tui_job_start(&app->sampling, app, run_main, NULL, true);
+	tui_job_progress_set(&TUI_LIVE(app)->sampling, 0, app->res.run.samples_total);
+	int rc = tui_job_start(&TUI_LIVE(app)->sampling, app, run_main, &app->res.run, true);
 	if (rc) {
 		snprintf(why, whylen, "cannot start the sampling thread: %s", strerror(rc));
 		return -1;
 	}
-	app->t_start = tl_monotonic_s();
-	app->t_end = 0;
-	app->paused_s = 0;
-	app->eta_done0 = 0;
-	tui_affinity_ui(app, app->run.cpu);
+	TUI_LIVE(app)->t_start = tl_monotonic_s();
+	TUI_LIVE(app)->t_end = 0;
+	TUI_LIVE(app)->paused_s = 0;
+	TUI_LIVE(app)->eta_done0 = 0;
+	tui_affinity_ui(app, app->res.run.cpu);
 	return 0;
 }
 
 int tui_live_load(struct tui_app *app, const char *path, char *why, size_t whylen)
 {
 	tui_live_free(app);
-	memset(&app->run, 0, sizeof app->run);
-	memset(&app->meta, 0, sizeof app->meta);
-	if (tl_run_load(path, &app->run, &app->meta, why, whylen) < 0)
+	memset(&app->res.run, 0, sizeof app->res.run);
+	memset(&app->res.meta, 0, sizeof app->res.meta);
+	if (tl_run_load(path, &app->res.run, &app->res.meta, why, whylen) < 0)
 		return -1;
-	app->have_run = true;
-	app->replay = true;
-	app->os = app->meta.os;
-	app->run_seed = app->meta.seed;
-	app->interrupted = app->meta.interrupted;
-	app->host_json = app->meta.host;
-	snprintf(app->replay_path, sizeof app->replay_path, "%s", path);
+	app->res.have = true;
+	app->res.replay = true;
+	app->res.os = app->res.meta.os;
+	app->res.seed = app->res.meta.seed;
+	app->res.interrupted = app->res.meta.interrupted;
+	app->node.host_json = app->res.meta.host;
+	snprintf(app->res.path, sizeof app->res.path, "%s", path);
 	if (views_alloc(app) < 0) {
 		snprintf(why, whylen, "out of memory");
 		return -1;
@@ -228,18 +232,18 @@ int tui_live_load(struct tui_app *app, const char *path, char *why, size_t whyle
 /* After the sampling thread: every view is analysed again from all its samples. */
 static void live_joined(struct tui_app *app)
 {
-	app->t_end = tl_monotonic_s();
-	for (size_t i = 0; i < app->run.ncells; i++)
-		app->views[i].done = SIZE_MAX;
+	TUI_LIVE(app)->t_end = tl_monotonic_s();
+	for (size_t i = 0; i < app->res.run.ncells; i++)
+		TUI_LIVE(app)->views[i].done = SIZE_MAX;
 }
 
 void tui_live_stop(struct tui_app *app)
 {
-	if (!app->sampling.live)
+	if (!TUI_LIVE(app)->sampling.live)
 		return;
-	atomic_store(&app->run.stop, true);
-	atomic_store(&app->run.paused, false);
-	tui_job_wait(&app->sampling);
+	atomic_store(&app->res.run.stop, true);
+	atomic_store(&app->res.run.paused, false);
+	tui_job_wait(&TUI_LIVE(app)->sampling);
 	live_joined(app);
 }
 
@@ -250,6 +254,7 @@ static void view_reset(struct tui_view *v)
 	if (v->have_hist)
 		stats_histogram_free(&v->hist);
 	v->have_hist = false;
+	v->caveats = 0;
 }
 
 static void view_free(struct tui_view *v)
@@ -286,27 +291,27 @@ static int view_reserve(struct tui_view *v, size_t need, size_t limit)
 void tui_live_free(struct tui_app *app)
 {
 	tui_live_stop(app);
-	if (app->views)
-		for (size_t i = 0; i < app->run.ncells; i++)
-			view_free(&app->views[i]);
-	free(app->views);
-	app->views = NULL;
-	free(app->kernels);
-	app->kernels = NULL;
-	app->nkernels = 0;
-	if (app->have_run) {
+	if (TUI_LIVE(app)->views)
+		for (size_t i = 0; i < app->res.run.ncells; i++)
+			view_free(&TUI_LIVE(app)->views[i]);
+	free(TUI_LIVE(app)->views);
+	TUI_LIVE(app)->views = NULL;
+	free(TUI_LIVE(app)->kernels);
+	TUI_LIVE(app)->kernels = NULL;
+	TUI_LIVE(app)->nkernels = 0;
+	if (app->res.have) {
 		/* one free for a sampled run and a loaded one; only a loaded one has meta */
-		tl_run_unload(&app->run, app->replay ? &app->meta : NULL);
-		app->host_json = NULL;
+		tl_run_unload(&app->res.run, app->res.replay ? &app->res.meta : NULL);
+		app->node.host_json = NULL;
 	}
-	app->have_run = false;
+	app->res.have = false;
 }
 
 /* Seconds the run has been sampling (or warming up), pauses left out. */
 static double active_s(const struct tui_app *app, double now)
 {
-	return now - app->t_start - app->paused_s -
-	       (atomic_load(&app->run.paused) ? now - app->paused_at : 0);
+	return now - TUI_LIVE(app)->t_start - TUI_LIVE(app)->paused_s -
+	       (atomic_load(&app->res.run.paused) ? now - TUI_LIVE(app)->paused_at : 0);
 }
 
 static void views_for_frame(struct tui_app *app);
@@ -314,40 +319,41 @@ static void ladder_turn(struct tui_app *app);
 
 void tui_live_poll(struct tui_app *app, bool shown)
 {
-	size_t done = atomic_load(&app->run.samples_done);
+	size_t done = atomic_load(&app->res.run.samples_done);
 
 	/* The ETA's rate is taken from the first samples on: the warm-up and the
 	 * resolution probe before them would stretch it. */
-	if (app->sampling.live && !app->eta_done0 && done) {
-		app->eta_done0 = done;
-		app->eta_active0 = active_s(app, tl_monotonic_s());
+	if (TUI_LIVE(app)->sampling.live && !TUI_LIVE(app)->eta_done0 && done) {
+		TUI_LIVE(app)->eta_done0 = done;
+		TUI_LIVE(app)->eta_active0 = active_s(app, tl_monotonic_s());
 	}
-	if (tui_job_finished(&app->sampling)) {
+	if (tui_job_finished(&TUI_LIVE(app)->sampling)) {
 		live_joined(app);
 		/* the causes are in once the run closed: every view redone */
-		for (size_t i = 0; i < app->run.ncells; i++)
-			app->views[i].done = SIZE_MAX;
-		if (app->thread_rc < 0)
-			tui_message(app, true, "sampling failed: %s", app->thread_why);
+		for (size_t i = 0; i < app->res.run.ncells; i++)
+			TUI_LIVE(app)->views[i].done = SIZE_MAX;
+		if (TUI_LIVE(app)->sampling.rc < 0)
+			tui_message(app, true, "sampling failed: %s", TUI_LIVE(app)->sampling.why);
 		else {
 			char lesson[TUI_MSG_MAX - 96];
 
 			tui_lesson_run(app, lesson, sizeof lesson);
 			tui_message(app, false, "run done: %zu samples in %.1f s. %s%se exports, s searches",
-				    (size_t)atomic_load(&app->run.samples_done),
-				    app->t_end - app->t_start, lesson, lesson[0] ? ". " : "");
+				    (size_t)atomic_load(&app->res.run.samples_done),
+				    TUI_LIVE(app)->t_end - TUI_LIVE(app)->t_start, lesson,
+				    lesson[0] ? ". " : "");
 		}
 	}
 	ladder_turn(app);
 	tui_baseline_poll(app);
-	if (shown && app->have_run)
+	if (shown && app->res.have)
 		views_for_frame(app);
 }
 
 size_t tui_live_cell(const struct tui_app *app, size_t timer, size_t flush, const char *kernel)
 {
-	for (size_t i = 0; i < app->run.ncells; i++) {
-		const struct tl_cell *c = &app->run.cells[i];
+	for (size_t i = 0; i < app->res.run.ncells; i++) {
+		const struct tl_cell *c = &app->res.run.cells[i];
 		if (!c->hidden && c->timer == timer && c->flush == flush &&
 		    strcmp(c->kernel.label, kernel) == 0)
 			return i;
@@ -360,7 +366,7 @@ size_t tui_live_cell(const struct tui_app *app, size_t timer, size_t flush, cons
  * both from tl_cell_analyse_kept, sorted for the CDF, and the histogram. */
 static void view_update(struct tui_app *app, const struct tl_run *run, size_t cell, size_t bins)
 {
-	struct tui_view *v = &app->views[cell];
+	struct tui_view *v = &TUI_LIVE(app)->views[cell];
 	const struct tl_cell *c = &run->cells[cell];
 	size_t done = tl_cell_done(run, cell);
 	view_reset(v);
@@ -370,14 +376,16 @@ static void view_update(struct tui_app *app, const struct tl_run *run, size_t ce
 	v->overhead_ns = c->overhead_ns;
 	if (view_reserve(v, done, c->n) < 0) {
 		/* No room for the plots: the numbers still show. */
-		tl_cell_analyse(run, cell, app->os, app->run_seed, &v->an);
+		tl_cell_analyse(run, cell, app->res.os, app->res.seed, &v->an);
+		v->caveats = tl_cell_caveats(c, &v->an);
 		return;
 	}
 	size_t nkept = 0;
-	if (tl_cell_analyse_kept(run, cell, app->os, app->run_seed, &v->an, v->sorted,
+	if (tl_cell_analyse_kept(run, cell, app->res.os, app->res.seed, &v->an, v->sorted,
 				 v->capsorted, &nkept) < 0 ||
 	    !v->an.summary.n)
 		return;
+	v->caveats = tl_cell_caveats(c, &v->an);
 	const struct tl_summary *s = &v->an.summary;
 	v->nsorted = nkept;
 	gsl_sort(v->sorted, 1, v->nsorted);
@@ -387,7 +395,7 @@ static void view_update(struct tui_app *app, const struct tl_run *run, size_t ce
 	v->have_hist = stats_histogram(v->sorted, v->nsorted, res, bins ? bins : 1, s->min,
 				       s->p99 >= s->min ? s->p99 : s->min, &v->hist) == 0;
 	if (c->kernel.kind == TL_KERNEL_JITTER && done == c->n && !v->have_jit) {
-		tl_jitter_analyse(run, cell, app->run_seed, &v->jit);
+		tl_jitter_analyse(run, cell, app->res.seed, &v->jit);
 		v->have_jit = v->jit.ok;
 	}
 	tui_noise_view_update(&v->noise, run, cell);
@@ -399,7 +407,7 @@ static void view_update(struct tui_app *app, const struct tl_run *run, size_t ce
 static void views_refresh(struct tui_app *app, const size_t *cells, size_t n, size_t bins)
 {
 	struct tl_run snap;
-	bool live = app->sampling.live;
+	bool live = TUI_LIVE(app)->sampling.live;
 	bool have_snap = false;
 	double now = tl_monotonic_s();
 	for (size_t i = 0; i < n; i++) {
@@ -408,8 +416,8 @@ static void views_refresh(struct tui_app *app, const size_t *cells, size_t n, si
 			continue;
 		if (tui_term_quitting())
 			break; /* the signal's turn: it keeps the samples, not this */
-		struct tui_view *v = &app->views[ci];
-		size_t done = atomic_load(&app->run.cells[ci].done);
+		struct tui_view *v = &TUI_LIVE(app)->views[ci];
+		size_t done = atomic_load(&app->res.run.cells[ci].done);
 		/* A big cell's analysis takes long: the UI spends at most a fifth
 		 * of its time on it, so keys stay answered. */
 		double every = v->cost * 5 > REANALYSE_S ? v->cost * 5 : REANALYSE_S;
@@ -418,11 +426,11 @@ static void views_refresh(struct tui_app *app, const size_t *cells, size_t n, si
 		if (!stale)
 			continue;
 		if (!live) {
-			view_update(app, &app->run, ci, bins);
+			view_update(app, &app->res.run, ci, bins);
 			continue;
 		}
 		if (!have_snap) {
-			tl_run_snapshot(&app->run, &snap);
+			tl_run_snapshot(&app->res.run, &snap);
 			have_snap = true;
 		}
 		view_update(app, &snap, ci, bins);
@@ -435,10 +443,10 @@ static void views_refresh(struct tui_app *app, const size_t *cells, size_t n, si
  * then its turn. */
 static void ladder_turn(struct tui_app *app)
 {
-	size_t *cells = calloc(app->run.ncells ? app->run.ncells : 1, sizeof *cells);
+	size_t *cells = calloc(app->res.run.ncells ? app->res.run.ncells : 1, sizeof *cells);
 
 	if (cells) {
-		size_t n = tui_ladder_cells(app, cells, app->run.ncells);
+		size_t n = tui_ladder_cells(app, cells, app->res.run.ncells);
 
 		views_refresh(app, cells, n, (size_t)(app->lay.hist[0].w > 0 ? app->lay.hist[0].w : 1));
 		free(cells);
@@ -448,40 +456,40 @@ static void ladder_turn(struct tui_app *app)
 
 void tui_live_action(struct tui_app *app, enum tui_action a)
 {
-	size_t ntimers = app->run.ntimers;
+	size_t ntimers = app->res.run.ntimers;
 	switch (a) {
 	case TUI_ACT_LEFT:
-		if (app->run.nflush)
-			app->cur_flush = (app->cur_flush + app->run.nflush - 1) % app->run.nflush;
+		if (app->res.run.nflush)
+			TUI_LIVE(app)->cur_flush = (TUI_LIVE(app)->cur_flush + app->res.run.nflush - 1) % app->res.run.nflush;
 		break;
 	case TUI_ACT_RIGHT:
-		if (app->run.nflush)
-			app->cur_flush = (app->cur_flush + 1) % app->run.nflush;
+		if (app->res.run.nflush)
+			TUI_LIVE(app)->cur_flush = (TUI_LIVE(app)->cur_flush + 1) % app->res.run.nflush;
 		break;
 	case TUI_ACT_UP:
-		if (app->nkernels)
-			app->cur_kernel = (app->cur_kernel + app->nkernels - 1) % app->nkernels;
+		if (TUI_LIVE(app)->nkernels)
+			TUI_LIVE(app)->cur_kernel = (TUI_LIVE(app)->cur_kernel + TUI_LIVE(app)->nkernels - 1) % TUI_LIVE(app)->nkernels;
 		break;
 	case TUI_ACT_DOWN:
-		if (app->nkernels)
-			app->cur_kernel = (app->cur_kernel + 1) % app->nkernels;
+		if (TUI_LIVE(app)->nkernels)
+			TUI_LIVE(app)->cur_kernel = (TUI_LIVE(app)->cur_kernel + 1) % TUI_LIVE(app)->nkernels;
 		break;
 	case TUI_ACT_PANE:
-		app->page += app->lay.ncols;
-		if (app->page >= ntimers)
-			app->page = 0;
+		TUI_LIVE(app)->page += app->lay.ncols;
+		if (TUI_LIVE(app)->page >= ntimers)
+			TUI_LIVE(app)->page = 0;
 		break;
 	case TUI_ACT_PAUSE:
-		if (!app->sampling.live) {
+		if (!TUI_LIVE(app)->sampling.live) {
 			tui_message(app, false, "nothing is sampling");
 		} else {
-			bool p = !atomic_load(&app->run.paused);
-			atomic_store(&app->run.paused, p);
+			bool p = !atomic_load(&app->res.run.paused);
+			atomic_store(&app->res.run.paused, p);
 			/* the ETA counts sampling time only: a pause must not grow it */
 			if (p)
-				app->paused_at = tl_monotonic_s();
+				TUI_LIVE(app)->paused_at = tl_monotonic_s();
 			else
-				app->paused_s += tl_monotonic_s() - app->paused_at;
+				TUI_LIVE(app)->paused_s += tl_monotonic_s() - TUI_LIVE(app)->paused_at;
 			tui_message(app, false, p ? "paused: p resumes" : "resumed");
 		}
 		break;
@@ -521,18 +529,18 @@ static void eta_words(const struct tui_app *app, size_t done, size_t total, char
 	char words[32];
 
 	if (!done) {
-		if (!(app->eta_estimate_s > 0)) {
+		if (!(TUI_LIVE(app)->eta_estimate_s > 0)) {
 			snprintf(buf, len, "starting");
 			return;
 		}
-		seconds_words(app->eta_estimate_s > el ? app->eta_estimate_s - el : 0, words,
+		seconds_words(TUI_LIVE(app)->eta_estimate_s > el ? TUI_LIVE(app)->eta_estimate_s - el : 0, words,
 			      sizeof words);
 		snprintf(buf, len, "ETA ~%s", words);
 		return;
 	}
-	if (app->eta_done0 && done > app->eta_done0 && el > app->eta_active0)
-		eta = (el - app->eta_active0) * (double)(total - done) /
-		      (double)(done - app->eta_done0);
+	if (TUI_LIVE(app)->eta_done0 && done > TUI_LIVE(app)->eta_done0 && el > TUI_LIVE(app)->eta_active0)
+		eta = (el - TUI_LIVE(app)->eta_active0) * (double)(total - done) /
+		      (double)(done - TUI_LIVE(app)->eta_done0);
 	else
 		eta = el * (double)(total - done) / (double)done;
 	seconds_words(eta, words, sizeof words);
@@ -542,10 +550,10 @@ static void eta_words(const struct tui_app *app, size_t done, size_t total, char
 static void draw_progress(const struct tui_app *app, struct tui_hits *hits)
 {
 	const struct tui_rect *r = &app->lay.progress;
-	size_t done = atomic_load(&app->run.samples_done), total = app->run.samples_total;
+	size_t done = atomic_load(&app->res.run.samples_done), total = app->res.run.samples_total;
 	double frac = total ? (double)done / (double)total : 1.0;
 	char flush[96], left[96];
-	tl_run_flush_label(&app->run, app->cur_flush, flush, sizeof flush);
+	tl_run_flush_label(&app->res.run, TUI_LIVE(app)->cur_flush, flush, sizeof flush);
 	int barw = r->w >= 120 ? 30 : 12;
 	int x = r->x;
 	int full = (int)(frac * barw * 8 + 0.5);
@@ -556,24 +564,24 @@ static void draw_progress(const struct tui_app *app, struct tui_hits *hits)
 					: (e >= 4 ? "#" : "-");
 		x += tui_put(r->y, x, r->x + r->w - x, tui_attr_series(app, 1), g);
 	}
-	if (app->replay)
-		snprintf(left, sizeof left, " replay%s", app->interrupted ? " (interrupted session)" : "");
-	else if (app->sampling.live) {
+	if (app->res.replay)
+		snprintf(left, sizeof left, " replay%s", app->res.interrupted ? " (interrupted session)" : "");
+	else if (TUI_LIVE(app)->sampling.live) {
 		char eta[40];
 
 		eta_words(app, done, total, eta, sizeof eta);
 		snprintf(left, sizeof left, " %3.0f%% %zu/%zu %s%s", 100 * frac, done, total, eta,
-			 atomic_load(&app->run.paused) ? " PAUSED" : "");
+			 atomic_load(&app->res.run.paused) ? " PAUSED" : "");
 	} else
 		snprintf(left, sizeof left, " %3.0f%% done in %.1fs", 100 * frac,
-			 app->t_end - app->t_start);
+			 TUI_LIVE(app)->t_end - TUI_LIVE(app)->t_start);
 	x += tui_put(r->y, x, r->x + r->w - x, tui_attr(app, TUI_ROLE_HI), left);
 	/* the page indicator keeps the row's right end; the rest gets what is left */
 	char page[40] = "";
 	size_t pages = tui_live_pages(app);
 	if (pages > 1)
 		snprintf(page, sizeof page, "  page %zu/%zu, Tab ",
-			 app->page / (app->lay.ncols ? app->lay.ncols : 1) + 1, pages);
+			 TUI_LIVE(app)->page / (app->lay.ncols ? app->lay.ncols : 1) + 1, pages);
 	int pw = (int)strlen(page), end = r->x + r->w - pw;
 	bool u = app->tier == TUI_TIER_UTF8;
 	struct {
@@ -581,7 +589,7 @@ static void draw_progress(const struct tui_app *app, struct tui_hits *hits)
 		int nav; /* index into hits->nav_x, -1: not clickable */
 	} parts[] = {{"  flush ", -1}, {u ? "◀" : "<", 0}, {" ", -1}, {flush, -1}, {" ", -1},
 		     {u ? "▶" : ">", 1}, {"  kernel ", -1}, {u ? "▲" : "^", 2}, {" ", -1},
-		     {app->nkernels ? app->kernels[app->cur_kernel] : "-", -1}, {" ", -1},
+		     {TUI_LIVE(app)->nkernels ? TUI_LIVE(app)->kernels[TUI_LIVE(app)->cur_kernel] : "-", -1}, {" ", -1},
 		     {u ? "▼" : "v", 3}};
 	memset(hits->nav_x, 0, sizeof hits->nav_x);
 	hits->nav_y = r->y;
@@ -596,7 +604,7 @@ static void draw_progress(const struct tui_app *app, struct tui_hits *hits)
 		x += used;
 	}
 	if (x < end)
-		x += tui_putf(r->y, x, end - x, fg, "  CPU %d", app->run.cpu);
+		x += tui_putf(r->y, x, end - x, fg, "  CPU %d", app->res.run.cpu);
 	if (pw && end > r->x) {
 		tui_put(r->y, end, pw, tui_attr(app, TUI_ROLE_HI) | A_BOLD, page);
 		hits->nav_x[4][0] = end;
@@ -607,11 +615,11 @@ static void draw_progress(const struct tui_app *app, struct tui_hits *hits)
 static void draw_hist(const struct tui_app *app, const struct tui_rect *r, size_t timer, int series,
 		      const struct tui_view *v, const struct tl_histogram *h)
 {
-	const struct tl_timer *t = &app->run.timers[timer];
+	const struct tl_timer *t = &app->res.run.timers[timer];
 	int sa = tui_attr_series(app, series);
 	int x = r->x;
 	/* the selected backend (b) is the one v and o act on */
-	int sel = timer == app->series.sel && app->run.ntimers > 1 ? (int)A_REVERSE : 0;
+	int sel = timer == TUI_LIVE(app)->series.sel && app->res.run.ntimers > 1 ? (int)A_REVERSE : 0;
 	x += tui_putf(r->y, x, r->w, sa | A_BOLD | sel, "%s %s", tui_series_glyph(app->tier, series),
 		      t->id);
 	if (t->backend && t->backend->simulated)
@@ -789,7 +797,7 @@ static void draw_summary(const struct tui_app *app, const struct tui_rect *r, co
 		y += draw_controls(app, y, r, c, v);
 	char bl[160];
 	bool bad, bdim;
-	if (tui_baseline_line(app, (size_t)(c - app->run.cells), r->w, bl, sizeof bl, &bad, &bdim))
+	if (tui_baseline_line(app, (size_t)(c - app->res.run.cells), r->w, bl, sizeof bl, &bad, &bdim))
 		tui_put(y++, r->x, r->w,
 			bdim ? dim : tui_attr(app, bad ? TUI_ROLE_WARN : TUI_ROLE_OK) | (int)A_BOLD, bl);
 	if (longform) {
@@ -817,8 +825,7 @@ static void draw_summary(const struct tui_app *app, const struct tui_rect *r, co
 	 * moves between runs by more than the body it measures, and an odd
 	 * min (500 ADDs in 40 ns) is that subtraction, not the CPU. Said
 	 * before the drift: that noise is often what the drift shows. */
-	if (c->kernel.kind != TL_KERNEL_EMPTY && isfinite(v->overhead_ns) && s->p50 > 0 &&
-	    v->overhead_ns > 2 * s->p50 && y < r->y + r->h) {
+	if ((v->caveats & TL_CAVEAT_NOISY_OVERHEAD) && y < r->y + r->h) {
 		char n0[160], n1[64];
 		snprintf(n0, sizeof n0,
 			 "t_e,std is %.0fx the kernel's time: subtracting a noisy overhead moves "
@@ -829,7 +836,7 @@ static void draw_summary(const struct tui_app *app, const struct tui_rect *r, co
 	}
 	/* CV's floor when the level moved during the run (stats_drift); the
 	 * info screen's clock probe tells whether the core clock is why. */
-	if (tl_cell_shows_drift(c, &v->an) && y < r->y + r->h) {
+	if ((v->caveats & TL_CAVEAT_DRIFT) && y < r->y + r->h) {
 		char d[3][48];
 		snprintf(d[0], sizeof d[0], "drift %.2f%% (level moved)", 100.0 * v->an.drift.rel_sd);
 		snprintf(d[1], sizeof d[1], "drift %.2f%% (moved)", 100.0 * v->an.drift.rel_sd);
@@ -838,7 +845,7 @@ static void draw_summary(const struct tui_app *app, const struct tui_rect *r, co
 	}
 	/* Negative times are the filter_cost's doing, and said so: t_e,std
 	 * (a median) is taken off every sample. */
-	if (s->min < 0 && y < r->y + r->h)
+	if ((v->caveats & TL_CAVEAT_NEGATIVE) && y < r->y + r->h)
 		put_fitting(app, &y, r,
 			    c->kernel.kind == TL_KERNEL_EMPTY
 				    ? (const char *[]){"min < 0: t_e,std is taken off, so empty is "
@@ -873,22 +880,7 @@ static void draw_summary(const struct tui_app *app, const struct tui_rect *r, co
 			}
 			p = head;
 		}
-		while (*p && y < r->y + r->h) {
-			int len = (int)strlen(p);
-			if (len > r->w) {
-				len = r->w;
-				while (len > 0 && p[len] != ' ')
-					len--;
-				if (len == 0)
-					len = r->w;
-			}
-			char chunk[200];
-			snprintf(chunk, sizeof chunk, "%.*s", len, p);
-			tui_put(y++, r->x, r->w, tui_attr(app, TUI_ROLE_WARN), chunk);
-			p += len;
-			while (*p == ' ')
-				p++;
-		}
+		y = tui_put_wrapped(y, r->x, r->w, r->y + r->h, 0, tui_attr(app, TUI_ROLE_WARN), p);
 	}
 }
 
@@ -896,55 +888,29 @@ static void draw_summary(const struct tui_app *app, const struct tui_rect *r, co
  * and its series, the same in the histograms and the CDF legend. */
 static const struct tui_view *column_view(const struct tui_app *app, const size_t *cells, size_t i)
 {
-	return cells[i] == SIZE_MAX ? NULL : &app->views[cells[i]];
+	return cells[i] == SIZE_MAX ? NULL : &TUI_LIVE(app)->views[cells[i]];
 }
 
 static bool column_shown(const struct tui_app *app, const size_t *cells, size_t i)
 {
-	return cells[i] != SIZE_MAX && tui_series_shown(app, app->run.cells[cells[i]].timer);
+	return cells[i] != SIZE_MAX && tui_series_shown(app, app->res.run.cells[cells[i]].timer);
 }
 
 static int column_series(const struct tui_app *app, size_t i)
 {
-	return (int)((app->page + i) % TUI_NSERIES);
-}
-
-/* The CDF's height at val in sub-cell rows. */
-static int cdf_py(const struct tui_view *v, double val, int h)
-{
-	return (int)lround(stats_ecdf(v->sorted, v->nsorted, val) * (4 * h - 1));
+	return (int)((TUI_LIVE(app)->page + i) % TUI_NSERIES);
 }
 
 /* The baseline's CDF of the cell, dashed and dim in the series' colour. */
 static void draw_ghost(struct tui_canvas *cv, const struct tui_app *app, size_t cell, int series,
-		       double lo, double hi, int w, int h)
+		       double lo, double hi)
 {
 	const double *gs;
 	size_t gn;
 	double gmin, gp99;
-	if (!tui_baseline_ghost(app, cell, &gs, &gn, &gmin, &gp99))
-		return;
-	int px0 = -1, py0 = 0;
-	for (int px = 0; px < 2 * w; px++) {
-		double val = lo + ((double)px + 0.5) / (2.0 * w) * (hi - lo);
-		int py = (int)lround(stats_ecdf(gs, gn, val) * (4 * h - 1));
-		if (px0 >= 0 && (px / 3) % 2 == 0)
-			tui_canvas_line(cv, px0, py0, px, py, TUI_GHOST_SERIES + series);
-		px0 = px;
-		py0 = py;
-	}
-}
 
-/* Series s's line style at canvas column px: solid, dashed, dotted,
- * dash-dot, then again. */
-static bool cdf_dash_on(int s, int px)
-{
-	switch (s % 4) {
-	case 1: return px % 6 < 4;
-	case 2: return px % 3 == 0;
-	case 3: return px % 8 < 4 || px % 8 == 6;
-	default: return true;
-	}
+	if (tui_baseline_ghost(app, cell, &gs, &gn, &gmin, &gp99))
+		tui_canvas_cdf(cv, gs, gn, lo, hi, TUI_GHOST_SERIES + series, TUI_CDF_GHOST);
 }
 
 static void draw_cdf(const struct tui_app *app, const size_t *cells, size_t n)
@@ -960,7 +926,7 @@ static void draw_cdf(const struct tui_app *app, const size_t *cells, size_t n)
 		int series = column_series(app, i);
 		x += tui_putf(r->y, x, r->x + r->w - x, tui_attr_series(app, series), "  %s %s",
 			      tui_series_glyph(app->tier, series),
-			      app->run.timers[app->run.cells[cells[i]].timer].id);
+			      app->res.run.timers[app->res.run.cells[cells[i]].timer].id);
 	}
 	/* The histograms end at p99: their "+N>" says how many samples lie past it. */
 	bool above = false;
@@ -980,7 +946,7 @@ static void draw_cdf(const struct tui_app *app, const size_t *cells, size_t n)
 	if (w < 4 || h < 2)
 		return;
 	/* the shown series' range: a hidden slow timer no longer squashes the rest */
-	double lo = app->series.lo, hi = app->series.hi;
+	double lo = TUI_LIVE(app)->series.lo, hi = TUI_LIVE(app)->series.hi;
 	for (size_t i = 0; i < n; i++) {
 		const double *gs;
 		size_t gn;
@@ -991,10 +957,7 @@ static void draw_cdf(const struct tui_app *app, const size_t *cells, size_t n)
 			hi = gp99 > hi ? gp99 : hi;
 		}
 	}
-	int dim = tui_attr(app, TUI_ROLE_INACTIVE);
-	tui_put(r->y + 1, r->x, lab, dim, "1.0");
-	tui_put(r->y + h / 2 + 1, r->x, lab, dim, "0.5");
-	tui_put(r->y + h, r->x, lab, dim, "0");
+	tui_put_cdf_yaxis(app, r, lab);
 	struct tui_canvas cv;
 	if (tui_canvas_init_range(&cv, w, h, lo, &hi) < 0)
 		return;
@@ -1002,40 +965,24 @@ static void draw_cdf(const struct tui_app *app, const size_t *cells, size_t n)
 		const struct tui_view *v = column_view(app, cells, i);
 		int series = column_series(app, i);
 		if (column_shown(app, cells, i))
-			draw_ghost(&cv, app, cells[i], series, lo, hi, w, h);
+			draw_ghost(&cv, app, cells[i], series, lo, hi);
 		if (!v || !v->nsorted || !column_shown(app, cells, i))
 			continue;
 		/* Without 256 colours the curves differ by line style and carry
 		 * their glyph every third of the way, as the plots' do. */
 		bool plain = app->colours < 256;
-		int px0 = -1, py0 = 0;
-		for (int px = 0; px < 2 * w; px++) {
-			double val = lo + ((double)px + 0.5) / (2.0 * w) * (hi - lo);
-			int py = cdf_py(v, val, h);
-			if (px0 >= 0 && (!plain || cdf_dash_on(series, px)))
-				tui_canvas_line(&cv, px0, py0, px, py, series);
-			px0 = px;
-			py0 = py;
-		}
-		/* The series' glyph on its own curve, spaced apart per series. */
 		int cx0 = (int)((long)w * (long)(i + 1) / (long)(n + 1));
-		for (int k = 0; k < (plain ? 3 : 1); k++) {
-			int cx = (cx0 + k * w / 3) % w;
-			double val = lo + ((double)cx + 0.5) / w * (hi - lo);
-			int py = cdf_py(v, val, h);
-			tui_canvas_mark(&cv, cx, h - 1 - py / 4, series);
-		}
+
+		tui_canvas_cdf(&cv, v->sorted, v->nsorted, lo, hi, series,
+			       plain ? TUI_CDF_STYLED : TUI_CDF_SOLID);
+		/* The series' glyph on its own curve, spaced apart per series. */
+		for (int k = 0; k < (plain ? 3 : 1); k++)
+			tui_canvas_cdf_mark(&cv, v->sorted, v->nsorted, lo, hi, (cx0 + k * w / 3) % w,
+					    series);
 	}
 	tui_put_canvas(app, r->y + 1, r->x + lab + 1, &cv);
 	tui_canvas_free(&cv);
-	char a[24], b[24], m[24];
-	tui_fmt_ns(lo, a, sizeof a);
-	tui_fmt_ns((lo + hi) / 2, m, sizeof m);
-	tui_fmt_ns(hi, b, sizeof b);
-	int y = r->y + r->h - 1;
-	tui_put(y, r->x + lab + 1, w, dim, a);
-	tui_put(y, r->x + lab + 1 + w / 2 - (int)strlen(m) / 2, (int)strlen(m), dim, m);
-	tui_put(y, r->x + r->w - (int)strlen(b), (int)strlen(b), dim, b);
+	tui_put_ns_xaxis(app, r, lab + 1, lo, hi);
 }
 
 /* The cells of the page shown (SIZE_MAX where the kernel has none); returns
@@ -1043,13 +990,13 @@ static void draw_cdf(const struct tui_app *app, const size_t *cells, size_t n)
 static size_t shown_cells(const struct tui_app *app, size_t cells[TUI_MAX_COLS])
 {
 	size_t n = app->lay.ncols;
-	if (app->page >= app->run.ntimers)
+	if (TUI_LIVE(app)->page >= app->res.run.ntimers)
 		return 0;
-	if (n > app->run.ntimers - app->page)
-		n = app->run.ntimers - app->page;
-	const char *kern = app->nkernels ? app->kernels[app->cur_kernel] : "";
+	if (n > app->res.run.ntimers - TUI_LIVE(app)->page)
+		n = app->res.run.ntimers - TUI_LIVE(app)->page;
+	const char *kern = TUI_LIVE(app)->nkernels ? TUI_LIVE(app)->kernels[TUI_LIVE(app)->cur_kernel] : "";
 	for (size_t i = 0; i < n; i++)
-		cells[i] = tui_live_cell(app, app->page + i, app->cur_flush, kern);
+		cells[i] = tui_live_cell(app, TUI_LIVE(app)->page + i, TUI_LIVE(app)->cur_flush, kern);
 	return n;
 }
 
@@ -1062,10 +1009,10 @@ static void views_for_frame(struct tui_app *app)
 	size_t n = app->lay.ncols;
 	/* pages start at multiples of the columns that fit now: after a resize
 	 * a wider screen shows every backend it has room for, from the first */
-	if (app->page >= app->run.ntimers || n >= app->run.ntimers || !n)
-		app->page = 0;
+	if (TUI_LIVE(app)->page >= app->res.run.ntimers || n >= app->res.run.ntimers || !n)
+		TUI_LIVE(app)->page = 0;
 	else
-		app->page -= app->page % n;
+		TUI_LIVE(app)->page -= TUI_LIVE(app)->page % n;
 	n = shown_cells(app, cells);
 	size_t bins = (size_t)(app->lay.hist[0].w > 0 ? app->lay.hist[0].w : 1);
 	views_refresh(app, cells, n, bins);
@@ -1074,23 +1021,23 @@ static void views_for_frame(struct tui_app *app)
 
 void tui_live_draw(const struct tui_app *app, struct tui_hits *hits)
 {
-	if (!app->have_run) {
+	if (!app->res.have) {
 		tui_put_empty(app, "no run yet: pick backends, flush sizes and kernels on Setup, then Enter");
 		return;
 	}
 	size_t cells[TUI_MAX_COLS];
 	size_t n = shown_cells(app, cells);
 	draw_progress(app, hits);
-	if (app->ladder_on) {
+	if (TUI_LIVE(app)->ladder_on) {
 		tui_ladder_draw(app);
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct tui_view *v = column_view(app, cells, i);
-		draw_hist(app, &app->lay.hist[i], app->page + i, column_series(app, i), v,
+		draw_hist(app, &app->lay.hist[i], TUI_LIVE(app)->page + i, column_series(app, i), v,
 			  tui_series_hist(app, i, v));
 		if (cells[i] != SIZE_MAX)
-			draw_summary(app, &app->lay.summary[i], &app->run.cells[cells[i]], v);
+			draw_summary(app, &app->lay.summary[i], &app->res.run.cells[cells[i]], v);
 	}
 	draw_cdf(app, cells, n);
 }
@@ -1101,12 +1048,12 @@ void tui_live_draw(const struct tui_app *app, struct tui_hits *hits)
  * sample and for the whole of every flush. */
 bool tui_live_may_draw(const struct tui_app *app)
 {
-	if (!app->sampling.live || atomic_load(&app->run.paused))
+	if (!TUI_LIVE(app)->sampling.live || atomic_load(&app->res.run.paused))
 		return true;
 	double until = tl_monotonic_s() + WINDOW_WAIT_S;
 	do {
 		for (int i = 0; i < 256; i++)
-			if (!atomic_load_explicit(&app->run.in_timed_window, memory_order_acquire))
+			if (!atomic_load_explicit(&app->res.run.in_timed_window, memory_order_acquire))
 				return true;
 	} while (tl_monotonic_s() < until);
 	return false;
@@ -1114,7 +1061,7 @@ bool tui_live_may_draw(const struct tui_app *app)
 
 static const char *live_absent(const struct tui_app *app)
 {
-	return app->have_run ? NULL : "no run yet: Enter on Setup runs the selection live";
+	return app->res.have ? NULL : "no run yet: Enter on Setup runs the selection live";
 }
 
 /* Live owns the ladder view and the baseline's ghosts: they go with it. */
@@ -1124,18 +1071,60 @@ static void live_free(struct tui_app *app)
 	tui_ladder_free(app);
 	tui_series_free(app);
 	tui_baseline_free(app);
+	free(app->priv[TUI_LIVE]);
+	app->priv[TUI_LIVE] = NULL;
 }
 
 /* A replayed run opens on Live. */
 static const char *live_opens(const struct tui_app *app)
 {
-	return app->replay ? "" : NULL;
+	return app->res.replay ? "" : NULL;
+}
+
+/* Its histograms' axis mode, and the baseline compared with, first on the
+ * title row. */
+static void live_title(const struct tui_app *app, char *buf, size_t len)
+{
+	const char *bl = tui_baseline_path(app), *slash = bl ? strrchr(bl, '/') : NULL;
+
+	if (!app->res.have)
+		return;
+	tui_series_mode(app, buf, len);
+	if (bl)
+		snprintf(buf + strlen(buf), len - strlen(buf), "  vs %s", slash ? slash + 1 : bl);
+}
+
+/* A click on the progress row's arrows and page indicator: the action of
+ * the key they stand for. */
+static bool live_click(struct tui_app *app, int y, int x, bool click)
+{
+	static const enum tui_action nav[5] = {TUI_ACT_LEFT, TUI_ACT_RIGHT, TUI_ACT_UP,
+					       TUI_ACT_DOWN, TUI_ACT_PANE};
+	const struct tui_hits *h = &app->shell.hits;
+
+	(void)click;
+	if (!app->res.have || y != h->nav_y)
+		return false;
+	for (int i = 0; i < 5; i++)
+		if (x >= h->nav_x[i][0] && x < h->nav_x[i][1]) {
+			tui_live_action(app, nav[i]);
+			return true;
+		}
+	return false;
+}
+
+static void live_init(struct tui_app *app)
+{
+	(void)tui_live_mut(app);
 }
 
 const struct tui_screen_ops tui_live_screen = {
 	.name = "Live",
 	.absent = live_absent,
 	.opens = live_opens,
+	.init = live_init,
+	.title = live_title,
+	.click = live_click,
 	.poll = tui_live_poll,
 	.draw = tui_live_draw,
 	.action = tui_live_action,

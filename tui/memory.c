@@ -14,22 +14,22 @@ static const char *const list_name[3] = {"backend", "flush size", "kernel"};
 void tui_memory_load(struct tui_app *app)
 {
 	char why[1024];
-	app->n_default = app->opts.n;
-	app->theme_default = app->opts.theme;
-	if (tl_setup_memory_path(app->memory_path, sizeof app->memory_path, why, sizeof why) < 0) {
-		app->memory_path[0] = '\0';
+	app->mem.n_default = app->opts.n;
+	app->mem.theme_default = app->opts.theme;
+	if (tl_setup_memory_path(app->mem.path, sizeof app->mem.path, why, sizeof why) < 0) {
+		app->mem.path[0] = '\0';
 		return;
 	}
-	int rc = tl_setup_memory_load(app->memory_path, &app->memory, why, sizeof why);
+	int rc = tl_setup_memory_load(app->mem.path, &app->mem.saved, why, sizeof why);
 	if (rc < 0)
 		tui_message(app, true, "the remembered setup is ignored (defaults used): %s", why);
-	app->memory_loaded = rc == 0;
-	if (!app->memory_loaded)
+	app->mem.loaded = rc == 0;
+	if (!app->mem.loaded)
 		return;
 	if (!app->opts.n_given)
-		app->opts.n = app->memory.n;
+		app->opts.n = app->mem.saved.n;
 	if (!app->opts.theme)
-		app->opts.theme = app->memory.theme;
+		app->opts.theme = app->mem.saved.theme;
 }
 
 /* One list back as it was; the labels this node cannot have are named. */
@@ -49,19 +49,19 @@ static void apply_list(struct tui_app *app, int which, const char (*labels)[TL_M
 void tui_memory_apply(struct tui_app *app)
 {
 	char missed[600] = "";
-	if (!app->memory_loaded)
+	if (!app->mem.loaded)
 		return;
-	const struct tl_setup_memory *m = &app->memory;
+	const struct tl_setup_memory *m = &app->mem.saved;
 	apply_list(app, 0, m->backends, m->nbackends, missed, sizeof missed);
 	apply_list(app, 1, m->flushes, m->nflushes, missed, sizeof missed);
 	apply_list(app, 2, m->kernels, m->nkernels, missed, sizeof missed);
-	if (app->replay || app->priv[TUI_FLEET])
+	if (app->res.replay || app->priv[TUI_FLEET])
 		return; /* the lists are restored; the message is the file's */
 	if (missed[0])
 		tui_message(app, true, "last setup restored (R resets) but not here: %s", missed);
 	else
 		tui_message(app, false, "last setup restored from %s (R resets to the defaults)",
-			    app->memory_path);
+			    app->mem.path);
 }
 
 /* The values were read by run's parsers (cli/cmd_tui.c), so each can be had
@@ -100,35 +100,35 @@ static void gather(const struct tui_list *l, char (*out)[TL_MEMORY_TEXT], size_t
 
 int tui_memory_save(struct tui_app *app, char *why, size_t whylen)
 {
-	struct tl_setup_memory *m = &app->memory;
-	if (!app->memory_path[0] || app->opts.replay)
+	struct tl_setup_memory *m = &app->mem.saved;
+	if (!app->mem.path[0] || app->opts.replay)
 		return 0; /* a replay shows a file: its setup is not the user's */
 	gather(&app->lists[0], m->backends, &m->nbackends);
 	gather(&app->lists[1], m->flushes, &m->nflushes);
 	gather(&app->lists[2], m->kernels, &m->nkernels);
 	m->n = app->opts.n;
 	snprintf(m->theme, sizeof m->theme, "%s", app->theme.name);
-	return tl_setup_memory_save(app->memory_path, m, why, whylen);
+	return tl_setup_memory_save(app->mem.path, m, why, whylen);
 }
 
 void tui_memory_reset(struct tui_app *app)
 {
 	char why[1024];
-	if (app->memory_path[0] &&
-	    tl_setup_memory_forget(app->memory_path, why, sizeof why) < 0) {
+	if (app->mem.path[0] &&
+	    tl_setup_memory_forget(app->mem.path, why, sizeof why) < 0) {
 		tui_message(app, true, "cannot reset: %s", why);
 		return;
 	}
-	app->memory_loaded = false;
+	app->mem.loaded = false;
 	tui_setup_free(app);
 	tui_setup_init(app);
-	app->opts.n = app->n_default;
-	app->opts.theme = app->theme_default;
-	const char *name = app->theme_default ? app->theme_default : "default";
+	app->opts.n = app->mem.n_default;
+	app->opts.theme = app->mem.theme_default;
+	const char *name = app->mem.theme_default ? app->mem.theme_default : "default";
 	if (tui_theme_load_named(app->opts.themes_dir, name, &app->theme, why, sizeof why) == 0)
-		for (size_t i = 0; i < app->ntheme_names; i++)
-			if (strcmp(app->theme_names[i], app->theme.name) == 0)
-				app->theme_idx = i;
+		for (size_t i = 0; i < app->themes.n; i++)
+			if (strcmp(app->themes.names[i], app->theme.name) == 0)
+				app->themes.idx = i;
 	tui_term_apply_theme(app);
 	app->focus = 0;
 	tui_message(app, false, "setup reset to the defaults (N=%zu, theme %s); the remembered "

@@ -18,7 +18,7 @@ static void drop_hists(struct tui_series *s)
 
 void tui_series_reset(struct tui_app *app)
 {
-	struct tui_series *s = &app->series;
+	struct tui_series *s = &TUI_LIVE(app)->series;
 
 	drop_hists(s);
 	s->hidden = 0;
@@ -29,12 +29,12 @@ void tui_series_reset(struct tui_app *app)
 
 void tui_series_free(struct tui_app *app)
 {
-	drop_hists(&app->series);
+	drop_hists(&TUI_LIVE(app)->series);
 }
 
 bool tui_series_shown(const struct tui_app *app, size_t timer)
 {
-	return timer >= 64 || !(app->series.hidden >> timer & 1);
+	return timer >= 64 || !(TUI_LIVE(app)->series.hidden >> timer & 1);
 }
 
 static uint64_t bit(size_t timer)
@@ -45,16 +45,16 @@ static uint64_t bit(size_t timer)
 /* The page follows the selection, so the selected column is on screen. */
 static void select_next(struct tui_app *app)
 {
-	size_t n = app->run.ntimers, per = app->lay.ncols ? app->lay.ncols : 1;
+	size_t n = app->res.run.ntimers, per = app->lay.ncols ? app->lay.ncols : 1;
 
-	app->series.sel = (app->series.sel + 1) % n;
-	app->page = app->series.sel - app->series.sel % per;
+	TUI_LIVE(app)->series.sel = (TUI_LIVE(app)->series.sel + 1) % n;
+	TUI_LIVE(app)->page = TUI_LIVE(app)->series.sel - TUI_LIVE(app)->series.sel % per;
 }
 
 void tui_series_action(struct tui_app *app, enum tui_action a)
 {
-	struct tui_series *s = &app->series;
-	size_t n = app->have_run ? app->run.ntimers : 0;
+	struct tui_series *s = &TUI_LIVE(app)->series;
+	size_t n = app->res.have ? app->res.run.ntimers : 0;
 	const char *id;
 
 	if (!n) {
@@ -63,7 +63,7 @@ void tui_series_action(struct tui_app *app, enum tui_action a)
 	}
 	if (s->sel >= n)
 		s->sel = 0;
-	id = app->run.timers[s->sel].id;
+	id = app->res.run.timers[s->sel].id;
 	switch (a) {
 	case TUI_ACT_AXIS:
 		s->shared = !s->shared;
@@ -73,7 +73,7 @@ void tui_series_action(struct tui_app *app, enum tui_action a)
 	case TUI_ACT_SEL_NEXT:
 		select_next(app);
 		tui_message(app, false, "selected %s: v hides it, o shows it alone",
-			    app->run.timers[s->sel].id);
+			    app->res.run.timers[s->sel].id);
 		break;
 	case TUI_ACT_HIDE:
 		s->hidden ^= bit(s->sel);
@@ -97,15 +97,15 @@ void tui_series_action(struct tui_app *app, enum tui_action a)
  * the bins. */
 static double shared_step(const struct tui_app *app, const size_t *cells, size_t n, size_t bins)
 {
-	const struct tui_series *s = &app->series;
+	const struct tui_series *s = &TUI_LIVE(app)->series;
 	double step = s->hi > s->lo ? (s->hi - s->lo) / (double)bins : 1.0;
 
 	for (size_t i = 0; i < n; i++) {
 		double res;
 
-		if (cells[i] == SIZE_MAX || !tui_series_shown(app, app->run.cells[cells[i]].timer))
+		if (cells[i] == SIZE_MAX || !tui_series_shown(app, app->res.run.cells[cells[i]].timer))
 			continue;
-		res = app->run.cells[cells[i]].resolution_ns;
+		res = app->res.run.cells[cells[i]].resolution_ns;
 		if (res > step && isfinite(res))
 			step = res;
 	}
@@ -114,7 +114,7 @@ static double shared_step(const struct tui_app *app, const size_t *cells, size_t
 
 static void shared_hists(struct tui_app *app, const size_t *cells, size_t n, size_t bins)
 {
-	struct tui_series *s = &app->series;
+	struct tui_series *s = &TUI_LIVE(app)->series;
 	double step = shared_step(app, cells, n, bins ? bins : 1);
 
 	for (size_t i = 0; i < n && i < TUI_MAX_COLS; i++) {
@@ -143,14 +143,14 @@ static void shared_hists(struct tui_app *app, const size_t *cells, size_t n, siz
 
 void tui_series_refresh(struct tui_app *app, const size_t *cells, size_t n, size_t bins)
 {
-	struct tui_series *s = &app->series;
+	struct tui_series *s = &TUI_LIVE(app)->series;
 
 	s->lo = INFINITY;
 	s->hi = -INFINITY;
 	for (size_t i = 0; i < n; i++) {
 		const struct tui_view *v = cells[i] == SIZE_MAX ? NULL : tui_live_view(app, cells[i]);
 
-		if (!v || !v->nsorted || !tui_series_shown(app, app->run.cells[cells[i]].timer))
+		if (!v || !v->nsorted || !tui_series_shown(app, app->res.run.cells[cells[i]].timer))
 			continue;
 		if (v->an.summary.min < s->lo)
 			s->lo = v->an.summary.min;
@@ -164,8 +164,8 @@ void tui_series_refresh(struct tui_app *app, const size_t *cells, size_t n, size
 const struct tl_histogram *tui_series_hist(const struct tui_app *app, size_t col,
 					   const struct tui_view *v)
 {
-	if (app->series.shared)
-		return col < TUI_MAX_COLS && app->series.have[col] ? &app->series.hist[col] : NULL;
+	if (TUI_LIVE(app)->series.shared)
+		return col < TUI_MAX_COLS && TUI_LIVE(app)->series.have[col] ? &TUI_LIVE(app)->series.hist[col] : NULL;
 	return v && v->have_hist ? &v->hist : NULL;
 }
 
@@ -173,11 +173,11 @@ void tui_series_mode(const struct tui_app *app, char *buf, size_t len)
 {
 	size_t hidden = 0;
 
-	for (size_t t = 0; app->have_run && t < app->run.ntimers; t++)
+	for (size_t t = 0; app->res.have && t < app->res.run.ntimers; t++)
 		hidden += !tui_series_shown(app, t);
 	if (hidden)
-		snprintf(buf, len, "%s, %zu hidden", app->series.shared ? "shared axis" : "own axes",
+		snprintf(buf, len, "%s, %zu hidden", TUI_LIVE(app)->series.shared ? "shared axis" : "own axes",
 			 hidden);
 	else
-		snprintf(buf, len, "%s", app->series.shared ? "shared axis" : "own axes");
+		snprintf(buf, len, "%s", TUI_LIVE(app)->series.shared ? "shared axis" : "own axes");
 }

@@ -70,7 +70,7 @@ static void add_flush(struct tui_app *app, const char *text, bool selected)
 {
 	uint64_t bytes;
 	char why[256], human[32];
-	if (tl_size_parse(text, app->have_topo ? &app->topo : NULL, &bytes, why, sizeof why) < 0)
+	if (tl_size_parse(text, app->node.have_topo ? &app->node.topo : NULL, &bytes, why, sizeof why) < 0)
 		return; /* a preset this node cannot have (no L3, say) is left out */
 	struct tui_list *l = &app->lists[LIST_FLUSH];
 	tl_size_format(bytes, human, sizeof human);
@@ -100,8 +100,8 @@ static void jitter_adds_detail(const struct tui_app *app, const struct tl_kernel
 {
 	char ns[48] = "", v[32];
 
-	if (app->ns_per_add > 0) {
-		tui_fmt_ns((double)k->d * app->ns_per_add, v, sizeof v);
+	if (app->node.ns_per_add > 0) {
+		tui_fmt_ns((double)k->d * app->node.ns_per_add, v, sizeof v);
 		snprintf(ns, sizeof ns, " (%s)", v);
 	}
 	snprintf(buf, len, "D = %llu ADDs%s on %g%% of samples, K = %llu ADDs",
@@ -116,13 +116,13 @@ static void measure_ns_per_add(struct tui_app *app, const char *id)
 	struct tl_timer t;
 	char why[TL_WHY_MAX];
 
-	app->ns_per_add = 0;
+	app->node.ns_per_add = 0;
 	if (!id || tl_timer_open(&t, id, why, sizeof why) < 0)
 		return;
 	double v = tl_ns_per_add(&t);
 	tl_timer_close(&t);
 	if (isfinite(v) && v > 0)
-		app->ns_per_add = v;
+		app->node.ns_per_add = v;
 }
 
 static int add_kernels(struct tui_app *app, const char *text, bool selected, char *why,
@@ -130,7 +130,7 @@ static int add_kernels(struct tui_app *app, const char *text, bool selected, cha
 {
 	struct tl_kernel *k = NULL;
 	size_t n = 0;
-	if (tl_kernel_parse_list_topo(text, app->have_topo ? &app->topo : NULL, &k, &n, why,
+	if (tl_kernel_parse_list_topo(text, app->node.have_topo ? &app->node.topo : NULL, &k, &n, why,
 				      whylen) < 0)
 		return -1;
 	struct tui_list *l = &app->lists[LIST_KERNELS];
@@ -173,7 +173,7 @@ void tui_setup_init(struct tui_app *app)
 		app->lists[i].title = titles[i];
 	/* NxLk flushes and load sizes go by the levels a chase sees where
 	 * CPUID's disagree, decided as the CLI decides them */
-	app->have_topo = tl_levels_sizes(app->opts.cpu, true, &app->topo, note, sizeof note, why,
+	app->node.have_topo = tl_levels_sizes(app->opts.cpu, true, &app->node.topo, note, sizeof note, why,
 					 sizeof why) == 0;
 	if (note[0])
 		tui_message(app, false, "cache multiples go by %s", note);
@@ -355,8 +355,8 @@ static void filter_set(struct tui_app *app, struct tui_list *l, const char *patt
 void tui_setup_filter_typed(struct tui_app *app)
 {
 	char why[320];
-	app->inbuf[app->inlen] = '\0';
-	filter_compile(&app->lists[app->focus], app->inbuf, why, sizeof why);
+	app->line.buf[app->line.len] = '\0';
+	filter_compile(&app->lists[app->focus], app->line.buf, why, sizeof why);
 }
 
 static void custom_add(struct tui_app *app, const char *text)
@@ -365,7 +365,7 @@ static void custom_add(struct tui_app *app, const char *text)
 	struct tui_list *l = &app->lists[app->focus];
 	if (app->focus == LIST_FLUSH) {
 		uint64_t bytes;
-		if (tl_size_parse(text, app->have_topo ? &app->topo : NULL, &bytes, why,
+		if (tl_size_parse(text, app->node.have_topo ? &app->node.topo : NULL, &bytes, why,
 				  sizeof why) < 0) {
 			tui_message(app, true, "refused: %s", why);
 			return;
@@ -408,9 +408,9 @@ static void custom_add(struct tui_app *app, const char *text)
 
 void tui_setup_input_done(struct tui_app *app, bool accept)
 {
-	enum tui_input what = app->input;
-	app->input = TUI_INPUT_NONE;
-	app->inbuf[app->inlen] = '\0';
+	enum tui_input what = app->line.mode;
+	app->line.mode = TUI_INPUT_NONE;
+	app->line.buf[app->line.len] = '\0';
 	if (!accept) {
 		if (what == TUI_INPUT_FILTER) {
 			char why[320];
@@ -423,18 +423,18 @@ void tui_setup_input_done(struct tui_app *app, bool accept)
 		return;
 	}
 	if (what == TUI_INPUT_FILTER) {
-		filter_set(app, &app->lists[app->focus], app->inbuf);
+		filter_set(app, &app->lists[app->focus], app->line.buf);
 	} else if (what == TUI_INPUT_CUSTOM) {
-		if (app->inlen)
-			custom_add(app, app->inbuf);
+		if (app->line.len)
+			custom_add(app, app->line.buf);
 	} else if (what == TUI_INPUT_SEARCH_PARAMS) {
-		tui_search_params_done(app, app->inbuf);
+		tui_search_params_done(app, app->line.buf);
 	} else if (what == TUI_INPUT_N) {
 		char *end;
-		unsigned long long v = strtoull(app->inbuf, &end, 10);
-		if (!app->inlen || *end || v < 2 || v > 100000000ULL)
+		unsigned long long v = strtoull(app->line.buf, &end, 10);
+		if (!app->line.len || *end || v < 2 || v > 100000000ULL)
 			tui_message(app, true, "refused: N '%s' must be a whole number from 2 to 100000000",
-				    app->inbuf);
+				    app->line.buf);
 		else {
 			app->opts.n = (size_t)v;
 			tui_message(app, false, "N = %zu samples per cell", app->opts.n);
@@ -444,10 +444,10 @@ void tui_setup_input_done(struct tui_app *app, bool accept)
 
 static void start_input(struct tui_app *app, enum tui_input what, const char *initial)
 {
-	app->input = what;
-	snprintf(app->inbuf, sizeof app->inbuf, "%s", initial);
-	app->inlen = strlen(app->inbuf);
-	app->msg[0] = '\0';
+	app->line.mode = what;
+	snprintf(app->line.buf, sizeof app->line.buf, "%s", initial);
+	app->line.len = strlen(app->line.buf);
+	app->msg.text[0] = '\0';
 }
 
 void tui_setup_action(struct tui_app *app, enum tui_action a)
@@ -735,9 +735,18 @@ void tui_setup_draw(const struct tui_app *app, struct tui_hits *hits)
 		draw_list(app, i);
 }
 
+/* A click picks the row under it and toggles it. */
+static bool setup_click(struct tui_app *app, int y, int x, bool click)
+{
+	if (click)
+		tui_setup_click(app, y, x, true);
+	return click;
+}
+
 const struct tui_screen_ops tui_setup_screen = {
 	.name = "Setup",
 	.init = tui_setup_init,
+	.click = setup_click,
 	.poll = tui_setup_poll,
 	.draw = tui_setup_draw,
 	.action = tui_setup_action,
@@ -803,7 +812,7 @@ static void one_timer(struct tui_app *app)
  * 0: a flush between samples would evict the buffer every level chases. */
 void tui_ladder_preset(struct tui_app *app)
 {
-	const struct tl_topology *topo = app->have_topo ? &app->topo : NULL;
+	const struct tl_topology *topo = app->node.have_topo ? &app->node.topo : NULL;
 	struct tui_list *lk = &app->lists[2], *lf = &app->lists[1];
 	struct tl_kernel *k = NULL;
 	size_t n = 0, r = 0;
@@ -856,7 +865,7 @@ bool tui_setup_pick(struct tui_app *app, int which, const char *text)
 		}
 	if (which == LIST_FLUSH) {
 		uint64_t bytes;
-		if (tl_size_parse(text, app->have_topo ? &app->topo : NULL, &bytes, why,
+		if (tl_size_parse(text, app->node.have_topo ? &app->node.topo : NULL, &bytes, why,
 				  sizeof why) < 0)
 			return false;
 		add_flush(app, text, true);

@@ -361,6 +361,29 @@ void tui_fill(int y, int x, int w, int attr)
 	attrset(A_NORMAL);
 }
 
+void tui_put_cdf_yaxis(const struct tui_app *app, const struct tui_rect *box, int ylab)
+{
+	int dim = tui_attr(app, TUI_ROLE_INACTIVE), h = box->h - 2;
+
+	tui_put(box->y + 1, box->x, ylab, dim, "1.0");
+	tui_put(box->y + 1 + h / 2, box->x, ylab, dim, "0.5");
+	tui_put(box->y + h, box->x, ylab, dim, "0");
+}
+
+void tui_put_ns_xaxis(const struct tui_app *app, const struct tui_rect *box, int off, double lo,
+		      double hi)
+{
+	int dim = tui_attr(app, TUI_ROLE_INACTIVE), y = box->y + box->h - 1, w = box->w - off;
+	char a[24], b[24], m[24];
+
+	tui_fmt_ns(lo, a, sizeof a);
+	tui_fmt_ns((lo + hi) / 2, m, sizeof m);
+	tui_fmt_ns(hi, b, sizeof b);
+	tui_put(y, box->x + off, w, dim, a);
+	tui_put(y, box->x + off + w / 2 - (int)strlen(m) / 2, (int)strlen(m), dim, m);
+	tui_put(y, box->x + box->w - (int)strlen(b), (int)strlen(b), dim, b);
+}
+
 void tui_put_canvas(const struct tui_app *app, int y, int x, const struct tui_canvas *cv)
 {
 	char g[8];
@@ -385,7 +408,7 @@ void tui_put_empty(const struct tui_app *app, const char *text)
 void tui_wake(struct tui_app *app)
 {
 	unsigned char b = 1;
-	if (app->wake[1] >= 0 && write(app->wake[1], &b, 1) < 0) {
+	if (app->shell.wake[1] >= 0 && write(app->shell.wake[1], &b, 1) < 0) {
 		/* full: the UI has a wake-up pending already */
 	}
 }
@@ -394,12 +417,12 @@ void tui_message(struct tui_app *app, bool error, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(app->msg, sizeof app->msg, fmt, ap);
+	vsnprintf(app->msg.text, sizeof app->msg.text, fmt, ap);
 	va_end(ap);
-	app->msg_error = error;
-	app->msg_fresh = true;
-	memcpy(app->log[app->nlog % TUI_LOG_MAX], app->msg, sizeof app->msg);
-	app->log_error[app->nlog % TUI_LOG_MAX] = error;
-	app->nlog++;
+	app->msg.error = error;
+	app->msg.fresh = true;
+	memcpy(app->msg.log[app->msg.n % TUI_LOG_MAX], app->msg.text, sizeof app->msg.text);
+	app->msg.log_error[app->msg.n % TUI_LOG_MAX] = error;
+	app->msg.n++;
 	app->dirty = true;
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <wchar.h>
 
+#include "base/xalloc.h"
 #include "tui/app.h"
 #include "tui/curses.h"
 #include "tui/glossary.h"
@@ -36,7 +37,7 @@ static void theme_init(struct tui_app *app, char *why, size_t whylen)
 	 * light theme, which matches it. A remembered default or light was
 	 * that rule's pick last time (or a pick between the two): the
 	 * terminal of now decides again. */
-	bool remembered = app->opts.theme && !app->theme_default;
+	bool remembered = app->opts.theme && !app->mem.theme_default;
 	if (!app->opts.theme ||
 	    (remembered && (strcmp(name, "default") == 0 || strcmp(name, "light") == 0))) {
 		int light = tui_term_background(200);
@@ -44,22 +45,22 @@ static void theme_init(struct tui_app *app, char *why, size_t whylen)
 			name = light ? "light" : "default";
 	}
 	why[0] = '\0';
-	app->ntheme_names = tui_theme_list(app->opts.themes_dir, app->theme_names, 32);
+	app->themes.n = tui_theme_list(app->opts.themes_dir, app->themes.names, 32);
 	tui_theme_load_named(app->opts.themes_dir, name, &app->theme, why, whylen);
-	for (size_t i = 0; i < app->ntheme_names; i++)
-		if (strcmp(app->theme_names[i], app->theme.name) == 0)
-			app->theme_idx = i;
+	for (size_t i = 0; i < app->themes.n; i++)
+		if (strcmp(app->themes.names[i], app->theme.name) == 0)
+			app->themes.idx = i;
 }
 
 static void theme_next(struct tui_app *app)
 {
 	char why[WHY_LEN];
-	if (!app->ntheme_names) {
+	if (!app->themes.n) {
 		tui_message(app, true, "no themes found; the built-in theme stays");
 		return;
 	}
-	app->theme_idx = (app->theme_idx + 1) % app->ntheme_names;
-	const char *name = app->theme_names[app->theme_idx];
+	app->themes.idx = (app->themes.idx + 1) % app->themes.n;
+	const char *name = app->themes.names[app->themes.idx];
 	if (tui_theme_load_named(app->opts.themes_dir, name, &app->theme, why, sizeof why) < 0)
 		tui_message(app, true, "theme: %s; using the built-in theme", why);
 	else
@@ -70,13 +71,11 @@ static void theme_next(struct tui_app *app)
 
 static size_t nseries(const struct tui_app *app)
 {
-	if (app->screen == TUI_SEARCH) {
-		size_t n = 0;
-		for (size_t i = 0; i < app->lists[0].n; i++)
-			n += app->lists[0].items[i].selected;
-		return n;
-	}
-	return app->have_run ? app->run.ntimers : 0;
+	const struct tui_screen_ops *ops = tui_screen_get(app->screen);
+
+	if (ops->nseries)
+		return ops->nseries(app);
+	return app->res.have ? app->res.run.ntimers : 0;
 }
 
 static void draw_title(const struct tui_app *app, struct tui_hits *hits)
@@ -94,19 +93,15 @@ static void draw_title(const struct tui_app *app, struct tui_hits *hits)
 		x += tui_putf(r->y, x, r->x + r->w - x, sa, " %s ", tui_screen_name((enum tui_screen)s));
 	}
 	hits->tab_x[TUI_NSCREENS] = x;
+	const struct tui_screen_ops *ops = tui_screen_get(app->screen);
 	char right[3][900], rest[700], mode[160] = "";
-	if (app->replay)
-		snprintf(rest, sizeof rest, "replay %s  theme %s ", app->replay_path, app->theme.name);
+	if (app->res.replay)
+		snprintf(rest, sizeof rest, "replay %s  theme %s ", app->res.path, app->theme.name);
 	else
 		snprintf(rest, sizeof rest, "N=%zu  theme %s ", app->opts.n, app->theme.name);
-	/* Live says its histograms' axis mode first: the rest only where it fits */
-	if (app->screen == TUI_LIVE && app->have_run) {
-		const char *bl = tui_baseline_path(app), *slash = bl ? strrchr(bl, '/') : NULL;
-		tui_series_mode(app, mode, sizeof mode);
-		if (bl)
-			snprintf(mode + strlen(mode), sizeof mode - strlen(mode), "  vs %s",
-				 slash ? slash + 1 : bl);
-	}
+	/* the screen's own words first (Live's axis mode): the rest only where it fits */
+	if (ops->title)
+		ops->title(app, mode, sizeof mode);
 	snprintf(right[0], sizeof right[0], "%s%s%s", mode, mode[0] ? "  " : "", rest);
 	snprintf(right[1], sizeof right[1], "%s%s", mode, mode[0] ? " " : "");
 	snprintf(right[2], sizeof right[2], "%s", rest);
@@ -126,24 +121,24 @@ static void draw_title(const struct tui_app *app, struct tui_hits *hits)
 static void draw_message(const struct tui_app *app)
 {
 	const struct tui_rect *r = &app->lay.prompt;
-	static char lines[32][TUI_WRAP_LINE];
-	int a = tui_attr(app, app->msg_error ? TUI_ROLE_ERROR : TUI_ROLE_MAIN_FG);
+	char lines[32][TUI_WRAP_LINE];
+	int a = tui_attr(app, app->msg.error ? TUI_ROLE_ERROR : TUI_ROLE_MAIN_FG);
 	int room = app->lay.body.h / 2 + 1;
-	size_t n = tui_wrap(app->msg, r->w, lines, 32);
+	size_t n = tui_wrap(app->msg.text, r->w, lines, 32);
 
 	if (room > 32)
 		room = 32;
 	if (n <= 1) {
-		tui_put(r->y, r->x, r->w, a, app->msg);
+		tui_put(r->y, r->x, r->w, a, app->msg.text);
 		return;
 	}
-	if (!app->msg_fresh || room < 2) {
-		n = tui_wrap(app->msg, r->w - 12, lines, 1);
+	if (!app->msg.fresh || room < 2) {
+		n = tui_wrap(app->msg.text, r->w - 12, lines, 1);
 		tui_putf(r->y, r->x, r->w, a, "%s ... (L: log)", lines[0]);
 		return;
 	}
 	if ((int)n > room) {
-		n = tui_wrap(app->msg, r->w, lines, (size_t)room);
+		n = tui_wrap(app->msg.text, r->w, lines, (size_t)room);
 		n = (size_t)room;
 		snprintf(lines[n - 1] + (strlen(lines[n - 1]) > (size_t)r->w - 12 ? (size_t)r->w - 12
 										  : strlen(lines[n - 1])),
@@ -161,23 +156,23 @@ static void draw_message(const struct tui_app *app)
  * to the box; the newest that fit are shown. */
 static void draw_log(const struct tui_app *app)
 {
-	static char lines[TUI_LOG_MAX * 4][TUI_WRAP_LINE];
-	static bool err[TUI_LOG_MAX * 4];
+	const size_t max = TUI_LOG_MAX * 4;
+	char (*lines)[TUI_WRAP_LINE] = tl_xcalloc(max, sizeof *lines);
+	bool err[TUI_LOG_MAX * 4];
 	int w = app->cols - 4, h = app->rows - 4, y0 = 2, x0 = 2;
-	size_t first = app->nlog > TUI_LOG_MAX ? app->nlog - TUI_LOG_MAX : 0, n = 0;
+	size_t first = app->msg.n > TUI_LOG_MAX ? app->msg.n - TUI_LOG_MAX : 0, n = 0;
 
-	for (size_t m = first; m < app->nlog; m++) {
-		size_t k = tui_wrap(app->log[m % TUI_LOG_MAX], w - 4, lines + n,
-				    sizeof lines / sizeof lines[0] - n);
+	for (size_t m = first; m < app->msg.n; m++) {
+		size_t k = tui_wrap(app->msg.log[m % TUI_LOG_MAX], w - 4, lines + n, max - n);
 
-		for (size_t i = 0; i < k && n < sizeof lines / sizeof lines[0]; i++)
-			err[n++] = app->log_error[m % TUI_LOG_MAX];
+		for (size_t i = 0; i < k && n < max; i++)
+			err[n++] = app->msg.log_error[m % TUI_LOG_MAX];
 	}
 	for (int y = 0; y < h; y++)
 		tui_fill(y0 + y, x0, w, A_NORMAL);
 	tui_putf(y0, x0 + 1, w - 2, tui_attr(app, TUI_ROLE_TITLE) | A_BOLD,
-		 " Messages (%zu this session%s) ", app->nlog,
-		 app->nlog > TUI_LOG_MAX ? ", the last 64 kept" : "");
+		 " Messages (%zu this session%s) ", app->msg.n,
+		 app->msg.n > TUI_LOG_MAX ? ", the last 64 kept" : "");
 	size_t rows = (size_t)(h - 3), start = n > rows ? n - rows : 0;
 	for (size_t i = start; i < n; i++)
 		tui_put(y0 + 1 + (int)(i - start), x0 + 2, w - 4,
@@ -186,24 +181,25 @@ static void draw_log(const struct tui_app *app)
 		tui_put(y0 + 1, x0 + 2, w - 4, tui_attr(app, TUI_ROLE_INACTIVE), "no messages yet");
 	tui_put(y0 + h - 1, x0 + 1, w - 2, tui_attr(app, TUI_ROLE_INACTIVE),
 		" any key closes the log");
+	free(lines);
 }
 
 static void draw_prompt(const struct tui_app *app)
 {
 	const struct tui_rect *r = &app->lay.prompt;
-	if (app->input != TUI_INPUT_NONE) {
+	if (app->line.mode != TUI_INPUT_NONE) {
 		static const char *const what[] = {"", "filter /", "add: ", "N = ",
 						   "a run is going: stop it and quit? (y/n) ",
 						   "search: "};
 		const char *hint = "";
-		if (app->input == TUI_INPUT_CUSTOM)
+		if (app->line.mode == TUI_INPUT_CUSTOM)
 			hint = app->focus == 1 ? "(0, 48KiB, 27.5MiB, 4xL2) "
 			       : app->focus == 2 ? "(empty, add:K, add:0:20000:2000, jitter:K,D,P) "
 						 : "(backend id, sim:sd=5) ";
-		int x = tui_putf(r->y, r->x, r->w, tui_attr(app, TUI_ROLE_HI), "%s%s", what[app->input],
+		int x = tui_putf(r->y, r->x, r->w, tui_attr(app, TUI_ROLE_HI), "%s%s", what[app->line.mode],
 				 hint);
-		x += tui_put(r->y, x, r->w - x, tui_attr(app, TUI_ROLE_MAIN_FG), app->inbuf);
-		if (app->input != TUI_INPUT_CONFIRM_QUIT)
+		x += tui_put(r->y, x, r->w - x, tui_attr(app, TUI_ROLE_MAIN_FG), app->line.buf);
+		if (app->line.mode != TUI_INPUT_CONFIRM_QUIT)
 			tui_put(r->y, x, 1, A_REVERSE, " ");
 		return;
 	}
@@ -214,7 +210,7 @@ static void draw_status(const struct tui_app *app)
 {
 	const struct tui_rect *r = &app->lay.status;
 	char buf[512];
-	tui_keys_status(app->screen, app->replay, r->w - 1, buf, sizeof buf);
+	tui_keys_status(app->screen, app->res.replay, r->w - 1, buf, sizeof buf);
 	tui_fill(r->y, r->x, r->w, tui_attr_status(app));
 	tui_putf(r->y, r->x, r->w, tui_attr_status(app), " %s", buf);
 }
@@ -252,8 +248,8 @@ static int help_rows(const struct tui_app *app, size_t n)
  * key closes it. */
 static bool help_scroll(struct tui_app *app, int ch, bool fkey)
 {
-	static char lines[HELP_ROWS][96];
-	int n = (int)help_lines(app, lines), rows = help_rows(app, (size_t)n), top = app->help_top;
+	char lines[HELP_ROWS][96];
+	int n = (int)help_lines(app, lines), rows = help_rows(app, (size_t)n), top = app->shell.help_top;
 
 	if (fkey ? ch == KEY_DOWN : ch == 'j')
 		top++;
@@ -266,17 +262,17 @@ static bool help_scroll(struct tui_app *app, int ch, bool fkey)
 	else
 		return false;
 	top = top > n - rows ? n - rows : top;
-	app->help_top = top < 0 ? 0 : top;
+	app->shell.help_top = top < 0 ? 0 : top;
 	app->dirty = true;
 	return true;
 }
 
 static void draw_help(const struct tui_app *app)
 {
-	static char lines[HELP_ROWS][96];
+	char lines[HELP_ROWS][96];
 	size_t n = help_lines(app, lines);
 	int w = help_width(app), rows = help_rows(app, n), h = rows + 4;
-	int top = app->help_top, below = (int)n - top - rows;
+	int top = app->shell.help_top, below = (int)n - top - rows;
 	int y0 = (app->rows - h) / 2, x0 = (app->cols - w) / 2;
 	int a = tui_attr(app, TUI_ROLE_MAIN_FG);
 	for (int y = 0; y < h; y++)
@@ -333,9 +329,9 @@ static void draw(const struct tui_app *app, struct tui_hits *hits)
 		tui_screen_get(app->screen)->draw(app, hits);
 		draw_prompt(app);
 		draw_status(app);
-		if (app->help)
+		if (app->shell.help)
 			draw_help(app);
-		else if (app->show_log)
+		else if (app->msg.show)
 			draw_log(app);
 	}
 }
@@ -343,16 +339,16 @@ static void draw(const struct tui_app *app, struct tui_hits *hits)
 /* A frame out, when the sampling CPU allows it. */
 static void frame(struct tui_app *app)
 {
-	draw(app, &app->hits);
+	draw(app, &app->shell.hits);
 	wnoutrefresh(stdscr);
 	if (!tui_live_may_draw(app)) {
 		/* dirty stays set; try again half a frame later, not at once */
-		app->last_frame = tl_monotonic_s() - FRAME_S / 2;
+		app->shell.last_frame = tl_monotonic_s() - FRAME_S / 2;
 		return;
 	}
 	doupdate();
 	app->dirty = false;
-	app->last_frame = tl_monotonic_s();
+	app->shell.last_frame = tl_monotonic_s();
 }
 
 static void go(struct tui_app *app, enum tui_screen s)
@@ -366,15 +362,25 @@ static void go(struct tui_app *app, enum tui_screen s)
 		ops->enter(app);
 }
 
-/* Esc: Info returns where it was opened from; a search returns to the live
- * results it was started from (they are still there); Live goes to Setup. */
+/* Esc: where the screen says (Info where it was opened from, ...), else Setup. */
 static enum tui_screen back_of(const struct tui_app *app)
 {
-	if (app->screen == TUI_INFO && app->back != TUI_INFO)
-		return app->back;
-	if (app->screen == TUI_SEARCH && app->back == TUI_LIVE && app->have_run)
-		return TUI_LIVE;
-	return TUI_SETUP;
+	const struct tui_screen_ops *ops = tui_screen_get(app->screen);
+
+	return ops->back ? ops->back(app) : TUI_SETUP;
+}
+
+/* e and E where the screen has no export of its own: the run's. */
+static void export_run(struct tui_app *app, bool csv)
+{
+	char why[WHY_LEN], path[1024];
+
+	if (tui_live_export(app, csv, false, path, sizeof path, why, sizeof why) < 0)
+		tui_message(app, true, "export failed: %s", why);
+	else if (!csv && !tui_term_quitting()) /* figures can wait */
+		tui_live_export_figures(app, path);
+	else
+		tui_message(app, false, "exported to %s", path);
 }
 
 /* A number or F-key: straight to a screen, when it has something to show. */
@@ -391,23 +397,28 @@ static void go_direct(struct tui_app *app, enum tui_screen s)
 
 static void action(struct tui_app *app, enum tui_action a)
 {
-	char why[WHY_LEN], path[1024];
+	char why[WHY_LEN];
 	int started;
+	if (a >= TUI_ACT_GO && a <= TUI_ACT_GO_END) {
+		go_direct(app, (enum tui_screen)(a - TUI_ACT_GO));
+		app->dirty = true;
+		return;
+	}
 	switch (a) {
 	case TUI_ACT_QUIT:
 		if (tui_live_running(app) || tui_search_running(app)) {
-			app->input = TUI_INPUT_CONFIRM_QUIT;
-			app->inbuf[0] = '\0';
-			app->inlen = 0;
+			app->line.mode = TUI_INPUT_CONFIRM_QUIT;
+			app->line.buf[0] = '\0';
+			app->line.len = 0;
 		} else
-			app->quit = true;
+			app->shell.quit = true;
 		break;
 	case TUI_ACT_HELP:
-		app->help = !app->help;
-		app->help_top = 0;
+		app->shell.help = !app->shell.help;
+		app->shell.help_top = 0;
 		break;
 	case TUI_ACT_LOG:
-		app->show_log = true;
+		app->msg.show = true;
 		break;
 	case TUI_ACT_THEME:
 		theme_next(app);
@@ -421,15 +432,8 @@ static void action(struct tui_app *app, enum tui_action a)
 	case TUI_ACT_BACK:
 		go(app, back_of(app));
 		break;
-	case TUI_ACT_GO_SETUP:
-	case TUI_ACT_GO_LIVE:
-	case TUI_ACT_GO_SEARCH:
-	case TUI_ACT_GO_INFO:
-	case TUI_ACT_GO_FLEET:
-		go_direct(app, (enum tui_screen)(a - TUI_ACT_GO_SETUP));
-		break;
 	case TUI_ACT_RUN:
-		if (app->replay)
+		if (app->res.replay)
 			tui_message(app, true, "replay: nothing is measured here; ticklab tui measures");
 		else if (tui_live_running(app) || tui_search_running(app))
 			tui_message(app, true, "busy: wait for the current run or search, or press q");
@@ -453,7 +457,7 @@ static void action(struct tui_app *app, enum tui_action a)
 			tui_memory_reset(app);
 		break;
 	case TUI_ACT_SEARCH:
-		if (app->replay)
+		if (app->res.replay)
 			tui_message(app, true, "replay: a search measures; run ticklab tui to search");
 		else if (tui_search_running(app))
 			go(app, TUI_SEARCH);
@@ -465,19 +469,12 @@ static void action(struct tui_app *app, enum tui_action a)
 		}
 		break;
 	case TUI_ACT_EXPORT:
-	case TUI_ACT_EXPORT_CSV:
-		if (app->screen == TUI_SEARCH) {
-			tui_search_action(app, a);
-			break;
-		}
-		if (tui_live_export(app, a == TUI_ACT_EXPORT_CSV, false, path, sizeof path, why,
-				    sizeof why) < 0)
-			tui_message(app, true, "export failed: %s", why);
-		else if (a == TUI_ACT_EXPORT && !tui_term_quitting()) /* figures can wait */
-			tui_live_export_figures(app, path);
-		else
-			tui_message(app, false, "exported to %s", path);
+	case TUI_ACT_EXPORT_CSV: {
+		const struct tui_screen_ops *ops = tui_screen_get(app->screen);
+
+		(ops->export ? ops->export : export_run)(app, a == TUI_ACT_EXPORT_CSV);
 		break;
+	}
 	default: {
 		const struct tui_screen_ops *ops = tui_screen_get(app->screen);
 
@@ -491,10 +488,10 @@ static void action(struct tui_app *app, enum tui_action a)
 
 static void input_key(struct tui_app *app, wint_t ch, bool fkey)
 {
-	if (app->input == TUI_INPUT_CONFIRM_QUIT) {
-		app->input = TUI_INPUT_NONE;
+	if (app->line.mode == TUI_INPUT_CONFIRM_QUIT) {
+		app->line.mode = TUI_INPUT_NONE;
 		if (!fkey && (ch == 'y' || ch == 'Y'))
-			app->quit = true;
+			app->shell.quit = true;
 		else
 			tui_message(app, false, "still running");
 		return;
@@ -506,68 +503,63 @@ static void input_key(struct tui_app *app, wint_t ch, bool fkey)
 	else if (!fkey && ch == 27)
 		tui_setup_input_done(app, false);
 	else if (!fkey && ch == 21) { /* Ctrl-U clears the line, as in a shell */
-		app->inlen = 0;
-		app->inbuf[0] = '\0';
+		app->line.len = 0;
+		app->line.buf[0] = '\0';
 	}
 	else if ((fkey && ch == KEY_BACKSPACE) || (!fkey && (ch == 127 || ch == 8))) {
-		while (app->inlen && (app->inbuf[app->inlen - 1] & 0xc0) == 0x80)
-			app->inlen--;
-		if (app->inlen)
-			app->inlen--;
-		app->inbuf[app->inlen] = '\0';
+		while (app->line.len && (app->line.buf[app->line.len - 1] & 0xc0) == 0x80)
+			app->line.len--;
+		if (app->line.len)
+			app->line.len--;
+		app->line.buf[app->line.len] = '\0';
 	} else if (!fkey && ch >= 32) {
 		char mb[8];
 		mbstate_t st;
 		memset(&st, 0, sizeof st);
 		size_t n = wcrtomb(mb, (wchar_t)ch, &st);
-		if (n != (size_t)-1 && app->inlen + n < sizeof app->inbuf - 1) {
-			memcpy(app->inbuf + app->inlen, mb, n);
-			app->inlen += n;
-			app->inbuf[app->inlen] = '\0';
+		if (n != (size_t)-1 && app->line.len + n < sizeof app->line.buf - 1) {
+			memcpy(app->line.buf + app->line.len, mb, n);
+			app->line.len += n;
+			app->line.buf[app->line.len] = '\0';
 		}
 	}
-	if (app->input == TUI_INPUT_FILTER)
+	if (app->line.mode == TUI_INPUT_FILTER)
 		tui_setup_filter_typed(app);
 	app->dirty = true;
 }
 
-/* A click on a screen's tab, or on Live's arrows and page indicator: the
- * action of the key they stand for. */
-static bool mouse_nav(struct tui_app *app, const MEVENT *ev)
+/* A click on a screen's tab: the action of the key it stands for. */
+static bool mouse_tabs(struct tui_app *app, const MEVENT *ev)
 {
-	static const enum tui_action nav[5] = {TUI_ACT_LEFT, TUI_ACT_RIGHT, TUI_ACT_UP,
-					       TUI_ACT_DOWN, TUI_ACT_PANE};
 	if (ev->y == app->lay.title.y)
 		for (int s = 0; s < TUI_NSCREENS; s++)
-			if (ev->x >= app->hits.tab_x[s] && ev->x < app->hits.tab_x[s + 1]) {
-				action(app, (enum tui_action)(TUI_ACT_GO_SETUP + s));
-				return true;
-			}
-	if (app->screen == TUI_LIVE && app->have_run && ev->y == app->hits.nav_y)
-		for (int i = 0; i < 5; i++)
-			if (ev->x >= app->hits.nav_x[i][0] && ev->x < app->hits.nav_x[i][1]) {
-				action(app, nav[i]);
+			if (ev->x >= app->shell.hits.tab_x[s] && ev->x < app->shell.hits.tab_x[s + 1]) {
+				action(app, (enum tui_action)(TUI_ACT_GO + s));
 				return true;
 			}
 	return false;
 }
 
-/* Only with --mouse: clicks pick rows on Setup, switch screens on the tabs
- * and step Live's flush, kernel and page on its arrows; the wheel moves. */
+/* Only with --mouse: clicks switch screens on the tabs, and act where the
+ * screen says (rows on Setup, Live's arrows); the wheel moves. */
 static void mouse(struct tui_app *app, const MEVENT *ev)
 {
-	if (app->help || app->input != TUI_INPUT_NONE || app->lay.too_small)
+	const struct tui_screen_ops *ops = tui_screen_get(app->screen);
+	bool b1 = ev->bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_DOUBLE_CLICKED |
+				BUTTON1_TRIPLE_CLICKED);
+
+	if (app->shell.help || app->line.mode != TUI_INPUT_NONE || app->lay.too_small)
 		return;
-	if ((ev->bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED | BUTTON1_DOUBLE_CLICKED |
-			    BUTTON1_TRIPLE_CLICKED)) &&
-	    mouse_nav(app, ev))
+	if (b1 && mouse_tabs(app, ev))
 		return;
+	if (b1 && ops->click && ops->click(app, ev->y, ev->x, ev->bstate & BUTTON1_CLICKED)) {
+		app->dirty = true;
+		return;
+	}
 	if (ev->bstate & BUTTON4_PRESSED)
 		action(app, TUI_ACT_UP);
 	else if (ev->bstate & BUTTON5_PRESSED)
 		action(app, TUI_ACT_DOWN);
-	else if (app->screen == TUI_SETUP && (ev->bstate & BUTTON1_CLICKED))
-		tui_setup_click(app, ev->y, ev->x, true);
 }
 
 static void keys(struct tui_app *app)
@@ -587,20 +579,20 @@ static void keys(struct tui_app *app)
 				mouse(app, &ev);
 			continue;
 		}
-		if (app->input != TUI_INPUT_NONE) {
+		if (app->line.mode != TUI_INPUT_NONE) {
 			input_key(app, ch, fkey);
 			continue;
 		}
-		if (app->help && help_scroll(app, (int)ch, fkey))
+		if (app->shell.help && help_scroll(app, (int)ch, fkey))
 			continue;
-		if (app->help || app->show_log) {
-			app->help = app->show_log = false;
+		if (app->shell.help || app->msg.show) {
+			app->shell.help = app->msg.show = false;
 			app->dirty = true;
 			continue;
 		}
 		/* a key read after a message: it has been seen, back to one line */
-		if (app->msg_fresh) {
-			app->msg_fresh = false;
+		if (app->msg.fresh) {
+			app->msg.fresh = false;
 			app->dirty = true;
 		}
 		/* "too small" shows nothing to act on: only quit (q, F10) and
@@ -623,19 +615,19 @@ static void interrupted(struct tui_app *app, int sig, char *saved, size_t len)
 	char why[160];
 	bool was_running = tui_live_running(app);
 
-	if (app->quit)
+	if (app->shell.quit)
 		return; /* a hang-up is both SIGHUP and POLLHUP: one save */
 	tui_search_stop(app);
 	tui_live_stop(app);
 	saved[0] = '\0';
 	/* A run measured here (finished or not) is kept, raw: its analysis
 	 * is seconds that whoever hung up is not waiting for. */
-	if (app->have_run && !app->replay &&
-	    tui_live_save_session(app, was_running || app->interrupted, saved, len, why,
+	if (app->res.have && !app->res.replay &&
+	    tui_live_save_session(app, was_running || app->res.interrupted, saved, len, why,
 				  sizeof why) < 0)
 		snprintf(saved, len, "(not saved: %s)", why);
-	app->quit = true;
-	app->exit_status = 128 + sig;
+	app->shell.quit = true;
+	app->shell.exit_status = 128 + sig;
 }
 
 static void signals(struct tui_app *app, char *saved, size_t len)
@@ -663,7 +655,7 @@ static void signals(struct tui_app *app, char *saved, size_t len)
 static int loop(struct tui_app *app, char *saved, size_t len)
 {
 	tui_term_loop_started();
-	while (!app->quit) {
+	while (!app->shell.quit) {
 		/* the frame's layout first: the shown screen's poll computes for it */
 		tui_layout_compute(app->cols, app->rows, nseries(app), &app->lay);
 		for (int s = 0; s < TUI_NSCREENS; s++) {
@@ -673,17 +665,17 @@ static int loop(struct tui_app *app, char *saved, size_t len)
 				ops->poll(app, s == (int)app->screen && !app->lay.too_small);
 		}
 		double now = tl_monotonic_s();
-		if (app->dirty && now - app->last_frame >= FRAME_S)
+		if (app->dirty && now - app->shell.last_frame >= FRAME_S)
 			frame(app);
 		int timeout = 250;
 		if (app->dirty)
-			timeout = (int)((app->last_frame + FRAME_S - tl_monotonic_s()) * 1000) + 1;
+			timeout = (int)((app->shell.last_frame + FRAME_S - tl_monotonic_s()) * 1000) + 1;
 		else if (tui_live_running(app))
 			timeout = 100; /* progress and ETA move on their own */
 		if (timeout < 1)
 			timeout = 1;
 		struct pollfd fds[3] = {{STDIN_FILENO, POLLIN, 0},
-					{app->wake[0], POLLIN, 0},
+					{app->shell.wake[0], POLLIN, 0},
 					{tui_term_signal_fd(), POLLIN, 0}};
 		int rc = poll(fds, 3, timeout);
 		if (rc < 0 && errno != EINTR)
@@ -697,7 +689,7 @@ static int loop(struct tui_app *app, char *saved, size_t len)
 			signals(app, saved, len);
 		if (fds[1].revents & POLLIN) {
 			unsigned char b[256];
-			while (read(app->wake[0], b, sizeof b) > 0)
+			while (read(app->shell.wake[0], b, sizeof b) > 0)
 				;
 			app->dirty = true;
 		}
@@ -721,9 +713,8 @@ static void app_free(struct tui_app *app)
 			ops->free(app);
 	}
 	for (int i = 0; i < 2; i++)
-		if (app->wake[i] >= 0)
-			close(app->wake[i]);
-	pthread_mutex_destroy(&app->search_mu);
+		if (app->shell.wake[i] >= 0)
+			close(app->shell.wake[i]);
 }
 
 /* The UTF-8 tier needs every glyph it draws to be one column wide here
@@ -754,8 +745,7 @@ int tui_run(const struct tui_opts *opts, char *why, size_t whylen)
 	tui_affinity_save();
 	if (app->opts.cpu < 0)
 		app->opts.cpu = tl_cpu_default();
-	app->wake[0] = app->wake[1] = -1;
-	pthread_mutex_init(&app->search_mu, NULL);
+	app->shell.wake[0] = app->shell.wake[1] = -1;
 
 	/* a saved search opens on the search screen, anything else as a run */
 	int loaded = app->opts.replay ? tui_search_load(app, app->opts.replay, why, whylen) : 1;
@@ -776,10 +766,10 @@ int tui_run(const struct tui_opts *opts, char *why, size_t whylen)
 		app_free(app);
 		return TUI_NO_TERMINAL;
 	}
-	if (pipe(app->wake) == 0)
+	if (pipe(app->shell.wake) == 0)
 		for (int i = 0; i < 2; i++) {
-			fcntl(app->wake[i], F_SETFL, fcntl(app->wake[i], F_GETFL) | O_NONBLOCK);
-			fcntl(app->wake[i], F_SETFD, FD_CLOEXEC);
+			fcntl(app->shell.wake[i], F_SETFL, fcntl(app->shell.wake[i], F_GETFL) | O_NONBLOCK);
+			fcntl(app->shell.wake[i], F_SETFD, FD_CLOEXEC);
 		}
 	char theme_why[WHY_LEN];
 	tui_memory_load(app);
@@ -797,6 +787,7 @@ int tui_run(const struct tui_opts *opts, char *why, size_t whylen)
 		tui_message(app, true, "%s; using the built-in theme", theme_why);
 	/* the last screen that has what the command line opened shows first */
 	const char *hello = "";
+	bool opened = false;
 	app->screen = TUI_SETUP;
 	for (int s = 0; s < TUI_NSCREENS; s++) {
 		const struct tui_screen_ops *ops = tui_screen_get((enum tui_screen)s);
@@ -805,16 +796,18 @@ int tui_run(const struct tui_opts *opts, char *why, size_t whylen)
 		if (h) {
 			app->screen = (enum tui_screen)s;
 			hello = h;
+			opened = true;
 		}
 	}
 	app->back = TUI_SETUP;
-	if (hello[0] && !app->msg[0])
+	if (hello[0] && !app->msg.text[0])
 		tui_message(app, false, "%s", hello);
-	else if (!app->msg[0])
-		tui_message(app, false, app->replay ? "replay: %s (nothing is measured)"
+	else if (!app->msg.text[0])
+		tui_message(app, false, app->res.replay ? "replay: %s (nothing is measured)"
 						    : "Space selects, Enter runs, ? shows every key%s",
-			    app->replay ? app->replay_path : "");
-	if (app->opts.start && !app->replay && !app->priv[TUI_FLEET])
+			    app->res.replay ? app->res.path : "");
+	/* only on Setup: what the command line opened is shown, not run */
+	if (app->opts.start && !opened)
 		action(app, TUI_ACT_RUN); /* --start: Enter on Setup, with its checks */
 	app->dirty = true;
 	rc = loop(app, saved, sizeof saved);
@@ -824,7 +817,7 @@ int tui_run(const struct tui_opts *opts, char *why, size_t whylen)
 		fprintf(stderr, "ticklab: the setup is not remembered: %s\n", mwhy);
 	if (saved[0])
 		printf("ticklab: interrupted; session saved to %s\n", saved);
-	int status = rc < 0 ? 1 : app->exit_status;
+	int status = rc < 0 ? 1 : app->shell.exit_status;
 	app_free(app);
 	return status;
 }

@@ -90,8 +90,59 @@ static void *job_main(void *arg)
 	struct tui_job *job = arg;
 	job->fn(job);
 	atomic_store(&job->done, true);
-	tui_wake(job->app);
+	tui_job_wake(job);
 	return NULL;
+}
+
+void tui_job_wake(struct tui_job *job)
+{
+	tui_wake(job->app);
+}
+
+/* The lock is made before the first start, while the UI thread is the
+ * only one; until then there is no worker to exclude. */
+static void lock_ready(struct tui_job *job)
+{
+	if (!job->mu_ready)
+		job->mu_ready = pthread_mutex_init(&job->mu, NULL) == 0;
+}
+
+void tui_job_lock(struct tui_job *job)
+{
+	if (job->mu_ready)
+		pthread_mutex_lock(&job->mu);
+}
+
+void tui_job_unlock(struct tui_job *job)
+{
+	if (job->mu_ready)
+		pthread_mutex_unlock(&job->mu);
+}
+
+void tui_job_publish(struct tui_job *job)
+{
+	job->gen++;
+}
+
+bool tui_job_take(struct tui_job *job, unsigned long *seen, void (*take)(void *ctx), void *ctx)
+{
+	bool fresh;
+
+	tui_job_lock(job);
+	fresh = job->gen != *seen;
+	if (fresh) {
+		take(ctx);
+		*seen = job->gen;
+	}
+	tui_job_unlock(job);
+	return fresh;
+}
+
+void tui_job_release(struct tui_job *job)
+{
+	if (job->mu_ready)
+		pthread_mutex_destroy(&job->mu);
+	job->mu_ready = false;
 }
 
 int tui_job_start(struct tui_job *job, struct tui_app *app, void (*fn)(struct tui_job *job),
@@ -102,6 +153,9 @@ int tui_job_start(struct tui_job *job, struct tui_app *app, void (*fn)(struct tu
 	job->arg = arg;
 	job->samples = samples;
 	job->pid = 0;
+	job->rc = 0;
+	job->why[0] = '\0';
+	lock_ready(job);
 	atomic_store(&job->done, false);
 	atomic_store(&job->stop, false);
 	int rc = samples ? worker_start(&job->thread, job_main, job)
@@ -224,11 +278,12 @@ void tui_job_progress(const struct tui_job *job, size_t *done, size_t *total)
 void tui_affinity_ui(struct tui_app *app, int sampling_cpu)
 {
 	char why[256];
-	app->ui_cpu = other_cpu(sampling_cpu);
-	if (app->ui_cpu < 0 || tl_cpu_pin(app->ui_cpu, why, sizeof why) < 0)
+	int ui_cpu = other_cpu(sampling_cpu);
+
+	if (ui_cpu < 0 || tl_cpu_pin(ui_cpu, why, sizeof why) < 0)
 		tui_message(app, true, "warning: the UI shares CPU %d with sampling (one CPU allowed)",
 			    sampling_cpu);
 	else
 		tui_message(app, false, "sampling on CPU %d, drawing on CPU %d", sampling_cpu,
-			    app->ui_cpu);
+			    ui_cpu);
 }
