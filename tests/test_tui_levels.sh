@@ -32,4 +32,21 @@ golden long-run-80x24.txt 5
 shows 'Flush sizes'; ok $? "still on Setup"
 keys Enter
 wait_for ' ETA ' 30; ok $? "Enter again starts it"
+
+# Info's M measures the levels again while the TUI runs: here the recorded
+# chase the node reads changes under it (the busy moment's, L3 2 MiB), and
+# Setup's 4xL3 follows (8MiB), as `info --remeasure` would make it for the CLI.
+cp "$FX/chase/amd-zen5-bhyve-guest.txt" "$tmp/chase.txt"
+start 80 24 "LANG=$UTF8 TERM=xterm-256color HWLOC_XMLFILE=$FX/hwloc-amd-zen5-bhyve-guest.xml \
+TL_LEVELS_FROM=$tmp/chase.txt" tui --cpu 1 -n 2000
+wait_for 'Flush sizes' 20; ok $? "setup screen, second start"
+shows '4xL3 +=  *16MiB'; ok $? "4xL3 is 16MiB from the quiet chase"
+cp "$FX/chase/amd-zen5-bhyve-guest-busy.txt" "$tmp/chase.txt"
+keys 4
+wait_for 'Info' 10
+keys M
+wait_for 'levels measured again' 30; ok $? "Info's M measures the levels again and says so"
+keys 1
+wait_for 'Flush sizes' 10
+shows '4xL3 +=  *8MiB'; ok $? "Setup's 4xL3 follows the new levels (8MiB)"
 done_testing

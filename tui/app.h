@@ -258,6 +258,9 @@ struct tui_results {
 	char path[512];            /* replay: the file */
 	enum tl_os_method os;      /* the analysis the run's cells get */
 	uint64_t seed;
+	/* the node's levels the run's NxLk were sized by (NULL: none were
+	 * measured); Info can measure again while the run is kept */
+	const struct tl_levels *levels;
 };
 
 /* The remembered setup (memory.c). */
@@ -376,6 +379,9 @@ void tui_setup_filter_typed(struct tui_app *app);
 void tui_setup_click(struct tui_app *app, int y, int x, bool toggle);
 bool tui_list_visible(const struct tui_list *l, size_t i);
 /* Adds the kernels of a spec to the kernel list: 0, or -1 with why. */
+/* After Info measured the levels again: the topology NxLk goes by, and each
+ * flush and kernel named by a cache multiple sized anew. */
+void tui_setup_resize(struct tui_app *app);
 int tui_setup_add_kernels(struct tui_app *app, const char *text, bool selected, char *why,
 			  size_t whylen);
 /* The remembered setup onto the lists: unselect a whole list, then select

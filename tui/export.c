@@ -65,8 +65,8 @@ static int export_run_json(struct tui_app *app, const char *path, bool interrupt
 		host = json_deep_copy(app->node.host_json);
 	else {
 		tui_info_ensure(app);
-		if (tl_levels_cached()) /* what sized the run's NxLk: the file says so */
-			app->node.host.levels = *tl_levels_cached();
+		if (app->res.levels) /* what sized the run's NxLk: the file says so */
+			app->node.host.levels = *app->res.levels;
 		host = tl_host_to_json(&app->node.host);
 	}
 	an = tl_xcalloc(app->res.run.ncells ? app->res.run.ncells : 1, sizeof *an);

@@ -43,6 +43,9 @@ struct info_state {
 	bool noise_probed, have_noise;
 	struct info_buf b;
 	int top;                   /* first row shown (Up/Down scroll) */
+	bool remeasuring;          /* the job chases the levels again (M) */
+	bool remeasure_next;       /* M came while the facts were read: after them */
+	bool have_result;          /* result holds the node's facts before it starts */
 };
 
 static struct info_state *state(struct tui_app *app)
@@ -112,6 +115,45 @@ static void info_main(struct tui_job *job)
 	}
 }
 
+/* M: the levels chased again, kept as the node's record and published
+ * (bench/levels.h), then the ladder's facts read from them. */
+static void remeasure_main(struct tui_job *job)
+{
+	struct info_state *st = job->arg;
+
+	if (!st->have_result)
+		tl_host_read(NULL, st->cpu, &st->result);
+	(void)tl_levels_remeasure_now(st->result.cpu,
+				      st->result.have_topology ? &st->result.topo : NULL);
+	tl_host_probe_ladder(&st->result);
+}
+
+static void info_remeasure(struct tui_app *app)
+{
+	struct info_state *st = state(app);
+
+	if (st->job.live) {
+		st->remeasure_next = true;
+		tui_message(app, false, "the memory levels are measured again once the node's facts "
+					"are in");
+		return;
+	}
+	if (tui_busy()) {
+		tui_message(app, true, "not while a run or a search samples: the chase pins the "
+				       "sampling CPU");
+		return;
+	}
+	st->have_result = app->node.have_host;
+	if (st->have_result)
+		st->result = app->node.host;
+	st->cpu = info_cpu(app);
+	st->probe_clock = false;
+	st->noise_probed = false;
+	st->remeasuring = true;
+	tui_job_start(&st->job, app, remeasure_main, st, false);
+	tui_message(app, false, "measuring the memory levels again (a few seconds)");
+}
+
 /* Starts the worker once. It inherits the UI thread's CPUs (off the
  * sampling CPU while a run samples). */
 static void info_request(struct tui_app *app)
@@ -134,6 +176,15 @@ static void info_take(struct tui_app *app, struct info_state *st)
 {
 	app->node.host = st->result;
 	app->node.have_host = true;
+	if (st->remeasuring) {
+		const struct tl_levels *lv = &st->result.levels;
+
+		st->remeasuring = false;
+		tui_setup_resize(app);
+		tui_message(app, false, "memory levels measured again (%s); Setup's cache multiples "
+					"follow them, a run already made keeps its own",
+			    lv->kept[0] ? lv->kept : lv->source[0] ? lv->source : "not kept");
+	}
 	if (st->noise_probed) {
 		st->noise = st->noise_result;
 		st->have_noise = true;
@@ -152,6 +203,10 @@ void tui_info_poll(struct tui_app *app, bool shown)
 
 	if (st && tui_job_finished(&st->job))
 		info_take(app, st);
+	if (st && st->remeasure_next && !st->job.live) {
+		st->remeasure_next = false;
+		info_remeasure(app);
+	}
 	if (!shown)
 		return;
 	build(app, &state(app)->b);
@@ -374,6 +429,10 @@ void tui_info_action(struct tui_app *app, enum tui_action a)
 {
 	struct info_state *st = state(app);
 
+	if (a == TUI_ACT_REMEASURE) {
+		info_remeasure(app);
+		return;
+	}
 	if (a == TUI_ACT_UP && st->top > 0)
 		st->top--;
 	if (a == TUI_ACT_DOWN)

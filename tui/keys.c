@@ -95,6 +95,8 @@ const struct tui_key tui_keys[] = {
 	{'5', "5 F6", TUI_ACT_GO_FLEET, TUI_ALL, NULL, NULL},
 	{KEY_F(6), "5 F6", TUI_ACT_GO_FLEET, TUI_ALL, NULL, NULL},
 	{'L', "L", TUI_ACT_LOG, TUI_ALL, "messages of this session (the log)", NULL},
+	{'M', "M", TUI_ACT_REMEASURE, S_INFO, "measure the memory levels again (the node's record)",
+	 NULL},
 	{ESC_KEY, "Esc", TUI_ACT_BACK, S_LIVE | S_SEARCH | S_INFO, "back", "back"},
 	{'q', "q", TUI_ACT_QUIT, TUI_ALL, "quit (asks while a run is going)", "quit"},
 	{KEY_F(10), "F10", TUI_ACT_QUIT, TUI_ALL, NULL, NULL},

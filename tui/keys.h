@@ -54,6 +54,7 @@ enum tui_action {
 	TUI_ACT_FIRST,
 	TUI_ACT_LAST,
 	TUI_ACT_SNAPSHOT,
+	TUI_ACT_REMEASURE,
 };
 
 #define TUI_ACT_GO_SETUP ((enum tui_action)(TUI_ACT_GO + TUI_SETUP))

@@ -36,9 +36,9 @@ struct tui_ladder_view {
 
 /* Which ends a live run took from the chase (bench/levels.c sized the
  * Setup's topology by it where CPUID disagreed): labelled apart. */
-static void mark_measured(struct tui_ladder_view *s)
+static void mark_measured(const struct tui_app *app, struct tui_ladder_view *s)
 {
-	const struct tl_levels *lv = tl_levels_cached();
+	const struct tl_levels *lv = app->res.levels;
 
 	for (size_t j = 0; lv && lv->measured && j < s->nends; j++)
 		for (size_t k = 0; k < lv->nlevels; k++)
@@ -73,7 +73,7 @@ void tui_ladder_reset(struct tui_app *app)
 		topo = tl_host_json_topology(app->node.host_json, &saved) ? &saved : NULL;
 	s->nends = tl_topology_ends(topo, s->ends, s->names);
 	if (!app->res.replay)
-		mark_measured(s);
+		mark_measured(app, s);
 	for (size_t i = 0; i < app->res.run.ncells; i++) {
 		const struct tl_cell *c = &app->res.run.cells[i];
 		if (c->hidden)
@@ -304,7 +304,7 @@ static void label_ns(const struct tui_app *app, int y0, int x, const struct axes
 static int draw_measured_note(const struct tui_app *app, int y, int x, int w, int ymax,
 			      const struct tui_ladder_view *s)
 {
-	const struct tl_levels *lv = tl_levels_cached();
+	const struct tl_levels *lv = app->res.levels;
 	char line[300] = "", a[32], b[32];
 	size_t u = 0;
 

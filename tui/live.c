@@ -188,6 +188,7 @@ int tui_live_start(struct tui_app *app, char *why, size_t whylen)
 	app->res.have = true;
 	app->res.replay = false;
 	app->res.interrupted = false;
+	app->res.levels = tl_levels_cached();
 	app->res.os = TL_OS_IFOREST;
 	app->res.seed = app->opts.seed;
 	if (views_alloc(app) < 0) {
@@ -217,6 +218,7 @@ int tui_live_load(struct tui_app *app, const char *path, char *why, size_t whyle
 		return -1;
 	app->res.have = true;
 	app->res.replay = true;
+	app->res.levels = NULL; /* the file's own host says what sized it */
 	app->res.os = app->res.meta.os;
 	app->res.seed = app->res.meta.seed;
 	app->res.interrupted = app->res.meta.interrupted;

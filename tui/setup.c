@@ -164,6 +164,42 @@ int tui_setup_add_kernels(struct tui_app *app, const char *text, bool selected, 
 	return add_kernels(app, text, selected, why, whylen);
 }
 
+/* The rows keep their place (the cursor stays on its row); a run already
+ * made keeps its bytes and the levels it was sized by (tui_results). */
+void tui_setup_resize(struct tui_app *app)
+{
+	char why[256], note[512], human[32];
+	const struct tl_topology *topo;
+	struct tui_list *lf = &app->lists[LIST_FLUSH], *lk = &app->lists[LIST_KERNELS];
+
+	app->node.have_topo = tl_levels_sizes(app->opts.cpu, true, &app->node.topo, note,
+					      sizeof note, why, sizeof why) == 0;
+	topo = app->node.have_topo ? &app->node.topo : NULL;
+	for (size_t i = 0; i < lf->n; i++) {
+		struct tui_item *it = &lf->items[i];
+		uint64_t bytes;
+
+		if (!strstr(it->label, "xL") ||
+		    tl_size_parse(it->label, topo, &bytes, why, sizeof why) < 0)
+			continue;
+		it->bytes = bytes;
+		tl_size_format(bytes, human, sizeof human);
+		snprintf(it->detail, sizeof it->detail, "= %s", human);
+	}
+	for (size_t i = 0; i < lk->n; i++) {
+		struct tui_item *it = &lk->items[i];
+		struct tl_kernel *k = NULL;
+		size_t n = 0;
+
+		if (strstr(it->label, "xL") &&
+		    tl_kernel_parse_list_topo(it->label, topo, &k, &n, why, sizeof why) == 0 &&
+		    n == 1)
+			it->kernel = k[0];
+		free(k);
+	}
+	app->dirty = true;
+}
+
 
 void tui_setup_init(struct tui_app *app)
 {
