@@ -250,19 +250,24 @@ struct readahead {
 /* Reads and analyses one file: the costly part, run on several threads. */
 static void read_one(const char *path, struct readahead *ra)
 {
-	json_t *doc = tl_json_load(path, ra->why, sizeof ra->why);
+	json_t *doc;
 
+	/* the document lives only here: built in the arena, dropped at once
+	 * (a third of a small file's time went to malloc and free) */
+	tl_read_arena_begin();
+	doc = tl_json_load(path, ra->why, sizeof ra->why);
 	ra->part = NULL;
 	ra->rc = 1;
-	if (!doc)
-		return;
-	if (partial_is(doc)) {
-		ra->part = doc;
-		ra->rc = 0;
-		return;
+	if (doc && partial_is(doc)) {
+		ra->part = tl_read_arena_keep(doc);
+		ra->rc = ra->part ? 0 : 1;
+		if (!ra->part)
+			snprintf(ra->why, sizeof ra->why, "out of memory reading %s", path);
+	} else if (doc) {
+		ra->rc = tl_fp_figures_from_json(doc, path, &ra->fig, ra->why, sizeof ra->why) < 0;
 	}
-	ra->rc = tl_fp_figures_from_json(doc, path, &ra->fig, ra->why, sizeof ra->why) < 0 ? 1 : 0;
 	json_decref(doc);
+	tl_read_arena_end();
 }
 
 /* One file read ahead joins the fleet: 0 read, 1 bad (why says why), -1

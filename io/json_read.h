@@ -53,6 +53,16 @@ bool tl_read_oom(void);
 void tl_read_note_oom(void);
 void tl_read_end(void);
 
+/* An arena for documents read and dropped by one thread (a fleet's files,
+ * 160 000 of them): between begin and end, jansson's allocations in this
+ * thread come from a few large chunks and its frees of them are free of
+ * cost; end frees the chunks. Every document made in between must be
+ * released (json_decref) before end, or kept through tl_read_arena_keep,
+ * a copy made outside the arena. Begin and end nest. */
+void tl_read_arena_begin(void);
+void tl_read_arena_end(void);
+json_t *tl_read_arena_keep(const json_t *doc);
+
 /* The longest string a file may hold: ticklab writes none longer than a
  * few hundred bytes (a CPU model, an id, a note). A longer one is refused
  * as soon as it passes this length, before jansson has buffered it. */

@@ -1,16 +1,18 @@
 # io/: files in and out (run and search JSON/CSV, tables, Markdown, themes,
 # checks of saved files) and the cell analysis every face shares
-libticklab_a_SOURCES += io/theme.c io/theme.h io/theme_contrast.c io/theme_contrast.h io/reason_words.c io/reason_words.h io/results.h io/atomic.c io/atomic.h io/run_json.c io/run_json.h io/real17.c io/real17.h io/noise_json.c io/noise_json.h io/run_load.c io/run_load.h io/json_read.c io/json_read.h io/file_kind.c io/file_kind.h io/term_safe.c io/term_safe.h io/file_check.c io/file_check.h io/keys.c io/keys.h io/search_keys.c io/search_keys.h io/detect_json.c io/detect_json.h io/run_keys.c io/run_keys.h io/run_bulk.c io/run_bulk.h io/table.c \
+libticklab_a_SOURCES += io/theme.c io/theme.h io/theme_contrast.c io/theme_contrast.h io/reason_words.c io/reason_words.h io/results.h io/atomic.c io/atomic.h io/run_json.c io/run_json.h io/real17.c io/real17.h io/noise_json.c io/noise_json.h io/run_load.c io/run_load.h io/json_read.c io/json_read.h io/json_fast.c io/json_fast.h io/file_kind.c io/file_kind.h io/term_safe.c io/term_safe.h io/file_check.c io/file_check.h io/keys.c io/keys.h io/search_keys.c io/search_keys.h io/detect_json.c io/detect_json.h io/run_keys.c io/run_keys.h io/run_bulk.c io/run_bulk.h io/table.c \
 	io/table.h io/host_json.c io/host_json.h io/jitter_out.c io/jitter_out.h \
 	io/ladder.c io/ladder.h io/chains.c io/chains.h io/run_compare.c \
 	io/run_compare.h io/markdown.c io/markdown.h io/json_build.c io/json_build.h
 
-check_PROGRAMS += tests/test_json_io tests/test_real17
+check_PROGRAMS += tests/test_json_io tests/test_real17 tests/test_json_fast
+tests_test_json_fast_SOURCES = tests/test_json_fast.c tests/tap.h
+tests_test_json_fast_LDADD = $(TL_LIBS)
 tests_test_real17_SOURCES = tests/test_real17.c tests/tap.h
 tests_test_real17_LDADD = $(TL_LIBS)
 tests_test_json_io_SOURCES = tests/test_json_io.c tests/tap.h
 tests_test_json_io_LDADD = $(TL_LIBS)
-TESTS += tests/test_json_io tests/test_real17 tests/test_json_run.sh tests/test_report.sh
+TESTS += tests/test_json_io tests/test_real17 tests/test_json_fast tests/test_json_run.sh tests/test_report.sh
 EXTRA_DIST += tests/test_json_run.sh tests/test_report.sh
 
 check_PROGRAMS += tests/test_analysis_kept

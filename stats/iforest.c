@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <gsl/gsl_rng.h>
 #include <gsl/gsl_sort.h>
 
+#include "stats/mt19937.h"
 #include "stats/stats.h"
 
 #define MAX_FEAT 2
@@ -57,6 +59,7 @@ double stats_iforest_c(double n)
 struct builder {
 	struct tree *t;
 	double *x[MAX_FEAT]; /* the tree's psi rows, partitioned in place */
+	double *tmp;         /* psi rows: partition1's right side */
 	size_t nfeat;
 	int max_depth;
 	gsl_rng *rng;
@@ -70,36 +73,9 @@ static void make_leaf(struct tree *t, int at, int depth, size_t rows)
 	t->path[at] = depth + stats_iforest_c((double)rows);
 }
 
-/* Rows x[.][lo, hi) with x[f] <= thr first; returns the split point. */
-static size_t partition(struct builder *b, size_t lo, size_t hi, size_t f, double thr)
+/* The range of each feature over rows [lo, hi). */
+static void range_of(const struct builder *b, size_t lo, size_t hi, double *mn, double *mx)
 {
-	size_t i = lo, j = hi;
-	while (i < j) {
-		if (b->x[f][i] <= thr) {
-			i++;
-			continue;
-		}
-		j--;
-		for (size_t g = 0; g < b->nfeat; g++) {
-			double tmp = b->x[g][i];
-			b->x[g][i] = b->x[g][j];
-			b->x[g][j] = tmp;
-		}
-	}
-	return i;
-}
-
-/* Fills nodes[at], a slot the parent reserved; children go in adjacent slots. */
-static void grow(struct builder *b, int at, size_t lo, size_t hi, int depth)
-{
-	double mn[MAX_FEAT], mx[MAX_FEAT];
-	size_t live[MAX_FEAT], nlive = 0;
-	struct node *nd = &b->t->nodes[at];
-
-	if (depth >= b->max_depth || hi - lo < 2) {
-		make_leaf(b->t, at, depth, hi - lo);
-		return;
-	}
 	for (size_t f = 0; f < b->nfeat; f++) {
 		mn[f] = mx[f] = b->x[f][lo];
 		for (size_t i = lo + 1; i < hi; i++) {
@@ -109,12 +85,98 @@ static void grow(struct builder *b, int at, size_t lo, size_t hi, int depth)
 			if (v > mx[f])
 				mx[f] = v;
 		}
+	}
+}
+
+static inline void range_add(const struct builder *b, size_t i, bool first, double *mn, double *mx)
+{
+	for (size_t f = 0; f < b->nfeat; f++) {
+		double v = b->x[f][i];
+		if (first || v < mn[f])
+			mn[f] = v;
+		if (first || v > mx[f])
+			mx[f] = v;
+	}
+}
+
+/* Rows x[.][lo, hi) with x[f] <= thr first; returns the split point. Each
+ * row is seen last where it stays, so the two sides' ranges (what their
+ * nodes split on) come out of the same pass: a tree is built with one scan
+ * of its rows per level, not two. */
+static size_t partition(struct builder *b, size_t lo, size_t hi, size_t f, double thr,
+			double (*mn)[MAX_FEAT], double (*mx)[MAX_FEAT])
+{
+	size_t i = lo, j = hi;
+	while (i < j) {
+		if (b->x[f][i] <= thr) {
+			range_add(b, i, i == lo, mn[0], mx[0]);
+			i++;
+			continue;
+		}
+		j--;
+		for (size_t g = 0; g < b->nfeat; g++) {
+			double tmp = b->x[g][i];
+			b->x[g][i] = b->x[g][j];
+			b->x[g][j] = tmp;
+		}
+		range_add(b, j, j + 1 == hi, mn[1], mx[1]);
+	}
+	return i;
+}
+
+/* partition for one feature, without a branch on the data: the left rows
+ * packed in place, the right ones through b->tmp, and both sides' ranges
+ * taken on the way. Only which rows go left matters to the tree (the
+ * draws, the leaves' sizes), not their order within a side. */
+static size_t partition1(struct builder *b, size_t lo, size_t hi, double thr,
+			 double (*mn)[MAX_FEAT], double (*mx)[MAX_FEAT])
+{
+	double *x = b->x[0], *r = b->tmp;
+	double mnl = INFINITY, mxl = -INFINITY, mnr = INFINITY, mxr = -INFINITY;
+	size_t nl = 0, nr = 0;
+
+	for (size_t i = lo; i < hi; i++) {
+		double v = x[i];
+		bool left = v <= thr;
+		double vl = left ? v : INFINITY, vr = left ? INFINITY : v;
+		double wl = left ? v : -INFINITY, wr = left ? -INFINITY : v;
+
+		x[lo + nl] = v; /* lo + nl <= i: a row already read */
+		r[nr] = v;
+		nl += left;
+		nr += !left;
+		mnl = vl < mnl ? vl : mnl;
+		mnr = vr < mnr ? vr : mnr;
+		mxl = wl > mxl ? wl : mxl;
+		mxr = wr > mxr ? wr : mxr;
+	}
+	memcpy(x + lo + nl, r, nr * sizeof(*r));
+	mn[0][0] = mnl;
+	mx[0][0] = mxl;
+	mn[1][0] = mnr;
+	mx[1][0] = mxr;
+	return lo + nl;
+}
+
+/* Fills nodes[at], a slot the parent reserved; children go in adjacent
+ * slots. mn, mx: each feature's range over the rows. */
+static void grow(struct builder *b, int at, size_t lo, size_t hi, int depth, const double *mn,
+		 const double *mx)
+{
+	double cmn[2][MAX_FEAT], cmx[2][MAX_FEAT];
+	size_t live[MAX_FEAT], nlive = 0;
+	struct node *nd = &b->t->nodes[at];
+
+	if (depth >= b->max_depth || hi - lo < 2) {
+		make_leaf(b->t, at, depth, hi - lo);
+		return;
+	}
+	for (size_t f = 0; f < b->nfeat; f++)
 		/* Exact comparison: a feature is constant only when all its
 		 * values are equal (scikit-learn allows 1e-7 in float32, which
 		 * never matters for ns or cycle counts). */
 		if (mx[f] > mn[f])
 			live[nlive++] = f;
-	}
 	if (nlive == 0) {
 		/* All rows identical: a leaf holding duplicates (coarse timers). */
 		make_leaf(b->t, at, depth, hi - lo);
@@ -124,15 +186,16 @@ static void grow(struct builder *b, int at, size_t lo, size_t hi, int depth)
 	double thr = mn[f] + gsl_rng_uniform(b->rng) * (mx[f] - mn[f]);
 	if (thr >= mx[f]) /* rounding reached max: scikit-learn falls back to min */
 		thr = mn[f];
-	size_t mid = partition(b, lo, hi, f, thr);
+	size_t mid = b->nfeat == 1 ? partition1(b, lo, hi, thr, cmn, cmx)
+				   : partition(b, lo, hi, f, thr, cmn, cmx);
 
 	int left = b->t->nnodes;
 	b->t->nnodes += 2;
 	nd->feat = (int)f;
 	nd->thr = thr;
 	nd->left = left;
-	grow(b, left, lo, mid, depth + 1);
-	grow(b, left + 1, mid, hi, depth + 1);
+	grow(b, left, lo, mid, depth + 1, cmn[0], cmx[0]);
+	grow(b, left + 1, mid, hi, depth + 1, cmn[1], cmx[1]);
 }
 
 static int depth_limit(size_t psi)
@@ -158,7 +221,7 @@ struct tl_iforest *stats_iforest_fit(const double *const *features, size_t nfeat
 	struct tl_iforest *fo = malloc(sizeof(*fo));
 	/* 32-bit rows (n < 2^32 above): half the memory of size_t at 10^7. */
 	uint32_t *perm = malloc(n * sizeof(*perm));
-	double *buf = malloc(MAX_FEAT * TL_IFOREST_MAX_SAMPLES * sizeof(*buf));
+	double *buf = malloc((MAX_FEAT + 1) * TL_IFOREST_MAX_SAMPLES * sizeof(*buf));
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
 	if (!fo || !perm || !buf || !rng) {
 		free(fo);
@@ -178,6 +241,7 @@ struct tl_iforest *stats_iforest_fit(const double *const *features, size_t nfeat
 	struct builder b = { .nfeat = nfeat, .max_depth = depth_limit(fo->psi), .rng = rng };
 	for (size_t f = 0; f < nfeat; f++)
 		b.x[f] = buf + f * TL_IFOREST_MAX_SAMPLES;
+	b.tmp = buf + MAX_FEAT * TL_IFOREST_MAX_SAMPLES;
 	for (int t = 0; t < TL_IFOREST_TREES; t++) {
 		/* psi rows without replacement: a partial Fisher-Yates shuffle.
 		 * Continuing from the previous tree's order is still uniform and
@@ -193,7 +257,9 @@ struct tl_iforest *stats_iforest_fit(const double *const *features, size_t nfeat
 		b.t = &fo->trees[t];
 		b.t->nnodes = 1;
 		b.t->depth = b.max_depth;
-		grow(&b, 0, 0, fo->psi, 0);
+		double mn[MAX_FEAT], mx[MAX_FEAT];
+		range_of(&b, 0, fo->psi, mn, mx);
+		grow(&b, 0, 0, fo->psi, 0, mn, mx);
 	}
 	free(perm);
 	free(buf);
@@ -282,18 +348,150 @@ static int keyed_cmp(const void *pa, const void *pb)
  * binary search. The sort runs in the scores array itself, then 16 B per
  * distinct value, instead of the 32 B per sample of keyed rows and groups. The
  * sums run as in the general path, so the scores are the same bits. */
-static int scores_one(const struct tl_iforest *fo, const double *x, size_t n, double *scores)
+/* One feature on few distinct values (every lattice timer's samples): a
+ * tree's psi rows are then a few distinct values with their counts, and a
+ * node is a run of them. Its range is its first and last value, its split
+ * where the values pass the threshold, its size a difference of prefix
+ * sums: the same tree as grow() builds from the rows (the same draws in
+ * the same order, the same leaves), without a pass over its rows per
+ * level. Past RUNS_MAX distinct values the rows are grown as they are. */
+#define RUNS_MAX (4 * TL_IFOREST_MAX_SAMPLES)
+
+struct runs {
+	struct tree *t;
+	double v[TL_IFOREST_MAX_SAMPLES];      /* the tree's distinct values, ascending */
+	size_t pre[TL_IFOREST_MAX_SAMPLES + 1]; /* rows before run r */
+	int max_depth;
+	struct tl_mt rng;
+};
+
+static void grow_runs(struct runs *b, int at, size_t a, size_t e, int depth)
 {
+	size_t rows = b->pre[e] - b->pre[a], s = a;
+	struct node *nd = &b->t->nodes[at];
+	double mn, mx, thr;
+
+	if (depth >= b->max_depth || rows < 2 || e - a < 2) {
+		/* one value (e - a == 1): grow()'s leaf of identical rows */
+		make_leaf(b->t, at, depth, rows);
+		return;
+	}
+	mn = b->v[a];
+	mx = b->v[e - 1];
+	/* grow() draws its feature among the live ones: one, but drawn */
+	(void)tl_mt_uniform_int(&b->rng, 1);
+	thr = mn + tl_mt_uniform(&b->rng) * (mx - mn);
+	if (thr >= mx)
+		thr = mn;
+	while (s < e && b->v[s] <= thr)
+		s++;
+
+	int left = b->t->nnodes;
+	b->t->nnodes += 2;
+	nd->feat = 0;
+	nd->thr = thr;
+	nd->left = left;
+	grow_runs(b, left, a, s, depth + 1);
+	grow_runs(b, left + 1, s, e, depth + 1);
+}
+
+static uint32_t rank_at(const double *ranks, size_t i)
+{
+	uint32_t r;
+
+	memcpy(&r, (const unsigned char *)ranks + sizeof r * i, sizeof r);
+	return r;
+}
+
+/* stats_iforest_fit of one feature whose row i is d[rank i]: ranks holds
+ * n uint32 (in a double array's memory: the caller's scratch). */
+static struct tl_iforest *fit_runs(const double *ranks, const double *d, size_t nd, size_t n,
+				   uint64_t seed)
+{
+	struct tl_iforest *fo = malloc(sizeof(*fo));
+	uint32_t *perm = malloc(n * sizeof(*perm)), *cnt = calloc(nd, sizeof(*cnt));
+	struct runs *b = malloc(sizeof(*b));
+
+	if (!fo || !perm || !cnt || !b || n > 0xffffffffUL) {
+		free(fo);
+		free(perm);
+		free(cnt);
+		free(b);
+		return NULL;
+	}
+	tl_mt_set(&b->rng, (unsigned long)seed);
+	fo->nfeat = 1;
+	fo->psi = n < TL_IFOREST_MAX_SAMPLES ? n : TL_IFOREST_MAX_SAMPLES;
+	fo->c_psi = stats_iforest_c((double)fo->psi);
+	for (size_t i = 0; i < n; i++)
+		perm[i] = (uint32_t)i;
+	b->max_depth = depth_limit(fo->psi);
+	for (int t = 0; t < TL_IFOREST_TREES; t++) {
+		size_t nr = 0;
+
+		/* the same draws as stats_iforest_fit's shuffle */
+		for (size_t i = 0; i < fo->psi; i++) {
+			size_t j = i + (size_t)tl_mt_uniform_int(&b->rng, (unsigned long)(n - i));
+			uint32_t tmp = perm[i];
+			perm[i] = perm[j];
+			perm[j] = tmp;
+			cnt[rank_at(ranks, perm[i])]++;
+		}
+		b->pre[0] = 0;
+		for (size_t k = 0; k < nd; k++)
+			if (cnt[k]) {
+				b->v[nr] = d[k];
+				b->pre[nr + 1] = b->pre[nr] + cnt[k];
+				nr++;
+				cnt[k] = 0;
+			}
+		b->t = &fo->trees[t];
+		b->t->nnodes = 1;
+		b->t->depth = b->max_depth;
+		grow_runs(b, 0, 0, nr, 0);
+	}
+	free(perm);
+	free(cnt);
+	free(b);
+	return fo;
+}
+
+/* The index of x in d[0, nd) (ascending, x among them). */
+static size_t find(const double *d, size_t nd, double x)
+{
+	size_t lo = 0, hi = nd - 1;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (d[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* One feature (every cell's analysis): the distinct values are a sorted
+ * copy made unique, scored tile by tile, and each row takes its value's
+ * score. The sort runs in the scores array itself, and so do the rows'
+ * ranks while the trees are grown from them (4 B per sample in its 8);
+ * then 16 B per distinct value, instead of the 32 B per sample of keyed
+ * rows and groups. The sums run as in the general path, so the scores are
+ * the same bits. */
+static int scores_one(const double *x, size_t n, uint64_t seed, double *scores)
+{
+	struct tl_iforest *fo;
 	double *d, *ds;
 	struct keyed tile[TILE];
 	double sum[TILE];
 	size_t nd = 0;
+	bool ranked;
 
 	/* scores is the sort's scratch until the rows take their scores: a
 	 * sorted copy of its own would be 8 B per sample more at the peak of
 	 * every analysis, and run --json aims at 40 B a sample. */
 	memcpy(scores, x, n * sizeof(*scores));
-	gsl_sort(scores, 1, n);
+	stats_sort(scores, n);
 	for (size_t i = 0; i < n; i++)
 		if (nd == 0 || scores[i] != scores[nd - 1])
 			scores[nd++] = scores[i];
@@ -305,6 +503,21 @@ static int scores_one(const struct tl_iforest *fo, const double *x, size_t n, do
 		return -1;
 	}
 	memcpy(d, scores, nd * sizeof(*d));
+	ranked = nd <= RUNS_MAX;
+	if (ranked) {
+		for (size_t i = 0; i < n; i++) {
+			uint32_t r = (uint32_t)find(d, nd, x[i]);
+			memcpy((unsigned char *)scores + sizeof r * i, &r, sizeof r);
+		}
+		fo = fit_runs(scores, d, nd, n, seed);
+	} else {
+		fo = stats_iforest_fit(&x, 1, n, seed);
+	}
+	if (!fo) {
+		free(d);
+		free(ds);
+		return -1;
+	}
 	for (size_t j0 = 0; j0 < nd; j0 += TILE) {
 		size_t m = nd - j0 < TILE ? nd - j0 : TILE;
 		for (size_t u = 0; u < m; u++) {
@@ -318,17 +531,11 @@ static int scores_one(const struct tl_iforest *fo, const double *x, size_t n, do
 		for (size_t u = 0; u < m; u++)
 			ds[j0 + u] = score_of(fo, sum[u]);
 	}
-	for (size_t i = 0; i < n; i++) {
-		size_t lo = 0, hi = nd - 1;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (d[mid] < x[i])
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		scores[i] = ds[lo];
-	}
+	stats_iforest_free(fo);
+	/* from the last row down: row i's score (8 B at 8i) lands on ranks
+	 * 2i and 2i + 1, rows already given theirs (i's own is read first) */
+	for (size_t i = n; i-- > 0;)
+		scores[i] = ds[ranked ? rank_at(scores, i) : find(d, nd, x[i])];
 	free(d);
 	free(ds);
 	return 0;
@@ -341,12 +548,9 @@ int stats_iforest_scores(const double *const *features, size_t nfeat, size_t n, 
 		return 0;
 	if (!scores || nfeat < 1 || nfeat > MAX_FEAT)
 		return -1;
+	if (nfeat == 1)
+		return scores_one(features[0], n, seed, scores);
 	struct tl_iforest *fo = stats_iforest_fit(features, nfeat, n, seed);
-	if (fo && nfeat == 1) {
-		int rc = scores_one(fo, features[0], n, scores);
-		stats_iforest_free(fo);
-		return rc;
-	}
 	struct keyed *k = malloc(n * sizeof(*k));
 	size_t *group = malloc(n * sizeof(*group));
 	if (!fo || !k || !group) {

@@ -95,7 +95,7 @@ static void lattice_collect(const double *d, size_t n, struct lattice_points *p)
 	for (size_t i = 0; i < n; i++)
 		if (isfinite(d[i]) && fabs(d[i]) > 0)
 			x[m++] = fabs(d[i]);
-	gsl_sort(x, 1, m);
+	stats_sort(x, m);
 	keep = m ? (size_t)ceil(LATTICE_QUANTILE * (double)m) : 0;
 	/* A clock so coarse that 90 % of durations are one value still shows
 	 * its step between that value and the next. */

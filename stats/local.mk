@@ -1,6 +1,6 @@
 # stats/ files (see Makefile.am)
 # summaries, histograms, isolation forest, OS-noise filter
-libticklab_a_SOURCES += stats/stats.h stats/summary.c stats/dist.c stats/drift.c stats/level.c stats/lattice.c stats/iforest.c \
+libticklab_a_SOURCES += stats/stats.h stats/summary.c stats/dist.c stats/drift.c stats/level.c stats/lattice.c stats/iforest.c stats/sort.c stats/mt19937.h \
 	stats/osfilter.c stats/compare.h stats/compare.c \
 	stats/kernels.h stats/kernels.c stats/levels.h stats/levels.c
 check_PROGRAMS += tests/test_stats tests/test_stats_iforest

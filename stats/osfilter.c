@@ -251,7 +251,7 @@ static double *lattice_levels(const double *x, size_t n, size_t *nlev)
 	size_t need = stats_level_min_count(n), m = 0;
 
 	memcpy(v, x, n * sizeof(*v));
-	gsl_sort(v, 1, n);
+	stats_sort(v, n);
 	fence_of(v, n, &lo, &hi);
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && v[j] == v[i]; j++)
@@ -295,7 +295,7 @@ static void far_out_fence(const double *const *features, size_t nfeat, size_t n,
 
 	for (size_t f = 0; f < nfeat; f++) {
 		memcpy(v, features[f], n * sizeof(*v));
-		gsl_sort(v, 1, n);
+		stats_sort(v, n);
 		double lo, hi;
 		fence_of(v, n, &lo, &hi);
 		if (f == 0) {

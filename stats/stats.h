@@ -107,6 +107,10 @@ struct tl_os_result {
 
 /* c(n) = 2(ln(n-1) + gamma) - 2(n-1)/n, c(2) = 1, c(1) = c(0) = 0. */
 double stats_iforest_c(double n);
+
+/* x ascending, in place (stats/sort.c): gsl_sort's order, faster on many
+ * equal values. */
+void stats_sort(double *x, size_t n);
 /* Isolation-forest scores in (-1, 0) like scikit-learn's score_samples.
  * features: nfeat arrays (1 or 2) of n values, no NaNs. Seeded,
  * reproducible. -1 on bad arguments or out of memory. */

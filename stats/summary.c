@@ -41,7 +41,7 @@ static double *sorted_copy(const double *x, size_t n)
 	if (!s)
 		return NULL;
 	memcpy(s, x, n * sizeof(*s));
-	gsl_sort(s, 1, n);
+	stats_sort(s, n);
 	return s;
 }
 
@@ -102,7 +102,7 @@ void stats_summary_sort(double *x, size_t n, struct tl_summary *s)
 	summary_nan(s, n);
 	if (n == 0)
 		return;
-	gsl_sort(x, 1, n);
+	stats_sort(x, n);
 	summary_sorted(x, n, s);
 }
 

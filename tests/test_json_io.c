@@ -421,6 +421,45 @@ static void test_guard(void)
 	free(b);
 }
 
+/* The fleet's arena: a document read inside it is the file's; a copy kept
+ * through tl_read_arena_keep outlives the arena; what jansson allocated
+ * before the arena is freed normally inside it; arenas nest. */
+static void test_arena(void)
+{
+	char dir[] = "/tmp/tl_arena_XXXXXX", path[256], why[512];
+	json_t *before = json_string("made before the arena"), *doc, *kept = NULL;
+	FILE *f;
+	bool same = true;
+
+	if (!ok(mkdtemp(dir) != NULL, "a scratch directory for the arena"))
+		return;
+	snprintf(path, sizeof path, "%s/doc.json", dir);
+	f = fopen(path, "w");
+	if (f) {
+		fputs("{\"a\": [1, 2.5, \"x\"], \"b\": {\"c\": null}}", f);
+		fclose(f);
+	}
+	tl_read_arena_begin();
+	for (int round = 0; round < 200; round++) {
+		tl_read_arena_begin(); /* nested: the outer one holds the memory */
+		doc = tl_json_load(path, why, sizeof why);
+		same &= doc && json_real_value(json_array_get(json_object_get(doc, "a"), 1)) == 2.5;
+		if (round == 199)
+			kept = tl_read_arena_keep(doc);
+		json_decref(doc);
+		tl_read_arena_end();
+	}
+	json_decref(before); /* malloc'd before the arena, freed inside it */
+	tl_read_arena_end();
+	ok(same, "a document read 200 times in an arena reads right each time");
+	ok(kept && json_is_null(json_object_get(json_object_get(kept, "b"), "c")) &&
+		   strcmp(json_string_value(json_array_get(json_object_get(kept, "a"), 2)), "x") == 0,
+	   "the copy kept through tl_read_arena_keep is whole after the arena is gone");
+	json_decref(kept);
+	remove(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	test_guard();
@@ -429,5 +468,6 @@ int main(void)
 	test_atomic();
 	test_json_real();
 	test_streamed_bytes();
+	test_arena();
 	return tap_done();
 }

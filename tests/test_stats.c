@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <gsl/gsl_randist.h>
@@ -315,9 +316,50 @@ static void test_drift(void)
 	gsl_rng_free(rng);
 }
 
+static int cmp_dbl(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* stats_sort puts values in qsort's ascending order: few distinct values
+ * (a lattice), all distinct, all equal, sorted and reversed input, every
+ * length to 100 and some long ones; NaN goes to gsl_sort as before. */
+static void test_sort(void)
+{
+	static double a[20000], b[20000];
+	size_t cases = 0, bad = 0;
+	unsigned long r = 7;
+
+	for (size_t n = 0; n <= 20000; n = n < 100 ? n + 1 : n * 3)
+		for (int kind = 0; kind < 5; kind++) {
+			for (size_t i = 0; i < n; i++) {
+				r = r * 6364136223846793005UL + 1442695040888963407UL;
+				a[i] = kind == 0 ? (double)((r >> 33) % 7) * 10.0
+				       : kind == 1 ? (double)(r >> 11) / 9007199254740992.0 - 0.5
+				       : kind == 2 ? 3.25
+				       : kind == 3 ? (double)i
+						   : (double)(n - i) / 3.0;
+			}
+			memcpy(b, a, n * sizeof *a);
+			stats_sort(a, n);
+			qsort(b, n, sizeof *b, cmp_dbl);
+			cases++;
+			bad += memcmp(a, b, n * sizeof *a) != 0;
+		}
+	ok(bad == 0, "stats_sort orders %zu arrays as qsort does (%zu differ)", cases, bad);
+	a[0] = 2;
+	a[1] = NAN;
+	a[2] = 1;
+	stats_sort(a, 3);
+	ok(a[0] == 1 || isnan(a[0]), "an array with a NaN is still sorted around it (gsl_sort's way)");
+}
+
 int main(void)
 {
 	stats_init();
+	test_sort();
 	test_summary();
 	test_quantile();
 	test_histogram();

@@ -10,6 +10,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
+#include "stats/mt19937.h"
 #include "stats/stats.h"
 #include "tests/tap.h"
 
@@ -180,6 +181,83 @@ static void test_scores(void)
 	ok(stats_iforest_scores(f1, 1, 1, 1, s1) == 0 && s1[0] == -0.5,
 	   "n = 1: c(1) = 0, score -0.5 like scikit-learn");
 	ok(stats_iforest_scores(f, 3, N, 1, s1) < 0, "3 features refused");
+}
+
+/* The scores of one feature come from trees grown on its distinct values
+ * and their counts (up to 4 psi distinct values) or on its rows (more):
+ * both must be the trees stats_iforest_fit grows, scored to the same bits
+ * as stats_iforest_score of each row. Lattices of 1 to 5000 steps (the
+ * switch at 1024 inside), n from 1 to 6000, several seeds. */
+/* The inlined MT19937 draws GSL's numbers: seeds 0 (GSL's 4357), small,
+ * past 32 bits (GSL keeps the low 32), the largest; integers below n of
+ * every size (GSL's rejection), uniforms, past several refills. */
+static void test_mt_is_gsl(void)
+{
+	static const unsigned long seeds[] = {0, 1, 5, 4357, 123456789UL, 0xffffffffUL,
+					      (unsigned long)-1};
+	size_t bad = 0, draws = 0;
+	gsl_rng *g = gsl_rng_alloc(gsl_rng_mt19937);
+	struct tl_mt m;
+
+	for (size_t k = 0; k < sizeof seeds / sizeof *seeds; k++) {
+		gsl_rng_set(g, seeds[k]);
+		tl_mt_set(&m, seeds[k]);
+		for (unsigned long i = 0; i < 5000; i++, draws++) {
+			unsigned long n = i % 3 == 0 ? 1 + i % 7 : i % 3 == 1 ? 5514 - i % 300 : 0xffffffffUL - i;
+			if (i % 5 == 4) {
+				double a = gsl_rng_uniform(g), b = tl_mt_uniform(&m);
+				bad += memcmp(&a, &b, sizeof a) != 0;
+			} else {
+				bad += gsl_rng_uniform_int(g, n) != tl_mt_uniform_int(&m, n);
+			}
+		}
+	}
+	gsl_rng_free(g);
+	ok(bad == 0, "the inlined MT19937 draws GSL's mt19937 numbers (%zu draws, 7 seeds, %zu differ)",
+	   draws, bad);
+}
+
+static void test_runs_exact(void)
+{
+	static const size_t steps[] = {1, 2, 3, 31, 290, 1024, 1025, 5000};
+	static const size_t ns[] = {1, 2, 255, 256, 257, 5514, 6000};
+	double *x = malloc(6000 * sizeof *x), *s = malloc(6000 * sizeof *s);
+	size_t cases = 0, bad = 0;
+	uint64_t r = 12345;
+
+	for (size_t a = 0; a < sizeof steps / sizeof *steps; a++)
+		for (size_t b = 0; b < sizeof ns / sizeof *ns; b++)
+			for (uint64_t seed = 1; seed <= 3; seed++) {
+				const double *f[1] = {x};
+				struct tl_iforest *fo;
+
+				for (size_t i = 0; i < ns[b]; i++) {
+					r = r * 6364136223846793005ULL + 1442695040888963407ULL;
+					/* skewed: most rows on the low steps, a tail above */
+					size_t k = (size_t)((r >> 33) % steps[a]);
+					k = (r >> 20) % 4 ? k / 4 : k;
+					x[i] = 500.0 + 10.0 * (double)k;
+				}
+				fo = stats_iforest_fit(f, 1, ns[b], seed);
+				cases++;
+				if (!fo || stats_iforest_scores(f, 1, ns[b], seed, s) != 0) {
+					bad++;
+				} else {
+					for (size_t i = 0; i < ns[b]; i++) {
+						double want = stats_iforest_score(fo, &x[i]);
+						if (memcmp(&want, &s[i], sizeof want) != 0) {
+							bad++;
+							break;
+						}
+					}
+				}
+				stats_iforest_free(fo);
+			}
+	ok(bad == 0, "%zu lattices (1 to 5000 steps, n 1 to 6000, 3 seeds): the scores of the "
+		     "trees grown on distinct values are stats_iforest_fit's, bit for bit (%zu differ)",
+	   cases, bad);
+	free(x);
+	free(s);
 }
 
 static void test_beta(void)
@@ -439,6 +517,8 @@ static void test_lattice_levels(void)
 
 int main(void)
 {
+	test_mt_is_gsl();
+	test_runs_exact();
 	test_c();
 	test_scores();
 	test_sklearn();

@@ -82,6 +82,10 @@ wait_for 'FLAGGED' 5; ok $? "5 comes back to the Fleet screen from Setup"
 start 200 50 "LANG=$UTF8 TERM=xterm-256color" --fleet fleet
 wait_for 'FLAGGED' 20; ok $? "plain ticklab --fleet opens the Fleet screen too"
 shows 'preempt/s +t_min ns +t_diff ns +KS D'; ok $? "at 200 columns every figure of the fleet table is a column"
+# the judge's notes (told apart, within the node's own noise) as the CLI says them
+notes=$(grep -c ': add:2000 samples .* not flagged$' "$W/fleet.txt")
+[ "$notes" -ge 1 ] && [ "$(grep -c '^ n[0-9]: add:2000 samples .*' "$W/screen")" = "$notes" ]
+ok $? "the $notes notes of ticklab fleet (not flagged) are said under the curves too"
 golden fleet-200x50.txt
 
 start 80 24 "LANG=C TERM=vt100 NO_COLOR=1" tui --fleet fleet/n1.json fleet/n2.json fleet/n3.json fleet/n4.json

@@ -23,6 +23,7 @@
 #define TABLE_MIN_ROWS 3 /* node rows kept when the body is short */
 #define YLAB 5           /* "1.0  " left of the curves */
 #define REASON_ROWS 64   /* wrapped rows of reasons one group may need */
+#define CDF_KEEP_ROWS 12 /* the curves give rows to the notes down to this */
 
 struct tui_fleet_view {
 	struct tl_fleet fl;
@@ -306,49 +307,97 @@ static size_t lines_of(const char *text, int w)
 	return tui_wrap(text, w - 2, NULL, 0);
 }
 
-/* What is said under the curves: each flagged node's reasons, or that
- * none stands out, or why the group was not compared. */
-static void verdict_text(const struct tui_fleet_view *v, size_t j, char *buf, size_t len)
+/* What is said under the curves: each flagged node's reasons, then each
+ * note (a difference told apart but within the node's own noise, which the
+ * CLI's table prints too), or that none stands out, or why the group was
+ * not compared. */
+static bool said(const struct tl_fleet_node *nd, bool notes)
+{
+	return notes ? nd->note[0] != '\0' : nd->flagged;
+}
+
+static void verdict_text(const struct tui_fleet_view *v, size_t j, bool notes, char *buf,
+			 size_t len)
 {
 	const struct tl_fleet_node *nd = group_node(v, j);
-	char name[512], reason[sizeof nd->reason];
+	char name[512], reason[sizeof nd->reason > sizeof nd->note ? sizeof nd->reason
+								      : sizeof nd->note];
 
 	/* from files written elsewhere: escaped even though checked on load */
 	snprintf(buf, len, "%s: %s", tl_term_safe(nd->fig.node.name, name, sizeof name),
-		 tl_term_safe(nd->reason, reason, sizeof reason));
+		 tl_term_safe(notes ? nd->note : nd->reason, reason, sizeof reason));
 }
 
-static size_t verdict_rows(const struct tui_fleet_view *v, int w)
+/* The rows of the flagged nodes' reasons (or of the line saying none
+ * stands out), and of the notes (each whole). */
+static size_t verdict_rows(const struct tui_fleet_view *v, int w, bool notes)
 {
 	char text[1700];
-	size_t rows = 0, flagged = 0;
+	size_t rows = 0, n = 0;
 
 	for (size_t j = 0; j < group_size(v); j++)
-		if (group_node(v, j)->flagged) {
-			verdict_text(v, j, text, sizeof text);
+		if (said(group_node(v, j), notes)) {
+			verdict_text(v, j, notes, text, sizeof text);
 			rows += lines_of(text, w);
-			flagged++;
+			n++;
 		}
-	return flagged ? rows : 1;
+	return notes || n ? rows : 1;
 }
 
-static void draw_verdicts(const struct tui_app *app, int y, int ymax, int x, int w)
+static size_t notes_count(const struct tui_fleet_view *v)
+{
+	size_t n = 0;
+
+	for (size_t j = 0; j < group_size(v); j++)
+		n += said(group_node(v, j), true);
+	return n;
+}
+
+/* The notes in room rows: whole while they fit, then one line naming how
+ * many more there are (the reasons always come first and whole). */
+static void draw_notes(const struct tui_app *app, int y, int ymax, int x, int w, int room)
+{
+	const struct tui_fleet_view *v = app->priv[TUI_FLEET];
+	int dim = tui_attr(app, TUI_ROLE_INACTIVE), end = y + room < ymax ? y + room : ymax;
+	size_t total = notes_count(v), shown = 0;
+	char text[1700];
+
+	for (size_t j = 0; j < group_size(v); j++) {
+		if (!said(group_node(v, j), true))
+			continue;
+		verdict_text(v, j, true, text, sizeof text);
+		/* the last row is kept for the count of the rest unless this is the last note */
+		if ((int)lines_of(text, w) > end - y - (shown + 1 < total))
+			break;
+		y = put_lines(y, end, x, w, dim, text);
+		shown++;
+	}
+	if (shown < total && y < end)
+		tui_putf(y, x, w, dim, "%s%zu note(s): samples told apart, within own noise "
+				       "(ticklab fleet prints them)",
+			 shown ? "+" : "", total - shown);
+}
+
+static void draw_verdicts(const struct tui_app *app, int y, int ymax, int x, int w, int note_room)
 {
 	const struct tui_fleet_view *v = app->priv[TUI_FLEET];
 	char text[1700];
 	size_t flagged = 0;
 
 	for (size_t j = 0; j < group_size(v); j++)
-		if (group_node(v, j)->flagged) {
-			verdict_text(v, j, text, sizeof text);
+		if (said(group_node(v, j), false)) {
+			verdict_text(v, j, false, text, sizeof text);
 			y = put_lines(y, ymax, x, w, tui_attr(app, TUI_ROLE_WARN), text);
 			flagged++;
 		}
 	if (!flagged && !v->fl.groups[v->group].note[0] && y < ymax)
 		tui_putf(y, x, w, tui_attr(app, TUI_ROLE_OK),
 			 "no node of this group stands out (|robust z| <= %.0f on every figure; "
-			 "samples alike)",
+			 "samples within the nodes' own noise)",
 			 TL_FLEET_Z);
+	if (!flagged)
+		y++;
+	draw_notes(app, y, ymax, x, w, note_room);
 }
 
 /* The nodes whose curves are drawn (the rows shown), the picked one and
@@ -451,18 +500,21 @@ static size_t head_rows(const struct tui_fleet_view *v, int w)
 	return n + lines_of(text, w);
 }
 
-/* How many table rows and CDF rows the body holds for the group shown. */
-static void fit_body(const struct tui_app *app, size_t *rows_out, int *cdf_out)
+/* How many table rows, CDF rows and rows of notes the body holds for the
+ * group shown. */
+static void fit_body(const struct tui_app *app, size_t *rows_out, int *cdf_out, int *notes_out)
 {
 	const struct tui_fleet_view *v = app->priv[TUI_FLEET];
 	const struct tui_rect *r = &app->lay.body;
 	int w = r->w - 2, y = r->y, ymax = r->y + r->h;
-	size_t count, rows;
-	int left, cdf_h;
+	size_t count, rows, notes = verdict_rows(v, w, true);
+	int left, cdf_h, spare;
 
 	count = group_size(v);
-	/* rows: the header and the verdicts whole, then the table, then the CDF */
-	left = (int)(ymax - y) - (int)head_rows(v, w) - (int)verdict_rows(v, w) - 2;
+	/* rows: the header and the reasons whole, a line for the notes, then
+	 * the table, then the CDF */
+	left = (int)(ymax - y) - (int)head_rows(v, w) - (int)verdict_rows(v, w, false) - 2 -
+	       (notes > 0);
 	/* at most one row per series, so the curves in view differ in glyph and
 	 * colour; the curves keep two fifths of what is left */
 	rows = count < TUI_NSERIES ? count : TUI_NSERIES;
@@ -474,6 +526,16 @@ static void fit_body(const struct tui_app *app, size_t *rows_out, int *cdf_out)
 		rows = rows < count ? rows : count;
 		cdf_h = left - 1 - (int)rows;
 	}
+	/* the notes whole take rows from the curves while these keep CDF_KEEP_ROWS */
+	spare = cdf_h - CDF_KEEP_ROWS;
+	if (notes > 1 && spare > 0) {
+		int take = (int)notes - 1 < spare ? (int)notes - 1 : spare;
+
+		cdf_h -= take;
+		*notes_out = 1 + take;
+	} else {
+		*notes_out = notes > 0;
+	}
 	*rows_out = rows;
 	*cdf_out = cdf_h;
 }
@@ -483,11 +545,11 @@ static void fleet_poll(struct tui_app *app, bool shown)
 {
 	struct tui_fleet_view *v = app->priv[TUI_FLEET];
 	size_t rows;
-	int cdf_h;
+	int cdf_h, notes;
 
 	if (!shown || !v || !v->fl.ngroups)
 		return;
-	fit_body(app, &rows, &cdf_h);
+	fit_body(app, &rows, &cdf_h, &notes);
 	if (v->cursor < v->top)
 		v->top = v->cursor;
 	if (v->cursor >= v->top + rows)
@@ -500,7 +562,7 @@ static void tui_fleet_draw(const struct tui_app *app, struct tui_hits *hits)
 	const struct tui_rect *r = &app->lay.body;
 	int x = r->x + 1, w = r->w - 2, y = r->y, ymax = r->y + r->h;
 	size_t count, rows;
-	int cdf_h;
+	int cdf_h, notes;
 	struct table t;
 
 	(void)hits;
@@ -509,7 +571,7 @@ static void tui_fleet_draw(const struct tui_app *app, struct tui_hits *hits)
 		return;
 	}
 	count = group_size(v);
-	fit_body(app, &rows, &cdf_h);
+	fit_body(app, &rows, &cdf_h, &notes);
 	y = draw_head(app, y, ymax, x, w);
 	table_of(v, w, &t);
 	draw_table_head(app, y++, x, w, &t);
@@ -523,7 +585,7 @@ static void tui_fleet_draw(const struct tui_app *app, struct tui_hits *hits)
 		draw_cdf(app, y, x, w, cdf_h, v->top, rows);
 		y += cdf_h + 1;
 	}
-	draw_verdicts(app, y, ymax, x, w);
+	draw_verdicts(app, y, ymax, x, w, notes);
 }
 
 static const char *fleet_absent(const struct tui_app *app)
