@@ -153,6 +153,10 @@ if name == "fleet":
             if i < 0:
                 continue
             shown = line[i:].rstrip()
+            for z in screen[y + 1:]:  # wrapped onto rows indented 2 past its start
+                if len(z) <= i + 2 or z[:i + 2].strip() or z[i + 2] == " ":
+                    break
+                shown += " " + z.strip()
             check_prefix("fleet", s, shown, y + 1 < len(screen) and not screen[y + 1].strip())
 
 # ---- help: the box is whole (each row ends at its right border)

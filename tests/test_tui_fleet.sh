@@ -86,6 +86,9 @@ shows 'preempt/s +t_min ns +t_diff ns +KS D'; ok $? "at 200 columns every figure
 notes=$(grep -c ': add:2000 samples .* not flagged$' "$W/fleet.txt")
 [ "$notes" -ge 1 ] && [ "$(grep -c '^ n[0-9]: add:2000 samples .*' "$W/screen")" = "$notes" ]
 ok $? "the $notes notes of ticklab fleet (not flagged) are said under the curves too"
+lesson=$(sed -n 's/^In short: //p' "$W/fleet.txt")
+[ -n "$lesson" ] && joined | grep -qF "In short: $lesson"
+ok $? "the screen's first line says the fleet's lesson as ticklab fleet does ($lesson)"
 golden fleet-200x50.txt
 
 start 80 24 "LANG=C TERM=vt100 NO_COLOR=1" tui --fleet fleet/n1.json fleet/n2.json fleet/n3.json fleet/n4.json

@@ -14,6 +14,7 @@
 
 #include "io/fleet.h"
 #include "io/term_safe.h"
+#include "judge/lesson.h"
 #include "tui/app.h"
 #include "tui/curses.h"
 #include "tui/wrap.h"
@@ -28,6 +29,7 @@
 struct tui_fleet_view {
 	struct tl_fleet fl;
 	char source[256];   /* what was opened, for the header */
+	char lesson[512];   /* the fleet's closing sentence, as `ticklab fleet` says it */
 	double **sorted;    /* per node: its kept add:K samples, sorted (the CDF) */
 	size_t *order;      /* node indexes, group by group */
 	size_t *gfirst;     /* group g's nodes are order[gfirst[g] .. gfirst[g + 1]) */
@@ -123,6 +125,7 @@ int tui_fleet_load(struct tui_app *app, char *const *paths, size_t n, char *why,
 		return -1;
 	}
 	tl_fleet_judge(&v->fl, NULL);
+	tl_lesson_fleet(&v->fl, v->lesson, sizeof v->lesson);
 	if (prepare(v) < 0) {
 		view_free(v);
 		snprintf(why, whylen, "out of memory");
@@ -475,13 +478,22 @@ static void head_text(const struct tui_fleet_view *v, char *buf, size_t len)
 		 g->note);
 }
 
+/* The first line: what was opened, then the lesson in the CLI's words
+ * ("In short: 1 of 4 nodes stands out: n3 (CPU% ...)"). */
+static void head_title(const struct tui_fleet_view *v, char *buf, size_t len)
+{
+	char lesson[sizeof v->lesson];
+
+	snprintf(buf, len, "Fleet of %zu node(s) from %s. In short: %s", v->fl.n, v->source,
+		 tl_term_safe(v->lesson, lesson, sizeof lesson));
+}
+
 static int draw_head(const struct tui_app *app, int y, int ymax, int x, int w)
 {
 	const struct tui_fleet_view *v = app->priv[TUI_FLEET];
 	char text[512];
 
-	snprintf(text, sizeof text, "Fleet of %zu node(s) from %s: %zu flagged", v->fl.n, v->source,
-		 v->fl.nflagged);
+	head_title(v, text, sizeof text);
 	y = put_lines(y, ymax, x, w, tui_attr(app, TUI_ROLE_TITLE) | (int)A_BOLD, text);
 	head_text(v, text, sizeof text);
 	return put_lines(y, ymax, x, w,
@@ -493,8 +505,7 @@ static size_t head_rows(const struct tui_fleet_view *v, int w)
 {
 	char text[512];
 
-	snprintf(text, sizeof text, "Fleet of %zu node(s) from %s: %zu flagged", v->fl.n, v->source,
-		 v->fl.nflagged);
+	head_title(v, text, sizeof text);
 	size_t n = lines_of(text, w);
 	head_text(v, text, sizeof text);
 	return n + lines_of(text, w);
