@@ -161,24 +161,24 @@ static int detect_cell(const struct detect_opts *o, size_t b, size_t fi, FILE *o
 	char why[WHY_LEN];
 	int rc = TL_EXIT_OK;
 
-	if (tl_timer_open(&t, o->sel.backends[b], why, sizeof why) < 0) {
-		fprintf(stderr, "ticklab detect: backend %s: %s\n", o->sel.backends[b], why);
+	if (tl_timer_open(&t, o->sel.got.backends[b], why, sizeof why) < 0) {
+		fprintf(stderr, "ticklab detect: backend %s: %s\n", o->sel.got.backends[b], why);
 		return TL_EXIT_FAIL;
 	}
-	if (tl_flush_init(&f, o->sel.flush_bytes[fi], why, sizeof why) < 0) {
+	if (tl_flush_init(&f, o->sel.got.flush_bytes[fi], why, sizeof why) < 0) {
 		fprintf(stderr, "ticklab detect: %s\n", why);
 		tl_timer_close(&t);
 		return TL_EXIT_FAIL;
 	}
 	if (tl_detect_run(&t, &f, &o->p, &stop_flag, &r) < 0) {
-		fprintf(stderr, "ticklab detect: backend %s, flush %s: %s\n", o->sel.backends[b],
-			o->sel.flush_names[fi], r.why);
+		fprintf(stderr, "ticklab detect: backend %s, flush %s: %s\n", o->sel.got.backends[b],
+			o->sel.got.flush_names[fi], r.why);
 		rc = TL_EXIT_FAIL;
 	} else {
-		tl_detect_row_print(out, o->sel.backends[b], o->sel.flush_names[fi], &r);
+		tl_detect_row_print(out, o->sel.got.backends[b], o->sel.got.flush_names[fi], &r);
 		if (rows)
-			tl_json_append(rows, tl_detect_row_json(o->sel.backends[b], o->sel.flush_bytes[fi],
-								o->sel.flush_names[fi], &r));
+			tl_json_append(rows, tl_detect_row_json(o->sel.got.backends[b], o->sel.got.flush_bytes[fi],
+								o->sel.got.flush_names[fi], &r));
 	}
 	tl_flush_free(&f);
 	tl_timer_close(&t);
@@ -208,8 +208,8 @@ static int detect_exec(void *st)
 	}
 	cli_stop_watch(&stop_flag);
 	tl_detect_head_print(out, &o->p);
-	for (size_t fi = 0; fi < o->sel.nflush && !atomic_load(&stop_flag); fi++)
-		for (size_t b = 0; b < o->sel.nbackends && !atomic_load(&stop_flag); b++)
+	for (size_t fi = 0; fi < o->sel.got.nflush && !atomic_load(&stop_flag); fi++)
+		for (size_t b = 0; b < o->sel.got.nbackends && !atomic_load(&stop_flag); b++)
 			if (detect_cell(o, b, fi, out, rows) != TL_EXIT_OK)
 				rc = TL_EXIT_FAIL;
 	cli_stop_disarm();

@@ -113,13 +113,13 @@ struct run_opts {
 
 static int check_cells(const struct run_opts *o, char *why, size_t whylen)
 {
-	double cells = (double)o->sel.nbackends * (double)o->sel.nflush * (double)o->sel.nkernels;
+	double cells = (double)o->sel.got.nbackends * (double)o->sel.got.nflush * (double)o->sel.got.nkernels;
 
 	if (cells <= MAX_CELLS)
 		return 0;
 	snprintf(why, whylen, "%zu backends x %zu flush sizes x %zu kernels is %.0f cells, more "
 			      "than a run takes (%d)",
-		 o->sel.nbackends, o->sel.nflush, o->sel.nkernels, cells, MAX_CELLS);
+		 o->sel.got.nbackends, o->sel.got.nflush, o->sel.got.nkernels, cells, MAX_CELLS);
 	return -1;
 }
 
@@ -129,8 +129,8 @@ static int check_cells(const struct run_opts *o, char *why, size_t whylen)
 static int check_fits(const struct run_opts *o, char *why, size_t whylen)
 {
 	struct tl_run_config cfg = {
-		.nbackends = o->sel.nbackends, .flush_bytes = o->sel.flush_bytes, .nflush = o->sel.nflush,
-		.kernels = o->sel.kernels, .nkernels = o->sel.nkernels, .n = o->n,
+		.nbackends = o->sel.got.nbackends, .flush_bytes = o->sel.got.flush_bytes, .nflush = o->sel.got.nflush,
+		.kernels = o->sel.got.kernels, .nkernels = o->sel.got.nkernels, .n = o->n,
 	};
 	double need = tl_run_memory_estimate(&cfg);
 	uint64_t avail = tl_mem_available();
@@ -161,14 +161,14 @@ static int check_baseline(struct run_opts *o, char *why, size_t whylen)
 
 		if (c->hidden)
 			continue;
-		for (size_t b = 0; b < o->sel.nbackends; b++)
-			for (size_t f = 0; f < o->sel.nflush; f++)
-				for (size_t k = 0; k < o->sel.nkernels; k++)
-					if (strcmp(o->base.timers[c->timer].id, o->sel.backends[b]) == 0 &&
+		for (size_t b = 0; b < o->sel.got.nbackends; b++)
+			for (size_t f = 0; f < o->sel.got.nflush; f++)
+				for (size_t k = 0; k < o->sel.got.nkernels; k++)
+					if (strcmp(o->base.timers[c->timer].id, o->sel.got.backends[b]) == 0 &&
 					    tl_flush_matches(tl_run_flush_name(&o->base, c->flush),
 							     o->base.flush_bytes[c->flush],
-							     o->sel.flush_names[f], o->sel.flush_bytes[f]) &&
-					    strcmp(c->kernel.label, o->sel.kernels[k].label) == 0)
+							     o->sel.got.flush_names[f], o->sel.got.flush_bytes[f]) &&
+					    strcmp(c->kernel.label, o->sel.got.kernels[k].label) == 0)
 						return 0;
 	}
 	snprintf(why, whylen, "--baseline '%s' has no cell this run measures (a cell matches on "

@@ -255,9 +255,9 @@ static int search_check(void *st, int argc, char **argv, char *why, size_t whyle
 		return -1;
 	o->plan.want_tdiff = o->want_tdiff;
 	/* the plan the TUI's search screen builds from its selection too */
-	if (tl_search_plan_build(&o->plan, &o->plan, (const char *const *)o->sel.backends,
-				 o->sel.nbackends, (const char *const *)o->sel.flush_names,
-				 o->sel.flush_bytes, o->sel.nflush, o->reference, why, whylen) < 0) {
+	if (tl_search_plan_build(&o->plan, &o->plan, (const char *const *)o->sel.got.backends,
+				 o->sel.got.nbackends, (const char *const *)o->sel.got.flush_names,
+				 o->sel.got.flush_bytes, o->sel.got.nflush, o->reference, why, whylen) < 0) {
 		tl_suggest_append(why, whylen, o->reference, o->sel.backend_text);
 		return -1;
 	}
@@ -332,7 +332,7 @@ fail:
 static int search_exec(void *st)
 {
 	const struct search_opts *o = st;
-	size_t ncells = o->sel.nbackends * o->sel.nflush;
+	size_t ncells = o->sel.got.nbackends * o->sel.got.nflush;
 	struct tl_search_cell *cells = tl_search_cells_new(&o->plan);
 	bool stdout_taken = (o->json && strcmp(o->json, "-") == 0) ||
 			    (o->markdown && strcmp(o->markdown, "-") == 0);

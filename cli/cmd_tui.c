@@ -169,15 +169,15 @@ static int check_selection(struct tui_cmd *t, char *why, size_t whylen)
 	/* Setup sizes each flush name again, from the same levels (the node's
 	 * record), so its rows and the CLI's agree */
 	if (s->kernel_text) { /* none given: Setup's own preselection stands */
-		t->kernel_labels = tl_xcalloc(s->nkernels ? s->nkernels : 1, sizeof *t->kernel_labels);
-		for (size_t i = 0; i < s->nkernels; i++)
-			t->kernel_labels[i] = s->kernels[i].label;
+		t->kernel_labels = tl_xcalloc(s->got.nkernels ? s->got.nkernels : 1, sizeof *t->kernel_labels);
+		for (size_t i = 0; i < s->got.nkernels; i++)
+			t->kernel_labels[i] = s->got.kernels[i].label;
 	}
-	o->nbackends = s->nbackends;
-	o->nflushes = s->nflush;
-	o->nkernels = s->nkernels;
-	o->backends = s->backends;
-	o->flushes = s->flush_names;
+	o->nbackends = s->got.nbackends;
+	o->nflushes = s->got.nflush;
+	o->nkernels = s->got.nkernels;
+	o->backends = s->got.backends;
+	o->flushes = s->got.flush_names;
 	o->kernels = t->kernel_labels;
 	return 0;
 }

@@ -50,53 +50,25 @@ static void say_sizing(const char *note)
 
 int cli_selection_parse(struct cli_selection *s, int cpu, char *why, size_t whylen)
 {
-	struct tl_selection t;
-
 	if (!s->backend_text && s->needs_backends) {
 		snprintf(why, whylen, "--backend is required (accepted: %s; `ticklab info` shows "
 				      "which are available here)",
 			 tl_backend_ids());
 		return -1;
 	}
-	if (tl_selection_parse(&t, s->backend_text, s->flush_text,
+	if (tl_selection_parse(&s->got, s->backend_text, s->flush_text,
 			       s->takes_kernels ? s->kernel_text : NULL, cpu, why, whylen) < 0)
 		return -1;
-	say_sizing(t.sizing_note);
-	/* The CLI's view takes the parsed lists over: they are freed with it. */
-	s->backends = t.backends;
-	s->nbackends = t.nbackends;
-	s->flush_names = t.flush_names;
-	s->flush_bytes = t.flush_bytes;
-	s->flush_source = t.flush_source;
-	s->nflush = t.nflush;
-	s->kernels = t.kernels;
-	s->nkernels = t.nkernels;
+	say_sizing(s->got.sizing_note);
 	return 0;
 }
 
 void cli_selection_config(const struct cli_selection *s, struct tl_run_config *cfg)
 {
-	cfg->backends = (const char **)s->backends;
-	cfg->nbackends = s->nbackends;
-	cfg->flush_bytes = s->flush_bytes;
-	cfg->flush_names = (const char *const *)s->flush_names;
-	cfg->nflush = s->nflush;
-	cfg->kernels = s->kernels;
-	cfg->nkernels = s->nkernels;
+	tl_selection_config(&s->got, cfg);
 }
 
 void cli_selection_free(struct cli_selection *s)
 {
-	struct tl_selection t = {
-		.backends = s->backends, .nbackends = s->nbackends, .flush_names = s->flush_names,
-		.flush_bytes = s->flush_bytes, .flush_source = s->flush_source, .nflush = s->nflush,
-		.kernels = s->kernels, .nkernels = s->nkernels,
-	};
-
-	tl_selection_free(&t);
-	s->backends = s->flush_names = NULL;
-	s->flush_bytes = NULL;
-	s->flush_source = NULL;
-	s->kernels = NULL;
-	s->nbackends = s->nflush = s->nkernels = 0;
+	tl_selection_free(&s->got);
 }

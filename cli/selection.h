@@ -24,14 +24,7 @@ struct cli_selection {
 	const char *backend_text, *flush_text, *kernel_text;
 	bool takes_kernels;
 	bool needs_backends;    /* no -b is an error (the TUI asks in Setup instead) */
-	char **backends;        /* ids with parameters, each probed available */
-	size_t nbackends;
-	char **flush_names;     /* as given: "4xL3" keys the cell in every file */
-	uint64_t *flush_bytes;  /* what each name resolved to on this node */
-	enum tl_flush_source *flush_source; /* and why (bench/selection.h) */
-	size_t nflush;
-	struct tl_kernel *kernels;
-	size_t nkernels;
+	struct tl_selection got; /* what they parsed to (bench/selection.h) */
 };
 
 /* The long options, to put at the head of a command's option table. */

@@ -456,21 +456,6 @@ static struct tl_iforest *fit_runs(const double *ranks, const double *d, size_t 
 	return fo;
 }
 
-/* The index of x in d[0, nd) (ascending, x among them). */
-static size_t find(const double *d, size_t nd, double x)
-{
-	size_t lo = 0, hi = nd - 1;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		if (d[mid] < x)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* One feature (every cell's analysis): the distinct values are a sorted
  * copy made unique, scored tile by tile, and each row takes its value's
  * score. The sort runs in the scores array itself, and so do the rows'
@@ -506,7 +491,7 @@ static int scores_one(const double *x, size_t n, uint64_t seed, double *scores)
 	ranked = nd <= RUNS_MAX;
 	if (ranked) {
 		for (size_t i = 0; i < n; i++) {
-			uint32_t r = (uint32_t)find(d, nd, x[i]);
+			uint32_t r = (uint32_t)stats_first_at_least(d, nd, x[i]);
 			memcpy((unsigned char *)scores + sizeof r * i, &r, sizeof r);
 		}
 		fo = fit_runs(scores, d, nd, n, seed);
@@ -535,7 +520,7 @@ static int scores_one(const double *x, size_t n, uint64_t seed, double *scores)
 	/* from the last row down: row i's score (8 B at 8i) lands on ranks
 	 * 2i and 2i + 1, rows already given theirs (i's own is read first) */
 	for (size_t i = n; i-- > 0;)
-		scores[i] = ds[ranked ? rank_at(scores, i) : find(d, nd, x[i])];
+		scores[i] = ds[ranked ? rank_at(scores, i) : stats_first_at_least(d, nd, x[i])];
 	free(d);
 	free(ds);
 	return 0;

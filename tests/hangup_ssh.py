@@ -28,21 +28,15 @@ import sys
 import threading
 import time
 
+from taplib import Tap, temp_open
+
 BIN, TMP = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 REPORT = len(sys.argv) > 3 and sys.argv[3] == "--report"
 SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
 LIMIT = float(os.environ.get("TL_HANGUP_LIMIT", "60"))  # seconds a hung-up ticklab may take before it is called hung
-n_test = 0
-failed = 0
+TAP = Tap()
+ok = TAP.ok
 rows = []
-
-
-def ok(cond, desc):
-    global n_test, failed
-    n_test += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n_test, desc), flush=True)
-    if not cond:
-        failed += 1
 
 
 def free_port():
@@ -152,21 +146,6 @@ def wait_for(pred, pid, limit=120.0):
         if pid and not alive(pid):
             return False
         time.sleep(0.005)
-    return False
-
-
-def temp_open(pid, path):
-    d, base = os.path.split(path)
-    try:
-        for fd in os.listdir("/proc/%d/fd" % pid):
-            try:
-                t = os.readlink("/proc/%d/fd/%s" % (pid, fd))
-            except OSError:
-                continue
-            if t.startswith(d + "/") and ("(deleted)" in t or "/." + base + "." in t):
-                return True
-    except OSError:
-        pass
     return False
 
 
@@ -381,8 +360,7 @@ def main():
     print("# seconds from the dropped connection to ticklab's exit, and what it kept:")
     for r in rows:
         print("# %-4s %-9s %7s s  status %-4s %s" % r)
-    print("1..%d" % n_test)
-    return 1 if failed else 0
+    return TAP.done()
 
 
 sys.exit(main())

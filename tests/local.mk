@@ -113,7 +113,7 @@ TESTS += tests/test_escape_outputs.sh
 EXTRA_DIST += tests/test_escape_outputs.sh
 # A dropped SSH connection in every phase (a real sshd on loopback).
 TESTS += tests/test_hangup_ssh.sh
-EXTRA_DIST += tests/test_hangup_ssh.sh tests/hangup_ssh.py
+EXTRA_DIST += tests/test_hangup_ssh.sh tests/hangup_ssh.py tests/taplib.py
 # Every reader against mutated files of every kind, and the corpus of found cases.
 TESTS += tests/test_mutate.sh
 EXTRA_DIST += tests/test_mutate.sh tests/mutate.py tests/mutants

@@ -30,20 +30,14 @@ import subprocess
 import sys
 import time
 
+from taplib import Tap
+
 BIN, TMP, SRC = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2]), sys.argv[3]
 CORPUS = os.path.join(SRC, "tests", "mutants")
 CTL = "a\x1b[31m|<img src=x onerror=alert(1)>\n`b`"
 FORMULA = '=HYPERLINK("http://e/"),x'
-n_test = 0
-failed = 0
-
-
-def ok(cond, desc):
-    global n_test, failed
-    n_test += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n_test, desc), flush=True)
-    if not cond:
-        failed += 1
+TAP = Tap()
+ok = TAP.ok
 
 
 # Fields whose value has a rule (issue: times within what a timer reads,
@@ -353,8 +347,7 @@ def main():
             kind, reader, cls, c.get("refused", 0), c.get("accepted-unchanged", 0),
             c.get("accepted-changed", 0), crash))
     ok(True, "%d reader runs in %.1f s" % (len(table), time.monotonic() - t0))
-    print("1..%d" % n_test)
-    return 1 if failed else 0
+    return TAP.done()
 
 
 sys.exit(main())

@@ -16,22 +16,16 @@ import subprocess
 import sys
 import time
 
+from taplib import Tap, temp_open
+
 BIN, TMP = sys.argv[1], sys.argv[2]
 SIGS = [("INT", signal.SIGINT), ("TERM", signal.SIGTERM), ("HUP", signal.SIGHUP),
         ("QUIT", signal.SIGQUIT)]
 STOP_MASK = 0
 for _, s in SIGS:
     STOP_MASK |= 1 << (s - 1)
-n_test = 0
-failed = 0
-
-
-def ok(cond, desc):
-    global n_test, failed
-    n_test += 1
-    print(("ok %d - %s" if cond else "not ok %d - %s") % (n_test, desc))
-    if not cond:
-        failed += 1
+TAP = Tap()
+ok = TAP.ok
 
 
 def wait_for(pred, proc, limit=300.0):
@@ -51,24 +45,6 @@ def handlers_armed(pid):
             for line in f:
                 if line.startswith("SigCgt:"):
                     return int(line.split()[1], 16) & STOP_MASK == STOP_MASK
-    except OSError:
-        pass
-    return False
-
-
-def temp_open(pid, path):
-    """A descriptor on the final write's temporary: O_TMPFILE's '#N (deleted)'
-    or mkstemp's .NAME.XXXXXX in path's directory."""
-    d, base = os.path.split(path)
-    fds = "/proc/%d/fd" % pid
-    try:
-        for fd in os.listdir(fds):
-            try:
-                t = os.readlink(os.path.join(fds, fd))
-            except OSError:
-                continue
-            if t.startswith(d + "/") and ("(deleted)" in t or "/." + base + "." in t):
-                return True
     except OSError:
         pass
     return False
@@ -189,5 +165,4 @@ for phase in ("start", "sampling", "analysis", "writing"):
 for phase in ("start", "searching"):
     for name, sig in SIGS:
         search_case(phase, name, sig)
-print("1..%d" % n_test)
-sys.exit(1 if failed else 0)
+sys.exit(TAP.done())

@@ -246,6 +246,9 @@ struct tui_node {
 	struct tl_host host;
 	bool have_host;
 	json_t *host_json;         /* replay: the file's host object */
+	/* the levels were measured again (Info's M) levels_gen times; Setup
+	 * re-sizes its cache multiples while sized_gen lags behind */
+	unsigned levels_gen, sized_gen;
 };
 
 /* The run's results, every screen's to read: sampled live or loaded. */
@@ -379,9 +382,6 @@ void tui_setup_filter_typed(struct tui_app *app);
 void tui_setup_click(struct tui_app *app, int y, int x, bool toggle);
 bool tui_list_visible(const struct tui_list *l, size_t i);
 /* Adds the kernels of a spec to the kernel list: 0, or -1 with why. */
-/* After Info measured the levels again: the topology NxLk goes by, and each
- * flush and kernel named by a cache multiple sized anew. */
-void tui_setup_resize(struct tui_app *app);
 int tui_setup_add_kernels(struct tui_app *app, const char *text, bool selected, char *why,
 			  size_t whylen);
 /* The remembered setup onto the lists: unselect a whole list, then select

@@ -180,7 +180,7 @@ static void info_take(struct tui_app *app, struct info_state *st)
 		const struct tl_levels *lv = &st->result.levels;
 
 		st->remeasuring = false;
-		tui_setup_resize(app);
+		app->node.levels_gen++; /* Setup's poll re-sizes its cache multiples */
 		tui_message(app, false, "memory levels measured again (%s); Setup's cache multiples "
 					"follow them, a run already made keeps its own",
 			    lv->kept[0] ? lv->kept : lv->source[0] ? lv->source : "not kept");

@@ -179,9 +179,11 @@ int tui_setup_add_kernels(struct tui_app *app, const char *text, bool selected, 
 	return add_kernels(app, text, selected, why, whylen);
 }
 
-/* The rows keep their place (the cursor stays on its row); a run already
- * made keeps its bytes and the levels it was sized by (tui_results). */
-void tui_setup_resize(struct tui_app *app)
+/* After Info measured the levels again: the topology NxLk goes by, and each
+ * flush and kernel named by a cache multiple sized anew. The rows keep their
+ * place (the cursor stays on its row); a run already made keeps its bytes
+ * and the levels it was sized by (tui_results). */
+static void setup_resize(struct tui_app *app)
 {
 	char why[256], note[512], human[32];
 	const struct tl_topology *topo;
@@ -682,6 +684,10 @@ static void fit_list(struct tui_app *app, int which)
 
 void tui_setup_poll(struct tui_app *app, bool shown)
 {
+	if (app->node.sized_gen != app->node.levels_gen) {
+		app->node.sized_gen = app->node.levels_gen;
+		setup_resize(app);
+	}
 	if (!shown)
 		return;
 	for (int i = 0; i < 3; i++)
