@@ -32,8 +32,8 @@ size_t tl_cell_done(const struct tl_run *run, size_t cell)
  * statistics run over the rest with no further filter. Drift stays that of
  * every sample (it is taken before any filter). */
 static int analyse_cause(const struct tl_run *run, size_t cell, size_t done, double overhead,
-			 uint64_t seed, struct tl_analysis *a, double *kept, size_t *nkept,
-			 bool drift)
+			 uint64_t seed, const atomic_bool *stop, struct tl_analysis *a,
+			 double *kept, size_t *nkept, bool drift)
 {
 	const struct tl_cell *c = &run->cells[cell];
 	double *v = malloc(done * sizeof *v);
@@ -47,8 +47,13 @@ static int analyse_cause(const struct tl_run *run, size_t cell, size_t done, dou
 		if (!why || !tl_noise_cause_measured(why))
 			v[m++] = c->ns[i];
 	}
-	rc = stats_analyse(v, m, overhead, TL_OS_NONE, tl_cell_seed(run, cell, seed), a, kept,
-			   nkept);
+	/* its drift is replaced below by that of every sample */
+	rc = stats_analyse_until(v, m, overhead, TL_OS_NONE, tl_cell_seed(run, cell, seed), false,
+				 stop, a, kept, nkept);
+	if (rc > 0) {
+		free(v);
+		return rc;
+	}
 	for (size_t i = 0; i < done; i++)
 		v[i] = c->ns[i] - overhead;
 	stats_drift(drift ? v : NULL, drift ? done : 0, TL_DRIFT_CHUNK, &a->drift);
@@ -68,7 +73,8 @@ static int analyse_cause(const struct tl_run *run, size_t cell, size_t done, dou
 }
 
 static int cell_analyse(const struct tl_run *run, size_t cell, enum tl_os_method m, uint64_t seed,
-			struct tl_analysis *a, double *kept, size_t cap, size_t *nkept, bool drift)
+			const atomic_bool *stop, struct tl_analysis *a, double *kept, size_t cap,
+			size_t *nkept, bool drift)
 {
 	const struct tl_cell *c = &run->cells[cell];
 	size_t done = tl_cell_done(run, cell);
@@ -91,24 +97,30 @@ static int cell_analyse(const struct tl_run *run, size_t cell, enum tl_os_method
 		return 0;
 	}
 	if (m == TL_OS_CAUSE)
-		return analyse_cause(run, cell, done, overhead, seed, a, kept, nkept, drift);
-	return (drift ? stats_analyse : stats_analyse_nodrift)(c->ns, done, overhead, m,
-							      tl_cell_seed(run, cell, seed), a,
-							      kept, nkept);
+		return analyse_cause(run, cell, done, overhead, seed, stop, a, kept, nkept, drift);
+	return stats_analyse_until(c->ns, done, overhead, m, tl_cell_seed(run, cell, seed), drift,
+				   stop, a, kept, nkept);
 }
 
 int tl_cell_analyse_kept(const struct tl_run *run, size_t cell, enum tl_os_method m,
 			 uint64_t seed, struct tl_analysis *a, double *kept, size_t cap,
 			 size_t *nkept)
 {
-	return cell_analyse(run, cell, m, seed, a, kept, cap, nkept, true);
+	return cell_analyse(run, cell, m, seed, NULL, a, kept, cap, nkept, true);
+}
+
+int tl_cell_analyse_until(const struct tl_run *run, size_t cell, enum tl_os_method m,
+			  uint64_t seed, const atomic_bool *stop, struct tl_analysis *a,
+			  double *kept, size_t cap, size_t *nkept)
+{
+	return cell_analyse(run, cell, m, seed, stop, a, kept, cap, nkept, true);
 }
 
 int tl_cell_summarise_kept(const struct tl_run *run, size_t cell, enum tl_os_method m,
 			   uint64_t seed, struct tl_analysis *a, double *kept, size_t cap,
 			   size_t *nkept)
 {
-	return cell_analyse(run, cell, m, seed, a, kept, cap, nkept, false);
+	return cell_analyse(run, cell, m, seed, NULL, a, kept, cap, nkept, false);
 }
 
 int tl_cell_analyse(const struct tl_run *run, size_t cell, enum tl_os_method m, uint64_t seed,
@@ -119,10 +131,16 @@ int tl_cell_analyse(const struct tl_run *run, size_t cell, enum tl_os_method m, 
 
 struct tl_analysis *tl_run_analyse(const struct tl_run *run, enum tl_os_method m, uint64_t seed)
 {
+	return tl_run_analyse_until(run, m, seed, NULL);
+}
+
+struct tl_analysis *tl_run_analyse_until(const struct tl_run *run, enum tl_os_method m,
+					 uint64_t seed, const atomic_bool *stop)
+{
 	struct tl_analysis *an = calloc(run->ncells ? run->ncells : 1, sizeof *an);
 
 	for (size_t i = 0; an && i < run->ncells; i++) {
-		if (tl_cell_analyse(run, i, m, seed, &an[i]) < 0) {
+		if (tl_cell_analyse_until(run, i, m, seed, stop, &an[i], NULL, 0, NULL) != 0) {
 			free(an);
 			return NULL;
 		}
@@ -178,6 +196,12 @@ static void top_add(struct tl_noise_agree *ag, const struct tl_cell_noise *cn, u
 int tl_cell_noise_agree(const struct tl_run *run, size_t cell, enum tl_os_method m,
 			uint64_t seed, struct tl_noise_agree *ag)
 {
+	return tl_cell_noise_agree_until(run, cell, m, seed, NULL, ag);
+}
+
+int tl_cell_noise_agree_until(const struct tl_run *run, size_t cell, enum tl_os_method m,
+			      uint64_t seed, const atomic_bool *stop, struct tl_noise_agree *ag)
+{
 	const struct tl_cell *c = &run->cells[cell];
 	const struct tl_cell_noise *cn = &c->noise;
 	size_t done = tl_cell_done(run, cell), nkept = 0, counts[TL_NOISE_NAMES] = { 0 };
@@ -194,11 +218,13 @@ int tl_cell_noise_agree(const struct tl_run *run, size_t cell, enum tl_os_method
 		ag->skipped = true;
 		return 0;
 	}
-	if (!kept || !removed ||
-	    tl_cell_analyse_kept(run, cell, m, seed, &a, kept, done, &nkept) < 0) {
+	int rc = kept && removed ? tl_cell_analyse_until(run, cell, m, seed, stop, &a, kept, done,
+							 &nkept)
+				 : -1;
+	if (rc != 0) {
 		free(kept);
 		free(removed);
-		return -1;
+		return rc;
 	}
 	if (m == TL_OS_CAUSE) { /* its survivors are not a value filter's */
 		for (size_t i = 0; i < done; i++) {

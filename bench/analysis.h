@@ -4,6 +4,7 @@
 #ifndef TL_BENCH_ANALYSIS_H
 #define TL_BENCH_ANALYSIS_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -43,6 +44,14 @@ int tl_cell_analyse_kept(const struct tl_run *run, size_t cell, enum tl_os_metho
 			 uint64_t seed, struct tl_analysis *a, double *kept, size_t cap,
 			 size_t *nkept);
 
+/* tl_cell_analyse_kept that gives up soon after *stop (may be NULL) is
+ * set, inside the OS filter too (a million samples take seconds under
+ * load): returns 1 then, a as for no samples, for a face about to exit
+ * on a signal. */
+int tl_cell_analyse_until(const struct tl_run *run, size_t cell, enum tl_os_method m,
+			  uint64_t seed, const atomic_bool *stop, struct tl_analysis *a,
+			  double *kept, size_t cap, size_t *nkept);
+
 /* tl_cell_analyse_kept without the drift (a->drift as for no samples):
  * the same summary, filter and kept samples, for a reader that needs no
  * drift (the fleet's figures of a raw fingerprint). */
@@ -53,6 +62,10 @@ int tl_cell_summarise_kept(const struct tl_run *run, size_t cell, enum tl_os_met
 /* tl_cell_analyse over every cell (hidden baselines too): a new array of
  * run->ncells analyses (free()), or NULL when out of memory. */
 struct tl_analysis *tl_run_analyse(const struct tl_run *run, enum tl_os_method m, uint64_t seed);
+/* tl_run_analyse that gives up (NULL) soon after *stop is set; the caller
+ * tells that from running out of memory by *stop. */
+struct tl_analysis *tl_run_analyse_until(const struct tl_run *run, enum tl_os_method m,
+					 uint64_t seed, const atomic_bool *stop);
 
 /* CV and drift are relative to the level, so they say nothing for an empty
  * cell, centred on 0 after filter_cost, nor (CV) for any cell whose mean is
@@ -77,5 +90,8 @@ struct tl_noise_agree {
 #define TL_NOISE_AGREE_MAX ((size_t)1 << 20)
 int tl_cell_noise_agree(const struct tl_run *run, size_t cell, enum tl_os_method m,
 			uint64_t seed, struct tl_noise_agree *ag);
+/* The same, giving up (1) soon after *stop (may be NULL) is set. */
+int tl_cell_noise_agree_until(const struct tl_run *run, size_t cell, enum tl_os_method m,
+			      uint64_t seed, const atomic_bool *stop, struct tl_noise_agree *ag);
 
 #endif

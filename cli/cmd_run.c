@@ -294,25 +294,21 @@ static int write_raw(const struct run_opts *o, struct cli_open_outputs *files,
 	return rc;
 }
 
-/* tl_run_analyse, stopping between cells when a new signal came (*stopped):
- * only a JSON still to be written in place needs the process alive then. */
+/* tl_run_analyse, given up soon after a new signal came (*stopped), inside
+ * a cell's filter too: only a JSON still to be written in place needs the
+ * process alive then, and it writes the samples raw at once. */
 static struct tl_analysis *analyse(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
 				   int seen, bool *stopped)
 {
-	struct tl_analysis *an = calloc(run->ncells ? run->ncells : 1, sizeof *an);
+	static atomic_bool late;
+	struct tl_analysis *an = NULL;
 
-	*stopped = false;
-	for (size_t i = 0; an && i < run->ncells; i++) {
-		if (cli_stop_count() != seen) {
-			*stopped = true;
-			free(an);
-			return NULL;
-		}
-		if (tl_cell_analyse(run, i, m, seed, &an[i]) < 0) {
-			free(an);
-			return NULL;
-		}
-	}
+	atomic_store(&late, false);
+	cli_stop_target_later(&late);
+	if (cli_stop_count() == seen)
+		an = tl_run_analyse_until(run, m, seed, &late);
+	cli_stop_target(NULL);
+	*stopped = !an && (atomic_load(&late) || cli_stop_count() != seen);
 	return an;
 }
 

@@ -82,6 +82,11 @@ void cli_stop_target(atomic_bool *flag)
 		atomic_store(flag, true);
 }
 
+void cli_stop_target_later(atomic_bool *flag)
+{
+	atomic_store(&target, flag);
+}
+
 void cli_stop_watch(atomic_bool *flag)
 {
 	atomic_store(flag, false);

@@ -28,6 +28,9 @@ void cli_stop_disarm(void);
 void cli_stop_watch(atomic_bool *flag);
 /* flag (may be NULL) is set by later signals, and now if one already came. */
 void cli_stop_target(atomic_bool *flag);
+/* flag is set by later signals only: one that already came (and stopped
+ * the sampling) does not cut short what comes after it. */
+void cli_stop_target_later(atomic_bool *flag);
 /* From now a signal prints msg (a static string) and exits 128 + the first
  * signal; so does one that came since cli_stop_count() was `since` (while
  * the files were being written), at once. Earlier ones (which stopped the

@@ -12,6 +12,7 @@
 #ifndef TL_IO_PLOT_H
 #define TL_IO_PLOT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -45,6 +46,9 @@ struct tl_plot_opts {
 	 * leave out, for the command to print ("" when nothing). */
 	char *note;
 	size_t notelen;
+	/* A run's figure gives up (-1, why "interrupted") soon after *stop is
+	 * set, inside the analysis of its cells; NULL: never. */
+	const atomic_bool *stop;
 };
 
 #define TL_PLOT_DEFAULT_CLIP 0.995

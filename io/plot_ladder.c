@@ -222,7 +222,7 @@ int tl_plot_ladder(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
 		   const char *path, char *why, size_t whylen)
 {
 	struct ladder_fig *r = tl_xcalloc(1, sizeof *r);
-	struct tl_analysis *an = tl_run_analyse(run, m, seed);
+	struct tl_analysis *an = tl_run_analyse_until(run, m, seed, o->stop);
 	int rc = -1;
 
 	r->run = run;
@@ -240,7 +240,8 @@ int tl_plot_ladder(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
 			r->n++;
 		}
 	if (!an)
-		snprintf(why, whylen, "out of memory analysing the samples");
+		snprintf(why, whylen, "%s", stats_stop_asked(o->stop) ? "interrupted"
+					    : "out of memory analysing the samples");
 	else if (!r->n)
 		snprintf(why, whylen, "the run has no load cells: a ladder is a run of load:SIZE "
 			 "kernels (e.g. -k load:4KiB..2xL3)");

@@ -112,7 +112,7 @@ static int series_load(const struct tl_run *run, enum tl_os_method m, uint64_t s
 		if (cell->hidden)
 			continue;
 		s->v = tl_xmalloc((done ? done : 1) * sizeof *s->v);
-		if (tl_cell_analyse_kept(run, c, m, seed, &s->an, s->v, done, &s->n) < 0)
+		if (tl_cell_analyse_until(run, c, m, seed, r->o->stop, &s->an, s->v, done, &s->n) != 0)
 			return -1;
 		r->n++;
 		gsl_sort(s->v, 1, s->n);
@@ -703,7 +703,8 @@ int tl_plot_run(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
 	}
 	if (series_load(run, m, seed, &r) < 0) {
 		series_free(&r);
-		snprintf(why, whylen, "out of memory analysing the samples");
+		snprintf(why, whylen, "%s", stats_stop_asked(o->stop) ? "interrupted"
+					    : "out of memory analysing the samples");
 		return -1;
 	}
 	if (!r.n) {

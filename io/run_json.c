@@ -5,6 +5,7 @@
 #include "io/real17.h"
 #include "io/jitter_out.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdatomic.h>
@@ -87,6 +88,7 @@ struct mark {
 struct marks {
 	struct mark *m;
 	size_t n, cap;
+	const atomic_bool *stop; /* the writer gives up once it is set */
 };
 
 struct tl_run_doc {
@@ -162,11 +164,15 @@ static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_
 	if (c->hidden)
 		tl_keys_set(o, cell_k, "baseline", json_true());
 	tl_keys_set(o, cell_k, "samples", samples_json(mk, MARK_DOUBLES, c->raw, done));
-	tl_keys_set(o, cell_k, "samples_ns", samples_json(mk, MARK_DOUBLES, c->ns, done));
+	/* The raw form (no analysis) is what a signal keeps, in a second: each
+	 * sample once, in the unit it was read in (whole ticks print fast);
+	 * the readers make samples_ns as the runner did, samples x ns_per_unit. */
+	if (an)
+		tl_keys_set(o, cell_k, "samples_ns", samples_json(mk, MARK_DOUBLES, c->ns, done));
 	/* Plain add:K cells would repeat K n times: only jitter's vary. */
 	if (jitter)
 		tl_keys_set(o, cell_k, "adds", samples_json(mk, MARK_ADDS, c->adds, done));
-	noise = tl_noise_to_json(run, i, an, m, seed);
+	noise = tl_noise_to_json(run, i, an, m, seed, mk ? mk->stop : NULL);
 	if (noise)
 		tl_keys_set(o, cell_k, "noise", noise);
 	if (!an)
@@ -226,13 +232,21 @@ json_t *tl_run_to_json(const struct tl_run *run, const struct tl_analysis *an,
 	return run_to_json(run, an, m, seed, interrupted, host, NULL);
 }
 
-struct tl_run_doc *tl_run_doc_new(const struct tl_run *run, const struct tl_analysis *an,
-				  enum tl_os_method m, uint64_t seed, bool interrupted, json_t *host)
+static struct tl_run_doc *doc_new(const struct tl_run *run, const struct tl_analysis *an,
+				  enum tl_os_method m, uint64_t seed, bool interrupted, json_t *host,
+				  const atomic_bool *stop)
 {
 	struct tl_run_doc *d = tl_xcalloc(1, sizeof *d);
 
+	d->mk.stop = stop;
 	d->doc = run_to_json(run, an, m, seed, interrupted, host, &d->mk);
 	return d;
+}
+
+struct tl_run_doc *tl_run_doc_new(const struct tl_run *run, const struct tl_analysis *an,
+				  enum tl_os_method m, uint64_t seed, bool interrupted, json_t *host)
+{
+	return doc_new(run, an, m, seed, interrupted, host, NULL);
 }
 
 json_t *tl_run_doc_json(struct tl_run_doc *d)
@@ -268,13 +282,10 @@ static const struct mark *mark_find(const struct marks *mk, const json_t *v)
 	return mk->n ? bsearch(&key, mk->m, mk->n, sizeof *mk->m, mark_cmp) : NULL;
 }
 
-/* A double as jansson prints it with JSON_REAL_PRECISION(17) (its
- * jsonp_dtostr): %.17g, ".0" added when it would read back as an integer,
- * the exponent without '+' or leading zeros; null when not finite, as
- * tl_json_real writes. tests/test_json_io.c checks the bytes against
- * json_dumpf of the same tree. Numbers use '.': ticklab keeps LC_NUMERIC
- * at "C" (the TUI sets it back after setlocale). */
-static int put_whole(FILE *f, long long w)
+/* The longest text fmt_real writes: %.17g of a double and ".0". */
+#define REAL_MAX 40
+
+static int fmt_whole(char *out, long long w)
 {
 	char buf[24], *p = buf + sizeof buf;
 	unsigned long long u = w < 0 ? 0ULL - (unsigned long long)w : (unsigned long long)w;
@@ -286,28 +297,36 @@ static int put_whole(FILE *f, long long w)
 	while ((u /= 10) != 0);
 	if (w < 0)
 		*--p = '-';
-	return fwrite(p, 1, (size_t)(buf + sizeof buf - p), f) == (size_t)(buf + sizeof buf - p)
-		       ? 0
-		       : -1;
+	memcpy(out, p, (size_t)(buf + sizeof buf - p));
+	return (int)(buf + sizeof buf - p);
 }
 
-static int put_real(FILE *f, double v)
+/* A double as jansson prints it with JSON_REAL_PRECISION(17) (its
+ * jsonp_dtostr): %.17g, ".0" added when it would read back as an integer,
+ * the exponent without '+' or leading zeros; null when not finite, as
+ * tl_json_real writes. tests/test_json_io.c checks the bytes against
+ * json_dumpf of the same tree. Numbers use '.': ticklab keeps LC_NUMERIC
+ * at "C" (the TUI sets it back after setlocale). v's text goes into
+ * out (REAL_MAX bytes): its length, or -1. */
+static int fmt_real(char *out, double v)
 {
-	char buf[40];
+	char buf[REAL_MAX];
 	int len;
 	char *e;
 
-	if (!isfinite(v))
-		return fputs("null", f) < 0 ? -1 : 0;
+	if (!isfinite(v)) {
+		memcpy(out, "null", 4);
+		return 4;
+	}
 	/* Whole values (a tick count, most raw samples) below 1e15 print as
 	 * their digits and ".0" under %.17g; formatted by hand they cost a
 	 * tenth of snprintf, which is most of the time an interrupted run
 	 * spends writing what it kept. */
 	if (v == trunc(v) && fabs(v) < 1e15 && !(v == 0 && signbit(v)))
-		return put_whole(f, (long long)v);
-	len = tl_real17_fraction(buf, v);
+		return fmt_whole(out, (long long)v);
+	len = tl_real17_fraction(out, v);
 	if (len > 0)
-		return fwrite(buf, 1, (size_t)len, f) == (size_t)len ? 0 : -1;
+		return len;
 	len = snprintf(buf, sizeof buf - 2, "%.17g", v);
 	if (len < 0 || (size_t)len >= sizeof buf - 2)
 		return -1;
@@ -324,21 +343,45 @@ static int put_real(FILE *f, double v)
 		if (end != start)
 			memmove(start, end, strlen(end) + 1);
 	}
-	return fputs(buf, f) < 0 ? -1 : 0;
+	len = (int)strlen(buf);
+	memcpy(out, buf, (size_t)len);
+	return len;
 }
 
-static int put_mark(FILE *f, const struct mark *k)
+/* Values between two looks at the stop flag: a few ms of writing. */
+#define STOP_EVERY ((size_t)1 << 16)
+
+/* The array's text goes out a block at a time: one stdio call per value
+ * (each takes the stream's lock) was a third of a raw save. */
+static int put_mark(FILE *f, const struct mark *k, const atomic_bool *stop)
 {
-	if (fputc('[', f) == EOF)
-		return -1;
+	char blk[16384];
+	size_t used = 0;
+
+	blk[used++] = '[';
 	for (size_t i = 0; i < k->n; i++) {
-		if (i && fputc(',', f) == EOF)
+		int len;
+
+		if (i % STOP_EVERY == 0 && stop && atomic_load(stop)) {
+			errno = EINTR;
 			return -1;
-		if (k->kind == MARK_DOUBLES ? put_real(f, ((const double *)k->v)[i]) < 0
-					    : fprintf(f, "%" PRIu64, ((const uint64_t *)k->v)[i]) < 0)
+		}
+		if (used > sizeof blk - REAL_MAX - 2) { /* room for ",", a value and "]" */
+			if (fwrite(blk, 1, used, f) != used)
+				return -1;
+			used = 0;
+		}
+		if (i)
+			blk[used++] = ',';
+		len = k->kind == MARK_DOUBLES
+			      ? fmt_real(blk + used, ((const double *)k->v)[i])
+			      : snprintf(blk + used, REAL_MAX, "%" PRIu64, ((const uint64_t *)k->v)[i]);
+		if (len < 0)
 			return -1;
+		used += (size_t)len;
 	}
-	return fputc(']', f) == EOF ? -1 : 0;
+	blk[used++] = ']';
+	return fwrite(blk, 1, used, f) == used ? 0 : -1;
 }
 
 /* The tree as json_dumpf(JSON_COMPACT) prints it (keys in insertion order,
@@ -353,7 +396,7 @@ static int put_node(FILE *f, const json_t *v, const struct marks *mk)
 	bool first = true;
 
 	if (k)
-		return put_mark(f, k);
+		return put_mark(f, k, mk->stop);
 	if (json_is_object(v)) {
 		if (fputc('{', f) == EOF)
 			return -1;
@@ -406,13 +449,24 @@ int tl_run_json_commit(struct tl_out *o, const struct tl_run *run, const struct 
 		       enum tl_os_method m, uint64_t seed, bool interrupted, json_t *host,
 		       const struct tl_run_json_baseline *bl, char *why, size_t whylen)
 {
-	struct tl_run_doc *d = tl_run_doc_new(run, an, m, seed, interrupted, host);
+	return tl_run_json_commit_until(o, run, an, m, seed, interrupted, host, bl, NULL, why,
+					whylen);
+}
+
+int tl_run_json_commit_until(struct tl_out *o, const struct tl_run *run,
+			     const struct tl_analysis *an, enum tl_os_method m, uint64_t seed,
+			     bool interrupted, json_t *host, const struct tl_run_json_baseline *bl,
+			     const atomic_bool *stop, char *why, size_t whylen)
+{
+	struct tl_run_doc *d = doc_new(run, an, m, seed, interrupted, host, stop);
 	int rc;
 
 	if (bl && bl->cmp)
 		tl_run_compare_attach(d->doc, run, bl->base, bl->cmp, bl->path);
 	rc = tl_run_doc_commit(o, d, why, whylen);
 	tl_run_doc_free(d);
+	if (rc < 0 && stop && atomic_load(stop))
+		snprintf(why, whylen, "interrupted");
 	return rc;
 }
 

@@ -24,6 +24,7 @@
 #define TL_IO_RUN_JSON_H
 
 #include <jansson.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -75,7 +76,18 @@ int tl_run_json_commit(struct tl_out *o, const struct tl_run *run, const struct 
 		       enum tl_os_method m, uint64_t seed, bool interrupted, json_t *host,
 		       const struct tl_run_json_baseline *bl, char *why, size_t whylen);
 
-/* tl_run_to_json(run, NULL, ...) committed into o (which it frees). */
+/* tl_run_json_commit that gives up soon after *stop (may be NULL) is set,
+ * in the noise agreement's analyses and between blocks of samples: -1
+ * with why "interrupted", the target untouched (its temporary dropped). */
+int tl_run_json_commit_until(struct tl_out *o, const struct tl_run *run,
+			     const struct tl_analysis *an, enum tl_os_method m, uint64_t seed,
+			     bool interrupted, json_t *host, const struct tl_run_json_baseline *bl,
+			     const atomic_bool *stop, char *why, size_t whylen);
+
+/* tl_run_to_json(run, NULL, ...) committed into o (which it frees): the
+ * raw form, no analysis and each sample once ("samples", in the backend's
+ * unit; no "samples_ns", which the readers make as samples x ns_per_unit),
+ * the cheapest file that keeps a run. */
 int tl_run_commit_raw(struct tl_out *o, const struct tl_run *run, enum tl_os_method m,
 		      uint64_t seed, bool interrupted, json_t *host, char *why, size_t whylen);
 

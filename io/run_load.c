@@ -444,6 +444,24 @@ static int rd_times_ok(struct reader *r, const struct tl_backend *b, const struc
 	return 0;
 }
 
+/* A file without "samples_ns" (the raw save of a hang-up, which writes
+ * each sample once: it has a second to do it in) gets them as the runner
+ * made them, samples x ns_per_unit, held to the bound samples_ns has. */
+static int rd_ns_of_raw(struct reader *r, struct tl_cell *c, double ns_per_unit)
+{
+	c->ns = malloc((c->n ? c->n : 1) * sizeof *c->ns);
+	if (!c->ns)
+		return rd_fail(r, NULL, "out of memory");
+	for (size_t i = 0; i < c->n; i++) {
+		c->ns[i] = c->raw[i] * ns_per_unit;
+		if (!(fabs(c->ns[i]) <= TL_RESULTS_MAX_ABS))
+			return rd_fail(r, "samples", "value %zu is %g, times ns_per_unit = %g "
+					  "outside the plausible +-%g ns", i, c->raw[i],
+				       ns_per_unit, TL_RESULTS_MAX_ABS);
+	}
+	return 0;
+}
+
 /* The rule between the object's values its key table states, which the
  * loaders of every kind share (io/keys.h). */
 static int rd_rule(struct reader *r, const json_t *o)
@@ -510,7 +528,9 @@ static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run
 		return -1;
 	/* Lengths are checked before anything of size n is allocated, so a
 	 * file claiming billions of samples costs nothing. */
-	for (size_t i = 0; i < 2; i++) {
+	bool have_ns = tl_keys_get(o, r->keys, "samples_ns", TL_KEYS_AS(TL_KEY_OWN)) != NULL;
+
+	for (size_t i = 0; i < 1u + have_ns; i++) {
 		const char *key = i ? "samples_ns" : "samples";
 		const json_t *a = tl_keys_get(o, r->keys, key, TL_KEYS_AS(TL_KEY_OWN));
 		size_t len;
@@ -535,7 +555,8 @@ static int rd_cell(struct reader *r, const json_t *o, bool hidden, struct tl_run
 	c->flush = (size_t)fi;
 	c->hidden = hidden;
 	if (rd_doubles(r, o, "samples", c->n, &c->raw) < 0 ||
-	    rd_doubles(r, o, "samples_ns", c->n, &c->ns) < 0 ||
+	    (have_ns ? rd_doubles(r, o, "samples_ns", c->n, &c->ns)
+		     : rd_ns_of_raw(r, c, ns_per_unit)) < 0 ||
 	    rd_adds(r, o, &c->kernel, c->n, &c->adds) < 0)
 		return -1;
 	if (rd_times_ok(r, b, c, ns_per_unit) < 0 || rd_rule(r, o) < 0)

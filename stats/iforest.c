@@ -463,7 +463,11 @@ static struct tl_iforest *fit_runs(const double *ranks, const double *d, size_t 
  * then 16 B per distinct value, instead of the 32 B per sample of keyed
  * rows and groups. The sums run as in the general path, so the scores are
  * the same bits. */
-static int scores_one(const double *x, size_t n, uint64_t seed, double *scores)
+/* Rows between two looks at the stop flag in a loop over every sample. */
+#define STOP_EVERY ((size_t)1 << 16)
+
+static int scores_one(const double *x, size_t n, uint64_t seed, const atomic_bool *stop,
+		      double *scores)
 {
 	struct tl_iforest *fo;
 	double *d, *ds;
@@ -477,6 +481,8 @@ static int scores_one(const double *x, size_t n, uint64_t seed, double *scores)
 	 * every analysis, and run --json aims at 40 B a sample. */
 	memcpy(scores, x, n * sizeof(*scores));
 	stats_sort(scores, n);
+	if (stats_stop_asked(stop))
+		return 1;
 	for (size_t i = 0; i < n; i++)
 		if (nd == 0 || scores[i] != scores[nd - 1])
 			scores[nd++] = scores[i];
@@ -493,18 +499,27 @@ static int scores_one(const double *x, size_t n, uint64_t seed, double *scores)
 		for (size_t i = 0; i < n; i++) {
 			uint32_t r = (uint32_t)stats_first_at_least(d, nd, x[i]);
 			memcpy((unsigned char *)scores + sizeof r * i, &r, sizeof r);
+			if (i % STOP_EVERY == 0 && stats_stop_asked(stop))
+				break;
 		}
-		fo = fit_runs(scores, d, nd, n, seed);
+		fo = stats_stop_asked(stop) ? NULL : fit_runs(scores, d, nd, n, seed);
 	} else {
-		fo = stats_iforest_fit(&x, 1, n, seed);
+		fo = stats_stop_asked(stop) ? NULL : stats_iforest_fit(&x, 1, n, seed);
 	}
 	if (!fo) {
 		free(d);
 		free(ds);
-		return -1;
+		return stats_stop_asked(stop) ? 1 : -1;
 	}
 	for (size_t j0 = 0; j0 < nd; j0 += TILE) {
 		size_t m = nd - j0 < TILE ? nd - j0 : TILE;
+		/* a tile is 100 tree walks of TILE values: a few ms */
+		if (stats_stop_asked(stop)) {
+			stats_iforest_free(fo);
+			free(d);
+			free(ds);
+			return 1;
+		}
 		for (size_t u = 0; u < m; u++) {
 			tile[u].v[0] = d[j0 + u];
 			tile[u].v[1] = 0.0;
@@ -529,12 +544,18 @@ static int scores_one(const double *x, size_t n, uint64_t seed, double *scores)
 int stats_iforest_scores(const double *const *features, size_t nfeat, size_t n, uint64_t seed,
 			 double *scores)
 {
+	return stats_iforest_scores_until(features, nfeat, n, seed, NULL, scores);
+}
+
+int stats_iforest_scores_until(const double *const *features, size_t nfeat, size_t n,
+			       uint64_t seed, const atomic_bool *stop, double *scores)
+{
 	if (n == 0)
 		return 0;
 	if (!scores || nfeat < 1 || nfeat > MAX_FEAT)
 		return -1;
 	if (nfeat == 1)
-		return scores_one(features[0], n, seed, scores);
+		return scores_one(features[0], n, seed, stop, scores);
 	struct tl_iforest *fo = stats_iforest_fit(features, nfeat, n, seed);
 	struct keyed *k = malloc(n * sizeof(*k));
 	size_t *group = malloc(n * sizeof(*group));
@@ -574,6 +595,8 @@ int stats_iforest_scores(const double *const *features, size_t nfeat, size_t n, 
 	 * them: streaming every point past each tree in turn is memory-bound. */
 	for (size_t j0 = 0; j0 < nd; j0 += TILE) {
 		size_t m = nd - j0 < TILE ? nd - j0 : TILE;
+		if (stats_stop_asked(stop))
+			break;
 		for (int t = 0; t < TL_IFOREST_TREES; t++)
 			walk_block(&fo->trees[t], k + j0, m, sum + j0);
 	}
@@ -585,5 +608,5 @@ int stats_iforest_scores(const double *const *features, size_t nfeat, size_t n, 
 	free(k);
 	free(group);
 	stats_iforest_free(fo);
-	return 0;
+	return stats_stop_asked(stop) ? 1 : 0;
 }

@@ -368,7 +368,7 @@ static int cmp_double(const void *pa, const void *pb)
  * gradual tail one seed cut at 180 ns and the next at 340 ns; the majority
  * cut moves far less, and the levels are judged once, on its kept set. */
 static int filter_iforest(const double *const *features, size_t nfeat, size_t n, uint64_t seed,
-			  unsigned char *keep, struct tl_os_result *res)
+			  const atomic_bool *stop, unsigned char *keep, struct tl_os_result *res)
 {
 	double *scores = NULL, betas[TL_IFOREST_FORESTS];
 	unsigned char *votes = NULL, *fence = malloc(n);
@@ -388,9 +388,19 @@ static int filter_iforest(const double *const *features, size_t nfeat, size_t n,
 		goto oom;
 	double bound = far_bound(features[0], n, scores);
 	for (int f = 0; f < TL_IFOREST_FORESTS; f++) {
-		if (stats_iforest_scores(features, nfeat, n, seed * TL_IFOREST_FORESTS + (uint64_t)f,
-					 scores) < 0)
+		int rc = stats_iforest_scores_until(features, nfeat, n,
+						    seed * TL_IFOREST_FORESTS + (uint64_t)f, stop,
+						    scores);
+
+		if (rc < 0)
 			goto oom;
+		if (rc > 0) {
+			free(scores);
+			free(votes);
+			free(fence);
+			snprintf(res->note, sizeof(res->note), "OS-noise filter stopped");
+			return 1;
+		}
 		stats_beta_search_bounded(features[0], scores, n, bound, &one);
 		if (one.lowest_score < lowest)
 			lowest = one.lowest_score;
@@ -458,6 +468,13 @@ static int filter_iqr(const double *const *features, size_t nfeat, size_t n,
 int stats_filter_os(enum tl_os_method method, const double *const *features, size_t nfeat,
 		    size_t n, uint64_t seed, unsigned char *keep, struct tl_os_result *res)
 {
+	return stats_filter_os_until(method, features, nfeat, n, seed, NULL, keep, res);
+}
+
+int stats_filter_os_until(enum tl_os_method method, const double *const *features, size_t nfeat,
+			  size_t n, uint64_t seed, const atomic_bool *stop, unsigned char *keep,
+			  struct tl_os_result *res)
+{
 	os_reset(res, method);
 	if (nfeat < 1 || nfeat > 2) {
 		snprintf(res->note, sizeof(res->note),
@@ -470,7 +487,7 @@ int stats_filter_os(enum tl_os_method method, const double *const *features, siz
 	}
 	switch (method) {
 	case TL_OS_IFOREST:
-		return filter_iforest(features, nfeat, n, seed, keep, res);
+		return filter_iforest(features, nfeat, n, seed, stop, keep, res);
 	case TL_OS_IQR:
 		return filter_iqr(features, nfeat, n, keep, res);
 	case TL_OS_NONE:
@@ -507,11 +524,21 @@ const char *stats_os_method_name(enum tl_os_method m)
 	return "unknown";
 }
 
+/* a as for no samples: what a failed or stopped analysis leaves. */
+static void analysis_none(struct tl_analysis *a, enum tl_os_method method)
+{
+	os_reset(&a->os, method);
+	stats_summary(NULL, 0, &a->summary);
+	stats_drift(NULL, 0, TL_DRIFT_CHUNK, &a->drift);
+}
+
 static int analyse(const double *ns, size_t n, double overhead_ns, enum tl_os_method method,
-		   uint64_t seed, struct tl_analysis *a, double *kept, size_t *nkept, bool drift)
+		   uint64_t seed, struct tl_analysis *a, double *kept, size_t *nkept, bool drift,
+		   const atomic_bool *stop)
 {
 	double *v = malloc((n ? n : 1) * sizeof(*v));
 	unsigned char *keep = malloc(n ? n : 1);
+	int rc = -1;
 	if (nkept)
 		*nkept = 0;
 	if (!v || !keep)
@@ -523,8 +550,14 @@ static int analyse(const double *ns, size_t n, double overhead_ns, enum tl_os_me
 		stats_drift(v, n, TL_DRIFT_CHUNK, &a->drift);
 	else
 		stats_drift(NULL, 0, TL_DRIFT_CHUNK, &a->drift);
+	if (stats_stop_asked(stop)) {
+		rc = 1;
+		goto fail;
+	}
 	const double *feat[1] = { v };
-	int rc = stats_filter_os(method, feat, 1, n, seed, keep, &a->os);
+	rc = stats_filter_os_until(method, feat, 1, n, seed, stop, keep, &a->os);
+	if (rc > 0)
+		goto fail;
 	size_t m = 0;
 	for (size_t i = 0; i < n; i++)
 		if (rc < 0 || keep[i])
@@ -542,21 +575,26 @@ static int analyse(const double *ns, size_t n, double overhead_ns, enum tl_os_me
 fail:
 	free(v);
 	free(keep);
-	os_reset(&a->os, method);
-	stats_summary(NULL, 0, &a->summary);
-	stats_drift(NULL, 0, TL_DRIFT_CHUNK, &a->drift);
-	return -1;
+	analysis_none(a, method);
+	return rc;
 }
 
 int stats_analyse(const double *ns, size_t n, double overhead_ns, enum tl_os_method method,
 		  uint64_t seed, struct tl_analysis *a, double *kept, size_t *nkept)
 {
-	return analyse(ns, n, overhead_ns, method, seed, a, kept, nkept, true);
+	return analyse(ns, n, overhead_ns, method, seed, a, kept, nkept, true, NULL);
 }
 
 int stats_analyse_nodrift(const double *ns, size_t n, double overhead_ns,
 			  enum tl_os_method method, uint64_t seed, struct tl_analysis *a,
 			  double *kept, size_t *nkept)
 {
-	return analyse(ns, n, overhead_ns, method, seed, a, kept, nkept, false);
+	return analyse(ns, n, overhead_ns, method, seed, a, kept, nkept, false, NULL);
+}
+
+int stats_analyse_until(const double *ns, size_t n, double overhead_ns, enum tl_os_method method,
+			uint64_t seed, bool drift, const atomic_bool *stop, struct tl_analysis *a,
+			double *kept, size_t *nkept)
+{
+	return analyse(ns, n, overhead_ns, method, seed, a, kept, nkept, drift, stop);
 }

@@ -2,9 +2,17 @@
 #ifndef TL_STATS_STATS_H
 #define TL_STATS_STATS_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+/* A long analysis gives up soon after *stop turns true (a signal's flag,
+ * set by the caller's handler: stats/ only reads it). NULL: never. */
+static inline bool stats_stop_asked(const atomic_bool *stop)
+{
+	return stop && atomic_load_explicit(stop, memory_order_relaxed);
+}
 
 struct tl_summary {
 	size_t n;          /* samples kept */
@@ -116,6 +124,11 @@ void stats_sort(double *x, size_t n);
  * reproducible. -1 on bad arguments or out of memory. */
 int stats_iforest_scores(const double *const *features, size_t nfeat, size_t n, uint64_t seed,
 			 double *scores);
+/* stats_iforest_scores that looks at *stop between blocks of points (one
+ * feature: a million continuous values take seconds under load) and
+ * returns 1, scores unfinished, once it is set. */
+int stats_iforest_scores_until(const double *const *features, size_t nfeat, size_t n,
+			       uint64_t seed, const atomic_bool *stop, double *scores);
 /* The paper's beta search over scores, M_k bounded by stats_far_bound;
  * returns the chosen beta or sets
  * *active = false when the grid is empty or no jump exceeds the mean. */
@@ -143,6 +156,11 @@ void stats_iforest_free(struct tl_iforest *forest);
 /* Marks keep[i] = 1 for points that survive the filter. */
 int stats_filter_os(enum tl_os_method method, const double *const *features, size_t nfeat,
 		    size_t n, uint64_t seed, unsigned char *keep, struct tl_os_result *res);
+/* stats_filter_os that gives up (returns 1, keep and res unfinished) soon
+ * after *stop is set: between the forests and inside each one's scores. */
+int stats_filter_os_until(enum tl_os_method method, const double *const *features, size_t nfeat,
+			  size_t n, uint64_t seed, const atomic_bool *stop, unsigned char *keep,
+			  struct tl_os_result *res);
 /* The iforest method's two guards, so the filter removes noise
  * and not the timer's lattice:
  *  - a level, a value that at least TL_LEVEL_SHARE of the samples (and at
@@ -180,6 +198,13 @@ int stats_analyse(const double *ns, size_t n, double overhead_ns, enum tl_os_met
 int stats_analyse_nodrift(const double *ns, size_t n, double overhead_ns,
 			  enum tl_os_method method, uint64_t seed, struct tl_analysis *a,
 			  double *kept, size_t *nkept);
+/* Either of the two (drift or not) that gives up soon after *stop is set
+ * (between its steps, and inside the OS filter): returns 1 then, with a
+ * as for no samples and *nkept 0, for a caller that is about to exit and
+ * wants no half answer. The same numbers as the two when it runs out. */
+int stats_analyse_until(const double *ns, size_t n, double overhead_ns, enum tl_os_method method,
+			uint64_t seed, bool drift, const atomic_bool *stop, struct tl_analysis *a,
+			double *kept, size_t *nkept);
 
 /* --- Distributions --- */
 struct tl_histogram {

@@ -34,6 +34,9 @@ BIN, TMP = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
 REPORT = len(sys.argv) > 3 and sys.argv[3] == "--report"
 SSHD = shutil.which("sshd") or "/usr/sbin/sshd"
 LIMIT = float(os.environ.get("TL_HANGUP_LIMIT", "60"))  # seconds a hung-up ticklab may take before it is called hung
+# samples per cell in the analysis and export phases: more makes those
+# phases longer (a timing study), the default keeps the read-back quick
+N_BIG = os.environ.get("TL_HANGUP_N", "400000")
 TAP = Tap()
 ok = TAP.ok
 rows = []
@@ -285,10 +288,10 @@ def run_cases(sshd):
          after_duration_line(1.5), run_kept)
     case(sshd, "run", "sampling", sim + ["-f", "1MiB", "-n", "400000", "--json", "r.json"],
          after_duration_line(1.0), run_kept)
-    case(sshd, "run", "analysis", sim + ["-n", "400000", "--json", "r.json"],
+    case(sshd, "run", "analysis", sim + ["-n", N_BIG, "--json", "r.json"],
          lambda pid, d, out, ssh: wait_for(lambda: os.path.exists(os.path.join(d, "r.json")),
                                            pid), run_kept)
-    case(sshd, "run", "export", sim + ["-n", "400000", "--json", "r.json"],
+    case(sshd, "run", "export", sim + ["-n", N_BIG, "--json", "r.json"],
          lambda pid, d, out, ssh: wait_for(
              lambda: os.path.exists(os.path.join(d, "r.json")) and
              not temp_open(pid, os.path.join(d, "r.json")), pid) and
@@ -328,7 +331,7 @@ def tui_cases(sshd):
     def after_sampling(pid, d, out, ssh):
         return (wait_for(lambda: threads(pid) >= 2, pid) and
                 wait_for(lambda: threads(pid) == 1, pid))
-    case(sshd, "tui", "analysis", sel + ["-n", "400000"], enter(after_sampling), tui_kept)
+    case(sshd, "tui", "analysis", sel + ["-n", N_BIG], enter(after_sampling), tui_kept)
 
     def export(pid, d, out, ssh):
         if not (after_sampling(pid, d, out, ssh) and
@@ -338,7 +341,7 @@ def tui_cases(sshd):
         ssh.stdin.flush()
         time.sleep(0.3)
         return alive(pid)
-    case(sshd, "tui", "export", sel + ["-n", "400000"], enter(export), tui_kept)
+    case(sshd, "tui", "export", sel + ["-n", N_BIG], enter(export), tui_kept)
 
 
 def main():

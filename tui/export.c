@@ -69,20 +69,16 @@ static int export_run_json(struct tui_app *app, const char *path, bool interrupt
 			app->node.host.levels = *app->res.levels;
 		host = tl_host_to_json(&app->node.host);
 	}
-	an = tl_xcalloc(app->res.run.ncells ? app->res.run.ncells : 1, sizeof *an);
-	for (size_t i = 0; i < app->res.run.ncells; i++) {
-		if (tui_term_quitting()) { /* the signal saves the samples instead */
-			free(an);
-			json_decref(host);
-			tl_out_abort(o);
-			snprintf(why, whylen, "interrupted");
-			return -1;
-		}
-		tl_cell_analyse(&app->res.run, i, app->res.os, app->res.seed, &an[i]);
+	an = tl_run_analyse_until(&app->res.run, app->res.os, app->res.seed, tui_term_quit_flag());
+	if (!an) { /* a signal: it saves the samples instead */
+		json_decref(host);
+		tl_out_abort(o);
+		snprintf(why, whylen, tui_term_quitting() ? "interrupted" : "out of memory");
+		return -1;
 	}
 	have_bl = tui_baseline_compare(app, &cmp, &bl.base);
-	rc = tl_run_json_commit(o, &app->res.run, an, app->res.os, app->res.seed, interrupted, host,
-				have_bl ? &bl : NULL, why, whylen);
+	rc = tl_run_json_commit_until(o, &app->res.run, an, app->res.os, app->res.seed, interrupted,
+				      host, have_bl ? &bl : NULL, tui_term_quit_flag(), why, whylen);
 	if (have_bl)
 		tl_run_compare_free(&cmp);
 	free(an);
@@ -145,13 +141,14 @@ void tui_export_figures(struct tui_app *app, const char *json, const struct tui_
 	o.width = TL_PLOT_DEFAULT_W;
 	o.height = TL_PLOT_DEFAULT_H;
 	o.title = json;
+	o.stop = tui_term_quit_flag();
 	if (tui_theme_load_named(app->opts.themes_dir, "light", &o.theme, why, sizeof why) < 0)
 		tui_theme_builtin(&o.theme);
 	size_t len = strlen(json);
 	if (len > 5 && strcmp(json + len - 5, ".json") == 0)
 		len -= 5;
 	snprintf(base, sizeof base, "%.*s", (int)len, json);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && !tui_term_quitting(); i++) {
 		o.kind = figs[i].kind;
 		snprintf(path, sizeof path, "%s%s", base, figs[i].suffix);
 		int rc = draw(app, &o, path, why, sizeof why);

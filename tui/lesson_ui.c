@@ -17,8 +17,10 @@ void tui_lesson_run(const struct tui_app *app, char *buf, size_t len)
 	buf[0] = '\0';
 	if (atomic_load(&app->res.run.samples_done) > TUI_LESSON_MAX_SAMPLES)
 		return;
-	/* once, when the run ends: the table's analysis, as `ticklab run` makes it */
-	struct tl_analysis *an = tl_run_analyse(&app->res.run, app->res.os, app->res.seed);
+	/* once, when the run ends: the table's analysis, as `ticklab run` makes
+	 * it; a signal cuts it short (on this thread it holds up the exit) */
+	struct tl_analysis *an = tl_run_analyse_until(&app->res.run, app->res.os, app->res.seed,
+						      tui_term_quit_flag());
 	if (!an)
 		return;
 	tl_lesson_run(&app->res.run, an, app->res.seed, times(app), buf, len);

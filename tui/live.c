@@ -389,9 +389,13 @@ static void view_update(struct tui_app *app, const struct tl_run *run, size_t ce
 		return;
 	}
 	size_t nkept = 0;
-	if (tl_cell_analyse_kept(run, cell, app->res.os, app->res.seed, &v->an, v->sorted,
-				 v->capsorted, &nkept) < 0 ||
-	    !v->an.summary.n)
+	int rc = tl_cell_analyse_until(run, cell, app->res.os, app->res.seed, tui_term_quit_flag(),
+				       &v->an, v->sorted, v->capsorted, &nkept);
+	if (rc > 0) { /* a signal: the exit is waiting, not this view */
+		v->done = SIZE_MAX;
+		return;
+	}
+	if (rc < 0 || !v->an.summary.n)
 		return;
 	v->caveats = tl_cell_caveats(c, &v->an);
 	const struct tl_summary *s = &v->an.summary;
