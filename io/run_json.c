@@ -503,38 +503,132 @@ uint64_t tl_cell_adds(const struct tl_cell *c, size_t i)
 /* CSV                                                                  */
 /* ------------------------------------------------------------------ */
 
+/* v as printf's %.17g: fmt_real's fast paths without the ".0" they add
+ * where %.17g has no '.' (%g never ends in ".0" itself); snprintf for
+ * the rest (its exponents keep their '+' and zeros here). */
+static int fmt_g17(char *out, double v)
+{
+	int len = 0;
+
+	if (isfinite(v) && v == trunc(v) && fabs(v) < 1e15 && !(v == 0 && signbit(v)))
+		len = fmt_whole(out, (long long)v);
+	else if (isfinite(v))
+		len = tl_real17_fraction(out, v);
+	if (len <= 0)
+		return snprintf(out, REAL_MAX, "%.17g", v);
+	if (len >= 2 && out[len - 2] == '.' && out[len - 1] == '0')
+		len -= 2;
+	return len;
+}
+
+/* "backend,flush_bytes,kernel," of a cell's rows, escaped once. */
+static char *csv_prefix(const struct tl_run *run, const struct tl_cell *c, size_t *len)
+{
+	char *buf = NULL;
+	FILE *m = open_memstream(&buf, len);
+	int bad;
+
+	if (!m)
+		return NULL;
+	bad = tl_csv_fputs(run->timers[c->timer].id, m) < 0 ||
+	      fprintf(m, ",%llu,", (unsigned long long)run->flush_bytes[c->flush]) < 0 ||
+	      tl_csv_fputs(c->kernel.label, m) < 0 || fputc(',', m) == EOF;
+	if (fclose(m) != 0 || bad) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+struct csv_ctx {
+	const struct tl_run *run;
+	const atomic_bool *stop;
+};
+
+/* One cell's rows, a block at a time. */
+static int csv_cell(FILE *f, const struct tl_run *run, const struct tl_cell *c,
+		    const atomic_bool *stop)
+{
+	size_t done = atomic_load(&c->done), plen, used = 0;
+	char blk[16384], *prefix = csv_prefix(run, c, &plen);
+	int rc = prefix && plen < sizeof blk / 4 ? 0 : -1;
+
+	if (done > c->n)
+		done = c->n;
+	for (size_t i = 0; rc == 0 && i < done; i++) {
+		int len;
+
+		if (i % STOP_EVERY == 0 && stop && atomic_load(stop)) {
+			errno = EINTR;
+			rc = -1;
+			break;
+		}
+		/* room for the prefix, two counts, two values and the newline */
+		if (used + plen + 2 * 21 + 2 * REAL_MAX + 8 > sizeof blk) {
+			if (fwrite(blk, 1, used, f) != used)
+				rc = -1;
+			used = 0;
+		}
+		memcpy(blk + used, prefix, plen);
+		used += plen;
+		used += (size_t)snprintf(blk + used, 44, "%llu,%zu,",
+					 (unsigned long long)tl_cell_adds(c, i), i);
+		if ((len = fmt_g17(blk + used, c->raw[i])) < 0)
+			rc = -1;
+		used += (size_t)(len > 0 ? len : 0);
+		blk[used++] = ',';
+		if ((len = fmt_g17(blk + used, c->ns[i])) < 0)
+			rc = -1;
+		used += (size_t)(len > 0 ? len : 0);
+		blk[used++] = '\n';
+	}
+	if (rc == 0 && used && fwrite(blk, 1, used, f) != used)
+		rc = -1;
+	free(prefix);
+	return rc;
+}
+
 static int emit_csv(FILE *f, void *ctx)
 {
-	const struct tl_run *run = ctx;
+	const struct csv_ctx *x = ctx;
 
 	if (fputs("backend,flush_bytes,kernel,k,i,raw,ns\n", f) < 0)
 		return -1;
-	for (size_t ci = 0; ci < run->ncells; ci++) {
-		const struct tl_cell *c = &run->cells[ci];
-		size_t done = atomic_load(&c->done);
-
-		if (c->hidden)
-			continue;
-		if (done > c->n)
-			done = c->n;
-		for (size_t i = 0; i < done; i++) {
-			if (tl_csv_fputs(run->timers[c->timer].id, f) < 0 ||
-			    fprintf(f, ",%llu,", (unsigned long long)run->flush_bytes[c->flush]) < 0 ||
-			    tl_csv_fputs(c->kernel.label, f) < 0 ||
-			    fprintf(f, ",%llu,%zu,%.17g,%.17g\n", (unsigned long long)tl_cell_adds(c, i), i,
-				    c->raw[i], c->ns[i]) < 0)
-				return -1;
-		}
-	}
+	for (size_t ci = 0; ci < x->run->ncells; ci++)
+		if (!x->run->cells[ci].hidden && csv_cell(f, x->run, &x->run->cells[ci], x->stop) < 0)
+			return -1;
 	return 0;
+}
+
+static int csv_stopped(int rc, const atomic_bool *stop, char *why, size_t whylen)
+{
+	if (rc < 0 && stop && atomic_load(stop))
+		snprintf(why, whylen, "interrupted");
+	return rc;
 }
 
 int tl_run_write_csv(const char *path, const struct tl_run *run, char *why, size_t whylen)
 {
-	return tl_write_atomic(path, emit_csv, (void *)run, why, whylen);
+	return tl_run_write_csv_until(path, run, NULL, why, whylen);
+}
+
+int tl_run_write_csv_until(const char *path, const struct tl_run *run, const atomic_bool *stop,
+			   char *why, size_t whylen)
+{
+	struct csv_ctx x = { run, stop };
+
+	return csv_stopped(tl_write_atomic(path, emit_csv, &x, why, whylen), stop, why, whylen);
 }
 
 int tl_run_commit_csv(struct tl_out *o, const struct tl_run *run, char *why, size_t whylen)
 {
-	return tl_out_commit(o, emit_csv, (void *)run, why, whylen);
+	return tl_run_commit_csv_until(o, run, NULL, why, whylen);
+}
+
+int tl_run_commit_csv_until(struct tl_out *o, const struct tl_run *run, const atomic_bool *stop,
+			    char *why, size_t whylen)
+{
+	struct csv_ctx x = { run, stop };
+
+	return csv_stopped(tl_out_commit(o, emit_csv, &x, why, whylen), stop, why, whylen);
 }

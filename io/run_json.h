@@ -104,6 +104,12 @@ uint64_t tl_cell_adds(const struct tl_cell *c, size_t i);
  * backend,flush_bytes,kernel,k,i,raw,ns (k is the sample's ADD count). */
 int tl_run_write_csv(const char *path, const struct tl_run *run, char *why, size_t whylen);
 int tl_run_commit_csv(struct tl_out *o, const struct tl_run *run, char *why, size_t whylen);
+/* The same, giving up soon after *stop (may be NULL) is set: -1 with why
+ * "interrupted", nothing written. */
+int tl_run_write_csv_until(const char *path, const struct tl_run *run, const atomic_bool *stop,
+			   char *why, size_t whylen);
+int tl_run_commit_csv_until(struct tl_out *o, const struct tl_run *run, const atomic_bool *stop,
+			    char *why, size_t whylen);
 
 
 #endif

@@ -288,6 +288,12 @@ def run_cases(sshd):
          after_duration_line(1.5), run_kept)
     case(sshd, "run", "sampling", sim + ["-f", "1MiB", "-n", "400000", "--json", "r.json"],
          after_duration_line(1.0), run_kept)
+    # just after sampling (its thread gone, the raw samples not yet in
+    # r.json): they are being written
+    case(sshd, "run", "rawsave", sim + ["-n", N_BIG, "--json", "r.json"],
+         lambda pid, d, out, ssh: wait_for(lambda: threads(pid) >= 2, pid) and
+         wait_for(lambda: threads(pid) == 1, pid) and
+         not os.path.exists(os.path.join(d, "r.json")), run_kept)
     case(sshd, "run", "analysis", sim + ["-n", N_BIG, "--json", "r.json"],
          lambda pid, d, out, ssh: wait_for(lambda: os.path.exists(os.path.join(d, "r.json")),
                                            pid), run_kept)

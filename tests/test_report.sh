@@ -128,4 +128,38 @@ expect_bad "a cell claiming 4e9 samples" "has 5 values but n is 4000000000" "$tm
 echo '{"host": {}, "results": []}' >"$tmp/search.json"
 expect_bad "a search result" "ticklab search" "$tmp/search.json"
 
+# --- the raw form: each sample once ------------------------------------------
+# A signal keeps a run raw (analysed: false) with "samples" only, in the
+# backend's unit; every reader makes samples_ns as the runner did, samples
+# x ns_per_unit. The same file without its samples_ns and analyses must
+# read back to the same table and the very same samples_ns.
+"$PY" - "$tmp/run.json" "$tmp/raw.json" "$tmp/rawhuge.json" <<'EOF2'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for c in d["cells"] + d["baselines"]:
+    for k in ("samples_ns", "summary", "os_filter", "drift", "jitter"):
+        c.pop(k, None)
+d["analysed"] = False
+json.dump(d, open(sys.argv[2], "w"))
+c = [c for c in d["cells"] if c["backend"] == "clock-gettime"][0]
+c["ns_per_unit"] = 1e15 / max(c["samples"]) * 10
+json.dump(d, open(sys.argv[3], "w"))
+EOF2
+"$TL_BIN" report "$tmp/raw.json" >"$tmp/raw.txt" 2>/dev/null
+cmp -s "$tmp/live.txt" "$tmp/raw.txt"; ok $? "a raw file without samples_ns reports the live run's table"
+"$TL_BIN" report "$tmp/raw.json" --json "$tmp/raw_back.json" >/dev/null 2>&1
+"$PY" - "$tmp/run.json" "$tmp/raw_back.json" <<'EOF2'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+same = all(x["samples_ns"] == y["samples_ns"]
+           for x, y in zip(a["cells"] + a["baselines"], b["cells"] + b["baselines"]))
+sys.exit(0 if same else 1)
+EOF2
+ok $? "the samples_ns it makes are the runner's, value for value"
+expect_status 0 "compare reads a raw file" "$TL_BIN" compare "$tmp/run.json" "$tmp/raw.json"
+"$TL_BIN" plot "$tmp/raw.json" -o "$tmp/raw.svg" >/dev/null 2>"$tmp/err"; st=$?
+# a build without cairo says so and draws nothing
+[ $st -eq 0 ] || grep -q "without cairo" "$tmp/err"; ok $? "plot reads a raw file (status $st)"
+expect_bad "samples x ns_per_unit past 1e15 ns" ".samples: value" "$tmp/rawhuge.json"
+
 done_testing

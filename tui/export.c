@@ -99,7 +99,7 @@ int tui_live_export(struct tui_app *app, bool csv, bool interrupted, char *path,
 	}
 	tui_export_name(path, pathlen, interrupted ? "session" : "run", csv ? "csv" : "json");
 	if (csv)
-		return tl_run_write_csv(path, &app->res.run, why, whylen);
+		return tl_run_write_csv_until(path, &app->res.run, tui_term_quit_flag(), why, whylen);
 	return export_run_json(app, path, interrupted || app->res.interrupted, why, whylen);
 }
 
