@@ -89,3 +89,6 @@ EXTRA_DIST += bench/bench_fleet.sh bench/bench_fleet_judge.sh
 # run --json, report and the TUI export: peak RSS per sample at 4M and 40M
 BENCH_RUN += bench/bench_memory.sh
 EXTRA_DIST += bench/bench_memory.sh
+# seconds from a dropped SSH connection to the exit, per phase, alone and under load
+BENCH_RUN += bench/bench_hangup.sh
+EXTRA_DIST += bench/bench_hangup.sh

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -406,6 +407,24 @@ static void test_filter(void)
 	struct tl_analysis b;
 	stats_analyse(x, n, 33, TL_OS_IFOREST, 1, &b, NULL, NULL);
 	ok(memcmp(&a.summary, &b.summary, sizeof(a.summary)) == 0, "analyse is reproducible");
+
+	/* The stop flag: unset, the very numbers; set, nothing half done. */
+	atomic_bool stop = false;
+	struct tl_analysis st;
+	size_t nc = 1;
+	ok(stats_analyse_until(x, n, 33, TL_OS_IFOREST, 1, true, &stop, &st, kept, &nc) == 0 &&
+		   memcmp(&a.summary, &st.summary, sizeof(a.summary)) == 0 && nc == nk &&
+		   a.os.removed == st.os.removed && strcmp(a.os.note, st.os.note) == 0,
+	   "an unset stop flag gives analyse's numbers");
+	atomic_store(&stop, true);
+	is_int(stats_analyse_until(x, n, 33, TL_OS_IFOREST, 1, true, &stop, &st, kept, &nc), 1,
+	       "a set stop flag stops the analysis (1)");
+	ok(st.summary.n == 0 && nc == 0 && isnan(st.summary.p50), "and leaves no half answer");
+	is_int(stats_filter_os_until(TL_OS_IFOREST, f, 1, n, 1, &stop, keep, &res), 1,
+	       "the OS filter stops on it");
+	double *sc = malloc(n * sizeof(*sc));
+	is_int(stats_iforest_scores_until(f, 1, n, 1, &stop, sc), 1, "and the forest's scores");
+	free(sc);
 }
 
 /* n samples on the levels 160/170/180 ns in the shares given (in that
