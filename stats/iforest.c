@@ -296,6 +296,8 @@ struct keyed {
  * chain of dependent loads). Same arithmetic, so the same sums. */
 #define WALK_LANES 8
 #define TILE 1024
+/* Rows between two looks at the stop flag in a loop over every sample. */
+#define STOP_EVERY ((size_t)1 << 16)
 static void walk_block(const struct tree *t, const struct keyed *k, size_t nd, double *sum)
 {
 	size_t j = 0;
@@ -463,9 +465,6 @@ static struct tl_iforest *fit_runs(const double *ranks, const double *d, size_t 
  * then 16 B per distinct value, instead of the 32 B per sample of keyed
  * rows and groups. The sums run as in the general path, so the scores are
  * the same bits. */
-/* Rows between two looks at the stop flag in a loop over every sample. */
-#define STOP_EVERY ((size_t)1 << 16)
-
 static int scores_one(const double *x, size_t n, uint64_t seed, const atomic_bool *stop,
 		      double *scores)
 {
