@@ -386,7 +386,7 @@ static void test_drift_note(void)
 
 	for (size_t m = 0; m < 2; m++) {
 		struct drifting d = {0, gsl_rng_alloc(gsl_rng_mt19937)};
-		struct tl_search_io io = {drifting_measure, &d, NULL, NULL, NULL, NULL, NULL, NULL};
+		struct tl_search_io io = {drifting_measure, &d, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0};
 		struct tl_search_params p;
 		struct tl_search_result r;
 		const char *name = methods[m] == TL_SEARCH_FAST ? "fast" : "paper";
