@@ -1,6 +1,6 @@
 /* The intervals the engine puts on t_min and t_diff, tested as a
  * distribution: on sim timers whose answers are known in closed form
- * (tests/sim_derived.h), the 95 % interval from the default 3 repeats
+ * (stats/sim_derived.h), the 95 % interval from the default 3 repeats
  * must contain the analytic t_min and t_diff in at least 90 % of 50
  * seeds, for both methods. One seed proves nothing either way; a method
  * whose interval is too narrow (e.g. the bare range of 3 repeats covers
@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "bench/search_cell.h"
-#include "tests/sim_derived.h"
+#include "stats/sim_derived.h"
 #include "tests/tap.h"
 
 #define N 300
