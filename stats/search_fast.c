@@ -319,21 +319,26 @@ static void carry_flat(struct tl_srch *s, const struct tmin_fit *fit)
 }
 
 /* The point just measured at k (the fit's last) settles t_min when the
- * model, refitted with it, still puts the boundary within two of that
- * point's own standard errors of k: K goes as sd, so as sqrt(var), and
- * the point's var spreads by rel, its K by rel/2. One check of
- * CV (1 + z ...) <= eps at the boundary passes or fails about as often
- * (a single sd scatters by 3 % at n = 500), so its pass or fail says
- * little; that the spread there is the spread the model had, within its
- * noise, is what the point can confirm. Needs a point the model was fitted
- * without (the setup's empty-kernel set, or an earlier evaluation). */
+ * model, refitted with it, still puts the boundary within rel/sqrt 2 of k
+ * (rel: that point's variance's relative sampling spread, 6.3 % at
+ * n = 500). K goes as sd, so a set's K estimate scatters by rel/2; k is the
+ * model's K before the point, and with a first point of as many readings
+ * the refitted K moves by half the difference of the two estimates, which
+ * scatters by rel/(2 sqrt 2): the bound is two of that. A point beyond it
+ * says the spread at k is not the one the model had (it grew with t, or
+ * the first point was off), and the walk goes on. One check of
+ * CV (1 + z ...) <= eps at the boundary passes about as often as it
+ * fails, so its pass or fail says little. Needs a point the model was
+ * fitted without (the setup's empty-kernel set, or an earlier one). With
+ * 2 rel (four of that spread) a first point off by the isolation
+ * forest's trimming settled 13 % from Algorithm 1 on the sim. */
 static bool tmin_settled(const struct tmin_fit *fit, double pred, uint64_t k)
 {
 	double tol;
 
 	if (fit->n < 2 || !(pred > 0))
 		return false;
-	tol = fmax(FAST_TMIN_AGREE, fit->rel[fit->n - 1]);
+	tol = fmax(FAST_TMIN_AGREE, fit->rel[fit->n - 1] / M_SQRT2);
 	return fabs(pred / (double)k - 1.0) <= tol;
 }
 
