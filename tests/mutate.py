@@ -199,6 +199,11 @@ def normal_status(st):
     return st in (0, 1)
 
 
+def pool():
+    """As many readers at once as the CPUs this process may use."""
+    return concurrent.futures.ThreadPoolExecutor(len(os.sched_getaffinity(0)))
+
+
 def classify(norm, cls, value, reader, st, out, base_out):
     """(result, why it fails or None) of one reader on one mutant."""
     if st == 2:
@@ -221,7 +226,7 @@ def classify(norm, cls, value, reader, st, out, base_out):
     return res, bad
 
 
-def mutant_texts(kind, doc, budget, seen_texts, base_text):
+def mutant_texts(doc, budget, seen_texts, base_text):
     """(norm, cls, value, dir) of every mutation of doc, each distinct
     mutated file written once (in place: the mutation is undone after its
     text is taken); a mutant whose text is the unmutated file's, or
@@ -251,8 +256,8 @@ def mutant_texts(kind, doc, budget, seen_texts, base_text):
 
 def judge_all(jobs, extra, found):
     """jobs: (kind, base file) pairs. Every reader of every distinct
-    mutant (and of each unmutated file) runs once, all in one pool as wide
-    as the CPUs this process may use; returns the table rows."""
+    mutant (and of each unmutated file) runs once, all in one pool;
+    returns the table rows and the count of reader runs."""
     seen_texts, plan = {}, []
     for kind, base_path in jobs:
         with open(base_path) as f:
@@ -262,8 +267,7 @@ def judge_all(jobs, extra, found):
         base_text = json.dumps(doc)
         with open(os.path.join(work0, "x.json"), "w") as f:
             f.write(base_text)
-        plan.append((kind, work0, mutant_texts(kind, doc, BUDGET[kind], seen_texts,
-                                               base_text)))
+        plan.append((kind, work0, mutant_texts(doc, BUDGET[kind], seen_texts, base_text)))
     dirs = {}
     for kind, work0, ms in plan:
         for r in READERS[kind]:
@@ -271,7 +275,7 @@ def judge_all(jobs, extra, found):
             for _, _, _, d in ms:
                 if d:
                     dirs[(d, r[0])] = (d, r)
-    with concurrent.futures.ThreadPoolExecutor(len(os.sched_getaffinity(0))) as ex:
+    with pool() as ex:
         answers = dict(zip(dirs, ex.map(lambda a: run_reader(a[0], a[1], extra)[:2],
                                         dirs.values())))
     results = []
@@ -289,11 +293,6 @@ def judge_all(jobs, extra, found):
                     shutil.copy(os.path.join(d or work0, "x.json"), dst)
                     ok(False, "%s %s: %s (kept as %s)" % (kind, r[0], bad, dst))
     return results, len(dirs)
-
-
-def pool():
-    """As many readers at once as the CPUs this process may use."""
-    return concurrent.futures.ThreadPoolExecutor(len(os.sched_getaffinity(0)))
 
 
 def unxz(n, d):
