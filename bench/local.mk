@@ -89,3 +89,6 @@ EXTRA_DIST += bench/bench_fleet.sh bench/bench_fleet_judge.sh
 # run --json, report and the TUI export: peak RSS per sample at 4M and 40M
 BENCH_RUN += bench/bench_memory.sh
 EXTRA_DIST += bench/bench_memory.sh
+# report, compare and plot over 1000-8000 distinct backends (linear: 2x a step)
+BENCH_RUN += bench/bench_many_backends.sh
+EXTRA_DIST += bench/bench_many_backends.sh
