@@ -32,6 +32,11 @@ struct tl_srch {
 	/* the filter removed readings from the top of s->kept (cut[0]) or
 	 * s->kept2 (cut[1]): their maxima are truncated, not normal */
 	bool cut[2];
+	/* fast t_diff: blocks a host burst disturbed are measured again
+	 * (stats_disturbed_blocks); how many were, of how many looked at,
+	 * and how many stayed disturbed */
+	bool clean;
+	size_t blocks_redone, blocks_seen, blocks_left;
 };
 
 /* What one evaluated point looks like after filter_cost and filter_os. */
