@@ -245,9 +245,17 @@ static void digest(struct tl_srch *s, const double *raw, uint64_t adds, size_t n
  * a normal reading lies there once in 10^9, the bursts seen on a
  * loaded KVM guest reach 5 to 40 */
 #define CLEAN_BLOCK (2 * TL_TDIFF_LEVEL_BLOCK)
-/* a burst is measured again at most this often; one still there after
+/* a burst is measured again at most this often (a burst of the host can
+ * outlast one measuring again); one still there after
  * is the node's state and stays */
-#define CLEAN_ROUNDS 2
+#define CLEAN_ROUNDS 4
+
+bool srch_tail_own(size_t hit, size_t blocks)
+{
+	/* one burst spans two blocks, and a set of a few hundred readings can
+	 * hold two bursts: under 16 blocks no share tells a tail from them */
+	return blocks >= 16 && hit > 2 && 4 * hit > blocks;
+}
 
 /* Measures blocks from..to of x again: adds[] (period 2, interleaved) or
  * one K (period 1). 0, or 1 stopped. */
@@ -288,7 +296,7 @@ static int clean_bursts(struct tl_srch *s, double *x, size_t n, size_t period, u
 	for (int round = 0; round <= CLEAN_ROUNDS; round++) {
 		hit = stats_disturbed_blocks(x, n, period, CLEAN_BLOCK, s->p->resolution_ns, TL_SEARCH_BURST_FENCE,
 					     bad);
-		if (!hit || (round == 0 && 4 * hit > k) || round == CLEAN_ROUNDS)
+		if (!hit || (round == 0 && srch_tail_own(hit, k)) || round == CLEAN_ROUNDS)
 			break;
 		for (size_t j = 0; j < k; j++) {
 			if (!bad[j])
@@ -302,7 +310,7 @@ static int clean_bursts(struct tl_srch *s, double *x, size_t n, size_t period, u
 			s->blocks_redone++;
 		}
 	}
-	if (4 * hit <= k)
+	if (!srch_tail_own(hit, k))
 		s->blocks_left += hit;
 	free(bad);
 	return 0;
