@@ -257,23 +257,42 @@ bool srch_tail_own(size_t hit, size_t blocks)
 	return blocks >= 16 && hit > 2 && 4 * hit > blocks;
 }
 
+/* readings measured and dropped before a block measured again: it comes
+ * right after this file's own sorting, and on a KVM guest the first
+ * readings after it read slow, so without them the same block was
+ * marked again in round after round */
+#define REDO_LEAD 8
+
 /* Measures blocks from..to of x again: adds[] (period 2, interleaved) or
- * one K (period 1). 0, or 1 stopped. */
+ * one K (period 1), after REDO_LEAD readings of the same pattern that
+ * are dropped. 0, or 1 stopped. */
 static int redo_block(struct tl_srch *s, double *x, size_t from, size_t to, size_t period,
 		      uint64_t adds)
 {
 	const struct tl_search_io *io = s->io;
+	size_t len = to - from, all = REDO_LEAD + len;
+	double *got = tl_xmalloc(all * sizeof *got);
+	uint64_t *k = tl_xmalloc(all * sizeof *k);
+	int rc = 0;
 
+	for (size_t i = 0; i < all; i++)
+		k[i] = period == 1 ? adds
+		       : i < REDO_LEAD ? s->mix_adds[from + i % period]
+				       : s->mix_adds[from + i - REDO_LEAD];
 	if (srch_stopped(s))
-		return 1;
-	if (period == 1)
-		return io->measure(io->measure_ctx, adds, false, to - from, x + from) != 0;
-	if (io->measure_mix)
-		return io->measure_mix(io->measure_ctx, s->mix_adds + from, to - from, x + from) != 0;
-	for (size_t i = from; i < to; i++)
-		if (io->measure(io->measure_ctx, s->mix_adds[i], false, 1, &x[i]) != 0)
-			return 1;
-	return 0;
+		rc = 1;
+	else if (period == 1)
+		rc = io->measure(io->measure_ctx, adds, false, all, got) != 0;
+	else if (io->measure_mix)
+		rc = io->measure_mix(io->measure_ctx, k, all, got) != 0;
+	else
+		for (size_t i = 0; i < all && !rc; i++)
+			rc = io->measure(io->measure_ctx, k[i], false, 1, &got[i]) != 0;
+	if (!rc)
+		memcpy(x + from, got + REDO_LEAD, len * sizeof *x);
+	free(got);
+	free(k);
+	return rc;
 }
 
 /* fast t_diff: the blocks of x[0..n) (time order, `period` sides) that a
@@ -306,7 +325,7 @@ static int clean_bursts(struct tl_srch *s, double *x, size_t n, size_t period, u
 				free(bad);
 				return 1;
 			}
-			s->r->measurements += to - from;
+			s->r->measurements += to - from + REDO_LEAD;
 			s->blocks_redone++;
 		}
 	}
