@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "backends/backend.h"
@@ -71,10 +72,10 @@ static const char usage_text[] =
 	"      --os-filter F    iforest (the paper's, default), iqr or none\n"
 	"      --reference ID   backend the ratios are relative to (default papi-real-nsec\n"
 	"                       when listed, else the first backend)\n"
-	"      --budget SEC     fast: seconds one cell may spend flushing and on each\n"
-	"                       metric, over all its repeats (default 30): fewer\n"
-	"                       measurements per evaluation when a flush is expensive; a\n"
-	"                       search that would pass its share stops and says so\n"
+	"      --budget SEC     fast: seconds the whole search may take (default 30 a\n"
+	"                       cell); each repeat gets an equal part of what is left,\n"
+	"                       fewer measurements per evaluation when a flush is\n"
+	"                       expensive; nothing is measured past SEC + 5 % + 1 s\n"
 	"  -R, --repeats R      independent repeats of every cell, interleaved in a seeded\n"
 	"                       order (default 3): answers are their median with a 95 %\n"
 	"                       interval, flagged UNSTABLE when the repeats disagree\n"
@@ -276,20 +277,40 @@ struct progress {
 	struct tl_search_eta eta;
 };
 
+/* The terminal's width, so the line is rewritten in place instead of
+ * wrapping onto a new row at every point (80 when it cannot be asked). */
+static int stderr_columns(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 20)
+		return ws.ws_col;
+	return 80;
+}
+
 static void on_point(void *ctx, size_t cell, enum tl_search_kind kind, uint64_t x, double y)
 {
 	struct progress *p = ctx;
 	const struct tl_search_cell *c = &p->cells[cell];
+	char line[256];
+	int width, n;
 	double left;
 
 	if (!p->show)
 		return;
 	left = tl_search_eta_update(&p->eta, p->plan, p->cells, tl_monotonic_s() - p->t0);
 	/* a point being tried, never an answer: the line says so */
-	fprintf(stderr, "\r%-20.20s %-8.8s repeat %zu/%u trying %s %-10llu %s %-9.3g (interim) ETA %.0f s ",
-		p->plan->backends[c->b], p->plan->flush_names[c->f], c->reps_done + 1,
-		p->plan->repeats, kind == TL_SEARCH_TMIN ? "t_min K" : "t_diff d",
-		(unsigned long long)x, kind == TL_SEARCH_TMIN ? "CV" : "alpha", y, isnan(left) ? 0 : left);
+	n = snprintf(line, sizeof line, "%s %s rep %zu/%u trying %s %llu: %s %.3g; ETA %.0f s",
+		     p->plan->backends[c->b], p->plan->flush_names[c->f], c->reps_done + 1,
+		     p->plan->repeats, kind == TL_SEARCH_TMIN ? "t_min K" : "t_diff d",
+		     (unsigned long long)x, kind == TL_SEARCH_TMIN ? "CV" : "alpha", y,
+		     isnan(left) ? 0 : left);
+	width = stderr_columns() - 1;
+	if (width > (int)sizeof line - 1)
+		width = (int)sizeof line - 1;
+	if (n > width)
+		n = width;
+	fprintf(stderr, "\r%-*.*s", width, n, line);
 }
 
 static int write_json(const struct search_opts *o, struct tl_out *out,
