@@ -250,11 +250,22 @@ static void digest(struct tl_srch *s, const double *raw, uint64_t adds, size_t n
  * is the node's state and stays */
 #define CLEAN_ROUNDS 4
 
-bool srch_tail_own(size_t hit, size_t blocks)
+bool srch_tail_own(const unsigned char *bad, size_t hit, size_t blocks)
 {
+	size_t runs = 0;
+
 	/* one burst spans two blocks, and a set of a few hundred readings can
 	 * hold two bursts: under 16 blocks no share tells a tail from them */
-	return blocks >= 16 && hit > 2 && 4 * hit > blocks;
+	if (blocks < 16 || hit <= 2 || 4 * hit <= blocks)
+		return false;
+	if (4 * hit > 3 * blocks)
+		return true;
+	/* a tail of the timer's own marks blocks apart, at random: a share p
+	 * of them in about (1 - p) hit runs; a long burst (at load 13 one
+	 * covered over a quarter of a pass) marks them in a few long runs */
+	for (size_t j = 0; j < blocks; j++)
+		runs += bad[j] && (j == 0 || !bad[j - 1]);
+	return 2 * runs > hit;
 }
 
 /* readings measured and dropped before a block measured again: it comes
@@ -315,7 +326,7 @@ static int clean_bursts(struct tl_srch *s, double *x, size_t n, size_t period, u
 	for (int round = 0; round <= CLEAN_ROUNDS; round++) {
 		hit = stats_disturbed_blocks(x, n, period, CLEAN_BLOCK, s->p->resolution_ns, TL_SEARCH_BURST_FENCE,
 					     bad);
-		if (!hit || (round == 0 && srch_tail_own(hit, k)) || round == CLEAN_ROUNDS)
+		if (!hit || (round == 0 && srch_tail_own(bad, hit, k)) || round == CLEAN_ROUNDS)
 			break;
 		for (size_t j = 0; j < k; j++) {
 			if (!bad[j])
@@ -329,7 +340,7 @@ static int clean_bursts(struct tl_srch *s, double *x, size_t n, size_t period, u
 			s->blocks_redone++;
 		}
 	}
-	if (!srch_tail_own(hit, k))
+	if (!srch_tail_own(bad, hit, k))
 		s->blocks_left += hit;
 	free(bad);
 	return 0;

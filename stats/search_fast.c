@@ -514,7 +514,7 @@ static size_t carried_clean(const struct tl_search_carry *c, size_t i, double st
 					    TL_SEARCH_BURST_FENCE, bad);
 
 	/* over a quarter: the tail is the timer's own (see clean_bursts) */
-	if (srch_tail_own(hit, k))
+	if (srch_tail_own(bad, hit, k))
 		memset(bad, 0, k);
 	for (size_t j = 0; j < k; j++) {
 		stats_block_range(j, n, 2 * TL_TDIFF_LEVEL_BLOCK, &from, &to);
