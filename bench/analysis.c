@@ -8,6 +8,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
+
+static uint64_t seed_of(bool hidden, uint64_t ordinal, uint64_t seed)
+{
+	uint64_t key = ordinal;
+
+	if (hidden)
+		key += (uint64_t)1 << 32;
+	/* key + 1: the seeds saved files were analysed with stay what they were */
+	return tl_seed_derive(seed, key + 1);
+}
+
 uint64_t tl_cell_seed(const struct tl_run *run, size_t cell, uint64_t seed)
 {
 	uint64_t key = 0;
@@ -15,10 +27,43 @@ uint64_t tl_cell_seed(const struct tl_run *run, size_t cell, uint64_t seed)
 
 	for (size_t i = 0; i < cell; i++)
 		key += run->cells[i].hidden == hidden;
-	if (hidden)
-		key += (uint64_t)1 << 32;
-	/* key + 1: the seeds saved files were analysed with stay what they were */
-	return tl_seed_derive(seed, key + 1);
+	return seed_of(hidden, key, seed);
+}
+
+uint64_t *tl_run_cell_seeds(const struct tl_run *run, uint64_t seed)
+{
+	uint64_t *s = tl_xcalloc(run->ncells ? run->ncells : 1, sizeof *s);
+	uint64_t ordinal[2] = { 0, 0 };
+
+	for (size_t i = 0; i < run->ncells; i++) {
+		bool hidden = run->cells[i].hidden;
+		s[i] = seed_of(hidden, ordinal[hidden]++, seed);
+	}
+	return s;
+}
+
+void tl_cell_groups_init(const struct tl_run *run, struct tl_cell_groups *g)
+{
+	size_t ng = run->ntimers * run->nflush;
+
+	g->start = tl_xcalloc(ng + 2, sizeof *g->start);
+	g->cell = tl_xcalloc(run->ncells ? run->ncells : 1, sizeof *g->cell);
+	/* counts at start[g + 2], then their running sums shifted by one, so
+	 * placing each cell at start[g + 1]++ leaves start[g] at its group */
+	for (size_t i = 0; i < run->ncells; i++)
+		g->start[tl_cell_group(run, run->cells[i].timer, run->cells[i].flush) + 2]++;
+	for (size_t k = 2; k < ng + 2; k++)
+		g->start[k] += g->start[k - 1];
+	for (size_t i = 0; i < run->ncells; i++)
+		g->cell[g->start[tl_cell_group(run, run->cells[i].timer, run->cells[i].flush) + 1]++] =
+			i;
+}
+
+void tl_cell_groups_free(struct tl_cell_groups *g)
+{
+	free(g->start);
+	free(g->cell);
+	g->start = g->cell = NULL;
 }
 
 size_t tl_cell_done(const struct tl_run *run, size_t cell)
@@ -32,7 +77,7 @@ size_t tl_cell_done(const struct tl_run *run, size_t cell)
  * statistics run over the rest with no further filter. Drift stays that of
  * every sample (it is taken before any filter). */
 static int analyse_cause(const struct tl_run *run, size_t cell, size_t done, double overhead,
-			 uint64_t seed, struct tl_analysis *a, double *kept, size_t *nkept,
+			 uint64_t cseed, struct tl_analysis *a, double *kept, size_t *nkept,
 			 bool drift)
 {
 	const struct tl_cell *c = &run->cells[cell];
@@ -47,7 +92,7 @@ static int analyse_cause(const struct tl_run *run, size_t cell, size_t done, dou
 		if (!why || !tl_noise_cause_measured(why))
 			v[m++] = c->ns[i];
 	}
-	rc = stats_analyse(v, m, overhead, TL_OS_NONE, tl_cell_seed(run, cell, seed), a, kept,
+	rc = stats_analyse(v, m, overhead, TL_OS_NONE, cseed, a, kept,
 			   nkept);
 	for (size_t i = 0; i < done; i++)
 		v[i] = c->ns[i] - overhead;
@@ -67,7 +112,7 @@ static int analyse_cause(const struct tl_run *run, size_t cell, size_t done, dou
 	return rc;
 }
 
-static int cell_analyse(const struct tl_run *run, size_t cell, enum tl_os_method m, uint64_t seed,
+static int cell_analyse(const struct tl_run *run, size_t cell, enum tl_os_method m, uint64_t cseed,
 			struct tl_analysis *a, double *kept, size_t cap, size_t *nkept, bool drift)
 {
 	const struct tl_cell *c = &run->cells[cell];
@@ -91,9 +136,9 @@ static int cell_analyse(const struct tl_run *run, size_t cell, enum tl_os_method
 		return 0;
 	}
 	if (m == TL_OS_CAUSE)
-		return analyse_cause(run, cell, done, overhead, seed, a, kept, nkept, drift);
+		return analyse_cause(run, cell, done, overhead, cseed, a, kept, nkept, drift);
 	return (drift ? stats_analyse : stats_analyse_nodrift)(c->ns, done, overhead, m,
-							      tl_cell_seed(run, cell, seed), a,
+							      cseed, a,
 							      kept, nkept);
 }
 
@@ -101,14 +146,16 @@ int tl_cell_analyse_kept(const struct tl_run *run, size_t cell, enum tl_os_metho
 			 uint64_t seed, struct tl_analysis *a, double *kept, size_t cap,
 			 size_t *nkept)
 {
-	return cell_analyse(run, cell, m, seed, a, kept, cap, nkept, true);
+	return cell_analyse(run, cell, m, tl_cell_seed(run, cell, seed), a, kept, cap, nkept,
+			    true);
 }
 
 int tl_cell_summarise_kept(const struct tl_run *run, size_t cell, enum tl_os_method m,
 			   uint64_t seed, struct tl_analysis *a, double *kept, size_t cap,
 			   size_t *nkept)
 {
-	return cell_analyse(run, cell, m, seed, a, kept, cap, nkept, false);
+	return cell_analyse(run, cell, m, tl_cell_seed(run, cell, seed), a, kept, cap, nkept,
+			    false);
 }
 
 int tl_cell_analyse(const struct tl_run *run, size_t cell, enum tl_os_method m, uint64_t seed,
@@ -117,16 +164,31 @@ int tl_cell_analyse(const struct tl_run *run, size_t cell, enum tl_os_method m, 
 	return tl_cell_analyse_kept(run, cell, m, seed, a, NULL, 0, NULL);
 }
 
+int tl_cell_analyse_seeded(const struct tl_run *run, size_t cell, enum tl_os_method m,
+			   uint64_t cseed, struct tl_analysis *a)
+{
+	return cell_analyse(run, cell, m, cseed, a, NULL, 0, NULL, true);
+}
+
+int tl_cell_analyse_kept_seeded(const struct tl_run *run, size_t cell, enum tl_os_method m,
+				uint64_t cseed, struct tl_analysis *a, double *kept, size_t cap,
+				size_t *nkept)
+{
+	return cell_analyse(run, cell, m, cseed, a, kept, cap, nkept, true);
+}
+
 struct tl_analysis *tl_run_analyse(const struct tl_run *run, enum tl_os_method m, uint64_t seed)
 {
 	struct tl_analysis *an = calloc(run->ncells ? run->ncells : 1, sizeof *an);
+	uint64_t *seeds = tl_run_cell_seeds(run, seed);
 
 	for (size_t i = 0; an && i < run->ncells; i++) {
-		if (tl_cell_analyse(run, i, m, seed, &an[i]) < 0) {
+		if (tl_cell_analyse_seeded(run, i, m, seeds[i], &an[i]) < 0) {
 			free(an);
-			return NULL;
+			an = NULL;
 		}
 	}
+	free(seeds);
 	return an;
 }
 
@@ -178,6 +240,12 @@ static void top_add(struct tl_noise_agree *ag, const struct tl_cell_noise *cn, u
 int tl_cell_noise_agree(const struct tl_run *run, size_t cell, enum tl_os_method m,
 			uint64_t seed, struct tl_noise_agree *ag)
 {
+	return tl_cell_noise_agree_seeded(run, cell, m, tl_cell_seed(run, cell, seed), ag);
+}
+
+int tl_cell_noise_agree_seeded(const struct tl_run *run, size_t cell, enum tl_os_method m,
+			       uint64_t cseed, struct tl_noise_agree *ag)
+{
 	const struct tl_cell *c = &run->cells[cell];
 	const struct tl_cell_noise *cn = &c->noise;
 	size_t done = tl_cell_done(run, cell), nkept = 0, counts[TL_NOISE_NAMES] = { 0 };
@@ -195,7 +263,7 @@ int tl_cell_noise_agree(const struct tl_run *run, size_t cell, enum tl_os_method
 		return 0;
 	}
 	if (!kept || !removed ||
-	    tl_cell_analyse_kept(run, cell, m, seed, &a, kept, done, &nkept) < 0) {
+	    cell_analyse(run, cell, m, cseed, &a, kept, done, &nkept, true) < 0) {
 		free(kept);
 		free(removed);
 		return -1;

@@ -17,6 +17,26 @@
  * file, which lists visible cells and baselines apart, replays with the
  * same seeds. seed' = tl_seed_derive(seed, key + 1) (splitmix64). */
 uint64_t tl_cell_seed(const struct tl_run *run, size_t cell, uint64_t seed);
+/* tl_cell_seed of every cell (a new array of run->ncells, free()): the
+ * ordinals counted once, where tl_cell_seed counts the cells before its own
+ * on every call. */
+uint64_t *tl_run_cell_seeds(const struct tl_run *run, uint64_t seed);
+
+/* A run's cells grouped by timer, then flush, in run order within a group (a
+ * counting sort): cell[start[g]] .. cell[start[g + 1] - 1] are the cells of
+ * group g = tl_cell_group(run, timer, flush). Whatever goes per (timer,
+ * flush) reads each cell once this way; a scan of every cell per pair is
+ * quadratic in the backends. Free with tl_cell_groups_free. */
+struct tl_cell_groups {
+	size_t *start;
+	size_t *cell;
+};
+void tl_cell_groups_init(const struct tl_run *run, struct tl_cell_groups *g);
+void tl_cell_groups_free(struct tl_cell_groups *g);
+static inline size_t tl_cell_group(const struct tl_run *run, size_t timer, size_t flush)
+{
+	return timer * run->nflush + flush;
+}
 
 /* filter_cost with the cell's overhead_ns, then filter_os (method m, seeded
  * by tl_cell_seed), then the summary, over the cell's first `done` samples.
@@ -24,6 +44,13 @@ uint64_t tl_cell_seed(const struct tl_run *run, size_t cell, uint64_t seed);
  * when the statistics could not run (out of memory). */
 int tl_cell_analyse(const struct tl_run *run, size_t cell, enum tl_os_method m, uint64_t seed,
 		    struct tl_analysis *a);
+/* tl_cell_analyse and tl_cell_analyse_kept with the cell's filter seed
+ * given (tl_run_cell_seeds' entry for it): for a loop over every cell. */
+int tl_cell_analyse_seeded(const struct tl_run *run, size_t cell, enum tl_os_method m,
+			   uint64_t cseed, struct tl_analysis *a);
+int tl_cell_analyse_kept_seeded(const struct tl_run *run, size_t cell, enum tl_os_method m,
+				uint64_t cseed, struct tl_analysis *a, double *kept, size_t cap,
+				size_t *nkept);
 
 /* The samples tl_cell_analyse would look at now: the cell's done count
  * (read once), never more than its n. Size tl_cell_analyse_kept's buffer
@@ -77,5 +104,8 @@ struct tl_noise_agree {
 #define TL_NOISE_AGREE_MAX ((size_t)1 << 20)
 int tl_cell_noise_agree(const struct tl_run *run, size_t cell, enum tl_os_method m,
 			uint64_t seed, struct tl_noise_agree *ag);
+/* The same with the cell's seed given (tl_run_cell_seeds'). */
+int tl_cell_noise_agree_seeded(const struct tl_run *run, size_t cell, enum tl_os_method m,
+			       uint64_t cseed, struct tl_noise_agree *ag);
 
 #endif

@@ -56,7 +56,7 @@ bench_bench_rate_LDADD = $(TL_LIBS)
 BENCH_RUN += bench/bench_barrier bench/bench_flush bench/bench_rate
 # fast against paper (prints numbers)
 noinst_PROGRAMS += bench/bench_search
-bench_bench_search_SOURCES = bench/bench_search.c
+bench_bench_search_SOURCES = bench/bench_search.c stats/sim_derived.h
 bench_bench_search_LDADD = $(TL_LIBS)
 BENCH_RUN += bench/bench_search
 # stats/ reads no clock, so the benchmark of its functions lives here.
@@ -89,3 +89,6 @@ EXTRA_DIST += bench/bench_fleet.sh bench/bench_fleet_judge.sh
 # run --json, report and the TUI export: peak RSS per sample at 4M and 40M
 BENCH_RUN += bench/bench_memory.sh
 EXTRA_DIST += bench/bench_memory.sh
+# report, compare and plot over 1000-8000 distinct backends (linear: 2x a step)
+BENCH_RUN += bench/bench_many_backends.sh
+EXTRA_DIST += bench/bench_many_backends.sh

@@ -39,6 +39,9 @@ void tl_search_engine_free(struct tl_search_engine *e)
 {
 	free(e->adds);
 	free(e->raw);
+	free(e->empty);
+	e->empty = NULL;
+	e->n_empty = 0;
 	e->adds = NULL;
 	e->raw = NULL;
 	e->cap = 0;
@@ -145,12 +148,18 @@ int tl_search_engine_measure_mix(void *ctx, const uint64_t *adds, size_t n, doub
 
 double tl_search_engine_overhead(struct tl_search_engine *e, size_t n)
 {
-	double *v = tl_xmalloc(n * sizeof(*v)), med = NAN;
+	double *v = tl_xmalloc((n ? n : 1) * sizeof(*v)), med = NAN;
 
-	if (tl_search_engine_measure(e, 0, true, n, v) == 0)
-		med = stats_median(v, n);
-	free(v);
-	return med;
+	free(e->empty);
+	e->empty = NULL;
+	e->n_empty = 0;
+	if (tl_search_engine_measure(e, 0, true, n, v) != 0) {
+		free(v);
+		return med;
+	}
+	e->empty = v;
+	e->n_empty = n;
+	return stats_median(v, n);
 }
 
 int tl_search_engine_ns_per_add(struct tl_search_engine *e, uint64_t kmax, size_t nk, size_t n,

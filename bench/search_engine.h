@@ -21,6 +21,11 @@ struct tl_search_engine {
 	size_t measurements; /* every timed measurement taken through this engine */
 	double deadline;     /* tl_monotonic_s past which it measures no more (0: none) */
 	bool past_deadline;  /* a measurement was refused for it */
+	/* the readings the last tl_search_engine_overhead took (n_empty): the
+	 * spread of the empty kernel, which fast t_min reads before its first
+	 * point (tl_search_io.empty_ns) */
+	double *empty;
+	size_t n_empty;
 	uint64_t *adds;      /* scratch, grown as needed */
 	double *raw;
 	size_t cap;
@@ -43,7 +48,8 @@ int tl_search_engine_measure_mix(void *ctx, const uint64_t *adds, size_t n, doub
 /* Seconds one flush of f takes (median of a few; 0 for size 0). */
 double tl_search_engine_flush_seconds(const struct tl_flush *f);
 
-/* t_e,std: median of n empty measurements in ns, same flush. NAN when stopped. */
+/* t_e,std: median of n empty measurements in ns, same flush. NAN when
+ * stopped. The readings stay in e->empty. */
 double tl_search_engine_overhead(struct tl_search_engine *e, size_t n);
 
 /* ns per ADD: least-squares slope of medians (n measurements each) against

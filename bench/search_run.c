@@ -214,7 +214,7 @@ static int rep_search(const struct run_ctx *rc, struct tl_search_engine *e, unsi
 	struct tl_search_carry carry = {0};
 	struct tl_search_io io = {tl_search_engine_measure, e, on_point, &here,
 				  rc->h ? rc->h->stop : NULL, tl_monotonic_s, &carry,
-				  tl_search_engine_measure_mix};
+				  tl_search_engine_measure_mix, e->empty, e->n_empty};
 	int st;
 
 	/* each repeat filters with its own seed: independent, still reproducible */

@@ -138,7 +138,8 @@ static double tmin_min_sd(const struct tl_search_plan *p, const struct tl_search
  * Both methods answer in whole ADDs: a rounding of 1/sqrt 12 ADD. The
  * answer is (z_m - z_alpha) sd, z_m = Phi^-1(0.5^(1/m)) the median of the
  * largest of m = q n draws. fast predicts it from a pool of at least
- * TL_SEARCH_FAST_TDIFF_POOL sets of n': the pool's sd spreads 1/sqrt(2N) (scaling
+ * TL_SEARCH_FAST_TDIFF_POOL sets of n'/2 (t_min's evaluations are carried
+ * in halves): the pool's sd spreads 1/sqrt(2N) (scaling
  * z_m) and its alpha-quantile sqrt(alpha (1-alpha)/N)/phi(z_alpha) sd.
  * Algorithm 2 gets no such term: its answer is the first delta at which
  * q fresh pairs all pass, a first passage over several draws whose
@@ -155,7 +156,7 @@ static double tdiff_min_sd(const struct tl_search_plan *p, const struct tl_searc
 		return 0;
 	if (p->sp.method != TL_SEARCH_PAPER && n >= 2 && a > 0 && a < 0.5) {
 		double zm = gsl_cdf_ugaussian_Pinv(pow(0.5, 1.0 / m)), za = gsl_cdf_ugaussian_Pinv(a);
-		double pool = TL_SEARCH_FAST_TDIFF_POOL * (double)(c->fast_n ? c->fast_n : p->sp.n);
+		double pool = TL_SEARCH_FAST_TDIFF_POOL * (double)(c->fast_n ? c->fast_n : p->sp.n) / 2;
 
 		spread = hypot(zm / sqrt(2.0 * pool),
 			       sqrt(a * (1.0 - a) / pool) / gsl_ran_ugaussian_pdf(za)) / (zm - za);

@@ -300,19 +300,18 @@ static struct tl_analysis *analyse(const struct tl_run *run, enum tl_os_method m
 				   int seen, bool *stopped)
 {
 	struct tl_analysis *an = calloc(run->ncells ? run->ncells : 1, sizeof *an);
+	uint64_t *seeds = tl_run_cell_seeds(run, seed);
 
 	*stopped = false;
 	for (size_t i = 0; an && i < run->ncells; i++) {
-		if (cli_stop_count() != seen) {
+		if (cli_stop_count() != seen)
 			*stopped = true;
+		if (*stopped || tl_cell_analyse_seeded(run, i, m, seeds[i], &an[i]) < 0) {
 			free(an);
-			return NULL;
-		}
-		if (tl_cell_analyse(run, i, m, seed, &an[i]) < 0) {
-			free(an);
-			return NULL;
+			an = NULL;
 		}
 	}
+	free(seeds);
 	return an;
 }
 

@@ -93,6 +93,25 @@ bool tl_file_hostname_ok(const char *s)
 	return true;
 }
 
+int tl_file_host_check(const json_t *doc, const char *name, char *why, size_t whylen)
+{
+	const json_t *host = json_object_get(doc, "host");
+	const json_t *v = json_object_get(host, "tsc_ghz");
+	double ghz = json_number_value(v);
+
+	if (!host || json_is_null(host))
+		return 0;
+	if (!json_is_object(host))
+		return fail(why, whylen, name, "host", "expected an object or null");
+	if (v && !json_is_null(v) && !json_is_number(v))
+		return fail(why, whylen, name, "host.tsc_ghz", "expected a number or null");
+	if (json_is_number(v) && !(ghz >= TL_TSC_GHZ_MIN && ghz <= TL_TSC_GHZ_MAX))
+		return fail(why, whylen, name, "host.tsc_ghz",
+			    "is %g, outside the plausible %g to %g GHz (null when unknown)", ghz,
+			    TL_TSC_GHZ_MIN, TL_TSC_GHZ_MAX);
+	return 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* A search file, key by key                                           */
 /* ------------------------------------------------------------------ */
@@ -103,7 +122,8 @@ int tl_search_json_check(const json_t *doc, const char *name, char *why, size_t 
 	size_t n = json_array_size(results);
 
 	if (tl_file_marker_check(doc, name, "search", why, whylen) < 0 ||
-	    tl_keys_check(doc, &tl_search_doc_keys, "", name, why, whylen) < 0)
+	    tl_keys_check(doc, &tl_search_doc_keys, "", name, why, whylen) < 0 ||
+	    tl_file_host_check(doc, name, why, whylen) < 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
 		const json_t *a = json_array_get(results, i);

@@ -21,6 +21,15 @@ int tl_file_marker_check(const json_t *doc, const char *name, const char *comman
  * letters, digits, '-', '_' and '.', beginning with a letter or digit. */
 bool tl_file_hostname_ok(const char *s);
 
+/* The plausible rate of a TSC in GHz, one rule for every file kind that
+ * records one (a run's or a search's host, a fingerprint). */
+#define TL_TSC_GHZ_MIN 0.1
+#define TL_TSC_GHZ_MAX 10.0
+
+/* doc's "host", when there: an object whose "tsc_ghz" is null (unknown) or
+ * a plausible rate. -1 with why naming the key, the value and the rule. */
+int tl_file_host_check(const json_t *doc, const char *name, char *why, size_t whylen);
+
 /* A search file's numbers and strings, key by key as io/search_keys.c
  * describes them (times finite, >= 0 and below TL_RESULTS_MAX_ABS, counts
  * whole and >= 0, ratios finite and >= 0, printed strings free of control

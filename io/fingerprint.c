@@ -519,8 +519,6 @@ static int node_names_ok(const json_t *doc, const char *name, char *why, size_t 
  * wall time around it (thread CPU time is read inside the wall clock's
  * two readings, so a real file is at most 100 %; the margin is their
  * rounding). */
-#define FP_TSC_GHZ_MIN 0.1
-#define FP_TSC_GHZ_MAX 10.0
 #define FP_TIME_MAX_NS 1e9
 #define FP_CPU_SHARE_MAX 100.5
 
@@ -538,7 +536,7 @@ static int figures_ok(const struct tl_fp_figures *f, const char *name, char *why
 	static const enum tl_fig shares[] = {TL_FIG_OS, TL_FIG_TAIL};
 	static const enum tl_fig times[] = {TL_FIG_TMIN, TL_FIG_TDIFF};
 
-	if (!isnan(f->tsc_ghz) && !(f->tsc_ghz >= FP_TSC_GHZ_MIN && f->tsc_ghz <= FP_TSC_GHZ_MAX))
+	if (!isnan(f->tsc_ghz) && !(f->tsc_ghz >= TL_TSC_GHZ_MIN && f->tsc_ghz <= TL_TSC_GHZ_MAX))
 		return fig_rule_fail(why, whylen, name, "tsc_ghz", f->tsc_ghz,
 				     "outside the plausible 0.1 to 10 GHz (null when unknown)");
 	for (size_t i = 0; i < sizeof shares / sizeof shares[0]; i++)

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "bench/analysis.h"
 #include "bench/levels.h"
 #include "bench/size.h"
 
@@ -17,10 +18,18 @@ static bool ladder_cell(const struct tl_cell *c)
 size_t tl_ladder_collect(const struct tl_run *run, const struct tl_analysis *an, size_t timer,
 			 size_t flush, const double *ends, size_t nends, struct tl_ladder *l)
 {
+	return tl_ladder_collect_in(run, an, timer, flush, NULL, run->ncells, ends, nends, l);
+}
+
+size_t tl_ladder_collect_in(const struct tl_run *run, const struct tl_analysis *an, size_t timer,
+			    size_t flush, const size_t *cells, size_t ncells, const double *ends,
+			    size_t nends, struct tl_ladder *l)
+{
 	memset(l, 0, sizeof *l);
 	l->timer = timer;
 	l->flush = flush;
-	for (size_t i = 0; i < run->ncells; i++) {
+	for (size_t j = 0; j < ncells; j++) {
+		size_t i = cells ? cells[j] : j;
 		const struct tl_cell *c = &run->cells[i];
 		double b = (double)c->kernel.bytes;
 		size_t at = 0;
@@ -57,14 +66,28 @@ bool tl_run_has_load_cells(const struct tl_run *run)
 
 bool tl_run_has_ladder(const struct tl_run *run)
 {
-	for (size_t i = 0; i < run->ncells; i++)
-		for (size_t j = i + 1; j < run->ncells && ladder_cell(&run->cells[i]); j++) {
-			const struct tl_cell *a = &run->cells[i], *b = &run->cells[j];
-			if (ladder_cell(b) && b->timer == a->timer && b->flush == a->flush &&
-			    b->kernel.bytes != a->kernel.bytes)
-				return true;
+	struct tl_cell_groups g;
+	bool has = false;
+
+	if (!tl_run_has_load_cells(run))
+		return false;
+	tl_cell_groups_init(run, &g);
+	/* a group whose load cells are not all of its first one's size */
+	for (size_t k = 0; k < run->ntimers * run->nflush && !has; k++) {
+		const struct tl_cell *first = NULL;
+
+		for (size_t j = g.start[k]; j < g.start[k + 1] && !has; j++) {
+			const struct tl_cell *c = &run->cells[g.cell[j]];
+
+			if (!ladder_cell(c))
+				continue;
+			if (!first)
+				first = c;
+			has = c->kernel.bytes != first->kernel.bytes;
 		}
-	return false;
+	}
+	tl_cell_groups_free(&g);
+	return has;
 }
 
 static void say_steps(FILE *f, const struct tl_ladder *l, const double *ends, const char **names)
@@ -157,16 +180,23 @@ static bool print_all(FILE *f, const struct tl_run *run, const struct tl_analysi
 	const char *names[4];
 	size_t nends = tl_topology_ends(topo, ends, names);
 	bool shown = false;
+	struct tl_cell_groups g;
 
+	if (!tl_run_has_load_cells(run))
+		return false;
+	tl_cell_groups_init(run, &g);
 	for (size_t t = 0; t < run->ntimers; t++)
 		for (size_t fl = 0; fl < run->nflush; fl++) {
+			size_t k = tl_cell_group(run, t, fl);
 			struct tl_ladder l;
 
-			if (tl_ladder_collect(run, an, t, fl, ends, nends, &l) == 0)
+			if (tl_ladder_collect_in(run, an, t, fl, g.cell + g.start[k],
+						 g.start[k + 1] - g.start[k], ends, nends, &l) == 0)
 				continue;
 			print_ladder(f, run, &l, ends, names, nends);
 			shown = true;
 		}
+	tl_cell_groups_free(&g);
 	if (shown && !topo)
 		fprintf(f, "(cache sizes unknown: every size is called memory)\n");
 	return shown;

@@ -27,6 +27,12 @@ struct tl_ladder {
  * each size; at most TL_LADDER_MAX_POINTS sizes). Returns its point count. */
 size_t tl_ladder_collect(const struct tl_run *run, const struct tl_analysis *an, size_t timer,
 			 size_t flush, const double *ends, size_t nends, struct tl_ladder *l);
+/* tl_ladder_collect over cells[0..ncells) only (NULL: every cell): a
+ * group of tl_cell_groups, so a loop over every timer and flush reads each
+ * cell once. */
+size_t tl_ladder_collect_in(const struct tl_run *run, const struct tl_analysis *an, size_t timer,
+			    size_t flush, const size_t *cells, size_t ncells, const double *ends,
+			    size_t nends, struct tl_ladder *l);
 
 /* Whether the run will print a ladder: some timer and flush chase two or
  * more sizes (what tl_ladder_collect gathers, before any sample). */

@@ -59,7 +59,7 @@ static void cell_names(const struct tl_run *run, size_t i, char *flush, size_t f
 	tl_run_flush_label(run, run->cells[i].flush, flush, flen);
 }
 
-static int md_jitter(FILE *f, const struct tl_run *run, uint64_t seed)
+static int md_jitter(FILE *f, const struct tl_run *run, const uint64_t *seeds)
 {
 	static const char *const head[] = { "backend", "flush", "kernel", "injected", "true shift ns",
 					    "shift ns", "95 % interval", "MWU p", "verdict" };
@@ -83,7 +83,7 @@ static int md_jitter(FILE *f, const struct tl_run *run, uint64_t seed)
 			     fputs("|:---|:---|:---|---:|---:|---:|---:|---:|:---|\n", f) == EOF))
 			return -1;
 		any = true;
-		tl_jitter_analyse(run, i, seed, &j);
+		tl_jitter_analyse_seeded(run, i, seeds[i], &j);
 		cell_names(run, i, flush, sizeof flush);
 		if (c->kernel.d_ns > 0)
 			snprintf(inj, sizeof inj, "+%llu ADDs (%g ns)", (unsigned long long)c->kernel.d,
@@ -152,7 +152,11 @@ int tl_run_markdown(FILE *f, const struct tl_run *run, const struct tl_analysis 
 		return -1;
 	if (sim && fputs("\n\\* simulated timer: not a measurement of this machine\n", f) == EOF)
 		return -1;
-	if (md_jitter(f, run, seed) < 0)
+	uint64_t *seeds = tl_run_cell_seeds(run, seed);
+	int bad = md_jitter(f, run, seeds);
+
+	free(seeds);
+	if (bad < 0)
 		return -1;
 	if (rc && base && md_baseline(f, base, rc) < 0)
 		return -1;
@@ -166,7 +170,7 @@ static int csv_num(FILE *f, double v)
 }
 
 static int csv_cell(FILE *f, const struct tl_run *run, size_t i, const struct tl_analysis *a,
-		    uint64_t seed)
+		    uint64_t cseed)
 {
 	const struct tl_cell *c = &run->cells[i];
 	const struct tl_summary *s = &a->summary;
@@ -174,7 +178,7 @@ static int csv_cell(FILE *f, const struct tl_run *run, size_t i, const struct tl
 	bool jit = c->kernel.kind == TL_KERNEL_JITTER;
 
 	if (jit)
-		tl_jitter_analyse(run, i, seed, &j);
+		tl_jitter_analyse_seeded(run, i, cseed, &j);
 	jit = jit && j.ok;
 	if (tl_csv_fputs(run->timers[c->timer].id, f) < 0 ||
 	    fprintf(f, ",%llu,", (unsigned long long)run->flush_bytes[c->flush]) < 0 ||
@@ -197,10 +201,14 @@ int tl_run_summary_csv(FILE *f, const struct tl_run *run, const struct tl_analys
 		  "jitter_mwu_p,jitter_detected\n",
 		  f) == EOF)
 		return -1;
-	for (size_t i = 0; i < run->ncells; i++)
-		if (!run->cells[i].hidden && csv_cell(f, run, i, &an[i], seed) < 0)
-			return -1;
-	return 0;
+	uint64_t *seeds = tl_run_cell_seeds(run, seed);
+	int rc = 0;
+
+	for (size_t i = 0; i < run->ncells && rc == 0; i++)
+		if (!run->cells[i].hidden && csv_cell(f, run, i, &an[i], seeds[i]) < 0)
+			rc = -1;
+	free(seeds);
+	return rc;
 }
 
 char *tl_summary_csv_path(const char *csv_path)

@@ -95,7 +95,7 @@ void tl_noise_why(const struct tl_noise_agree *ag, char *out, size_t len)
 }
 
 json_t *tl_noise_to_json(const struct tl_run *run, size_t cell, const struct tl_analysis *an,
-			 enum tl_os_method m, uint64_t seed)
+			 enum tl_os_method m, uint64_t cseed)
 {
 	const struct tl_cell_noise *cn = &run->cells[cell].noise;
 	size_t counts[TL_NOISE_NAMES] = { 0 }, order[TL_NOISE_NAMES], norder = 0;
@@ -132,7 +132,7 @@ json_t *tl_noise_to_json(const struct tl_run *run, size_t cell, const struct tl_
 	tl_json_set(o, "windows", windows_json(cn));
 	if (run->noise.tasks)
 		tl_json_set(o, "preempted_by", by_json(cn));
-	if (!an || tl_cell_noise_agree(run, cell, m, seed, &ag) < 0)
+	if (!an || tl_cell_noise_agree_seeded(run, cell, m, cseed, &ag) < 0)
 		return o;
 	if (ag.skipped) {
 		tl_json_set(o, "agreement", json_string("not computed: over 2^20 samples (memory)"));

@@ -18,9 +18,10 @@
 #include "bench/analysis.h"
 #include "bench/runner.h"
 
-/* NULL when the run did not track noise. */
+/* NULL when the run did not track noise. cseed: the cell's filter seed
+ * (tl_run_cell_seeds'). */
 json_t *tl_noise_to_json(const struct tl_run *run, size_t cell, const struct tl_analysis *an,
-			 enum tl_os_method m, uint64_t seed);
+			 enum tl_os_method m, uint64_t cseed);
 
 /* Reads o (a cell's "noise", may be NULL: nothing tracked) into the cell
  * and run->noise. -1 with why (naming the key) on a malformed block. */

@@ -223,16 +223,20 @@ int tl_plot_ladder(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
 {
 	struct ladder_fig *r = tl_xcalloc(1, sizeof *r);
 	struct tl_analysis *an = tl_run_analyse(run, m, seed);
+	struct tl_cell_groups g;
 	int rc = -1;
 
 	r->run = run;
 	r->marks = marks;
 	r->nmarks = nmarks;
+	tl_cell_groups_init(run, &g);
 	for (size_t t = 0; an && t < run->ntimers; t++)
 		for (size_t fl = 0; fl < run->nflush && r->n < MAX_LINES; fl++) {
+			size_t k = tl_cell_group(run, t, fl);
 			char size[32];
 
-			if (tl_ladder_collect(run, an, t, fl, NULL, 0, &r->l[r->n]) == 0)
+			if (tl_ladder_collect_in(run, an, t, fl, g.cell + g.start[k],
+						 g.start[k + 1] - g.start[k], NULL, 0, &r->l[r->n]) == 0)
 				continue;
 			tl_run_flush_label(run, fl, size, sizeof size);
 			snprintf(r->label[r->n], sizeof r->label[r->n], "%s, flush %s",
@@ -248,6 +252,7 @@ int tl_plot_ladder(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
 		ranges(r);
 		rc = tl_plot_page(o, path, draw, r, why, whylen);
 	}
+	tl_cell_groups_free(&g);
 	free(an);
 	free(r);
 	return rc;

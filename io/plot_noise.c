@@ -184,6 +184,7 @@ int tl_plot_noise(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
 		  const struct tl_plot_opts *o, const char *path, char *why, size_t whylen)
 {
 	struct noise_fig *r = tl_xcalloc(1, sizeof *r);
+	uint64_t *seeds = tl_run_cell_seeds(run, seed);
 	int rc = -1;
 
 	r->ag = tl_xcalloc(run->ncells ? run->ncells : 1, sizeof *r->ag);
@@ -202,7 +203,7 @@ int tl_plot_noise(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
 
 		if (c->hidden)
 			continue;
-		if (tl_cell_noise_agree(run, i, m, seed, &r->ag[r->n]) < 0) {
+		if (tl_cell_noise_agree_seeded(run, i, m, seeds[i], &r->ag[r->n]) < 0) {
 			snprintf(why, whylen, "out of memory (the noise agreement of a cell)");
 			goto out;
 		}
@@ -222,6 +223,7 @@ int tl_plot_noise(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
 		r->xmax = 1;
 	rc = tl_plot_page(o, path, draw, r, why, whylen);
 out:
+	free(seeds);
 	free(r->ag);
 	free(r->label);
 	free(r);

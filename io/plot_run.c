@@ -100,6 +100,9 @@ static void series_labels(struct run_fig *r)
 static int series_load(const struct tl_run *run, enum tl_os_method m, uint64_t seed,
 		       struct run_fig *r)
 {
+	uint64_t *seeds = tl_run_cell_seeds(run, seed);
+	int rc = 0;
+
 	r->s = tl_xcalloc(run->ncells, sizeof *r->s);
 	r->lo = INFINITY;
 	r->hi = -INFINITY;
@@ -112,8 +115,10 @@ static int series_load(const struct tl_run *run, enum tl_os_method m, uint64_t s
 		if (cell->hidden)
 			continue;
 		s->v = tl_xmalloc((done ? done : 1) * sizeof *s->v);
-		if (tl_cell_analyse_kept(run, c, m, seed, &s->an, s->v, done, &s->n) < 0)
-			return -1;
+		if (tl_cell_analyse_kept_seeded(run, c, m, seeds[c], &s->an, s->v, done, &s->n) < 0) {
+			rc = -1;
+			break;
+		}
 		r->n++;
 		gsl_sort(s->v, 1, s->n);
 		tl_run_flush_label(run, cell->flush, fl, sizeof fl);
@@ -127,6 +132,9 @@ static int series_load(const struct tl_run *run, enum tl_os_method m, uint64_t s
 			r->hi = fmax(r->hi, s->hi);
 		}
 	}
+	free(seeds);
+	if (rc < 0)
+		return -1;
 	series_labels(r);
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "bench/size.h"
 #include "bench/analysis.h"
 #include "io/json_build.h"
@@ -80,6 +81,35 @@ void tl_cell_compare_units(const struct tl_cell_compare *row, char *buf, size_t 
 			 row->rate_base, row->rate_new);
 }
 
+/* A row of a backend id's first: sorted by (id, row), the head of each
+ * id's run (a scan of the rows before each row is quadratic). */
+struct row_id {
+	const char *id;
+	size_t r;
+};
+
+static int row_id_cmp(const void *x, const void *y)
+{
+	const struct row_id *p = x, *q = y;
+	int c = strcmp(p->id, q->id);
+
+	return c ? c : (p->r > q->r) - (p->r < q->r);
+}
+
+static bool *first_of_backend(const struct tl_run *base, const struct tl_run_compare *rc)
+{
+	struct row_id *k = tl_xcalloc(rc->nrows ? rc->nrows : 1, sizeof *k);
+	bool *first = tl_xcalloc(rc->nrows ? rc->nrows : 1, sizeof *first);
+
+	for (size_t r = 0; r < rc->nrows; r++)
+		k[r] = (struct row_id){ base->timers[base->cells[rc->rows[r].base_cell].timer].id, r };
+	qsort(k, rc->nrows, sizeof *k, row_id_cmp);
+	for (size_t q = 0; q < rc->nrows; q++)
+		first[k[q].r] = q == 0 || strcmp(k[q].id, k[q - 1].id) != 0;
+	free(k);
+	return first;
+}
+
 void tl_run_compare_print(FILE *f, const struct tl_run *base, const struct tl_run_compare *rc)
 {
 	fprintf(f, "NEW - BASE after filter_cost, 95 %% interval: by 'mean' (difference of fenced "
@@ -97,18 +127,17 @@ void tl_run_compare_print(FILE *f, const struct tl_run *base, const struct tl_ru
 			stats_shift_method_name(rc->rows[r].cmp.method), t.rel, t.mwu, t.ks, t.verdict);
 	}
 	/* Each backend's units once: how its two runs were put on one scale. */
+	bool *first = first_of_backend(base, rc);
 	for (size_t r = 0; r < rc->nrows; r++) {
-		const char *id = base->timers[base->cells[rc->rows[r].base_cell].timer].id;
-		bool seen = false;
 		char units[256];
 
-		for (size_t q = 0; q < r && !seen; q++)
-			seen = strcmp(id, base->timers[base->cells[rc->rows[q].base_cell].timer].id) == 0;
-		if (seen)
+		if (!first[r])
 			continue;
 		tl_cell_compare_units(&rc->rows[r], units, sizeof units);
-		fprintf(f, "  %s: compared in %s\n", id, units);
+		fprintf(f, "  %s: compared in %s\n",
+			base->timers[base->cells[rc->rows[r].base_cell].timer].id, units);
 	}
+	free(first);
 }
 
 json_t *tl_cell_compare_json(const struct tl_run *base, const struct tl_cell_compare *row)
@@ -157,18 +186,24 @@ void tl_run_compare_attach(json_t *doc, const struct tl_run *run, const struct t
 			  const struct tl_run_compare *rc, const char *path)
 {
 	json_t *cells = json_object_get(doc, "cells"), *top = tl_json_object();
+	/* each cell's row, found once: tl_run_compare_find per cell scans them all */
+	const struct tl_cell_compare **row_of = tl_xcalloc(run->ncells ? run->ncells : 1,
+							   sizeof *row_of);
 	size_t v = 0;
 
+	for (size_t r = rc->nrows; r-- > 0;)
+		if (rc->rows[r].new_cell < run->ncells)
+			row_of[rc->rows[r].new_cell] = &rc->rows[r];
 	for (size_t i = 0; i < run->ncells; i++) {
-		const struct tl_cell_compare *row;
+		const struct tl_cell_compare *row = row_of[i];
 
 		if (run->cells[i].hidden)
 			continue;
-		row = tl_run_compare_find(rc, i);
 		if (row)
 			tl_json_set(json_array_get(cells, v), "baseline", tl_cell_compare_json(base, row));
 		v++;
 	}
+	free(row_of);
 	tl_json_set(top, "file", json_string(path ? path : ""));
 	tl_json_set(top, "threshold_pct", json_real(rc->threshold_pct));
 	tl_json_set(top, "seed", json_integer((json_int_t)rc->seed));

@@ -115,8 +115,9 @@ static json_t *samples_json(struct marks *mk, enum mark_kind kind, const void *v
 static const struct tl_keys *const cell_k = &tl_run_cell_keys;
 static const struct tl_keys *const doc_k = &tl_run_doc_keys;
 
+/* cseed: the cell's filter seed (tl_run_cell_seeds'). */
 static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_analysis *an_all,
-			    enum tl_os_method m, uint64_t seed, struct marks *mk)
+			    enum tl_os_method m, uint64_t cseed, struct marks *mk)
 {
 	const struct tl_analysis *an = an_all ? &an_all[i] : NULL;
 	const struct tl_cell *c = &run->cells[i];
@@ -166,7 +167,7 @@ static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_
 	/* Plain add:K cells would repeat K n times: only jitter's vary. */
 	if (jitter)
 		tl_keys_set(o, cell_k, "adds", samples_json(mk, MARK_ADDS, c->adds, done));
-	noise = tl_noise_to_json(run, i, an, m, seed);
+	noise = tl_noise_to_json(run, i, an, m, cseed);
 	if (noise)
 		tl_keys_set(o, cell_k, "noise", noise);
 	if (!an)
@@ -174,7 +175,7 @@ static json_t *cell_to_json(const struct tl_run *run, size_t i, const struct tl_
 	if (jitter) {
 		struct tl_jitter jit;
 
-		tl_jitter_analyse(run, i, seed, &jit);
+		tl_jitter_analyse_seeded(run, i, cseed, &jit);
 		tl_keys_set(o, cell_k, "jitter", tl_jitter_to_json(&jit, c->kernel.d, c->kernel.p));
 	}
 	tl_keys_set(o, cell_k, "summary", summary_to_json(&an->summary));
@@ -200,6 +201,7 @@ static json_t *run_to_json(const struct tl_run *run, const struct tl_analysis *a
 			   struct marks *mk)
 {
 	json_t *doc = tl_json_object(), *cells = tl_json_array(), *baselines = tl_json_array();
+	uint64_t *seeds = tl_run_cell_seeds(run, seed);
 
 	tl_keys_set(doc, doc_k, "ticklab",
 		    json_pack("{s:s, s:s}", "version", PACKAGE_VERSION, "command", "run"));
@@ -216,7 +218,8 @@ static json_t *run_to_json(const struct tl_run *run, const struct tl_analysis *a
 	tl_keys_set(doc, doc_k, "baselines", baselines);
 	for (size_t i = 0; i < run->ncells; i++)
 		tl_json_append(run->cells[i].hidden ? baselines : cells,
-			       cell_to_json(run, i, an, m, seed, mk));
+			       cell_to_json(run, i, an, m, seeds[i], mk));
+	free(seeds);
 	return doc;
 }
 

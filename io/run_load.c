@@ -744,7 +744,7 @@ static int rd_tsc_rate(struct reader *r, const struct tl_run *run, const json_t 
 	r->where[0] = '\0';
 	if (v && !json_is_null(v) && !json_is_number(v))
 		return rd_fail(r, "host.tsc_ghz", "expected a number or null, got %s", type_name(v));
-	if (v && json_is_number(v) && !(ghz >= 0.1 && ghz <= 10))
+	if (v && json_is_number(v) && !(ghz >= TL_TSC_GHZ_MIN && ghz <= TL_TSC_GHZ_MAX))
 		return rd_fail(r, "host.tsc_ghz", "is %g, outside the plausible 0.1 to 10 GHz (null "
 					   "when unknown)", ghz);
 	for (size_t t = 0; t < run->ntimers; t++) {
@@ -753,7 +753,7 @@ static int rd_tsc_rate(struct reader *r, const struct tl_run *run, const json_t 
 
 		if (!tm->backend || !reads_tsc(tm->backend->id))
 			continue;
-		if (!(file_ghz >= 0.1 && file_ghz <= 10))
+		if (!(file_ghz >= TL_TSC_GHZ_MIN && file_ghz <= TL_TSC_GHZ_MAX))
 			return rd_fail(r, "ns_per_unit", "of backend '%s' is %g ns, a TSC of %g GHz "
 						 "(plausible: 0.1 to 10 GHz)", tm->id, tm->ns_per_unit, file_ghz);
 		if (ghz > 0 && fabs(file_ghz - ghz) > 0.01 * ghz)

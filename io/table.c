@@ -168,7 +168,7 @@ static void print_notes(FILE *f, const struct tl_run *run, const struct tl_analy
 
 /* The point of a jitter cell is whether the injected ADDs show: one line
  * each under the table, so the lecture's answer is read, not worked out. */
-static void print_jitter(FILE *f, const struct tl_run *run, uint64_t seed)
+static void print_jitter(FILE *f, const struct tl_run *run, const uint64_t *seeds)
 {
 	bool header = false;
 
@@ -181,7 +181,7 @@ static void print_jitter(FILE *f, const struct tl_run *run, uint64_t seed)
 			fprintf(f, "injected variation: each jitter cell's injected samples against its "
 				   "A/A arm's (D = 0), ns\n");
 		header = true;
-		tl_jitter_analyse(run, i, seed, &j);
+		tl_jitter_analyse_seeded(run, i, seeds[i], &j);
 		tl_jitter_print(f, run, i, &j);
 	}
 }
@@ -194,6 +194,7 @@ void tl_table_print(FILE *f, const struct tl_run *run, const struct tl_analysis 
 	char(*why)[CELL_MAX] = tl_xcalloc(run->ncells, sizeof *why);
 	struct tl_noise_agree *ag = tl_xcalloc(run->ncells, sizeof *ag);
 	bool noise = run->noise_measured;
+	uint64_t *seeds = tl_run_cell_seeds(run, seed);
 	size_t nrows = 0;
 
 	for (int k = 0; k < NCOLS; k++)
@@ -203,7 +204,7 @@ void tl_table_print(FILE *f, const struct tl_run *run, const struct tl_analysis 
 			continue;
 		tl_table_row(run, i, &an[i], rows[nrows]);
 		if (noise) {
-			if (tl_cell_noise_agree(run, i, m, seed, &ag[i]) < 0)
+			if (tl_cell_noise_agree_seeded(run, i, m, seeds[i], &ag[i]) < 0)
 				tl_fail("out of memory (the noise agreement of a cell)");
 			tl_noise_why(&ag[i], why[nrows], CELL_MAX);
 		}
@@ -230,5 +231,6 @@ void tl_table_print(FILE *f, const struct tl_run *run, const struct tl_analysis 
 	free(rows);
 	free(why);
 	free(ag);
-	print_jitter(f, run, seed);
+	print_jitter(f, run, seeds);
+	free(seeds);
 }

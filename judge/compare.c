@@ -66,6 +66,65 @@ static double *cell_ns(const struct tl_run *run, long i, double rate, size_t *n)
 	return x;
 }
 
+/* A visible cell of a run, keyed the way tl_run_match looks for it. */
+struct match_key {
+	const char *id, *label;
+	size_t cell;
+};
+
+static int key_cmp(const void *x, const void *y)
+{
+	const struct match_key *p = x, *q = y;
+	int c = strcmp(p->id, q->id);
+
+	if (!c)
+		c = strcmp(p->label, q->label);
+	return c ? c : (p->cell > q->cell) - (p->cell < q->cell);
+}
+
+long *tl_run_matches(const struct tl_run *b, const struct tl_run *a)
+{
+	struct match_key *k = tl_xcalloc(b->ncells ? b->ncells : 1, sizeof *k);
+	long *m = tl_xcalloc(a->ncells ? a->ncells : 1, sizeof *m);
+	size_t nk = 0;
+
+	for (size_t j = 0; j < b->ncells; j++)
+		if (!b->cells[j].hidden)
+			k[nk++] = (struct match_key){ b->timers[b->cells[j].timer].id,
+						      b->cells[j].kernel.label, j };
+	/* by backend id and kernel label, then in b's order: the first of a
+	 * key's run whose flush matches is tl_run_match's answer */
+	qsort(k, nk, sizeof *k, key_cmp);
+	for (size_t i = 0; i < a->ncells; i++) {
+		const struct tl_cell *c = &a->cells[i];
+		struct match_key want = { a->timers[c->timer].id, c->kernel.label, 0 };
+		size_t lo = 0, hi = nk;
+
+		m[i] = -1;
+		if (c->hidden)
+			continue;
+		while (lo < hi) { /* the first key not below want */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (key_cmp(&k[mid], &want) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (; lo < nk && m[i] < 0 && strcmp(k[lo].id, want.id) == 0 &&
+		       strcmp(k[lo].label, want.label) == 0;
+		     lo++) {
+			const struct tl_cell *d = &b->cells[k[lo].cell];
+
+			if (tl_flush_matches(tl_run_flush_name(b, d->flush), b->flush_bytes[d->flush],
+					     tl_run_flush_name(a, c->flush), a->flush_bytes[c->flush]))
+				m[i] = (long)k[lo].cell;
+		}
+	}
+	free(k);
+	return m;
+}
+
 long tl_run_match(const struct tl_run *b, const struct tl_run *a, size_t i)
 {
 	const struct tl_cell *c = &a->cells[i];
@@ -147,7 +206,9 @@ int tl_runs_compare_step(const struct tl_run *base, const struct tl_run *new_, s
 		long j;
 		int rc;
 
-		if (base->cells[i].hidden || (j = tl_run_match(new_, base, i)) < 0)
+		if (!out->match)
+			out->match = tl_run_matches(new_, base);
+		if (base->cells[i].hidden || (j = out->match[i]) < 0)
 			continue;
 		rc = compare_cell(base, i, new_, (size_t)j, out, tl_seed_derive(out->seed, out->nrows),
 				  &out->rows[out->nrows]);
@@ -180,7 +241,9 @@ int tl_runs_compare(const struct tl_run *base, const struct tl_run *new_, double
 void tl_run_compare_free(struct tl_run_compare *rc)
 {
 	free(rc->rows);
+	free(rc->match);
 	rc->rows = NULL;
+	rc->match = NULL;
 	rc->nrows = rc->differ = 0;
 }
 

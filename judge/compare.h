@@ -36,6 +36,7 @@ struct tl_run_compare {
 	bool same_node; /* the runs' hosts match (tl_hosts_same_node) */
 	struct tl_cell_compare *rows;
 	size_t nrows, differ;
+	long *match; /* tl_run_matches(new, base), made by the first step */
 };
 
 /* Every visible cell of base with a match in new (same backend id, flush
@@ -60,6 +61,10 @@ int tl_runs_compare_step(const struct tl_run *base, const struct tl_run *new_, s
 /* The visible cell of b matching a's cell i (same backend id, flush size
  * and kernel label), or -1. */
 long tl_run_match(const struct tl_run *b, const struct tl_run *a, size_t i);
+/* tl_run_match of every cell of a (-1 for a hidden one): a new array of
+ * a->ncells (free()), made in O(n log n) where a call per cell scans b for
+ * each. */
+long *tl_run_matches(const struct tl_run *b, const struct tl_run *a);
 
 /* Whether two run files' "host" objects name the same node: vendor, model,
  * kernel and hypervisor all equal (a run file holds no host name; another

@@ -390,11 +390,16 @@ static void arm_bufs_free(struct arm_bufs *b)
 
 void tl_jitter_analyse(const struct tl_run *run, size_t cell, uint64_t seed, struct tl_jitter *j)
 {
+	tl_jitter_analyse_seeded(run, cell, tl_cell_seed(run, cell, seed), j);
+}
+
+void tl_jitter_analyse_seeded(const struct tl_run *run, size_t cell, uint64_t cseed,
+			      struct tl_jitter *j)
+{
 	const struct tl_cell *c = &run->cells[cell];
 	size_t done = tl_cell_done(run, cell);
 	uint64_t *mark;
 	struct arm_bufs m, x, base;
-	uint64_t cseed = tl_cell_seed(run, cell, seed);
 
 	memset(j, 0, sizeof *j);
 	j->ns_per_add = j->true_shift_ns = NAN;

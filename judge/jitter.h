@@ -92,6 +92,10 @@ const char *tl_jitter_verdict(const struct tl_jitter *j);
  * A cell that is not jitter, or has no samples on one side, gives ok =
  * false. */
 void tl_jitter_analyse(const struct tl_run *run, size_t cell, uint64_t seed, struct tl_jitter *j);
+/* tl_jitter_analyse with the cell's seed given (tl_run_cell_seeds' entry
+ * for it): for a loop over the cells. */
+void tl_jitter_analyse_seeded(const struct tl_run *run, size_t cell, uint64_t cseed,
+			      struct tl_jitter *j);
 
 
 /* What a cell's numbers are not read without, decided here once for every

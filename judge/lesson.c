@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
+#include "bench/analysis.h"
 #include "judge/jitter.h"
 #include "judge/lesson.h"
 
@@ -34,30 +36,47 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The median of timer t's sd over its compute cells (ADD, MUL, FMA); NaN
- * when none. *k gets how many. */
-static double timer_sd(const struct tl_run *run, const struct tl_analysis *an, size_t t, size_t *k)
+/* Whether a cell's sd speaks for its timer: a compute cell (ADD, MUL, FMA)
+ * with samples. Loads spread with the memory they reach, not with the
+ * timer: a ladder says its levels instead. */
+static bool speaks_for_timer(const struct tl_cell *c, const struct tl_analysis *a)
 {
-	double *v = malloc(run->ncells * sizeof *v);
-	size_t n = 0;
-	for (size_t i = 0; v && i < run->ncells; i++) {
-		const struct tl_cell *c = &run->cells[i];
-		/* loads spread with the memory they reach, not with the timer: a
-		 * ladder says its levels instead */
-		if (c->hidden || c->timer != t || c->kernel.kind == TL_KERNEL_JITTER ||
-		    c->kernel.kind == TL_KERNEL_EMPTY || c->kernel.kind == TL_KERNEL_LOAD ||
-		    !an[i].summary.n || !isfinite(an[i].summary.sd))
-			continue;
-		v[n++] = an[i].summary.sd;
+	return !c->hidden && c->kernel.kind != TL_KERNEL_JITTER &&
+	       c->kernel.kind != TL_KERNEL_EMPTY && c->kernel.kind != TL_KERNEL_LOAD &&
+	       a->summary.n && isfinite(a->summary.sd);
+}
+
+/* The median of each timer's sd over its compute cells (NaN when none) into
+ * sd[t], how many into k[t]: the cells bucketed by timer in one pass, each
+ * bucket sorted once. */
+static void timer_sds(const struct tl_run *run, const struct tl_analysis *an, double *sd,
+		      size_t *k)
+{
+	size_t *at = tl_xcalloc(run->ntimers + 1, sizeof *at);
+	double *v = tl_xcalloc(run->ncells ? run->ncells : 1, sizeof *v);
+
+	for (size_t i = 0; i < run->ncells; i++)
+		if (speaks_for_timer(&run->cells[i], &an[i]))
+			at[run->cells[i].timer + 1]++;
+	for (size_t t = 0; t < run->ntimers; t++) {
+		k[t] = at[t + 1];
+		at[t + 1] += at[t];
 	}
-	double m = NAN;
-	if (n) {
-		qsort(v, n, sizeof *v, cmp_double);
-		m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	for (size_t i = 0; i < run->ncells; i++)
+		if (speaks_for_timer(&run->cells[i], &an[i]))
+			v[at[run->cells[i].timer]++] = an[i].summary.sd;
+	for (size_t t = 0; t < run->ntimers; t++) {
+		double *w = v + at[t] - k[t];
+		size_t n = k[t];
+
+		sd[t] = NAN;
+		if (n) {
+			qsort(w, n, sizeof *w, cmp_double);
+			sd[t] = n % 2 ? w[n / 2] : (w[n / 2 - 1] + w[n / 2]) / 2;
+		}
 	}
+	free(at);
 	free(v);
-	*k = n;
-	return m;
 }
 
 static bool spread_lesson(const struct tl_run *run, const struct tl_analysis *an, const char *times,
@@ -65,9 +84,13 @@ static bool spread_lesson(const struct tl_run *run, const struct tl_analysis *an
 {
 	size_t best = SIZE_MAX, worst = SIZE_MAX, kb = 0, kw = 0;
 	double sb = NAN, sw = NAN;
+	double *sds = tl_xcalloc(run->ntimers ? run->ntimers : 1, sizeof *sds);
+	size_t *ks = tl_xcalloc(run->ntimers ? run->ntimers : 1, sizeof *ks);
+
+	timer_sds(run, an, sds, ks);
 	for (size_t t = 0; t < run->ntimers; t++) {
-		size_t k;
-		double sd = timer_sd(run, an, t, &k);
+		size_t k = ks[t];
+		double sd = sds[t];
 		if (!k)
 			continue;
 		if (best == SIZE_MAX || sd < sb) {
@@ -77,6 +100,8 @@ static bool spread_lesson(const struct tl_run *run, const struct tl_analysis *an
 			worst = t, sw = sd, kw = k;
 		}
 	}
+	free(sds);
+	free(ks);
 	if (best == SIZE_MAX)
 		return false;
 	char a[32], b[32], r[32];
@@ -122,12 +147,13 @@ static bool jitter_lesson(const struct tl_run *run, uint64_t seed, char *buf, si
 	const struct tl_cell *f = &run->cells[first];
 	char sees[256] = "", cannot[256] = "", unrel[256] = "", shift[32] = "", flush[32];
 	size_t nsee = 0, ncan = 0, nun = 0;
+	uint64_t *seeds = tl_run_cell_seeds(run, seed);
 	for (size_t i = 0; i < run->ncells; i++) {
 		const struct tl_cell *c = &run->cells[i];
 		if (c->hidden || c->flush != f->flush || strcmp(c->kernel.label, f->kernel.label) != 0)
 			continue;
 		struct tl_jitter j;
-		tl_jitter_analyse(run, i, seed, &j);
+		tl_jitter_analyse_seeded(run, i, seeds[i], &j);
 		if (!j.ok)
 			continue;
 		const char *id = run->timers[c->timer].id;
@@ -139,6 +165,7 @@ static bool jitter_lesson(const struct tl_run *run, uint64_t seed, char *buf, si
 		if (!shift[0] && isfinite(j.true_shift_ns))
 			ns_words(j.true_shift_ns, shift, sizeof shift);
 	}
+	free(seeds);
 	if (!nsee && !ncan && !nun)
 		return false;
 	and_last(sees, nsee);

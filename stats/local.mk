@@ -14,7 +14,7 @@ EXTRA_DIST += tests/reference/iforest_ref.py tests/reference/stats_ref.py
 libticklab_a_SOURCES += stats/search.h stats/search_impl.h stats/search.c stats/search_run.c stats/search_paper.c \
 	stats/search_fast.c
 check_PROGRAMS += tests/test_search
-tests_test_search_SOURCES = tests/test_search.c tests/sim_derived.h tests/tap.h
+tests_test_search_SOURCES = tests/test_search.c stats/sim_derived.h tests/tap.h
 tests_test_search_LDADD = $(TL_LIBS)
 TESTS += tests/test_search
 TESTS += tests/test_search_cli.sh
@@ -27,11 +27,11 @@ TESTS += tests/test_compare
 EXTRA_DIST += tests/reference/compare_ref.py
 # the engine's 95 % intervals cover the analytic sim answers (a distribution over seeds)
 check_PROGRAMS += tests/test_search_coverage
-tests_test_search_coverage_SOURCES = tests/test_search_coverage.c tests/sim_derived.h tests/tap.h
+tests_test_search_coverage_SOURCES = tests/test_search_coverage.c stats/sim_derived.h tests/tap.h
 tests_test_search_coverage_LDADD = $(TL_LIBS)
 TESTS += tests/test_search_coverage
 check_PROGRAMS += tests/test_search_drift
-tests_test_search_drift_SOURCES = tests/test_search_drift.c tests/sim_derived.h tests/tap.h
+tests_test_search_drift_SOURCES = tests/test_search_drift.c stats/sim_derived.h tests/tap.h
 tests_test_search_drift_LDADD = $(TL_LIBS)
 TESTS += tests/test_search_drift
 # the chain fit and the memory ladder's step function

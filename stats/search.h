@@ -121,7 +121,9 @@ enum tl_search_kind {
  * spread at t_min, which t_min's last evaluations (within a few % of its
  * answer) already measured; reading them here instead of measuring new
  * sets is what makes fast's t_diff cost less than the paper's at small q.
- * Those sets stay counted in t_min's measurements. */
+ * Those sets stay counted in t_min's measurements. Each evaluation is kept
+ * as its two halves (two sets at its K), so a t_min settled by one
+ * evaluation leaves the two sets at A0 that t_diff's model starts from. */
 #define TL_SEARCH_CARRY_SETS 12
 struct tl_search_carry {
 	size_t sets;
@@ -159,6 +161,13 @@ struct tl_search_io {
 	/* may be NULL: n measurements, the i-th of adds[i] ADDs, in one pass in
 	 * that order (interleaved t_diff); without it each is measured alone */
 	int (*measure_mix)(void *ctx, const uint64_t *adds, size_t n, double *out_ns);
+	/* may be NULL: the empty-kernel readings (ns, n_empty of them, in the
+	 * order taken) that t_e,std is the median of. The setup measures them
+	 * for either method; fast t_min reads their spread as its model's
+	 * first point, so its first evaluation is at the predicted t_min, and
+	 * does not count them (nor does paper, which does not read them) */
+	const double *empty_ns;
+	size_t n_empty;
 };
 
 /* Both return 0 when the search ended (see r->converged), 1 when the stop

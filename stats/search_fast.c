@@ -23,6 +23,22 @@
  *   measurements), otherwise outside the bracket a geometric step; it ends
  *   when a pass agrees with the model (its answer at most 2 % below) or
  *   the bracket is within 2 %.
+ * - The first point. The setup measures the empty kernel for t_e,std
+ *   (io->empty_ns, for either method); filtered as an evaluation is, its
+ *   spread is the model's point at t = 0, so the first K evaluated is the
+ *   model's boundary, not a fixed 1000 ADDs that only told the model the
+ *   spread. A start at 1000 ADDs and one confirmation were the floor of
+ *   two evaluations (48-85x fewer measurements than Algorithm 1 on the
+ *   sim); a half-size first point or a 4 % agreement saved a sixth.
+ * - Settled (tmin_settled): the point measured at the model's boundary
+ *   ends the search when the model refitted with it still puts the
+ *   boundary within two of that point's standard errors of it. There a
+ *   single check passes about as often as it fails, so its pass or fail
+ *   says little; that the spread there is the one the model had is what
+ *   one point can confirm, and a spread that grew with t moves the model
+ *   beyond that and the walk above goes on. The answer is the point
+ *   measured; its scatter over repeats (the empty set's and that point's
+ *   sampling) is what the repeats' interval shows.
  * - CV is not monotone in t on real machines: two failing points above
  *   the steadiest one, both clearly worse than it, end the climb ("no
  *   t_min: CV falls to X % at K, then rises"); no evaluation may run more
@@ -35,7 +51,9 @@
  * of the maximum of q n draws: it depends on n and q, and the prediction
  * uses the paper's n and q even when the sets measured here are smaller.
  * The model needs the spread at A0 = t_min, and fast t_min has just
- * measured it: its last evaluations sit within a few % of its answer.
+ * measured it: its last evaluations sit within a few % of its answer, and
+ * each is carried as its two halves (one evaluation that settles t_min
+ * leaves two sets at A0).
  * So the pool is t_min's filtered sets (io->carry) within 10 % of A0, or
  * within 50 % when t_min's own model found the spread constant in t; they
  * stay counted in t_min's measurements, and only when fewer than two are
@@ -124,8 +142,8 @@ static double normal_max_median(double m)
 }
 
 struct tmin_fit {
-	double t[FAST_MAX_EVALS], var[FAST_MAX_EVALS];
-	double rel[FAST_MAX_EVALS]; /* relative sampling spread of each var */
+	double t[FAST_MAX_EVALS + 1], var[FAST_MAX_EVALS + 1]; /* + the empty set */
+	double rel[FAST_MAX_EVALS + 1]; /* relative sampling spread of each var */
 	size_t n;
 };
 
@@ -231,26 +249,62 @@ void tl_search_carry_free(struct tl_search_carry *c)
  * within-chunk sd saw the level move (noise alone gives about a tenth) */
 #define FAST_MOVED_SHARE 0.3
 
-/* Leaves the set just measured at k (s->kept, pt->n readings) for t_diff. */
-static void carry_keep(struct tl_srch *s, uint64_t k, const struct tl_point *pt)
+/* The carry's slot for one more set measured at k: the next free one,
+ * else the one furthest from k (t_diff reads the sets near t_min, and
+ * t_min's last points are nearest it). */
+static size_t carry_slot(const struct tl_search_carry *c, uint64_t k)
 {
-	size_t n = pt->n;
-	struct tl_search_carry *c = s->io->carry;
+	size_t far = 0;
 
-	if (!c || c->sets >= TL_SEARCH_CARRY_SETS || n < 2)
-		return;
-	size_t i = c->sets++;
+	if (c->sets < TL_SEARCH_CARRY_SETS)
+		return c->sets;
+	for (size_t i = 1; i < c->sets; i++)
+		if (fabs((double)c->adds[i] - (double)k) > fabs((double)c->adds[far] - (double)k))
+			far = i;
+	return far;
+}
 
+static void carry_put(struct tl_search_carry *c, uint64_t k, const double *x, size_t n, bool cut,
+		      bool moved)
+{
+	size_t i = carry_slot(c, k);
+
+	if (i == c->sets)
+		c->sets++;
 	if (c->size[i] < n) {
 		free(c->x[i]);
 		c->x[i] = tl_xcalloc(n, sizeof(*c->x[i]));
 		c->size[i] = n;
 	}
-	memcpy(c->x[i], s->kept, n * sizeof(*c->x[i]));
+	memcpy(c->x[i], x, n * sizeof(*c->x[i]));
 	c->n[i] = n;
 	c->adds[i] = k;
-	c->cut[i] = s->cut[0];
-	c->moved[i] = pt->cv_drift > FAST_MOVED_SHARE * pt->cv_within;
+	c->cut[i] = cut;
+	c->moved[i] = moved;
+}
+
+/* Leaves the set just measured at k (s->kept, pt->n readings) for t_diff,
+ * as its two halves in time order: t_diff's model starts from two sets at
+ * A0 (TL_SEARCH_FAST_TDIFF_POOL), and a t_min settled by one evaluation
+ * leaves one; the halves are two sets of the same readings, so t_diff
+ * measures none anew. Whether the level moved is judged on the whole set
+ * (a half holds too few chunks to say). */
+static void carry_keep(struct tl_srch *s, uint64_t k, const struct tl_point *pt)
+{
+	size_t n = pt->n, h = n / 2;
+	struct tl_search_carry *c = s->io->carry;
+	bool moved = pt->cv_drift > FAST_MOVED_SHARE * pt->cv_within;
+
+	if (!c || n < 2)
+		return;
+	if (h < FAST_TDIFF_MIN_SET) {
+		carry_put(c, k, s->kept, n, s->cut[0], moved);
+		return;
+	}
+	/* the filter's cut is known for the whole set: either half may hold
+	 * where it cut, so both say so */
+	carry_put(c, k, s->kept, h, s->cut[0], moved);
+	carry_put(c, k, s->kept + h, n - h, s->cut[0], moved);
 }
 
 /* Tells t_diff whether the spread grew with t over the points so far. */
@@ -262,6 +316,67 @@ static void carry_flat(struct tl_srch *s, const struct tmin_fit *fit)
 		return;
 	var_model(fit, &a, &b);
 	s->io->carry->flat = fit->n >= 2 && b == 0;
+}
+
+/* The point just measured at k (the fit's last) settles t_min when the
+ * model, refitted with it, still puts the boundary within rel/sqrt 2 of k
+ * (rel: that point's variance's relative sampling spread, 6.3 % at
+ * n = 500). K goes as sd, so a set's K estimate scatters by rel/2; k is the
+ * model's K before the point, and with a first point of as many readings
+ * the refitted K moves by half the difference of the two estimates, which
+ * scatters by rel/(2 sqrt 2): the bound is two of that. A point beyond it
+ * says the spread at k is not the one the model had (it grew with t, or
+ * the first point was off), and the walk goes on. One check of
+ * CV (1 + z ...) <= eps at the boundary passes about as often as it
+ * fails, so its pass or fail says little. Needs a point the model was
+ * fitted without (the setup's empty-kernel set, or an earlier one). With
+ * 2 rel (four of that spread) a first point off by the isolation
+ * forest's trimming settled 13 % from Algorithm 1 on the sim. */
+static bool tmin_settled(const struct tmin_fit *fit, double pred, uint64_t k)
+{
+	double tol;
+
+	if (fit->n < 2 || !(pred > 0))
+		return false;
+	tol = fmax(FAST_TMIN_AGREE, fit->rel[fit->n - 1] / M_SQRT2);
+	return fabs(pred / (double)k - 1.0) <= tol;
+}
+
+/* the empty-kernel set is the model's first point only with this many
+ * readings: fewer put the first evaluation anywhere */
+#define FAST_PRIOR_MIN 20
+
+/* The setup's empty-kernel readings (io->empty_ns), filtered as an
+ * evaluation is, as the model's point at t = 0: the spread every kernel
+ * carries before any growth with t. Returns the model's K from it alone
+ * (0: no prior, or it gives none), the first point to evaluate. */
+static double tmin_prior(struct tl_srch *s, struct tmin_fit *fit, double z)
+{
+	const struct tl_search_params *p = s->p;
+	size_t n = s->io->empty_ns ? s->io->n_empty : 0, nk = 0;
+	struct tl_analysis a;
+	double *kept, kurt;
+
+	if (n < FAST_PRIOR_MIN)
+		return 0;
+	kept = tl_xmalloc(n * sizeof(*kept));
+	if (stats_analyse_nodrift(s->io->empty_ns, n, p->overhead_ns, p->os, p->seed, &a, kept, &nk) != 0 ||
+	    nk < FAST_PRIOR_MIN || !(a.summary.sd > 0)) {
+		free(kept);
+		return 0;
+	}
+	kurt = 3.0 + gsl_stats_kurtosis(kept, 1, nk);
+	free(kept);
+	if (!isfinite(kurt))
+		kurt = 3.0;
+	fit->t[0] = fmax(a.summary.mean, 0.0);
+	fit->var[0] = a.summary.sd * a.summary.sd;
+	fit->rel[0] = sqrt(fmax(kurt - 1.0, 0.5) / (double)nk);
+	fit->n = 1;
+
+	double m1 = 1.0 + z * sqrt(fmax(kurt - 1.0, 0.5) / (4.0 * (double)p->n));
+
+	return tmin_predict(fit, m1, p->eps, fit->t[0], p->ns_per_add);
 }
 
 int search_fast_tmin(struct tl_srch *s)
@@ -278,6 +393,12 @@ int search_fast_tmin(struct tl_srch *s)
 		snprintf(s->r->note, sizeof(s->r->note),
 			 "fast t_min needs ns_per_add (a linear fit of medians against K)");
 		return -1;
+	}
+	double prior = tmin_prior(s, &fit, z);
+
+	if (prior > 0) {
+		k = tmin_next(prior, 0, 0, p->max_adds);
+		s->r->predicted_adds = prior;
 	}
 	if (k > p->max_adds)
 		k = p->max_adds;
@@ -331,7 +452,7 @@ int search_fast_tmin(struct tl_srch *s)
 			goto answer;
 		double pred = 0;
 
-		if (isfinite(pt.cv) && pt.n >= 2 && fit.n < FAST_MAX_EVALS) {
+		if (isfinite(pt.cv) && pt.n >= 2 && fit.n <= FAST_MAX_EVALS) {
 			fit.t[fit.n] = pt.mean;
 			fit.var[fit.n] = pt.sd * pt.sd;
 			fit.rel[fit.n] = sqrt(fmax(pt.kurtosis - 1.0, 0.5) / (double)pt.n);
@@ -340,6 +461,11 @@ int search_fast_tmin(struct tl_srch *s)
 			carry_flat(s, &fit);
 			if (isnan(s->r->predicted_adds))
 				s->r->predicted_adds = pred;
+			if (tmin_settled(&fit, pred, k)) {
+				hi = k;
+				cv_hi = pt.cv;
+				goto answer;
+			}
 			/* the model agrees with a pass it just saw (its answer is at
 			 * most FAST_TMIN_AGREE below, and not 2 % above): done */
 			if (pass && hi == k && pred >= (1.0 - FAST_TMIN_AGREE) * (double)k && pred <= 1.02 * (double)k)

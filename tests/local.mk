@@ -115,5 +115,13 @@ EXTRA_DIST += tests/test_escape_outputs.sh
 TESTS += tests/test_hangup_ssh.sh
 EXTRA_DIST += tests/test_hangup_ssh.sh tests/hangup_ssh.py tests/taplib.py
 # Every reader against mutated files of every kind, and the corpus of found cases.
+# A run of 4000 distinct backends reported and compared whole.
+TESTS += tests/test_many_backends.sh
+EXTRA_DIST += tests/test_many_backends.sh
 TESTS += tests/test_mutate.sh
 EXTRA_DIST += tests/test_mutate.sh tests/mutate.py tests/mutants
+# The whole sweep, every plain field of every file and a fingerprint taken
+# here: several times the check's spread, so not part of it.
+check-mutate-all: all
+	TL_MUTATE_ALL=1 TL_MUTATE_FP=1 $(TESTS_ENVIRONMENT) $(SHELL) $(srcdir)/tests/test_mutate.sh
+.PHONY: check-mutate-all

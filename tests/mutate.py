@@ -18,7 +18,13 @@ line or cell of CSV or Markdown that starts with the formula). A failing
 mutant is copied to TMP/found: add it to tests/mutants (the corpus), whose
 every case must be refused by every reader of its kind (rule cases) or
 come out clean (string cases). The table reader x mutation class is
-printed as TAP comments."""
+printed as TAP comments.
+
+Each distinct mutated file is written once and read once by each reader
+(a mutation that leaves the file as it was shares the unmutated file's
+answers), in its own directory, with as many readers at once as the CPUs
+this process may use. TL_MUTATE_ALL=1 (make check-mutate-all) mutates every
+plain field, not a spread of them."""
 import concurrent.futures
 import glob
 import json
@@ -112,15 +118,6 @@ def mutations(doc, budget):
             yield path, norm, "formula", FORMULA
 
 
-def put(doc, path, value):
-    d = json.loads(json.dumps(doc))
-    t = d
-    for p in path[:-1]:
-        t = t[p]
-    t[path[-1]] = value
-    return d
-
-
 def sh(args, cwd, timeout=60):
     try:
         r = subprocess.run([BIN] + args, cwd=cwd, stdin=subprocess.DEVNULL,
@@ -202,58 +199,108 @@ def normal_status(st):
     return st in (0, 1)
 
 
-def judge(kind, readers, base_path, extra, mutants, found):
-    """Runs every mutant through every reader; returns table rows."""
-    work0 = os.path.join(TMP, "w-" + kind)
-    os.makedirs(work0, exist_ok=True)
-    shutil.copy(base_path, os.path.join(work0, "x.json"))
-    base = {}
-    for r in readers:
-        st, out, err = run_reader(work0, r, extra)
-        base[r[0]] = (st, out)
+def pool():
+    """As many readers at once as the CPUs this process may use."""
+    return concurrent.futures.ThreadPoolExecutor(len(os.sched_getaffinity(0)))
+
+
+def classify(norm, cls, value, reader, st, out, base_out):
+    """(result, why it fails or None) of one reader on one mutant."""
+    if st == 2:
+        res = "refused"
+    elif st == "hang" or not normal_status(st):
+        res = "crash/hang(%s)" % st
+    elif out == base_out:
+        res = "accepted-unchanged"
+    else:
+        res = "accepted-changed"
+    bad = None
+    if res.startswith("crash"):
+        bad = "status %s" % st
+    elif res == "accepted-changed" and has_rule(norm, cls):
+        bad = "status %s shows %s = %r (a rule's field)" % (st, norm, value)
+    elif cls in ("ctl", "formula") and normal_status(st):
+        why = dirty(out, reader[3])
+        if why:
+            bad = "%s in its output for %s = %s" % (why, norm, cls)
+    return res, bad
+
+
+def mutant_texts(doc, budget, seen_texts, base_text):
+    """(norm, cls, value, dir) of every mutation of doc, each distinct
+    mutated file written once (in place: the mutation is undone after its
+    text is taken); a mutant whose text is the unmutated file's, or
+    another mutant's, shares that file and its readers' answers."""
+    out = []
+    for path, norm, cls, value in mutations(doc, budget):
+        t = doc
+        for p in path[:-1]:
+            t = t[p]
+        old = t[path[-1]]
+        t[path[-1]] = value
+        text = json.dumps(doc)
+        t[path[-1]] = old
+        if text == base_text:
+            out.append((norm, cls, value, None))
+            continue
+        d = seen_texts.get(text)
+        if d is None:
+            d = os.path.join(TMP, "m%d" % len(seen_texts))
+            os.makedirs(d)
+            with open(os.path.join(d, "x.json"), "w") as f:
+                f.write(text)
+            seen_texts[text] = d
+        out.append((norm, cls, value, d))
+    return out
+
+
+def judge_all(jobs, extra, found):
+    """jobs: (kind, base file) pairs. Every reader of every distinct
+    mutant (and of each unmutated file) runs once, all in one pool;
+    returns the table rows and the count of reader runs."""
+    seen_texts, plan = {}, []
+    for kind, base_path in jobs:
+        with open(base_path) as f:
+            doc = json.load(f)
+        work0 = os.path.join(TMP, "b%d" % len(plan))
+        os.makedirs(work0)
+        base_text = json.dumps(doc)
+        with open(os.path.join(work0, "x.json"), "w") as f:
+            f.write(base_text)
+        plan.append((kind, work0, mutant_texts(doc, BUDGET[kind], seen_texts, base_text)))
+    dirs = {}
+    for kind, work0, ms in plan:
+        for r in READERS[kind]:
+            dirs[(work0, r[0])] = (work0, r)
+            for _, _, _, d in ms:
+                if d:
+                    dirs[(d, r[0])] = (d, r)
+    with pool() as ex:
+        answers = dict(zip(dirs, ex.map(lambda a: run_reader(a[0], a[1], extra)[:2],
+                                        dirs.values())))
     results = []
-
-    def one(i, m):
-        path, norm, cls, value, doc = m
-        work = os.path.join(TMP, "w-%s-%d" % (kind, i % 2))
-        os.makedirs(work, exist_ok=True)
-        with open(os.path.join(work, "x.json"), "w") as f:
-            json.dump(doc, f)
-        rows = []
-        for r in readers:
-            st, out, err = run_reader(work, r, extra)
-            if st == 2:
-                res = "refused"
-            elif st == "hang" or not normal_status(st):
-                res = "crash/hang(%s)" % st
-            elif out == base[r[0]][1]:
-                res = "accepted-unchanged"
-            else:
-                res = "accepted-changed"
-            bad = None
-            if res.startswith("crash"):
-                bad = "status %s" % st
-            elif res == "accepted-changed" and has_rule(norm, cls):
-                bad = "status %s shows %s = %r (a rule's field)" % (st, norm, value)
-            elif cls in ("ctl", "formula") and normal_status(st):
-                why = dirty(out, r[3])
-                if why:
-                    bad = "%s in its output for %s = %s" % (why, norm, cls)
-            rows.append((r[0], cls, res, bad, norm))
-        return i, m, rows
-
-    with concurrent.futures.ThreadPoolExecutor(2) as ex:
-        for i, m, rows in ex.map(lambda a: one(*a), enumerate(mutants)):
-            for reader, cls, res, bad, norm in rows:
-                results.append((kind, reader, cls, res))
+    for kind, work0, ms in plan:
+        for norm, cls, value, d in ms:
+            for r in READERS[kind]:
+                base_out = answers[(work0, r[0])][1]
+                st, out = answers[(d or work0, r[0])]
+                res, bad = classify(norm, cls, value, r, st, out, base_out)
+                results.append((kind, r[0], cls, res))
                 if bad:
                     os.makedirs(found, exist_ok=True)
                     slug = re.sub(r"[^A-Za-z0-9_.]+", "_", norm)[:60]
                     dst = os.path.join(found, "%s--%s--%s.json" % (kind, cls, slug))
-                    with open(dst, "w") as f:
-                        json.dump(m[4], f)
-                    ok(False, "%s %s: %s (kept as %s)" % (kind, reader, bad, dst))
-    return results
+                    shutil.copy(os.path.join(d or work0, "x.json"), dst)
+                    ok(False, "%s %s: %s (kept as %s)" % (kind, r[0], bad, dst))
+    return results, len(dirs)
+
+
+def unxz(n, d):
+    p = os.path.join(d, "n%d.json" % n)
+    with lzma.open(os.path.join(SRC, "tests", "fixtures", "fleet", "n%d.json.xz" % n)) as f, \
+            open(p, "wb") as g:
+        g.write(f.read())
+    return p
 
 
 def make_files():
@@ -261,37 +308,36 @@ def make_files():
     d = os.path.join(TMP, "base")
     os.makedirs(d)
     r = os.path.join(d, "run.json")
-    st, _, err = sh(["run", "-b", "clock-gettime,sim", "-k", "empty,add:10", "-n", "300", "-q",
-                     "--seed", "3", "--json", r], d)
-    ok(st == 0, "a run file made here (%s)" % err.decode()[-200:].strip())
-    files["run"] = [r]
     s = os.path.join(d, "search.json")
-    st, _, err = sh(["search", "-b", "sim", "-n", "2000", "--json", s], d)
-    ok(st == 0, "a search file made here (%s)" % err.decode()[-200:].strip())
+    part = os.path.join(d, "part.json")
+    fps = [unxz(n, d) for n in (1, 2, 3, 4)]
+    # The fleet beside a mutated raw n1: n2-n4 compact (the same figures and
+    # the same table as raw, for a seventh of the reading).
+    small = [os.path.join(d, "s%d.json" % n) for n in (2, 3, 4)]
+    made = [(["run", "-b", "clock-gettime,sim", "-k", "empty,add:10", "-n", "300", "-q",
+              "--seed", "3", "--json", r], "a run file made here"),
+            (["search", "-b", "sim", "-n", "2000", "--json", s], "a search file made here"),
+            (["fleet", "--partial", part] + fps, "a partial made here")]
+    made += [(["fingerprint", "--compact", f, "--json", g, "-q"], "%s made small" % f)
+             for f, g in zip(fps[1:], small)]
+    with pool() as ex:
+        for (args, what), (st, _, err) in zip(made, ex.map(lambda m: sh(m[0], d), made)):
+            ok(st == 0, "%s (status %s%s)" % (what, st, err.decode()[-200:].strip()))
+    files["run"] = [r]
     files["search"] = [s, os.path.join(SRC, "tests", "fixtures", "search-8rows.json")]
-    fps = []
-    for n in (1, 2, 3, 4):
-        p = os.path.join(d, "n%d.json" % n)
-        with lzma.open(os.path.join(SRC, "tests", "fixtures", "fleet", "n%d.json.xz" % n)) as f, \
-                open(p, "wb") as g:
-            g.write(f.read())
-        fps.append(p)
     files["fingerprint"] = [fps[0]]
     if os.environ.get("TL_MUTATE_FP") == "1":
         p = os.path.join(d, "here.json")
         st, _, _ = sh(["fingerprint", "--quick", "--compact", "-q", "--json", p], d, 300)
         if st == 0:
             files["fingerprint"].append(p)
-    part = os.path.join(d, "part.json")
-    st, _, err = sh(["fleet", "--partial", part] + fps, d)
-    ok(os.path.exists(part), "a partial made here (status %s)" % st)
     files["partial"] = [part]
-    extra = {"X": "x.json", "B": r, "F2": fps[1], "F3": fps[2], "F4": fps[3]}
+    extra = {"X": "x.json", "B": r, "F2": small[0], "F3": small[1], "F4": small[2]}
     return files, extra
 
 
-# Plain numbers mutated per file (readers x 2 classes each): the whole
-# test stays under a minute on a busy 2-CPU machine.
+# Plain numbers mutated per file (readers x 2 classes each); TL_MUTATE_ALL=1
+# (make check-mutate-all) mutates every one.
 BUDGET = {"run": 8, "search": 4, "fingerprint": 5, "partial": 6}
 READERS = {"run": RUN_READERS, "search": SEARCH_READERS, "fingerprint": FP_READERS,
            "partial": PARTIAL_READERS}
@@ -300,38 +346,35 @@ READERS = {"run": RUN_READERS, "search": SEARCH_READERS, "fingerprint": FP_READE
 def corpus(extra):
     """Every kept case: rule cases refused by every reader of their kind,
     string cases with clean outputs."""
-    for path in sorted(glob.glob(os.path.join(CORPUS, "*.json"))):
+    cases = []
+    for i, path in enumerate(sorted(glob.glob(os.path.join(CORPUS, "*.json")))):
         kind, cls = os.path.basename(path).split("--")[:2]
-        work = os.path.join(TMP, "corpus")
-        os.makedirs(work, exist_ok=True)
+        work = os.path.join(TMP, "corpus%d" % i)
+        os.makedirs(work)
         shutil.copy(path, os.path.join(work, "x.json"))
-        for r in READERS[kind]:
-            st, out, err = run_reader(work, r, extra)
-            name = "corpus %s: %s" % (os.path.basename(path), r[0])
-            if cls in ("ctl", "formula"):
-                why = dirty(out, r[3]) if normal_status(st) else None
-                ok(st in (0, 1, 2) and not why, "%s: status %s, %s" % (name, st,
-                                                                     why or "clean"))
-            else:
-                ok(st == 2, "%s: refused (status %s: %s)" % (name, st,
-                                                             err.decode()[-160:].strip()))
+        cases += [(path, cls, work, r) for r in READERS[kind]]
+    with pool() as ex:
+        answers = list(ex.map(lambda c: run_reader(c[2], c[3], extra), cases))
+    for (path, cls, work, r), (st, out, err) in zip(cases, answers):
+        name = "corpus %s: %s" % (os.path.basename(path), r[0])
+        if cls in ("ctl", "formula"):
+            why = dirty(out, r[3]) if normal_status(st) else None
+            ok(st in (0, 1, 2) and not why, "%s: status %s, %s" % (name, st, why or "clean"))
+        else:
+            ok(st == 2, "%s: refused (status %s: %s)" % (name, st,
+                                                         err.decode()[-160:].strip()))
+    return len(cases)
 
 
 def main():
     t0 = time.monotonic()
     found = os.environ.get("TL_MUTATE_FOUND") or os.path.join(TMP, "found")
     files, extra = make_files()
-    table = []
     # TL_MUTATE_CORPUS_ONLY=1: the kept cases alone (a sanitizer build).
     kinds = () if os.environ.get("TL_MUTATE_CORPUS_ONLY") == "1" else (
         "run", "search", "fingerprint", "partial")
-    for kind in kinds:
-        for base_path in files[kind]:
-            with open(base_path) as f:
-                doc = json.load(f)
-            ms = [(p, n, c, v, put(doc, p, v)) for p, n, c, v in mutations(doc, BUDGET[kind])]
-            table += judge(kind, READERS[kind], base_path, extra, ms, found)
-    corpus(extra)
+    table, spawned = judge_all([(k, p) for k in kinds for p in files[k]], extra, found)
+    spawned += corpus(extra)
     counts = {}
     for kind, reader, cls, res in table:
         key = (kind, reader, cls)
@@ -346,7 +389,10 @@ def main():
         print("# %-11s %-20s %-8s %8d %10d %8d %6d" % (
             kind, reader, cls, c.get("refused", 0), c.get("accepted-unchanged", 0),
             c.get("accepted-changed", 0), crash))
-    ok(True, "%d reader runs in %.1f s" % (len(table), time.monotonic() - t0))
+    cpu = os.times()
+    ok(True, "%d reader answers from %d reader runs in %.1f s (CPU: this driver %.1f s, the "
+       "readers %.1f s)" % (len(table), spawned, time.monotonic() - t0,
+                            cpu.user + cpu.system, cpu.children_user + cpu.children_system))
     return TAP.done()
 
 

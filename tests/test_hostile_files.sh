@@ -135,7 +135,8 @@ for n, b, f in [("run_neg", run, neg), ("run_negoverhead", run, negover), ("run_
                 ("fp_v99", fp, v99), ("run_overhead1e14", run, over14),
                 ("run_resolution1e14", run, res14), ("run_simsdneg", run, simid("-5")),
                 ("run_simsd1e300", run, simid("1e300")), ("run_raw1000", run, raw1000), ("fp_tsc0", fp, tsc(0.0)),
-                ("fp_tsc50", fp, tsc(50.0)), ("fp_cpu2x", fp, cpu), ("fp_driftback", fp, drift)]:
+                ("fp_tsc50", fp, tsc(50.0)), ("fp_cpu2x", fp, cpu), ("fp_driftback", fp, drift),
+                ("s_tsc14", search, tsc(2.3e14))]:
     spoil(n, b, f)
 # a key given twice (jansson keeps one of them unless told not to)
 t = json.dumps(search); open(d + "/s_dupkey.json", "w").write(t[:-1] + ', "params": {}}')
@@ -209,7 +210,7 @@ run_longstr s_tmin1e300 s_neg5ns s_strcount s_nneg s_dupcell s_found s_flushbyte
 fp_negsamples fp_v99 fp_s_negfig fp_s_1e300 fp_s_strfig fp_s_negiv fp_s_backiv fp_s_nsum
 fp_s_1e300val fp_s_negtsc part_negfig part_1e300 part_nsum run_overhead1e14 run_resolution1e14
 run_simsdneg run_simsd1e300 run_raw1000 fp_tsc0 fp_tsc50 fp_cpu2x fp_driftback fp_s_os150 fp_s_tmin1e14
-part_os150"
+part_os150 s_tsc14"
 printf '# %-12s %-16s %-6s %s\n' reader case status "first message line" >"$H/table"
 bad=0
 for c in $CASES; do
@@ -245,6 +246,7 @@ rule_msg run_simsd1e300 "backend: 'sim:sd=1e300' is not a backend .run -b. accep
 rule_msg run_raw1000 'cells\[1\]\.samples_ns: value 0 is [0-9.e+]*, but samples\[0\] = [0-9.e+]* times ns_per_unit = 1 is'
 rule_msg fp_tsc0 'tsc_ghz is 0, outside the plausible 0.1 to 10 GHz'
 rule_msg fp_tsc50 'tsc_ghz is 50, outside the plausible 0.1 to 10 GHz'
+rule_msg s_tsc14 'host.tsc_ghz: is 2.3e+14, outside the plausible 0.1 to 10 GHz'
 rule_msg fp_cpu2x 'sched.cpu_seconds / sched.seconds (%) is 200, a thread.s CPU time cannot exceed its wall time'
 rule_msg fp_driftback 'drift.lo_ns is [0-9.e+]*, above drift.hi_ns = [0-9.e+]* (low <= high)'
 rule_msg fp_s_os150 'os_removed_percent is 150, a share must be 0 to 100 %'

@@ -36,7 +36,7 @@
 #include "bench/flush.h"
 #include "bench/search_engine.h"
 #include "stats/search.h"
-#include "tests/sim_derived.h"
+#include "stats/sim_derived.h"
 #include "tests/tap.h"
 
 #define N 500
@@ -45,6 +45,8 @@
 #define C 0.3
 /* sim seeds each case runs at (each takes about 0.1 s) */
 #define SEEDS 10
+/* fast's median cost against paper's, per metric: the method's aim */
+#define FEWER 100.0
 
 struct rig {
 	struct tl_timer t;
@@ -101,38 +103,99 @@ struct pair {
 	struct tl_search_result tmin, tdiff;
 };
 
+/* empty-kernel readings the CLI's setup takes for t_e,std at most */
+#define SETUP_EMPTY_MAX 2001
+
 static void search_both(struct rig *r, enum tl_search_method m, struct pair *out)
 {
 	r->p.method = m;
+	/* fast t_min reads the setup's empty-kernel set, as the CLI's setup
+	 * hands it over (min(n, 2001) readings); the rig's t_e,std stays the
+	 * sim's truth. Measured after paper ran, so paper's draws are those
+	 * it always had */
+	if (m == TL_SEARCH_FAST) {
+		tl_search_engine_overhead(&r->e, r->p.n < SETUP_EMPTY_MAX ? r->p.n : SETUP_EMPTY_MAX);
+		r->io.empty_ns = r->e.empty;
+		r->io.n_empty = r->e.n_empty;
+	}
 	tl_search_tmin(&r->p, &r->io, &out->tmin);
 	tl_search_tdiff(&r->p, &r->io, out->tmin.adds, &out->tdiff);
 }
 
-/* fast within one resolution step (res_adds) or 10 % of paper, at >= 20x fewer measurements */
-static void check_agreement(const char *name, const struct pair *paper, const struct pair *fast,
-			    double res_adds)
+/* Fast against paper over seeds, per case: a random quantity each, so
+ * tallied and tested as a distribution, never one seed against a bound. */
+struct tally {
+	unsigned seeds, converged, agree_tmin, agree_tdiff;
+	double ratio_tmin[16], ratio_tdiff[16], ratio_both[16];
+	double fast_tmin[16], fast_tdiff[16], paper_tmin[16], paper_tdiff[16];
+	double res_adds;
+};
+
+/* fast within one resolution step (res_adds) or 10 % of paper, and the
+ * measurement ratios paper / fast */
+static void tally_add(struct tally *t, const struct pair *paper, const struct pair *fast,
+		      double res_adds)
 {
 	double dt = fabs((double)fast->tmin.adds - (double)paper->tmin.adds);
 	double dd = fabs((double)fast->tdiff.adds - (double)paper->tdiff.adds);
+	size_t i = t->seeds++;
 
-	ok(fast->tmin.converged && fast->tdiff.converged, "%s: fast converged", name);
-	ok(dt <= fmax(0.10 * (double)paper->tmin.adds, res_adds),
-	   "%s: fast t_min %llu agrees with paper %llu", name, (unsigned long long)fast->tmin.adds,
-	   (unsigned long long)paper->tmin.adds);
-	ok(dd <= fmax(0.10 * (double)paper->tdiff.adds, res_adds),
-	   "%s: fast t_diff %llu agrees with paper %llu", name, (unsigned long long)fast->tdiff.adds,
-	   (unsigned long long)paper->tdiff.adds);
-	ok(fast->tmin.measurements * 20 <= paper->tmin.measurements,
-	   "%s: fast t_min used %zu measurements, paper %zu (>= 20x fewer)", name,
-	   fast->tmin.measurements, paper->tmin.measurements);
-	ok(fast->tdiff.measurements * 20 <= paper->tdiff.measurements,
-	   "%s: fast t_diff used %zu measurements, paper %zu (>= 20x fewer)", name,
-	   fast->tdiff.measurements, paper->tdiff.measurements);
+	t->res_adds = res_adds;
+	t->fast_tmin[i] = (double)fast->tmin.adds;
+	t->fast_tdiff[i] = (double)fast->tdiff.adds;
+	t->paper_tmin[i] = (double)paper->tmin.adds;
+	t->paper_tdiff[i] = (double)paper->tdiff.adds;
+	t->converged += fast->tmin.converged && fast->tdiff.converged;
+	t->agree_tmin += dt <= fmax(0.10 * (double)paper->tmin.adds, res_adds);
+	t->agree_tdiff += dd <= fmax(0.10 * (double)paper->tdiff.adds, res_adds);
+	t->ratio_tmin[i] = (double)paper->tmin.measurements / fmax((double)fast->tmin.measurements, 1);
+	t->ratio_tdiff[i] =
+		(double)paper->tdiff.measurements / fmax((double)fast->tdiff.measurements, 1);
+	/* fast's t_diff model reads t_min's sets (counted in t_min): the sum
+	 * shows the cost was saved, not moved */
+	t->ratio_both[i] = (double)(paper->tmin.measurements + paper->tdiff.measurements) /
+			   fmax((double)(fast->tmin.measurements + fast->tdiff.measurements), 1);
+}
+
+/* Over the seeds of one case: fast converged on every seed; the median
+ * of its answers is within 10 % or a step of the median of paper's; on at
+ * least `share` of the seeds its answer is within that of paper's on the
+ * same seed (each answer scatters by a few %, so a 10 % gap on one seed
+ * is a tail of their difference, not a rule; at q 20 paper's t_diff alone
+ * scatters by about 7 %); and its median cost is at least `fewer` times
+ * below paper's for t_min, for t_diff and for both. */
+static void tally_check(const char *name, const struct tally *t, double share, double fewer)
+{
+	unsigned need = (unsigned)ceil(share * t->seeds - 1e-9);
+	double ft = stats_median(t->fast_tmin, t->seeds), pt = stats_median(t->paper_tmin, t->seeds);
+	double fd = stats_median(t->fast_tdiff, t->seeds), pd = stats_median(t->paper_tdiff, t->seeds);
+
+	ok(t->converged == t->seeds, "%s: fast converged on %u of %u seeds", name, t->converged,
+	   t->seeds);
+	ok(fabs(ft - pt) <= fmax(0.10 * pt, t->res_adds),
+	   "%s: median t_min over %u seeds, fast %.0f, paper %.0f ADDs: within 10 %% or a step", name,
+	   t->seeds, ft, pt);
+	ok(fabs(fd - pd) <= fmax(0.10 * pd, t->res_adds),
+	   "%s: median t_diff over %u seeds, fast %.0f, paper %.0f ADDs: within 10 %% or a step", name,
+	   t->seeds, fd, pd);
+	ok(t->agree_tmin >= need, "%s: fast t_min within 10 %% or a step of paper on %u of %u seeds "
+	   "(>= %u)", name, t->agree_tmin, t->seeds, need);
+	ok(t->agree_tdiff >= need, "%s: fast t_diff within 10 %% or a step of paper on %u of %u seeds "
+	   "(>= %u)", name, t->agree_tdiff, t->seeds, need);
+	ok(stats_median(t->ratio_tmin, t->seeds) >= fewer,
+	   "%s: fast t_min takes %.0fx fewer measurements than paper (median of %u seeds, >= %.0f)",
+	   name, stats_median(t->ratio_tmin, t->seeds), t->seeds, fewer);
+	ok(stats_median(t->ratio_tdiff, t->seeds) >= fewer,
+	   "%s: fast t_diff takes %.0fx fewer measurements than paper (median of %u seeds, >= %.0f)",
+	   name, stats_median(t->ratio_tdiff, t->seeds), t->seeds, fewer);
+	ok(stats_median(t->ratio_both, t->seeds) >= fewer,
+	   "%s: t_min + t_diff together %.0fx fewer (median of %u seeds, >= %.0f)", name,
+	   stats_median(t->ratio_both, t->seeds), t->seeds, fewer);
 }
 
 /* One case at sim seed `seed` (the search's seed too). */
 static void sim_case(const char *base, const char *sim, enum tl_os_method os, double sd_tau,
-		     double sigma, double quantum, unsigned seed)
+		     double sigma, double quantum, unsigned seed, struct tally *t)
 {
 	struct rig r;
 	struct pair paper, fast;
@@ -161,7 +224,7 @@ static void sim_case(const char *base, const char *sim, enum tl_os_method os, do
 	ok(paper.tdiff.stat <= 0.05, "%s: overlap at t_diff %.3f <= alpha", name, paper.tdiff.stat);
 	is_near(paper.tmin.ns, (double)paper.tmin.adds * C, 1e-9, "%s: ns = adds x ns_per_add", name);
 	search_both(&r, TL_SEARCH_FAST, &fast);
-	check_agreement(name, &paper, &fast, res_adds);
+	tally_add(t, &paper, &fast, res_adds);
 	tap_diag("%s: paper %llu/%llu ADDs (%zu+%zu meas), fast %llu/%llu (%zu+%zu meas)", name,
 		 (unsigned long long)paper.tmin.adds, (unsigned long long)paper.tdiff.adds,
 		 paper.tmin.measurements, paper.tdiff.measurements,
@@ -386,7 +449,7 @@ static void test_drift_note(void)
 
 	for (size_t m = 0; m < 2; m++) {
 		struct drifting d = {0, gsl_rng_alloc(gsl_rng_mt19937)};
-		struct tl_search_io io = {drifting_measure, &d, NULL, NULL, NULL, NULL, NULL, NULL};
+		struct tl_search_io io = {drifting_measure, &d, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0};
 		struct tl_search_params p;
 		struct tl_search_result r;
 		const char *name = methods[m] == TL_SEARCH_FAST ? "fast" : "paper";
@@ -410,12 +473,9 @@ static void test_drift_note(void)
 }
 
 /* Measurement counts, not time: at q 20 Algorithm 2 needs few pairs per
- * step, so fast's t_diff must cost little to stay >= 50x cheaper (it once
+ * step, so fast's t_diff must cost little to stay >= 100x cheaper (it once
  * cost a flat 4500 measurements and was only 16-25x cheaper there). Over
- * COST_SEEDS seeds of the two continuous-noise cases, per seed fast agrees
- * with paper (check_agreement), and the median ratios of t_diff's counts
- * and of t_min + t_diff's (fast's model reads t_min's sets, counted in
- * t_min, so the sum shows the cost was saved, not moved) are >= 50. */
+ * COST_SEEDS seeds of the two continuous-noise cases, tallied as in main. */
 #define COST_SEEDS 5
 #define COST_Q 20
 static void test_tdiff_cost_small_q(void)
@@ -429,18 +489,17 @@ static void test_tdiff_cost_small_q(void)
 	};
 
 	for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-		double rd[COST_SEEDS], rs[COST_SEEDS];
-		size_t n = 0;
+		struct tally t = {0};
+		char name[96];
 
 		for (unsigned seed = 1; seed <= COST_SEEDS; seed++) {
 			struct rig r;
 			struct pair paper, fast;
-			char name[96], id[160];
+			char id[160];
 
-			snprintf(name, sizeof name, "q %d, %s, seed %u", COST_Q, cases[k].name, seed);
 			snprintf(id, sizeof id, "%s,seed=%u", cases[k].sim, seed);
 			if (rig_open(&r, id, TL_OS_NONE) != 0) {
-				ok(0, "%s: open %s", name, id);
+				ok(0, "open %s", id);
 				continue;
 			}
 			r.p.q = COST_Q;
@@ -448,21 +507,17 @@ static void test_tdiff_cost_small_q(void)
 			r.p.seed = seed;
 			search_both(&r, TL_SEARCH_PAPER, &paper);
 			search_both(&r, TL_SEARCH_FAST, &fast);
-			check_agreement(name, &paper, &fast, cases[k].quantum / C);
-			if (fast.tdiff.measurements) {
-				rd[n] = (double)paper.tdiff.measurements / (double)fast.tdiff.measurements;
-				rs[n] = (double)(paper.tmin.measurements + paper.tdiff.measurements) /
-					(double)(fast.tmin.measurements + fast.tdiff.measurements);
-				n++;
-			}
+			tally_add(&t, &paper, &fast, cases[k].quantum / C);
+			tap_diag("q %d, %s, seed %u: paper %llu/%llu ADDs (%zu+%zu meas), fast %llu/%llu "
+				 "(%zu+%zu meas)", COST_Q, cases[k].name, seed,
+				 (unsigned long long)paper.tmin.adds, (unsigned long long)paper.tdiff.adds,
+				 paper.tmin.measurements, paper.tdiff.measurements,
+				 (unsigned long long)fast.tmin.adds, (unsigned long long)fast.tdiff.adds,
+				 fast.tmin.measurements, fast.tdiff.measurements);
 			rig_close(&r);
 		}
-		ok(n == COST_SEEDS && stats_median(rd, n) >= 50.0,
-		   "q %d, %s: fast t_diff takes %.0fx fewer measurements than paper (median of %zu "
-		   "seeds, >= 50)", COST_Q, cases[k].name, n ? stats_median(rd, n) : 0.0, n);
-		ok(n == COST_SEEDS && stats_median(rs, n) >= 50.0,
-		   "q %d, %s: t_min + t_diff together %.0fx fewer (median of %zu seeds, >= 50)",
-		   COST_Q, cases[k].name, n ? stats_median(rs, n) : 0.0, n);
+		snprintf(name, sizeof name, "q %d, %s", COST_Q, cases[k].name);
+		tally_check(name, &t, 0.5, FEWER);
 	}
 }
 
@@ -473,15 +528,17 @@ int main(void)
 	/* Every case over sim seeds 1..SEEDS: paper's answer is itself a random
 	 * variable (its t_diff scatters by about 4 % over seeds), so agreement
 	 * at one seed says little about fast's model. */
+	struct tally ta = {0}, tb = {0}, tc = {0};
+
 	for (unsigned seed = 1; seed <= SEEDS; seed++) {
 		/* (a) normal tau, sd 5 ns, continuous clock, no spikes: sd(tau) = 5 */
 		sim_case("normal sd 5", "sim:sd=5,quantum=0,spike_rate=0", TL_OS_NONE, 5.0, 5.0, 0.0,
-			 seed);
+			 seed, &ta);
 		/* (b) the same read by a 10 ns clock at a random phase: the floor
 		 * adds q^2 f(1-f) with f uniform, on average q^2/6, so
 		 * sd = sqrt(25 + 100/6) */
 		sim_case("quantized 10 ns", "sim:sd=5,quantum=10,spike_rate=0", TL_OS_NONE,
-			 sqrt(25.0 + 100.0 / 6.0), 5.0, 10.0, seed);
+			 sqrt(25.0 + 100.0 / 6.0), 5.0, 10.0, seed, &tb);
 		/* (c) plus 1 % spikes of 2 us. The IQR filter removes them (they
 		 * sit 2000 ns above a core a few tens of ns wide) and nothing of
 		 * the core, so (b)'s derivation holds. The paper's isolation
@@ -489,8 +546,11 @@ int main(void)
 		 * or trims the core, which no closed form describes. */
 		sim_case("quantized + spikes, iqr",
 			 "sim:sd=5,quantum=10,spike_rate=0.01,spike_ns=2000", TL_OS_IQR,
-			 sqrt(25.0 + 100.0 / 6.0), 5.0, 10.0, seed);
+			 sqrt(25.0 + 100.0 / 6.0), 5.0, 10.0, seed, &tc);
 	}
+	tally_check("normal sd 5", &ta, 0.9, FEWER);
+	tally_check("quantized 10 ns", &tb, 0.9, FEWER);
+	tally_check("quantized + spikes, iqr", &tc, 0.9, FEWER);
 	test_tdiff_cost_small_q();
 	test_bound_stop_observer();
 	test_observer();

@@ -4,7 +4,7 @@
  * kernel by a level with knots 1 + r N(0,1) every E readings, linear in
  * between; the noise sd stays. Within a short stretch the level is steady,
  * so the answers a steady clock gives are the drift-free closed forms of
- * tests/sim_derived.h: t_diff = (F^-1(0.5^(1/(qn))) - F^-1(alpha)) sd / c
+ * stats/sim_derived.h: t_diff = (F^-1(0.5^(1/(qn))) - F^-1(alpha)) sd / c
  * and, for t_min from the within-chunk CV, sd / (eps c) (1 + z/sqrt(2n)).
  * Measured one set after the other (the paper's order) A0 and A1 sit at
  * different levels, about r t apart, which at t_min (t about 800 ns here)
@@ -39,7 +39,7 @@
 
 #include "bench/search_cell.h"
 #include "stats/stats.h"
-#include "tests/sim_derived.h"
+#include "stats/sim_derived.h"
 #include "tests/tap.h"
 
 #define N 300

@@ -56,18 +56,19 @@ static void done(struct tl_search_cell *cells, size_t n)
  * sim sd 8, n 2000, q 20): a 95 % interval, never the point
  * [31.9999, 32.0001] it was. The floor on the log-sd (search_summary.c),
  * by hand with Python's statistics.NormalDist: whole ADDs round by
- * 1/(sqrt 12 x 32) = 0.009021; fast's pool of 2 x 2000 readings adds
- * hypot(z_m/sqrt(8000), sqrt(0.05 x 0.95/4000)/phi(z_a))/(z_m - z_a) =
- * 0.009868 (z_m = Phi^-1(0.5^(1/40000)) = 4.1405, z_a = -1.6449), in all
- * 0.013370. With t(0.975, 2) = 4.3027 over sqrt 3 and the clock's step
- * (0.001 ADD) on each side: fast [30.9536, 33.0817], paper (rounding
+ * 1/(sqrt 12 x 32) = 0.009021; fast's pool of 2 x 1000 readings (t_min's
+ * evaluation of 2000 in halves) adds
+ * hypot(z_m/sqrt(4000), sqrt(0.05 x 0.95/2000)/phi(z_a))/(z_m - z_a) =
+ * 0.013956 (z_m = Phi^-1(0.5^(1/40000)) = 4.1405, z_a = -1.6449), in all
+ * 0.016618. With t(0.975, 2) = 4.3027 over sqrt 3 and the clock's step
+ * (0.001 ADD) on each side: fast [30.7049, 33.3496], paper (rounding
  * only) [31.2899, 32.7262]. */
 static void tdiff_agreeing(void)
 {
 	for (int m = 0; m < 2; m++) {
 		struct tl_search_plan p;
 		struct tl_search_cell *c = cells_for(&p);
-		double lo = m ? 31.2899 : 30.9536, hi = m ? 32.7262 : 33.0817;
+		double lo = m ? 31.2899 : 30.7049, hi = m ? 32.7262 : 33.3496;
 
 		p.want_tdiff = true;
 		p.sp.method = m ? TL_SEARCH_PAPER : TL_SEARCH_FAST;

@@ -151,10 +151,12 @@ void tui_baseline_reset(struct tui_app *app)
 		return;
 	}
 	bl->ncells = n;
+	long *match = tl_run_matches(&bl->run, &app->res.run);
 	for (size_t i = 0; i < n; i++) {
-		bl->base_of[i] = app->res.run.cells[i].hidden ? -1 : tl_run_match(&bl->run, &app->res.run, i);
+		bl->base_of[i] = match[i];
 		bl->state[i] = bl->base_of[i] >= 0 ? BL_WAIT : BL_NONE;
 	}
+	free(match);
 }
 
 /* Whether the baseline was taken on this node: the replayed file's host,

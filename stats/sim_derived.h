@@ -1,10 +1,12 @@
 /* Analytic t_min and t_diff of the searches on a sim timer (derivations in
- * tests/test_search.c's header), shared by the search tests and the
- * interval coverage test so both check against the same closed forms.
+ * tests/test_search.c's header), shared by the search tests, the
+ * interval coverage test and bench/bench_search's coverage table so all
+ * check against the same closed forms. Not used by any search: the sim's
+ * answers by hand, kept here only because bench/ may not include tests/.
  * n: measurements per set, p: t_min confirmations, q: t_diff pairs,
  * c: ns per ADD; eps 0.01 and alpha 0.05 (the defaults). */
-#ifndef TL_TESTS_SIM_DERIVED_H
-#define TL_TESTS_SIM_DERIVED_H
+#ifndef TL_STATS_SIM_DERIVED_H
+#define TL_STATS_SIM_DERIVED_H
 
 #include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
