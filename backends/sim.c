@@ -19,6 +19,9 @@
  *   seed=1         generator seed (integer 0..2^32-1), gsl mt19937
  *   drift=0        relative sd of the level (0..0.5): a clock that wanders
  *   drift_every=1000 readings from one level knot to the next (>= 1)
+ *   burst_rate=0   chance a reading starts a host burst (0..1)
+ *   burst_len=200  readings a burst lasts (>= 1)
+ *   burst_ns=20    scale of a burst's extra time, ns (>= 0)
  *
  * One reading for K ADDs: d = overhead + ns_per_add*K + N(0, sd) (the
  * other kernels with their own cost per operation), plus
@@ -36,7 +39,13 @@
  * their own (seeded from seed), so the readings' draws stay the sequence
  * above and drift 0 changes nothing. On a steady clock (within a few
  * readings) the answers are drift 0's; over a set of n readings the CV
- * grows by the level's spread (see tests/test_search_drift.c). */
+ * grows by the level's spread (see tests/test_search_drift.c).
+ *
+ * With burst_rate b > 0 a reading starts, with probability b, a burst of
+ * burst_len readings, each slowed by burst_ns |N(0,1)|: a loaded VM's host
+ * or neighbour slowing the vCPU for a stretch, as seen on a KVM guest. Its
+ * draws come from a third generator, so the readings' own sequence is
+ * still burst 0's, and outside the bursts the answers are burst 0's. */
 #include "config.h"
 
 #include <errno.h>
@@ -60,10 +69,13 @@ struct sim_state {
 	gsl_rng *knots;      /* drift > 0 only */
 	double knot0, knot1; /* the level at the last and the next knot */
 	double since;        /* readings since the last knot */
+	gsl_rng *bursts;     /* burst_rate > 0 only */
+	double burst_left;   /* readings left in the burst under way */
 };
 
 static const char sim_keys[] = "sd, quantum, spike_rate, spike_ns, ns_per_add, ns_per_mul, "
-				"ns_per_fma, ns_per_load, overhead, seed, drift, drift_every";
+				"ns_per_fma, ns_per_load, overhead, seed, drift, drift_every, burst_rate, "
+				"burst_len, burst_ns";
 
 /* The defaults, written once: the model's values and the two texts that
  * state them (tl_sim_describe and the backend's how) come from here. */
@@ -79,6 +91,9 @@ static const char sim_keys[] = "sd, quantum, spike_rate, spike_ns, ns_per_add, n
 #define SIM_SEED 1
 #define SIM_DRIFT 0
 #define SIM_DRIFT_EVERY 1000
+#define SIM_BURST_RATE 0
+#define SIM_BURST_LEN 200
+#define SIM_BURST_NS 20
 #define SIM_TEXT(v) SIM_TEXT_(v)
 #define SIM_TEXT_(v) #v
 
@@ -96,6 +111,9 @@ void tl_sim_defaults(struct tl_sim_model *m)
 	m->seed = SIM_SEED;
 	m->drift = SIM_DRIFT;
 	m->drift_every = SIM_DRIFT_EVERY;
+	m->burst_rate = SIM_BURST_RATE;
+	m->burst_len = SIM_BURST_LEN;
+	m->burst_ns = SIM_BURST_NS;
 }
 
 const char *tl_sim_describe(void)
@@ -107,7 +125,9 @@ const char *tl_sim_describe(void)
 	       "), ns_per_mul (" SIM_TEXT(SIM_NS_PER_MUL) "), ns_per_fma ("
 	       SIM_TEXT(SIM_NS_PER_FMA) "), ns_per_load (" SIM_TEXT(SIM_NS_PER_LOAD)
 	       "), overhead (" SIM_TEXT(SIM_OVERHEAD) "), seed (" SIM_TEXT(SIM_SEED)
-	       "), drift (" SIM_TEXT(SIM_DRIFT) "), drift_every (" SIM_TEXT(SIM_DRIFT_EVERY) ")";
+	       "), drift (" SIM_TEXT(SIM_DRIFT) "), drift_every (" SIM_TEXT(SIM_DRIFT_EVERY)
+	       "), burst_rate (" SIM_TEXT(SIM_BURST_RATE) "), burst_len (" SIM_TEXT(SIM_BURST_LEN)
+	       "), burst_ns (" SIM_TEXT(SIM_BURST_NS) ")";
 }
 
 static int sim_number(const char *key, const char *val, double lo, double hi, double *out,
@@ -176,6 +196,12 @@ static int sim_set(struct tl_sim_model *m, const char *key, const char *val, cha
 		return sim_number(key, val, 0.0, 0.5, &m->drift, why, whylen);
 	if (strcmp(key, "drift_every") == 0)
 		return sim_number(key, val, 1.0, SIM_MAX_NS, &m->drift_every, why, whylen);
+	if (strcmp(key, "burst_rate") == 0)
+		return sim_number(key, val, 0.0, 1.0, &m->burst_rate, why, whylen);
+	if (strcmp(key, "burst_len") == 0)
+		return sim_number(key, val, 1.0, SIM_MAX_NS, &m->burst_len, why, whylen);
+	if (strcmp(key, "burst_ns") == 0)
+		return sim_number(key, val, 0.0, SIM_MAX_NS, &m->burst_ns, why, whylen);
 	tl_why(why, whylen, "sim: unknown key '%s': accepted keys are %s", key, sim_keys);
 	tl_suggest_append(why, whylen, key, sim_keys);
 	return -1;
@@ -258,6 +284,12 @@ static int sim_open(struct tl_timer *t, const char *params, char *why, size_t wh
 		s->knot0 = tl_sim_knot(&s->m, gsl_ran_gaussian_ziggurat(s->knots, 1.0));
 		s->knot1 = tl_sim_knot(&s->m, gsl_ran_gaussian_ziggurat(s->knots, 1.0));
 	}
+	if (s->m.burst_rate > 0) {
+		s->bursts = gsl_rng_alloc(gsl_rng_mt19937);
+		if (!s->bursts)
+			tl_fail("out of memory (the simulator's random number generator)");
+		gsl_rng_set(s->bursts, (s->m.seed ^ 0x9e3779b9UL) & 0xffffffffUL);
+	}
 	t->state = s;
 	t->ns_per_unit = 1.0;
 	return 0;
@@ -271,6 +303,8 @@ static void sim_close(struct tl_timer *t)
 		gsl_rng_free(s->rng);
 		if (s->knots)
 			gsl_rng_free(s->knots);
+		if (s->bursts)
+			gsl_rng_free(s->bursts);
 		free(s);
 	}
 	t->state = NULL;
@@ -292,10 +326,26 @@ static double sim_level(struct sim_state *s)
 	return l;
 }
 
+/* This reading's extra time from a host burst (0 outside one). */
+static double sim_burst(struct sim_state *s)
+{
+	if (!s->bursts)
+		return 0;
+	if (s->burst_left <= 0 && gsl_rng_uniform(s->bursts) < s->m.burst_rate)
+		s->burst_left = s->m.burst_len;
+	if (s->burst_left <= 0)
+		return 0;
+	s->burst_left--;
+	return s->m.burst_ns * fabs(gsl_ran_gaussian_ziggurat(s->bursts, 1.0));
+}
+
 double tl_sim_time(struct tl_timer *t, double work_ns)
 {
 	struct sim_state *s = t->state;
-	return tl_sim_draw_level(&s->m, s->rng, work_ns, sim_level(s));
+	double level = sim_level(s);
+
+	/* the burst's time is not scaled by the level: it is the host's */
+	return tl_sim_draw_level(&s->m, s->rng, work_ns + sim_burst(s) / level, level);
 }
 
 const struct tl_sim_model *tl_sim_timer_model(const struct tl_timer *t)

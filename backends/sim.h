@@ -24,6 +24,11 @@ struct tl_sim_model {
 	 * wanders); drift 0 is a steady clock. */
 	double drift;       /* relative sd of the level at each knot (0..0.5) */
 	double drift_every; /* readings from one knot to the next (>= 1) */
+	/* Host bursts: a reading starts one with probability burst_rate; for
+	 * burst_len readings each is slowed by burst_ns |N(0,1)|. */
+	double burst_rate;
+	double burst_len;
+	double burst_ns;
 };
 
 void tl_sim_defaults(struct tl_sim_model *m);

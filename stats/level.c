@@ -12,6 +12,15 @@
  * noise explains (James-Stein), and a level that stays within noise is
  * left as it is.
  *
+ * stats_disturbed_blocks: which blocks of a set (in time order) hold a
+ * reading far above their own level. On a shared VM the host or a
+ * neighbour slows the vCPU for bursts of a few hundred readings, spread
+ * 5 to 40 sds above the timer's own noise; the isolation forest keeps
+ * such a burst (a cluster does not isolate), and one of its readings then
+ * is max(A0) of a pair, so a t_diff confirmed on it is the burst's size,
+ * not the timer's (repeats of one cell read 9 and 41 ADDs). The level is
+ * each block's own, so a clock that wanders is not a burst.
+ *
  * stats_cv_split: a set's CV in two parts, the spread within consecutive
  * chunks (the timer and its noise) and the spread of the chunks' means
  * beyond what that noise gives them (the level moving: the node). */
@@ -30,6 +39,9 @@
 /* shifts are taken out only when their spread passes this many times
  * what noise alone gives them */
 #define ALIGN_GATE 4.0
+/* stats_disturbed_blocks: readings this many robust sds above their level
+ * are spikes, not a burst */
+#define BURST_CEIL 100.0
 
 /* Mean of the middle half of x[0..n) (sorted in buf). */
 static double iq_mean(const double *x, size_t n, double *buf)
@@ -123,6 +135,68 @@ void stats_level_align(double *a, double *b, size_t n, size_t block, double step
 	free(buf);
 	free(res);
 	free(shift);
+}
+
+size_t stats_disturbed_blocks(const double *x, size_t n, size_t period, size_t block, double step,
+			      double fence, unsigned char *bad)
+{
+	size_t k, from, to, hit = 0;
+	double *buf, *res, *lvl, *side, sd_w;
+
+	if (period < 1 || block < 4 * period || n < 2 * block)
+		return 0;
+	k = block_count(n, block);
+	memset(bad, 0, k);
+	buf = tl_xmalloc(n * sizeof *buf);
+	res = tl_xmalloc(n * sizeof *res);
+	side = tl_xmalloc(n * sizeof *side);
+	lvl = tl_xmalloc(period * sizeof *lvl);
+	for (size_t j = 0; j < k; j++) {
+		block_range(j, k, n, block, &from, &to);
+		/* each side's level in the block: its interquartile mean */
+		for (size_t sd = 0; sd < period; sd++) {
+			size_t m = 0;
+
+			for (size_t i = from + sd; i < to; i += period)
+				side[m++] = x[i];
+			lvl[sd] = iq_mean(side, m, buf);
+		}
+		for (size_t i = from; i < to; i++)
+			res[i] = x[i] - lvl[(i - from) % period];
+	}
+	/* on a clock of step q the quartiles fall on the grid and the range
+	 * jumps by a whole step (1 or 2 ns for one sd of 1.2 ns): the residuals
+	 * are spread evenly inside their step first (a golden-ratio sequence,
+	 * deterministic), so the range follows the spread, plus q^2/12 */
+	for (size_t i = 0; i < n; i++)
+		buf[i] = res[i] + step * (fmod(0.6180339887498949 * (double)i, 1.0) - 0.5);
+	gsl_sort(buf, 1, n);
+	sd_w = (stats_quantile_sorted(buf, n, 0.75) - stats_quantile_sorted(buf, n, 0.25)) / 1.349;
+	if (sd_w < 0.5 * step)
+		sd_w = 0.5 * step;
+	for (size_t j = 0; j < k && sd_w > 0; j++) {
+		block_range(j, k, n, block, &from, &to);
+		/* a reading far beyond any burst is a lone spike (an interrupt,
+		 * a preemption), and the OS-noise filter takes those out */
+		for (size_t i = from; i < to && !bad[j]; i++)
+			bad[j] = res[i] > fence * sd_w && res[i] <= BURST_CEIL * sd_w;
+		hit += bad[j];
+	}
+	free(buf);
+	free(res);
+	free(side);
+	free(lvl);
+	return hit;
+}
+
+size_t stats_block_count(size_t n, size_t block)
+{
+	return block ? block_count(n, block) : 0;
+}
+
+void stats_block_range(size_t j, size_t n, size_t block, size_t *from, size_t *to)
+{
+	block_range(j, block_count(n, block), n, block, from, to);
 }
 
 void stats_cv_split(const double *x, size_t n, size_t chunk, double *within, double *drift)

@@ -240,6 +240,115 @@ static void digest(struct tl_srch *s, const double *raw, uint64_t adds, size_t n
 	}
 }
 
+/* Readings in a block of 64 (32 pairs interleaved: as the level blocks)
+ * more than this many robust sds above the block's level mark a burst:
+ * a normal reading lies there once in 10^9, the bursts seen on a
+ * loaded KVM guest reach 5 to 40 */
+#define CLEAN_BLOCK (2 * TL_TDIFF_LEVEL_BLOCK)
+/* a burst is measured again at most this often (a burst of the host can
+ * outlast one measuring again); one still there after
+ * is the node's state and stays */
+#define CLEAN_ROUNDS 4
+
+bool srch_tail_own(const unsigned char *bad, size_t hit, size_t blocks)
+{
+	size_t runs = 0;
+
+	/* one burst spans two blocks, and a set of a few hundred readings can
+	 * hold two bursts: under 16 blocks no share tells a tail from them */
+	if (blocks < 16 || hit <= 2 || 4 * hit <= blocks)
+		return false;
+	if (4 * hit > 3 * blocks)
+		return true;
+	/* a tail of the timer's own marks blocks apart, at random: a share p
+	 * of them in about (1 - p) hit runs; a long burst (at load 13 one
+	 * covered over a quarter of a pass) marks them in a few long runs.
+	 * Under half the runs chance gives: a burst (at 4xL1, where half the
+	 * blocks are marked apart, "over half of hit" took the tail for one
+	 * and measured 1171 blocks again) */
+	for (size_t j = 0; j < blocks; j++)
+		runs += bad[j] && (j == 0 || !bad[j - 1]);
+	return 2 * runs * blocks > hit * (blocks - hit);
+}
+
+/* readings measured and dropped before a block measured again: it comes
+ * right after this file's own sorting, and on a KVM guest the first
+ * readings after it read slow, so without them the same block was
+ * marked again in round after round */
+#define REDO_LEAD 8
+
+/* Measures blocks from..to of x again: adds[] (period 2, interleaved) or
+ * one K (period 1), after REDO_LEAD readings of the same pattern that
+ * are dropped. 0, or 1 stopped. */
+static int redo_block(struct tl_srch *s, double *x, size_t from, size_t to, size_t period,
+		      uint64_t adds)
+{
+	const struct tl_search_io *io = s->io;
+	size_t len = to - from, all = REDO_LEAD + len;
+	double *got = tl_xmalloc(all * sizeof *got);
+	uint64_t *k = tl_xmalloc(all * sizeof *k);
+	int rc = 0;
+
+	for (size_t i = 0; i < all; i++)
+		k[i] = period == 1 ? adds
+		       : i < REDO_LEAD ? s->mix_adds[from + i % period]
+				       : s->mix_adds[from + i - REDO_LEAD];
+	if (srch_stopped(s))
+		rc = 1;
+	else if (period == 1)
+		rc = io->measure(io->measure_ctx, adds, false, all, got) != 0;
+	else if (io->measure_mix)
+		rc = io->measure_mix(io->measure_ctx, k, all, got) != 0;
+	else
+		for (size_t i = 0; i < all && !rc; i++)
+			rc = io->measure(io->measure_ctx, k[i], false, 1, &got[i]) != 0;
+	if (!rc)
+		memcpy(x + from, got + REDO_LEAD, len * sizeof *x);
+	free(got);
+	free(k);
+	return rc;
+}
+
+/* fast t_diff: the blocks of x[0..n) (time order, `period` sides) that a
+ * host burst disturbed are measured again, up to CLEAN_ROUNDS times. A
+ * burst is rare: it lands in some sets and not others, and so moved
+ * t_diff 4x from repeat to repeat. When over a quarter of the blocks hold
+ * such readings, the tail is the timer's own at this flush (at 4xL1 on a
+ * KVM guest, single slow readings spread over the whole set), every set
+ * has it, and the set stays as it is. The paper's criterion then judges
+ * the set as it stands. 0, or 1 stopped. */
+static int clean_bursts(struct tl_srch *s, double *x, size_t n, size_t period, uint64_t adds)
+{
+	size_t k = stats_block_count(n, CLEAN_BLOCK), hit = 0, from, to;
+	unsigned char *bad;
+
+	if (!s->clean || n < 2 * CLEAN_BLOCK)
+		return 0;
+	bad = tl_xmalloc(k);
+	s->blocks_seen += k;
+	for (int round = 0; round <= CLEAN_ROUNDS; round++) {
+		hit = stats_disturbed_blocks(x, n, period, CLEAN_BLOCK, s->p->resolution_ns, TL_SEARCH_BURST_FENCE,
+					     bad);
+		if (!hit || (round == 0 && srch_tail_own(bad, hit, k)) || round == CLEAN_ROUNDS)
+			break;
+		for (size_t j = 0; j < k; j++) {
+			if (!bad[j])
+				continue;
+			stats_block_range(j, n, CLEAN_BLOCK, &from, &to);
+			if (redo_block(s, x, from, to, period, adds) != 0) {
+				free(bad);
+				return 1;
+			}
+			s->r->measurements += to - from + REDO_LEAD;
+			s->blocks_redone++;
+		}
+	}
+	if (!srch_tail_own(bad, hit, k))
+		s->blocks_left += hit;
+	free(bad);
+	return 0;
+}
+
 int srch_sample(struct tl_srch *s, uint64_t adds, size_t n, bool second, struct tl_point *pt)
 {
 	double t_start = s->io->now ? s->io->now() : 0;
@@ -251,6 +360,8 @@ int srch_sample(struct tl_srch *s, uint64_t adds, size_t n, bool second, struct 
 	if (s->io->measure(s->io->measure_ctx, adds, false, n, s->raw) != 0)
 		return 1;
 	s->r->measurements += n;
+	if (clean_bursts(s, s->raw, n, 1, adds) != 0)
+		return 1;
 	digest(s, s->raw, adds, n, second, pt);
 	learn_cost(s, t_start, adds, n);
 	return 0;
@@ -274,6 +385,8 @@ static int measure_mixed(struct tl_srch *s, uint64_t a0, uint64_t a1, size_t n)
 			if (io->measure(io->measure_ctx, s->mix_adds[i], false, 1, &s->mix[i]) != 0)
 				return 1;
 	}
+	if (clean_bursts(s, s->mix, 2 * n, 2, 0) != 0)
+		return 1;
 	for (size_t i = 0; i < n; i++) {
 		s->raw[i] = s->mix[2 * i];
 		s->raw2[i] = s->mix[2 * i + 1];

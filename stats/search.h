@@ -27,6 +27,11 @@ enum tl_tdiff_order { TL_TDIFF_INTERLEAVED, TL_TDIFF_PAPER };
  * a VM's clock wander, long enough that a block's level is known to about
  * a tenth of the noise */
 #define TL_TDIFF_LEVEL_BLOCK 32
+/* fast t_diff measures a block of 2 TL_TDIFF_LEVEL_BLOCK readings again
+ * when one lies more than this many robust sds above the block's level:
+ * a normal reading lies there once in 10^9, the host bursts of a loaded
+ * KVM guest reach 5 to 40 (stats_disturbed_blocks) */
+#define TL_SEARCH_BURST_FENCE 6.0
 
 struct tl_search_params {
 	enum tl_search_method method;

@@ -630,10 +630,33 @@ static bool tdiff_fits(struct tl_srch *s, uint64_t adds, size_t sets)
 	return false;
 }
 
+/* t_min's set i without the blocks a host burst disturbed (t_min's sets
+ * were not measured again), into out; returns the readings left. */
+static size_t carried_clean(const struct tl_search_carry *c, size_t i, double step, double *out)
+{
+	size_t n = c->n[i], k = stats_block_count(n, 2 * TL_TDIFF_LEVEL_BLOCK), m = 0, from, to;
+	unsigned char *bad = tl_xcalloc(k, 1);
+	size_t hit = stats_disturbed_blocks(c->x[i], n, 1, 2 * TL_TDIFF_LEVEL_BLOCK, step,
+					    TL_SEARCH_BURST_FENCE, bad);
+
+	/* over a quarter: the tail is the timer's own (see clean_bursts) */
+	if (srch_tail_own(bad, hit, k))
+		memset(bad, 0, k);
+	for (size_t j = 0; j < k; j++) {
+		stats_block_range(j, n, 2 * TL_TDIFF_LEVEL_BLOCK, &from, &to);
+		if (!bad[j]) {
+			memcpy(out + m, c->x[i] + from, (to - from) * sizeof *out);
+			m += to - from;
+		}
+	}
+	free(bad);
+	return m;
+}
+
 /* Pools the sets t_min left (io->carry) within FAST_CARRY_NEAR of a0;
  * returns how many, *at the one measured at a0 itself (SIZE_MAX: none). */
 static size_t pool_carried(struct tdiff_pool *pl, const struct tl_search_carry *c, uint64_t a0,
-			   double q, size_t *at)
+			   double q, size_t *at, double *buf)
 {
 	size_t used = 0;
 
@@ -642,7 +665,7 @@ static size_t pool_carried(struct tdiff_pool *pl, const struct tl_search_carry *
 		if (fabs((double)c->adds[i] - (double)a0) >
 		    (c->flat ? FAST_CARRY_FLAT : FAST_CARRY_NEAR) * (double)a0)
 			continue;
-		pool_add(pl, c->x[i], c->n[i], q, c->cut[i]);
+		pool_add(pl, buf, carried_clean(c, i, q, buf), q, c->cut[i]);
 		used++;
 		if (c->adds[i] == a0)
 			*at = i;
@@ -657,7 +680,7 @@ static size_t pool_carried(struct tdiff_pool *pl, const struct tl_search_carry *
 static int pool_fill(struct tl_srch *s, struct tdiff_pool *pl, uint64_t a0, double q, size_t *n0)
 {
 	const struct tl_search_carry *c = s->io->carry;
-	size_t at, have = pool_carried(pl, c, a0, q, &at);
+	size_t at, have = pool_carried(pl, c, a0, q, &at, s->raw2);
 	size_t fresh = have >= FAST_TDIFF_POOL ? 0 : FAST_TDIFF_POOL - have;
 	struct tl_point pt;
 
@@ -674,9 +697,8 @@ static int pool_fill(struct tl_srch *s, struct tdiff_pool *pl, uint64_t a0, doub
 		*n0 = pt.n;
 	}
 	if (!fresh) {
-		memcpy(s->kept, c->x[at], c->n[at] * sizeof(*s->kept));
+		*n0 = carried_clean(c, at, q, s->kept);
 		s->cut[0] = c->cut[at];
-		*n0 = c->n[at];
 	}
 	return 0;
 }
@@ -780,6 +802,7 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 	}
 	s->cap = fit;
 	s->r->order = mixed ? TL_TDIFF_INTERLEAVED : TL_TDIFF_PAPER;
+	s->clean = true;
 	rc = mixed ? pool_fill_mixed(s, &pool, tmin, q) : pool_fill(s, &pool, tmin, q, &n0);
 	if (rc != 0) {
 		free(pool.all);
@@ -849,6 +872,15 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 		 FAST_MAX_EVALS, (unsigned long long)d);
 	rc = 0;
 out:
+	if (s->blocks_redone) {
+		size_t at = strlen(s->r->note);
+
+		snprintf(s->r->note + at, sizeof(s->r->note) - at,
+			 "%s%zu of %zu blocks measured again: a host burst put readings over %.0f sds above "
+			 "their block's level%s",
+			 at ? "; " : "", s->blocks_redone, s->blocks_seen, TL_SEARCH_BURST_FENCE,
+			 s->blocks_left ? ", and some stayed" : "");
+	}
 	if (p->order != TL_TDIFF_PAPER && s->r->order == TL_TDIFF_PAPER) {
 		size_t at = strlen(s->r->note);
 

@@ -32,6 +32,11 @@ struct tl_srch {
 	/* the filter removed readings from the top of s->kept (cut[0]) or
 	 * s->kept2 (cut[1]): their maxima are truncated, not normal */
 	bool cut[2];
+	/* fast t_diff: blocks a host burst disturbed are measured again
+	 * (stats_disturbed_blocks); how many were, of how many looked at,
+	 * and how many stayed disturbed */
+	bool clean;
+	size_t blocks_redone, blocks_seen, blocks_left;
 };
 
 /* What one evaluated point looks like after filter_cost and filter_os. */
@@ -59,6 +64,11 @@ size_t srch_affordable(const struct tl_srch *s, uint64_t adds, size_t sets);
 /* n measurements of adds ADDs, filtered, into s->kept (or s->kept2 when
  * second); pt summarises them. Returns 0, or 1 when stopped. */
 int srch_sample(struct tl_srch *s, uint64_t adds, size_t n, bool second, struct tl_point *pt);
+/* bad[0..blocks), `hit` of them marked (stats_disturbed_blocks), show
+ * the timer's own tail at this flush (over a quarter of the blocks,
+ * marked apart rather than in a few long runs), not a burst that lands
+ * in some sets and not others: the set is kept whole. */
+bool srch_tail_own(const unsigned char *bad, size_t hit, size_t blocks);
 /* One of Algorithm 2's pairs: A0 = a0 ADDs, A1 = a1 ADDs, n each; *overlap
  * gets the share of filtered A1 below max(filtered A0); the filtered sets
  * stay in s->kept (n0) and s->kept2 (n1). 0, or 1 stopped. */

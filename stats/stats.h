@@ -73,6 +73,20 @@ void stats_drift(const double *x, size_t n, size_t chunk, struct tl_drift *d);
  * (may be NULL) gets the sd of the shifts taken out, in the readings'
  * unit. n below two blocks: left as it is. */
 void stats_level_align(double *a, double *b, size_t n, size_t block, double step, double *moved);
+/* x[0..n) in time order, `period` sides interleaved (2: A0, A1, A0, ...),
+ * cut into blocks of `block` readings (a trailing part shorter than half
+ * a block joins the last one): bad[j] = 1 for each block holding a
+ * reading more than `fence` robust sds (the interquartile range of all
+ * readings less their block's and side's level, read through the clock's
+ * `step`) above its own side's level in the block, and not over 100 of
+ * them (a lone spike, which the OS-noise filter takes out). bad needs
+ * stats_block_count(n, block) entries. Returns how many are bad; 0 and
+ * bad untouched when n is under two blocks or a block under 4 periods. */
+size_t stats_disturbed_blocks(const double *x, size_t n, size_t period, size_t block, double step,
+			      double fence, unsigned char *bad);
+size_t stats_block_count(size_t n, size_t block);
+/* block j's readings are [*from, *to) */
+void stats_block_range(size_t j, size_t n, size_t block, size_t *from, size_t *to);
 /* CV of x (time order) in two parts: *within from the spread inside
  * consecutive chunks of `chunk`, *drift from the chunk means' spread
  * beyond what that noise gives them (0 when none). Fewer than two chunks:
