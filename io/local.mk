@@ -15,7 +15,10 @@ tests_test_json_io_LDADD = $(TL_LIBS)
 TESTS += tests/test_json_io tests/test_real17 tests/test_json_fast tests/test_json_run.sh tests/test_report.sh
 EXTRA_DIST += tests/test_json_run.sh tests/test_report.sh
 
-check_PROGRAMS += tests/test_analysis_kept
+check_PROGRAMS += tests/test_analysis_kept tests/test_reason_words
+tests_test_reason_words_SOURCES = tests/test_reason_words.c tests/tap.h
+tests_test_reason_words_LDADD = $(TL_LIBS)
+TESTS += tests/test_reason_words
 tests_test_analysis_kept_SOURCES = tests/test_analysis_kept.c tests/tap.h
 tests_test_analysis_kept_LDADD = $(TL_LIBS)
 TESTS += tests/test_analysis_kept

@@ -27,17 +27,32 @@ static const struct plain table[] = {
 	 "The clock held still, so this repeat measured as the paper does."},
 	{"t_diff (repeat", "above the model",
 	 "Measuring found a larger t_diff than the quick model predicted."},
+	{"t_diff (repeat", "blocks measured again",
+	 "A burst on the host slowed some readings; those blocks were measured again."},
 	{"t_min (repeat", NULL, "A note from one repeat's t_min search."},
 	{"t_diff (repeat", NULL, "A note from one repeat's t_diff search."},
 };
 
+/* A repeat's note joins its parts with "; ": the words follow the part
+ * that comes first, so the sentence says what the note leads with. */
 const char *tl_search_reason_plain(const char *reason)
 {
+	const char *words = NULL, *first = NULL;
+
 	if (!reason)
 		return NULL;
-	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-		if (strncmp(reason, table[i].prefix, strlen(table[i].prefix)) == 0 &&
-		    (!table[i].also || strstr(reason, table[i].also)))
-			return table[i].words;
-	return NULL;
+	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+		const char *at;
+
+		if (strncmp(reason, table[i].prefix, strlen(table[i].prefix)) != 0)
+			continue;
+		if (!table[i].also)
+			return words ? words : table[i].words;
+		at = strstr(reason, table[i].also);
+		if (at && (!first || at < first)) {
+			first = at;
+			words = table[i].words;
+		}
+	}
+	return words;
 }
