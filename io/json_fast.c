@@ -327,6 +327,24 @@ static json_t *number(struct fj *f)
 
 static json_t *value(struct fj *f);
 
+/* After an object's member or an array's element: 1 past the closing
+ * bracket, 0 past a comma (at the next item), -1 for anything else. */
+static int after_item(struct fj *f, char close)
+{
+	ws(f);
+	if (f->p == f->end)
+		return -1;
+	if (*f->p == close) {
+		f->p++;
+		return 1;
+	}
+	if (*f->p != ',')
+		return -1;
+	f->p++;
+	ws(f);
+	return 0;
+}
+
 static json_t *object(struct fj *f)
 {
 	json_t *o = json_object();
@@ -356,17 +374,12 @@ static json_t *object(struct fj *f)
 		if (json_object_getn(o, k, kn) || !(v = value(f)) ||
 		    json_object_setn_new_nocheck(o, k, kn, v))
 			break;
-		ws(f);
-		if (f->p == f->end)
+		int next = after_item(f, '}');
+
+		if (next < 0)
 			break;
-		if (*f->p == '}') {
-			f->p++;
+		if (next > 0)
 			return o;
-		}
-		if (*f->p != ',')
-			break;
-		f->p++;
-		ws(f);
 	}
 	json_decref(o);
 	return NULL;
@@ -389,17 +402,12 @@ static json_t *array(struct fj *f)
 
 		if (!v || json_array_append_new(a, v))
 			break;
-		ws(f);
-		if (f->p == f->end)
+		int next = after_item(f, ']');
+
+		if (next < 0)
 			break;
-		if (*f->p == ']') {
-			f->p++;
+		if (next > 0)
 			return a;
-		}
-		if (*f->p != ',')
-			break;
-		f->p++;
-		ws(f);
 	}
 	json_decref(a);
 	return NULL;
