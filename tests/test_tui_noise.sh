@@ -42,7 +42,8 @@ ok $? "under the column: the file's three commonest causes with their counts, th
 # "N caused ^" ends the axis row when the file's caused samples (value less
 # the cell's t_e,std) lie past the axis's end, and nothing names it
 # otherwise. The end is read off the screen, rounded as printed: N must lie
-# between the counts past 1.01 and 0.99 times it.
+# between the counts past 1.01 and 0.99 times it. With nothing past the end
+# and no "+N>", the end's unit closes the row (tmux drops trailing blanks).
 alive && "$PY" - "$W/real.json" "$W/screen" <<'PY'
 import json, re, sys
 cell = json.load(open(sys.argv[1]))["cells"][0]
@@ -50,7 +51,7 @@ screen = open(sys.argv[2]).read().splitlines()
 axis = [l for l in screen if re.match(r"^-?[0-9.]+ [num]?s ", l)]
 if not axis:
     print("no axis row"); sys.exit(1)
-m = re.search(r"(-?[0-9.]+) (ns|us|ms) +(?:\+[0-9]+> *)?(?:([0-9]+) caused \^|([0-9]+)\^)?\s*$", axis[0])
+m = re.search(r"(-?[0-9.]+) (ns|us|ms) *(?:\+[0-9]+> *)?(?:([0-9]+) caused \^|([0-9]+)\^)?\s*$", axis[0])
 if not m:
     print("axis row %r" % axis[0]); sys.exit(1)
 hi = float(m.group(1)) * {"ns": 1, "us": 1e3, "ms": 1e6}[m.group(2)]
