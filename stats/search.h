@@ -138,6 +138,11 @@ struct tl_search_carry {
 	/* t_min's model found no growth of the spread with t over its points:
 	 * sets further from the answer describe it too */
 	bool flat;
+	/* set by the caller when t_diff runs a while after this t_min (other
+	 * searches between): the sets still describe the spread at A0, but
+	 * the level may have moved since, so none of them is a pair's A0 (the
+	 * first is measured anew, next to its A1) */
+	bool stale;
 };
 
 /* Frees the sets and empties c (c itself is the caller's). */

@@ -675,7 +675,8 @@ static size_t pool_carried(struct tdiff_pool *pl, const struct tl_search_carry *
 
 /* The pool before the first prediction: t_min's sets near A0, topped up
  * with fresh sets at A0 to FAST_TDIFF_POOL. Leaves the first pair's A0 in
- * s->kept (*n0 readings): the last fresh set, else t_min's set at A0.
+ * s->kept (*n0 readings): the last fresh set, else t_min's set at A0
+ * (unless the carry is stale: then one set is measured fresh).
  * 0 done, 1 stopped, -1 out of time (the note says so). */
 static int pool_fill(struct tl_srch *s, struct tdiff_pool *pl, uint64_t a0, double q, size_t *n0)
 {
@@ -684,7 +685,8 @@ static int pool_fill(struct tl_srch *s, struct tdiff_pool *pl, uint64_t a0, doub
 	size_t fresh = have >= FAST_TDIFF_POOL ? 0 : FAST_TDIFF_POOL - have;
 	struct tl_point pt;
 
-	if (!fresh && at == SIZE_MAX)
+	/* the first pair's A0 is a set at a0 measured just before its A1 */
+	if (!fresh && (at == SIZE_MAX || c->stale))
 		fresh = 1;
 	for (size_t i = 0; i < fresh; i++) {
 		/* each set timed re-sizes the rest: on a loaded node a measurement

@@ -53,6 +53,7 @@ static int search_run(const struct tl_search_params *p, const struct tl_search_i
 	if (kind == TL_SEARCH_TMIN && io->carry) {
 		io->carry->sets = 0;
 		io->carry->flat = false;
+		io->carry->stale = false;
 	}
 	if (srch_begin(&s, p, io, r, n) != 0)
 		return -1;
