@@ -116,6 +116,11 @@ int tl_search_plan_build(struct tl_search_plan *out, const struct tl_search_plan
 	return 0;
 }
 
+bool tl_search_plan_two_passes(const struct tl_search_plan *p)
+{
+	return p->sp.method == TL_SEARCH_FAST && p->want_tdiff && !p->own_a0;
+}
+
 double tl_search_plan_budget(const struct tl_search_plan *p)
 {
 	size_t n = p->nbackends * p->nflush;
@@ -194,6 +199,12 @@ void tl_search_order(uint64_t seed, unsigned r, size_t *order, size_t n)
  * thirds of the way): long against the repeats' scatter in cost, short
  * against a whole search */
 #define ETA_TAU_S 4.0
+/* a t_diff's seconds against its repeat's setup and t_min, before any
+ * t_diff has run (part_cost) */
+#define ETA_TDIFF_GUESS 0.8
+/* first parts finished before there is an ETA: in two passes a part is
+ * half a repeat, and one part's measurements scatter by a third */
+#define ETA_MIN_PARTS 3
 
 void tl_search_eta_init(struct tl_search_eta *e)
 {
@@ -201,21 +212,35 @@ void tl_search_eta_init(struct tl_search_eta *e)
 	e->at = 0;
 }
 
-/* Measurements the finished repeats took (setup included), their median;
- * and the seconds a measurement costs beside its flush, the median over
- * cells; false when no repeat has finished. */
-static bool unit_model(const struct tl_search_plan *p, const struct tl_search_cell *cells,
-		       double *meas, double *other)
+
+/* What the ETA knows of a part of a repeat (pass 1: setup and t_min, with
+ * t_diff in one pass; pass 2: t_diff): the measurements the finished ones
+ * took, their median (NaN: none finished); and the seconds a measurement
+ * costs beside its flush, the median over cells. */
+struct eta_model {
+	double meas[2], other;
+};
+
+static double median_or_nan(double *v, size_t n)
 {
-	size_t n = p->nbackends * p->nflush, k = 0, j = 0;
-	double *m = tl_xcalloc(n * (p->repeats ? p->repeats : 1) + 1, sizeof(*m));
+	return n ? stats_median(v, n) : NAN;
+}
+
+/* false until ETA_MIN_PARTS first parts have finished. */
+static bool unit_model(const struct tl_search_plan *p, const struct tl_search_cell *cells,
+		       struct eta_model *m)
+{
+	size_t n = p->nbackends * p->nflush, k[2] = {0, 0}, j = 0;
+	size_t cap = n * (p->repeats ? p->repeats : 1) + 1;
+	double *v[2] = {tl_xcalloc(cap, sizeof(double)), tl_xcalloc(cap, sizeof(double))};
 	double *g = tl_xcalloc(n + 1, sizeof(*g));
+	bool two = tl_search_plan_two_passes(p);
 
 	for (size_t i = 0; i < n; i++) {
 		const struct tl_search_cell *c = &cells[i];
 		double cm = 0;
 
-		if (c->state == TL_CELL_FAILED || !c->reps_done)
+		if (c->state == TL_CELL_FAILED || !c->tmin_done)
 			continue;
 		for (unsigned r = 0; r < c->nrep; r++) {
 			const struct tl_search_rep *rep = &c->rep[r];
@@ -223,60 +248,110 @@ static bool unit_model(const struct tl_search_plan *p, const struct tl_search_ce
 
 			if (!rep->ran)
 				continue;
-			x = (double)(rep->setup_measurements + rep->tmin.measurements +
-				     rep->tdiff.measurements);
-			m[k++] = x;
+			x = (double)(rep->setup_measurements + rep->tmin.measurements);
+			if (!two)
+				x += (double)rep->tdiff.measurements;
+			v[0][k[0]++] = x;
 			cm += x;
+			if (two && rep->done_tdiff) {
+				v[1][k[1]++] = (double)rep->tdiff.measurements;
+				cm += (double)rep->tdiff.measurements;
+			}
 		}
 		if (cm > 0)
 			g[j++] = fmax(c->spent / cm - c->flush_cost_s, 0);
 	}
-	if (k && j) {
-		*meas = stats_median(m, k);
-		*other = stats_median(g, j);
-	}
-	free(m);
+	m->meas[0] = median_or_nan(v[0], k[0]);
+	m->meas[1] = median_or_nan(v[1], k[1]);
+	m->other = median_or_nan(g, j);
+	free(v[0]);
+	free(v[1]);
 	free(g);
-	return k && j;
+	/* a median of fewer than three parts is one part's scatter */
+	return k[0] >= ETA_MIN_PARTS && j;
 }
 
-/* Seconds the repeats left are expected to take (NaN before any finished). */
+/* Seconds one part (0, 1 as above) of a repeat of c is expected to take. */
+static double part_cost(const struct tl_search_cell *c, const struct eta_model *m, int part)
+{
+	double each1 = c->tmin_done ? c->spent_tmin / (double)c->tmin_done
+				    : m->meas[0] * (c->flush_cost_s + m->other);
+
+	if (part == 0)
+		return each1;
+	if (c->reps_done && c->spent > c->spent_tmin)
+		return (c->spent - c->spent_tmin) / (double)c->reps_done;
+	if (!isnan(m->meas[1]))
+		return m->meas[1] * (c->flush_cost_s + m->other);
+	/* no t_diff has run yet: on the KVM guest a repeat's t_diff took
+	 * 0.54-1.1x of its t_min's seconds (median 0.84 over four full
+	 * comparisons); what a share's t_min leaves goes to its t_diff, so the
+	 * split's 0.4/0.6 is no bound on it */
+	return ETA_TDIFF_GUESS * each1;
+}
+
+/* Seconds the parts `part` of c's repeats left are expected to take,
+ * each at most cap. */
+static double cell_left(const struct tl_search_cell *c, const struct eta_model *m, int part,
+			bool two, unsigned nrep, double cap, double elapsed)
+{
+	size_t todo = nrep - (part == 0 ? c->tmin_done : c->reps_done);
+	double each = part_cost(c, m, part), left = 0;
+
+	if (!todo)
+		return 0;
+	if (c->state == TL_CELL_RUNNING && (c->phase == 2 && two) == (part == 1)) {
+		/* a repeat running longer than expected says its cell costs more */
+		double had = fmax(elapsed - c->run_started, 0);
+
+		each = fmin(fmax(each, 1.1 * had), fmax(cap, had));
+		left += each - had;
+		todo--;
+	}
+	return left + fmin(each, cap) * (double)todo;
+}
+
+/* Seconds the parts left are expected to take (NaN before any finished). */
 static double work_left(const struct tl_search_plan *p, const struct tl_search_cell *cells,
 			double elapsed)
 {
 	unsigned nrep = p->repeats ? p->repeats : 1;
-	size_t n = p->nbackends * p->nflush, units = 0;
-	double meas, other, left = 0, cap = INFINITY;
+	size_t n = p->nbackends * p->nflush, n2 = 0;
+	bool two = tl_search_plan_two_passes(p), fast = p->sp.method == TL_SEARCH_FAST;
+	double units = 0, left1 = 0, left2 = 0, cap = INFINITY, budget_left;
+	struct eta_model m;
 
-	if (!unit_model(p, cells, &meas, &other))
+	if (!unit_model(p, cells, &m))
 		return NAN;
-	for (size_t i = 0; i < n; i++)
-		if (cells[i].state != TL_CELL_FAILED && cells[i].reps_done < nrep)
-			units += nrep - cells[i].reps_done;
-	/* fast gives each repeat an equal part of what the budget leaves */
-	if (p->sp.method == TL_SEARCH_FAST && units)
-		cap = fmax(tl_search_plan_budget(p) - elapsed, 0) / (double)units;
+	/* a repeat still to run its t_min is a whole share; one with only
+	 * its t_diff left, what t_min leaves of it */
 	for (size_t i = 0; i < n; i++) {
 		const struct tl_search_cell *c = &cells[i];
-		double each;
 
-		if (c->state == TL_CELL_FAILED || c->reps_done >= nrep)
+		if (c->state == TL_CELL_FAILED)
 			continue;
-		each = c->reps_done ? c->spent / (double)c->reps_done
-				    : meas * (c->flush_cost_s + other);
-		if (c->state == TL_CELL_RUNNING) {
-			/* a repeat running longer than expected says its cell costs more */
-			double had = fmax(elapsed - c->run_started, 0);
-
-			each = fmin(fmax(each, 1.1 * had), fmax(cap, had));
-			left += each - had;
-			each = fmin(each, cap);
-			left += each * (double)(nrep - c->reps_done - 1);
-			continue;
-		}
-		left += fmin(each, cap) * (double)(nrep - c->reps_done);
+		units += (double)(nrep - c->tmin_done);
+		if (two)
+			units += (1 - TL_SEARCH_TMIN_SHARE) * (double)(c->tmin_done - c->reps_done);
+		n2 += two ? nrep - c->reps_done : 0;
 	}
-	return left;
+	budget_left = fmax(tl_search_plan_budget(p) - elapsed, 0);
+	/* fast gives each repeat an equal part of what the budget leaves, and
+	 * in two passes the first may take TL_SEARCH_TMIN_SHARE of it (its
+	 * setup, small against it, aside) */
+	if (fast && units > 0)
+		cap = budget_left / units * (two ? TL_SEARCH_TMIN_SHARE : 1);
+	for (size_t i = 0; i < n; i++)
+		if (cells[i].state != TL_CELL_FAILED && cells[i].reps_done < nrep)
+			left1 += cell_left(&cells[i], &m, 0, two, nrep, cap, elapsed);
+	if (!two)
+		return left1;
+	/* the t_diff share what the first pass leaves of the budget equally */
+	cap = fast && n2 ? fmax(budget_left - left1, 0) / (double)n2 : INFINITY;
+	for (size_t i = 0; i < n; i++)
+		if (cells[i].state != TL_CELL_FAILED && cells[i].reps_done < nrep)
+			left2 += cell_left(&cells[i], &m, 1, two, nrep, cap, elapsed);
+	return left1 + left2;
 }
 
 double tl_search_eta_update(struct tl_search_eta *e, const struct tl_search_plan *p,

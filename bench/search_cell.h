@@ -3,7 +3,11 @@
  * backend x flush cell R times, interleaved in a seeded order so a clock
  * that drifts during the session hits every backend alike; each repeat
  * measures its own t_e,std, ns per ADD and resolution, then t_min and
- * t_diff (stats/search.h). The repeats are then summarised per metric
+ * t_diff (stats/search.h). fast runs in two passes over that order: setup
+ * and t_min of every repeat, then every repeat's t_diff, each cell's from
+ * one A0 (the median of where its repeats would start), so t_diff's
+ * repeats scatter as t_diff does, not as their t_min do (paper, or
+ * own_a0: one pass, each from its own). The repeats are then summarised per metric
  * (median, interval, "unstable" and why) and every backend is compared
  * with the reference under the same flush, as a ratio or, where one side
  * found nothing below its bound, as a bound on the ratio.
@@ -27,7 +31,9 @@
  * gets an equal share of what is left when it starts, so time a cheap one
  * leaves goes to those after it; in its share the repeat's setup comes
  * first, t_min may spend TL_SEARCH_TMIN_SHARE of the rest and t_diff what
- * is then left. Fast lowers its measurements per evaluation to fit and
+ * is then left (in two passes the first pass keeps that part back, and
+ * the second splits what the budget then leaves equally among the
+ * t_diff). Fast lowers its measurements per evaluation to fit and
  * ends a metric that would pass its share; past the budget by
  * TL_SEARCH_BUDGET_MARGIN the measurements stop, and the repeats that
  * remain only say so. paper runs the published algorithms to their end
@@ -50,6 +56,10 @@ struct tl_search_plan {
 	double budget_s;            /* the whole search's seconds; 0: TL_SEARCH_BUDGET_S a cell */
 	unsigned repeats;
 	bool want_tdiff;
+	/* fast: t_diff of each repeat from its own t_min, right after it (the
+	 * one pass before; kept to compare against). Otherwise fast runs every
+	 * repeat's t_min first, then every t_diff from one A0 per cell */
+	bool own_a0;
 	int cpu;                    /* -1: tl_cpu_default() */
 	char **backends;            /* owned copies */
 	size_t nbackends;
@@ -161,7 +171,10 @@ struct tl_search_cell {
 	size_t b, f;                /* plan indexes */
 	enum tl_search_state state;
 	int phase;                  /* while running: 0 setup, 1 t_min, 2 t_diff */
-	size_t reps_done;
+	/* repeats finished (t_diff too, when planned), and those whose setup
+	 * and t_min are (t_min runs for every repeat before any t_diff) */
+	size_t reps_done, tmin_done;
+	unsigned run_rep;           /* while running: the repeat (from 0) */
 	struct tl_search_rep *rep;  /* plan->repeats of them */
 	unsigned nrep;              /* how many rep holds */
 	struct tl_search_stat tmin, tdiff;
@@ -172,8 +185,9 @@ struct tl_search_cell {
 	char why[TL_WHY_MAX];       /* the first repeat's failure */
 	/* while running: when its repeat started (seconds into the search)
 	 * and the share of the budget it was given; seconds its finished
-	 * repeats took, setup included (what the ETA reads) */
-	double run_started, run_share, spent;
+	 * repeats took, setup included (what the ETA reads), and of it what
+	 * their setups and t_min took */
+	double run_started, run_share, spent, spent_tmin;
 	double flush_cost_s;        /* one flush, timed as the search starts (the ETA's) */
 };
 
@@ -204,6 +218,11 @@ int tl_search_plan_build(struct tl_search_plan *out, const struct tl_search_plan
 void tl_search_plan_set(struct tl_search_plan *p, const char *const *backends, size_t nb,
 		       const char *const *flush_names, const uint64_t *flush, size_t nf);
 void tl_search_plan_free(struct tl_search_plan *p);
+/* Whether tl_search_run runs two passes (every repeat's t_min, then
+ * every t_diff from one A0 a cell): fast with t_diff planned and not
+ * own_a0. paper keeps Algorithm 2 right after Algorithm 1 in each repeat,
+ * from that repeat's own t_min, as the paper runs them. */
+bool tl_search_plan_two_passes(const struct tl_search_plan *p);
 /* The budget the plan runs with: budget_s, or TL_SEARCH_BUDGET_S a cell. */
 double tl_search_plan_budget(const struct tl_search_plan *p);
 /* The paper's reference: papi-real-nsec, else another papi-*, else a

@@ -15,10 +15,11 @@
 #include "bench/search_engine.h"
 #include "stats/stats.h"
 
-/* A search run: its cells made, then every repeat of every cell in the
- * plan's seeded order; the cells are summarised (search_summary.c) when
- * made and after each repeat. The plan and the cells' bookkeeping are
- * search_cell.c's. */
+/* A search run: its cells made, then (fast) two passes over the plan's
+ * seeded order: setup and t_min of every repeat of every cell, then their
+ * t_diff, each cell's repeats from one A0 (cell_a0); paper, one pass. The cells are summarised
+ * (search_summary.c) when made and after each repeat's pass. The plan and
+ * the cells' bookkeeping are search_cell.c's. */
 
 /* evaluations a fast search of both metrics needs, with the repeat's own
  * overhead and slope measurements: the unit of the flush budget */
@@ -102,11 +103,12 @@ static bool stopped(const struct tl_search_hooks *h)
 
 /* The budget covers the whole search, so asking for more repeats or cells
  * buys an interval or a row, not a longer session: each repeat of a cell
- * gets an equal part of what is left when it starts (units: the repeats
- * of cells still to run, this one included). */
-static double unit_share(const struct run_ctx *rc, size_t units_left)
+ * gets an equal part of what is left when it starts, less what is kept
+ * for the t_diff of repeats that ran their t_min (units: the repeats
+ * still to run in this pass, this one included). */
+static double unit_share(const struct run_ctx *rc, double reserve, size_t units_left)
 {
-	double left = tl_search_plan_budget(rc->plan) - (tl_monotonic_s() - rc->t0);
+	double left = tl_search_plan_budget(rc->plan) - (tl_monotonic_s() - rc->t0) - reserve;
 
 	return left > 0 && units_left ? left / (double)units_left : 0;
 }
@@ -156,13 +158,16 @@ static void append_note(char *note, size_t len, const char *text)
 	snprintf(note + at, len - at, "%s%s", at ? "; " : "", text);
 }
 
+/* What a repeat's t_diff would start from on its own (tdiff_start). */
+enum a0_kind { A0_TMIN, A0_STEADY, A0_LOWEST_CV };
+
 /* Where t_diff starts: t_min; interleaved, t_min on a steady clock when
  * it is known (on a wandering clock t_min moves with the wander from
  * repeat to repeat, and so would everything measured from it); without
  * either, the steadiest point seen (the note says which), so a backend
  * with no t_min still gets a sensitivity. */
 static uint64_t tdiff_start(const struct tl_search_rep *rep, const struct tl_search_params *sp,
-			    char *text, size_t len)
+			    char *text, size_t len, enum a0_kind *kind)
 {
 	const struct tl_search_result *t = &rep->tmin;
 
@@ -171,20 +176,65 @@ static uint64_t tdiff_start(const struct tl_search_rep *rep, const struct tl_sea
 	if (sp->order == TL_TDIFF_INTERLEAVED && isfinite(t->steady_adds) && t->steady_adds >= 1 &&
 	    (!t->converged || t->steady_adds < 0.8 * (double)t->adds)) {
 		snprintf(text, len, "A0 from the steady-clock t_min, %.0f ADDs", t->steady_adds);
+		*kind = A0_STEADY;
 		return (uint64_t)llround(t->steady_adds);
 	}
+	*kind = A0_TMIN;
 	if (t->converged)
 		return t->adds;
 	snprintf(text, len, "A0 from %llu ADDs (lowest CV seen), no t_min",
 		 (unsigned long long)t->best_adds);
+	*kind = A0_LOWEST_CV;
 	return t->best_adds;
 }
 
-static int rep_tdiff(struct tl_search_rep *rep, const struct tl_search_params *sp,
-		     const struct tl_search_io *io)
+/* One A0 for every t_diff repeat of a cell: the median of where each
+ * would start on its own. Each repeat's t_min sees the node's clock at
+ * another moment (on a drifting VM they disagreed 3-35x at large flushes)
+ * and t_diff grows with A0, so repeats started from their own t_min
+ * scatter by as much as their t_min do; from one A0 they scatter only as
+ * t_diff does. `run` marks the repeats whose t_diff will run. With one
+ * starting point the repeat's own words stay. 0: none to start from. */
+static uint64_t cell_a0(const struct tl_search_cell *c, const bool *run,
+			const struct tl_search_params *sp, char *text, size_t len)
 {
-	char text[96];
-	uint64_t a0 = tdiff_start(rep, sp, text, sizeof text);
+	double v[256];
+	size_t k = 0;
+	unsigned kinds = 0;
+	char one[96] = "";
+	uint64_t a0 = 0;
+
+	text[0] = '\0';
+	for (unsigned r = 0; r < c->nrep && k < 256; r++) {
+		enum a0_kind kind;
+		uint64_t x;
+
+		if (!run[r])
+			continue;
+		x = tdiff_start(&c->rep[r], sp, one, sizeof one, &kind);
+		if (!x)
+			continue;
+		v[k++] = (double)x;
+		kinds |= 1u << kind;
+		a0 = x;
+	}
+	if (k < 2) {
+		snprintf(text, len, "%s", one);
+		return a0;
+	}
+	a0 = (uint64_t)llround(stats_median(v, k));
+	snprintf(text, len, "A0 = median of %zu repeats' %s, %llu ADDs", k,
+		 kinds == 1u << A0_TMIN	       ? "t_min"
+		 : kinds == 1u << A0_STEADY    ? "steady-clock t_min"
+		 : kinds == 1u << A0_LOWEST_CV ? "lowest-CV points (no t_min)"
+					       : "starting points (t_min, steady-clock t_min or lowest CV)",
+		 (unsigned long long)(a0 ? a0 : 1));
+	return a0 ? a0 : 1;
+}
+
+static int rep_tdiff(struct tl_search_rep *rep, const struct tl_search_params *sp,
+		     const struct tl_search_io *io, uint64_t a0, const char *text)
+{
 	struct tl_search_params tp = *sp;
 	int rc;
 
@@ -202,70 +252,111 @@ static int rep_tdiff(struct tl_search_rep *rep, const struct tl_search_params *s
 	return rc;
 }
 
-/* The searches proper, into a local copy written back under the lock. */
-static int rep_search(const struct run_ctx *rc, struct tl_search_engine *e, unsigned r,
-		      struct tl_search_rep *rep)
+/* What a repeat's searches measure with: its own filter seed (each repeat
+ * independent, still reproducible) and its own setup's facts. */
+static struct tl_search_params rep_params(const struct tl_search_plan *p, unsigned r,
+					  const struct tl_search_rep *rep)
 {
-	const struct tl_search_plan *p = rc->plan;
 	struct tl_search_params sp = p->sp;
-	struct run_ctx here = *rc;  /* the point hook keeps this repeat's points */
-	here.rep = rep;
-	/* t_min's sets near its answer are t_diff's model (counted in t_min) */
-	struct tl_search_carry carry = {0};
-	struct tl_search_io io = {tl_search_engine_measure, e, on_point, &here,
-				  rc->h ? rc->h->stop : NULL, tl_monotonic_s, &carry,
-				  tl_search_engine_measure_mix, e->empty, e->n_empty};
-	int st;
 
-	/* each repeat filters with its own seed: independent, still reproducible */
 	sp.seed = p->sp.seed + r;
 	sp.overhead_ns = rep->overhead_ns;
 	sp.ns_per_add = rep->ns_per_add;
 	sp.resolution_ns = rep->resolution_ns;
 	sp.fast_n = rep->fast_n;
-	/* t_min may spend its part of what the setup left of the repeat's
-	 * share, t_diff all that is then left, so an expensive flush or a timer
-	 * that never settles cannot run away; the limits are never below a
-	 * millisecond (0 would mean none) */
-	double end = rc->t0 + rc->started + rc->share;
-
-	sp.time_limit_s = fmax(TL_SEARCH_TMIN_SHARE * (end - tl_monotonic_s()), 1e-3);
 	sp.measurement_s = rep->flush_s + rep->overhead_ns * 1e-9;
+	return sp;
+}
+
+/* The searches' io over the engine; the point hook keeps the points in
+ * here->rep. t_min's sets near its answer are t_diff's model (counted in
+ * t_min): carry holds them from a repeat's t_min to its t_diff. */
+static struct tl_search_io rep_io(const struct run_ctx *here, struct tl_search_engine *e,
+				  struct tl_search_carry *carry)
+{
+	struct tl_search_io io = {tl_search_engine_measure, e, on_point, (void *)here,
+				  here->h ? here->h->stop : NULL, tl_monotonic_s, carry,
+				  tl_search_engine_measure_mix, e->empty, e->n_empty};
+
+	return io;
+}
+
+/* The first pass of a repeat, after its setup: t_min, and in one pass
+ * (paper, own_a0) its t_diff from it at once. Into a local copy written back
+ * under the lock. *tdiff_s: the seconds of its share left for a t_diff
+ * run later (t_min may spend TL_SEARCH_TMIN_SHARE of what the setup left,
+ * so an expensive flush or a timer that never settles cannot run away;
+ * the limits are never below a millisecond, 0 would mean none). */
+static int rep_search(const struct run_ctx *rc, struct tl_search_engine *e, unsigned r,
+		      struct tl_search_rep *rep, struct tl_search_carry *carry, double *tdiff_s)
+{
+	const struct tl_search_plan *p = rc->plan;
+	struct tl_search_params sp = rep_params(p, r, rep);
+	struct run_ctx here = *rc;
+	here.rep = rep;
+	struct tl_search_io io = rep_io(&here, e, carry);
+	double end = rc->t0 + rc->started + rc->share, left = end - tl_monotonic_s();
+	int st;
+
+	sp.time_limit_s = fmax(TL_SEARCH_TMIN_SHARE * left, 1e-3);
+	*tdiff_s = fmax((1 - TL_SEARCH_TMIN_SHARE) * left, 0);
 	set_phase(rc, TL_CELL_RUNNING, 1);
 	st = tl_search_tmin(&sp, &io, &rep->tmin);
 	rep->done_tmin = st >= 0;
-	if (st == 0 && p->want_tdiff) {
+	if (st == 0 && p->want_tdiff && !tl_search_plan_two_passes(p)) {
+		char text[96];
+		enum a0_kind kind;
+		uint64_t a0 = tdiff_start(rep, &sp, text, sizeof text, &kind);
+
 		sp.time_limit_s = fmax(end - tl_monotonic_s(), 1e-3);
 		set_phase(rc, TL_CELL_RUNNING, 2);
-		st = rep_tdiff(rep, &sp, &io);
+		st = rep_tdiff(rep, &sp, &io, a0, text);
 	}
-	tl_search_carry_free(&carry);
 	if (st < 0)
 		snprintf(rep->why, sizeof rep->why, "%s", rep->done_tmin ? rep->tdiff.note : rep->tmin.note);
 	return st;
 }
 
-/* A repeat the budget's end cut: each metric it had not finished says so
- * (it counts as stopped, with what it found so far). */
-static void budget_spent(struct tl_search_rep *rep, const struct tl_search_plan *p)
+/* A repeat the budget's end cut: each metric in kinds (bit 0 t_min, bit
+ * 1 t_diff) it had not finished says so (it counts as stopped, with what
+ * it found so far). */
+static void budget_spent(struct tl_search_rep *rep, const struct tl_search_plan *p, unsigned kinds)
 {
 	char text[160];
 	struct tl_search_result *r[2] = {&rep->tmin, &rep->tdiff};
 
 	snprintf(text, sizeof text, "the search's budget of %g s ran out here", tl_search_plan_budget(p));
 	for (int k = 0; k < 2; k++) {
-		if (r[k]->converged || (k == 1 && !p->want_tdiff))
+		if (!(kinds >> k & 1) || r[k]->converged || (k == 1 && !p->want_tdiff))
 			continue;
 		r[k]->stopped = true;
 		append_note(r[k]->note, sizeof r[k]->note, text);
 	}
 }
 
-/* Repeat r of cell rc->cell with an open timer; 0, 1 stopped, -1 failed. */
-static int rep_run(const struct run_ctx *rc, struct tl_timer *t, unsigned r)
+/* A repeat finished both passes (or has nothing more to run): the cell's
+ * state follows. Call locked. */
+static void rep_finished(struct tl_search_cell *c, const struct tl_search_plan *p, int st,
+			 const char *why)
+{
+	c->reps_done++;
+	if (st < 0 && !c->why[0])
+		snprintf(c->why, sizeof c->why, "%s", why);
+	c->state = st < 0 || c->state == TL_CELL_FAILED ? TL_CELL_FAILED
+		   : c->reps_done >= p->repeats	       ? TL_CELL_DONE
+							: TL_CELL_WAITING;
+}
+
+/* The first pass of repeat r of cell rc->cell with an open timer: setup
+ * and t_min (t_diff too in one pass). 0, 1 stopped, -1 failed; *again:
+ * its t_diff is still to run (two passes), *tdiff_s the seconds it keeps
+ * for it. */
+static int rep_run(const struct run_ctx *rc, struct tl_timer *t, unsigned r,
+		   struct tl_search_carry *carry, bool *again, double *tdiff_s)
 {
 	struct tl_search_cell *c = &rc->cells[rc->cell];
 	const struct tl_search_plan *p = rc->plan;
+	bool two = tl_search_plan_two_passes(p);
 	struct tl_search_rep rep;
 	struct tl_search_engine e;
 	struct tl_flush f;
@@ -273,9 +364,12 @@ static int rep_run(const struct run_ctx *rc, struct tl_timer *t, unsigned r)
 
 	memset(&rep, 0, sizeof rep);
 	rep.ran = true;
+	*again = false;
+	*tdiff_s = 0;
 	lock(rc->h);
 	c->run_started = rc->started;
 	c->run_share = rc->share;
+	c->run_rep = r;
 	unlock(rc->h);
 	set_phase(rc, TL_CELL_RUNNING, 0);
 	if (tl_flush_init(&f, p->flush[c->f], rep.why, sizeof rep.why) < 0) {
@@ -285,19 +379,85 @@ static int rep_run(const struct run_ctx *rc, struct tl_timer *t, unsigned r)
 		e.deadline = rc->deadline;
 		st = rep_setup(&rep, &e, p, rc->h, rc->share);
 		if (st == 0)
-			st = rep_search(rc, &e, r, &rep);
+			st = rep_search(rc, &e, r, &rep, carry, tdiff_s);
+		*again = two && st == 0;
+		/* a t_diff still to run says so itself when the budget cuts it */
 		if (e.past_deadline)
-			budget_spent(&rep, p);
+			budget_spent(&rep, p, *again ? 1u : 3u);
 		tl_search_engine_free(&e);
 		tl_flush_free(&f);
 	}
+	double took = tl_monotonic_s() - rc->t0 - rc->started;
+
 	lock(rc->h);
 	c->rep[r] = rep;
-	c->reps_done++;
+	c->tmin_done++;
+	c->spent += took;
+	c->spent_tmin += took;
+	if (*again)
+		c->state = c->state == TL_CELL_FAILED ? TL_CELL_FAILED : TL_CELL_WAITING;
+	else
+		rep_finished(c, p, st, rep.why);
+	tl_search_summarise(p, rc->cells);
+	unlock(rc->h);
+	changed(rc);
+	return st;
+}
+
+/* The second pass of repeat r of cell rc->cell: its t_diff from the
+ * cell's A0, with the setup's facts and t_min's sets (carry) of the first
+ * pass; the flush and engine are made again (a 4xL3 flush is too big to
+ * keep one per repeat). 0, 1 stopped, -1 failed. */
+static int rep_run_tdiff(const struct run_ctx *rc, struct tl_timer *t, unsigned r,
+			 struct tl_search_carry *carry, uint64_t a0, const char *text)
+{
+	struct tl_search_cell *c = &rc->cells[rc->cell];
+	const struct tl_search_plan *p = rc->plan;
+	struct tl_search_rep rep;
+	struct run_ctx here = *rc;
+	int st = 0;
+
+	lock(rc->h);
+	rep = c->rep[r];
+	c->run_started = rc->started;
+	c->run_share = rc->share;
+	c->run_rep = r;
+	unlock(rc->h);
+	here.rep = &rep;
+	set_phase(rc, TL_CELL_RUNNING, 2);
+	if (rc->deadline > 0 && tl_monotonic_s() > rc->deadline) {
+		/* nothing more is measured: say so without making the flush */
+		budget_spent(&rep, p, 2u);
+	} else {
+		struct tl_search_engine e;
+		struct tl_flush f;
+
+		if (tl_flush_init(&f, p->flush[c->f], rep.why, sizeof rep.why) < 0) {
+			st = -1;
+		} else {
+			struct tl_search_params sp = rep_params(p, r, &rep);
+
+			tl_search_engine_init(&e, t, &f, rc->h ? rc->h->stop : NULL);
+			e.deadline = rc->deadline;
+			struct tl_search_io io = rep_io(&here, &e, carry);
+
+			/* every other cell's t_min ran since this one's sets */
+			carry->stale = true;
+
+			sp.time_limit_s = fmax(rc->share - (tl_monotonic_s() - rc->t0 - rc->started), 1e-3);
+			st = rep_tdiff(&rep, &sp, &io, a0, text);
+			if (st < 0)
+				snprintf(rep.why, sizeof rep.why, "%s", rep.tdiff.note);
+			if (e.past_deadline)
+				budget_spent(&rep, p, 2u);
+			tl_search_engine_free(&e);
+			tl_flush_free(&f);
+		}
+	}
+	lock(rc->h);
+	c->rep[r] = rep;
 	c->spent += tl_monotonic_s() - rc->t0 - rc->started;
-	if (st < 0 && !c->why[0])
-		snprintf(c->why, sizeof c->why, "%s", rep.why);
-	c->state = st < 0 ? TL_CELL_FAILED : c->reps_done >= p->repeats ? TL_CELL_DONE : TL_CELL_WAITING;
+	rep_finished(c, p, st, rep.why);
 	tl_search_summarise(p, rc->cells);
 	unlock(rc->h);
 	changed(rc);
@@ -340,15 +500,124 @@ static void flush_costs(const struct tl_search_plan *p, struct tl_search_cell *c
 	}
 }
 
+/* Pass 1: setup and t_min of every repeat of every cell in the seeded
+ * order (t_diff too in one pass). Each gets an equal part of what the
+ * budget leaves beside what earlier ones keep for their t_diff
+ * (*reserve). */
+static int pass_tmin(struct run_ctx *rc, struct tl_timer *timers, const bool *open, size_t *order,
+		     struct tl_search_carry *carry, bool *again, double *reserve)
+{
+	const struct tl_search_plan *p = rc->plan;
+	struct tl_search_cell *cells = rc->cells;
+	const struct tl_search_hooks *h = rc->h;
+	size_t n = p->nbackends * p->nflush, units_left = 0;
+	int result = 0;
+
+	for (size_t i = 0; i < n; i++)
+		units_left += open[cells[i].b] && cells[i].state != TL_CELL_FAILED ? p->repeats : 0;
+	for (unsigned r = 0; r < p->repeats && !stopped(h); r++) {
+		tl_search_order(p->sp.seed, r, order, n);
+		for (size_t i = 0; i < n && !stopped(h); i++) {
+			size_t at;
+			double keep;
+
+			rc->cell = order[i];
+			at = rc->cell * p->repeats + r;
+			if (!open[cells[rc->cell].b] || cells[rc->cell].state == TL_CELL_FAILED) {
+				/* a cell failing in an earlier repeat frees its later shares */
+				units_left -= cells[rc->cell].state == TL_CELL_FAILED && open[cells[rc->cell].b] &&
+					      cells[rc->cell].tmin_done <= r ? 1 : 0;
+				continue;
+			}
+			rc->started = tl_monotonic_s() - rc->t0;
+			rc->share = unit_share(rc, *reserve, units_left);
+			units_left--;
+			if (rep_run(rc, &timers[cells[rc->cell].b], r, &carry[at], &again[at], &keep) < 0)
+				result = -1;
+			if (again[at])
+				*reserve += keep;
+			else
+				tl_search_carry_free(&carry[at]);
+		}
+	}
+	return result;
+}
+
+/* Pass 2: every t_diff still to run, in the same order, each cell's from
+ * one A0; each gets an equal part of what the budget leaves. */
+static int pass_tdiff(struct run_ctx *rc, struct tl_timer *timers, size_t *order,
+		      struct tl_search_carry *carry, bool *again)
+{
+	const struct tl_search_plan *p = rc->plan;
+	struct tl_search_cell *cells = rc->cells;
+	size_t n = p->nbackends * p->nflush, units_left = 0;
+	uint64_t *a0 = tl_xcalloc(n, sizeof(*a0));
+	char (*text)[128] = tl_xcalloc(n, sizeof(*text));
+	int result = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		for (unsigned r = 0; r < p->repeats; r++)
+			units_left += again[i * p->repeats + r];
+		lock(rc->h);
+		a0[i] = cell_a0(&cells[i], &again[i * p->repeats], &p->sp, text[i], sizeof text[i]);
+		unlock(rc->h);
+	}
+	for (unsigned r = 0; r < p->repeats && !stopped(rc->h); r++) {
+		tl_search_order(p->sp.seed, r, order, n);
+		for (size_t i = 0; i < n && !stopped(rc->h); i++) {
+			size_t at = order[i] * p->repeats + r;
+
+			if (!again[at])
+				continue;
+			rc->cell = order[i];
+			rc->started = tl_monotonic_s() - rc->t0;
+			rc->share = unit_share(rc, 0, units_left);
+			units_left--;
+			if (rep_run_tdiff(rc, &timers[cells[rc->cell].b], r, &carry[at], a0[rc->cell],
+					  text[rc->cell]) < 0)
+				result = -1;
+			tl_search_carry_free(&carry[at]);
+			again[at] = false;
+		}
+	}
+	free(a0);
+	free(text);
+	return result;
+}
+
+/* Stopped before their t_diff ran: those repeats say so (their t_min
+ * stands). */
+static void mark_unrun(const struct run_ctx *rc, const bool *again)
+{
+	const struct tl_search_plan *p = rc->plan;
+
+	lock(rc->h);
+	for (size_t i = 0; i < p->nbackends * p->nflush; i++)
+		for (unsigned r = 0; r < p->repeats; r++) {
+			struct tl_search_rep *rep = &rc->cells[i].rep[r];
+
+			if (!again[i * p->repeats + r])
+				continue;
+			rep->tdiff.stopped = true;
+			snprintf(rep->tdiff.note, sizeof rep->tdiff.note,
+				 "stopped before its t_diff ran (every repeat's t_min runs first)");
+		}
+	tl_search_summarise(p, rc->cells);
+	unlock(rc->h);
+}
+
 int tl_search_run(const struct tl_search_plan *p, struct tl_search_cell *cells,
 		  const struct tl_search_hooks *h)
 {
-	size_t n = p->nbackends * p->nflush;
+	size_t n = p->nbackends * p->nflush, nr = n * (p->repeats ? p->repeats : 1);
 	struct tl_timer *timers = tl_xcalloc(p->nbackends, sizeof(*timers));
 	bool *open = tl_xcalloc(p->nbackends, sizeof(*open));
 	size_t *order = tl_xcalloc(n, sizeof(*order));
+	/* each repeat's t_min sets, kept for its t_diff, and whether it is to run */
+	struct tl_search_carry *carry = tl_xcalloc(nr, sizeof(*carry));
+	bool *again = tl_xcalloc(nr, sizeof(*again));
 	struct run_ctx rc = {p, cells, h, 0, NULL, tl_monotonic_s(), 0, 0, 0};
-	size_t units_left = 0;
+	double reserve = 0;
 	int result = 0;
 
 	/* past the budget and its margin nothing more is measured; paper runs
@@ -369,28 +638,19 @@ int tl_search_run(const struct tl_search_plan *p, struct tl_search_cell *cells,
 		}
 	}
 	flush_costs(p, cells, h);
-	for (size_t i = 0; i < n; i++)
-		units_left += open[cells[i].b] && cells[i].state != TL_CELL_FAILED ? p->repeats : 0;
-	for (unsigned r = 0; r < p->repeats && !stopped(h); r++) {
-		tl_search_order(p->sp.seed, r, order, n);
-		for (size_t i = 0; i < n && !stopped(h); i++) {
-			rc.cell = order[i];
-			if (!open[cells[rc.cell].b] || cells[rc.cell].state == TL_CELL_FAILED) {
-				/* a cell failing in an earlier repeat frees its later shares */
-				units_left -= cells[rc.cell].state == TL_CELL_FAILED && open[cells[rc.cell].b] &&
-					      cells[rc.cell].reps_done <= r ? 1 : 0;
-				continue;
-			}
-			rc.started = tl_monotonic_s() - rc.t0;
-			rc.share = unit_share(&rc, units_left);
-			units_left--;
-			if (rep_run(&rc, &timers[cells[rc.cell].b], r) < 0)
-				result = -1;
-		}
-	}
+	if (pass_tmin(&rc, timers, open, order, carry, again, &reserve) < 0)
+		result = -1;
+	if (pass_tdiff(&rc, timers, order, carry, again) < 0)
+		result = -1;
+	if (stopped(h))
+		mark_unrun(&rc, again);
+	for (size_t i = 0; i < nr; i++)
+		tl_search_carry_free(&carry[i]);
 	for (size_t b = 0; b < p->nbackends; b++)
 		if (open[b])
 			tl_timer_close(&timers[b]);
+	free(carry);
+	free(again);
 	free(timers);
 	free(open);
 	free(order);

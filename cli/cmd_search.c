@@ -300,8 +300,8 @@ static void on_point(void *ctx, size_t cell, enum tl_search_kind kind, uint64_t 
 		return;
 	left = tl_search_eta_update(&p->eta, p->plan, p->cells, tl_monotonic_s() - p->t0);
 	/* a point being tried, never an answer: the line says so */
-	n = snprintf(line, sizeof line, "%s %s rep %zu/%u trying %s %llu: %s %.3g; ETA %.0f s",
-		     p->plan->backends[c->b], p->plan->flush_names[c->f], c->reps_done + 1,
+	n = snprintf(line, sizeof line, "%s %s rep %u/%u trying %s %llu: %s %.3g; ETA %.0f s",
+		     p->plan->backends[c->b], p->plan->flush_names[c->f], c->run_rep + 1,
 		     p->plan->repeats, kind == TL_SEARCH_TMIN ? "t_min K" : "t_diff d",
 		     (unsigned long long)x, kind == TL_SEARCH_TMIN ? "CV" : "alpha", y,
 		     isnan(left) ? 0 : left);

@@ -599,6 +599,7 @@ static int read_cell(const struct reader *rd, const struct tl_search_plan *p, co
 	for (unsigned r = 0; r < p->repeats; r++) {
 		read_rep(c, r, p->sp.method, &cell->rep[r]);
 		cell->reps_done += cell->rep[r].ran;
+		cell->tmin_done += cell->rep[r].ran;
 		for (int k = 0; k < 2; k++) {
 			const json_t *j = metric_rep(object(c, cell_k, metric[k]), r);
 			char where[96];
