@@ -23,6 +23,8 @@ static const struct plain table[] = {
 	{"t_min at eps =", NULL,
 	 "At a looser eps both timers reach a t_min, so they can still be compared."},
 	{"t_diff (repeat", "A0 from", "Where this repeat's t_diff search started."},
+	{"t_diff (repeat", "A0 = median",
+	 "Where the cell's t_diff repeats started: one A0 for all, the middle of their t_min."},
 	{"t_diff (repeat", "level held still",
 	 "The clock held still, so this repeat measured as the paper does."},
 	{"t_diff (repeat", "above the model",

@@ -24,6 +24,14 @@ int main(void)
 		"measured again",
 		"Where this repeat"),
 	   "an A0 note that names a burst after: the A0's words");
+	ok(says("t_diff (repeat 2): A0 = median of 3 repeats' t_min, 19049 ADDs; 2 of 35 blocks "
+		"measured again",
+		"Where the cell's t_diff repeats started"),
+	   "a cell's one A0 first: its words");
+	ok(says("t_diff (repeat 2): 2 of 35 blocks measured again: a host burst; A0 = median of 3 "
+		"repeats' t_min, 19049 ADDs",
+		"A burst on the host"),
+	   "a burst note that names the cell's A0 after: the burst's words");
 	ok(says("t_diff (repeat 2): confirmed 3 step(s) above the model's 730 ADDs: the slowest; 2 "
 		"of 35 blocks measured again",
 		"Measuring found a larger"),
