@@ -136,7 +136,7 @@ wait_for 'added backend sim:sd=20' 5
 keys o C-u 'n=5000 repeats=3' Enter
 wait_for 'the next search \(s\)' 5
 keys s
-wait_for '^searching: [0-5]/6 cell repeats done, [0-9]+ candidates tried, [0-9]+ s, ETA' 20
+wait_for '^searching: [0-5]/6 cell repeats done \([0-9]+ with t_min\), [0-9]+ candidates tried, [0-9]+ s, ETA' 20
 ok $? "live: the progress line counts cell repeats and candidates, with an ETA"
 wait_for '^done: 6/6 cell repeats, [0-9]+ candidates tried in [0-9.]+ s' 120
 ok $? "live: the search ends with every cell repeat done"

@@ -285,6 +285,11 @@ static void progress_update(struct search_state *st)
 	 * (here in poll, never in a draw) */
 	tui_job_lock(&st->job);
 	double left = tl_search_eta_update(&st->eta, &st->plan, st->work.cells, t);
+	/* t_min runs for every repeat before any t_diff: the first pass shows here */
+	size_t tmins = 0;
+
+	for (size_t i = 0; i < st->work.nrows; i++)
+		tmins += st->work.cells[i].tmin_done;
 	tui_job_unlock(&st->job);
 
 	if (done >= total)
@@ -293,8 +298,9 @@ static void progress_update(struct search_state *st)
 		snprintf(eta, sizeof eta, "ETA %.0f s", left);
 	if (st->job.live && !atomic_load(&st->job.done))
 		snprintf(st->progress, sizeof st->progress,
-			 "searching: %zu/%zu cell repeats done, %zu candidates tried, %.0f s, %s",
-			 done, total, st->shown.tried, t, eta);
+			 "searching: %zu/%zu cell repeats done (%zu with t_min), %zu candidates tried, "
+			 "%.0f s, %s",
+			 done, total, tmins, st->shown.tried, t, eta);
 	else
 		snprintf(st->progress, sizeof st->progress,
 			 "%s: %zu/%zu cell repeats, %zu candidates tried in %.1f s",
