@@ -34,6 +34,11 @@ check_PROGRAMS += tests/test_search_drift
 tests_test_search_drift_SOURCES = tests/test_search_drift.c stats/sim_derived.h tests/tap.h
 tests_test_search_drift_LDADD = $(TL_LIBS)
 TESTS += tests/test_search_drift
+# a cell's t_diff repeats from one A0, on the drifting sim
+check_PROGRAMS += tests/test_search_a0
+tests_test_search_a0_SOURCES = tests/test_search_a0.c stats/sim_derived.h tests/tap.h
+tests_test_search_a0_LDADD = $(TL_LIBS)
+TESTS += tests/test_search_a0
 # the chain fit and the memory ladder's step function
 check_PROGRAMS += tests/test_kernels_stats
 tests_test_kernels_stats_SOURCES = tests/test_kernels_stats.c tests/tap.h
