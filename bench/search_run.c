@@ -158,6 +158,22 @@ static void append_note(char *note, size_t len, const char *text)
 	snprintf(note + at, len - at, "%s%s", at ? "; " : "", text);
 }
 
+/* Appends text whole, cutting the note before it ("...") where both do
+ * not fit: where t_diff started is what makes repeats comparable. */
+static void append_keep(char *note, size_t len, const char *text)
+{
+	size_t at = strlen(note), need = strlen(text) + (at ? 2 : 0);
+
+	if (at + need >= len && need + 4 < len) {
+		at = len - 1 - need - 3;
+		/* not inside a UTF-8 sequence */
+		while (at > 0 && ((unsigned char)note[at] & 0xC0) == 0x80)
+			at--;
+		snprintf(note + at, len - at, "...");
+	}
+	append_note(note, len, text);
+}
+
 /* What a repeat's t_diff would start from on its own (tdiff_start). */
 enum a0_kind { A0_TMIN, A0_STEADY, A0_LOWEST_CV };
 
@@ -199,9 +215,9 @@ static uint64_t cell_a0(const struct tl_search_cell *c, const bool *run,
 			const struct tl_search_params *sp, char *text, size_t len)
 {
 	double v[256];
-	size_t k = 0;
+	size_t k = 0, count[3] = {0, 0, 0};
 	unsigned kinds = 0;
-	char one[96] = "";
+	char one[96] = "", said[96] = "";
 	uint64_t a0 = 0;
 
 	text[0] = '\0';
@@ -216,20 +232,35 @@ static uint64_t cell_a0(const struct tl_search_cell *c, const bool *run,
 			continue;
 		v[k++] = (double)x;
 		kinds |= 1u << kind;
+		count[kind]++;
 		a0 = x;
+		memcpy(said, one, sizeof said);
 	}
 	if (k < 2) {
-		snprintf(text, len, "%s", one);
+		snprintf(text, len, "%s", said);
 		return a0;
 	}
 	a0 = (uint64_t)llround(stats_median(v, k));
-	snprintf(text, len, "A0 = median of %zu repeats' %s, %llu ADDs", k,
-		 kinds == 1u << A0_TMIN	       ? "t_min"
-		 : kinds == 1u << A0_STEADY    ? "steady-clock t_min"
-		 : kinds == 1u << A0_LOWEST_CV ? "lowest-CV points (no t_min)"
-					       : "starting points (t_min, steady-clock t_min or lowest CV)",
-		 (unsigned long long)(a0 ? a0 : 1));
-	return a0 ? a0 : 1;
+	a0 = a0 ? a0 : 1;
+	if (kinds == 1u << A0_TMIN || kinds == 1u << A0_STEADY || kinds == 1u << A0_LOWEST_CV) {
+		snprintf(text, len, "A0 = median of %zu repeats' %s, %llu ADDs", k,
+			 kinds == 1u << A0_TMIN	    ? "t_min"
+			 : kinds == 1u << A0_STEADY ? "steady-clock t_min"
+						    : "lowest-CV points (no t_min)",
+			 (unsigned long long)a0);
+		return a0;
+	}
+	/* starts of more than one kind: how many of each */
+	size_t at = (size_t)snprintf(text, len, "A0 = median of %zu repeats' starts (", k);
+	static const char *const name[] = {"t_min", "steady-clock t_min", "lowest CV"};
+
+	for (int kind = 0; kind < 3 && at < len; kind++)
+		if (count[kind])
+			at += (size_t)snprintf(text + at, len - at, "%s%zu %s", text[at - 1] == '(' ? "" : ", ",
+					       count[kind], name[kind]);
+	if (at < len)
+		snprintf(text + at, len - at, "), %llu ADDs", (unsigned long long)a0);
+	return a0;
 }
 
 static int rep_tdiff(struct tl_search_rep *rep, const struct tl_search_params *sp,
@@ -248,7 +279,7 @@ static int rep_tdiff(struct tl_search_rep *rep, const struct tl_search_params *s
 	rc = tl_search_tdiff(&tp, io, a0, &rep->tdiff);
 	rep->done_tdiff = rc >= 0;
 	if (text[0])
-		append_note(rep->tdiff.note, sizeof rep->tdiff.note, text);
+		append_keep(rep->tdiff.note, sizeof rep->tdiff.note, text);
 	return rc;
 }
 
