@@ -354,6 +354,26 @@ TL_PRINTF(2, 3) static void note_append(struct tl_os_result *res, const char *fm
 	va_end(ap);
 }
 
+/* Forest f of the filter seeded seed: the first ones as they always were,
+ * the extra ones apart from any seed's first. */
+static uint64_t forest_seed(uint64_t seed, int f)
+{
+	if (f < TL_IFOREST_FORESTS)
+		return seed * TL_IFOREST_FORESTS + (uint64_t)f;
+	return TL_IFOREST_EXTRA_SEED | (seed * TL_IFOREST_FORESTS_MAX + (uint64_t)f);
+}
+
+/* Samples that more than a quarter and fewer than three quarters of the
+ * nforests forests so far kept. */
+static size_t undecided(const unsigned char *votes, size_t n, int nforests)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += 4 * votes[i] > nforests && 4 * votes[i] < 3 * nforests;
+	return k;
+}
+
 static int cmp_double(const void *pa, const void *pb)
 {
 	double a = *(const double *)pa, b = *(const double *)pb;
@@ -370,7 +390,7 @@ static int cmp_double(const void *pa, const void *pb)
 static int filter_iforest(const double *const *features, size_t nfeat, size_t n, uint64_t seed,
 			  const atomic_bool *stop, unsigned char *keep, struct tl_os_result *res)
 {
-	double *scores = NULL, betas[TL_IFOREST_FORESTS];
+	double *scores = NULL, betas[TL_IFOREST_FORESTS_MAX];
 	unsigned char *votes = NULL, *fence = malloc(n);
 	double lo, hi, lowest = INFINITY;
 	int nactive = 0;
@@ -387,9 +407,9 @@ static int filter_iforest(const double *const *features, size_t nfeat, size_t n,
 	if (!scores || !votes)
 		goto oom;
 	double bound = far_bound(features[0], n, scores);
-	for (int f = 0; f < TL_IFOREST_FORESTS; f++) {
-		int rc = stats_iforest_scores_until(features, nfeat, n,
-						    seed * TL_IFOREST_FORESTS + (uint64_t)f, stop,
+	int nforests = TL_IFOREST_FORESTS;
+	for (int f = 0; f < nforests; f++) {
+		int rc = stats_iforest_scores_until(features, nfeat, n, forest_seed(seed, f), stop,
 						    scores);
 
 		if (rc < 0)
@@ -407,6 +427,8 @@ static int filter_iforest(const double *const *features, size_t nfeat, size_t n,
 		if (one.active)
 			betas[nactive++] = one.beta;
 		vote_forest(scores, n, &one, fence, votes);
+		if (f + 1 == TL_IFOREST_FORESTS && undecided(votes, n, f + 1) >= stats_level_min_count(n))
+			nforests = TL_IFOREST_FORESTS_MAX;
 	}
 	free(scores);
 	free(fence);
@@ -422,7 +444,7 @@ static int filter_iforest(const double *const *features, size_t nfeat, size_t n,
 		return 0;
 	}
 	for (size_t i = 0; i < n; i++)
-		keep[i] = 2 * votes[i] > TL_IFOREST_FORESTS;
+		keep[i] = 2 * votes[i] > nforests;
 	free(votes);
 	qsort(betas, (size_t)nactive, sizeof(betas[0]), cmp_double);
 	res->active = true;
@@ -435,8 +457,10 @@ static int filter_iforest(const double *const *features, size_t nfeat, size_t n,
 	/* Short: a pane a third of 200 columns wide gives the note one line. */
 	snprintf(res->note, sizeof(res->note), "iforest: beta %.2f removed %zu of %zu (lowest score %.2f",
 		 res->beta, res->removed, n, lowest);
-	if (nactive < TL_IFOREST_FORESTS)
-		note_append(res, "; %d of %d forests", nactive, TL_IFOREST_FORESTS);
+	if (nactive < nforests)
+		note_append(res, "; %d of %d forests", nactive, nforests);
+	else if (nforests > TL_IFOREST_FORESTS)
+		note_append(res, "; %d forests", nforests);
 	note_append(res, ")");
 	if (res->levels_kept)
 		note_append(res, "; %zu more on lattice levels (values >= %zu samples hold) kept",

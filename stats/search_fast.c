@@ -95,6 +95,7 @@
 #include "config.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <math.h>
@@ -563,15 +564,37 @@ static double ratio_or_normal(double ratio, const struct tdiff_pool *pl, double 
 	mm = normal_max_median(m);
 	if (m < 3 || !(sd > 0))
 		return ratio;
-	/* most sets lost their top to the filter: their maxima are where the
-	 * filter cut, not a normal tail, and the model must follow them (on
-	 * a continuous sim under iforest, the normal model put t_diff at 40
-	 * ADDs in a third of the repeats where Algorithm 2 finds 31) */
-	if (2 * pl->cut > pl->n)
-		return ratio;
 	g = (M_PI / sqrt(6.0)) / sqrt(2.0 * log(m));
 	se = 1.25 * hypot(g, res / sqrt(12.0) / sd) / mm / sqrt((double)pl->n);
 	return fabs(ratio - 1.0) <= FAST_RATIO_SE * se ? 1.0 : ratio;
+}
+
+/* Most sets lost their top to the filter: a set's maximum is where the
+ * filter cut, which more draws do not push out as they push a normal tail
+ * (carrying the maxima out to q n draws as one put t_diff at 33-34 ADDs on
+ * a continuous sim under iforest where Algorithm 2 finds 30-31). So the
+ * largest pooled maximum, brought from its set's size to n as a normal
+ * set's would be (a half set's maximum is below its whole set's), stands
+ * for max(A0), and the q pairs' worst adds what is known of how a pair
+ * varies: the sampling of A1's alpha-quantile, sqrt(alpha (1 - alpha) / n)
+ * / phi(z_alpha) sds, at the median of the largest of q. Where the cut
+ * itself moves from set to set (one set cannot show it) the prediction is
+ * low, and the confirmation pairs walk it up. */
+static double trimmed_predict(const struct tdiff_pool *pl, double alpha, double n, double q,
+			      double sd, double low)
+{
+	double top = -INFINITY, spread = 0;
+
+	for (size_t i = 0; i < pl->n; i++) {
+		double m = normal_max_median((double)pl->size[i]);
+		double c = m > 0 ? pl->max_c[i] * normal_max_median(n) / m : pl->max_c[i];
+
+		top = fmax(top, c);
+	}
+	if (alpha > 0 && alpha < 1 && n > 0)
+		spread = sqrt(alpha * (1 - alpha) / n) / gsl_ran_ugaussian_pdf(gsl_cdf_ugaussian_Pinv(alpha)) *
+			 sd;
+	return top + normal_max_median(q) * spread - low;
 }
 
 /* Predicted delta in ns for q pairs of n-sample sets on a clock of step res
@@ -608,6 +631,8 @@ static double pool_predict(struct tdiff_pool *pl, double alpha, double n, double
 	gsl_sort(pl->all, 1, pl->nall);
 	double low = stats_quantile_sorted(pl->all, pl->nall, alpha);
 
+	if (2 * pl->cut > pl->n)
+		return trimmed_predict(pl, alpha, n, q, sd, low);
 	return ratio * sd * normal_max_median(q * n) - low;
 }
 

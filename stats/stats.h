@@ -120,6 +120,16 @@ struct tl_os_result {
 /* The filter keeps a sample when the beta searches of most of this many
  * forests (seeds seed * TL_IFOREST_FORESTS + 0, 1, ...) keep it. */
 #define TL_IFOREST_FORESTS 8
+/* ... or of this many, when the first forests leave at least
+ * stats_level_min_count(n) samples undecided (kept by more than a quarter
+ * and fewer than three quarters of them): a host burst's cluster of a few
+ * hundred slow readings is cut by some forests and not others, and eight
+ * votes then decided it differently from seed to seed (CV 0.45 % in one,
+ * 1.03 % in the next five). The extra forests' seeds are
+ * TL_IFOREST_EXTRA_SEED | (seed * TL_IFOREST_FORESTS_MAX + k), apart from
+ * every other seed's first forests. */
+#define TL_IFOREST_FORESTS_MAX 24
+#define TL_IFOREST_EXTRA_SEED ((uint64_t)1 << 63)
 /* beta grid: beta_k = TL_BETA_START - TL_BETA_STEP * k. */
 #define TL_BETA_START (-0.60)
 #define TL_BETA_STEP 0.01

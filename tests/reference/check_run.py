@@ -24,6 +24,7 @@ import tempfile
 
 SEEDS = 11
 FORESTS = 8  # TL_IFOREST_FORESTS
+FORESTS_MAX = 24  # TL_IFOREST_FORESTS_MAX: when the first FORESTS leave samples undecided
 
 import numpy as np
 from sklearn.ensemble import IsolationForest
@@ -79,7 +80,9 @@ def guarded_keep(x, forest_scores):
     """The iforest method as a whole (stats.h): per forest the paper's cut
     (bounded search), or, when its search is inactive, Tukey's far-out fence
     with IQR never below the smallest gap; a sample kept when most forests
-    keep it (the fence alone when none is active); then every value inside
+    keep it (FORESTS of them, or FORESTS_MAX when the first FORESTS leave at
+    least max(ceil(1 % n), 5) samples split; forest_scores(f) gives forest
+    f's scores) (the fence alone when none is active); then every value inside
     that fence that at least max(ceil(1 % n), 5) samples hold exactly is kept
     whatever decided. Returns keep and what ran."""
     q1, q3 = np.percentile(x, [25, 75])
@@ -88,7 +91,15 @@ def guarded_keep(x, forest_scores):
     inside = (x >= q1 - 3 * iqr) & (x <= q3 + 3 * iqr)
     votes = np.zeros(len(x), int)
     active = 0
-    for scores in forest_scores:
+    used = 0
+    for f in range(FORESTS_MAX):
+        if f == FORESTS:
+            # more than a quarter and fewer than three quarters kept these
+            split = ((4 * votes > f) & (4 * votes < 3 * f)).sum()
+            if split < max(int(np.ceil(0.01 * len(x))), 5):
+                break
+        scores = forest_scores(f)
+        used += 1
         beta = beta_search(x, scores)
         if beta is not None:
             votes += scores >= beta - 1e-9
@@ -96,7 +107,7 @@ def guarded_keep(x, forest_scores):
         else:
             votes += inside
     if active > 0:
-        keep, ran = 2 * votes > len(forest_scores), "iforest"
+        keep, ran = 2 * votes > used, "iforest"
     else:
         keep, ran = inside.copy(), "fence"
     vals, counts = np.unique(x, return_counts=True)
@@ -173,9 +184,10 @@ def main(path, ticklab):
         removed = []
         sums = []
         for rs in range(SEEDS):
-            sc = [IsolationForest(n_estimators=100, max_samples=min(256, len(x)),
-                                  random_state=rs * FORESTS + j).fit(x.reshape(-1, 1))
-                  .score_samples(x.reshape(-1, 1)) for j in range(FORESTS)]
+            def sc(j, rs=rs):
+                return IsolationForest(n_estimators=100, max_samples=min(256, len(x)),
+                                       random_state=rs * FORESTS_MAX + j).fit(x.reshape(-1, 1)) \
+                    .score_samples(x.reshape(-1, 1))
             keep, _ = guarded_keep(x, sc)
             removed.append(len(x) - keep.sum())
             sums.append(summary(x[keep]))
