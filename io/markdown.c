@@ -20,7 +20,7 @@
 static int md_row(FILE *f, const char *const *cells, int n)
 {
 	for (int k = 0; k < n; k++)
-		if (fputs("| ", f) == EOF || tl_md_text(f, cells[k]) < 0 || fputc(' ', f) == EOF)
+		if (fputs("| ", f) == EOF || tl_md_fputs(cells[k], f) < 0 || fputc(' ', f) == EOF)
 			return -1;
 	return fputs("|\n", f) == EOF ? -1 : 0;
 }
@@ -142,7 +142,7 @@ int tl_run_markdown(FILE *f, const struct tl_run *run, const struct tl_analysis 
 	char lesson[512];
 
 	tl_lesson_run(run, an, seed, "\u00d7", lesson, sizeof lesson);
-	if (lesson[0] && (fputs("**In short:** ", f) == EOF || tl_md_text(f, lesson) < 0 ||
+	if (lesson[0] && (fputs("**In short:** ", f) == EOF || tl_md_fputs(lesson, f) < 0 ||
 			  fputs("\n\n", f) == EOF))
 		return -1;
 	if (fprintf(f, "ns after filter_cost (minus t_e,std) and filter_os (%s, seed %llu); "

@@ -216,8 +216,8 @@ int tl_run_compare_markdown(FILE *f, const struct tl_run *base, const struct tl_
 			    const char *base_name, const char *new_name)
 {
 	if (base_name && new_name &&
-	    (tl_md_text(f, new_name) < 0 || fputs(" against ", f) == EOF ||
-	     tl_md_text(f, base_name) < 0 ||
+	    (tl_md_fputs(new_name, f) < 0 || fputs(" against ", f) == EOF ||
+	     tl_md_fputs(base_name, f) < 0 ||
 	     fprintf(f, ": NEW - BASE in ns after filter_cost with its 95 %% interval, by the "
 			"difference of fenced means (Welch) where ties are common (a lattice clock), "
 			"else Hodges-Lehmann (Lehmann); same = interval inside +-%g %% of BASE's "
@@ -247,7 +247,7 @@ int tl_run_compare_markdown(FILE *f, const struct tl_run *base, const struct tl_
 		for (int k = 0; k < 10; k++) {
 			bool bold = k == 9 && rc->rows[r].cmp.verdict == TL_VERDICT_DIFFERENT;
 
-			if (fputs(bold ? "| **" : "| ", f) == EOF || tl_md_text(f, cells[k]) < 0 ||
+			if (fputs(bold ? "| **" : "| ", f) == EOF || tl_md_fputs(cells[k], f) < 0 ||
 			    fputs(bold ? "** " : " ", f) == EOF)
 				return -1;
 		}

@@ -33,7 +33,7 @@ static void metric_text(const struct tl_search_stat *s, char *adds, char *iv, ch
 static int md_cells(FILE *f, const char *const *cells, int n)
 {
 	for (int k = 0; k < n; k++)
-		if (fputs("| ", f) == EOF || tl_md_text(f, cells[k]) < 0 || fputc(' ', f) == EOF)
+		if (fputs("| ", f) == EOF || tl_md_fputs(cells[k], f) < 0 || fputc(' ', f) == EOF)
 			return -1;
 	return fputs("|\n", f) == EOF ? -1 : 0;
 }
@@ -44,14 +44,14 @@ int tl_search_markdown(FILE *f, const struct tl_search_plan *p, const struct tl_
 	char lesson[512];
 
 	tl_lesson_search(p, cells, p->nbackends * p->nflush, "\u00d7", lesson, sizeof lesson);
-	if (lesson[0] && (fputs("**In short:** ", f) == EOF || tl_md_text(f, lesson) < 0 ||
+	if (lesson[0] && (fputs("**In short:** ", f) == EOF || tl_md_fputs(lesson, f) < 0 ||
 			  fputs("\n\n", f) == EOF))
 		return -1;
 	if (fprintf(f, "t_min (precision) and t_diff (sensitivity), method %s, eps %g, alpha %g, "
 		       "n %zu, os-filter %s, %u repeats (interval %s); ratios to ",
 		    tl_search_method_name(sp->method), sp->eps, sp->alpha, sp->n,
 		    stats_os_method_name(sp->os), p->repeats, tl_search_interval_method(p->repeats)) < 0 ||
-	    tl_md_text(f, p->backends[p->ref]) < 0 || fputs("\n\n", f) == EOF ||
+	    tl_md_fputs(p->backends[p->ref], f) < 0 || fputs("\n\n", f) == EOF ||
 	    fputs("| backend | flush | ns/ADD | t_min ADDs | 95% interval / status | t_min ns | t_diff ADDs | "
 		  "95% interval / status | t_diff ns | precision | sensitivity |\n"
 		  "|:---|:---|---:|---:|---:|---:|---:|---:|---:|:---|:---|\n",

@@ -203,10 +203,3 @@ int tl_term_fpad(const char *s, int width, FILE *f)
 
 	return fprintf(f, "%-*s", width, tl_term_safe(s, safe, sizeof safe)) < 0 ? -1 : 0;
 }
-
-int tl_md_text(FILE *f, const char *s)
-{
-	/* cells may quote a file's strings: no escape sequence reaches a
-	 * terminal that shows the Markdown, no newline or '|' splits a row */
-	return tl_md_fputs(s, f);
-}

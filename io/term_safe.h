@@ -36,9 +36,6 @@ void tl_term_fputs(const char *s, FILE *f);
  * a string from a file can add no column, link, image, code span or HTML. 0, or -1 on a write
  * error. */
 int tl_md_fputs(const char *s, FILE *f);
-/* One Markdown table cell's text: '|' and control characters escaped
- * (tl_md_fputs with the stream first, as the table writers call it). */
-int tl_md_text(FILE *f, const char *s);
 
 /* s as one CSV field (RFC 4180): escaped as for the terminal (no raw
  * newline), quoted when it holds ',' or '"' ('"' doubled) or starts or

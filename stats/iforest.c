@@ -340,16 +340,6 @@ static int keyed_cmp(const void *pa, const void *pb)
 	return (a->i > b->i) - (a->i < b->i);
 }
 
-/* Distinct points are scored once: on a 10 ns timer a million samples hold
- * a few hundred distinct values, and the score is a pure function of the
- * point, so the result is identical to scoring every row. The per-point sum
- * runs over the trees in the same order as stats_iforest_score, so scores
- * are bitwise equal. */
-/* One feature (every cell's analysis): the distinct values are a sorted
- * copy made unique, scored tile by tile, and each row finds its value by
- * binary search. The sort runs in the scores array itself, then 16 B per
- * distinct value, instead of the 32 B per sample of keyed rows and groups. The
- * sums run as in the general path, so the scores are the same bits. */
 /* One feature on few distinct values (every lattice timer's samples): a
  * tree's psi rows are then a few distinct values with their counts, and a
  * node is a run of them. Its range is its first and last value, its split
@@ -546,6 +536,11 @@ int stats_iforest_scores(const double *const *features, size_t nfeat, size_t n, 
 	return stats_iforest_scores_until(features, nfeat, n, seed, NULL, scores);
 }
 
+/* Distinct points are scored once: on a 10 ns timer a million samples hold
+ * a few hundred distinct values, and the score is a pure function of the
+ * point, so the result is identical to scoring every row. The per-point sum
+ * runs over the trees in the same order as stats_iforest_score, so scores
+ * are bitwise equal. */
 int stats_iforest_scores_until(const double *const *features, size_t nfeat, size_t n,
 			       uint64_t seed, const atomic_bool *stop, double *scores)
 {
