@@ -320,11 +320,13 @@ static int redo_block(struct tl_srch *s, double *x, size_t from, size_t to, size
 static int clean_bursts(struct tl_srch *s, double *x, size_t n, size_t period, uint64_t adds)
 {
 	size_t k = stats_block_count(n, CLEAN_BLOCK), hit = 0, from, to;
-	unsigned char *bad;
+	unsigned char *bad, *redone;
 
 	if (!s->clean || n < 2 * CLEAN_BLOCK)
 		return 0;
 	bad = tl_xmalloc(k);
+	/* a block measured in two rounds is one block of the note's "X of Y" */
+	redone = tl_xcalloc(k, 1);
 	s->blocks_seen += k;
 	for (int round = 0; round <= CLEAN_ROUNDS; round++) {
 		hit = stats_disturbed_blocks(x, n, period, CLEAN_BLOCK, s->p->resolution_ns, TL_SEARCH_BURST_FENCE,
@@ -337,15 +339,18 @@ static int clean_bursts(struct tl_srch *s, double *x, size_t n, size_t period, u
 			stats_block_range(j, n, CLEAN_BLOCK, &from, &to);
 			if (redo_block(s, x, from, to, period, adds) != 0) {
 				free(bad);
+				free(redone);
 				return 1;
 			}
 			s->r->measurements += to - from + REDO_LEAD;
-			s->blocks_redone++;
+			s->blocks_redone += !redone[j];
+			redone[j] = 1;
 		}
 	}
 	if (!srch_tail_own(bad, hit, k))
 		s->blocks_left += hit;
 	free(bad);
+	free(redone);
 	return 0;
 }
 
