@@ -51,8 +51,11 @@ early "fingerprint --json" "$ro/f.json" fingerprint --quick --json "$ro/f.json"
 # O_TMPFILE, so nothing is left behind.
 mkdir "$tmp/k"
 if "$PY" -c 'import os,sys; os.close(os.open(sys.argv[1], os.O_TMPFILE | os.O_WRONLY))' "$tmp/k" 2>/dev/null; then
-	# 10 M sim samples: about 10 s here; killed after 1.
-	"$TL_BIN" run -b sim -k empty,add:100 -n 5000000 -q --json "$tmp/k/r.json" >/dev/null 2>&1 &
+	# A million readings of 20 000 ADDs: 6-7 s of sampling here; killed
+	# after 1. (Ten million sim samples were drawn in about a second, and
+	# the raw samples are saved as soon as sampling ends, so a kill at 1 s
+	# sometimes came after it and found the raw file, as it should.)
+	"$TL_BIN" run -b clock-gettime -k add:20000 -n 1000000 -q --json "$tmp/k/r.json" >/dev/null 2>&1 &
 	pid=$!
 	sleep 1
 	kill -9 $pid 2>/dev/null; alive=$?
