@@ -730,12 +730,17 @@ static int pool_fill(struct tl_srch *s, struct tdiff_pool *pl, uint64_t a0, doub
 	return 0;
 }
 
-/* Whether t_min's sets near a0 saw the level move (or none is near, so
- * nothing says it held still). */
+/* Whether t_min's sets near a0 saw the level move (or none is near, or
+ * they are stale, so nothing says it holds still now). Sets measured
+ * minutes before (t_diff's pass runs after every t_min) say how the level
+ * was then: on the KVM guest a paper-order repeat taken on such sets read
+ * 12 ADDs at 4xL1 where its interleaved siblings read 71 and 121. */
 static bool carry_moved(const struct tl_search_carry *c, uint64_t a0)
 {
 	size_t near = 0;
 
+	if (c && c->stale)
+		return true;
 	for (size_t i = 0; c && i < c->sets; i++) {
 		if (fabs((double)c->adds[i] - (double)a0) >
 		    (c->flat ? FAST_CARRY_FLAT : FAST_CARRY_NEAR) * (double)a0)
