@@ -19,10 +19,14 @@
 #    instability as noise). Each run's variance of CV across seeds over its
 #    variance across resamples, averaged over the six runs, may exceed 1
 #    only as far as chance does when the seeds move CV no more than the
-#    noise: chi2(30) / 30 at 0.999, 1.99. The seeds
+#    noise: chi2(30) / 30 at 0.999, 1.99 (a run whose forests split, below,
+#    is left out of this mean, with chi2(5 k) / 5 k for the k runs left). The seeds
 #    also agree on what ran (iforest or iforest+levels, fence ...), or, where
 #    the name differs (levels the majority cut and the guard put back in one
-#    seed, none cut in another), their CVs lie within 3 sd of the resamples'.
+#    seed, none cut in another), their CVs lie within 3 sd of the resamples';
+#  - a host burst's cluster that about half of single forests cut stays a
+#    coin toss for the filter's 24: a seed whose CV differs by more than
+#    that must say in its note that its forests split ("24 forests").
 # Whole runs are not compared with each other: on a shared VM the load
 # between two runs moves CV far more than anything inside one run shows.
 . "${TL_TOP_SRCDIR:-.}/tests/tap.sh"
@@ -45,10 +49,16 @@ for s in 1 2 3 4 5 6; do
 done
 
 "$PY" - "$tmp" "$TL_BIN" >"$tmp/tap" <<'PYEOF'
-import json, math, subprocess, sys
+import json, math, re, subprocess, sys
 import numpy as np
 tmp, tl = sys.argv[1], sys.argv[2]
-SEEDS, BOOT, BLOCK, F_CRIT = 6, 200, 100, 1.99
+SEEDS, BOOT, BLOCK = 6, 200, 100
+# chi2(5 k; 0.999) / (5 k) for k runs (scipy.stats.chi2.ppf)
+F_CRIT = {1: 4.10, 2: 2.96, 3: 2.51, 4: 2.27, 5: 2.10, 6: 1.99}
+def split_note(a):
+    """The forests split on these samples: the filter ran its extra forests
+    (stats.h: TL_IFOREST_FORESTS_MAX) and its note says so."""
+    return re.search(r"(; | of )24 forests", a["os_filter"]["note"]) is not None
 def ok(cond, desc):
     print(("ok" if cond else "not ok") + " - " + desc)
 def add500(doc):
@@ -111,22 +121,32 @@ for s in range(1, 7):
     # guard put back) and not in another changes the name, not the samples
     # that count: the seeds' CVs must then agree within 3 sd of the resamples.
     spread = float(np.abs(cv_seed - np.median(cv_seed)).max())
-    ok(len(ran) == 1 or spread <= 3 * cv_boot.std(ddof=1),
+    # A cluster of slow readings (a host burst) that about half the single
+    # forests cut is a coin toss even for 24 of them: there the seeds may
+    # differ, but only where the filter says its forests split.
+    far = np.abs(cv_seed - np.median(cv_seed)) > 3 * cv_boot.std(ddof=1)
+    split = any(split_note(a) for a in again)
+    ok(len(ran) == 1 or not far.any() or all(split_note(a) for a, f in zip(again, far) if f),
        f"{name}: forest seeds 1..{SEEDS} on these samples agree on what ran {ran}, or their CVs "
-       f"lie within 3 sd of the resamples' (largest distance from the median {100 * spread:.4f} %)")
-    v_seed.append(cv_seed.var(ddof=1))
-    v_boot.append(cv_boot.var(ddof=1))
+       f"lie within 3 sd of the resamples' (largest distance from the median {100 * spread:.4f} %), "
+       f"or each seed that differs says its forests split")
+    if not split:
+        v_seed.append(cv_seed.var(ddof=1))
+        v_boot.append(cv_boot.var(ddof=1))
     print(f"# {name}: CV {100 * sm['cv']:.2f} % ({of['ran']}, removed {sm['os_removed']} of {n}); "
           f"over forest seeds {', '.join(f'{100 * v:.2f}' for v in cv_seed)}; over resamples "
           f"{100 * cv_boot.min():.2f}-{100 * cv_boot.max():.2f} (sd {100 * cv_boot.std(ddof=1):.3f})")
 # Each run's seed variance in units of its own resample variance, so a quiet
 # run (CV 0.4 %) counts as much as a busy one (CV 2 %): 5 x the ratio is
 # chi2(5) per run when the seeds move CV no more than the noise does.
-if all(b > 0 for b in v_boot):
+k = len(v_seed)
+if k == 0:
+    ok(True, "every run held samples the forests split: no seed-stability ratio to take")
+elif all(b > 0 for b in v_boot):
     t = float(np.mean([a / b for a, b in zip(v_seed, v_boot)]))
-    ok(t <= F_CRIT,
-       f"CV's variance over forest seeds / over resamples, mean over the 6 runs: {t:.2f} <= "
-       f"chi2(30; 0.999) / 30 = {F_CRIT}")
+    ok(t <= F_CRIT[k],
+       f"CV's variance over forest seeds / over resamples, mean over the {k} runs whose forests "
+       f"did not split: {t:.2f} <= chi2({5 * k}; 0.999) / {5 * k} = {F_CRIT[k]}")
 else:
     ok(all(a == 0 for a, b in zip(v_seed, v_boot) if b == 0),
        "where resamples never move CV, neither do the forest seeds")
