@@ -378,6 +378,37 @@ static void rep_finished(struct tl_search_cell *c, const struct tl_search_plan *
 							: TL_CELL_WAITING;
 }
 
+/* Repeat r of cell rc->cell starts a pass: what the progress line and
+ * the ETA read while it runs. */
+static void rep_begin(const struct run_ctx *rc, unsigned r)
+{
+	struct tl_search_cell *c = &rc->cells[rc->cell];
+
+	lock(rc->h);
+	c->run_started = rc->started;
+	c->run_share = rc->share;
+	c->run_rep = r;
+	unlock(rc->h);
+}
+
+/* The flush and engine a pass of a repeat measures with (made per pass:
+ * a 4xL3 flush is too big to keep one per repeat). 0, or -1 (why). */
+static int engine_open(const struct run_ctx *rc, struct tl_timer *t, struct tl_flush *f,
+		       struct tl_search_engine *e, char *why, size_t whylen)
+{
+	if (tl_flush_init(f, rc->plan->flush[rc->cells[rc->cell].f], why, whylen) < 0)
+		return -1;
+	tl_search_engine_init(e, t, f, rc->h ? rc->h->stop : NULL);
+	e->deadline = rc->deadline;
+	return 0;
+}
+
+static void engine_close(struct tl_search_engine *e, struct tl_flush *f)
+{
+	tl_search_engine_free(e);
+	tl_flush_free(f);
+}
+
 /* The first pass of repeat r of cell rc->cell with an open timer: setup
  * and t_min (t_diff too in one pass). 0, 1 stopped, -1 failed; *again:
  * its t_diff is still to run (two passes), *tdiff_s the seconds it keeps
@@ -397,17 +428,11 @@ static int rep_run(const struct run_ctx *rc, struct tl_timer *t, unsigned r,
 	rep.ran = true;
 	*again = false;
 	*tdiff_s = 0;
-	lock(rc->h);
-	c->run_started = rc->started;
-	c->run_share = rc->share;
-	c->run_rep = r;
-	unlock(rc->h);
+	rep_begin(rc, r);
 	set_phase(rc, TL_CELL_RUNNING, 0);
-	if (tl_flush_init(&f, p->flush[c->f], rep.why, sizeof rep.why) < 0) {
+	if (engine_open(rc, t, &f, &e, rep.why, sizeof rep.why) < 0) {
 		st = -1;
 	} else {
-		tl_search_engine_init(&e, t, &f, rc->h ? rc->h->stop : NULL);
-		e.deadline = rc->deadline;
 		st = rep_setup(&rep, &e, p, rc->h, rc->share);
 		if (st == 0)
 			st = rep_search(rc, &e, r, &rep, carry, tdiff_s);
@@ -415,8 +440,7 @@ static int rep_run(const struct run_ctx *rc, struct tl_timer *t, unsigned r,
 		/* a t_diff still to run says so itself when the budget cuts it */
 		if (e.past_deadline)
 			budget_spent(&rep, p, *again ? 1u : 3u);
-		tl_search_engine_free(&e);
-		tl_flush_free(&f);
+		engine_close(&e, &f);
 	}
 	double took = tl_monotonic_s() - rc->t0 - rc->started;
 
@@ -437,8 +461,7 @@ static int rep_run(const struct run_ctx *rc, struct tl_timer *t, unsigned r,
 
 /* The second pass of repeat r of cell rc->cell: its t_diff from the
  * cell's A0, with the setup's facts and t_min's sets (carry) of the first
- * pass; the flush and engine are made again (a 4xL3 flush is too big to
- * keep one per repeat). 0, 1 stopped, -1 failed. */
+ * pass. 0, 1 stopped, -1 failed. */
 static int rep_run_tdiff(const struct run_ctx *rc, struct tl_timer *t, unsigned r,
 			 struct tl_search_carry *carry, uint64_t a0, const char *text)
 {
@@ -450,10 +473,8 @@ static int rep_run_tdiff(const struct run_ctx *rc, struct tl_timer *t, unsigned 
 
 	lock(rc->h);
 	rep = c->rep[r];
-	c->run_started = rc->started;
-	c->run_share = rc->share;
-	c->run_rep = r;
 	unlock(rc->h);
+	rep_begin(rc, r);
 	here.rep = &rep;
 	set_phase(rc, TL_CELL_RUNNING, 2);
 	if (rc->deadline > 0 && tl_monotonic_s() > rc->deadline) {
@@ -463,13 +484,10 @@ static int rep_run_tdiff(const struct run_ctx *rc, struct tl_timer *t, unsigned 
 		struct tl_search_engine e;
 		struct tl_flush f;
 
-		if (tl_flush_init(&f, p->flush[c->f], rep.why, sizeof rep.why) < 0) {
+		if (engine_open(rc, t, &f, &e, rep.why, sizeof rep.why) < 0) {
 			st = -1;
 		} else {
 			struct tl_search_params sp = rep_params(p, r, &rep);
-
-			tl_search_engine_init(&e, t, &f, rc->h ? rc->h->stop : NULL);
-			e.deadline = rc->deadline;
 			struct tl_search_io io = rep_io(&here, &e, carry);
 
 			/* every other cell's t_min ran since this one's sets */
@@ -481,8 +499,7 @@ static int rep_run_tdiff(const struct run_ctx *rc, struct tl_timer *t, unsigned 
 				snprintf(rep.why, sizeof rep.why, "%s", rep.tdiff.note);
 			if (e.past_deadline)
 				budget_spent(&rep, p, 2u);
-			tl_search_engine_free(&e);
-			tl_flush_free(&f);
+			engine_close(&e, &f);
 		}
 	}
 	lock(rc->h);

@@ -27,16 +27,16 @@ TESTS += tests/test_compare
 EXTRA_DIST += tests/reference/compare_ref.py
 # the engine's 95 % intervals cover the analytic sim answers (a distribution over seeds)
 check_PROGRAMS += tests/test_search_coverage
-tests_test_search_coverage_SOURCES = tests/test_search_coverage.c stats/sim_derived.h tests/tap.h
+tests_test_search_coverage_SOURCES = tests/test_search_coverage.c stats/sim_derived.h tests/tap.h tests/search_sim.h
 tests_test_search_coverage_LDADD = $(TL_LIBS)
 TESTS += tests/test_search_coverage
 check_PROGRAMS += tests/test_search_drift
-tests_test_search_drift_SOURCES = tests/test_search_drift.c stats/sim_derived.h tests/tap.h
+tests_test_search_drift_SOURCES = tests/test_search_drift.c stats/sim_derived.h tests/tap.h tests/search_sim.h
 tests_test_search_drift_LDADD = $(TL_LIBS)
 TESTS += tests/test_search_drift
 # a cell's t_diff repeats from one A0, on the drifting sim
 check_PROGRAMS += tests/test_search_a0
-tests_test_search_a0_SOURCES = tests/test_search_a0.c stats/sim_derived.h tests/tap.h
+tests_test_search_a0_SOURCES = tests/test_search_a0.c stats/sim_derived.h tests/tap.h tests/search_sim.h
 tests_test_search_a0_LDADD = $(TL_LIBS)
 TESTS += tests/test_search_a0
 # the chain fit and the memory ladder's step function

@@ -141,7 +141,9 @@ struct tl_search_carry {
 	/* set by the caller when t_diff runs a while after this t_min (other
 	 * searches between): the sets still describe the spread at A0, but
 	 * the level may have moved since, so none of them is a pair's A0 (the
-	 * first is measured anew, next to its A1) */
+	 * first is measured anew, next to its A1) and none says the level
+	 * holds still (fast takes the order asked, never the paper's chain
+	 * from them) */
 	bool stale;
 };
 

@@ -28,6 +28,7 @@
 #include "bench/search_cell.h"
 #include "stats/sim_derived.h"
 #include "stats/stats.h"
+#include "tests/search_sim.h"
 #include "tests/tap.h"
 
 #define N 300
@@ -52,24 +53,12 @@ static void one_seed(const char *sim, enum tl_tdiff_order order, bool own, unsig
 {
 	struct tl_search_plan plan;
 	struct tl_search_cell *cells;
-	char id[200];
-	const char *ids[1] = {id}, *fl[1] = {"0"};
-	uint64_t bytes[1] = {0};
 	double lo = INFINITY, hi = 0, tmin[3];
 	unsigned found = 0, tmins = 0, named = 0;
 	double want = sim_tdiff_derived(SD, 0, N, Q, 1.0);
 
-	snprintf(id, sizeof id, "%s,seed=%u", sim, seed);
-	tl_search_plan_default(&plan);
-	plan.sp.method = TL_SEARCH_FAST;
-	plan.sp.order = order;
-	plan.sp.os = TL_OS_NONE;
-	plan.sp.n = N;
-	plan.sp.p = P;
-	plan.sp.q = Q;
-	plan.sp.seed = seed;
+	search_sim_plan(&plan, sim, seed, TL_SEARCH_FAST, order, TL_OS_NONE, N, P, Q);
 	plan.own_a0 = own;
-	tl_search_plan_set(&plan, ids, 1, fl, bytes, 1);
 	cells = tl_search_cells_new(&plan);
 	tl_search_run(&plan, cells, NULL);
 	for (unsigned r = 0; r < cells[0].nrep && r < 3; r++) {

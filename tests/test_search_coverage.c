@@ -21,6 +21,7 @@
 
 #include "bench/search_cell.h"
 #include "stats/sim_derived.h"
+#include "tests/search_sim.h"
 #include "tests/tap.h"
 
 #define N 300
@@ -53,21 +54,10 @@ static void one_seed(const struct sim_case *sc, enum tl_search_method m, unsigne
 {
 	struct tl_search_plan plan;
 	struct tl_search_cell *cells;
-	char id[160];
-	const char *ids[1] = {id}, *fl[1] = {"0"};
-	uint64_t bytes[1] = {0};
 	double want_tmin = sim_tmin_derived(sc->sd_tau, N, P, sc->c);
 	double want_tdiff = sim_tdiff_derived(sc->sigma, sc->quantum, N, Q, sc->c);
 
-	snprintf(id, sizeof id, "%s,seed=%u", sc->sim, seed);
-	tl_search_plan_default(&plan);
-	plan.sp.method = m;
-	plan.sp.os = sc->os;
-	plan.sp.n = N;
-	plan.sp.p = P;
-	plan.sp.q = Q;
-	plan.sp.seed = seed;
-	tl_search_plan_set(&plan, ids, 1, fl, bytes, 1);
+	search_sim_plan(&plan, sc->sim, seed, m, TL_TDIFF_INTERLEAVED, sc->os, N, P, Q);
 	cells = tl_search_cells_new(&plan);
 	tl_search_run(&plan, cells, NULL);
 	cv->runs++;

@@ -40,6 +40,7 @@
 #include "bench/search_cell.h"
 #include "stats/stats.h"
 #include "stats/sim_derived.h"
+#include "tests/search_sim.h"
 #include "tests/tap.h"
 
 #define N 300
@@ -60,25 +61,13 @@ static void one_seed(const char *sim, enum tl_tdiff_order order, unsigned seed, 
 {
 	struct tl_search_plan plan;
 	struct tl_search_cell *cells;
-	char id[200];
-	const char *ids[1] = {id}, *fl[1] = {"0"};
-	uint64_t bytes[1] = {0};
 	double want = sim_tdiff_derived(SD, 0, N, Q, C);
 	double want_tmin = SD / (0.01 * C) * (1.0 + gsl_cdf_ugaussian_Pinv(pow(0.5, 1.0 / (P + 1.0))) /
 						     sqrt(2.0 * N));
 	const struct tl_search_stat *d, *m;
 	double lo = INFINITY, hi = 0;
 
-	snprintf(id, sizeof id, "%s,seed=%u", sim, seed);
-	tl_search_plan_default(&plan);
-	plan.sp.method = TL_SEARCH_FAST;
-	plan.sp.order = order;
-	plan.sp.os = TL_OS_NONE;
-	plan.sp.n = N;
-	plan.sp.p = P;
-	plan.sp.q = Q;
-	plan.sp.seed = seed;
-	tl_search_plan_set(&plan, ids, 1, fl, bytes, 1);
+	search_sim_plan(&plan, sim, seed, TL_SEARCH_FAST, order, TL_OS_NONE, N, P, Q);
 	cells = tl_search_cells_new(&plan);
 	tl_search_run(&plan, cells, NULL);
 	d = &cells[0].tdiff;
