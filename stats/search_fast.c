@@ -114,9 +114,6 @@
  * a pair only catches a model that is far off (see above), and at q 20
  * the three of before made fast's t_diff cost 4 sets of n */
 #define FAST_CONFIRM_PAIRS 1
-/* pairs in a row an answer must pass when t_diff runs a pass after t_min
- * (see search_fast_tdiff) */
-#define FAST_CONFIRM_RUN 3
 /* sets at A0 before the first t_diff prediction (stats/search.h) */
 #define FAST_TDIFF_POOL TL_SEARCH_FAST_TDIFF_POOL
 /* t_min's sets this close to A0 (a share of it) stand in for sets at A0 */
@@ -684,7 +681,7 @@ static size_t carried_clean(const struct tl_search_carry *c, size_t i, double st
 /* Pools the sets t_min left (io->carry) within FAST_CARRY_NEAR of a0;
  * returns how many, *at the one measured at a0 itself (SIZE_MAX: none). */
 static size_t pool_carried(struct tdiff_pool *pl, const struct tl_search_carry *c, uint64_t a0,
-			   double q, size_t *at, double *buf, bool steady_only)
+			   double q, size_t *at, double *buf)
 {
 	size_t used = 0;
 
@@ -692,8 +689,6 @@ static size_t pool_carried(struct tdiff_pool *pl, const struct tl_search_carry *
 	for (size_t i = 0; c && i < c->sets; i++) {
 		if (fabs((double)c->adds[i] - (double)a0) >
 		    (c->flat ? FAST_CARRY_FLAT : FAST_CARRY_NEAR) * (double)a0)
-			continue;
-		if (steady_only && c->moved[i])
 			continue;
 		pool_add(pl, buf, carried_clean(c, i, q, buf), q, c->cut[i]);
 		used++;
@@ -711,7 +706,7 @@ static size_t pool_carried(struct tdiff_pool *pl, const struct tl_search_carry *
 static int pool_fill(struct tl_srch *s, struct tdiff_pool *pl, uint64_t a0, double q, size_t *n0)
 {
 	const struct tl_search_carry *c = s->io->carry;
-	size_t at, have = pool_carried(pl, c, a0, q, &at, s->raw2, false);
+	size_t at, have = pool_carried(pl, c, a0, q, &at, s->raw2);
 	size_t fresh = have >= FAST_TDIFF_POOL ? 0 : FAST_TDIFF_POOL - have;
 	struct tl_point pt;
 
@@ -757,68 +752,19 @@ static bool carry_moved(const struct tl_search_carry *c, uint64_t a0)
 	return near < FAST_TDIFF_POOL;
 }
 
-/* t_min's sets this far from A0 (a factor either way) still show how far
- * its slowest kept readings reach: a slow reading that survives the filter
- * (a timer interrupt, on the KVM guest 20-40 % of a 200 us kernel) costs
- * about the same ns whatever K is */
-#define FAST_FLOOR_SPAN 2.0
-
-/* The least delta (ns) a pair made of one of t_min's sets near a0 would
- * need: its largest kept reading less its own alpha-quantile. Those sets
- * were measured a minute or more before this pass, at another moment of
- * the node: on the KVM guest slow readings that the filter keeps come and
- * go in spells of 10-20 s (30 sets of a 200 us kernel at 4xL2: 19 reached
- * 7-43 % above their median, 11 stayed within 0.2-1.7 %), so a pass that
- * falls in a quiet spell predicts t_diff 40x below one that does not, while
- * Algorithm 2's q pairs, spread over minutes, meet the slow spells too.
- * Sets whose level moved are left out (the move, not the timer, would set
- * the reach). 0: no such set. */
-static double carry_floor(const struct tl_search_carry *c, uint64_t a0, double alpha, double step)
-{
-	double floor_ns = 0, *buf;
-	size_t most = 0;
-
-	for (size_t i = 0; c && i < c->sets; i++)
-		most = c->n[i] > most ? c->n[i] : most;
-	if (!most)
-		return 0;
-	buf = tl_xcalloc(most, sizeof *buf);
-	for (size_t i = 0; i < c->sets; i++) {
-		double k = (double)c->adds[i], m;
-
-		if (k > FAST_FLOOR_SPAN * (double)a0 || k * FAST_FLOOR_SPAN < (double)a0 || c->moved[i])
-			continue;
-		size_t n = carried_clean(c, i, step, buf);
-
-		if (n < FAST_TDIFF_MIN_SET)
-			continue;
-		gsl_sort(buf, 1, n);
-		m = buf[n - 1] - stats_quantile_sorted(buf, n, alpha);
-		floor_ns = fmax(floor_ns, m);
-	}
-	free(buf);
-	return floor_ns;
-}
-
 /* Interleaved: the pool is one pass of A0 against itself, both sets
  * level-aligned (t_min's sets were measured one after the other, and on a
- * wandering clock their spread is the wander's, not the timer's), and, a
- * pass after t_min's (stale), t_min's sets near A0 whose level held: they
- * saw the node at another moment, and one pass alone predicted t_diff
- * 1.2-45x apart from repeat to repeat at the KVM guest's flushes.
+ * wandering clock their spread is the wander's, not the timer's).
  * 0 done, 1 stopped. */
 static int pool_fill_mixed(struct tl_srch *s, struct tdiff_pool *pl, uint64_t a0, double q)
 {
-	const struct tl_search_carry *c = s->io->carry;
 	double ov;
-	size_t n0, n1, at;
+	size_t n0, n1;
 
 	if (srch_pair_mixed(s, a0, a0, s->cap, &ov, &n0, &n1) != 0)
 		return 1;
 	pool_add(pl, s->kept, n0, q, s->cut[0]);
 	pool_add(pl, s->kept2, n1, q, s->cut[1]);
-	if (c && c->stale)
-		pool_carried(pl, c, a0, q, &at, s->raw2, true);
 	return 0;
 }
 
@@ -850,32 +796,6 @@ static int confirm_round(struct tl_srch *s, struct tdiff_pool *pl, uint64_t tmin
 	if (s->r->order == TL_TDIFF_PAPER)
 		*base += (uint64_t)FAST_CONFIRM_PAIRS * d;
 	return 0;
-}
-
-/* The note of a confirmed t_diff: how far above the model it was found,
- * and how many pairs in a row it passed when fewer than asked. */
-static void tdiff_said(struct tl_srch *s, int steps, bool floored, double floor_adds, unsigned passed,
-		       unsigned need)
-{
-	char *note = s->r->note;
-	size_t len = sizeof(s->r->note), at;
-
-	if (steps > 0)
-		snprintf(note, len,
-			 "confirmed %d step(s) above the model's %.0f ADDs: the slowest readings reach "
-			 "further than a normal spread predicts",
-			 steps, s->r->predicted_adds);
-	else if (floored)
-		snprintf(note, len,
-			 "confirmed at %.0f ADDs, above the %.0f this pass's sets predict: one of t_min's "
-			 "sets near A0, measured earlier, kept readings that far above its %.0f %% quantile "
-			 "(slow spells come and go)",
-			 floor_adds, s->r->predicted_adds, 100 * s->p->alpha);
-	if (passed < need) {
-		at = strlen(note);
-		snprintf(note + at, len - at, "%spassed %u pair(s) in a row of the %u asked: the time limit",
-			 at ? "; " : "", passed, need);
-	}
 }
 
 int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
@@ -920,56 +840,23 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 		free(pool.all);
 		return rc < 0 ? 0 : 1;
 	}
-	/* this pass may fall in a quiet spell that t_min's sets did not */
-	double floor_adds = s->io->carry && s->io->carry->stale
-				    ? ceil(carry_floor(s->io->carry, tmin, p->alpha, q) / c)
-				    : 0;
-	bool floored = false;
-
-	/* Pairs in a row that must pass at the answer. One pass of its own
-	 * meets the node at one moment: on the KVM guest one pair passed at a
-	 * delta 280x below its siblings' when the filter had cut every slow
-	 * reading in its sets; Algorithm 2's q pairs would not all be so lucky.
-	 * After t_min's pass (stale) the pool holds one pass of this search's
-	 * own, so the answer must pass FAST_CONFIRM_RUN of them, as far as the
-	 * time limit allows */
-	unsigned need = s->io->carry && s->io->carry->stale && mixed ? FAST_CONFIRM_RUN : 1, passed = 0;
-	int steps = -1;
-	double worst_at_d = 0;
-
 	for (int round = 0; round < FAST_MAX_EVALS; round++) {
+		double pred = pool_predict(&pool, p->alpha, (double)p->n, (double)p->q, q);
+		double dd = ceil(pred / c);
+		uint64_t next = dd < 1 ? 1 : (uint64_t)dd;
 		double worst = 0;
 		bool pass = true;
 
-		if (!passed) {
-			double pred = pool_predict(&pool, p->alpha, (double)p->n, (double)p->q, q);
-			double dd = ceil(pred / c);
-			uint64_t next = dd < 1 ? 1 : (uint64_t)dd;
+		if (round == 0)
+			s->r->predicted_adds = dd;
+		if (next <= lo_fail) {
+			uint64_t up = (uint64_t)ceil(FAST_TDIFF_WALK * (double)lo_fail);
 
-			if (round == 0) {
-				s->r->predicted_adds = dd;
-				floored = floor_adds > dd;
-			}
-			if (floor_adds > (double)next)
-				next = (uint64_t)floor_adds;
-			if (next <= lo_fail) {
-				uint64_t up = (uint64_t)ceil(FAST_TDIFF_WALK * (double)lo_fail);
-
-				next = lo_fail + (up ? up : 1);
-			}
-			d = next;
-			steps++;
+			next = lo_fail + (up ? up : 1);
 		}
+		d = next;
 		if (round > 0 && srch_out_of_time_for(s, base + (uint64_t)(1.5 * (double)d),
 						      round_sets * s->cap)) {
-			if (passed) {
-				/* what has passed stands; the note says how much did */
-				srch_answer(s, TL_SEARCH_TDIFF, d, worst_at_d);
-				s->r->converged = true;
-				tdiff_said(s, steps, floored, floor_adds, passed, need);
-				rc = 0;
-				goto out;
-			}
 			s->r->out_of_time = true;
 			snprintf(s->r->note, sizeof(s->r->note),
 				 "out of time (%.2g s for this metric): t_diff is above %llu ADDs, the largest "
@@ -1001,18 +888,17 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 		}
 		srch_observe(s, TL_SEARCH_TDIFF, d, worst);
 		if (pass) {
-			/* the answer's alpha: the worst of the pairs that passed at d */
-			worst_at_d = passed ? fmax(worst, worst_at_d) : worst;
-			if (++passed < need)
-				continue;
-			srch_answer(s, TL_SEARCH_TDIFF, d, worst_at_d);
+			srch_answer(s, TL_SEARCH_TDIFF, d, worst);
 			s->r->converged = true;
-			tdiff_said(s, steps, floored, floor_adds, passed, need);
+			if (round > 0)
+				snprintf(s->r->note, sizeof(s->r->note),
+					 "confirmed %d step(s) above the model's %.0f ADDs: the slowest "
+					 "readings reach further than a normal spread predicts",
+					 round, s->r->predicted_adds);
 			rc = 0;
 			goto out;
 		}
 		lo_fail = d;
-		passed = 0;
 	}
 	snprintf(s->r->note, sizeof(s->r->note), "no t_diff confirmed in %d tries (the last at %llu ADDs)",
 		 FAST_MAX_EVALS, (unsigned long long)d);
