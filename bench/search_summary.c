@@ -24,6 +24,15 @@
 #define NEAR_EPS 0.7
 #define FAR_EPS 1.3
 /* from this many answers on, a bootstrap of the median; below, Student t */
+/* t_diff's repeats saw another node when what they judged on moved this
+ * much between them: its spread (the node's noise), or its slowest kept
+ * reading in those sds. A fast repeat's pool of 2 x 1000 readings puts
+ * its IQR within about 5 % and a normal set's top within 0.5 sd, so 1.5x
+ * is the node, not the sampling. */
+#define TDIFF_MOVED 1.5
+/* ... and a top that moved counts only when it reaches past a normal
+ * set's: the largest of 10^4 to 10^5 normal draws lies 3.7 to 4.4 sds up */
+#define TDIFF_TOP_NORMAL 5.0
 #define BOOT_MIN 10
 #define BOOT_RESAMPLES 2000
 
@@ -189,6 +198,46 @@ static void add_reason(char *why, size_t len, const char *text)
 		snprintf(why + at, len - at, "%s%s", at ? "; " : "", text);
 }
 
+/* Why fast t_diff's repeats disagree, from what each judged on
+ * (tl_search_result's a0_sd_ns, a0_top_sds): the node's noise at A0
+ * moved, or the one slowest reading kept there did. false: neither. */
+static bool tdiff_moved(const struct tl_search_cell *c, unsigned nrep, char *text, size_t len)
+{
+	double sd_lo = INFINITY, sd_hi = 0, top_lo = INFINITY, top_hi = 0;
+
+	for (unsigned r = 0; r < nrep; r++) {
+		const struct tl_search_result *res = &c->rep[r].tdiff;
+
+		if (!c->rep[r].ran || !c->rep[r].done_tdiff || !res->converged)
+			continue;
+		if (isfinite(res->a0_sd_ns) && res->a0_sd_ns > 0) {
+			sd_lo = fmin(sd_lo, res->a0_sd_ns);
+			sd_hi = fmax(sd_hi, res->a0_sd_ns);
+		}
+		if (isfinite(res->a0_top_sds) && res->a0_top_sds > 0) {
+			top_lo = fmin(top_lo, res->a0_top_sds);
+			top_hi = fmax(top_hi, res->a0_top_sds);
+		}
+	}
+	bool noise = sd_hi > TDIFF_MOVED * sd_lo;
+	bool top = top_hi > TDIFF_MOVED * top_lo && top_hi >= TDIFF_TOP_NORMAL;
+
+	if (noise && top)
+		snprintf(text, len, "the spread at A0 moved %.3g..%.3g ns between repeats (%.1fx) and its "
+				    "slowest kept reading %.0f..%.0f sds: the node's noise changed, and "
+				    "t_diff follows it",
+			 sd_lo, sd_hi, sd_hi / sd_lo, top_lo, top_hi);
+	else if (noise)
+		snprintf(text, len, "the spread at A0 moved %.3g..%.3g ns between repeats (%.1fx): the "
+				    "node's noise changed, and t_diff follows it",
+			 sd_lo, sd_hi, sd_hi / sd_lo);
+	else if (top)
+		snprintf(text, len, "the slowest reading kept at A0 lay %.0f..%.0f sds above the median "
+				    "from repeat to repeat: t_diff rests on that one reading",
+			 top_lo, top_hi);
+	return noise || top;
+}
+
 /* What the repeats saw that explains their disagreement. */
 static void causes(const struct tl_search_cell *c, unsigned nrep, int kind, double eps,
 		   bool mixed, struct tl_search_stat *st)
@@ -196,7 +245,7 @@ static void causes(const struct tl_search_cell *c, unsigned nrep, int kind, doub
 	double drift = NAN, cv = NAN;
 	size_t timed = 0;
 	bool tmin = kind == 0;
-	char text[160];
+	char text[256];
 
 	for (unsigned r = 0; r < nrep; r++) {
 		const struct tl_search_rep *rep = &c->rep[r];
@@ -237,7 +286,9 @@ static void causes(const struct tl_search_cell *c, unsigned nrep, int kind, doub
 				 100 * cv, cv / eps, 100 * eps);
 		add_reason(st->why, sizeof st->why, text);
 	}
-	if (!tmin && !timed && !isfinite(drift))
+	if (!tmin && !timed && !isfinite(drift) && tdiff_moved(c, nrep, text, sizeof text))
+		add_reason(st->why, sizeof st->why, text);
+	else if (!tmin && !timed && !isfinite(drift))
 		add_reason(st->why, sizeof st->why,
 			   "t_diff rests on the slowest of q x n readings, which scatter from repeat "
 			   "to repeat");

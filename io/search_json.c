@@ -76,6 +76,8 @@ static json_t *result_json(const struct tl_search_result *r, int kind,
 		tl_keys_num(j, result_k, "steady_hi", r->steady_hi);
 	} else {
 		tl_keys_set(j, result_k, "order", json_string(tl_tdiff_order_name(r->order)));
+		tl_keys_num(j, result_k, "a0_sd_ns", r->a0_sd_ns);
+		tl_keys_num(j, result_k, "a0_top_sds", r->a0_top_sds);
 	}
 	tl_keys_set(j, result_k, "bound_adds", json_integer((json_int_t)r->bound_adds));
 	tl_keys_set(j, result_k, "out_of_time", json_boolean(r->out_of_time));
@@ -509,6 +511,8 @@ static void read_result(const json_t *j, int kind, enum tl_search_method m,
 		int o = tl_tdiff_order_parse(tl_keys_read_text(j, result_k, "order"));
 
 		r->order = o < 0 ? TL_TDIFF_PAPER : (enum tl_tdiff_order)o;
+		r->a0_sd_ns = tl_keys_read_num(j, result_k, "a0_sd_ns");
+		r->a0_top_sds = tl_keys_read_num(j, result_k, "a0_top_sds");
 	}
 	r->bound_adds = tl_keys_read_whole(j, result_k, "bound_adds", 0);
 	r->out_of_time = flag(j, result_k, "out_of_time");

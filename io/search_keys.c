@@ -50,6 +50,7 @@ static const struct tl_key result[] = {
 	{"cv_within", TL_KEY_REAL, NULL},      {"cv_drift", TL_KEY_REAL, NULL},
 	{"steady_adds", TL_KEY_REAL, NULL},    {"steady_lo", TL_KEY_REAL, NULL},
 	{"steady_hi", TL_KEY_REAL, NULL},      {"order", TL_KEY_TEXT, NULL},
+	{"a0_sd_ns", TL_KEY_TIME, NULL},       {"a0_top_sds", TL_KEY_REAL, NULL},
 };
 const struct tl_keys tl_search_result_keys = {"one search of a metric", KEYS(result), NULL, NULL};
 

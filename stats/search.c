@@ -88,6 +88,7 @@ int srch_begin(struct tl_srch *s, const struct tl_search_params *p, const struct
 	s->cv_floor = INFINITY;
 	r->method = p->method;
 	r->ns = NAN;
+	r->a0_sd_ns = r->a0_top_sds = NAN;
 	r->stat = NAN;
 	r->predicted_adds = NAN;
 	r->best_cv = NAN;

@@ -99,6 +99,12 @@ struct tl_search_result {
 	 * (tl_search_cv_crossing over every evaluated point), with the points
 	 * around it; NaN when the curve never reaches eps */
 	double steady_adds, steady_lo, steady_hi;
+	/* fast t_diff: what its answer was judged on, the sets at A0 (and A1)
+	 * each centred: their robust sd (the IQR's) and the slowest reading
+	 * kept, in those sds above the median. Repeats that disagree say by
+	 * these whether the node's noise moved or one slow reading did; NaN
+	 * unknown (paper's method, or too few readings) */
+	double a0_sd_ns, a0_top_sds;
 };
 
 /* Which answer a point or result belongs to; also the index of its

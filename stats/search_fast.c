@@ -798,6 +798,27 @@ static int confirm_round(struct tl_srch *s, struct tdiff_pool *pl, uint64_t tmin
 	return 0;
 }
 
+/* The pool the answer was judged on, for the repeats' summary (see
+ * tl_search_result): its robust sd and its slowest reading in those sds.
+ * The dither (tdiff_pool) lifts the centre by half a step. */
+static void pool_describe(struct tdiff_pool *pl, double step, struct tl_search_result *r)
+{
+	double sd, top = -INFINITY, centre;
+
+	if (pl->nall < FAST_TDIFF_MIN_SET)
+		return;
+	gsl_sort(pl->all, 1, pl->nall);
+	sd = (stats_quantile_sorted(pl->all, pl->nall, 0.75) - stats_quantile_sorted(pl->all, pl->nall, 0.25)) /
+	     1.349;
+	if (!(sd > 0))
+		return;
+	centre = stats_quantile_sorted(pl->all, pl->nall, 0.5) - 0.5 * step;
+	for (size_t i = 0; i < pl->n; i++)
+		top = fmax(top, pl->max_c[i]);
+	r->a0_sd_ns = sd;
+	r->a0_top_sds = (top - centre) / sd;
+}
+
 int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 {
 	const struct tl_search_params *p = s->p;
@@ -926,6 +947,7 @@ out:
 		snprintf(s->r->note + at, sizeof(s->r->note) - at, "%ssets of %zu, not %zu, to fit the time limit",
 			 at ? "; " : "", s->cap, full);
 	}
+	pool_describe(&pool, q, s->r);
 	free(pool.all);
 	return rc;
 }

@@ -42,7 +42,27 @@ struct sim_case {
 struct cover {
 	unsigned tmin, tdiff, runs;
 	double width_tmin, width_tdiff; /* summed relative widths, for the report */
+	/* fast t_diff repeats, and those whose a0_sd_ns lies within 10 % of
+	 * the sim's sd and whose a0_top_sds lies where a normal top does */
+	unsigned described, sd_near, top_normal;
 };
+
+/* What a fast t_diff repeat says it judged on, against the sim: its
+ * pool (2 to 6 sets of N) has an IQR within 10 % of sd in over 90 % of
+ * draws (the IQR-sd's own scatter at 600 draws is 4.5 %), and the largest
+ * of 600 to 1800 normal draws lies 2.5 to 5.5 sds up. */
+static void judge_described(const struct tl_search_cell *c, double sd, struct cover *cv)
+{
+	for (unsigned r = 0; r < c->nrep; r++) {
+		const struct tl_search_result *t = &c->rep[r].tdiff;
+
+		if (!c->rep[r].done_tdiff || !t->converged)
+			continue;
+		cv->described++;
+		cv->sd_near += fabs(t->a0_sd_ns / sd - 1) <= 0.10;
+		cv->top_normal += t->a0_top_sds >= 2.5 && t->a0_top_sds <= 5.5;
+	}
+}
 
 static bool inside(const struct tl_search_stat *st, double want)
 {
@@ -65,6 +85,8 @@ static void one_seed(const struct sim_case *sc, enum tl_search_method m, unsigne
 	cv->tdiff += inside(&cells[0].tdiff, want_tdiff);
 	cv->width_tmin += (cells[0].tmin.hi - cells[0].tmin.lo) / want_tmin;
 	cv->width_tdiff += (cells[0].tdiff.hi - cells[0].tdiff.lo) / want_tdiff;
+	if (m == TL_SEARCH_FAST && sc->quantum == 0)
+		judge_described(&cells[0], sc->sigma, cv);
 	if (getenv("TL_COVERAGE_VERBOSE"))
 		tap_diag("%s %s seed %u: t_min %.0f [%.0f, %.0f] want %.0f; t_diff %.1f [%.1f, %.1f] "
 			 "want %.1f",
@@ -109,6 +131,12 @@ int main(void)
 			   "%s, %s: t_diff interval covers the analytic answer in %u of %d seeds "
 			   "(mean width %.1f %%)",
 			   cases[k].name, mn, cv.tdiff, SEEDS, 100 * cv.width_tdiff / SEEDS);
+			if (cv.described || (methods[mi] == TL_SEARCH_FAST && cases[k].quantum == 0))
+				ok(cv.described >= SEEDS && cv.sd_near >= NEED * cv.described &&
+					   cv.top_normal >= NEED * cv.described,
+				   "%s, fast: of %u t_diff repeats, %u say A0's sd within 10 %% of %g ns and "
+				   "%u its slowest reading 2.5..5.5 sds up",
+				   cases[k].name, cv.described, cv.sd_near, cases[k].sigma, cv.top_normal);
 		}
 	return tap_done();
 }
