@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "backends/backend.h"
+#include "base/note.h"
 #include "base/xalloc.h"
 #include "bench/flush.h"
 #include "bench/probe.h"
@@ -151,29 +152,6 @@ static int rep_setup(struct tl_search_rep *rep, struct tl_search_engine *e,
 	return 0;
 }
 
-static void append_note(char *note, size_t len, const char *text)
-{
-	size_t at = strlen(note);
-
-	snprintf(note + at, len - at, "%s%s", at ? "; " : "", text);
-}
-
-/* Appends text whole, cutting the note before it ("...") where both do
- * not fit: where t_diff started is what makes repeats comparable. */
-static void append_keep(char *note, size_t len, const char *text)
-{
-	size_t at = strlen(note), need = strlen(text) + (at ? 2 : 0);
-
-	if (at + need >= len && need + 4 < len) {
-		at = len - 1 - need - 3;
-		/* not inside a UTF-8 sequence */
-		while (at > 0 && ((unsigned char)note[at] & 0xC0) == 0x80)
-			at--;
-		snprintf(note + at, len - at, "...");
-	}
-	append_note(note, len, text);
-}
-
 /* What a repeat's t_diff would start from on its own (tdiff_start). */
 enum a0_kind { A0_TMIN, A0_STEADY, A0_LOWEST_CV };
 
@@ -279,7 +257,7 @@ static int rep_tdiff(struct tl_search_rep *rep, const struct tl_search_params *s
 	rc = tl_search_tdiff(&tp, io, a0, &rep->tdiff);
 	rep->done_tdiff = rc >= 0;
 	if (text[0])
-		append_keep(rep->tdiff.note, sizeof rep->tdiff.note, text);
+		tl_note_append_keep(rep->tdiff.note, sizeof rep->tdiff.note, text);
 	return rc;
 }
 
@@ -361,7 +339,7 @@ static void budget_spent(struct tl_search_rep *rep, const struct tl_search_plan 
 		if (!(kinds >> k & 1) || r[k]->converged || (k == 1 && !p->want_tdiff))
 			continue;
 		r[k]->stopped = true;
-		append_note(r[k]->note, sizeof r[k]->note, text);
+		tl_note_append(r[k]->note, sizeof r[k]->note, text);
 	}
 }
 
