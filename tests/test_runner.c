@@ -373,10 +373,11 @@ static void test_in_chunk(void)
 	tl_run_free(&run);
 }
 
-/* Runs spec (a 0..20000 range of one family) on id and fits the medians:
- * they must be linear in K (R^2 >= 0.999). Returns the slope in ns per
- * operation (NAN when the run failed). */
-static double fit_family(const char *id, const char *spec, const char *op)
+/* One run of spec (a 0..20000 range of one family) on id, its medians
+ * fitted against K: the slope in ns per operation and the fit's R^2 (NAN
+ * both when the run failed); with diag, its points and the fit. */
+static double fit_family_once(const char *id, const char *spec, const char *op, double *r2_out,
+			      bool diag)
 {
 	const char *ids[] = { id };
 	static const uint64_t flush[] = { 0 };
@@ -385,6 +386,7 @@ static double fit_family(const char *id, const char *spec, const char *op)
 	struct tl_run run;
 	char why[512];
 
+	*r2_out = NAN;
 	tl_kernel_parse_list(spec, &k, &nk, why, sizeof why);
 	struct tl_run_config cfg = { .backends = ids, .nbackends = 1, .flush_bytes = flush,
 				     .nflush = 1, .kernels = k, .nkernels = nk, .n = 3000,
@@ -410,14 +412,39 @@ static double fit_family(const char *id, const char *spec, const char *op)
 	mean = gsl_stats_mean(y, 1, 11);
 	for (size_t i = 0; i < 11; i++)
 		sstot += (y[i] - mean) * (y[i] - mean);
-	double r2 = 1 - sumsq / sstot;
-	if (!ok(r2 >= 0.999, "%s: medians of %s linear in K: R^2 = %.6f, %.4f ns/%s", id, spec,
-		r2, c1, op))
+	*r2_out = 1 - sumsq / sstot;
+	if (diag)
 		for (size_t i = 0; i < 11; i++)
-			tap_diag("K %6.0f median %9.2f ns, fit %9.2f", x[i], y[i], c0 + c1 * x[i]);
-	ok(c1 > 0, "%s: slope positive", spec);
+			tap_diag("%s K %6.0f median %9.2f ns, fit %9.2f", op, x[i], y[i], c0 + c1 * x[i]);
 	tl_run_free(&run);
 	return c1;
+}
+
+/* Runs spec three times and fits each run's medians: they must be linear
+ * in K (R^2 >= 0.999) by the median run. One run is one draw of a clock
+ * that moves: on the KVM guest, with the level drifting 1.5-2.5 % between
+ * chunks, one run of FMA medians read R^2 0.99886 (K 10000 4 % below the
+ * line, 12000 2 % above) where its siblings read over 0.9995. Returns the
+ * median run's slope in ns per operation (NAN when a run failed). */
+static double fit_family(const char *id, const char *spec, const char *op)
+{
+	double r2[3], slope[3], sorted[3];
+
+	for (int i = 0; i < 3; i++) {
+		slope[i] = fit_family_once(id, spec, op, &r2[i], false);
+		if (isnan(slope[i]))
+			return NAN;
+		sorted[i] = r2[i];
+	}
+	gsl_sort(sorted, 1, 3);
+	int mid = r2[0] == sorted[1] ? 0 : r2[1] == sorted[1] ? 1 : 2;
+
+	if (!ok(sorted[1] >= 0.999, "%s: medians of %s linear in K: R^2 = %.6f (median of %.6f, %.6f, "
+				   "%.6f), %.4f ns/%s",
+		id, spec, sorted[1], r2[0], r2[1], r2[2], slope[mid], op))
+		(void)fit_family_once(id, spec, op, &r2[0], true); /* a fourth run, shown */
+	ok(slope[mid] > 0, "%s: slope positive", spec);
+	return slope[mid];
 }
 
 /* The medians of load:SIZE,K on id (one cell each, flush 0), in ns per load. */
