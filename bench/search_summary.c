@@ -23,7 +23,6 @@
  * is far above, and nothing passes for a reason the noise does not explain */
 #define NEAR_EPS 0.7
 #define FAR_EPS 1.3
-/* from this many answers on, a bootstrap of the median; below, Student t */
 /* t_diff's repeats saw another node when what they judged on moved this
  * much between them: its spread (the node's noise), or its slowest kept
  * reading in those sds. A fast repeat's pool of 2 x 1000 readings puts
@@ -33,6 +32,7 @@
 /* ... and a top that moved counts only when it reaches past a normal
  * set's: the largest of 10^4 to 10^5 normal draws lies 3.7 to 4.4 sds up */
 #define TDIFF_TOP_NORMAL 5.0
+/* from this many answers on, a bootstrap of the median; below, Student t */
 #define BOOT_MIN 10
 #define BOOT_RESAMPLES 2000
 
