@@ -108,7 +108,7 @@ void stats_level_align(double *a, double *b, size_t n, size_t block, double step
 	 * would inflate a plain sd); an interquartile mean of m normal readings
 	 * varies by about 1.2 sd^2 / m, halved by averaging the two sides */
 	gsl_sort(res, 1, 2 * n);
-	double sd_w = (stats_quantile_sorted(res, 2 * n, 0.75) - stats_quantile_sorted(res, 2 * n, 0.25)) / 1.349;
+	double sd_w = stats_iqr_sd_sorted(res, 2 * n);
 
 	noise = 0.6 * sd_w * sd_w / (double)block;
 	spread = k >= 2 ? gsl_stats_variance_m(shift, 1, k, 0.0) : 0;
@@ -171,7 +171,7 @@ size_t stats_disturbed_blocks(const double *x, size_t n, size_t period, size_t b
 	for (size_t i = 0; i < n; i++)
 		buf[i] = res[i] + step * (fmod(0.6180339887498949 * (double)i, 1.0) - 0.5);
 	gsl_sort(buf, 1, n);
-	sd_w = (stats_quantile_sorted(buf, n, 0.75) - stats_quantile_sorted(buf, n, 0.25)) / 1.349;
+	sd_w = stats_iqr_sd_sorted(buf, n);
 	if (sd_w < 0.5 * step)
 		sd_w = 0.5 * step;
 	for (size_t j = 0; j < k && sd_w > 0; j++) {

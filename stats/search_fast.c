@@ -808,8 +808,7 @@ static void pool_describe(struct tdiff_pool *pl, double step, struct tl_search_r
 	if (pl->nall < FAST_TDIFF_MIN_SET)
 		return;
 	gsl_sort(pl->all, 1, pl->nall);
-	sd = (stats_quantile_sorted(pl->all, pl->nall, 0.75) - stats_quantile_sorted(pl->all, pl->nall, 0.25)) /
-	     1.349;
+	sd = stats_iqr_sd_sorted(pl->all, pl->nall);
 	if (!(sd > 0))
 		return;
 	centre = stats_quantile_sorted(pl->all, pl->nall, 0.5) - 0.5 * step;

@@ -22,6 +22,10 @@ struct tl_summary {
 
 /* Quantile of sorted data, linear interpolation at (n-1)p (numpy's default). */
 double stats_quantile_sorted(const double *sorted, size_t n, double p);
+
+/* A normal sd from the interquartile range of sorted data (IQR / 1.349):
+ * a scale the slow tail does not move. */
+double stats_iqr_sd_sorted(const double *sorted, size_t n);
 /* Summary of x (not modified). n == 0 gives NaNs. */
 void stats_summary(const double *x, size_t n, struct tl_summary *s);
 /* stats_summary that sorts x in place instead of a copy (the same numbers):

@@ -35,6 +35,11 @@ double stats_quantile_sorted(const double *sorted, size_t n, double p)
 	return sorted[i] + f * (sorted[i + 1] - sorted[i]);
 }
 
+double stats_iqr_sd_sorted(const double *sorted, size_t n)
+{
+	return (stats_quantile_sorted(sorted, n, 0.75) - stats_quantile_sorted(sorted, n, 0.25)) / 1.349;
+}
+
 static double *sorted_copy(const double *x, size_t n)
 {
 	double *s = malloc(n * sizeof(*s));
