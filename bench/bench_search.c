@@ -45,12 +45,6 @@
 /* empty-kernel readings the CLI's setup takes for t_e,std at most (the
  * repeat's setup in bench/search_run.c: min(n, 2001)) */
 #define SETUP_EMPTY_MAX 2001
-/* the coverage table's seeds: apart from the tests' (1..50) and from the
- * ratio table's (1..SIM_SEEDS), so no constant was tuned on them */
-#define COVER_SEED0 101
-/* empty-kernel readings the CLI's setup takes for t_e,std at most (the
- * repeat's setup in bench/search_run.c: min(n, 2001)) */
-#define SETUP_EMPTY_MAX 2001
 
 static atomic_bool stop_flag;
 
@@ -114,8 +108,6 @@ static void bench_cell(const char *backend, const char *flush_text, uint64_t byt
 	p.q = 10;
 	p.max_adds = 1000000;
 	p.overhead_ns = tl_search_engine_overhead(&e, 1001);
-	io.empty_ns = e.empty;
-	io.n_empty = e.n_empty;
 	io.empty_ns = e.empty;
 	io.n_empty = e.n_empty;
 	tl_search_engine_ns_per_add(&e, 20000, 5, 501, &p.ns_per_add, NULL);
