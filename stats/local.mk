@@ -39,6 +39,10 @@ check_PROGRAMS += tests/test_search_a0
 tests_test_search_a0_SOURCES = tests/test_search_a0.c stats/sim_derived.h tests/tap.h tests/search_sim.h
 tests_test_search_a0_LDADD = $(TL_LIBS)
 TESTS += tests/test_search_a0
+check_PROGRAMS += tests/test_search_walk
+tests_test_search_walk_SOURCES = tests/test_search_walk.c tests/tap.h tests/search_sim.h
+tests_test_search_walk_LDADD = $(TL_LIBS)
+TESTS += tests/test_search_walk
 # the chain fit and the memory ladder's step function
 check_PROGRAMS += tests/test_kernels_stats
 tests_test_kernels_stats_SOURCES = tests/test_kernels_stats.c tests/tap.h

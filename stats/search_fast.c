@@ -126,6 +126,14 @@
 /* t_diff: a failing confirmation moves delta up by at least this share
  * (or one ADD); 5 % alone used up half of the 10 % agreement */
 #define FAST_TDIFF_WALK 0.02
+/* ... and, once the model has predicted a delta, by at most this factor:
+ * one pair can fail on a single reading far past the model (on the KVM
+ * guest at 4xL1, overlap 0.997 at 138 ADDs), and the model refitted with
+ * that set jumped 3-4x (to 506 ADDs where the sibling repeats passed at
+ * 106 and 109); stepping by 1.5x lets the next fresh pair decide. In
+ * alternating runs there (flush 0 and 4xL1), cells whose three repeats lay
+ * over 3x apart: 2 of 24, against 10 of 24 with the jump */
+#define FAST_TDIFF_JUMP 1.5
 /* t_min: a point that just failed below the model is followed by one this
  * much higher (about a single CV's scatter at n = 500), and a pass ends
  * the search when the model's boundary is at most this far below it */
@@ -873,6 +881,9 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 			uint64_t up = (uint64_t)ceil(FAST_TDIFF_WALK * (double)lo_fail);
 
 			next = lo_fail + (up ? up : 1);
+		} else if (lo_fail && s->r->predicted_adds >= 1 &&
+			   (double)next > FAST_TDIFF_JUMP * (double)lo_fail) {
+			next = (uint64_t)ceil(FAST_TDIFF_JUMP * (double)lo_fail);
 		}
 		d = next;
 		if (round > 0 && srch_out_of_time_for(s, base + (uint64_t)(1.5 * (double)d),
