@@ -130,9 +130,10 @@
  * one pair can fail on a single reading far past the model (on the KVM
  * guest at 4xL1, overlap 0.997 at 138 ADDs), and the model refitted with
  * that set jumped 3-4x (to 506 ADDs where the sibling repeats passed at
- * 106 and 109); stepping by 1.5x lets the next fresh pair decide. In
+ * 106 and 109); stepping by 1.5x lets the next fresh pair decide. In 17
  * alternating runs there (flush 0 and 4xL1), cells whose three repeats lay
- * over 3x apart: 2 of 24, against 10 of 24 with the jump */
+ * over 3x apart: 6 of 68, against 13 of 68 with the jump, the worst 4.7x
+ * against 23.3x (within 2x: 50 and 48 of 68, the same) */
 #define FAST_TDIFF_JUMP 1.5
 /* t_min: a point that just failed below the model is followed by one this
  * much higher (about a single CV's scatter at n = 500), and a pass ends
