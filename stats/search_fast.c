@@ -827,6 +827,21 @@ static void pool_describe(struct tdiff_pool *pl, double step, struct tl_search_r
 	r->a0_top_sds = (top - centre) / sd;
 }
 
+/* The delta after one that failed (lo_fail), from the refitted model's
+ * next: at least FAST_TDIFF_WALK above it, and once the model had a delta
+ * of its own (modelled) at most FAST_TDIFF_JUMP times it. */
+static uint64_t delta_after_fail(uint64_t next, uint64_t lo_fail, bool modelled)
+{
+	if (next <= lo_fail) {
+		uint64_t up = (uint64_t)ceil(FAST_TDIFF_WALK * (double)lo_fail);
+
+		return lo_fail + (up ? up : 1);
+	}
+	if (modelled && (double)next > FAST_TDIFF_JUMP * (double)lo_fail)
+		return (uint64_t)ceil(FAST_TDIFF_JUMP * (double)lo_fail);
+	return next;
+}
+
 int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 {
 	const struct tl_search_params *p = s->p;
@@ -878,15 +893,7 @@ int search_fast_tdiff(struct tl_srch *s, uint64_t tmin)
 
 		if (round == 0)
 			s->r->predicted_adds = dd;
-		if (next <= lo_fail) {
-			uint64_t up = (uint64_t)ceil(FAST_TDIFF_WALK * (double)lo_fail);
-
-			next = lo_fail + (up ? up : 1);
-		} else if (lo_fail && s->r->predicted_adds >= 1 &&
-			   (double)next > FAST_TDIFF_JUMP * (double)lo_fail) {
-			next = (uint64_t)ceil(FAST_TDIFF_JUMP * (double)lo_fail);
-		}
-		d = next;
+		d = lo_fail ? delta_after_fail(next, lo_fail, s->r->predicted_adds >= 1) : next;
 		if (round > 0 && srch_out_of_time_for(s, base + (uint64_t)(1.5 * (double)d),
 						      round_sets * s->cap)) {
 			s->r->out_of_time = true;

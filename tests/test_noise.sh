@@ -93,17 +93,19 @@ run_busy() { # run_busy OUT [setpriv args...]
 	return $st
 }
 
-# The share of long samples with a cause rests on the few of one run, and
-# on a loaded VM some long samples come from the host, which the guest
-# cannot see (a CI run: 5 of 8 caused). Up to three runs; each miss is said.
-judge_busy() { # judge_busy FILE [setpriv args...]
-	jb_file=$1; shift
-	for jb_try in 1 2 3; do
-		"$PY" "$tmp/check.py" "$jb_file" busy >"$tmp/tap"
+# judge_runs MODE FILE [setpriv args...]: check.py's MODE on FILE, and on
+# a miss up to two more runs beside the busy loop, each miss said. What a
+# run shows rests on its few long samples: on a loaded VM some come from
+# the host, which the guest cannot see (a CI run: 5 of 8 caused), and
+# another runnable task on the CPU can take every one of its preemptions.
+judge_runs() {
+	jr_mode=$1; jr_file=$2; shift 2
+	for jr_try in 1 2 3; do
+		"$PY" "$tmp/check.py" "$jr_file" "$jr_mode" >"$tmp/tap"
 		grep -q '^not ok' "$tmp/tap" || break
-		[ $jb_try -lt 3 ] || break
+		[ $jr_try -lt 3 ] || break
 		sed 's/^/# miss: /' "$tmp/tap"
-		run_busy "$tmp/busy_r.json" "$@" && cp "$tmp/busy_r.json" "$jb_file"
+		run_busy "$tmp/busy_r.json" "$@" && cp "$tmp/busy_r.json" "$jr_file"
 	done
 	tap_from "$tmp/tap"
 }
@@ -111,25 +113,15 @@ judge_busy() { # judge_busy FILE [setpriv args...]
 cp "$(command -v sh)" "$tmp/tl-busy"
 run_busy "$tmp/busy.json"; ok $? "run beside a busy loop exits 0"
 "$PY" "$tmp/check.py" "$tmp/busy.json" sources >"$tmp/tap"; tap_from "$tmp/tap"
-judge_busy "$tmp/busy.json"
-# Which task replaced the run depends on the scheduler too: under load
-# another runnable task on the CPU can take every one of a run's few
-# preemptions. Up to three runs; each miss is said.
-for try in 1 2 3; do
-	"$PY" "$tmp/check.py" "$tmp/busy.json" tasks >"$tmp/tap"
-	grep -q '^not ok' "$tmp/tap" || break
-	[ $try -lt 3 ] || break
-	sed 's/^/# miss: /' "$tmp/tap"
-	run_busy "$tmp/busy_t.json" && cp "$tmp/busy_t.json" "$tmp/busy.json"
-done
-tap_from "$tmp/tap"
+judge_runs busy "$tmp/busy.json"
+judge_runs tasks "$tmp/busy.json"
 
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1 &&
 	setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$TL_BIN"; then
 	chmod 777 "$tmp"
 	run_busy "$tmp/busy_u.json" setpriv --reuid=65534 --regid=65534 --clear-groups
 	ok $? "the same run as uid 65534 exits 0"
-	judge_busy "$tmp/busy_u.json" setpriv --reuid=65534 --regid=65534 --clear-groups
+	judge_runs busy "$tmp/busy_u.json" setpriv --reuid=65534 --regid=65534 --clear-groups
 	# Unprivileged at paranoid >= 1 no CPU-wide event: the task stays unnamed.
 	if [ "$(cat /proc/sys/kernel/perf_event_paranoid 2>/dev/null || echo 2)" -ge 1 ]; then
 		"$PY" "$tmp/check.py" "$tmp/busy_u.json" tasks >"$tmp/tap"; tap_from "$tmp/tap"
